@@ -1,0 +1,932 @@
+"""Server load benchmark: N concurrent 2-player games played by scripted clients over loopback.
+
+The server runs as its own process (``server.py``), so its memory is its own: its VmRSS is read
+from ``/proc/<pid>/status`` every 100 ms and the peak is kept. On a machine with two or more cores
+the server is pinned to core 0 and this load generator to core 1, so each gets one core.
+
+The load generator is one thread (``selectors``, non-blocking sockets, TCP_NODELAY, orjson).
+Each scripted client keeps a small mirror of its game, built from its ``UpdateGame`` and the
+updates that follow (market, its containers, dev-card grid, its dev slots, current player), and
+makes only legal requests from it, without any access to the server's state:
+
+* setup: the first 2 leaders of its hand; its starting resources (if any) as Coin in its largest shelf;
+* each turn: buy an affordable development card now and then (paid from its shelves), otherwise
+  take the market line that wastes least, with the engine's placement rule (what does not fit is
+  discarded); then ``ReqEndTurn``. So a turn is 2 requests.
+
+Phases per size N: connect 2N clients and form N games through the single lobby (the head of the
+waiting list sends ``ReqNewGame``), do the setup; all untimed. Then the timed play phase: every
+game plays ``--turns`` turns per player at once, closed loop (a client sends its next request as
+soon as the previous one is answered). Then ``ReqQuit`` + ``ReqGoodbye``, untimed.
+
+Prints a few human-readable lines, then as its LAST line one JSON object ``{"runs": [...]}``, one
+entry per N with ``games``, ``requests_per_s`` (play-phase requests answered / play-phase wall
+time), ``p50_ms``, ``p99_ms`` (latency of one request: from sending it to receiving its final
+reply, ``UpdateAction`` by this player or the error), ``server_peak_rss_mb`` and ``errors``
+(requests answered with an error or never answered, protocol errors, lost connections, a dead
+server), plus a few diagnostic keys (``requests``, ``play_s``, ``lobby_s``, ``max_ms``,
+``server_cpu_pct``, ``loadgen_cpu_pct``, ``server_threads_peak``, ...).
+
+Targets (2-core machine): 300 concurrent 2-player games at p99 <= 25 ms, server RSS <= 100 MB,
+zero errors.
+
+Usage: ``python bench/server_load.py [--sizes 10,100,300] [--turns 20] [--quick]``
+"""
+from __future__ import annotations
+
+import argparse
+import heapq
+import json
+import os
+import random
+import select
+import selectors
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from itertools import permutations
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVER = ROOT / "server.py"
+
+LOBBY_WINDOW = 32          # clients waiting in the lobby at once (each join is broadcast to all of them)
+BUY_PROBABILITY = 0.6      # chance to buy a card when one is affordable
+
+END_TURN = b'{"type":"ReqEndTurn"}\n'
+RES_WELCOME = b'{"type":"ResWelcome"}\n'
+RES_HEARTBEAT = b'{"type":"ResHeartbeat"}\n'
+REQ_QUIT = b'{"type":"ReqQuit"}\n'
+REQ_GOODBYE = b'{"type":"ReqGoodbye"}\n'
+REQ_NEW_GAME_2 = b'{"playersCount":2,"type":"ReqNewGame"}\n'
+MAIN_ACTIONS = frozenset({"TAKE_MARKET_RESOURCES", "BUY_DEVELOPMENT_CARD", "ACTIVATE_PRODUCTION"})
+
+
+def dumps(msg: dict[str, Any]) -> bytes:
+    return orjson.dumps(msg) + b"\n"
+
+
+# ----------------------------------------------------------------------------- server process
+class ServerProcess:
+    """``server.py`` as a subprocess, with a thread sampling its RSS and thread count."""
+
+    def __init__(self, data_dir: Path, pin: bool) -> None:
+        self.data_dir = data_dir
+        self.stderr_path = data_dir / "server.stderr"
+        self._stderr = open(self.stderr_path, "wb")
+        cmd = [sys.executable, str(SERVER), "--host", "127.0.0.1", "--port", "0",
+               "--data-dir", str(data_dir / "data"), "--log-level", "WARNING"]
+        preexec = (lambda: os.sched_setaffinity(0, {0})) if pin else None
+        self.proc = subprocess.Popen(cmd, cwd=str(ROOT), stdout=subprocess.PIPE, stderr=self._stderr,
+                                     stdin=subprocess.DEVNULL, preexec_fn=preexec)
+        self.pid = self.proc.pid
+        self.port = self._read_port(timeout=20.0)
+        self.idle_rss_mb = self.rss_mb()
+        self.peak_rss_mb = self.idle_rss_mb
+        self.peak_threads = 0
+        self._stop = threading.Event()
+        self._sampler = threading.Thread(target=self._sample, name="rss-sampler", daemon=True)
+        self._sampler.start()
+
+    def _read_port(self, timeout: float) -> int:
+        assert self.proc.stdout is not None
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            r, _, _ = select.select([self.proc.stdout], [], [], 0.2)
+            if r:
+                line = self.proc.stdout.readline().decode(errors="replace").strip()
+                if not line:
+                    break
+                if "listening on" in line:
+                    return int(line.rsplit(":", 1)[1])
+            if self.proc.poll() is not None:
+                break
+        self.stop()
+        raise RuntimeError(f"server did not start: {self.stderr_tail()}")
+
+    def _status(self) -> dict[str, str]:
+        out = {}
+        try:
+            with open(f"/proc/{self.pid}/status") as f:
+                for line in f:
+                    k, _, v = line.partition(":")
+                    out[k] = v.strip()
+        except OSError:
+            pass
+        return out
+
+    def rss_mb(self) -> float:
+        v = self._status().get("VmRSS")
+        return int(v.split()[0]) / 1024 if v else 0.0
+
+    def cpu_seconds(self) -> tuple[float, float]:
+        """(user, system) CPU seconds of the server so far, all its threads."""
+        try:
+            with open(f"/proc/{self.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            tick = os.sysconf("SC_CLK_TCK")
+            return int(fields[11]) / tick, int(fields[12]) / tick
+        except (OSError, IndexError, ValueError):
+            return 0.0, 0.0
+
+    def context_switches(self) -> int:
+        """Voluntary + involuntary context switches summed over the server's live threads."""
+        total = 0
+        try:
+            tasks = os.listdir(f"/proc/{self.pid}/task")
+        except OSError:
+            return 0
+        for tid in tasks:
+            try:
+                with open(f"/proc/{self.pid}/task/{tid}/status") as f:
+                    for line in f:
+                        if line.endswith("ctxt_switches:", 0, line.find(":") + 1):
+                            total += int(line.split()[1])
+            except (OSError, ValueError):
+                pass
+        return total
+
+    def sample(self) -> bool:
+        """Update the peaks; False once the process is gone."""
+        st = self._status()
+        if not st:
+            return False
+        rss = st.get("VmRSS")
+        if rss:
+            self.peak_rss_mb = max(self.peak_rss_mb, int(rss.split()[0]) / 1024)
+        thr = st.get("Threads")
+        if thr:
+            self.peak_threads = max(self.peak_threads, int(thr))
+        return True
+
+    def _sample(self) -> None:
+        while self.sample() and not self._stop.wait(0.1):
+            pass
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def stderr_tail(self, n: int = 2000) -> str:
+        try:
+            self._stderr.flush()
+            return self.stderr_path.read_bytes()[-n:].decode(errors="replace")
+        except OSError:
+            return ""
+
+    def stop(self) -> int | None:
+        self._stop.set()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+        self._stderr.close()
+        return self.proc.returncode
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds spent busy by the whole machine so far (all cores, from /proc/stat)."""
+    try:
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0.0
+    idle = v[3] + (v[4] if len(v) > 4 else 0)
+    return (sum(v[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+# ----------------------------------------------------------------------------- scripted client
+class Table:
+    """One game as the load generator knows it: its clients."""
+
+    __slots__ = ("key", "clients", "done")
+
+    def __init__(self, key: tuple[str, ...]) -> None:
+        self.key = key
+        self.clients: list[Client] = []
+        self.done = False
+
+
+class Client:
+    __slots__ = ("nick", "sock", "rbuf", "wbuf", "rng", "table", "state", "asked", "pending",
+                 "pending_kind", "sent_at", "fallback_tried", "shelves", "strongbox", "containers",
+                 "grid", "top_cards", "slots", "current", "main_done", "turns", "done", "ended",
+                 "setup_done", "bonus", "hand", "lost", "said_goodbye", "scheduled")
+
+    def __init__(self, nick: str, sock: socket.socket, seed: int) -> None:
+        self.nick = nick
+        self.sock = sock
+        self.rbuf = b""
+        self.wbuf = bytearray()
+        self.rng = random.Random(seed)
+        self.table: Table | None = None
+        self.state = "connected"        # connected, waiting, game, quitting, closed
+        self.asked = False              # sent ReqNewGame as head of the waiting list
+        self.pending: bytes | None = None
+        self.pending_kind = ""          # setup, main, end, quit
+        self.sent_at = 0.0
+        self.fallback_tried = False
+        self.shelves: list[int] = []
+        self.strongbox = -1
+        self.containers: dict[int, tuple[dict[str, int], int]] = {}   # own: id -> (content, size)
+        self.grid: list[list[str]] = []
+        self.top_cards: dict[str, list[int | None]] = {}
+        self.slots: list[list[int]] = []
+        self.current = ""
+        self.main_done = False
+        self.turns = 0
+        self.done = False
+        self.ended = False
+        self.setup_done = False
+        self.bonus = 0
+        self.hand: list[int] = []
+        self.lost = False
+        self.said_goodbye = False
+        self.scheduled = False          # a think-time timer will call maybe_act
+
+
+def shelf_state(c: Client) -> list[tuple[int, int, str | None, int]]:
+    """The client's shelves as (id, size, type held or None, count held)."""
+    out = []
+    for sid in c.shelves:
+        content, size = c.containers[sid]
+        held = None
+        total = 0
+        for r, n in content.items():
+            if n:
+                held = r
+                total += n
+        out.append((sid, size, held, total))
+    return out
+
+
+def suggest_placement(shelves: list[tuple[int, int, str | None, int]],
+                      intake: dict[str, int]) -> tuple[dict[int, dict[str, int]], int]:
+    """The engine's placement rule (``choices.suggest_placement``, no leader depots) on the client's
+    own mirror: fill shelves already holding a type, then the best assignment of the other types
+    to empty shelves. Returns (placement, number of resources placed)."""
+    left = dict(intake)
+    plan: dict[int, dict[str, int]] = {}
+    placed = 0
+    empty: list[tuple[int, int]] = []
+    held_types = set()
+    for sid, size, held, total in shelves:
+        if held is None:
+            empty.append((sid, size))
+            continue
+        held_types.add(held)
+        want = left.get(held, 0)
+        if want and total < size:
+            n = min(want, size - total)
+            plan[sid] = {held: n}
+            left[held] = want - n
+            placed += n
+    todo = [r for r, n in left.items() if n > 0 and r not in held_types]
+    if todo and empty:
+        if len(todo) == 1 and len(empty) == 1:
+            best = ((todo[0], empty[0]),)
+        else:
+            best_n = -1
+            best = ()
+            k = min(len(todo), len(empty))
+            for types in permutations(todo, k):
+                for shelves_ in permutations(empty, k):
+                    stored = 0
+                    for r, (_, size) in zip(types, shelves_):
+                        stored += min(left[r], size)
+                    if stored > best_n:
+                        best_n, best = stored, tuple(zip(types, shelves_))
+        for r, (sid, size) in best:
+            n = min(left[r], size)
+            plan[sid] = {r: n}
+            placed += n
+    return plan, placed
+
+
+# ----------------------------------------------------------------------------- the load generator
+class LoadGenerator:
+    def __init__(self, host: str, port: int, server: ServerProcess, turns: int, seed: int,
+                 think: float = 0.0) -> None:
+        self.host = host
+        self.port = port
+        self.server = server
+        self.turns = turns
+        self.seed = seed
+        self.think = think
+        self.timers: list[tuple[float, int, Client]] = []
+        self.sel = selectors.DefaultSelector()
+        self.clients: list[Client] = []
+        self.by_nick: dict[str, Client] = {}
+        self.tables: dict[tuple[str, ...], Table] = {}
+        self.cards: dict[int, tuple[str, int, dict[str, int]]] = {}   # id -> (color, level, cost)
+        self.playing = False
+        self.latencies: list[float] = []
+        self.setup_latencies: list[float] = []
+        self.answered = 0
+        self.errors = 0
+        self.error_kinds: dict[str, int] = {}
+        self.waiting_in_lobby = 0
+        self.to_join: list[Client] = []
+        self.in_game = 0
+        self.setup_count = 0
+        self.tables_done = 0
+        self.closed_ok = 0
+        self.last_progress = time.perf_counter()
+        self.server_dead = False
+
+    # ------------------------------------------------------------------ errors
+    def error(self, kind: str, n: int = 1) -> None:
+        self.errors += n
+        self.error_kinds[kind] = self.error_kinds.get(kind, 0) + n
+
+    # ------------------------------------------------------------------ sockets
+    def connect_all(self, count: int) -> None:
+        for i in range(count):
+            s = socket.create_connection((self.host, self.port), timeout=10)
+            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            s.setblocking(False)
+            c = Client(f"p{i}", s, self.seed * 100003 + i)
+            self.clients.append(c)
+            self.by_nick[c.nick] = c
+            self.sel.register(s, selectors.EVENT_READ, c)
+            if i % 64 == 63:
+                self.poll(0)   # read the ReqWelcome lines as we go
+
+    def send(self, c: Client, data: bytes) -> None:
+        if c.lost:
+            return
+        if c.wbuf:
+            c.wbuf += data
+            return
+        try:
+            n = c.sock.send(data)
+        except BlockingIOError:
+            n = 0
+        except OSError as e:
+            self.lose(c, f"send: {e}")
+            return
+        if n < len(data):
+            c.wbuf += data[n:]
+            self.sel.modify(c.sock, selectors.EVENT_READ | selectors.EVENT_WRITE, c)
+
+    def request(self, c: Client, data: bytes, kind: str) -> None:
+        c.pending = data
+        c.pending_kind = kind
+        c.sent_at = time.perf_counter()
+        self.send(c, data)
+
+    def _flush(self, c: Client) -> None:
+        try:
+            n = c.sock.send(c.wbuf)
+        except BlockingIOError:
+            return
+        except OSError as e:
+            self.lose(c, f"send: {e}")
+            return
+        del c.wbuf[:n]
+        if not c.wbuf:
+            self.sel.modify(c.sock, selectors.EVENT_READ, c)
+
+    def lose(self, c: Client, why: str) -> None:
+        """The connection is gone. Expected only after ResGoodbye."""
+        if c.lost:
+            return
+        c.lost = True
+        try:
+            self.sel.unregister(c.sock)
+        except (KeyError, ValueError):
+            pass
+        c.sock.close()
+        if c.said_goodbye:
+            self.closed_ok += 1
+        else:
+            self.error("lost connection")
+            if c.pending is not None:
+                self.error("unanswered request")
+                c.pending = None
+            self.abandon(c)
+        c.state = "closed"
+
+    def abandon(self, c: Client) -> None:
+        """This client can no longer play: its game stops counting (the partner would wait forever)."""
+        c.done = True
+        t = c.table
+        if t is not None and not t.done:
+            t.done = True
+            self.tables_done += 1
+            for o in t.clients:
+                o.done = True
+        if not c.setup_done and c.state in ("game", "waiting", "connected"):
+            c.setup_done = True
+            self.setup_count += 1
+
+    def poll(self, timeout: float) -> None:
+        for key, mask in self.sel.select(timeout):
+            c: Client = key.data
+            if mask & selectors.EVENT_WRITE and not c.lost:
+                self._flush(c)
+            if mask & selectors.EVENT_READ and not c.lost:
+                try:
+                    data = c.sock.recv(262144)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except OSError as e:
+                    self.lose(c, f"recv: {e}")
+                    continue
+                if not data:
+                    self.lose(c, "EOF")
+                    continue
+                now = time.perf_counter()
+                if c.rbuf:
+                    data = c.rbuf + data
+                lines = data.split(b"\n")
+                c.rbuf = lines.pop()
+                for line in lines:
+                    try:
+                        msg = orjson.loads(line)
+                        t = msg["type"]
+                    except (orjson.JSONDecodeError, KeyError, TypeError):
+                        self.error("undecodable line")
+                        continue
+                    handler = self.HANDLERS.get(t)
+                    if handler is not None:
+                        handler(self, c, msg, now)
+                    elif t.startswith("Err"):
+                        self.on_error(c, msg, now)
+                    if c.lost:
+                        break
+
+    # ------------------------------------------------------------------ replies
+    def finish_request(self, c: Client, now: float) -> str:
+        kind = c.pending_kind
+        ms = (now - c.sent_at) * 1000
+        if kind in ("main", "end"):
+            if self.playing:
+                self.latencies.append(ms)
+                self.answered += 1
+        elif kind == "setup":
+            self.setup_latencies.append(ms)
+        c.pending = None
+        c.pending_kind = ""
+        self.last_progress = now
+        return kind
+
+    def on_error(self, c: Client, msg: dict[str, Any], now: float) -> None:
+        detail = msg.get("reason") or msg.get("msg") or ""
+        self.error(f"{msg['type']} {detail}".strip())
+        if msg["type"] == "ErrNewGame":
+            return
+        if c.pending is None:
+            return
+        kind = self.finish_request(c, now)
+        if kind == "main" and not c.fallback_tried and self.playing:
+            # our mirror was wrong: a market row with nothing placed is always legal on one's turn
+            c.fallback_tried = True
+            self.request(c, dumps({"type": "ReqTakeFromMarket", "isRow": True, "index": 0,
+                                   "replacements": {}, "shelves": {}}), "main")
+        elif kind in ("main", "end", "setup"):
+            self.abandon(c)
+
+    def on_welcome(self, c: Client, msg: dict[str, Any], now: float) -> None:
+        self.send(c, RES_WELCOME)
+
+    def on_heartbeat(self, c: Client, msg: dict[str, Any], now: float) -> None:
+        self.send(c, RES_HEARTBEAT)
+
+    def on_booked_seats(self, c: Client, msg: dict[str, Any], now: float) -> None:
+        if msg.get("canPrepareNewGame") == c.nick and not c.asked and c.state == "waiting":
+            c.asked = True
+            self.send(c, REQ_NEW_GAME_2)
+
+    def on_game(self, c: Client, msg: dict[str, Any], now: float) -> None:
+        if c.state == "waiting":
+            self.waiting_in_lobby -= 1
+        c.state = "game"
+        self.in_game += 1
+        if not self.cards:
+            for d in msg["developmentCards"]:
+                self.cards[d["id"]] = (d["color"], d["level"], dict(d["cost"]["requirements"]))
+        players = msg["players"]
+        key = tuple(p["nickname"] for p in players)
+        t = self.tables.get(key)
+        if t is None:
+            t = self.tables[key] = Table(key)
+        t.clients.append(c)
+        c.table = t
+        me = next(p for p in players if p["nickname"] == c.nick)
+        c.shelves = list(me["warehouseShelves"])
+        c.strongbox = me["strongbox"]
+        own = set(c.shelves) | {c.strongbox}
+        c.containers = {rc["id"]: (dict(rc["content"]), rc["size"]) for rc in msg["resContainers"]
+                        if rc["id"] in own}
+        c.slots = [list(s) for s in me["devSlots"]]
+        c.hand = list(me["leadersHand"])
+        c.bonus = me["setup"]["initialResources"]
+        c.grid = [list(row) for row in msg["market"]["grid"]]
+        c.top_cards = dict(msg["devCardGrid"]["topCards"])
+        c.current = msg["currentPlayer"]
+        c.main_done = msg["isMandatoryActionDone"]
+        keep = me["setup"]["chosenLeadersCount"]
+        self.request(c, dumps({"type": "ReqChooseLeaders", "leaders": c.hand[:keep]}), "setup")
+        self.pump_lobby()
+
+    def on_setup_done(self, c: Client, msg: dict[str, Any], now: float) -> None:
+        if not c.setup_done:
+            c.setup_done = True
+            self.setup_count += 1
+
+    def on_container(self, c: Client, msg: dict[str, Any], now: float) -> None:
+        rc = msg["resContainer"]
+        if rc["id"] in c.containers:
+            c.containers[rc["id"]] = (rc["content"], rc["size"])
+
+    def on_market(self, c: Client, msg: dict[str, Any], now: float) -> None:
+        c.grid = msg["market"]["grid"]
+
+    def on_grid(self, c: Client, msg: dict[str, Any], now: float) -> None:
+        c.top_cards = msg["devCardGrid"]["topCards"]
+
+    def on_dev_slot(self, c: Client, msg: dict[str, Any], now: float) -> None:
+        if msg["player"] == c.nick:
+            c.slots[msg["devSlot"]] = msg["devCards"]
+
+    def on_current(self, c: Client, msg: dict[str, Any], now: float) -> None:
+        c.current = msg["player"]
+        c.main_done = False
+
+    def on_game_end(self, c: Client, msg: dict[str, Any], now: float) -> None:
+        c.ended = True
+        self.client_done(c)
+
+    def on_status(self, c: Client, msg: dict[str, Any], now: float) -> None:
+        self.maybe_act(c)
+
+    def on_action(self, c: Client, msg: dict[str, Any], now: float) -> None:
+        if msg["player"] == c.nick and c.pending is not None:
+            kind = self.finish_request(c, now)
+            action = msg["action"]
+            if kind == "setup":
+                if action == "CHOOSE_LEADERS" and c.bonus > 0:
+                    big = max(c.shelves, key=lambda sid: c.containers[sid][1])
+                    self.request(c, dumps({"type": "ReqChooseResources",
+                                           "shelves": {str(big): {"Coin": c.bonus}}}), "setup")
+                    return
+            elif action in MAIN_ACTIONS:
+                c.main_done = True
+                c.fallback_tried = False
+            elif action == "END_TURN":
+                c.turns += 1
+                if c.turns >= self.turns:
+                    self.client_done(c)
+        self.maybe_act(c)
+
+    def on_quit(self, c: Client, msg: dict[str, Any], now: float) -> None:
+        if c.pending_kind == "quit":
+            c.pending = None
+            c.said_goodbye = True
+            self.send(c, REQ_GOODBYE)
+
+    def on_goodbye(self, c: Client, msg: dict[str, Any], now: float) -> None:
+        c.said_goodbye = True
+        c.pending = None
+        self.lose(c, "goodbye")
+
+    HANDLERS = {
+        "ReqWelcome": on_welcome,
+        "ReqHeartbeat": on_heartbeat,
+        "UpdateBookedSeats": on_booked_seats,
+        "UpdateGame": on_game,
+        "UpdateSetupDone": on_setup_done,
+        "UpdateResourceContainer": on_container,
+        "UpdateMarket": on_market,
+        "UpdateDevCardGrid": on_grid,
+        "UpdateDevSlot": on_dev_slot,
+        "UpdateCurrentPlayer": on_current,
+        "UpdateGameEnd": on_game_end,
+        "UpdatePlayerStatus": on_status,
+        "UpdateAction": on_action,
+        "ResQuit": on_quit,
+        "ResGoodbye": on_goodbye,
+    }
+
+    # ------------------------------------------------------------------ playing
+    def client_done(self, c: Client) -> None:
+        c.done = True
+        t = c.table
+        if t is not None and not t.done and all(o.done for o in t.clients):
+            t.done = True
+            self.tables_done += 1
+
+    def maybe_act(self, c: Client, now: bool = False) -> None:
+        if not self.playing or c.done or c.pending is not None or c.current != c.nick or c.lost:
+            return
+        if self.think and not now:
+            if not c.scheduled:
+                c.scheduled = True
+                due = time.perf_counter() + self.think * (0.5 + c.rng.random())
+                heapq.heappush(self.timers, (due, id(c), c))
+            return
+        if c.main_done:
+            self.request(c, END_TURN, "end")
+        else:
+            self.request(c, self.main_action(c), "main")
+
+    def main_action(self, c: Client) -> bytes:
+        if c.rng.random() < BUY_PROBABILITY:
+            buy = self.buy_request(c)
+            if buy is not None:
+                return buy
+        return self.market_request(c)
+
+    def buy_request(self, c: Client) -> bytes | None:
+        """An affordable top card with a slot that takes it, paid from the shelves (and strongbox)."""
+        have: dict[str, int] = {}
+        for content, _ in c.containers.values():
+            for r, n in content.items():
+                have[r] = have.get(r, 0) + n
+        if sum(have.values()) < 2 or sum(len(s) for s in c.slots) >= 6:
+            return None   # (the 7th card would end the game)
+        offers = []
+        for color, tops in c.top_cards.items():
+            for level in range(1, len(tops)):
+                cid = tops[level]
+                if cid is None:
+                    continue
+                cost = self.cards[cid][2]
+                if any(have.get(r, 0) < n for r, n in cost.items()):
+                    continue
+                slot = next((i for i, s in enumerate(c.slots)
+                             if (not s and level == 1) or (s and self.cards[s[-1]][1] == level - 1)), None)
+                if slot is not None:
+                    offers.append((color, level, slot, cost))
+        if not offers:
+            return None
+        color, level, slot, cost = c.rng.choice(offers)
+        pay: dict[str, dict[str, int]] = {}
+        for r, need in cost.items():
+            for cid in (*c.shelves, c.strongbox):
+                if need <= 0:
+                    break
+                n = min(c.containers[cid][0].get(r, 0), need)
+                if n > 0:
+                    pay.setdefault(str(cid), {})[r] = n
+                    need -= n
+        return dumps({"type": "ReqBuyDevCard", "color": color, "level": level, "devSlot": slot,
+                      "resContainers": pay})
+
+    def market_request(self, c: Client) -> bytes:
+        """The market line that discards least and gives least faith (ties broken at random), with
+        the suggested placement."""
+        grid = c.grid
+        shelves = shelf_state(c)
+        lines = [(True, i, grid[i]) for i in range(len(grid))]
+        lines += [(False, j, [row[j] for row in grid]) for j in range(len(grid[0]))]
+        best: list[tuple[bool, int, dict[int, dict[str, int]]]] = []
+        best_waste = 99
+        for is_row, index, marbles in lines:
+            intake: dict[str, int] = {}
+            faith = taken = 0
+            for m in marbles:
+                if m == "Faith":
+                    faith += 1
+                elif m != "Zero":
+                    intake[m] = intake.get(m, 0) + 1
+                    taken += 1
+            plan, placed = suggest_placement(shelves, intake)
+            # discards move the opponent and faith marbles move us along the track: both bring the
+            # end of the game closer, so keep them few (the games should last --turns turns)
+            waste = taken - placed + faith
+            if waste < best_waste:
+                best_waste, best = waste, [(is_row, index, plan)]
+            elif waste == best_waste:
+                best.append((is_row, index, plan))
+        is_row, index, plan = c.rng.choice(best)
+        return dumps({"type": "ReqTakeFromMarket", "isRow": is_row, "index": index, "replacements": {},
+                      "shelves": {str(k): v for k, v in plan.items()}})
+
+    # ------------------------------------------------------------------ phases
+    def pump_lobby(self) -> None:
+        while self.to_join and self.waiting_in_lobby < LOBBY_WINDOW:
+            c = self.to_join.pop()
+            c.state = "waiting"
+            self.waiting_in_lobby += 1
+            self.send(c, dumps({"nickname": c.nick, "type": "ReqJoin"}))
+
+    def run_until(self, done: Any, limit: float, stall: float) -> str:
+        """Serve the sockets until ``done()``; returns "ok", "stalled", "timeout" or "server died"."""
+        start = time.perf_counter()
+        next_check = start + 0.5
+        self.last_progress = start
+        timers = self.timers
+        while not done():
+            if timers:
+                wait = min(0.05, max(0.0, timers[0][0] - time.perf_counter()))
+                self.poll(wait)
+                now = time.perf_counter()
+                while timers and timers[0][0] <= now:
+                    c = heapq.heappop(timers)[2]
+                    c.scheduled = False
+                    self.maybe_act(c, now=True)
+            else:
+                self.poll(0.05)
+            now = time.perf_counter()
+            if now >= next_check:
+                next_check = now + 0.5
+                if not self.server.alive():
+                    self.server_dead = True
+                    return "server died"
+                if now - start > limit:
+                    return "timeout"
+                if now - self.last_progress > stall:
+                    return "stalled"
+        return "ok"
+
+    def fail_outstanding(self, why: str) -> None:
+        """Count what a phase that did not complete leaves behind."""
+        for c in self.clients:
+            if c.lost:
+                continue
+            if c.pending is not None:
+                self.error(f"unanswered request ({why})")
+                c.pending = None
+            if not c.done:
+                self.abandon(c)
+
+    def lobby(self, games: int, limit: float) -> str:
+        self.to_join = list(reversed(self.clients[:2 * games]))
+        self.pump_lobby()
+        n = 2 * games
+        return self.run_until(lambda: self.setup_count >= n, limit, stall=30.0)
+
+    def play(self, limit: float) -> str:
+        self.playing = True
+        for c in self.clients:
+            if c.setup_done and not c.done:
+                self.maybe_act(c)
+        n = len(self.tables)
+        status = self.run_until(lambda: self.tables_done >= n, limit, stall=30.0)
+        self.playing = False
+        return status
+
+    def quit_all(self, limit: float) -> str:
+        for c in self.clients:
+            if not c.lost:
+                c.pending = REQ_QUIT
+                c.pending_kind = "quit"
+                c.state = "quitting"
+                self.send(c, REQ_QUIT)
+        return self.run_until(lambda: all(c.lost for c in self.clients), limit, stall=15.0)
+
+    def close(self) -> None:
+        for c in self.clients:
+            if not c.lost:
+                try:
+                    self.sel.unregister(c.sock)
+                except (KeyError, ValueError):
+                    pass
+                c.sock.close()
+                c.lost = True
+        self.sel.close()
+
+
+# ----------------------------------------------------------------------------- one run
+def percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return 0.0
+    i = min(len(sorted_values) - 1, int(len(sorted_values) * q))
+    return sorted_values[i]
+
+
+def run(games: int, turns: int, seed: int, pin: bool, think: float = 0.0) -> dict[str, Any]:
+    tmp = Path(tempfile.mkdtemp(prefix="mor-load-"))
+    result: dict[str, Any] = {"games": games}
+    server = None
+    gen = None
+    try:
+        server = ServerProcess(tmp, pin)
+        gen = LoadGenerator("127.0.0.1", server.port, server, turns, seed, think)
+        t0 = time.perf_counter()
+        gen.connect_all(2 * games)
+        lobby_status = gen.lobby(games, limit=120.0 + 0.5 * games)
+        lobby_s = time.perf_counter() - t0
+        server.sample()
+        if lobby_status != "ok":
+            gen.fail_outstanding(f"lobby {lobby_status}")
+        print(f"  {games} games: lobby + setup {lobby_s:.2f} s ({lobby_status}), "
+              f"server RSS {server.rss_mb():.1f} MB", flush=True)
+
+        cpu0, (su0, ss0), sw0 = time.process_time(), server.cpu_seconds(), server.context_switches()
+        busy0 = machine_busy_seconds()
+        t1 = time.perf_counter()
+        play_status = gen.play(limit=300.0 + 2.0 * games) if not gen.server_dead else "server died"
+        play_s = time.perf_counter() - t1
+        server.sample()
+        cpu1, (su1, ss1), sw1 = time.process_time(), server.cpu_seconds(), server.context_switches()
+        other = machine_busy_seconds() - busy0 - (cpu1 - cpu0) - (su1 - su0 + ss1 - ss0)
+        if play_status != "ok":
+            gen.fail_outstanding(f"play {play_status}")
+        quit_status = gen.quit_all(limit=60.0) if not gen.server_dead else "server died"
+        if quit_status != "ok":
+            gen.fail_outstanding(f"quit {quit_status}")
+        if gen.server_dead:
+            gen.error("server died")
+
+        lat = sorted(gen.latencies)
+        ended = sum(1 for t in gen.tables.values() if any(c.ended for c in t.clients))
+        result.update({
+            "requests_per_s": round(gen.answered / play_s, 1) if play_s > 0 else 0.0,
+            "p50_ms": round(percentile(lat, 0.50), 2),
+            "p99_ms": round(percentile(lat, 0.99), 2),
+            "server_peak_rss_mb": round(server.peak_rss_mb, 1),
+            "errors": gen.errors,
+            "requests": gen.answered,
+            "max_ms": round(lat[-1], 2) if lat else 0.0,
+            "play_s": round(play_s, 2),
+            "lobby_s": round(lobby_s, 2),
+            "games_ended_early": ended,
+            "server_idle_rss_mb": round(server.idle_rss_mb, 1),
+            "server_threads_peak": server.peak_threads,
+            "server_cpu_pct": round(100 * (su1 - su0 + ss1 - ss0) / play_s, 1) if play_s > 0 else 0.0,
+            "server_sys_pct": round(100 * (ss1 - ss0) / play_s, 1) if play_s > 0 else 0.0,
+            "server_cpu_us_per_req": round(1e6 * (su1 - su0 + ss1 - ss0) / gen.answered, 1)
+            if gen.answered else 0.0,
+            "server_ctxsw_per_req": round((sw1 - sw0) / gen.answered, 1) if gen.answered else 0.0,
+            "loadgen_cpu_pct": round(100 * (cpu1 - cpu0) / play_s, 1) if play_s > 0 else 0.0,
+            "other_cpu_pct": round(max(0.0, 100 * other / play_s), 1) if play_s > 0 else 0.0,
+            "setup_p99_ms": round(percentile(sorted(gen.setup_latencies), 0.99), 2),
+        })
+        if gen.error_kinds:
+            result["error_kinds"] = gen.error_kinds
+        status = {"lobby": lobby_status, "play": play_status, "quit": quit_status}
+        if any(v != "ok" for v in status.values()):
+            result["status"] = status
+    except Exception as e:  # a broken run still reports
+        result.setdefault("requests_per_s", 0.0)
+        result.setdefault("p50_ms", 0.0)
+        result.setdefault("p99_ms", 0.0)
+        result.setdefault("server_peak_rss_mb", round(server.peak_rss_mb, 1) if server else 0.0)
+        result["errors"] = (gen.errors if gen else 0) + 1
+        result["failure"] = f"{type(e).__name__}: {e}"
+    finally:
+        if gen is not None:
+            gen.close()
+        if server is not None:
+            died = not server.alive()
+            code = server.stop()
+            if died:
+                result["server_died"] = True
+                result["server_exit"] = code
+                result["server_stderr"] = server.stderr_tail(800)
+        shutil.rmtree(tmp, ignore_errors=True)
+    return result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="10,100,300", help="comma-separated numbers of concurrent games")
+    ap.add_argument("--turns", type=int, default=20, help="turns each player plays (2 requests each)")
+    ap.add_argument("--quick", action="store_true", help="smoke run: 10 games, 4 turns each")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--think-ms", type=float, default=0.0,
+                    help="mean pause before each request (uniform 0.5x-1.5x); default 0: closed loop")
+    ap.add_argument("--no-pin", action="store_true", help="do not pin server and load generator to cores")
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    turns = args.turns
+    if args.quick:
+        sizes, turns = [10], 4
+    pin = not args.no_pin and hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) >= 2
+    if pin:
+        os.sched_setaffinity(0, {1})
+    runs = []
+    start = time.perf_counter()
+    for n in sizes:
+        r = run(n, turns, args.seed, pin, args.think_ms / 1000)
+        runs.append(r)
+        print(f"{n} games: {r.get('requests', 0)} requests in {r.get('play_s', 0)} s = "
+              f"{r['requests_per_s']:.0f}/s, p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, "
+              f"server peak RSS {r['server_peak_rss_mb']:.1f} MB, errors {r['errors']}"
+              + (f" {r['error_kinds']}" if r.get("error_kinds") else "")
+              + (f" FAILED: {r['failure']}" if r.get("failure") else ""))
+        if r.get("other_cpu_pct", 0) > 15:
+            print(f"  warning: other processes used {r['other_cpu_pct']:.0f}% of a core during the "
+                  f"play phase; the figures are not clean", flush=True)
+    print(f"total {time.perf_counter() - start:.1f} s ({turns} turns per player, "
+          f"{'pinned' if pin else 'not pinned'}, think {args.think_ms:g} ms)")
+    print(json.dumps({"runs": runs}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,237 @@
+"""One interface to a game, whether the engine runs in this process or on a server.
+
+Scenes hold a :class:`Match` and never know which kind it is. Both kinds take requests with
+``send`` and hand back, through ``poll``, the same stream of protocol messages (``UpdateGame``,
+updates, errors, ``UpdateGameEnd``...), which feeds the client's one view model. ``poll`` never
+blocks, so the frame loop never waits on the engine or the network.
+
+- :class:`LocalMatch` runs a solo game against Lorenzo in-process (no sockets, no threads). It
+  saves the game (seed + accepted requests) after every accepted request, so it can be left and
+  resumed later with :meth:`LocalMatch.resume`.
+- :class:`RemoteMatch` talks to a server through :class:`~game.netcode.client.Connection`. When the
+  connection drops it reports ``{"type": "ConnectionLost"}``, reconnects by itself in the
+  background, rejoins its seat with its token, and reports ``{"type": "Reconnected"}``; the
+  server's fresh ``UpdateGame`` that follows resyncs the view model.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import random
+import threading
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any, Protocol
+
+from game.netcode import protocol as P
+from game.netcode.client import CONNECTION_LOST, Connection
+from game.rules import codec
+from game.rules.actions import Action
+from game.rules.components import GameConfig
+from game.rules.engine import Game
+from game.rules.errors import GameError, MalformedRequest
+from game.rules.views import player_view
+
+Msg = dict[str, Any]
+RECONNECTED = "Reconnected"
+log = logging.getLogger("mor.match")
+
+
+class Match(Protocol):
+    """What a scene may do with a game."""
+
+    nickname: str
+
+    def send(self, request: Action) -> None:
+        """Send a game request; its answer arrives later through :meth:`poll`."""
+
+    def poll(self) -> list[Msg]:
+        """Every message that arrived since the last call, oldest first (never blocks)."""
+
+    def close(self) -> None:
+        """Leave the game (a local game stays saved; a remote seat becomes inactive)."""
+
+
+class LocalMatch:
+    """A solo game against Lorenzo, run by the engine in this process."""
+
+    def __init__(self, config: GameConfig, nickname: str, seed: int | None = None,
+                 save_path: Path | None = None, game: Game | None = None) -> None:
+        self.nickname = nickname
+        self.config = config
+        self.save_path = save_path
+        self.game = game if game is not None else Game.new(config, [nickname], seed if seed is not None
+                                                           else random.SystemRandom().randrange(2**63))
+        self._out: deque[Msg] = deque([player_view(self.game, nickname)])
+        self._save()
+
+    @classmethod
+    def resume(cls, config: GameConfig, save_path: Path) -> "LocalMatch":
+        """Continue a saved solo game.
+
+        :raises ValueError: the file is missing, damaged or not a solo game.
+        :raises GameError: the saved requests do not replay with this config.
+        """
+        try:
+            data = Path(save_path).read_bytes()
+        except OSError as e:
+            raise ValueError(f"cannot read the saved game: {e}") from None
+        game = codec.loads(data, config)
+        if not game.solo:
+            raise ValueError("the saved game is not a solo game")
+        return cls(config, game.nicknames[0], save_path=save_path, game=game)
+
+    def send(self, request: Action) -> None:
+        try:
+            events = self.game.apply(self.nickname, request)
+        except GameError as err:
+            self._out.append(err.to_dict())
+            return
+        except MalformedRequest as err:
+            self._out.append({"msg": err.msg, "type": "ErrProtocol"})
+            return
+        self._out.extend(e for e in events if P.visible_to(e, self.nickname))
+        self._save()
+
+    def poll(self) -> list[Msg]:
+        out = list(self._out)
+        self._out.clear()
+        return out
+
+    def close(self) -> None:
+        self._save()
+
+    def _save(self) -> None:
+        if self.save_path is None:
+            return
+        if self.game.ended:
+            try:
+                self.save_path.unlink()
+            except FileNotFoundError:
+                pass
+            return
+        tmp = self.save_path.with_suffix(".tmp")
+        tmp.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(codec.dumps(self.game))
+        os.replace(tmp, self.save_path)
+
+
+class RemoteMatch:
+    """A seat in a game on a server (or a place in its waiting room).
+
+    Lobby messages (``UpdateBookedSeats``, ``UpdateJoinGame``, ``ErrNickname``, ``ErrNewGame``) come
+    through :meth:`poll` like everything else.
+
+    :raises OSError: the server cannot be reached.
+    """
+
+    def __init__(self, host: str, port: int, nickname: str, *, connect_timeout: float = 5.0,
+                 retry_delays: tuple[float, ...] = (0.5, 1, 2, 3, 5, 5, 10, 10, 15, 30),
+                 heartbeat_interval: float = 10.0) -> None:
+        self.host, self.port, self.nickname = host, port, nickname
+        self.token: str | None = None
+        self.retry_delays = retry_delays
+        self.heartbeat_interval = heartbeat_interval
+        self._connect_timeout = connect_timeout
+        self._lock = threading.Lock()
+        self._extra: deque[Msg] = deque()
+        self._closing = False
+        self._reconnecting = False
+        self.in_game = False
+        self.conn = self._connect()
+        self.conn.send(P.ReqJoin(nickname, ""))
+
+    def _connect(self) -> Connection:
+        return Connection(self.host, self.port, timeout=self._connect_timeout,
+                          heartbeat_interval=self.heartbeat_interval)
+
+    # ------------------------------------------------------------------ requests
+    def new_game(self, players: int) -> None:
+        """Ask for a game of ``players`` (only the head of the waiting list may)."""
+        self._send(P.ReqNewGame(players).to_dict())
+
+    def send(self, request: Action) -> None:
+        self._send(request.to_dict())
+
+    def _send(self, msg: Msg) -> None:
+        try:
+            self.conn.send(msg)
+        except ConnectionError:
+            pass  # ConnectionLost is already queued; the reconnect loop takes over
+
+    def poll(self) -> list[Msg]:
+        out: list[Msg] = []
+        with self._lock:
+            out.extend(self._extra)
+            self._extra.clear()
+            conn = self.conn
+        for m in conn.poll():
+            t = m.get("type")
+            if t == "UpdateSessionToken":
+                self.token = m.get("token")
+                continue
+            if t == "UpdateGame":
+                self.in_game = True
+            if t == CONNECTION_LOST:
+                if self._closing:
+                    continue
+                self._start_reconnect()
+            out.append(m)
+        return out
+
+    def close(self) -> None:
+        """Quit the game politely and close the connection."""
+        self._closing = True
+        try:
+            self.conn.send(P.ReqQuit().to_dict())
+            self.conn.send(P.ReqGoodbye().to_dict())
+        except ConnectionError:
+            pass
+        self.conn.close()
+
+    # ------------------------------------------------------------------ reconnection
+    def _start_reconnect(self) -> None:
+        if self._reconnecting or not self.in_game or self.token is None:
+            return
+        self._reconnecting = True
+        threading.Thread(target=self._reconnect_loop, name="reconnect", daemon=True).start()
+
+    def _reconnect_loop(self) -> None:
+        try:
+            for delay in self.retry_delays:
+                if self._closing:
+                    return
+                time.sleep(delay)
+                try:
+                    conn = self._connect()
+                except OSError as e:
+                    log.info("reconnect failed: %s", e)
+                    continue
+                conn.send(P.ReqJoin(self.nickname, self.token).to_dict())
+                try:
+                    first = conn.wait_for(lambda m: m.get("type") in ("UpdateGame", "ErrNickname", CONNECTION_LOST),
+                                          timeout=10)
+                except (TimeoutError, ConnectionError):
+                    conn.close()
+                    continue
+                if first.get("type") != "UpdateGame":
+                    conn.close()
+                    if first.get("type") == "ErrNickname":
+                        with self._lock:
+                            self._extra.append({"type": "ReconnectFailed", "reason": first.get("reason")})
+                        return
+                    continue
+                # put the UpdateGame back in front of whatever followed it
+                rest = conn.poll()
+                with self._lock:
+                    old = self.conn
+                    self.conn = conn
+                    self._extra.append({"type": RECONNECTED})
+                    self._extra.extend(m for m in [first, *rest] if m.get("type") != "UpdateSessionToken")
+                old.close()
+                return
+            with self._lock:
+                self._extra.append({"type": "ReconnectFailed", "reason": "server unreachable"})
+        finally:
+            self._reconnecting = False

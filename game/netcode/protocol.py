@@ -1,0 +1,386 @@
+"""The message catalogue: what may cross the wire, with the reference server's names and shapes.
+
+Client to server
+    :func:`parse_client_message` turns a decoded line (see :mod:`game.netcode.framing`) into either a
+    small frozen dataclass for the network and lobby messages (:class:`ReqWelcome`, :class:`ReqJoin`,
+    ...) or a game request from :mod:`game.rules.actions` (``ReqTakeFromMarket``, ...). Unknown extra
+    fields are ignored, as the reference does.
+
+Server to client
+    Builders (``res_welcome()``, ``update_booked_seats(...)``, ``err_protocol(msg)``, ...) return
+    dicts with the exact reference field names and ``type`` as the **last** key, as the reference
+    writes them. Game updates (``UpdateGame``, ``UpdateMarket``, ...) come from the rules engine,
+    already in wire shape; :func:`visible_to` says who may see each of them.
+
+Refusals use the reference server's fixed ``ErrProtocol`` texts:
+
+* unknown type, or a server-to-client type sent by a client:
+  ``Event type "X" as subclass of "VCEvent" does not exist.``
+* known type with a wrong field type or a missing required field: ``Invalid attribute types.``
+
+Differences from the reference, on purpose:
+
+* A game request with a missing field (``{"type":"ReqTakeFromMarket"}``) is refused with
+  ``Invalid attribute types.``; the reference filled in Java defaults and then either answered a lobby
+  error or crashed silently. ``ReqJoin`` without ``nickname`` still parses (``nickname=None``) so the
+  server can answer ``ErrNickname NOT_SET`` as the reference does.
+* ``ReqJoin`` may carry an optional string ``token`` (our reconnection secret). The reference ignores
+  unknown fields, so a reference-style client simply never sends it.
+
+>>> parse_client_message({"type": "ReqJoin", "nickname": "alice"})
+ReqJoin(nickname='alice', token=None)
+>>> update_booked_seats(1, "alice")
+{'bookedSeats': 1, 'canPrepareNewGame': 'alice', 'type': 'UpdateBookedSeats'}
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Mapping, Union
+
+from game.rules.actions import Action
+from game.rules.errors import MalformedRequest
+
+from .framing import (  # re-exported: the whole ErrProtocol vocabulary is available here
+    EMPTY_INPUT,
+    INVALID_SYNTAX,
+    LINE_TOO_LONG,
+    TYPE_NOT_FOUND,
+    ProtocolError,
+)
+
+INVALID_TYPES = MalformedRequest.INVALID_TYPES  # "Invalid attribute types."
+UNKNOWN_TYPE = 'Event type "{}" as subclass of "VCEvent" does not exist.'
+ERR_PROTOCOL_TEXTS = frozenset({EMPTY_INPUT, INVALID_SYNTAX, TYPE_NOT_FOUND, INVALID_TYPES, LINE_TOO_LONG})
+"""Every fixed ``ErrProtocol.msg`` (plus :data:`UNKNOWN_TYPE` filled with the offending type)."""
+
+# --- message types -------------------------------------------------------------------------------
+# Network level (both directions use the first four and ReqGoodbye).
+REQ_WELCOME = "ReqWelcome"
+RES_WELCOME = "ResWelcome"
+REQ_HEARTBEAT = "ReqHeartbeat"
+RES_HEARTBEAT = "ResHeartbeat"
+REQ_GOODBYE = "ReqGoodbye"
+RES_GOODBYE = "ResGoodbye"
+# Lobby, client to server.
+REQ_QUIT = "ReqQuit"
+REQ_JOIN = "ReqJoin"
+REQ_NEW_GAME = "ReqNewGame"
+# Game requests, client to server (parsed by game.rules.actions).
+REQ_CHOOSE_LEADERS = "ReqChooseLeaders"
+REQ_CHOOSE_RESOURCES = "ReqChooseResources"
+REQ_SWAP_SHELVES = "ReqSwapShelves"
+REQ_LEADER_ACTION = "ReqLeaderAction"
+REQ_TAKE_FROM_MARKET = "ReqTakeFromMarket"
+REQ_BUY_DEV_CARD = "ReqBuyDevCard"
+REQ_ACTIVATE_PRODUCTIONS = "ReqActivateProductions"
+REQ_END_TURN = "ReqEndTurn"
+# Server to client: lobby and connection.
+RES_QUIT = "ResQuit"
+UPDATE_BOOKED_SEATS = "UpdateBookedSeats"
+UPDATE_JOIN_GAME = "UpdateJoinGame"
+UPDATE_PLAYER_STATUS = "UpdatePlayerStatus"
+# Server to client: game state.
+UPDATE_GAME = "UpdateGame"
+UPDATE_SETUP_DONE = "UpdateSetupDone"
+UPDATE_ACTION = "UpdateAction"
+UPDATE_CURRENT_PLAYER = "UpdateCurrentPlayer"
+UPDATE_MARKET = "UpdateMarket"
+UPDATE_RESOURCE_CONTAINER = "UpdateResourceContainer"
+UPDATE_FAITH_POINTS = "UpdateFaithPoints"
+UPDATE_VICTORY_POINTS = "UpdateVictoryPoints"
+UPDATE_VATICAN_SECTION = "UpdateVaticanSection"
+UPDATE_LEADERS_HAND = "UpdateLeadersHand"
+UPDATE_LEADERS_HAND_COUNT = "UpdateLeadersHandCount"
+UPDATE_DEV_SLOT = "UpdateDevSlot"
+UPDATE_DEV_CARD_GRID = "UpdateDevCardGrid"
+UPDATE_ACTION_TOKEN = "UpdateActionToken"
+UPDATE_LAST_ROUND = "UpdateLastRound"
+UPDATE_GAME_END = "UpdateGameEnd"
+UPDATE_ACTIVATE_LEADER = "UpdateActivateLeader"  # in the reference source, never seen on the wire
+# Server to client: errors.
+ERR_PROTOCOL = "ErrProtocol"
+ERR_NICKNAME = "ErrNickname"
+ERR_NEW_GAME = "ErrNewGame"
+ERR_ACTION = "ErrAction"
+ERR_OBJECT_NOT_OWNED = "ErrObjectNotOwned"
+ERR_NO_SUCH_ENTITY = "ErrNoSuchEntity"
+ERR_INITIAL_CHOICE = "ErrInitialChoice"
+ERR_RESOURCE_TRANSFER = "ErrResourceTransfer"
+ERR_REPLACED_TRANS_RECIPE = "ErrReplacedTransRecipe"
+ERR_BUY_DEV_CARD = "ErrBuyDevCard"
+ERR_CARD_REQUIREMENTS = "ErrCardRequirements"
+ERR_ACTIVE_LEADER_DISCARDED = "ErrActiveLeaderDiscarded"  # source only
+ERR_INVALID_RESOURCE_TRANSACTION = "ErrInvalidResourceTransaction"  # source only
+
+GAME_REQUEST_TYPES = frozenset({
+    REQ_CHOOSE_LEADERS, REQ_CHOOSE_RESOURCES, REQ_SWAP_SHELVES, REQ_LEADER_ACTION,
+    REQ_TAKE_FROM_MARKET, REQ_BUY_DEV_CARD, REQ_ACTIVATE_PRODUCTIONS, REQ_END_TURN,
+})
+"""The reference's game requests. The engine may accept more (its extensions, e.g. ReqMoveResources)."""
+
+CLIENT_TYPES = frozenset({
+    REQ_WELCOME, RES_WELCOME, REQ_HEARTBEAT, RES_HEARTBEAT, REQ_GOODBYE, REQ_QUIT, REQ_JOIN,
+    REQ_NEW_GAME,
+}) | GAME_REQUEST_TYPES
+"""Every type a client may send (the reference catalogue)."""
+
+SERVER_TYPES = frozenset({
+    REQ_WELCOME, RES_WELCOME, REQ_HEARTBEAT, RES_HEARTBEAT, REQ_GOODBYE, RES_GOODBYE, RES_QUIT,
+    UPDATE_BOOKED_SEATS, UPDATE_JOIN_GAME, UPDATE_PLAYER_STATUS,
+    UPDATE_GAME, UPDATE_SETUP_DONE, UPDATE_ACTION, UPDATE_CURRENT_PLAYER, UPDATE_MARKET,
+    UPDATE_RESOURCE_CONTAINER, UPDATE_FAITH_POINTS, UPDATE_VICTORY_POINTS, UPDATE_VATICAN_SECTION,
+    UPDATE_LEADERS_HAND, UPDATE_LEADERS_HAND_COUNT, UPDATE_DEV_SLOT, UPDATE_DEV_CARD_GRID,
+    UPDATE_ACTION_TOKEN, UPDATE_LAST_ROUND, UPDATE_GAME_END, UPDATE_ACTIVATE_LEADER,
+    ERR_PROTOCOL, ERR_NICKNAME, ERR_NEW_GAME, ERR_ACTION, ERR_OBJECT_NOT_OWNED, ERR_NO_SUCH_ENTITY,
+    ERR_INITIAL_CHOICE, ERR_RESOURCE_TRANSFER, ERR_REPLACED_TRANS_RECIPE, ERR_BUY_DEV_CARD,
+    ERR_CARD_REQUIREMENTS, ERR_ACTIVE_LEADER_DISCARDED, ERR_INVALID_RESOURCE_TRANSACTION,
+})
+"""Every type a server may send (observed on the wire, plus the few that exist only in the source)."""
+
+PRIVATE_UPDATES = frozenset({UPDATE_LEADERS_HAND})
+"""Updates that go only to the player named in their ``player`` field."""
+
+# ErrNickname reasons.
+NOT_SET = "NOT_SET"
+ALREADY_SET = "ALREADY_SET"
+TAKEN = "TAKEN"
+NOT_IN_GAME = "NOT_IN_GAME"
+NICKNAME_REASONS = frozenset({NOT_SET, ALREADY_SET, TAKEN, NOT_IN_GAME})
+
+NICKNAME_MAX = 24
+"""Longest nickname, in characters, after stripping surrounding whitespace."""
+
+
+# --- client to server ----------------------------------------------------------------------------
+
+class ClientMessage:
+    """Base of the network and lobby requests. ``TYPE`` is the wire type."""
+
+    TYPE: ClassVar[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The wire message (``type`` last, fields that are None left out)."""
+        return {"type": self.TYPE}
+
+    @classmethod
+    def parse(cls, d: Mapping[str, Any]) -> "ClientMessage":
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class ReqWelcome(ClientMessage):
+    """Handshake: the receiver answers ``ResWelcome``."""
+
+    TYPE: ClassVar[str] = REQ_WELCOME
+
+
+@dataclass(frozen=True, slots=True)
+class ResWelcome(ClientMessage):
+    TYPE: ClassVar[str] = RES_WELCOME
+
+
+@dataclass(frozen=True, slots=True)
+class ReqHeartbeat(ClientMessage):
+    """Liveness probe: the receiver answers ``ResHeartbeat``."""
+
+    TYPE: ClassVar[str] = REQ_HEARTBEAT
+
+
+@dataclass(frozen=True, slots=True)
+class ResHeartbeat(ClientMessage):
+    TYPE: ClassVar[str] = RES_HEARTBEAT
+
+
+@dataclass(frozen=True, slots=True)
+class ReqGoodbye(ClientMessage):
+    """The client is about to close; the server answers ``ResGoodbye`` and closes."""
+
+    TYPE: ClassVar[str] = REQ_GOODBYE
+
+
+@dataclass(frozen=True, slots=True)
+class ReqQuit(ClientMessage):
+    """Leave the lobby or game; the server answers ``ResQuit``."""
+
+    TYPE: ClassVar[str] = REQ_QUIT
+
+
+@dataclass(frozen=True, slots=True)
+class ReqJoin(ClientMessage):
+    """Join the lobby, or rejoin one's game with the same nickname.
+
+    ``nickname`` is None when the field is missing or null (the server answers ``NOT_SET``); it is
+    not cleaned here, see :func:`validate_nickname`. ``token`` is our optional reconnection secret.
+    """
+
+    TYPE: ClassVar[str] = REQ_JOIN
+    nickname: str | None = None
+    token: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.nickname is not None:
+            out["nickname"] = self.nickname
+        if self.token is not None:
+            out["token"] = self.token
+        out["type"] = self.TYPE
+        return out
+
+    @classmethod
+    def parse(cls, d: Mapping[str, Any]) -> "ReqJoin":
+        return cls(_opt_str(d, "nickname"), _opt_str(d, "token"))
+
+
+@dataclass(frozen=True, slots=True)
+class ReqNewGame(ClientMessage):
+    """Ask for a game of ``players_count`` players (only the head of the waiting list may)."""
+
+    TYPE: ClassVar[str] = REQ_NEW_GAME
+    players_count: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"playersCount": self.players_count, "type": self.TYPE}
+
+    @classmethod
+    def parse(cls, d: Mapping[str, Any]) -> "ReqNewGame":
+        n = d.get("playersCount")
+        if type(n) is not int:
+            raise ProtocolError(INVALID_TYPES, "playersCount must be an integer")
+        return cls(n)
+
+
+def _opt_str(d: Mapping[str, Any], key: str) -> str | None:
+    v = d.get(key)
+    if v is not None and type(v) is not str:
+        raise ProtocolError(INVALID_TYPES, f"{key} must be a string")
+    return v
+
+
+_NETWORK: dict[str, type[ClientMessage]] = {
+    cls.TYPE: cls
+    for cls in (ReqWelcome, ResWelcome, ReqHeartbeat, ResHeartbeat, ReqGoodbye, ReqQuit, ReqJoin,
+                ReqNewGame)
+}
+
+AnyClientMessage = Union[ClientMessage, Action]
+
+
+def parse_client_message(d: Mapping[str, Any]) -> AnyClientMessage:
+    """Turn a decoded client line into a message value or a game request.
+
+    >>> parse_client_message({"type": "ReqEndTurn", "extra": 1})
+    ReqEndTurn()
+
+    :raises ProtocolError: ``Field "type" not found.`` when ``type`` is missing or not a string;
+        ``Event type "X" as subclass of "VCEvent" does not exist.`` for a type a client may not send;
+        ``Invalid attribute types.`` for a wrong or missing field (the reason is in ``.detail``).
+    """
+    if not isinstance(d, Mapping):
+        raise ProtocolError(INVALID_SYNTAX, f"top-level {type(d).__name__}, not an object")
+    t = d.get("type")
+    if type(t) is not str:
+        raise ProtocolError(TYPE_NOT_FOUND, "missing" if "type" not in d else "not a string")
+    kind = _NETWORK.get(t)
+    if kind is not None:
+        return kind.parse(d)
+    if t in Action.REGISTRY:
+        try:
+            return Action.from_dict(d)
+        except MalformedRequest as e:
+            raise ProtocolError(INVALID_TYPES, e.detail or str(e)) from None
+    raise ProtocolError(UNKNOWN_TYPE.format(t))
+
+
+# --- server to client ----------------------------------------------------------------------------
+
+def _msg(type_: str, **fields: Any) -> dict[str, Any]:
+    fields["type"] = type_
+    return fields
+
+
+def req_welcome() -> dict[str, Any]:
+    """Sent by the server right after accepting a connection."""
+    return _msg(REQ_WELCOME)
+
+
+def res_welcome() -> dict[str, Any]:
+    return _msg(RES_WELCOME)
+
+
+def req_heartbeat() -> dict[str, Any]:
+    return _msg(REQ_HEARTBEAT)
+
+
+def res_heartbeat() -> dict[str, Any]:
+    return _msg(RES_HEARTBEAT)
+
+
+def req_goodbye() -> dict[str, Any]:
+    """Server shutting down (exists in the reference source; never seen on its wire)."""
+    return _msg(REQ_GOODBYE)
+
+
+def res_goodbye() -> dict[str, Any]:
+    return _msg(RES_GOODBYE)
+
+
+def res_quit() -> dict[str, Any]:
+    return _msg(RES_QUIT)
+
+
+def update_booked_seats(booked_seats: int, can_prepare_new_game: str) -> dict[str, Any]:
+    """Waiting-list length and the nickname at its head (who may send ``ReqNewGame``)."""
+    return _msg(UPDATE_BOOKED_SEATS, bookedSeats=booked_seats, canPrepareNewGame=can_prepare_new_game)
+
+
+def update_join_game(players_count: int) -> dict[str, Any]:
+    return _msg(UPDATE_JOIN_GAME, playersCount=players_count)
+
+
+def update_player_status(player: str, is_active: bool) -> dict[str, Any]:
+    return _msg(UPDATE_PLAYER_STATUS, player=player, isActive=is_active)
+
+
+def err_protocol(msg: str) -> dict[str, Any]:
+    return _msg(ERR_PROTOCOL, msg=msg)
+
+
+def err_nickname(reason: str) -> dict[str, Any]:
+    """:raises ValueError: if ``reason`` is not one of NOT_SET, ALREADY_SET, TAKEN, NOT_IN_GAME."""
+    if reason not in NICKNAME_REASONS:
+        raise ValueError(f"unknown ErrNickname reason {reason!r}")
+    return _msg(ERR_NICKNAME, reason=reason)
+
+
+def err_new_game(is_invalid_players_count: bool) -> dict[str, Any]:
+    """``True``: the count is out of range; ``False``: the sender may not start a game now."""
+    return _msg(ERR_NEW_GAME, isInvalidPlayersCount=is_invalid_players_count)
+
+
+def visible_to(msg: Mapping[str, Any], nickname: str) -> bool:
+    """Whether ``nickname`` may receive this game update.
+
+    Private updates (``UpdateLeadersHand``) go only to ``msg["player"]``; everything else to all.
+    """
+    if msg.get("type") in PRIVATE_UPDATES:
+        return msg.get("player") == nickname
+    return True
+
+
+def validate_nickname(s: Any) -> str | None:
+    """Return the nickname stripped of surrounding whitespace, or None if it is not acceptable.
+
+    Refused: not a string, blank, longer than :data:`NICKNAME_MAX` characters, or holding a
+    non-printable character (control, format or separator characters other than the plain space).
+
+    >>> validate_nickname("  Zoë ")
+    'Zoë'
+    >>> validate_nickname("a\\tb") is None
+    True
+    """
+    if type(s) is not str:
+        return None
+    s = s.strip()
+    if not s or len(s) > NICKNAME_MAX or not s.isprintable():
+        return None
+    return s

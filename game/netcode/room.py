@@ -1,0 +1,198 @@
+"""The authoritative match: one game, who of its players is connected, and its log.
+
+A :class:`Room` applies requests one at a time (under its lock), writes each accepted call to the
+game's log *before* anyone hears of it, and then hands every connected player the events they may
+see. It never touches a socket: it is given ``send(nickname, messages)``, and tests pass a list's
+``append``. Errors go to the requester only; ``UpdateLeadersHand`` only to its owner.
+
+Every request handed to :meth:`Room.submit` gets exactly one answer: the events ending in
+``UpdateAction`` (to everyone connected), or one error message (to the requester only).
+
+Locking: the server may call :meth:`start`, :meth:`leave`, :meth:`rejoin` and :meth:`close` while
+holding its own lock; a room never calls back into the server except through ``send``, which must
+not block and must not take the server's lock.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any, Callable
+
+from game.rules.actions import Action
+from game.rules.engine import Game
+from game.rules.errors import GameError
+from game.rules.views import player_view
+
+from .protocol import UPDATE_SETUP_DONE, err_protocol, visible_to
+from .store import GameLog
+
+Send = Callable[[str, list[dict[str, Any]]], None]
+log = logging.getLogger("mor.room")
+
+INTERNAL_ERROR = "Internal server error."
+"""``ErrProtocol.msg`` for a request the server failed on (a bug or a failing disk); our extension."""
+
+
+class Room:
+    """One game in progress on the server.
+
+    :param game_id: the game's number (unique on this server, also its log file name).
+    :param send: ``send(nickname, messages)``; called under the room's lock, so it must not block.
+    :param glog: where accepted calls are written, or None to keep nothing.
+    :param tokens: each player's rejoin token.
+    """
+
+    def __init__(self, game_id: int, game: Game, send: Send, glog: GameLog | None = None,
+                 tokens: dict[str, str] | None = None) -> None:
+        self.id = game_id
+        self.game = game
+        self.send = send
+        self.log = glog
+        self.tokens = dict(tokens or {})
+        self.online: set[str] = set()
+        self.lock = threading.Lock()
+        self.empty_since: float | None = time.monotonic()
+        self.closed = False
+
+    def __repr__(self) -> str:
+        return f"<Room {self.id} {','.join(self.nicknames)}{' ended' if self.finished else ''}>"
+
+    @property
+    def nicknames(self) -> tuple[str, ...]:
+        """The players in seat order."""
+        return tuple(p.nickname for p in self.game.players)
+
+    @property
+    def finished(self) -> bool:
+        return self.game.ended
+
+    def expired(self, now: float, grace: float) -> bool:
+        """Whether nobody is connected and the game is over or has been empty for ``grace`` seconds."""
+        since = self.empty_since
+        return since is not None and (self.finished or now - since >= grace)
+
+    # ------------------------------------------------------------------ players
+    def start(self, nicknames: list[str]) -> None:
+        """Seat the first connections: each gets its own ``UpdateGame``."""
+        with self.lock:
+            for nick in nicknames:
+                self.online.add(nick)
+                self.send(nick, [player_view(self.game, nick)])
+            self.empty_since = None if self.online else time.monotonic()
+
+    def submit(self, nickname: str, action: Action) -> bool:
+        """Apply a request of a seated player and answer it; True if it was accepted.
+
+        Accepted: the call is logged, then every connected player gets the events they may see
+        (ending in ``UpdateAction``). Refused: the requester alone gets the engine's error. A
+        failure of the engine or of the log is answered with ``ErrProtocol`` ``INTERNAL_ERROR``;
+        a failed log write also closes the room, since the game would no longer match its file.
+        """
+        with self.lock:
+            if self.closed:
+                self.send(nickname, [err_protocol(INTERNAL_ERROR)])
+                return False
+            try:
+                events = self.game.apply(nickname, action)
+            except GameError as err:
+                self.send(nickname, [err.to_dict()])
+                return False
+            except Exception:
+                log.exception("game %d: the engine failed on %s's %r", self.id, nickname, action)
+                self.send(nickname, [err_protocol(INTERNAL_ERROR)])
+                return False
+            if not self._record("apply", nickname, action):
+                self.send(nickname, [err_protocol(INTERNAL_ERROR)])
+                return False
+            self._broadcast(events)
+            return True
+
+    def leave(self, nickname: str) -> None:
+        """A player's connection is gone (dropped or quit): the player becomes inactive.
+
+        The others get ``UpdatePlayerStatus`` and whatever the engine does about it (the turn of a
+        player who leaves mid-turn ends at once). Nothing is recorded once the room is closed.
+        """
+        with self.lock:
+            if nickname not in self.online:
+                return
+            self.online.discard(nickname)
+            if not self.online:
+                self.empty_since = time.monotonic()
+            if self.closed:
+                return
+            self._set_active(nickname, False)
+
+    def rejoin(self, nickname: str, intro: list[dict[str, Any]] | None = None) -> bool:
+        """A player is back: mark them active, tell the others, send them the whole game.
+
+        The returning player gets ``intro`` (if any), then ``UpdateSetupDone`` when setup is over,
+        then their ``UpdateGame``. Returns False (and does nothing) if the room is closed.
+        """
+        with self.lock:
+            if self.closed:
+                return False
+            self.online.add(nickname)
+            self.empty_since = None
+            self._set_active(nickname, True, skip=nickname)
+            out = list(intro or ())
+            if self.game.phase != "setup":
+                out.append({"type": UPDATE_SETUP_DONE})
+            out.append(player_view(self.game, nickname))
+            self.send(nickname, out)
+            return True
+
+    def mark_all_away(self) -> None:
+        """After a restart nobody is connected yet: everyone is inactive until they rejoin."""
+        with self.lock:
+            if self.game.ended:
+                return
+            for nick in self.nicknames:
+                self._set_active(nick, False)
+
+    def close(self, reason: str = "") -> None:
+        """Stop the room (idempotent). Its log is marked ended if the game is over or ``reason`` is
+        ``"abandoned"`` (it will not be restored); otherwise it is only closed (restored next start).
+        """
+        with self.lock:
+            if self.closed:
+                return
+            self.closed = True
+            if self.log is not None:
+                try:
+                    if self.game.ended or reason == "abandoned":
+                        self.log.finish()
+                    else:
+                        self.log.close()
+                except OSError:
+                    log.exception("game %d: cannot close its log", self.id)
+                self.log = None
+
+    # ------------------------------------------------------------------ internals
+    def _set_active(self, nickname: str, active: bool, skip: str | None = None) -> None:
+        events = self.game.set_active(nickname, active)
+        if events and self._record("active", nickname, active):
+            self._broadcast(events, skip=skip)
+
+    def _record(self, kind: str, nickname: str, arg: Any) -> bool:
+        """Write one accepted call to the log; on failure close the room and return False."""
+        if self.log is None:
+            return True
+        try:
+            self.log.record(kind, nickname, arg)
+            if self.game.ended:
+                self.log.finish()
+                self.log = None
+        except OSError:
+            log.exception("game %d: cannot write its log; the game is stopped", self.id)
+            self.closed = True
+            return False
+        return True
+
+    def _broadcast(self, events: list[dict[str, Any]], skip: str | None = None) -> None:
+        for nick in self.nicknames:
+            if nick in self.online and nick != skip:
+                mine = [e for e in events if visible_to(e, nick)]
+                if mine:
+                    self.send(nick, mine)

@@ -1,0 +1,186 @@
+"""Persistence of games on the server: one append-only JSON-lines file per game.
+
+Line 1 is a header ``{"format": "mor-log/1", "game": id, "config": path, "nicknames": [...],
+"seed": n, "tokens": {nick: token}}``; every later line is one accepted call
+``["apply", nick, {request}]`` / ``["active", nick, bool]``, and a finished game ends with
+``["end"]``. Each line is written to the OS before the request is answered, so a server killed
+with ``kill -9`` loses no answered request; with ``fsync=True`` each line also reaches the disk
+(safe against power loss, slower). A torn last line (a crash mid-write) is ignored on load.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import orjson
+
+from game.rules.codec import history_entry
+from game.rules.components import GameConfig, load_config
+from game.rules.engine import Game
+from game.rules.actions import Action
+
+LOG_FORMAT = "mor-log/1"
+log = logging.getLogger("mor.store")
+
+
+class GameLog:
+    """The open log file of one game."""
+
+    def __init__(self, path: Path, fsync: bool) -> None:
+        self.path = path
+        self._fsync = fsync
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        self._lock = threading.Lock()
+
+    def append(self, entry: Any) -> None:
+        data = orjson.dumps(entry) + b"\n"
+        with self._lock:
+            if self._fd < 0:
+                return
+            os.write(self._fd, data)
+            if self._fsync:
+                os.fsync(self._fd)
+
+    def record(self, kind: str, nickname: str, arg: Any) -> None:
+        self.append(history_entry(kind, nickname, arg))
+
+    def finish(self) -> None:
+        """Mark the game finished (it will not be restored) and close the file."""
+        self.append(["end"])
+        self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._fd >= 0:
+                os.close(self._fd)
+                self._fd = -1
+
+
+@dataclass
+class Restored:
+    game_id: int
+    game: Game
+    tokens: dict[str, str]
+    log: GameLog
+
+
+@dataclass
+class GameStore:
+    """The data directory: creates logs and restores unfinished games."""
+
+    data_dir: Path | None
+    fsync: bool = False
+    _ids: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        if self.data_dir is not None:
+            self.data_dir = Path(self.data_dir)
+            (self.data_dir / "games").mkdir(parents=True, exist_ok=True)
+            for p in (self.data_dir / "games").glob("*.jsonl"):
+                try:
+                    self._ids = max(self._ids, int(p.stem) + 1)
+                except ValueError:
+                    pass
+
+    def next_id(self) -> int:
+        gid = self._ids
+        self._ids += 1
+        return gid
+
+    def create(self, game_id: int, config: GameConfig, game: Game, tokens: dict[str, str]) -> GameLog | None:
+        if self.data_dir is None:
+            return None
+        glog = GameLog(self.data_dir / "games" / f"{game_id}.jsonl", self.fsync)
+        glog.append({"format": LOG_FORMAT, "game": game_id, "config": config.path,
+                     "nicknames": list(game.nicknames), "seed": game.seed, "tokens": tokens})
+        return glog
+
+    def restore_all(self, default: GameConfig, on_error: Callable[[Path, str], None] | None = None) -> list[Restored]:
+        """Rebuild every unfinished game of the data directory, oldest first.
+
+        A file that cannot be read or replayed is logged as an error (and passed to ``on_error``)
+        and skipped; it is left as it is for a human to look at. A torn last line (a crash in
+        the middle of a write) is cut off and the game restored without it.
+        """
+        if self.data_dir is None:
+            return []
+        out = []
+        files = sorted((self.data_dir / "games").glob("*.jsonl"), key=lambda p: (len(p.stem), p.stem))
+        for path in files:
+            try:
+                restored = self._restore(path, default)
+            except Exception as e:  # a damaged file must not stop the server
+                msg = f"{type(e).__name__}: {e}"
+                log.error("cannot restore %s: %s", path, msg)
+                if on_error:
+                    on_error(path, msg)
+                continue
+            if restored is not None:
+                out.append(restored)
+        return out
+
+    def _restore(self, path: Path, default: GameConfig) -> Restored | None:
+        """The unfinished game of one log file, or None if it is over.
+
+        :raises ValueError: the file is not a game log or a line in it is damaged.
+        :raises GameError, MalformedRequest: a recorded call does not replay.
+        """
+        game_id = int(path.stem)
+        header, entries = _read_log(path)
+        if entries and entries[-1] == ["end"]:
+            return None
+        config = default if header["config"] in (None, default.path) else load_config(header["config"])
+        game = Game.new(config, header["nicknames"], header["seed"])
+        for entry in entries:
+            _replay_entry(game, entry)
+        glog = GameLog(path, self.fsync)
+        if game.ended:   # the server died between the last call and the end mark
+            glog.finish()
+            return None
+        tokens = header.get("tokens") or {}
+        if not isinstance(tokens, dict):
+            raise ValueError("the header's tokens are not a mapping")
+        return Restored(game_id, game, {str(k): str(v) for k, v in tokens.items()}, glog)
+
+
+def _read_log(path: Path) -> tuple[dict[str, Any], list[Any]]:
+    """The header and the entries of a log file; a torn last line is cut off the file.
+
+    :raises ValueError: not a game log, or a damaged line that is not the last one.
+    """
+    lines = path.read_bytes().split(b"\n")
+    header = orjson.loads(lines[0])
+    if not isinstance(header, dict) or header.get("format") != LOG_FORMAT:
+        raise ValueError("not a game log")
+    if not isinstance(header.get("nicknames"), list) or type(header.get("seed")) is not int:
+        raise ValueError("the header has no nicknames or seed")
+    entries = []
+    good = len(lines[0]) + 1
+    for i, raw in enumerate(lines[1:], start=1):
+        if raw.strip():
+            try:
+                entries.append(orjson.loads(raw))
+            except orjson.JSONDecodeError:
+                if any(x.strip() for x in lines[i + 1:]):
+                    raise ValueError(f"line {i + 1} is damaged") from None
+                log.warning("%s: dropping a torn last line", path)
+                with open(path, "r+b") as f:
+                    f.truncate(good)
+                break
+        good += len(raw) + 1
+    return header, entries
+
+
+def _replay_entry(game: Game, entry: Any) -> None:
+    """Apply one logged call. :raises ValueError: the entry is not a call."""
+    if not isinstance(entry, list) or len(entry) != 3 or entry[0] not in ("apply", "active"):
+        raise ValueError(f"not a recorded call: {str(entry)[:80]}")
+    kind, nick, arg = entry
+    if kind == "apply":
+        game.apply(nick, Action.from_dict(arg))
+    else:
+        game.set_active(nick, bool(arg))

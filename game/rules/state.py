@@ -1,0 +1,107 @@
+"""The mutable parts of a game: resource containers and players.
+
+The engine owns these objects and changes them only after a request has been fully validated,
+so a refused request never leaves a trace. Everything here is plain data; the rules live in
+``engine.py`` and the subsystem modules.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+SHELF = "shelf"
+STRONGBOX = "strongbox"
+DEPOT = "depot"
+
+# favor tile states
+FAVOR_DOWN, FAVOR_UP, FAVOR_REMOVED = 0, 1, 2
+
+
+class Container:
+    """A warehouse shelf, a strongbox or a leader depot.
+
+    ``content`` holds only positive counts. ``capacity`` is -1 for the strongbox. ``bound`` is the
+    printed type of a leader depot (shelves take their type from what they hold).
+    """
+
+    __slots__ = ("id", "kind", "capacity", "bound", "content", "owner")
+
+    def __init__(self, cid: int, kind: str, capacity: int, bound: str | None = None,
+                 owner: int | None = None) -> None:
+        self.id = cid
+        self.kind = kind
+        self.capacity = capacity
+        self.bound = bound
+        self.content: dict[str, int] = {}
+        self.owner = owner  # seat of the owning player; None for a depot whose leader is not active
+
+    def total(self) -> int:
+        return sum(self.content.values())
+
+    def res_type(self) -> str | None:
+        """The type a shelf holds now (None when empty), or a depot's printed type."""
+        if self.bound is not None:
+            return self.bound
+        for r in self.content:
+            return r
+        return None
+
+    def to_wire(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "content": dict(self.content)}
+        t = self.res_type()
+        if t is not None:
+            out["boundedResType"] = t
+        out["size"] = self.capacity
+        return out
+
+    def __repr__(self) -> str:
+        return f"Container({self.id}, {self.kind}, {self.content})"
+
+
+class PlayerState:
+    """One seat at the table."""
+
+    __slots__ = ("nickname", "seat", "active", "shelves", "strongbox", "depots", "slots", "faith",
+                 "hand", "active_leaders", "chose_leaders", "chose_resources", "bonus", "favors",
+                 "vp")
+
+    def __init__(self, nickname: str, seat: int, shelves: list[Container], strongbox: Container,
+                 n_slots: int, n_sections: int, bonus: int, faith: int) -> None:
+        self.nickname = nickname
+        self.seat = seat
+        self.active = True
+        self.shelves = shelves
+        self.strongbox = strongbox
+        self.depots: list[Container] = []          # depots of active extra-depot leaders
+        self.slots: list[list[int]] = [[] for _ in range(n_slots)]  # card ids, bottom first
+        self.faith = faith
+        self.hand: list[int] = []                  # leaders held: in hand or active (not discarded)
+        self.active_leaders: list[int] = []
+        self.chose_leaders = False
+        self.chose_resources = bonus == 0
+        self.bonus = bonus
+        self.favors = [FAVOR_DOWN] * n_sections
+        self.vp = 0
+
+    def containers(self) -> list[Container]:
+        """Every container the player may pay from: shelves, active leader depots, strongbox."""
+        return [*self.shelves, *self.depots, self.strongbox]
+
+    def depot_like(self) -> list[Container]:
+        """Containers the player may place into and rearrange: shelves and active leader depots."""
+        return [*self.shelves, *self.depots]
+
+    def resource_totals(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for c in self.containers():
+            for r, n in c.content.items():
+                out[r] = out.get(r, 0) + n
+        return out
+
+    def resource_count(self) -> int:
+        return sum(c.total() for c in self.containers())
+
+    def card_count(self) -> int:
+        return sum(len(s) for s in self.slots)
+
+    def top_cards(self) -> list[int]:
+        return [s[-1] for s in self.slots if s]

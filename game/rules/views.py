@@ -1,0 +1,132 @@
+"""What one player may see: the ``UpdateGame`` message, with hidden information removed.
+
+The shape follows the reference server's ``UpdateGame`` (see ``shared/protocol/reference-notes.md``):
+every component of the game, every container and production, the market, the grid's top cards
+and each player's board. Hidden: other players' leaders still in hand (only active ones are
+listed; ``leadersHandCount`` gives the count), the order of every deck (only top cards), and the
+order of Lorenzo's token pile (tokens are listed by id, unlike the reference, which leaks it).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .components import GameConfig, LeaderCard, Production
+from .state import FAVOR_UP
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+_LEADER_TYPES = {"discount": "DISCOUNT", "extra_depot": "DEPOT", "white_marble": "ZERO", "production": "PRODUCTION"}
+_TOKEN_KINDS = {"discard": "ActionTokenDiscardTwo", "move": "ActionTokenBlackMoveTwo",
+                "move_shuffle": "ActionTokenBlackMoveOneShuffle"}
+_ANSI = {"Coin": "\u001b[33m", "Servant": "\u001b[35m", "Shield": "\u001b[36m", "Stone": "\u001b[90m",
+         "Faith": "\u001b[31m", "Zero": "\u001b[37m", "Green": "\u001b[32m", "Blue": "\u001b[34m",
+         "Yellow": "\u001b[33m", "Purple": "\u001b[35m"}
+
+
+def production_wire(prod: Production, config: GameConfig) -> dict[str, Any]:
+    return {"id": prod.id, "input": dict(prod.input), "inputBlanks": prod.input_choice,
+            "inputBlanksExclusions": ["Faith"] if prod.input_choice else [],
+            "output": dict(prod.output), "outputBlanks": prod.output_choice,
+            "outputBlanksExclusions": ["Faith"] if prod.output_choice else [], "discardableOutput": False}
+
+
+def leader_wire(leader: LeaderCard, game: "Game") -> dict[str, Any]:
+    out: dict[str, Any] = {"resourceType": leader.resource, "leaderType": _LEADER_TYPES[leader.kind]}
+    if leader.requires_cards:
+        out["devCardRequirement"] = {"entries": [{"color": r.color, "quantity": r.count, "level": r.level or 0}
+                                                 for r in leader.requires_cards]}
+    if leader.requires_resources:
+        out["resourceRequirement"] = {"requirements": dict(leader.requires_resources)}
+    depot = game.leader_depot.get(leader.id)
+    out.update({
+        "active": any(leader.id in p.active_leaders for p in game.players),
+        "containerId": depot.id if depot is not None else -1,
+        "discount": leader.discount,
+        "id": leader.id,
+        "victoryPoints": leader.victory_points,
+        "production": leader.production.id if leader.production is not None else -1,
+    })
+    return out
+
+
+def player_view(game: "Game", nickname: str | None) -> dict[str, Any]:
+    """The ``UpdateGame`` message for ``nickname`` (None: a spectator, who sees no hand at all)."""
+    cfg = game.config
+    players = []
+    for p in game.players:
+        own = p.nickname == nickname
+        players.append({
+            "nickname": p.nickname,
+            "baseProduction": cfg.base_production.id,
+            "warehouseShelves": [s.id for s in p.shelves],
+            "strongbox": p.strongbox.id,
+            "setup": {"chosenLeadersCount": cfg.leaders_kept, "initialResources": p.bonus,
+                      "initialExcludedResources": ["Faith"], "hasChosenLeaders": p.chose_leaders,
+                      "hasChosenResources": p.chose_resources},
+            "leadersHand": list(p.hand) if own else [i for i in p.hand if i in p.active_leaders],
+            "leadersHandCount": len(p.hand),
+            "devSlots": [list(s) for s in p.slots],
+            "faithPoints": p.faith,
+            "victoryPoints": p.vp,
+            "active": p.active,
+            # extension fields (reference clients ignore unknown keys)
+            "activeLeaders": list(p.active_leaders),
+            "leaderDepots": [d.id for d in p.depots],
+            "favorTiles": [("DOWN", "UP", "REMOVED")[f] for f in p.favors],
+        })
+    sections = {}
+    for i, sec in enumerate(cfg.vatican_sections):
+        sections[str(sec.pope_space)] = {
+            "id": sec.id, "faithPointsBeginning": sec.first_space, "faithPointsEnd": sec.pope_space,
+            "victoryPoints": sec.favor_vp, "activated": game.fired[i],
+            "bonusGivenPlayers": [p.nickname for p in game.players if p.favors[i] == FAVOR_UP],
+        }
+    msg: dict[str, Any] = {
+        "players": players,
+        "devCardColors": [{"name": c, "ansiColor": _ANSI.get(c, "")} for c in cfg.colors],
+        "resourceTypes": [{"name": r, "ansiColor": _ANSI.get(r, ""), "isStorable": True,
+                           "isGiveableToPlayer": False, "isTakeableFromPlayer": True} for r in cfg.resources]
+        + [{"name": "Faith", "ansiColor": _ANSI["Faith"], "isStorable": False, "isGiveableToPlayer": True,
+            "isTakeableFromPlayer": False},
+           {"name": "Zero", "ansiColor": _ANSI["Zero"], "isStorable": False, "isGiveableToPlayer": False,
+            "isTakeableFromPlayer": False}],
+        "leaderCards": [leader_wire(ld, game) for ld in cfg.leaders],
+        "developmentCards": [{"color": c.color, "cost": {"requirements": dict(c.cost)}, "level": c.level,
+                              "id": c.id, "victoryPoints": c.victory_points, "production": c.production.id}
+                             for c in cfg.dev_cards],
+        "resContainers": [c.to_wire() for c in game.containers],
+        "productions": [production_wire(cfg.productions[pid], cfg) for pid in sorted(cfg.productions)],
+    }
+    if game.solo:
+        msg["actionTokens"] = [_token_wire(t) for t in cfg.solo_tokens]  # by id: the draw order is secret
+    msg.update({
+        "faithTrack": {"vaticanSections": sections,
+                       "yellowTiles": [{"faithPoints": s, "victoryPoints": v} for s, v in cfg.vp_squares],
+                       "maxFaith": cfg.last_space},
+        "market": game.market_wire(),
+        "devCardGrid": game.grid_wire(),
+        "isSetupDone": game.phase != "setup",
+        "devSlotsCount": cfg.dev_slots,
+        "currentPlayer": game.current_player.nickname,
+        "inkwellPlayer": game.players[0].nickname,
+    })
+    if game.winners:
+        msg["winnerPlayer"] = game.winners[0]
+    msg.update({
+        "blackPoints": game.black_cross,
+        "lastRound": game.last_round,
+        "ended": game.phase == "ended",
+        "isMandatoryActionDone": game.main_done,
+    })
+    if game.solo and game.last_token is not None:
+        msg["lastActionToken"] = game.last_token  # extension: the token shown face up
+    msg["type"] = "UpdateGame"
+    return msg
+
+
+def _token_wire(token: Any) -> dict[str, Any]:
+    out = {"id": token.id, "kind": _TOKEN_KINDS[token.kind]}
+    if token.color:
+        out["discardedDevCardColor"] = token.color
+    return out
