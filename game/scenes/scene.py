@@ -1,0 +1,137 @@
+"""Scenes and the scene stack.
+
+A scene is one screen of the client (title, lobby, board...). The :class:`SceneStack` calls its
+hooks in this order: ``enter`` once when it is pushed; ``resume`` whenever it becomes the top
+scene again (after ``enter`` too); ``handle_event`` for each input event while on top;
+``update(dt)`` once per frame while on top; ``draw(surface)`` once per frame for the top scene
+(and for the scenes under an overlay that is not opaque); ``pause`` when another scene is pushed
+over it; ``exit`` once when it is popped. ``draw`` never changes state.
+
+Each scene owns a pygame_gui ``UIManager`` (themed by ``config/theme.json``) for its widgets.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pygame
+import pygame_gui
+
+if TYPE_CHECKING:
+    from .app import App
+
+ROOT = Path(__file__).resolve().parents[2]
+THEME_PATH = ROOT / "config" / "theme.json"
+_THEME: dict | None = None
+
+
+def theme() -> dict:
+    """``config/theme.json`` with its font paths made absolute (so any working directory works)."""
+    global _THEME
+    if _THEME is None:
+        import json
+        data = json.loads(THEME_PATH.read_text(encoding="utf-8"))
+        for block in data.values():
+            font = block.get("font") if isinstance(block, dict) else None
+            if font:
+                for key in ("regular_path", "italic_path", "bold_path", "bold_italic_path"):
+                    if key in font:
+                        font[key] = str(ROOT / font[key])
+        _THEME = data
+    return _THEME
+
+
+class Scene:
+    """Base class of every screen."""
+
+    opaque = True  # False for overlays: the scene below is drawn first
+
+    def __init__(self, app: "App") -> None:
+        self.app = app
+        self.ui = pygame_gui.UIManager(app.size, theme(), enable_live_theme_updates=False)
+
+    # lifecycle ---------------------------------------------------------------------------
+    def enter(self) -> None:
+        """Called once, when the scene is pushed. Build widgets here."""
+        self.build()
+
+    def resume(self) -> None:
+        """Called each time the scene becomes the top scene."""
+
+    def pause(self) -> None:
+        """Called when another scene is pushed over this one."""
+
+    def exit(self) -> None:
+        """Called once, when the scene is popped."""
+        self.ui.clear_and_reset()
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """The window changed size: lay the widgets out again."""
+        self.ui.set_window_resolution(size)
+        self.ui.clear_and_reset()
+        self.build()
+
+    # per frame ---------------------------------------------------------------------------
+    def build(self) -> None:
+        """Create the widgets for the current window size."""
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        """One input event (pygame_gui has already seen it)."""
+
+    def update(self, dt: float) -> None:
+        """Advance the scene by ``dt`` seconds."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the scene (background and game art); the app draws the widgets on top."""
+
+    def on_ui(self, event: pygame.event.Event) -> Any:
+        """A pygame_gui event of this scene's widgets (button pressed, text entered...)."""
+
+
+class SceneStack:
+    """The scenes of the app, the top one active."""
+
+    def __init__(self) -> None:
+        self.scenes: list[Scene] = []
+
+    @property
+    def top(self) -> Scene | None:
+        return self.scenes[-1] if self.scenes else None
+
+    def push(self, scene: Scene) -> None:
+        if self.top is not None:
+            self.top.pause()
+        self.scenes.append(scene)
+        scene.enter()
+        scene.resume()
+
+    def pop(self) -> Scene | None:
+        if not self.scenes:
+            return None
+        scene = self.scenes.pop()
+        scene.exit()
+        if self.top is not None:
+            self.top.resume()
+        return scene
+
+    def replace(self, scene: Scene) -> None:
+        if self.scenes:
+            self.scenes.pop().exit()
+        self.scenes.append(scene)
+        scene.enter()
+        scene.resume()
+
+    def reset(self, scene: Scene) -> None:
+        """Pop everything and start again from ``scene``."""
+        while self.scenes:
+            self.scenes.pop().exit()
+        self.push(scene)
+
+    def visible(self) -> list[Scene]:
+        """The scenes to draw, bottom first: the top one and any under non-opaque overlays."""
+        out: list[Scene] = []
+        for scene in reversed(self.scenes):
+            out.append(scene)
+            if scene.opaque:
+                break
+        return list(reversed(out))

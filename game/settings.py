@@ -1,0 +1,100 @@
+"""The player's settings, kept in the user's config directory (platformdirs).
+
+A missing or broken settings file never stops the game: the defaults are used and the problem is
+reported once in ``Settings.problem`` so the settings scene can say so.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import orjson
+import platformdirs
+
+APP = "masters-of-renaissance"
+
+
+def config_dir() -> Path:
+    return Path(os.environ.get("MOR_CONFIG_DIR") or platformdirs.user_config_dir(APP))
+
+
+def data_dir() -> Path:
+    return Path(os.environ.get("MOR_DATA_DIR") or platformdirs.user_data_dir(APP))
+
+
+@dataclass
+class Settings:
+    nickname: str = "Player"
+    window_size: tuple[int, int] = (1280, 800)
+    fullscreen: bool = False
+    sound: bool = False
+    confirm_end_turn: bool = True
+    server_port: int = 51015
+    last_address: str = ""
+    problem: str | None = field(default=None, compare=False)
+
+    @staticmethod
+    def path() -> Path:
+        return config_dir() / "settings.json"
+
+    @classmethod
+    def load(cls) -> "Settings":
+        """The saved settings, or the defaults (with ``problem`` set) if the file is unusable."""
+        s = cls()
+        try:
+            raw = cls.path().read_bytes()
+        except FileNotFoundError:
+            return s
+        except OSError as e:
+            s.problem = f"could not read {cls.path()}: {e}"
+            return s
+        try:
+            data = orjson.loads(raw)
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+        except (orjson.JSONDecodeError, ValueError) as e:
+            s.problem = f"{cls.path()} is damaged ({e}); using the defaults"
+            return s
+        bad = []
+        for f in fields(cls):
+            if f.name == "problem" or f.name not in data:
+                continue
+            value = _coerce(f.name, data[f.name], getattr(s, f.name))
+            if value is None:
+                bad.append(f.name)
+            else:
+                setattr(s, f.name, value)
+        if bad:
+            s.problem = f"ignored bad values in {cls.path()}: {', '.join(bad)}"
+        return s
+
+    def save(self) -> None:
+        """Write the settings atomically; errors are reported in ``problem``, never raised."""
+        data = asdict(self)
+        data.pop("problem")
+        path = self.path()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
+            os.replace(tmp, path)
+        except OSError as e:
+            self.problem = f"could not save the settings: {e}"
+
+
+def _coerce(name: str, value: Any, default: Any) -> Any:
+    if isinstance(default, bool):
+        return value if isinstance(value, bool) else None
+    if isinstance(default, int):
+        if type(value) is int and (name != "server_port" or 1 <= value <= 65535):
+            return value
+        return None
+    if isinstance(default, tuple):
+        if (isinstance(value, list) and len(value) == 2 and all(type(v) is int and 320 <= v <= 8192 for v in value)):
+            return (value[0], value[1])
+        return None
+    if isinstance(default, str):
+        return value if isinstance(value, str) and len(value) <= 200 else None
+    return None
