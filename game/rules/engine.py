@@ -637,7 +637,10 @@ class Game:
         cfg = self.config
         top = {c: [None] + [deck[-1] if deck else None for deck in (self.decks[c][lv] for lv in cfg.levels)]
                for c in cfg.colors}
-        return {"levelsCount": len(cfg.levels), "colorsCount": len(cfg.colors), "topCards": top}
+        left = {c: [0] + [len(self.decks[c][lv]) for lv in cfg.levels] for c in cfg.colors}
+        # cardsLeft is our extension (the reference sends only top cards); clients ignore unknown keys
+        return {"levelsCount": len(cfg.levels), "colorsCount": len(cfg.colors), "topCards": top,
+                "cardsLeft": left}
 
     def _color_gone(self, color: str) -> bool:
         return not any(self.decks[color].values())

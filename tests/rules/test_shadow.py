@@ -1,0 +1,45 @@
+"""A game rebuilt from a player's view offers that player exactly the engine's legal choices."""
+import random
+
+import pytest
+
+from game.rules import Game, default_config, player_view
+from game.rules.choices import affordable_cards, legal_actions, market_lines, runnable_productions
+from game.rules.playout import steps
+from game.rules.views import shadow_game
+
+CFG = default_config()
+
+
+@pytest.mark.parametrize("nicks", [["A"], ["A", "B"], ["A", "B", "C", "D"]])
+@pytest.mark.parametrize("seed", range(4))
+def test_shadow_game_offers_the_same_choices(nicks, seed):
+    g = Game.new(CFG, nicks, seed)
+    rng = random.Random(seed)
+    compared = 0
+    for nick, action in steps(g, rng):
+        g.apply(nick, action)
+        if g.ended:
+            break
+        me = g.current_player.nickname if g.phase == "play" else nick
+        shadow = shadow_game(player_view(g, me), CFG, me)
+        assert [a.to_dict() for a in legal_actions(shadow, me)] == [a.to_dict() for a in legal_actions(g, me)]
+        p, q = g.player(me), shadow.player(me)
+        assert affordable_cards(shadow, q) == affordable_cards(g, p)
+        assert market_lines(shadow, q) == market_lines(g, p)
+        assert [x.id for x in runnable_productions(shadow, q)] == [x.id for x in runnable_productions(g, p)]
+        assert shadow.score(me) == g.score(me)
+        compared += 1
+    assert compared > 10
+
+
+def test_shadow_game_hides_what_the_player_cannot_see():
+    g = Game.new(CFG, ["A", "B"], 3)
+    view = player_view(g, "A")
+    shadow = shadow_game(view, CFG, "A")
+    assert shadow.player("B").hand == []          # B's leaders in hand are secret
+    assert shadow.player("A").hand == g.player("A").hand
+    for color in CFG.colors:
+        for lv in CFG.levels:
+            deck = shadow.decks[color][lv]
+            assert len(deck) == len(g.decks[color][lv]) and len(set(deck)) <= 1   # only the top card is known
