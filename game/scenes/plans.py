@@ -1,0 +1,343 @@
+"""What the player is putting together before sending it: a market take, a purchase, productions.
+
+A *plan* is the unsent part of a choice. The board scene turns clicks into calls on a plan
+("put this Coin on shelf 2", "pay the Stone from the strongbox", "add the base production")
+and sends ``plan.request()`` when the player confirms. Legality comes from the rules engine's own
+:mod:`game.rules.choices`, asked on a game rebuilt from the player's view
+(:func:`game.rules.views.shadow_game`), so the client never re-implements a rule.
+
+Plans are pure Python and never touch pygame, so they are tested on their own.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from game.rules.actions import ProductionRequest, ReqActivateProductions, ReqBuyDevCard, ReqTakeFromMarket
+from game.rules.choices import market_lines, suggest_payment, suggest_placement
+from game.rules.components import DevCard, Production
+from game.rules.engine import Game
+from game.rules.state import SHELF, PlayerState
+from game.rules.warehouse import fits
+
+ContainerMap = dict[int, dict[str, int]]
+
+
+def _add(m: ContainerMap, cid: int, res: str, n: int) -> None:
+    inner = m.setdefault(cid, {})
+    inner[res] = inner.get(res, 0) + n
+    if inner[res] <= 0:
+        del inner[res]
+    if not inner:
+        del m[cid]
+
+
+# ---------------------------------------------------------------------------- market
+@dataclass
+class MarketPlan:
+    """Taking one market line: where each taken resource goes (None = discard)."""
+
+    game: Game
+    player: PlayerState
+    is_row: bool
+    index: int
+    marbles: tuple[str, ...] = ()
+    faith: int = 0
+    white_options: tuple[str, ...] = ()
+    white_choice: list[str] = field(default_factory=list)   # one entry per white marble (2 leaders)
+    items: list[str] = field(default_factory=list)          # the resources taken, one per unit
+    target: list[int | None] = field(default_factory=list)  # where each item goes
+
+    @classmethod
+    def start(cls, game: Game, player: PlayerState, is_row: bool, index: int) -> "MarketPlan":
+        line = next(l for l in market_lines(game, player) if l.is_row == is_row and l.index == index)
+        plan = cls(game, player, is_row, index, line.marbles, line.faith, line.white_options)
+        if len(line.white_options) > 1:
+            plan.white_choice = [line.white_options[0]] * line.whites
+        plan._rebuild_items(dict(line.resources))
+        plan.suggest()
+        return plan
+
+    def _rebuild_items(self, fixed: dict[str, int]) -> None:
+        res = dict(fixed)
+        for r in self.white_choice:
+            res[r] = res.get(r, 0) + 1
+        self.items = [r for r in sorted(res) for _ in range(res[r])]
+        self.target = [None] * len(self.items)
+
+    def _fixed(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for m in self.marbles:
+            if m not in ("Zero", "Faith"):
+                out[m] = out.get(m, 0) + 1
+        if len(self.white_options) == 1:
+            whites = self.marbles.count("Zero")
+            if whites:
+                out[self.white_options[0]] = out.get(self.white_options[0], 0) + whites
+        return out
+
+    def choose_white(self, i: int, res: str) -> None:
+        """With two white-marble leaders: white marble ``i`` becomes ``res``."""
+        if res not in self.white_options:
+            raise ValueError(f"{res} is not a choice for white marbles")
+        self.white_choice[i] = res
+        self._rebuild_items(self._fixed())
+        self.suggest()
+
+    def intake(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for r in self.items:
+            out[r] = out.get(r, 0) + 1
+        return out
+
+    def placement(self) -> ContainerMap:
+        out: ContainerMap = {}
+        for r, cid in zip(self.items, self.target):
+            if cid is not None:
+                _add(out, cid, r, 1)
+        return out
+
+    def suggest(self) -> None:
+        """Place everything the engine's suggestion can store; the rest is discarded."""
+        self.target = [None] * len(self.items)
+        for cid, m in suggest_placement(self.game, self.player, self.intake()).items():
+            for r, n in m.items():
+                for i, item in enumerate(self.items):
+                    if n and item == r and self.target[i] is None:
+                        self.target[i] = cid
+                        n -= 1
+
+    def targets_for(self, i: int) -> list[int]:
+        """Containers where item ``i`` could go now, given where the others are going."""
+        res = self.items[i]
+        current = self.target[i]
+        placed = self.placement()
+        if current is not None:
+            _add(placed, current, res, -1)
+        out = []
+        for c in self.player.depot_like():
+            content = dict(c.content)
+            for r, n in placed.get(c.id, {}).items():
+                content[r] = content.get(r, 0) + n
+            content[res] = content.get(res, 0) + 1
+            if fits(c, content) is not None:
+                continue
+            if c.kind == SHELF and any(
+                    s is not c and (res in s.content or res in placed.get(s.id, {})) for s in self.player.shelves):
+                continue
+            out.append(c.id)
+        return out
+
+    def put(self, i: int, cid: int | None) -> None:
+        """Send item ``i`` to container ``cid`` (None: discard it).
+
+        :raises ValueError: the container cannot take it.
+        """
+        if cid is not None and cid not in self.targets_for(i):
+            raise ValueError("that resource does not fit there")
+        self.target[i] = cid
+
+    @property
+    def discarded(self) -> int:
+        return sum(1 for t in self.target if t is None)
+
+    def discard_warning(self) -> str | None:
+        """Plain words for what the discards give away, or None when nothing is discarded."""
+        n = self.discarded
+        if not n:
+            return None
+        things = ", ".join(f"{k} {r}" for r, k in _count([self.items[i] for i, t in enumerate(self.target) if t is None]))
+        if self.game.solo:
+            return f"Discarding {things}: Lorenzo's black cross moves {n} space{'s' * (n > 1)}."
+        return f"Discarding {things}: everyone else gains {n} faith."
+
+    def request(self) -> ReqTakeFromMarket:
+        reps: dict[str, int] = {}
+        for r in self.white_choice:
+            reps[r] = reps.get(r, 0) + 1
+        return ReqTakeFromMarket(self.is_row, self.index, reps, self.placement())
+
+
+def _count(items: list[str]) -> list[tuple[str, int]]:
+    out: dict[str, int] = {}
+    for r in items:
+        out[r] = out.get(r, 0) + 1
+    return sorted(out.items())
+
+
+# ---------------------------------------------------------------------------- payment
+@dataclass
+class Payment:
+    """Which containers pay for a cost; starts from the engine's suggestion, editable."""
+
+    player: PlayerState
+    cost: dict[str, int]
+    taken: ContainerMap = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.taken:
+            self.taken = suggest_payment(None, self.player, self.cost) or {}  # type: ignore[arg-type]
+
+    def paid(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for m in self.taken.values():
+            for r, n in m.items():
+                out[r] = out.get(r, 0) + n
+        return out
+
+    @property
+    def complete(self) -> bool:
+        return self.paid() == {r: n for r, n in self.cost.items() if n}
+
+    def sources(self, res: str) -> list[tuple[int, int, int]]:
+        """(container id, held, taken) for every container holding ``res``."""
+        return [(c.id, c.content.get(res, 0), self.taken.get(c.id, {}).get(res, 0))
+                for c in self.player.containers() if c.content.get(res, 0)]
+
+    def move(self, res: str, src: int, dst: int) -> bool:
+        """Pay one ``res`` from ``dst`` instead of ``src``; False if that is not possible."""
+        held = {c.id: c.content.get(res, 0) for c in self.player.containers()}
+        if self.taken.get(src, {}).get(res, 0) < 1 or self.taken.get(dst, {}).get(res, 0) >= held.get(dst, 0):
+            return False
+        _add(self.taken, src, res, -1)
+        _add(self.taken, dst, res, 1)
+        return True
+
+
+# ---------------------------------------------------------------------------- purchase
+@dataclass
+class BuyPlan:
+    """Buying the top card of one deck: the slot and the payment."""
+
+    game: Game
+    player: PlayerState
+    card: DevCard
+    cost: dict[str, int]
+    slots: tuple[int, ...]
+    slot: int | None
+    payment: Payment
+
+    @classmethod
+    def start(cls, game: Game, player: PlayerState, card: DevCard) -> "BuyPlan":
+        cost = game.card_cost(player, card)
+        slots = tuple(i for i in range(game.config.dev_slots) if game.slot_accepts(player, i, card.level))
+        return cls(game, player, card, cost, slots, slots[0] if slots else None, Payment(player, cost))
+
+    @property
+    def affordable(self) -> bool:
+        totals = self.player.resource_totals()
+        return all(totals.get(r, 0) >= n for r, n in self.cost.items())
+
+    @property
+    def ready(self) -> bool:
+        return self.slot is not None and self.affordable and self.payment.complete
+
+    def problem(self) -> str | None:
+        """Why it can't be bought, in plain words, or None."""
+        if not self.slots:
+            return "No slot can take this card (level 1 needs an empty slot; level 2 and 3 go on the level below)."
+        if not self.affordable:
+            totals = self.player.resource_totals()
+            short = ", ".join(f"{n - totals.get(r, 0)} {r}" for r, n in self.cost.items() if totals.get(r, 0) < n)
+            return f"You need {short} more."
+        return None
+
+    def request(self) -> ReqBuyDevCard:
+        assert self.slot is not None
+        return ReqBuyDevCard(self.card.color, self.card.level, self.slot, {k: dict(v) for k, v in self.payment.taken.items()})
+
+
+# ---------------------------------------------------------------------------- production
+@dataclass
+class ProductionPlan:
+    """A set of productions to run at once, with the blank choices and the payment."""
+
+    game: Game
+    player: PlayerState
+    available: dict[int, Production] = field(default_factory=dict)
+    selected: list[int] = field(default_factory=list)
+    input_blanks: dict[int, list[str]] = field(default_factory=dict)
+    output_blanks: dict[int, list[str]] = field(default_factory=dict)
+    payment: Payment | None = None
+
+    @classmethod
+    def start(cls, game: Game, player: PlayerState) -> "ProductionPlan":
+        return cls(game, player, dict(game.available_productions(player)))
+
+    def toggle(self, pid: int) -> None:
+        if pid in self.selected:
+            self.selected.remove(pid)
+            self.input_blanks.pop(pid, None)
+            self.output_blanks.pop(pid, None)
+        elif pid in self.available:
+            prod = self.available[pid]
+            self.selected.append(pid)
+            totals = self.player.resource_totals()
+            first = max(sorted(totals), key=lambda r: totals[r]) if totals else self.game.config.resources[0]
+            self.input_blanks[pid] = [first] * prod.input_choice
+            self.output_blanks[pid] = [self.game.config.resources[0]] * prod.output_choice
+        self.payment = None
+
+    def set_blank(self, pid: int, side: str, i: int, res: str) -> None:
+        """Choose blank ``i`` of production ``pid`` on ``side`` ("in" or "out")."""
+        if res not in self.game.config.resources:
+            raise ValueError("a blank can only be a resource, never Faith")
+        (self.input_blanks if side == "in" else self.output_blanks)[pid][i] = res
+        self.payment = None
+
+    def total_input(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for pid in self.selected:
+            for r, n in self.available[pid].input.items():
+                out[r] = out.get(r, 0) + n
+            for r in self.input_blanks.get(pid, []):
+                out[r] = out.get(r, 0) + 1
+        return out
+
+    def total_output(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for pid in self.selected:
+            for r, n in self.available[pid].output.items():
+                out[r] = out.get(r, 0) + n
+            for r in self.output_blanks.get(pid, []):
+                out[r] = out.get(r, 0) + 1
+        return out
+
+    def get_payment(self) -> Payment:
+        if self.payment is None:
+            self.payment = Payment(self.player, self.total_input())
+        return self.payment
+
+    @property
+    def ready(self) -> bool:
+        return bool(self.selected) and self.get_payment().complete
+
+    def problem(self) -> str | None:
+        if not self.selected:
+            return "Choose at least one production."
+        totals = self.player.resource_totals()
+        short = ", ".join(f"{n - totals.get(r, 0)} {r}" for r, n in self.total_input().items() if totals.get(r, 0) < n)
+        return f"You need {short} more." if short else None
+
+    def request(self) -> ReqActivateProductions:
+        """Split the payment among the productions (each pays its own inputs) and build the request."""
+        pool = {cid: dict(m) for cid, m in self.get_payment().taken.items()}
+        reqs = []
+        for pid in self.selected:
+            need: dict[str, int] = dict(self.available[pid].input)
+            for r in self.input_blanks.get(pid, []):
+                need[r] = need.get(r, 0) + 1
+            mine: ContainerMap = {}
+            for r, n in need.items():
+                for cid in list(pool):
+                    k = min(n, pool[cid].get(r, 0))
+                    if k:
+                        _add(mine, cid, r, k)
+                        _add(pool, cid, r, -k)
+                        n -= k
+                    if not n:
+                        break
+            out: dict[str, int] = {}
+            for r in self.output_blanks.get(pid, []):
+                out[r] = out.get(r, 0) + 1
+            reqs.append(ProductionRequest(pid, mine, {}, out))
+        return ReqActivateProductions(tuple(reqs))
