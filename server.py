@@ -43,7 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--config", metavar="FILE", default=None,
                     help="game configuration file (default: config/default.json)")
     ap.add_argument("--data-dir", metavar="DIR", default="server-data",
-                    help="where games are saved and restored from (default ./server-data)")
+                    help="where games are saved and restored from (default ./server-data); one server at a "
+                         "time may use it")
     ap.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
                     help="how much to log on standard error (default INFO)")
     ap.add_argument("--compat-rejoin", action="store_true",

@@ -186,7 +186,10 @@ class Room:
                 self.log = None
         except OSError:
             log.exception("game %d: cannot write its log; the game is stopped", self.id)
-            self.closed = True
+            self.closed = True   # what the log holds is what a restart will restore
+            if self.log is not None:
+                self.log.close()
+                self.log = None
             return False
         return True
 

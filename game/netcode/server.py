@@ -22,6 +22,11 @@ Connection flow (as the reference server does it, see ``shared/protocol/referenc
     sends ``ReqHeartbeat``, and it drops a connection silent for twice that. A dropped or quitting
     player becomes inactive; coming back with the same nickname returns them to their seat.
 
+Persistence (see :mod:`~game.netcode.store`)
+    Each game's seed, players and accepted calls are appended to its log in ``data_dir`` before
+    anyone hears of them; at start the server restores every unfinished game with all its players
+    away, and they rejoin as after a drop. One server at a time may use a data directory.
+
 Extensions and deliberate differences (a reference client never notices them)
     * A client that sends ``ReqJoin`` with a ``token`` field (``""`` on a first join) receives
       ``UpdateSessionToken {token}``; to take its seat back after a drop it sends ``ReqJoin`` with
@@ -33,12 +38,16 @@ Extensions and deliberate differences (a reference client never notices them)
     * A client whose unsent output passes :data:`MAX_QUEUED_BYTES` is not reading: it is dropped.
     * A request the server fails on (a bug, a failing disk) is answered with
       ``ErrProtocol {msg: "Internal server error."}`` instead of silence.
+    * ``UpdatePlayerStatus`` is not followed by another ``UpdateSetupDone`` for the others (the
+      reference re-sends it on every status change); a returning player still gets
+      ``UpdateSetupDone`` before its ``UpdateGame``, as there.
 """
 from __future__ import annotations
 
 import logging
 import os
 import queue
+import random
 import secrets
 import select
 import socket
@@ -55,13 +64,14 @@ from game.rules.engine import Game
 from . import protocol as P
 from .framing import LineReader, LineTooLong, ProtocolError, decode_line, encode
 from .room import INTERNAL_ERROR, Room
-from .store import GameStore
+from .store import GameLog, GameStore
 
 log = logging.getLogger("mor.server")
 
 UPDATE_SESSION_TOKEN = "UpdateSessionToken"
 MAX_QUEUED_BYTES = 4 * 1024 * 1024
-"""A client with this many bytes queued and not yet written to its socket is not reading: drop it."""
+"""A client with more than this many bytes queued and not yet written to its socket is not
+reading: it is dropped (read at each send, so tests may lower it)."""
 
 WRITER_FLUSH_TIMEOUT = 2.0
 """Seconds a closing connection waits for its writer to send what is queued (e.g. ``ResGoodbye``)."""
@@ -78,6 +88,7 @@ class ServerOptions:
     heartbeat: float = 12.5          # seconds of silence before ReqHeartbeat; 2x drops the client
     grace: float = 600.0             # seconds an empty unfinished game is kept before it is removed
     fsync: bool = False              # fsync every log line (survives power loss, slower)
+    seed: int | None = None          # draw game seeds from random.Random(seed), not the OS (tests)
 
 
 class _PolledSocket:
@@ -245,15 +256,16 @@ class Session:
             pass
 
     def _finish(self) -> None:
-        """Run by the reader thread as it ends: flush after a goodbye, close, unregister."""
-        if self._goodbye and threading.current_thread() is not self.writer:
+        """Run by the reader thread as it ends: flush after a goodbye, shut down, unregister, close."""
+        if self._goodbye:
             self.writer.join(WRITER_FLUSH_TIMEOUT)
         self.abort()
         try:
             self.server.disconnected(self)
+        except Exception:
+            log.exception("%r: failed to unregister", self)
         finally:
-            if threading.current_thread() is not self.writer:
-                self.writer.join(WRITER_FLUSH_TIMEOUT)
+            self.writer.join(WRITER_FLUSH_TIMEOUT)
             try:
                 self.sock.close()
             except OSError:
@@ -286,17 +298,34 @@ class Server:
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
         self._numbers = 0
+        self._seeds = random.Random(self.options.seed) if self.options.seed is not None else None
         self.address: tuple[str, int] = (self.options.host, self.options.port)
 
     # ------------------------------------------------------------------ life cycle
     def start(self) -> tuple[str, int]:
         """Restore saved games, bind, and start serving. Returns the bound (host, port).
 
-        A saved game that cannot be restored is logged as an error and skipped.
+        A saved game that cannot be restored is logged as an error and skipped. Nothing in the
+        data directory is touched unless the directory is ours and the address is bound.
 
-        :raises OSError: the address cannot be bound.
+        :raises OSError: the address cannot be bound, or another server uses the data directory.
         """
+        self.store.lock()
+        try:
+            self.listener = self._bind()
+        except OSError:
+            self.store.unlock()
+            raise
+        self.address = self.listener.getsockname()[:2]
         self._restore_games()
+        for target, name in ((self._accept_loop, "accept"), (self._janitor_loop, "janitor")):
+            t = threading.Thread(target=target, name=name, daemon=True)
+            t.start()
+            self._threads.append(t)
+        log.info("listening on %s:%d", *self.address)
+        return self.address
+
+    def _bind(self) -> socket.socket:
         family = socket.AF_INET6 if ":" in self.options.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         try:
@@ -307,14 +336,7 @@ class Server:
         except OSError:
             sock.close()
             raise
-        self.listener = sock
-        self.address = sock.getsockname()[:2]
-        for target, name in ((self._accept_loop, "accept"), (self._janitor_loop, "janitor")):
-            t = threading.Thread(target=target, name=name, daemon=True)
-            t.start()
-            self._threads.append(t)
-        log.info("listening on %s:%d", *self.address)
-        return self.address
+        return sock
 
     def _restore_games(self) -> None:
         """Bring back every unfinished saved game, its players away until they rejoin."""
@@ -356,6 +378,7 @@ class Server:
                 s.reader.join(timeout=5)
         for t in self._threads:
             t.join(timeout=5)
+        self.store.unlock()
         log.info("stopped")
 
     def _accept_loop(self) -> None:
@@ -419,7 +442,7 @@ class Server:
         return [r.id for r in expired]
 
     # ------------------------------------------------------------------ rooms
-    def _new_room(self, gid: int, game: Game, glog: Any, tokens: dict[str, str]) -> Room:
+    def _new_room(self, gid: int, game: Game, glog: GameLog | None, tokens: dict[str, str]) -> Room:
         def send(nickname: str, msgs: list[dict[str, Any]]) -> None:
             target = self.by_nick.get(nickname)
             if target is not None and target.room is not None and target.room.id == gid:
@@ -448,7 +471,9 @@ class Server:
     # ------------------------------------------------------------------ messages
     def dispatch(self, s: Session, msg: Any) -> None:
         """Answer one parsed message of a connection (exactly one reply, or none for
-        ``ResWelcome``/``ResHeartbeat``, as the reference)."""
+        ``ResWelcome``/``ResHeartbeat``, as the reference). Nothing is done once stopping."""
+        if self._stopping.is_set():
+            return
         if isinstance(msg, Action):
             self._game_request(s, msg)
             return
@@ -548,6 +573,7 @@ class Server:
                 s.send(P.err_new_game(True))
             else:
                 self.pending_count = count
+                s.announced = None          # the head always gets its answer, UpdateJoinGame
                 self._lobby_changed(booked=False)
 
     def _lobby_changed(self, booked: bool) -> None:
@@ -564,10 +590,9 @@ class Server:
         if count is None:
             return
         if len(self.waiting) >= count:
-            starting = self.waiting[:count]
+            self._start_game(self.waiting[:count])   # raises, changing nothing, if it cannot be saved
             del self.waiting[:count]
             self.pending_count = None
-            self._start_game(starting)
             self._send_booked_seats()
             return
         for w in self.waiting[:count]:
@@ -582,9 +607,13 @@ class Server:
                 w.send(seats)
 
     def _start_game(self, players: list[Session]) -> None:
-        """Create the game, save its header, seat the players and send each their ``UpdateGame``."""
+        """Create the game, save its header, seat the players and send each their ``UpdateGame``.
+
+        :raises OSError: the game's log cannot be created (nobody is seated then).
+        """
         nicks = [p.nickname or "" for p in players]
-        game = Game.new(self.config, nicks, secrets.randbits(63))
+        seed = self._seeds.getrandbits(63) if self._seeds is not None else secrets.randbits(63)
+        game = Game.new(self.config, nicks, seed)
         tokens = {p.nickname or "": p.token or "" for p in players}
         gid = self.store.next_id()
         glog = self.store.create(gid, self.config, game, tokens)

@@ -6,9 +6,14 @@ Line 1 is a header ``{"format": "mor-log/1", "game": id, "config": path, "nickna
 ``["end"]``. Each line is written to the OS before the request is answered, so a server killed
 with ``kill -9`` loses no answered request; with ``fsync=True`` each line also reaches the disk
 (safe against power loss, slower). A torn last line (a crash mid-write) is ignored on load.
+
+One server at a time owns a data directory: :meth:`GameStore.lock` takes an exclusive ``flock``
+on ``DIR/lock`` (released by the kernel even after ``kill -9``), so a second server started on
+the same directory by mistake refuses to start instead of writing into the first one's logs.
 """
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import threading
@@ -17,6 +22,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 import orjson
+
+try:
+    import fcntl
+except ImportError:  # not on Unix: no locking of the data directory
+    fcntl = None  # type: ignore[assignment]
 
 from game.rules.codec import history_entry
 from game.rules.components import GameConfig, load_config
@@ -28,20 +38,27 @@ log = logging.getLogger("mor.store")
 
 
 class GameLog:
-    """The open log file of one game."""
+    """The open log file of one game (``new``: create it; it must not exist yet)."""
 
-    def __init__(self, path: Path, fsync: bool) -> None:
+    def __init__(self, path: Path, fsync: bool, new: bool = False) -> None:
         self.path = path
         self._fsync = fsync
-        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        flags = os.O_WRONLY | os.O_APPEND | (os.O_CREAT | os.O_EXCL if new else 0)
+        self._fd = os.open(path, flags, 0o600)
         self._lock = threading.Lock()
 
     def append(self, entry: Any) -> None:
-        data = orjson.dumps(entry) + b"\n"
+        """Write one line to the OS (and to the disk with ``fsync``) before returning.
+
+        :raises OSError: the write failed (e.g. the disk is full).
+        """
+        data = memoryview(orjson.dumps(entry) + b"\n")
         with self._lock:
             if self._fd < 0:
+                log.error("%s: write after close dropped: %s", self.path, bytes(data[:80]))
                 return
-            os.write(self._fd, data)
+            while data:
+                data = data[os.write(self._fd, data):]
             if self._fsync:
                 os.fsync(self._fd)
 
@@ -75,6 +92,7 @@ class GameStore:
     data_dir: Path | None
     fsync: bool = False
     _ids: int = field(default=0, init=False)
+    _lock_fd: int = field(default=-1, init=False)
 
     def __post_init__(self) -> None:
         if self.data_dir is not None:
@@ -86,17 +104,48 @@ class GameStore:
                 except ValueError:
                     pass
 
+    def lock(self) -> None:
+        """Take the data directory for this process (no-op without one, or off Unix).
+
+        :raises OSError: another process holds it.
+        """
+        if self.data_dir is None or fcntl is None or self._lock_fd >= 0:
+            return
+        fd = os.open(self.data_dir / "lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise OSError(errno.EBUSY, f"{self.data_dir} is in use by another server") from None
+        self._lock_fd = fd
+
+    def unlock(self) -> None:
+        if self._lock_fd >= 0:
+            os.close(self._lock_fd)   # closing the file releases the flock
+            self._lock_fd = -1
+
     def next_id(self) -> int:
+        """A game id no log file uses yet."""
         gid = self._ids
-        self._ids += 1
+        while self.data_dir is not None and (self.data_dir / "games" / f"{gid}.jsonl").exists():
+            gid += 1
+        self._ids = gid + 1
         return gid
 
     def create(self, game_id: int, config: GameConfig, game: Game, tokens: dict[str, str]) -> GameLog | None:
+        """Start the log of a new game with its header; None when games are not saved.
+
+        :raises OSError: the file cannot be created or written.
+        """
         if self.data_dir is None:
             return None
-        glog = GameLog(self.data_dir / "games" / f"{game_id}.jsonl", self.fsync)
-        glog.append({"format": LOG_FORMAT, "game": game_id, "config": config.path,
-                     "nicknames": list(game.nicknames), "seed": game.seed, "tokens": tokens})
+        glog = GameLog(self.data_dir / "games" / f"{game_id}.jsonl", self.fsync, new=True)
+        try:
+            glog.append({"format": LOG_FORMAT, "game": game_id, "config": config.path,
+                         "nicknames": list(game.nicknames), "seed": game.seed, "tokens": tokens})
+        except OSError:
+            glog.close()
+            raise
         return glog
 
     def restore_all(self, default: GameConfig, on_error: Callable[[Path, str], None] | None = None) -> list[Restored]:

@@ -7,7 +7,10 @@
   wait for the answer of a request. For games.
 * :func:`drive` plays a game to its end (or until told to stop) over the players' sockets,
   choosing each request with the engine's own random policy from the server's authoritative
-  ``Game`` (read only to pick the next request, never to check a result).
+  ``Game`` (read only to pick the next request, never to check a result), or from a local mirror
+  of a game served by another process.
+
+Servers draw their games' seeds from a fixed seed, so every run plays the same games.
 
 Servers get a short heartbeat only where a test asks for one (the default 5 s keeps slow machines
 from dropping clients that are simply waiting for the test thread).
@@ -48,6 +51,7 @@ def make_server(tmp_path):
         opts.setdefault("host", "127.0.0.1")
         opts.setdefault("port", 0)
         opts.setdefault("heartbeat", 5.0)
+        opts.setdefault("seed", 20260101)   # the same games on every run
         opts.setdefault("data_dir", tmp_path / "data")
         srv = Server(CONFIG, ServerOptions(**opts))
         srv.start()

@@ -1,11 +1,15 @@
 """Joining, the waiting list and the start of games, over real sockets."""
 from __future__ import annotations
 
+import random
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from game.rules.engine import Game
+from game.rules.playout import choose
 
-from conftest import CONFIG, start_game, wait_until
+from conftest import CONFIG, Player, start_game, wait_until
 
 pytestmark = pytest.mark.timeout(20)
 
@@ -209,3 +213,32 @@ class TestGameStart:
         game = server.room_of("lonely").game
         assert isinstance(game, Game) and game.solo
         assert p.view["players"][0]["nickname"] == "lonely"
+
+
+class TestConcurrency:
+    @pytest.mark.timeout(60)
+    def test_many_clients_at_once_each_starting_and_playing_a_solo_game(self, server):
+        """The reference lost lobby replies when clients joined at the same moment."""
+        def client(i: int) -> int:
+            p = Player(server.address, f"c{i}")
+            try:
+                seen = p.join()
+                assert seen[-1]["type"] == "UpdateBookedSeats"
+                while seen[-1].get("canPrepareNewGame") != p.nickname:   # wait to be the head
+                    seen = p.until_type("UpdateBookedSeats", timeout=20)
+                p.send({"type": "ReqNewGame", "playersCount": 1})
+                p.until_type("UpdateGame")
+                game = server.room_of(p.nickname).game
+                rng = random.Random(i)
+                for _ in range(6):
+                    assert p.request(choose(game, p.nickname, rng))[-1]["type"] == "UpdateAction"
+                p.send({"type": "ReqQuit"})
+                p.until_type("ResQuit")
+                return game.version
+            finally:
+                p.close()
+
+        with ThreadPoolExecutor(max_workers=24) as pool:
+            versions = list(pool.map(client, range(24)))
+        assert all(v >= 6 for v in versions)
+        assert len(server.rooms) == 24 and not server.waiting

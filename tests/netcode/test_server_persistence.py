@@ -7,7 +7,6 @@ every player marked away (the restart) and back (each rejoin), exactly as a drop
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import signal
@@ -101,6 +100,18 @@ class TestInProcessRestart:
         assert new_duo.ended and new_solo.ended
         srv2.stop()
         assert not make_server().rooms           # finished games are not restored
+
+    def test_one_server_per_data_directory(self, make_server, players, tmp_path):
+        srv = make_server()
+        (p,) = players(srv.address, "p")
+        start_game(p)
+        with pytest.raises(OSError, match="in use by another server"):
+            make_server()
+        before = game_files(tmp_path / "data")[0].read_bytes()
+        p.probe()
+        assert game_files(tmp_path / "data")[0].read_bytes() == before   # the first one's log untouched
+        srv.stop()
+        assert make_server().rooms                                        # free once it stopped
 
     def test_a_damaged_game_file_is_skipped_and_the_others_served(self, make_server, players, tmp_path, caplog):
         srv = make_server()

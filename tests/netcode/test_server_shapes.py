@@ -26,15 +26,16 @@ import pytest
 from game.netcode.server import Server, ServerOptions
 from game.rules.actions import (ProductionRequest, ReqActivateProductions, ReqBuyDevCard, ReqChooseLeaders,
                                 ReqEndTurn, ReqLeaderAction, ReqSwapShelves, ReqTakeFromMarket)
+from game.rules.playout import choose
 
-from conftest import CONFIG, Peer, Player, acting, drive, room_of, start_game, step
+from conftest import CONFIG, Peer, Player, drive, room_of, start_game, step, wait_until
 
 pytestmark = pytest.mark.timeout(60)
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "reference-transcripts"
 
 MAP_KEYS = frozenset({"content", "requirements", "input", "output", "vaticanSections", "topCards",
-                      "missingResources", "shelves"})
+                      "cardsLeft", "missingResources", "shelves"})
 """Objects under these keys are maps keyed by data (resource names, ids, colours), not records."""
 
 EXTENSIONS = {
@@ -42,6 +43,8 @@ EXTENSIONS = {
     "UpdateGame.players[].leaderDepots": "extension: container ids of the player's active depot leaders",
     "UpdateGame.players[].favorTiles": "extension: state of each papal favour tile (DOWN/UP/REMOVED)",
     "UpdateGame.lastActionToken": "extension: the solo token shown face up (solo only)",
+    "UpdateGame.devCardGrid.cardsLeft": "extension: cards left in each deck, {colour: [0, l1, l2, l3]}",
+    "UpdateDevCardGrid.devCardGrid.cardsLeft": "extension: cards left in each deck, {colour: [0, l1, l2, l3]}",
     "ErrCardRequirements.missingResources": "in the reference catalogue (and its source); the transcripts "
                                             "only show a card requirement missing",
     "UpdateGameEnd.winner": "in the reference catalogue; the transcripts only show Lorenzo winning, "
@@ -190,12 +193,13 @@ def solo_opening(srv: Server, rng: random.Random, nick: str) -> list[dict]:
             p.send(req)
             p.until(lambda m: m["type"].startswith("Err") or m["type"] == "UpdateAction")
         p.close()                                   # drop, come back with the token
+        wait_until(lambda: nick not in srv.by_nick)
         p = Peer(srv.address).welcome()
         p.received = first.received
         p.send({"type": "ReqJoin", "nickname": nick, "token": token})
         p.until(lambda m: m["type"] == "UpdateGame")
         while not game.ended:
-            action = rng_choice(game, nick, rng)
+            action = choose(game, nick, rng)
             p.send(action)
             p.until(lambda m: m["type"].startswith("Err") or m["type"] == "UpdateAction")
         p.send({"type": "ReqEndTurn"})
@@ -208,11 +212,6 @@ def solo_opening(srv: Server, rng: random.Random, nick: str) -> list[dict]:
     finally:
         first.close()
         p.close()
-
-
-def rng_choice(game, nick, rng):
-    from game.rules.playout import choose
-    return choose(game, nick, rng)
 
 
 def two_players(srv: Server, rng: random.Random, names: tuple[str, str]) -> list[dict]:
@@ -242,6 +241,7 @@ def two_players(srv: Server, rng: random.Random, names: tuple[str, str]) -> list
         other = a if game.current_player.nickname == b.nickname else b
         other.close()
         stayed = b if other is a else a
+        stayed.until_type("UpdatePlayerStatus")
         back = Player(srv.address, other.nickname)
         back.join(token=other.token)
         drive(game, [stayed, back], rng)
@@ -254,7 +254,7 @@ def two_players(srv: Server, rng: random.Random, names: tuple[str, str]) -> list
 
 def buy_and_produce(srv: Server, rng: random.Random, nick: str) -> list[dict]:
     """A solo game until a card was bought and a production run (the policy does both)."""
-    (p,) = [Player(srv.address, nick)]
+    p = Player(srv.address, nick)
     try:
         start_game(p)
         game = room_of(srv, nick).game
@@ -266,7 +266,7 @@ def buy_and_produce(srv: Server, rng: random.Random, nick: str) -> list[dict]:
         p.close()
 
 
-def errors(srv: Server, rng: random.Random) -> list[dict]:
+def errors(srv: Server) -> list[dict]:
     """The error catalogue of errors.jsonl, on raw connections."""
     a, b = Peer(srv.address), Peer(srv.address)
     try:
@@ -314,14 +314,14 @@ def errors(srv: Server, rng: random.Random) -> list[dict]:
 @pytest.fixture(scope="module")
 def ours(tmp_path_factory) -> list[dict]:
     """Every message our server sent in the scenarios."""
-    srv = Server(CONFIG, ServerOptions(host="127.0.0.1", port=0, heartbeat=5.0,
+    srv = Server(CONFIG, ServerOptions(host="127.0.0.1", port=0, heartbeat=5.0, seed=7,
                                        data_dir=tmp_path_factory.mktemp("shapes")))
     srv.start()
     try:
         out: list[dict] = []
         for seed in range(3):
             out += solo_opening(srv, random.Random(seed), f"solo{seed}")
-        out += errors(srv, random.Random(0))
+        out += errors(srv)
         for seed in range(3):
             out += two_players(srv, random.Random(10 + seed), (f"a{seed}", f"b{seed}"))
         out += buy_and_produce(srv, random.Random(20), "builder")
