@@ -2,7 +2,8 @@
 
 The server runs as its own process (``server.py``), so its memory is its own: its VmRSS is read
 from ``/proc/<pid>/status`` every 100 ms and the peak is kept. On a machine with two or more cores
-the server is pinned to core 0 and this load generator to core 1, so each gets one core.
+the server is pinned to one core and this load generator to another (``--no-pin`` to let the
+scheduler decide). A fresh server and data directory are used for each size.
 
 The load generator is one thread (``selectors``, non-blocking sockets, TCP_NODELAY, orjson).
 Each scripted client keeps a small mirror of its game, built from its ``UpdateGame`` and the
@@ -10,27 +11,33 @@ updates that follow (market, its containers, dev-card grid, its dev slots, curre
 makes only legal requests from it, without any access to the server's state:
 
 * setup: the first 2 leaders of its hand; its starting resources (if any) as Coin in its largest shelf;
-* each turn: buy an affordable development card now and then (paid from its shelves), otherwise
-  take the market line that wastes least, with the engine's placement rule (what does not fit is
-  discarded); then ``ReqEndTurn``. So a turn is 2 requests.
+* each turn: now and then buy an affordable development card (paid from its shelves, at most 6
+  cards so the game does not end), otherwise take the market line that wastes least (discards plus
+  faith), placed with the engine's placement rule; then ``ReqEndTurn``. So a turn is 2 requests.
 
 Phases per size N: connect 2N clients and form N games through the single lobby (the head of the
-waiting list sends ``ReqNewGame``), do the setup; all untimed. Then the timed play phase: every
-game plays ``--turns`` turns per player at once, closed loop (a client sends its next request as
-soon as the previous one is answered). Then ``ReqQuit`` + ``ReqGoodbye``, untimed.
+waiting list sends ``ReqNewGame``), then the setup; both untimed. Then the timed play phase:
+every game plays ``--turns`` turns per player at once, closed loop (a client sends its next
+request as soon as the previous one is answered; ``--think-ms`` adds a pause). Then ``ReqQuit``
+and ``ReqGoodbye``, untimed. A phase that stops making progress for 30 s (15 s when quitting) is
+abandoned and what it left unanswered is counted as errors; a dead server is reported too.
 
 Prints a few human-readable lines, then as its LAST line one JSON object ``{"runs": [...]}``, one
 entry per N with ``games``, ``requests_per_s`` (play-phase requests answered / play-phase wall
 time), ``p50_ms``, ``p99_ms`` (latency of one request: from sending it to receiving its final
 reply, ``UpdateAction`` by this player or the error), ``server_peak_rss_mb`` and ``errors``
-(requests answered with an error or never answered, protocol errors, lost connections, a dead
-server), plus a few diagnostic keys (``requests``, ``play_s``, ``lobby_s``, ``max_ms``,
-``server_cpu_pct``, ``loadgen_cpu_pct``, ``server_threads_peak``, ...).
+(requests answered with an error or never answered, undecodable lines, lost connections, a dead
+server), plus diagnostics: ``requests``, ``max_ms``, ``play_s``, ``lobby_s``,
+``games_ended_early``, ``server_idle_rss_mb``, ``server_threads_peak``, ``setup_p99_ms``, and
+over the play phase ``server_cpu_pct`` / ``server_sys_pct`` (percent of one core),
+``server_cpu_us_per_req``, ``server_ctxsw_per_req``, ``loadgen_cpu_pct`` and ``other_cpu_pct``
+(CPU used by everything else on the machine: above ~15 % the figures are not clean). When
+something went wrong: ``error_kinds``, ``status``, ``server_died``, ``failure``.
 
 Targets (2-core machine): 300 concurrent 2-player games at p99 <= 25 ms, server RSS <= 100 MB,
 zero errors.
 
-Usage: ``python bench/server_load.py [--sizes 10,100,300] [--turns 20] [--quick]``
+Usage: ``python bench/server_load.py [--sizes 10,100,300] [--turns 20] [--think-ms 0] [--quick]``
 """
 from __future__ import annotations
 
@@ -78,13 +85,13 @@ def dumps(msg: dict[str, Any]) -> bytes:
 class ServerProcess:
     """``server.py`` as a subprocess, with a thread sampling its RSS and thread count."""
 
-    def __init__(self, data_dir: Path, pin: bool) -> None:
+    def __init__(self, data_dir: Path, pin: int | None) -> None:
         self.data_dir = data_dir
         self.stderr_path = data_dir / "server.stderr"
         self._stderr = open(self.stderr_path, "wb")
         cmd = [sys.executable, str(SERVER), "--host", "127.0.0.1", "--port", "0",
                "--data-dir", str(data_dir / "data"), "--log-level", "WARNING"]
-        preexec = (lambda: os.sched_setaffinity(0, {0})) if pin else None
+        preexec = (lambda: os.sched_setaffinity(0, {pin})) if pin is not None else None
         self.proc = subprocess.Popen(cmd, cwd=str(ROOT), stdout=subprocess.PIPE, stderr=self._stderr,
                                      stdin=subprocess.DEVNULL, preexec_fn=preexec)
         self.pid = self.proc.pid
@@ -176,7 +183,6 @@ class ServerProcess:
 
     def stderr_tail(self, n: int = 2000) -> str:
         try:
-            self._stderr.flush()
             return self.stderr_path.read_bytes()[-n:].decode(errors="replace")
         except OSError:
             return ""
@@ -185,6 +191,7 @@ class ServerProcess:
         self._stop.set()
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
+            self.proc.send_signal(signal.SIGCONT)   # in case it was stopped
             try:
                 self.proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
@@ -257,8 +264,8 @@ class Client:
         self.scheduled = False          # a think-time timer will call maybe_act
 
 
-def shelf_state(c: Client) -> list[tuple[int, int, str | None, int]]:
-    """The client's shelves as (id, size, type held or None, count held)."""
+def shelf_state(c: Client) -> tuple[tuple[int, str | None, int], ...]:
+    """The client's shelves, in order, as (size, type held or None, count held)."""
     out = []
     for sid in c.shelves:
         content, size = c.containers[sid]
@@ -268,51 +275,58 @@ def shelf_state(c: Client) -> list[tuple[int, int, str | None, int]]:
             if n:
                 held = r
                 total += n
-        out.append((sid, size, held, total))
-    return out
+        out.append((size, held, total))
+    return tuple(out)
 
 
-def suggest_placement(shelves: list[tuple[int, int, str | None, int]],
-                      intake: dict[str, int]) -> tuple[dict[int, dict[str, int]], int]:
+Plan = tuple[tuple[int, str, int], ...]      # (shelf index, resource, count)
+_placements: dict[tuple, tuple[Plan, int]] = {}
+
+
+def suggest_placement(shelves: tuple[tuple[int, str | None, int], ...],
+                      intake: tuple[tuple[str, int], ...]) -> tuple[Plan, int]:
     """The engine's placement rule (``choices.suggest_placement``, no leader depots) on the client's
     own mirror: fill shelves already holding a type, then the best assignment of the other types
-    to empty shelves. Returns (placement, number of resources placed)."""
+    to empty shelves. Returns (placement by shelf index, number of resources placed); memoized,
+    since the shelf states and market lines that occur are few."""
+    key = (shelves, intake)
+    hit = _placements.get(key)
+    if hit is not None:
+        return hit
     left = dict(intake)
-    plan: dict[int, dict[str, int]] = {}
+    plan: list[tuple[int, str, int]] = []
     placed = 0
     empty: list[tuple[int, int]] = []
     held_types = set()
-    for sid, size, held, total in shelves:
+    for i, (size, held, total) in enumerate(shelves):
         if held is None:
-            empty.append((sid, size))
+            empty.append((i, size))
             continue
         held_types.add(held)
         want = left.get(held, 0)
         if want and total < size:
             n = min(want, size - total)
-            plan[sid] = {held: n}
+            plan.append((i, held, n))
             left[held] = want - n
             placed += n
     todo = [r for r, n in left.items() if n > 0 and r not in held_types]
     if todo and empty:
-        if len(todo) == 1 and len(empty) == 1:
-            best = ((todo[0], empty[0]),)
-        else:
-            best_n = -1
-            best = ()
-            k = min(len(todo), len(empty))
-            for types in permutations(todo, k):
-                for shelves_ in permutations(empty, k):
-                    stored = 0
-                    for r, (_, size) in zip(types, shelves_):
-                        stored += min(left[r], size)
-                    if stored > best_n:
-                        best_n, best = stored, tuple(zip(types, shelves_))
-        for r, (sid, size) in best:
+        best_n = -1
+        best: tuple = ()
+        k = min(len(todo), len(empty))
+        for types in permutations(todo, k):
+            for shelves_ in permutations(empty, k):
+                stored = sum(min(left[r], size) for r, (_, size) in zip(types, shelves_))
+                if stored > best_n:
+                    best_n, best = stored, tuple(zip(types, shelves_))
+        for r, (i, size) in best:
             n = min(left[r], size)
-            plan[sid] = {r: n}
+            plan.append((i, r, n))
             placed += n
-    return plan, placed
+    result = (tuple(plan), placed)
+    if len(_placements) < 200_000:
+        _placements[key] = result
+    return result
 
 
 # ----------------------------------------------------------------------------- the load generator
@@ -328,7 +342,6 @@ class LoadGenerator:
         self.timers: list[tuple[float, int, Client]] = []
         self.sel = selectors.DefaultSelector()
         self.clients: list[Client] = []
-        self.by_nick: dict[str, Client] = {}
         self.tables: dict[tuple[str, ...], Table] = {}
         self.cards: dict[int, tuple[str, int, dict[str, int]]] = {}   # id -> (color, level, cost)
         self.playing = False
@@ -339,10 +352,8 @@ class LoadGenerator:
         self.error_kinds: dict[str, int] = {}
         self.waiting_in_lobby = 0
         self.to_join: list[Client] = []
-        self.in_game = 0
         self.setup_count = 0
         self.tables_done = 0
-        self.closed_ok = 0
         self.last_progress = time.perf_counter()
         self.server_dead = False
 
@@ -359,7 +370,6 @@ class LoadGenerator:
             s.setblocking(False)
             c = Client(f"p{i}", s, self.seed * 100003 + i)
             self.clients.append(c)
-            self.by_nick[c.nick] = c
             self.sel.register(s, selectors.EVENT_READ, c)
             if i % 64 == 63:
                 self.poll(0)   # read the ReqWelcome lines as we go
@@ -409,9 +419,7 @@ class LoadGenerator:
         except (KeyError, ValueError):
             pass
         c.sock.close()
-        if c.said_goodbye:
-            self.closed_ok += 1
-        else:
+        if not c.said_goodbye:
             self.error("lost connection")
             if c.pending is not None:
                 self.error("unanswered request")
@@ -514,7 +522,6 @@ class LoadGenerator:
         if c.state == "waiting":
             self.waiting_in_lobby -= 1
         c.state = "game"
-        self.in_game += 1
         if not self.cards:
             for d in msg["developmentCards"]:
                 self.cards[d["id"]] = (d["color"], d["level"], dict(d["cost"]["requirements"]))
@@ -693,7 +700,7 @@ class LoadGenerator:
         shelves = shelf_state(c)
         lines = [(True, i, grid[i]) for i in range(len(grid))]
         lines += [(False, j, [row[j] for row in grid]) for j in range(len(grid[0]))]
-        best: list[tuple[bool, int, dict[int, dict[str, int]]]] = []
+        best: list[tuple[bool, int, Plan]] = []
         best_waste = 99
         for is_row, index, marbles in lines:
             intake: dict[str, int] = {}
@@ -704,7 +711,7 @@ class LoadGenerator:
                 elif m != "Zero":
                     intake[m] = intake.get(m, 0) + 1
                     taken += 1
-            plan, placed = suggest_placement(shelves, intake)
+            plan, placed = suggest_placement(shelves, tuple(sorted(intake.items())))
             # discards move the opponent and faith marbles move us along the track: both bring the
             # end of the game closer, so keep them few (the games should last --turns turns)
             waste = taken - placed + faith
@@ -714,7 +721,7 @@ class LoadGenerator:
                 best.append((is_row, index, plan))
         is_row, index, plan = c.rng.choice(best)
         return dumps({"type": "ReqTakeFromMarket", "isRow": is_row, "index": index, "replacements": {},
-                      "shelves": {str(k): v for k, v in plan.items()}})
+                      "shelves": {str(c.shelves[i]): {r: n} for i, r, n in plan}})
 
     # ------------------------------------------------------------------ phases
     def pump_lobby(self) -> None:
@@ -809,7 +816,8 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[i]
 
 
-def run(games: int, turns: int, seed: int, pin: bool, think: float = 0.0) -> dict[str, Any]:
+def run(games: int, turns: int, seed: int, pin: int | None, think: float = 0.0) -> dict[str, Any]:
+    """One size: a fresh server (pinned to core ``pin`` unless None) and ``games`` games."""
     tmp = Path(tempfile.mkdtemp(prefix="mor-load-"))
     result: dict[str, Any] = {"games": games}
     server = None
@@ -835,11 +843,15 @@ def run(games: int, turns: int, seed: int, pin: bool, think: float = 0.0) -> dic
         server.sample()
         cpu1, (su1, ss1), sw1 = time.process_time(), server.cpu_seconds(), server.context_switches()
         other = machine_busy_seconds() - busy0 - (cpu1 - cpu0) - (su1 - su0 + ss1 - ss0)
+        if not server.alive():
+            gen.server_dead = True
         if play_status != "ok":
             gen.fail_outstanding(f"play {play_status}")
         quit_status = gen.quit_all(limit=60.0) if not gen.server_dead else "server died"
         if quit_status != "ok":
             gen.fail_outstanding(f"quit {quit_status}")
+        if not server.alive():
+            gen.server_dead = True
         if gen.server_dead:
             gen.error("server died")
 
@@ -858,15 +870,18 @@ def run(games: int, turns: int, seed: int, pin: bool, think: float = 0.0) -> dic
             "games_ended_early": ended,
             "server_idle_rss_mb": round(server.idle_rss_mb, 1),
             "server_threads_peak": server.peak_threads,
-            "server_cpu_pct": round(100 * (su1 - su0 + ss1 - ss0) / play_s, 1) if play_s > 0 else 0.0,
-            "server_sys_pct": round(100 * (ss1 - ss0) / play_s, 1) if play_s > 0 else 0.0,
-            "server_cpu_us_per_req": round(1e6 * (su1 - su0 + ss1 - ss0) / gen.answered, 1)
-            if gen.answered else 0.0,
-            "server_ctxsw_per_req": round((sw1 - sw0) / gen.answered, 1) if gen.answered else 0.0,
-            "loadgen_cpu_pct": round(100 * (cpu1 - cpu0) / play_s, 1) if play_s > 0 else 0.0,
-            "other_cpu_pct": round(max(0.0, 100 * other / play_s), 1) if play_s > 0 else 0.0,
             "setup_p99_ms": round(percentile(sorted(gen.setup_latencies), 0.99), 2),
         })
+        if play_s > 0 and gen.answered and not gen.server_dead:   # CPU use during the play phase
+            scpu = su1 - su0 + ss1 - ss0
+            result.update({
+                "server_cpu_pct": round(100 * scpu / play_s, 1),
+                "server_sys_pct": round(100 * (ss1 - ss0) / play_s, 1),
+                "server_cpu_us_per_req": round(1e6 * scpu / gen.answered, 1),
+                "server_ctxsw_per_req": round((sw1 - sw0) / gen.answered, 1),
+                "loadgen_cpu_pct": round(100 * (cpu1 - cpu0) / play_s, 1),
+                "other_cpu_pct": round(max(0.0, 100 * other / play_s), 1),
+            })
         if gen.error_kinds:
             result["error_kinds"] = gen.error_kinds
         status = {"lobby": lobby_status, "play": play_status, "quit": quit_status}
@@ -907,9 +922,10 @@ def main() -> None:
     turns = args.turns
     if args.quick:
         sizes, turns = [10], 4
-    pin = not args.no_pin and hasattr(os, "sched_setaffinity") and len(os.sched_getaffinity(0)) >= 2
-    if pin:
-        os.sched_setaffinity(0, {1})
+    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    pin = cores[0] if not args.no_pin and len(cores) >= 2 else None
+    if pin is not None:
+        os.sched_setaffinity(0, {cores[1]})   # the server gets cores[0], this process cores[1]
     runs = []
     start = time.perf_counter()
     for n in sizes:
@@ -920,11 +936,16 @@ def main() -> None:
               f"server peak RSS {r['server_peak_rss_mb']:.1f} MB, errors {r['errors']}"
               + (f" {r['error_kinds']}" if r.get("error_kinds") else "")
               + (f" FAILED: {r['failure']}" if r.get("failure") else ""))
+        if r.get("play_s", 0) < 0.5:
+            continue   # CPU figures come in 10 ms ticks: too coarse to judge a short phase
+        if r.get("loadgen_cpu_pct", 0) > 85:
+            print("  warning: the load generator was near saturation (one core); the server may be "
+                  "faster than these figures show", flush=True)
         if r.get("other_cpu_pct", 0) > 15:
             print(f"  warning: other processes used {r['other_cpu_pct']:.0f}% of a core during the "
                   f"play phase; the figures are not clean", flush=True)
     print(f"total {time.perf_counter() - start:.1f} s ({turns} turns per player, "
-          f"{'pinned' if pin else 'not pinned'}, think {args.think_ms:g} ms)")
+          f"{'pinned' if pin is not None else 'not pinned'}, think {args.think_ms:g} ms)")
     print(json.dumps({"runs": runs}))
 
 
