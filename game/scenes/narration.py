@@ -1,0 +1,195 @@
+"""The action log in words: "Bianca took row 2: 2 Coin, 1 Faith; discarded 1 Stone — everyone else +1 faith".
+
+A :class:`Narrator` reads the same messages as the view model (after the view model applied
+them). It remembers the state at the start of each action so that, when ``UpdateAction`` closes
+the action, it can say what changed.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from .view_model import ViewModel
+
+Msg = dict[str, Any]
+TOKEN_WORDS = {
+    "ActionTokenDiscardTwo": "discarded two {color} cards from the grid",
+    "ActionTokenBlackMoveTwo": "moved the black cross 2 spaces",
+    "ActionTokenBlackMoveOneShuffle": "moved the black cross 1 space and shuffled the tokens",
+}
+ORDINAL = {1: "first", 2: "second", 3: "third"}
+
+
+def amounts(m: dict[str, int]) -> str:
+    """``{"Coin": 2, "Faith": 1}`` → ``"2 Coin, 1 Faith"``."""
+    return ", ".join(f"{n} {r}" for r, n in sorted(m.items()) if n) or "nothing"
+
+
+class Narrator:
+    def __init__(self, vm: ViewModel) -> None:
+        self.vm = vm
+        self._before: Msg | None = None
+        self._extra: list[str] = []
+
+    def take(self, m: Msg) -> str | None:
+        """Read one message; return a finished log line, if this message finished one."""
+        t = m.get("type")
+        if t == "UpdateGame":
+            self._before = copy.deepcopy(self.vm.game)
+            self._extra = []
+            return None
+        if self._before is None:
+            return None
+        if t == "UpdateVaticanSection":
+            who = m["bonusGivenPlayers"]
+            sec = next((s for s in self._before["faithTrack"]["vaticanSections"].values() if s["id"] == m["vaticanSection"]), None)
+            n = sorted(int(k) for k in self._before["faithTrack"]["vaticanSections"]).index(sec["faithPointsEnd"]) + 1 if sec else 0
+            self._extra.append(f"Vatican report {n}: " + (f"{' and '.join(who)} turn{'s' * (len(who) == 1)} the favor tile face up"
+                                                         if who else "nobody is in the section"))
+        elif t == "UpdateLastRound":
+            self._extra.append("the last round has begun")
+        elif t == "UpdateGameEnd":
+            self._extra.append(f"the game is over: {m['winner']} wins" if "winner" in m else "the game is over: Lorenzo wins")
+        elif t == "UpdatePlayerStatus":
+            return f"{m['player']} {'is back at the table' if m['isActive'] else 'left the table'}."
+        elif t == "UpdateAction":
+            line = self._sentence(m["action"], m["player"])
+            if self._extra:
+                line += " — " + "; ".join(self._extra)
+            self._extra = []
+            self._before = copy.deepcopy(self.vm.game)
+            return line[:1].upper() + line[1:] + "."
+        return None
+
+    # ------------------------------------------------------------------ sentences
+    def _sentence(self, action: str, who: str) -> str:
+        before, after = self._before, self.vm.game
+        assert before is not None and after is not None
+        if action == "TAKE_MARKET_RESOURCES":
+            return self._market(who, before, after)
+        if action == "BUY_DEVELOPMENT_CARD":
+            p0, p1 = _player(before, who), _player(after, who)
+            for i, (s0, s1) in enumerate(zip(p0["devSlots"], p1["devSlots"])):
+                if s0 != s1:
+                    card = _card(after, s1[-1])
+                    return (f"{who} bought a level {card['level']} {card['color']} card "
+                            f"({card['victoryPoints']} VP) for the {ORDINAL.get(i + 1, str(i + 1))} slot")
+            return f"{who} bought a card"
+        if action == "ACTIVATE_PRODUCTION":
+            net = _diff(_holdings(before, who), _holdings(after, who))
+            faith = _player(after, who)["faithPoints"] - _player(before, who)["faithPoints"]
+            if faith:
+                net["Faith"] = faith
+            parts = [f"{n:+d} {r}".replace("-", "−") for r, n in sorted(net.items()) if n]
+            return f"{who} ran production" + (f" (net {', '.join(parts)})" if parts else "")
+        if action == "ACTIVATE_LEADER":
+            lid = next((ld["id"] for ld in after["leaderCards"] if ld["active"]
+                        and not _leader(before, ld["id"])["active"]), None)
+            return f"{who} played a leader" + (f": {leader_ability(_leader(after, lid))}" if lid is not None else "")
+        if action == "DISCARD_LEADER":
+            return f"{who} discarded a leader for 1 faith"
+        if action == "SWAP_SHELVES":
+            return f"{who} rearranged the warehouse"
+        if action == "CHOOSE_LEADERS":
+            return f"{who} kept two leaders"
+        if action == "CHOOSE_RESOURCES":
+            gained = _diff(_holdings(before, who), _holdings(after, who))
+            return f"{who} took the starting resources" + (f" ({amounts(gained)})" if gained else "")
+        if action == "END_TURN":
+            if len(after["players"]) == 1:
+                tok = after.get("lastActionToken")
+                kinds = {t["id"]: t for t in after.get("actionTokens", [])}
+                if tok is not None:
+                    t = kinds.get(tok, {})
+                    words = TOKEN_WORDS.get(t.get("kind", ""), "played a token").format(
+                        color=t.get("discardedDevCardColor", ""))
+                    return f"{who} ended the turn. Lorenzo {words}"
+                return f"{who} ended the turn"
+            if after["ended"] or after["currentPlayer"] == who:
+                return f"{who} ended the turn"
+            return f"{who} ended the turn; it is {after['currentPlayer']}'s turn"
+        return f"{who}: {action.lower().replace('_', ' ')}"
+
+    def _market(self, who: str, before: Msg, after: Msg) -> str:
+        line, gave = _market_line(before["market"], after["market"])
+        stored = {r: n for r, n in _diff(_holdings(before, who), _holdings(after, who)).items() if n > 0}
+        faith = _player(after, who)["faithPoints"] - _player(before, who)["faithPoints"]
+        got = dict(stored)
+        if faith:
+            got["Faith"] = faith
+        text = f"{who} took {line}: {amounts(got)}"
+        if gave is not None:
+            taken = {r: n for r, n in gave.items() if r not in ("Zero", "Faith")}
+            convert = _converts(after, who)
+            if convert and gave.get("Zero"):
+                taken[convert] = taken.get(convert, 0) + gave["Zero"]
+            dropped = {r: n - stored.get(r, 0) for r, n in taken.items() if n > stored.get(r, 0)}
+            n = sum(dropped.values())
+            if n:
+                gain = f"Lorenzo +{n}" if len(after["players"]) == 1 else f"everyone else +{n} faith"
+                text += f"; discarded {amounts(dropped)} — {gain}"
+        return text
+
+
+def leader_ability(ld: Msg) -> str:
+    res = ld["resourceType"]
+    return {"DISCOUNT": f"−{ld.get('discount', 1)} {res} on card costs",
+            "DEPOT": f"an extra depot for 2 {res}",
+            "ZERO": f"white marbles become {res}",
+            "PRODUCTION": f"1 {res} → 1 resource of your choice + 1 Faith"}.get(ld["leaderType"], ld["leaderType"])
+
+
+def _player(g: Msg, who: str) -> Msg:
+    return next(p for p in g["players"] if p["nickname"] == who)
+
+
+def _card(g: Msg, cid: int) -> Msg:
+    return next(c for c in g["developmentCards"] if c["id"] == cid)
+
+
+def _leader(g: Msg, lid: int) -> Msg:
+    return next(ld for ld in g["leaderCards"] if ld["id"] == lid)
+
+
+def _converts(g: Msg, who: str) -> str | None:
+    """The resource white marbles become for this player when exactly one leader converts them."""
+    p = _player(g, who)
+    actives = p.get("activeLeaders", [i for i in p["leadersHand"] if _leader(g, i)["active"]])
+    zero = [_leader(g, i)["resourceType"] for i in actives if _leader(g, i)["leaderType"] == "ZERO"]
+    return zero[0] if len(zero) == 1 else None
+
+
+def _holdings(g: Msg, who: str) -> dict[str, int]:
+    p = _player(g, who)
+    ids = set(p["warehouseShelves"]) | {p["strongbox"]} | set(p.get("leaderDepots", []))
+    out: dict[str, int] = {}
+    for c in g["resContainers"]:
+        if c["id"] in ids:
+            for r, n in c["content"].items():
+                out[r] = out.get(r, 0) + n
+    return out
+
+
+def _diff(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
+    return {r: b.get(r, 0) - a.get(r, 0) for r in set(a) | set(b) if b.get(r, 0) != a.get(r, 0)}
+
+
+def _market_line(m0: Msg, m1: Msg) -> tuple[str, dict[str, int] | None]:
+    """Which line was taken (by the push rule) and what its marbles were."""
+    g0, g1 = m0["grid"], m1["grid"]
+    for r, row in enumerate(g0):
+        if g1[r] == row[1:] + [m0["slide"]] and m1["slide"] == row[0]:
+            return f"row {r + 1}", _tally(row)
+    for c in range(len(g0[0])):
+        col = [row[c] for row in g0]
+        new = [row[c] for row in g1]
+        if new == col[1:] + [m0["slide"]] and m1["slide"] == col[0]:
+            return f"column {c + 1}", _tally(col)
+    return "from the market", None
+
+
+def _tally(marbles: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for x in marbles:
+        out[x] = out.get(x, 0) + 1
+    return out

@@ -1,0 +1,150 @@
+"""A game as the client scenes see it: a match, the view model it feeds, and the story so far.
+
+:class:`GameSession` polls its :class:`~game.match.Match` once per frame (never blocking), feeds
+every message to the one :class:`~game.scenes.view_model.ViewModel`, keeps the lobby state of a
+remote match, tells in words what happened (the action log), and says which screen the player
+should be on (:meth:`GameSession.stage`). Scenes read it; only scenes send requests through it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.rules.actions import Action
+from game.rules.components import GameConfig
+from game.rules.engine import Game
+from game.rules.views import shadow_game
+
+from .narration import Narrator
+from .view_model import ViewModel
+
+Msg = dict[str, Any]
+
+NICKNAME_ERRORS = {
+    "TAKEN": "That nickname is already playing on this server. Choose another one.",
+    "NOT_SET": "Choose a nickname first (1 to 24 letters, digits or spaces).",
+    "ALREADY_SET": "You have already joined with a nickname.",
+    "NOT_IN_GAME": "You are not in a game yet.",
+}
+
+
+@dataclass
+class Lobby:
+    booked: int = 0
+    head: str = ""
+    players_count: int | None = None
+    error: str | None = None
+
+
+@dataclass
+class GameSession:
+    match: Any
+    config: GameConfig
+    nickname: str
+    vm: ViewModel = field(init=False)
+    lobby: Lobby = field(default_factory=Lobby)
+    log: list[str] = field(default_factory=list)
+    error: str | None = None            # the last refusal, in words
+    connection_lost: bool = False
+    reconnect_failed: str | None = None
+    turn_started: bool = False          # set when it becomes this player's turn (for the sound)
+    _shadow: Game | None = field(default=None, init=False)
+    _shadow_version: int = field(default=-1, init=False)
+    version: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        self.vm = ViewModel(self.nickname)
+        self.narrator = Narrator(self.vm)
+
+    # ------------------------------------------------------------------ per frame
+    def pump(self) -> list[Msg]:
+        """Take every message that arrived; return them (already applied)."""
+        msgs = self.match.poll()
+        for m in msgs:
+            self._take(m)
+        return msgs
+
+    def _take(self, m: Msg) -> None:
+        t = m.get("type", "")
+        was_my_turn = self.vm.my_turn
+        if t == "ConnectionLost":
+            if self.vm.has_game and not self.vm.game["ended"]:
+                self.connection_lost = True
+            return
+        if t == "Reconnected":
+            self.connection_lost = False
+            self.log.append("Reconnected: the board is up to date again.")
+            return
+        if t == "ReconnectFailed":
+            self.reconnect_failed = m.get("reason") or "the server did not take us back"
+            return
+        if t == "UpdateBookedSeats":
+            self.lobby.booked, self.lobby.head = m["bookedSeats"], m["canPrepareNewGame"]
+        elif t == "UpdateJoinGame":
+            self.lobby.players_count = m["playersCount"]
+        elif t == "ErrNickname":
+            self.lobby.error = NICKNAME_ERRORS.get(m.get("reason", ""), "The server refused the nickname.")
+        elif t == "ErrNewGame":
+            self.lobby.error = ("Choose between 1 and 4 players." if m.get("isInvalidPlayersCount")
+                                else "Only the first player in the waiting room chooses the number of players.")
+        self.vm.feed(m)
+        self.version += 1
+        if t.startswith("Err") and t not in ("ErrNickname", "ErrNewGame"):
+            self.error = describe_error(m)
+            self.vm.errors.clear()
+        line = self.narrator.take(m)
+        if line:
+            self.log.append(line)
+        if self.vm.my_turn and not was_my_turn:
+            self.turn_started = True
+
+    # ------------------------------------------------------------------ requests
+    def send(self, action: Action) -> None:
+        self.error = None
+        self.match.send(action)
+
+    def close(self) -> None:
+        self.match.close()
+
+    # ------------------------------------------------------------------ reading
+    def stage(self) -> str:
+        """Which screen fits now: lobby, leaders, resources, waiting, board or ended."""
+        g = self.vm.game
+        if g is None:
+            return "lobby"
+        if g["ended"]:
+            return "ended"
+        if g["isSetupDone"]:
+            return "board"
+        me = self.vm.me["setup"]
+        if not me["hasChosenLeaders"]:
+            return "leaders"
+        if not me["hasChosenResources"]:
+            return "resources"
+        return "waiting"
+
+    def shadow(self) -> Game:
+        """The engine's picture of what this player sees (for legal choices), rebuilt on change."""
+        if self._shadow is None or self._shadow_version != self.version:
+            assert self.vm.game is not None
+            self._shadow = shadow_game(self.vm.game, self.config, self.nickname)
+            self._shadow_version = self.version
+        return self._shadow
+
+
+def describe_error(m: Msg) -> str:
+    """A refusal from the engine or the server, in plain words."""
+    from game.rules import errors as E
+    t = m.get("type")
+    if t == "ErrProtocol":
+        return f"The server did not understand the request ({m.get('msg', '')})."
+    cls = next((c for c in vars(E).values() if isinstance(c, type) and issubclass(c, E.GameError)
+                and getattr(c, "TYPE", None) == t), None)
+    if cls is None:
+        return f"Refused: {t}."
+    err = cls.__new__(cls)
+    err.fields = {k: v for k, v in m.items() if k != "type"}
+    try:
+        return err.describe()
+    except (KeyError, TypeError):
+        return f"Refused: {t}."
