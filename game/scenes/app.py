@@ -129,7 +129,10 @@ class App:
 
     def notify_turn(self) -> None:
         """It is the player's turn: a short sound if enabled, and a title flash when unfocused."""
-        if self.sound is not None and self.settings.sound:
+        if self.settings.sound:
+            if self.sound is None:
+                from .sound import Sound
+                self.sound = Sound()
             self.sound.play_turn()
         if not self.focused and not self.headless:
             pygame.display.set_caption("● Your turn — " + TITLE)
