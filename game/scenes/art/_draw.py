@@ -1,0 +1,261 @@
+"""Drawing helpers shared by the art modules: supersampling, gradients, masks, shadows, textures.
+
+Nothing here needs a display: every surface is a plain ``SRCALPHA`` surface, never converted.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import random
+from typing import Callable, Iterable, Sequence
+
+import pygame
+
+from .palette import mix
+
+Point = tuple[float, float]
+
+
+def canvas(w: int, h: int, fill=(0, 0, 0, 0)) -> pygame.Surface:
+    surf = pygame.Surface((max(1, int(w)), max(1, int(h))), pygame.SRCALPHA)
+    if fill != (0, 0, 0, 0):
+        surf.fill(fill)
+    return surf
+
+
+def ss_factor(size: float) -> int:
+    """How much to supersample a drawing whose final size is ``size`` px."""
+    if size <= 48:
+        return 6
+    if size <= 120:
+        return 4
+    if size <= 300:
+        return 3
+    return 2
+
+
+def down(surf: pygame.Surface, size: tuple[int, int]) -> pygame.Surface:
+    """Smooth-scale ``surf`` to ``size`` (antialiasing everything drawn at a larger scale)."""
+    size = (max(1, int(size[0])), max(1, int(size[1])))
+    if surf.get_size() == size:
+        return surf
+    # Halve step by step: smoothscale over large ratios skips pixels.
+    while surf.get_width() >= size[0] * 2 and surf.get_height() >= size[1] * 2:
+        surf = pygame.transform.smoothscale(surf, (surf.get_width() // 2, surf.get_height() // 2))
+    return pygame.transform.smoothscale(surf, size)
+
+
+def alpha_mask(surf: pygame.Surface) -> pygame.Surface:
+    """White with ``surf``'s alpha: blit it with ``BLEND_RGBA_MULT`` to clip to ``surf``'s shape."""
+    m = surf.copy()
+    m.fill((255, 255, 255, 0), special_flags=pygame.BLEND_RGBA_MAX)
+    return m
+
+
+def clip_to(texture: pygame.Surface, shape: pygame.Surface) -> pygame.Surface:
+    """``texture`` (same size as ``shape``) with its alpha multiplied by ``shape``'s alpha."""
+    out = texture.copy()
+    out.blit(alpha_mask(shape), (0, 0), special_flags=pygame.BLEND_RGBA_MULT)
+    return out
+
+
+def silhouette(surf: pygame.Surface, color, alpha: int = 255) -> pygame.Surface:
+    """A flat copy of ``surf`` in ``color``, keeping its shape (alpha scaled by ``alpha``/255)."""
+    s = surf.copy()
+    s.fill((0, 0, 0, 255), special_flags=pygame.BLEND_RGBA_MIN)  # rgb → 0, alpha kept
+    s.fill((*color[:3], 0), special_flags=pygame.BLEND_RGBA_ADD)
+    if alpha != 255:
+        s.fill((255, 255, 255, alpha), special_flags=pygame.BLEND_RGBA_MULT)
+    return s
+
+
+def blur(surf: pygame.Surface, radius: int) -> pygame.Surface:
+    radius = max(1, int(radius))
+    return pygame.transform.gaussian_blur(surf, radius)
+
+
+def drop_shadow(surf: pygame.Surface, offset: tuple[int, int], radius: int, alpha: int = 110,
+                color=(30, 18, 8)) -> pygame.Surface:
+    """``surf`` over its own blurred shadow, on a canvas of the same size."""
+    w, h = surf.get_size()
+    pad = radius * 2 + 2
+    sh = canvas(w + pad * 2, h + pad * 2)
+    sh.blit(silhouette(surf, color, alpha), (pad + offset[0], pad + offset[1]))
+    sh = blur(sh, radius)
+    out = canvas(w, h)
+    out.blit(sh, (-pad, -pad))
+    out.blit(surf, (0, 0))
+    return out
+
+
+def linear_gradient(w: int, h: int, top, bottom, vertical: bool = True) -> pygame.Surface:
+    """A gradient from ``top`` to ``bottom`` (colours may carry alpha)."""
+    top = tuple(top) + ((255,) if len(top) == 3 else ())
+    bottom = tuple(bottom) + ((255,) if len(bottom) == 3 else ())
+    n = h if vertical else w
+    strip = canvas(1, n) if vertical else canvas(n, 1)
+    for i in range(n):
+        t = i / max(1, n - 1)
+        c = tuple(round(top[k] + (bottom[k] - top[k]) * t) for k in range(4))
+        strip.set_at((0, i) if vertical else (i, 0), c)
+    return pygame.transform.scale(strip, (w, h))
+
+
+def radial_gradient(w: int, h: int, fn: Callable[[float, float], tuple], grid: int = 48) -> pygame.Surface:
+    """Evaluate ``fn(u, v) -> rgba`` on a coarse grid (u, v in [0, 1]) and smooth-scale to ``(w, h)``."""
+    gw = min(grid, max(2, w))
+    gh = min(grid, max(2, h))
+    small = canvas(gw, gh)
+    for j in range(gh):
+        for i in range(gw):
+            small.set_at((i, j), fn((i + 0.5) / gw, (j + 0.5) / gh))
+    return pygame.transform.smoothscale(small, (max(1, w), max(1, h)))
+
+
+def scaled(points: Iterable[Point], s: float, ox: float = 0.0, oy: float = 0.0) -> list[tuple[float, float]]:
+    return [(ox + x * s, oy + y * s) for x, y in points]
+
+
+def transform(points: Iterable[Point], cx: float, cy: float, scale: float, angle: float = 0.0):
+    """Rotate (radians) and scale unit points about the origin, then move them to ``(cx, cy)``."""
+    ca, sa = math.cos(angle), math.sin(angle)
+    return [(cx + (x * ca - y * sa) * scale, cy + (x * sa + y * ca) * scale) for x, y in points]
+
+
+def inset(points: Sequence[Point], d: float) -> list[Point]:
+    """Shrink a polygon towards its centroid by ``d`` (a cheap offset for rims)."""
+    cx = sum(p[0] for p in points) / len(points)
+    cy = sum(p[1] for p in points) / len(points)
+    out = []
+    for x, y in points:
+        dx, dy = x - cx, y - cy
+        r = math.hypot(dx, dy) or 1.0
+        k = max(0.0, (r - d) / r)
+        out.append((cx + dx * k, cy + dy * k))
+    return out
+
+
+def bezier(p0: Point, p1: Point, p2: Point, n: int = 12, p3: Point | None = None) -> list[Point]:
+    """Points of a quadratic (or cubic, with ``p3``) Bézier curve, ``p0`` included."""
+    pts = []
+    for i in range(n + 1):
+        t = i / n
+        if p3 is None:
+            x = (1 - t) ** 2 * p0[0] + 2 * (1 - t) * t * p1[0] + t * t * p2[0]
+            y = (1 - t) ** 2 * p0[1] + 2 * (1 - t) * t * p1[1] + t * t * p2[1]
+        else:
+            x = ((1 - t) ** 3 * p0[0] + 3 * (1 - t) ** 2 * t * p1[0] + 3 * (1 - t) * t * t * p2[0]
+                 + t ** 3 * p3[0])
+            y = ((1 - t) ** 3 * p0[1] + 3 * (1 - t) ** 2 * t * p1[1] + 3 * (1 - t) * t * t * p2[1]
+                 + t ** 3 * p3[1])
+        pts.append((x, y))
+    return pts
+
+
+def star(n: int, r_out: float, r_in: float, rot: float = -math.pi / 2) -> list[Point]:
+    pts = []
+    for i in range(n * 2):
+        r = r_out if i % 2 == 0 else r_in
+        a = rot + i * math.pi / n
+        pts.append((math.cos(a) * r, math.sin(a) * r))
+    return pts
+
+
+def ellipse_points(cx, cy, rx, ry, n=48, a0=0.0, a1=2 * math.pi) -> list[Point]:
+    return [(cx + math.cos(a0 + (a1 - a0) * i / n) * rx, cy + math.sin(a0 + (a1 - a0) * i / n) * ry)
+            for i in range(n + 1)]
+
+
+# -- textures --------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=16)
+def grain_tile(seed: int, size: int = 128, density: int = 10, dark=(110, 80, 44), light=(255, 250, 236),
+               amax: int = 30) -> pygame.Surface:
+    """A tileable square of faint flecks."""
+    rng = random.Random(seed)
+    tile = canvas(size, size)
+    for _ in range(size * size // density):
+        x, y = rng.randrange(size), rng.randrange(size)
+        c = dark if rng.random() < 0.55 else light
+        tile.set_at((x, y), (*c, rng.randint(6, amax)))
+    return tile
+
+
+def tile_over(surf: pygame.Surface, tile: pygame.Surface) -> None:
+    tw, th = tile.get_size()
+    w, h = surf.get_size()
+    for y in range(0, h, th):
+        for x in range(0, w, tw):
+            surf.blit(tile, (x, y))
+
+
+def paper(w: int, h: int, seed: int = 1592, top=(246, 236, 212), bottom=(228, 206, 164),
+          vignette=(110, 70, 30), vig_alpha: int = 80, blotches: bool = True) -> pygame.Surface:
+    """Opaque parchment: gradient, mottling, vignette and grain."""
+    w, h = max(1, int(w)), max(1, int(h))
+    surf = linear_gradient(w, h, top, bottom)
+    rng = random.Random(seed * 7919 + w * 31 + h)
+    if blotches and w * h > 64:
+        # Mottling: soft blobs drawn small and scaled up.
+        sw, sh = max(4, w // 8), max(4, h // 8)
+        blot = canvas(sw, sh)
+        for _ in range(max(3, (sw * sh) // 30)):
+            r = rng.uniform(1.5, max(2.0, min(sw, sh) / 3))
+            c = (150, 108, 60, rng.randint(6, 18)) if rng.random() < 0.6 else (255, 248, 230, rng.randint(8, 20))
+            pygame.draw.circle(blot, c, (rng.uniform(0, sw), rng.uniform(0, sh)), r)
+        blot = pygame.transform.smoothscale(blur(blot, 1) if min(sw, sh) > 4 else blot, (w, h))
+        surf.blit(blot, (0, 0))
+    if vig_alpha:
+        vig = radial_gradient(w, h, lambda u, v: (*vignette, round(vig_alpha * min(
+            1.0, math.hypot((u * 2 - 1) * 0.95, (v * 2 - 1))) ** 3.2)), grid=32)
+        surf.blit(vig, (0, 0))
+    tile_over(surf, grain_tile(seed % 7))
+    return surf
+
+
+def wood(w: int, h: int, base=(96, 60, 34), seed: int = 7, vertical: bool = False, contrast: float = 1.0
+         ) -> pygame.Surface:
+    """Opaque wood: row-by-row tone wander, wavy darker grain lines and a few knots' streaks."""
+    w, h = max(1, int(w)), max(1, int(h))
+    L = w if vertical else h  # across the grain
+    A = h if vertical else w  # along the grain
+    rng = random.Random(seed * 104729 + L)
+    col = canvas(1, L)
+    t = 0.0
+    for i in range(L):
+        t = t * 0.9 + rng.uniform(-1, 1) * 0.35
+        band = math.sin(i * 0.9 + rng.uniform(0, 0.4)) * 0.05
+        k = (t * 0.10 + band) * contrast
+        c = mix(base, (0, 0, 0), -k) if k < 0 else mix(base, (255, 230, 190), k * 0.8)
+        col.set_at((0, i), (*c, 255))
+    strip = pygame.transform.scale(col, (A, L))
+    # grain lines
+    lines = canvas(A, L)
+    for _ in range(max(2, L // 3)):
+        y0 = rng.uniform(0, L)
+        amp = rng.uniform(0.5, 3.0)
+        freq = rng.uniform(0.004, 0.02)
+        ph = rng.uniform(0, 6.28)
+        dark = rng.random() < 0.7
+        c = (*(mix(base, (0, 0, 0), 0.45) if dark else mix(base, (255, 220, 170), 0.3)), rng.randint(40, 110))
+        pts = [(x, y0 + amp * math.sin(x * freq + ph) + 0.6 * math.sin(x * freq * 3.1 + ph * 2))
+               for x in range(0, A + 8, 8)]
+        if len(pts) > 1:
+            pygame.draw.lines(lines, c, False, pts, 1)
+    strip.blit(lines, (0, 0))
+    if vertical:
+        strip = pygame.transform.rotate(strip, 90)
+    return strip
+
+
+def tdraw(surf: pygame.Surface, shape: str, color, *args, **kw) -> None:
+    """``pygame.draw.<shape>`` that blends a translucent colour over ``surf`` (pygame.draw would
+    overwrite the pixels, punching see-through holes into an SRCALPHA surface)."""
+    fn = getattr(pygame.draw, shape)
+    if len(color) == 4 and color[3] < 255:
+        layer = canvas(*surf.get_size())
+        fn(layer, color, *args, **kw)
+        surf.blit(layer, (0, 0))
+    else:
+        fn(surf, color, *args, **kw)

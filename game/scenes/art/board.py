@@ -1,0 +1,150 @@
+"""Board furniture: the walnut player board, parchment, warehouse shelves and faith-track spaces."""
+from __future__ import annotations
+
+import functools
+import math
+
+import pygame
+
+from . import fonts
+from ._draw import tdraw, canvas, clip_to, down, linear_gradient, paper, radial_gradient, wood, \
+    transform
+from .icons import cross_poly, vp_badge
+from .palette import (FELT, GOLD, GOLD_DARK, GOLD_LIGHT, INK, IVORY, OAK, OXBLOOD, PARCHMENT_DARK,
+                      SEPIA, WALNUT, WALNUT_DARK, mix, shade)
+
+
+@functools.lru_cache(maxsize=32)
+def parchment(w: int, h: int) -> pygame.Surface:
+    """An opaque sheet of parchment (gradient, mottling, vignette, grain), cached by size."""
+    return paper(max(1, int(w)), max(1, int(h)), 1592)
+
+
+@functools.lru_cache(maxsize=32)
+def wood_panel(w: int, h: int, inset: str = "parchment") -> pygame.Surface:
+    """A walnut frame (mitred, bevelled, with gilt inner fillet) around a parchment inset.
+
+    ``inset="felt"`` gives a green-blue baize inset instead (for the table/market tray).
+    """
+    w, h = max(4, int(w)), max(4, int(h))
+    s = canvas(w, h)
+    fw = max(3, round(min(w, h) * 0.045))
+    rad = max(2, fw // 2)
+    # frame: horizontal grain on top/bottom rails, vertical on the stiles, mitred corners
+    horiz = wood(w, h, WALNUT, seed=3)
+    vert = wood(w, h, WALNUT, seed=5, vertical=True)
+    frame = canvas(w, h)
+    frame.blit(horiz, (0, 0))
+    stiles = canvas(w, h)
+    pygame.draw.polygon(stiles, (255, 255, 255), [(0, 0), (fw, fw), (fw, h - fw), (0, h)])
+    pygame.draw.polygon(stiles, (255, 255, 255), [(w, 0), (w - fw, fw), (w - fw, h - fw), (w, h)])
+    frame.blit(clip_to(vert, stiles), (0, 0))
+    shape = canvas(w, h)
+    pygame.draw.rect(shape, (255, 255, 255), (0, 0, w, h), border_radius=rad)
+    s.blit(clip_to(frame, shape), (0, 0))
+    # bevel: light top/left, dark bottom/right, mitre lines
+    bw = max(1, fw // 5)
+    bev = canvas(w, h)
+    for i in range(bw):
+        a = round(120 * (1 - i / bw))
+        pygame.draw.line(bev, (255, 226, 180, a), (i, i), (w - i, i))
+        pygame.draw.line(bev, (255, 226, 180, a // 2), (i, i + 1), (i, h - i))
+        pygame.draw.line(bev, (0, 0, 0, a), (i, h - 1 - i), (w - i, h - 1 - i))
+        pygame.draw.line(bev, (0, 0, 0, a * 2 // 3), (w - 1 - i, i + 1), (w - 1 - i, h - i - 1))
+    s.blit(clip_to(bev, shape), (0, 0))
+    for a, b in (((0, 0), (fw, fw)), ((w, 0), (w - fw, fw)), ((0, h), (fw, h - fw)), ((w, h), (w - fw, h - fw))):
+        tdraw(s, "line", (*WALNUT_DARK, 160), a, b, max(1, fw // 12))
+    tdraw(s, "rect", (*WALNUT_DARK, 200), (0, 0, w, h), max(1, fw // 10), border_radius=rad)
+    # the inset with a gilt fillet and an inner shadow
+    r = pygame.Rect(fw, fw, w - 2 * fw, h - 2 * fw)
+    if r.w > 2 and r.h > 2:
+        if inset == "felt":
+            tex = radial_gradient(r.w, r.h, lambda u, v: (*mix(shade(FELT, 0.15), shade(FELT, -0.4), min(
+                1, math.hypot(u - 0.5, v - 0.5) * 1.5)), 255), 32)
+        else:
+            tex = parchment(r.w, r.h).copy()
+        s.blit(tex, r.topleft)
+        g = max(1, fw // 6)
+        pygame.draw.rect(s, GOLD_DARK, r.inflate(2 * g, 2 * g), g)
+        pygame.draw.rect(s, GOLD_LIGHT, r.inflate(g, g), max(1, g // 2))
+        shadow = canvas(r.w, r.h)
+        depth = max(2, fw // 2)
+        for i in range(depth):
+            a = round(80 * (1 - i / depth) ** 2)
+            pygame.draw.line(shadow, (30, 18, 8, a), (0, i), (r.w, i))
+            pygame.draw.line(shadow, (30, 18, 8, a * 2 // 3), (i, 0), (i, r.h))
+        s.blit(shadow, r.topleft)
+    return s
+
+
+@functools.lru_cache(maxsize=64)
+def shelf(capacity: int, w: int, h: int) -> pygame.Surface:
+    """A wooden warehouse shelf ``w``×``h`` with ``capacity`` recessed round spots."""
+    w, h = max(4, int(w)), max(4, int(h))
+    k = 3 if max(w, h) < 300 else 2
+    W, H = w * k, h * k
+    s = canvas(W, H)
+    rad = round(H * 0.18)
+    shape = canvas(W, H)
+    pygame.draw.rect(shape, (255, 255, 255), (0, 0, W, H), border_radius=rad)
+    s.blit(clip_to(wood(W, H, OAK, seed=11 + capacity, contrast=1.2), shape), (0, 0))
+    # bevel and a darker front lip
+    lip = max(2, H // 8)
+    tdraw(s, "rect", (0, 0, 0, 70), (0, H - lip, W, lip), border_bottom_left_radius=rad,
+                     border_bottom_right_radius=rad)
+    tdraw(s, "rect", (255, 236, 200, 80), (0, 0, W, max(1, H // 14)), border_top_left_radius=rad,
+                     border_top_right_radius=rad)
+    pygame.draw.rect(s, WALNUT_DARK, (0, 0, W, H), max(1, H // 24), border_radius=rad)
+    n = max(0, int(capacity))
+    if n:
+        d = min(H * 0.7, W / n * 0.78)
+        step = W / n
+        for i in range(n):
+            cx, cy = step * (i + 0.5), H * 0.46
+            hole = canvas(W, H)
+            pygame.draw.circle(hole, (255, 255, 255), (cx, cy), d / 2)
+            grad = radial_gradient(W, H, lambda u, v, cx=cx / W, cy=cy / H: (*mix(
+                shade(WALNUT, -0.55), shade(OAK, -0.15), max(0.0, min(1.0, (v - cy) * H / d + 0.5))), 255), 24)
+            s.blit(clip_to(grad, hole), (0, 0))
+            tdraw(s, "circle", (*WALNUT_DARK, 220), (cx, cy), d / 2, max(1, H // 30))
+            tdraw(s, "arc", (255, 230, 190, 120), (cx - d / 2, cy - d / 2, d, d), math.pi * 1.1, math.pi * 1.9,
+                            max(1, H // 30))
+    return down(s, (w, h))
+
+
+@functools.lru_cache(maxsize=256)
+def faith_space(n: int, w: int, h: int, *, pope: bool = False, section: bool = False,
+                vp: int | None = None) -> pygame.Surface:
+    """Space ``n`` of the faith track: parchment, ochre inside a Vatican section, oxblood with a gold
+    cross on a Pope space; ``vp`` adds the victory points scored from there."""
+    w, h = max(4, int(w)), max(4, int(h))
+    k = 4 if max(w, h) < 120 else 2
+    W, H = w * k, h * k
+    s = canvas(W, H)
+    m = max(1, round(min(W, H) * 0.04))
+    r = pygame.Rect(m, m, W - 2 * m, H - 2 * m)
+    rad = round(min(W, H) * 0.12)
+    if pope:
+        top, bottom, edge, num = shade(OXBLOOD, 0.2), shade(OXBLOOD, -0.3), GOLD, GOLD_LIGHT
+    elif section:
+        top, bottom, edge, num = (238, 204, 132), (206, 160, 84), GOLD_DARK, INK
+    else:
+        top, bottom, edge, num = IVORY, PARCHMENT_DARK, SEPIA, SEPIA
+    pygame.draw.rect(s, shade(edge, -0.3), r, border_radius=rad)
+    shape = canvas(W, H)
+    pygame.draw.rect(shape, (255, 255, 255), r.inflate(-2 * m, -2 * m), border_radius=max(0, rad - m))
+    s.blit(clip_to(linear_gradient(W, H, top, bottom), shape), (0, 0))
+    if pope:
+        cp = transform(cross_poly(), W / 2, H * 0.45, min(W, H) * 0.62)
+        pygame.draw.polygon(s, shade(GOLD_DARK, -0.3), cp)
+        pygame.draw.polygon(s, GOLD_LIGHT, transform(cross_poly(0.16, 0.42, 0.075), W / 2, H * 0.45,
+                                                     min(W, H) * 0.62))
+    t = fonts.figures(str(n), round(min(W, H) * (0.2 if pope else 0.3)), num, bold=True)
+    if pope:
+        s.blit(t, t.get_rect(bottomright=(r.right - m * 2, r.bottom - m * 2)))
+    else:
+        s.blit(t, t.get_rect(center=(W / 2, H * (0.36 if vp else 0.5))))
+    if vp:
+        b = vp_badge(int(vp), round(min(W, H) * 0.5))
+        s.blit(b, b.get_rect(center=(W / 2, H * 0.72)) if not pope else b.get_rect(topleft=(r.left + m, r.top + m)))
+    return down(s, (w, h))

@@ -1,0 +1,155 @@
+"""The board scene: it renders at every size, and a whole solo game is played with the mouse."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from screenshots import TableMatch, mid_game  # noqa: E402
+
+from game.match import LocalMatch  # noqa: E402
+from game.rules import default_config, player_view  # noqa: E402
+from game.rules.engine import Game  # noqa: E402
+from game.scenes.app import App  # noqa: E402
+from game.scenes.board import BoardScene  # noqa: E402
+from game.scenes.session import GameSession  # noqa: E402
+
+CFG = default_config()
+
+
+@pytest.fixture(autouse=True)
+def _dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+
+
+def click(app: App, pos: tuple[int, int], frames: int = 2) -> None:
+    """A left click as pygame delivers it: move, press, release, then frames for pygame_gui events."""
+    ev = pygame.event.Event
+    app.frame(0.016, [ev(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)),
+                      ev(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)])
+    app.frame(0.016, [ev(pygame.MOUSEBUTTONUP, pos=pos, button=1)])
+    for _ in range(frames):
+        app.frame(0.016)
+
+
+def press(app: App, button) -> None:
+    click(app, button.rect.center)
+
+
+def distinct_colours(surface: pygame.Surface) -> int:
+    w, h = surface.get_size()
+    return len({tuple(surface.get_at((x, y))) for x in range(0, w, 17) for y in range(0, h, 13)})
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (1920, 1080)])
+@pytest.mark.parametrize("players", [1, 4])
+def test_board_renders(size, players):
+    app = App(headless=True, size=size)
+    nicks = ["Ada", "Bruno", "Cora", "Dario"][:players]
+    game = mid_game(nicks, 11, 30 if players == 1 else 100)
+    session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")
+    app.stack.push(BoardScene(app, session))
+    app.frame(0.016)
+    app.frame(0.016)
+    assert isinstance(app.stack.top, BoardScene)
+    assert distinct_colours(app.window) > 100
+    # every hit target lies inside the window
+    for hit in app.stack.top.hits:
+        assert app.window.get_rect().contains(hit.rect), hit
+
+
+def _board(app: App, session: GameSession) -> BoardScene:
+    scene = BoardScene(app, session)
+    app.stack.push(scene)
+    app.frame(0.016)
+    return scene
+
+
+def _hit(scene: BoardScene, target) -> tuple[int, int]:
+    return next(h.rect.center for h in scene.hits if h.target == target)
+
+
+def _confirm_dialog(app: App, scene: BoardScene) -> None:
+    if scene.confirm_dialog is not None:
+        press(app, scene.confirm_dialog.confirm_button)
+
+
+@pytest.mark.timeout(240)
+def test_a_solo_game_is_played_to_the_end_with_the_mouse(tmp_path):
+    app = App(headless=True, size=(1280, 800))
+    match = LocalMatch(CFG, "Ada", seed=5, save_path=tmp_path / "solo.json")
+    # setup straight through the engine's own request (the setup scenes are tested elsewhere)
+    session = GameSession(match, CFG, "Ada")
+    session.pump()
+    session.send(__import__("game.rules.actions", fromlist=["x"]).ReqChooseLeaders(tuple(session.vm.me["leadersHand"][:2])))
+    session.pump()
+    assert session.stage() == "board"
+    scene = _board(app, session)
+    turns = 0
+    while session.stage() == "board" and turns < 200:
+        assert session.vm.my_turn
+        line = ("line", turns % 2 == 0, turns % 3)
+        click(app, _hit(scene, line))
+        assert scene.plan is not None
+        press(app, scene.buttons["confirm"])
+        _confirm_dialog(app, scene)
+        assert session.vm.game["isMandatoryActionDone"], session.error
+        if session.stage() != "board":
+            break
+        press(app, scene.buttons["end"])
+        _confirm_dialog(app, scene)
+        turns += 1
+    assert session.stage() == "ended"
+    assert session.vm.game["ended"]
+    assert not (tmp_path / "solo.json").exists()   # a finished solo game is no longer offered to resume
+
+
+def test_refusal_is_shown_in_words_and_changes_nothing():
+    app = App(headless=True, size=(1280, 800))
+    game = mid_game(["Ada", "Bruno"], 3, 20)
+    match = TableMatch(game, "Ada")
+    session = GameSession(match, CFG, "Ada")
+    scene = _board(app, session)
+    before = player_view(game, "Ada")
+    from game.rules.actions import ReqBuyDevCard
+    session.send(ReqBuyDevCard("Green", 3, 0, {}))
+    app.frame(0.016)
+    assert session.error and session.error[0].isupper() and session.error.endswith(".")
+    assert player_view(game, "Ada") == before
+
+
+def test_esc_drops_an_unsent_plan():
+    app = App(headless=True, size=(1280, 800))
+    game = mid_game(["Ada"], 2, 10)
+    session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")
+    scene = _board(app, session)
+    version = game.version
+    click(app, _hit(scene, ("line", True, 0)))
+    assert scene.plan is not None
+    app.frame(0.016, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b", scancode=41)])
+    assert scene.plan is None
+    assert game.version == version
+
+
+def test_view_model_matches_the_engine_after_board_actions():
+    app = App(headless=True, size=(1280, 800))
+    game = mid_game(["Ada", "Bruno"], 4, 20)
+    session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")
+    scene = _board(app, session)
+    click(app, _hit(scene, ("line", False, 1)))
+    press(app, scene.buttons["confirm"])
+    _confirm_dialog(app, scene)
+    app.frame(0.016)
+    assert session.vm.game == player_view(game, "Ada")
+
+
+def test_turn_bell_is_soft_and_short():
+    from game.scenes.sound import RATE, bell_samples
+    samples = bell_samples()
+    assert 0.2 < len(samples) / RATE < 1.0
+    assert max(abs(s) for s in samples) < 0.35 * 32767          # never loud
+    assert max(abs(s) for s in samples[-200:]) < 0.05 * 32767   # fades out
