@@ -106,6 +106,10 @@ class BoardScene(Scene):
         self.flash = 0.0
         self.confirm_dialog: Any = None
         self.buttons: dict[str, pygame_gui.elements.UIButton] = {}
+        self._static: pygame.Surface | None = None   # table, panels and headings for this size
+        self._base: pygame.Surface | None = None     # the whole board without the hover card
+        self._base_key: tuple | None = None
+        self._rev = 0                                # bumped by every click or key (plan edits)
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -215,6 +219,8 @@ class BoardScene(Scene):
 
     # ------------------------------------------------------------------ input
     def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.KEYDOWN):
+            self._rev += 1
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             self.hover = self._target_at(event.pos)
@@ -229,6 +235,7 @@ class BoardScene(Scene):
                 self._cancel()
 
     def on_ui(self, event: pygame.event.Event) -> None:
+        self._rev += 1
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             el = event.ui_element
             if el is self.buttons.get("confirm"):
@@ -599,11 +606,48 @@ class BoardScene(Scene):
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surface: pygame.Surface) -> None:
+        """Blit the cached board (redrawn only when something it shows changed), then the hover card."""
         L = self.layout
         if L is None or self.g is None:
             return
+        size = surface.get_size()
+        if self._static is None or self._static.get_size() != size:
+            self._static = self._render_static(L, size)
+            self._base_key = None
+        key = self._frame_key()
+        if key != self._base_key or self._base is None:
+            base = self._static.copy()
+            hover, self.hover = self.hover, None   # hover marks are drawn on top, not cached
+            try:
+                self._draw_dynamic(base, L)
+            finally:
+                self.hover = hover
+            self._base, self._base_key = base, key
+        surface.blit(self._base, (0, 0))
+        self._draw_hover_marks(surface, L)
+        self._draw_hover(surface, L)
+
+    def _frame_key(self) -> tuple:
+        """Everything the cached board depends on besides the static layer."""
+        return (self.session.version, self._rev, self.flash > 0, self.session.error,
+                self.session.connection_lost, self.viewing, self.selected_item, self.selected_shelf)
+
+    def _render_static(self, L: BoardLayout, size: tuple[int, int]) -> pygame.Surface:
+        """The parts that change only with the window size: table, panels, headings, board frame."""
+        u = L.unit
+        surface = pygame.Surface(size).convert() if pygame.display.get_init() and pygame.display.get_surface() \
+            else pygame.Surface(size)
         surface.fill(P.WALNUT_DARK)
         self._draw_table(surface)
+        for rect in (L.top_bar, L.market, L.grid, L.faith, L.log, L.actions):
+            _panel(surface, rect)
+        _text(surface, "Market", (L.market.x + round(14 * u), L.market.y + round(6 * u)), round(22 * u), P.INK, "caps")
+        _text(surface, "Development cards", (L.grid.x + round(14 * u), L.grid.y + round(4 * u)), round(20 * u),
+              P.INK, "caps")
+        self._draw_board_frame(surface, L)
+        return surface
+
+    def _draw_dynamic(self, surface: pygame.Surface, L: BoardLayout) -> None:
         self._draw_top_bar(surface, L)
         self._draw_market(surface, L)
         self._draw_grid(surface, L)
@@ -613,10 +657,8 @@ class BoardScene(Scene):
             self._draw_plan(surface, L)
         else:
             self._draw_log(surface, L)
-        self._draw_actions_frame(surface, L)
         if self.viewing is not None:
             self._draw_opponent_full(surface, L, self.viewing)
-        self._draw_hover(surface, L)
 
     def _draw_table(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
@@ -626,7 +668,6 @@ class BoardScene(Scene):
         u = L.unit
         r = L.top_bar
         g = self.g
-        _panel(surface, r)
         cur = g["currentPlayer"]
         if self.session.connection_lost:
             status = "Connection lost — reconnecting…"
@@ -690,8 +731,6 @@ class BoardScene(Scene):
 
     def _draw_market(self, surface: pygame.Surface, L: BoardLayout) -> None:
         u = L.unit
-        _panel(surface, L.market)
-        _text(surface, "Market", (L.market.x + round(14 * u), L.market.y + round(6 * u)), round(22 * u), P.INK, "caps")
         d, left, top, gap = self._market_geometry(L)
         grid = self.g["market"]["grid"]
         tray = pygame.Rect(left - gap * 2, top - gap * 2, len(grid[0]) * (d + gap) + gap * 3,
@@ -729,29 +768,58 @@ class BoardScene(Scene):
                 _glow(surface, r, P.HIGHLIGHT[:3], radius=r.w // 2)
         if changed:
             _glow(surface, tray, P.GOLD_LIGHT[:3])
-        if self.hover and self.hover[0] == "line" and can:
-            line = next(l for l in market_lines(self.session.shadow(), self.session.shadow().player(self.vm.nickname))
-                        if l.is_row == self.hover[1] and l.index == self.hover[2])
-            gives = dict(line.resources)
-            if line.faith:
-                gives["Faith"] = line.faith
-            tip = "Gives " + (", ".join(f"{n} {r}" for r, n in sorted(gives.items())) or "nothing")
-            if line.whites and not line.white_options:
-                tip += f" ({line.whites} white: nothing)"
-            elif len(line.white_options) > 1:
-                tip += f" + {line.whites} white to choose"
-            _text(surface, tip, (L.market.centerx, L.market.bottom - round(6 * u)), round(17 * u), P.OXBLOOD,
-                  "italic", anchor="midbottom", max_width=L.market.w - round(20 * u))
+    def _buyable(self) -> set[tuple[str, int]]:
+        """(colour, level) of the cards this player can buy now; computed once per state."""
+        if getattr(self, "_buyable_key", None) != self.session.version:
+            sh = self.session.shadow()
+            self._buyable_set = {(o.card.color, o.card.level) for o in affordable_cards(sh, sh.player(self.vm.nickname))}
+            self._buyable_key = self.session.version
+        return self._buyable_set
+
+    def _draw_hover_marks(self, surface: pygame.Surface, L: BoardLayout) -> None:
+        """Glows and hints for what the mouse is over (drawn every frame over the cached board)."""
+        t = self.hover
+        if t is None or self.viewing is not None:
+            return
+        rect = next((h.rect for h in self.hits if h.target == t), None)
+        if rect is None:
+            return
+        kind = t[0]
+        can_main = self._can_act() and not self.g["isMandatoryActionDone"] and self.plan is None
+        if kind == "line" and can_main:
+            for h in self.hits:
+                if h.target[0] == "marble" and ((t[1] and h.target[1] == t[2]) or (not t[1] and h.target[2] == t[2])):
+                    _glow(surface, h.rect.inflate(2, 2), P.HIGHLIGHT[:3], radius=h.rect.w // 2)
+            _glow(surface, rect, P.HIGHLIGHT[:3], radius=rect.w // 2)
+            self._market_tip(surface, L, t)
+        elif kind == "card" and can_main and (t[1], t[2]) in self._buyable():
+            _glow(surface, rect, P.HIGHLIGHT[:3])
+        elif kind in ("opponent", "shelf", "depot", "leader") and (kind == "opponent" or self._can_act()):
+            _glow(surface, rect, P.GOLD_LIGHT[:3], width=2)
+
+    def _market_tip(self, surface: pygame.Surface, L: BoardLayout, t: Target) -> None:
+        u = L.unit
+        sh = self.session.shadow()
+        line = next(l for l in market_lines(sh, sh.player(self.vm.nickname)) if l.is_row == t[1] and l.index == t[2])
+        gives = dict(line.resources)
+        if line.faith:
+            gives["Faith"] = line.faith
+        tip = "Gives " + (", ".join(f"{n} {r}" for r, n in sorted(gives.items())) or "nothing")
+        if line.whites and not line.white_options:
+            tip += f" ({line.whites} white: nothing)"
+        elif len(line.white_options) > 1:
+            tip += f" + {line.whites} white to choose"
+        img = F.render(tip, F.fit(tip, L.market.w - round(30 * u), round(17 * u), "italic"), P.PARCHMENT, "italic")
+        r = img.get_rect(midbottom=(L.market.centerx, L.market.bottom - round(6 * u)))
+        pygame.draw.rect(surface, P.INK, r.inflate(14, 6), border_radius=6)
+        surface.blit(img, r)
 
     def _draw_grid(self, surface: pygame.Surface, L: BoardLayout) -> None:
         u = L.unit
-        _panel(surface, L.grid)
-        _text(surface, "Development cards", (L.grid.x + round(14 * u), L.grid.y + round(4 * u)), round(20 * u),
-              P.INK, "caps")
         prods = self._productions()
         sh = self.session.shadow()
         can = self._can_act() and not self.g["isMandatoryActionDone"] and self.plan is None
-        buyable = {(o.card.color, o.card.level) for o in affordable_cards(sh, sh.player(self.vm.nickname))} if can else set()
+        buyable = self._buyable() if can else set()
         top = self.g["devCardGrid"]["topCards"]
         left_counts = self.g["devCardGrid"].get("cardsLeft", {})
         grid_changed = any(c.kind == "grid" for c in self.vm.last_changes) and self.flash > 0
@@ -786,7 +854,6 @@ class BoardScene(Scene):
     def _draw_faith(self, surface: pygame.Surface, L: BoardLayout) -> None:
         u = L.unit
         r = L.faith
-        _panel(surface, r)
         ft = self.g["faithTrack"]
         last = ft["maxFaith"]
         inner = r.inflate(-round(20 * u), -round(20 * u))
@@ -822,12 +889,18 @@ class BoardScene(Scene):
             img = C.favor_tile(sec["victoryPoints"], state, tsize)
             surface.blit(img, img.get_rect(midtop=(int(cx), top + sh_ + round(2 * u))))
 
-    def _draw_player_board(self, surface: pygame.Surface, L: BoardLayout, p: dict[str, Any], own: bool) -> None:
+    def _draw_board_frame(self, surface: pygame.Surface, L: BoardLayout) -> None:
         u = L.unit
         surface.blit(art.board.wood_panel(L.board.w, L.board.h), L.board)
         inner = L.board.inflate(-round(10 * u), -round(10 * u))
         surface.blit(art.board.parchment(inner.w, inner.h), inner)
         pygame.draw.rect(surface, P.GOLD, inner, width=2, border_radius=4)
+        _text(surface, "Warehouse", (L.warehouse.x, L.warehouse.y), round(18 * u), P.SEPIA, "caps")
+
+    def _draw_player_board(self, surface: pygame.Surface, L: BoardLayout, p: dict[str, Any], own: bool) -> None:
+        u = L.unit
+        if not own:
+            self._draw_board_frame(surface, L)
         changed = {c.key for c in self.vm.last_changes if c.kind == "container"} if self.flash > 0 else set()
         plan = self.plan if own else None
         pending: dict[int, dict[str, int]] = plan.placement() if isinstance(plan, MarketPlan) else {}
@@ -839,7 +912,6 @@ class BoardScene(Scene):
             paying = plan.payment.taken
         elif isinstance(plan, ProductionPlan) and plan.selected:
             paying = plan.get_payment().taken
-        _text(surface, "Warehouse", (L.warehouse.x, L.warehouse.y), round(18 * u), P.SEPIA, "caps")
         for cid, rect in {**self._shelf_rects(L, p), **self._depot_rects(L, p)}.items():
             c = self.vm.container(cid)
             cap = c["size"]
@@ -960,7 +1032,6 @@ class BoardScene(Scene):
     def _draw_log(self, surface: pygame.Surface, L: BoardLayout) -> None:
         u = L.unit
         r = L.log
-        _panel(surface, r)
         size = round(16 * u)
         line_h = round(size * 1.25)
         lines = self.session.log[-max(1, (r.h - round(12 * u)) // line_h):]
@@ -973,8 +1044,6 @@ class BoardScene(Scene):
         if not lines:
             _text(surface, "The game begins.", (r.x + round(10 * u), r.y + round(8 * u)), size, P.SEPIA, "italic")
 
-    def _draw_actions_frame(self, surface: pygame.Surface, L: BoardLayout) -> None:
-        _panel(surface, L.actions)
 
     def _draw_plan(self, surface: pygame.Surface, L: BoardLayout) -> None:
         u = L.unit

@@ -105,14 +105,14 @@ def _count_medallion(n: int, d: int) -> pygame.Surface:
     s = canvas(d, d)
     pygame.draw.circle(s, INK, (d / 2, d / 2), d / 2)
     pygame.draw.circle(s, IVORY, (d / 2, d / 2), d / 2 - max(1, d * 0.09))
-    t = fonts.figures(str(n), round(d * 0.6), INK, bold=True)
+    t = fonts.figures(str(n), round(d * 0.62), INK, bold=True)
     _blit_c(s, t, (d / 2, d / 2))
     return s
 
 
 def _icon_with_count(res: str, n: int, size: int) -> pygame.Surface:
     """An icon of ``size`` with a count medallion on its top-right shoulder (for n > 1 or always)."""
-    m = round(size * 0.62)
+    m = round(size * 0.68)
     s = canvas(size + m // 3, size + m // 3)
     s.blit(resource_icon(res, size), (0, m // 3))
     s.blit(_count_medallion(n, m), (size + m // 3 - m, 0))
