@@ -438,6 +438,11 @@ class BoardScene(Scene):
         out += self._board_regions(L, self.me, own=True)
         for rect, p in zip(L.opponents, [p for p in self.g["players"] if p["nickname"] != self.vm.nickname]):
             out.append(Hit(rect, ("opponent", p["nickname"])))
+        for i, rect in enumerate(self._favor_rects(L)):
+            out.append(Hit(rect, ("favor", i)))
+        tr = self._token_rect(L)
+        if tr is not None and self.g.get("lastActionToken") is not None:
+            out.append(Hit(tr, ("token",)))
         if self.plan is not None:
             out += self._plan_regions(L)
         return out
@@ -723,11 +728,9 @@ class BoardScene(Scene):
         _text(surface, "Lorenzo", (rect.x, rect.y + round(4 * u)), round(20 * u), P.INK, "caps")
         _text(surface, f"black cross {self.g['blackPoints']}", (rect.x, rect.y + round(30 * u)), round(16 * u),
               P.SEPIA, "italic")
-        if tok is not None and tok in tokens:
-            img = C.token(tokens[tok], size)
-            tr = img.get_rect(midright=(rect.right - round(4 * u), rect.centery))
-            surface.blit(img, tr)
-            self._hover_token_rect = tr
+        tr = self._token_rect(L)
+        if tok is not None and tok in tokens and tr is not None:
+            surface.blit(C.token(tokens[tok], tr.h), tr)
 
     def _draw_market(self, surface: pygame.Surface, L: BoardLayout) -> None:
         u = L.unit
@@ -882,12 +885,34 @@ class BoardScene(Scene):
             surface.blit(img, img.get_rect(center=(x, top + marker)))
         # favor tiles under their sections
         tiles = self.me.get("favorTiles", ["DOWN"] * len(sections))
-        tsize = min(round(36 * u), inner.bottom - (top + sh_) - round(2 * u))
-        for i, sec in enumerate(sections):
-            cx = inner.x + ((sec["faithPointsBeginning"] + sec["faithPointsEnd"]) / 2) * sw + sw // 2
+        for i, rect in enumerate(self._favor_rects(L)):
             state = tiles[i] if i < len(tiles) else "DOWN"
-            img = C.favor_tile(sec["victoryPoints"], state, tsize)
-            surface.blit(img, img.get_rect(midtop=(int(cx), top + sh_ + round(2 * u))))
+            surface.blit(C.favor_tile(sections[i]["victoryPoints"], state, rect.h), rect)
+
+    def _favor_rects(self, L: BoardLayout) -> list[pygame.Rect]:
+        """Where the favor tiles sit: under the middle of their Vatican sections."""
+        u = L.unit
+        ft = self.g["faithTrack"]
+        inner = L.faith.inflate(-round(20 * u), -round(20 * u))
+        sw = inner.w // (ft["maxFaith"] + 1)
+        sh_ = min(round(sw * 1.25), inner.h - round(40 * u))
+        top = inner.y + round(6 * u)
+        tsize = min(round(36 * u), inner.bottom - (top + sh_) - round(2 * u))
+        out = []
+        for sec in sorted(ft["vaticanSections"].values(), key=lambda s: s["faithPointsEnd"]):
+            cx = inner.x + ((sec["faithPointsBeginning"] + sec["faithPointsEnd"]) / 2) * sw + sw // 2
+            r = pygame.Rect(0, 0, tsize, tsize)
+            r.midtop = (int(cx), top + sh_ + round(2 * u))
+            out.append(r)
+        return out
+
+    def _token_rect(self, L: BoardLayout) -> pygame.Rect | None:
+        if L.token is None:
+            return None
+        size = L.token.h - round(6 * L.unit)
+        r = pygame.Rect(0, 0, size, size)
+        r.midright = (L.token.right - round(4 * L.unit), L.token.centery)
+        return r
 
     def _draw_board_frame(self, surface: pygame.Surface, L: BoardLayout) -> None:
         u = L.unit
@@ -1173,6 +1198,22 @@ class BoardScene(Scene):
         elif t[0] == "production" and t[1] in {c["production"] for c in self.g["developmentCards"]}:
             card = next(c for c in self.g["developmentCards"] if c["production"] == t[1])
             img = C.dev_card(card, prods, big)
+        elif t[0] == "favor":
+            sec = sorted(self.g["faithTrack"]["vaticanSections"].values(), key=lambda s: s["faithPointsEnd"])[t[1]]
+            state = self.me.get("favorTiles", ["DOWN"] * 3)[t[1]]
+            img = C.favor_tile(sec["victoryPoints"], state, round(110 * L.unit))
+            text = {"UP": f"Yours: {sec['victoryPoints']} VP",
+                    "REMOVED": "Lost: you were before space {0} when the report came".format(sec["faithPointsBeginning"]),
+                    }.get(state, f"Vatican report {t[1] + 1}: {sec['victoryPoints']} VP if you are on space "
+                                 f"{sec['faithPointsBeginning']} or beyond when a marker reaches {sec['faithPointsEnd']}")
+        elif t[0] == "token":
+            tokens = {k["id"]: k for k in self.g.get("actionTokens", [])}
+            tok = tokens.get(self.g.get("lastActionToken"))
+            if tok is not None:
+                img = C.token(tok, round(120 * L.unit))
+                from .narration import TOKEN_WORDS
+                text = "Lorenzo " + TOKEN_WORDS.get(tok["kind"], "played a token").format(
+                    color=tok.get("discardedDevCardColor", ""))
         elif t[0] == "marble":
             kind = self.g["market"]["grid"][t[1]][t[2]]
             img = M.marble(kind, round(90 * L.unit))
@@ -1191,7 +1232,7 @@ class BoardScene(Scene):
             size = round(17 * L.unit)
             tip = F.render(text, size, P.PARCHMENT, "italic")
             tr = tip.get_rect(midtop=(r.centerx, r.bottom + 4))
-            tr.clamp_ip(surface.get_rect())
+            tr.clamp_ip(surface.get_rect().inflate(-20, -12))
             bg = tr.inflate(16, 8)
             pygame.draw.rect(surface, P.INK, bg, border_radius=6)
             surface.blit(tip, tr)
