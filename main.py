@@ -1,21 +1,19 @@
 """Masters of Renaissance: the game client.
 
-Run ``python main.py`` to open the window, or
-``python main.py --screenshot out.png`` to render one frame to a PNG and exit
-(no display needed).
+Run ``python main.py`` to open the window at the title page, or
+``python main.py --screenshot out.png`` to render the title page to a PNG and exit
+(no display needed). ``--size WxH`` sets the window size (the saved setting otherwise).
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent
-FONTS_DIR = ROOT / "assets" / "fonts"
-CAPTION = "Masters of Renaissance"
-DEFAULT_SIZE = (1280, 800)
+DEFAULT_SCREENSHOT_SIZE = (1280, 800)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -31,9 +29,9 @@ def _size(text: str) -> tuple[int, int]:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="mor", description="Play Masters of Renaissance.")
     parser.add_argument("--screenshot", metavar="PATH", type=Path,
-                        help="render one frame to this PNG file and exit (headless)")
-    parser.add_argument("--size", metavar="WxH", type=_size, default=DEFAULT_SIZE,
-                        help="window size in pixels (default: %(default)s)")
+                        help="render the title page to this PNG file and exit (headless)")
+    parser.add_argument("--size", metavar="WxH", type=_size, default=None,
+                        help="window size in pixels (default: the saved setting, 1280x800 at first)")
     return parser.parse_args(argv)
 
 
@@ -44,36 +42,26 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
 
-    import pygame
+    from game.scenes.app import App
+    from game.scenes.menus import TitleScene
 
-    from game.scenes.title_placeholder import TitlePlaceholder
-
-    pygame.init()
-    try:
-        pygame.display.set_caption(CAPTION)
-        screen = pygame.display.set_mode(args.size, pygame.RESIZABLE)
-        scene = TitlePlaceholder(FONTS_DIR)
-
-        if args.screenshot is not None:
-            scene.draw(screen)
+    if args.screenshot is not None:
+        app = App(headless=True, size=args.size or DEFAULT_SCREENSHOT_SIZE)
+        try:
+            app.stack.push(TitleScene(app))
+            for _ in range(2):          # let pygame_gui lay its widgets out
+                app.frame(1 / 60)
             args.screenshot.parent.mkdir(parents=True, exist_ok=True)
-            pygame.image.save(screen, args.screenshot)
-            return 0
+            app.screenshot(args.screenshot)
+        finally:
+            app.shutdown()
+        return 0
 
-        clock = pygame.time.Clock()
-        while True:
-            for event in pygame.event.get():
-                if event.type == pygame.QUIT:
-                    return 0
-                if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-                    return 0
-            screen = pygame.display.get_surface()
-            scene.draw(screen)
-            pygame.display.flip()
-            clock.tick(30)
-    finally:
-        pygame.quit()
+    app = App(size=args.size)
+    app.run(TitleScene(app))
+    return 0
 
 
 if __name__ == "__main__":

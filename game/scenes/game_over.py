@@ -1,0 +1,210 @@
+"""The end of a game: who won and why, and every player's score by category.
+
+Scores come from the rules engine (``shadow_game(...).score``) on the final view, so the table
+always adds up the way the engine counted. In solo, Lorenzo has no score: the player's is shown
+with where the black cross stopped.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from game.rules.views import shadow_game
+
+from .art import fonts
+from .backdrop import FADED, GOLD, GOLD_LIGHT, INK, OXBLOOD, SEPIA, blit_lines, panel, title_block, tracked, wrap
+from .router import SessionScene, leave_game
+
+if TYPE_CHECKING:
+    from .session import GameSession
+
+LORENZO = "Lorenzo il Magnifico"
+ROMAN = ("i", "ii", "iii", "iv", "v", "vi")
+COLUMNS = (("cards", "Cards"), ("faith_track", "Faith track"), ("favors", "Favor tiles"), ("leaders", "Leaders"),
+           ("resource_vp", "Resources"), ("total", "Total"), ("resources", "Resources left"))
+
+
+def final_scores(session: "GameSession") -> list[tuple[str, dict[str, int]]]:
+    """Every player's score by category, best first (total, then resources left)."""
+    g = session.vm.game
+    assert g is not None
+    game = shadow_game(g, session.config, session.nickname)
+    rows = []
+    for p in g["players"]:
+        s = game.score(p["nickname"])
+        rows.append((p["nickname"], {"cards": s.cards, "faith_track": s.faith_track, "favors": s.favors,
+                                     "leaders": s.leaders, "resource_vp": s.resource_vp, "total": s.total,
+                                     "resources": s.resources}))
+    rows.sort(key=lambda r: (-r[1]["total"], -r[1]["resources"]))
+    return rows
+
+
+def outcome_words(session: "GameSession", rows: list[tuple[str, dict[str, int]]]) -> tuple[str, str]:
+    """The headline and the reason, in words."""
+    g = session.vm.game
+    assert g is not None
+    me = session.nickname
+    max_faith = int(g.get("faithTrack", {}).get("maxFaith", 24))
+    players = g["players"]
+    solo = len(players) == 1
+    winner = g.get("winnerPlayer")
+    if solo:
+        p = players[0]
+        cards = sum(len(s) for s in p["devSlots"])
+        if not winner:
+            if int(g.get("blackPoints", 0)) >= max_faith:
+                why = "His black cross reached the end of the faith track first."
+            else:
+                gone = _vanished_colour(g)
+                why = (f"No {gone.lower()} development card is left on the grid." if gone
+                       else "A colour of development cards ran out on the grid.")
+            return f"{LORENZO} wins", why
+        if int(p.get("faithPoints", 0)) >= max_faith:
+            why = "You reached the end of the faith track before Lorenzo."
+        elif cards >= 7:
+            why = "You bought your seventh development card before Lorenzo could stop you."
+        else:
+            why = "You beat Lorenzo."
+        return f"{winner} wins", why
+    if not winner and rows:
+        winner = rows[0][0]
+    head = "You win" if winner == me else f"{winner} wins"
+    trigger = ""
+    for p in players:
+        if int(p.get("faithPoints", 0)) >= max_faith:
+            trigger = f"{p['nickname']} reached the end of the faith track, and the round was played out."
+            break
+        if sum(len(s) for s in p["devSlots"]) >= 7:
+            trigger = f"{p['nickname']} bought a seventh development card, and the round was played out."
+            break
+    tie = ""
+    if len(rows) > 1 and rows[0][1]["total"] == rows[1][1]["total"]:
+        tie = (f" Tied on {rows[0][1]['total']} points, {winner} wins on the resources left "
+               f"({rows[0][1]['resources']} against {rows[1][1]['resources']}).")
+        if rows[0][1]["resources"] == rows[1][1]["resources"]:
+            tied = [n for n, s in rows if s["total"] == rows[0][1]["total"] and s["resources"] == rows[0][1]["resources"]]
+            tie = f" {' and '.join(tied)} tied on points and resources left: they share the win."
+    return head, (trigger + tie).strip() or "The final round was played out."
+
+
+def _vanished_colour(g: dict) -> str | None:
+    """A colour with no development card left on the grid (None if every colour has one)."""
+    grid = g.get("devCardGrid")
+    top = grid.get("topCards") if isinstance(grid, dict) else None
+    if not isinstance(top, dict):
+        return None
+    for colour, cards in top.items():
+        if not any(c is not None for c in cards):
+            return colour
+    return None
+
+
+class GameOverScene(SessionScene):
+    """Final scores, by category."""
+
+    stage = "ended"
+
+    def __init__(self, app, session: "GameSession") -> None:
+        super().__init__(app, session)
+        self.rows = final_scores(session)
+        self.headline, self.why = outcome_words(session, self.rows)
+        self.sheet = pygame.Rect(0, 0, 0, 0)
+
+    def layout(self) -> None:
+        w, h = self.app.size
+        u = self.unit
+        n = len(self.rows)
+        sw = round(min(w * 0.86, 1040 * u))
+        sh = round((124 + 58 * n) * u) + (round(70 * u) if n == 1 else 0)
+        self.sheet = pygame.Rect((w - sw) // 2, round(h * 0.33), sw, sh)
+        bw, bh = round(280 * u), round(52 * u)
+        self.button("title", pygame.Rect(w // 2 - bw // 2, h - bh - round(60 * u), bw, bh), "Back to the title")
+
+    def update(self, dt: float) -> None:
+        self.session.pump()     # the game is over: nothing changes the stage any more
+
+    def on_button(self, name: str) -> None:
+        if name == "title":
+            leave_game(self.app, self.session)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_RETURN):
+            leave_game(self.app, self.session)
+
+    def paint(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        u = self.unit
+        g = self.session.vm.game
+        lorenzo_won = self.headline.startswith(LORENZO)
+        kicker = "the game is over"
+        bottom = title_block(surface, self.headline, kicker, w // 2, round(h * 0.075), u, size=76)
+        small = max(12, round(22 * u))
+        blit_lines(surface, wrap(self.why, small, round(w * 0.7), "italic"), small, OXBLOOD if lorenzo_won else SEPIA,
+                   w // 2, bottom + round(6 * u), "italic", align="center")
+        surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
+        # the table
+        pad = round(40 * u)
+        inner = self.sheet.inflate(-2 * pad, -2 * round(28 * u))
+        solo = len(self.rows) == 1
+        columns = COLUMNS[:-1] if solo else COLUMNS      # no tie-break in solo
+        name_w = round(inner.w * 0.24)
+        col_w = (inner.w - name_w) / len(columns)
+        y = inner.y
+        cap = max(10, round(16 * u))
+        for i, (_key, label) in enumerate(columns):
+            cx = round(inner.x + name_w + col_w * (i + 0.5))
+            lines = wrap(label.lower(), cap, round(col_w - 6 * u), "caps")
+            blit_lines(surface, lines, cap, OXBLOOD if label == "Total" else SEPIA, cx,
+                       y + (2 - len(lines)) * round(cap * 0.6), "caps", align="center", leading=1.1)
+        y += round(56 * u)
+        pygame.draw.line(surface, SEPIA, (inner.x, y - round(8 * u)), (inner.right, y - round(8 * u)),
+                         max(1, round(1.5 * u)))
+        size = max(13, round(26 * u))
+        winner = g.get("winnerPlayer") if g else None
+        row_h = round(58 * u)
+        for rank, (nick, s) in enumerate(self.rows):
+            won = nick == winner or (not lorenzo_won and winner is None and rank == 0)
+            row = pygame.Rect(inner.x - round(12 * u), y - round(6 * u), inner.w + round(24 * u), row_h - round(8 * u))
+            if won:
+                band = pygame.Surface(row.size, pygame.SRCALPHA)
+                band.fill((*GOLD_LIGHT, 90))
+                surface.blit(band, row)
+                pygame.draw.rect(surface, GOLD, row, max(1, round(1.5 * u)), border_radius=round(6 * u))
+            label = nick + (" (you)" if nick == self.session.nickname and len(self.rows) > 1 else "")
+            x = inner.x
+            if not solo:
+                numeral = fonts.render(ROMAN[rank] if rank < len(ROMAN) else str(rank + 1), max(11, round(18 * u)),
+                                       OXBLOOD, "caps")
+                surface.blit(numeral, numeral.get_rect(midleft=(x, row.centery)))
+                x += round(40 * u)
+            img = fonts.render(label, fonts.fit(label, name_w - (x - inner.x) - round(10 * u), size), INK)
+            surface.blit(img, img.get_rect(midleft=(x, row.centery)))
+            for i, (key, _label) in enumerate(columns):
+                cx = round(inner.x + name_w + col_w * (i + 0.5))
+                v = s[key]
+                colour = INK if key == "total" else (FADED if v == 0 else SEPIA)
+                if key == "resources":
+                    colour = FADED
+                txt = fonts.render(str(v), size + (round(4 * u) if key == "total" else 0), colour,
+                                   "regular" if key != "resources" else "italic")
+                surface.blit(txt, txt.get_rect(center=(cx, row.centery)))
+            y += row_h
+        if solo and g is not None:
+            max_faith = int(g.get("faithTrack", {}).get("maxFaith", 24))
+            line = (f"Lorenzo's black cross stopped at {g.get('blackPoints', 0)} of {max_faith} on the faith track."
+                    if not lorenzo_won or int(g.get("blackPoints", 0)) < max_faith
+                    else f"Lorenzo's black cross reached {max_faith}, the end of the faith track.")
+            score = self.rows[0][1]["total"]
+            you = f"Your score: {score} victory point{'s' if score != 1 else ''}. "
+            from .art import icons
+            cross = icons.black_cross(round(40 * u))
+            lines = wrap(you + line, small, inner.w - cross.get_width() - round(20 * u), "italic")
+            text_w = max(fonts.font(small, "italic").size(t)[0] for t in lines)
+            left = self.sheet.centerx - (text_w + cross.get_width() + round(14 * u)) // 2
+            surface.blit(cross, cross.get_rect(midleft=(left, y + round(10 * u) + len(lines) * small // 2)))
+            blit_lines(surface, lines, small, SEPIA, left + cross.get_width() + round(14 * u), y + round(10 * u),
+                       "italic")
+        note = tracked("resources left break a tie", max(10, round(15 * u)), FADED, max(1, round(2 * u)))
+        if len(self.rows) > 1:
+            surface.blit(note, note.get_rect(midtop=(self.sheet.centerx, self.sheet.bottom + round(10 * u))))

@@ -1,0 +1,228 @@
+"""The waiting room of a server: who is waiting, who chooses the number of players, and when.
+
+The first player in the waiting list (the *head*) chooses how many play: Solo, 2, 3 or 4. The
+others read "Waiting for X to choose the number of players…". The game starts by itself when
+enough players wait; the scene then hands over to the leader choice (see :func:`router.follow`).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from .art import fonts
+from .backdrop import FADED, INK, OXBLOOD, SEPIA, blit_lines, panel, title_block, tracked, wrap
+from .router import SessionScene, leave_game
+
+if TYPE_CHECKING:
+    from .session import GameSession
+
+SEAT_CHOICES = (("players_1", "Solo", 1), ("players_2", "2 players", 2), ("players_3", "3 players", 3),
+                ("players_4", "4 players", 4))
+
+
+class LobbyScene(SessionScene):
+    """The waiting room."""
+
+    stage = "lobby"
+
+    def __init__(self, app, session: "GameSession") -> None:
+        super().__init__(app, session)
+        self.lost = False            # the server closed the connection while we waited
+        self.asked: int | None = None
+        self.sheet = pygame.Rect(0, 0, 0, 0)
+        self._shape: tuple | None = None
+        self.addresses: list[str] = []
+        self.plaque = pygame.Rect(0, 0, 0, 0)
+        self.hosting = app.server is not None
+        if self.hosting:
+            from .menus import lan_addresses
+            self.addresses = lan_addresses()
+
+    @property
+    def is_head(self) -> bool:
+        lobby = self.session.lobby
+        return bool(lobby.head) and lobby.head == self.session.nickname
+
+    @property
+    def choosing(self) -> bool:
+        """Whether the count buttons are on screen."""
+        return self.is_head and self.session.lobby.players_count is None and not self.lost
+
+    def layout(self) -> None:
+        w, h = self.app.size
+        u = self.unit
+        sw, sh = round(820 * u), round((400 if self.choosing else 290) * u)
+        self.plaque = pygame.Rect(0, 0, 0, 0)
+        top = round(h * 0.25)
+        if self.hosting:
+            self.plaque = pygame.Rect(w // 2 - round(300 * u), round(h * 0.19), round(600 * u), round(92 * u))
+            top = self.plaque.bottom + round(22 * u)
+        self.sheet = pygame.Rect((w - sw) // 2, top, sw, min(sh, h - top - round(120 * u)))
+        if self.choosing:
+            bw, bh, gap = round(160 * u), round(54 * u), round(16 * u)
+            total = 4 * bw + 3 * gap
+            x = self.sheet.centerx - total // 2
+            y = self.sheet.bottom - bh - round(54 * u)
+            for i, (name, text, n) in enumerate(SEAT_CHOICES):
+                tip = "Play alone against Lorenzo il Magnifico" if n == 1 else f"Wait for {n - 1} more to join"
+                self.button(name, pygame.Rect(x + i * (bw + gap), y, bw, bh), text, tooltip=tip,
+                            enabled=self.asked is None)
+        bw, bh = round(240 * u), round(48 * u)
+        label = "Stop hosting" if self.app.server is not None else "Leave"
+        self.button("leave", pygame.Rect(w // 2 - bw // 2, h - round(110 * u), bw, bh), label, "@menu_quiet",
+                    tooltip="Close the game server and go back to the title" if self.app.server else
+                    "Leave the waiting room")
+        self._shape = self._state()
+
+    def _state(self) -> tuple:
+        lobby = self.session.lobby
+        return (self.choosing, self.asked, self.lost, lobby.error)
+
+    def update(self, dt: float) -> None:
+        if self._pump_lobby():
+            return
+        if self._state() != self._shape:
+            self.ui.clear_and_reset()
+            self.build()
+
+    def _pump_lobby(self) -> bool:
+        """Take the server's messages; True if the scene was replaced."""
+        from .router import scene_for
+        session = self.session
+        msgs = session.pump()
+        if any(m.get("type") == "ConnectionLost" for m in msgs) and not session.vm.has_game:
+            self.lost = True
+        if any(m.get("type") == "ErrNewGame" for m in msgs):
+            self.asked = None
+        if session.turn_started:
+            session.turn_started = False
+            self.app.notify_turn()
+        if session.stage() != self.stage:
+            nxt = scene_for(self.app, session)
+            if nxt is not None:
+                self.app.stack.replace(nxt)
+                return True
+        return False
+
+    def on_button(self, name: str) -> None:
+        if name == "leave":
+            leave_game(self.app, self.session)
+            return
+        for key, _text, n in SEAT_CHOICES:
+            if name == key and self.asked is None:
+                self.asked = n
+                self.session.lobby.error = None
+                self.session.match.new_game(n)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            leave_game(self.app, self.session)
+
+    # drawing -----------------------------------------------------------------------------
+    def paint(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        u = self.unit
+        title_block(surface, "The waiting room", None, w // 2, round(h * 0.06), u, size=64)
+        lobby = self.session.lobby
+        if self.hosting and self.app.server is not None:
+            port = self.app.server.address[1]
+            addr = "   or   ".join(f"{a}:{port}" for a in self.addresses[:2]) or f"127.0.0.1:{port} (no network found)"
+            surface.blit(panel(self.plaque.w, self.plaque.h, u, (246, 232, 196)), self.plaque.topleft)
+            k = tracked("friends join by ip at", max(11, round(17 * u)), OXBLOOD, max(1, round(2 * u)))
+            surface.blit(k, k.get_rect(midtop=(self.plaque.centerx - round(3 * u), self.plaque.y + round(14 * u))))
+            size = fonts.fit(addr, self.plaque.w - round(60 * u), max(14, round(34 * u)))
+            img = fonts.render(addr, size, INK)
+            surface.blit(img, img.get_rect(midtop=(self.plaque.centerx - round(3 * u),
+                                                   self.plaque.y + round(14 * u) + k.get_height())))
+        surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
+        cx = self.sheet.centerx
+        y = self.sheet.y + round(36 * u)
+        # the seats: a pawn for each player waiting, an empty place for each seat still free
+        seats = max(4, lobby.booked if lobby.players_count is None else lobby.players_count)
+        filled = lobby.booked
+        r = round(24 * u)
+        gap = round(40 * u)
+        total = seats * 2 * r + (seats - 1) * gap
+        for i in range(seats):
+            c = (cx - total // 2 + r + i * (2 * r + gap), y + round(r * 1.4))
+            _pawn(surface, c, r, PAWN_COLOURS[i % 4] if i < filled else None,
+                  lobby.players_count is not None and i >= lobby.players_count, u)
+            if i == 0 and lobby.head and filled:
+                tag = fonts.render(lobby.head, max(11, round(17 * u)), SEPIA, "italic")
+                surface.blit(tag, tag.get_rect(midtop=(c[0], c[1] + round(r * 1.55))))
+        y += round(r * 2.9) + round(40 * u)
+        size = max(13, round(26 * u))
+        small = max(12, round(21 * u))
+        lines: list[tuple[str, tuple, str]] = []
+        if self.lost:
+            lines.append(("The connection to the server was lost.", OXBLOOD, "regular"))
+            lines.append(("Leave, then join again when the host is back.", SEPIA, "italic"))
+        elif lobby.booked == 0 and not lobby.head:
+            lines.append(("Joining the waiting room\u2026", SEPIA, "italic"))
+        else:
+            n = lobby.booked
+            lines.append((f"{n} player{'s' if n != 1 else ''} waiting", INK, "regular"))
+            if lobby.players_count is not None:
+                c = lobby.players_count
+                if c == 1:
+                    lines.append(("A solo game against Lorenzo is starting\u2026", SEPIA, "italic"))
+                else:
+                    more = max(0, c - n)
+                    lines.append((f"A game for {c} players: waiting for {more} more to join\u2026" if more else
+                                  f"A game for {c} players is starting\u2026", SEPIA, "italic"))
+            elif self.is_head:
+                lines.append(("You choose how many play. The game starts as soon as enough players wait.",
+                              SEPIA, "italic"))
+            else:
+                lines.append((f"Waiting for {lobby.head or 'the first player'} to choose the number of players\u2026",
+                              SEPIA, "italic"))
+        for text, colour, style in lines:
+            s = size if style == "regular" else small
+            wrapped = wrap(text, s, self.sheet.w - round(90 * u), style)
+            y = blit_lines(surface, wrapped, s, colour, cx, y, style, align="center") + round(4 * u)
+        if lobby.error:
+            err = wrap(lobby.error, small, self.sheet.w - round(90 * u), "italic")
+            blit_lines(surface, err, small, OXBLOOD, cx, y + round(4 * u), "italic", align="center")
+        if self.choosing:
+            k = tracked("how many players?", max(11, round(18 * u)), FADED, max(1, round(2 * u)))
+            surface.blit(k, k.get_rect(midbottom=(cx, self.sheet.bottom - round(118 * u))))
+        you = tracked(f"you are {self.session.nickname}", max(10, round(17 * u)), FADED, max(1, round(2 * u)))
+        surface.blit(you, you.get_rect(midtop=(cx, self.sheet.bottom + round(12 * u))))
+
+
+PAWN_COLOURS = [(178, 52, 40), (40, 96, 160), (46, 122, 70), (150, 104, 24)]
+
+
+def _pawn(surface: pygame.Surface, c: tuple[int, int], r: int, colour, unused: bool, u: float) -> None:
+    """A wooden pawn (a head on a bell-shaped body) for a taken seat; a dashed outline for a free one."""
+    k = 4
+    size = (round(r * 2.4) * k, round(r * 3.0) * k)
+    big = pygame.Surface(size, pygame.SRCALPHA)
+    R = r * k
+    cx = size[0] // 2
+    head_c = (cx, round(R * 0.62))
+    body = [(cx - R * 0.95, size[1] - R * 0.18), (cx - R * 0.55, R * 1.35), (cx - R * 0.3, R * 1.05),
+            (cx + R * 0.3, R * 1.05), (cx + R * 0.55, R * 1.35), (cx + R * 0.95, size[1] - R * 0.18)]
+    if colour is None:
+        edge = (*FADED, 120) if unused else (*SEPIA, 200)
+        fill = (0, 0, 0, 0) if unused else (236, 222, 192, 255)
+        pygame.draw.polygon(big, fill, body)
+        pygame.draw.circle(big, fill, head_c, round(R * 0.52))
+        pygame.draw.polygon(big, edge, body, max(2, round(2 * u * k)))
+        pygame.draw.circle(big, edge, head_c, round(R * 0.52), max(2, round(2 * u * k)))
+    else:
+        dark = tuple(max(0, round(v * 0.6)) for v in colour)
+        shadow = [(x + R * 0.12, y + R * 0.12) for x, y in body]
+        pygame.draw.polygon(big, (*dark, 255), shadow)
+        pygame.draw.polygon(big, (*colour, 255), body)
+        pygame.draw.circle(big, (*dark, 255), (head_c[0] + round(R * 0.1), head_c[1] + round(R * 0.1)), round(R * 0.52))
+        pygame.draw.circle(big, (*colour, 255), head_c, round(R * 0.52))
+        light = tuple(min(255, round(v + (255 - v) * 0.45)) for v in colour)
+        pygame.draw.circle(big, (*light, 200), (head_c[0] - round(R * 0.18), head_c[1] - round(R * 0.18)), round(R * 0.16))
+        pygame.draw.polygon(big, (*dark, 255), body, max(2, round(1.5 * u * k)))
+        base = pygame.Rect(0, 0, round(R * 2.1), round(R * 0.36))
+        base.midbottom = (cx, size[1] - round(R * 0.04))
+        pygame.draw.ellipse(big, (*dark, 255), base)
+    img = pygame.transform.smoothscale(big, (size[0] // k, size[1] // k))
+    surface.blit(img, img.get_rect(center=c))

@@ -1,0 +1,809 @@
+"""The menu scenes: title, settings, hosting a LAN game and joining one by address.
+
+None of them blocks a frame: the server starts on its own thread, and joining connects on a
+short-lived thread whose result :meth:`JoinScene.update` picks up.
+"""
+from __future__ import annotations
+
+import errno
+import ipaddress
+import logging
+import re
+import socket
+import threading
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from game.netcode.protocol import NICKNAME_MAX, validate_nickname
+
+from .art import fonts
+from .backdrop import (FADED, INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, glow, panel, title_block,
+                       tracked, wrap)
+
+log = logging.getLogger("mor.menus")
+
+TITLE = "Masters of Renaissance"
+KICKER = "A digital edition of the board game"
+
+WINDOW_SIZES = [(1024, 640), (1280, 720), (1280, 800), (1366, 768), (1440, 900), (1600, 900),
+                (1680, 1050), (1920, 1080), (1920, 1200), (2560, 1440), (3840, 2160)]
+
+
+def size_label(size: tuple[int, int]) -> str:
+    return f"{size[0]} \u00d7 {size[1]}"
+
+
+def check_nickname(text: str) -> str | None:
+    """The problem with a nickname, in words, or None if it is fine."""
+    s = text.strip()
+    if not s:
+        return "Type a nickname."
+    if len(s) > NICKNAME_MAX:
+        return f"At most {NICKNAME_MAX} letters."
+    if validate_nickname(s) is None:
+        return "Use letters, digits, spaces and punctuation only."
+    return None
+
+
+def check_port(text: str) -> str | None:
+    s = text.strip()
+    if not s.isdigit() or not 1 <= int(s) <= 65535:
+        return "A port is a number from 1 to 65535."
+    return None
+
+
+_HOST_RE = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
+
+
+def parse_address(text: str, default_port: int) -> tuple[str, int]:
+    """``host``, ``host:port``, ``[v6]`` or ``[v6]:port`` as (host, port).
+
+    :raises ValueError: with the problem in words.
+    """
+    s = text.strip()
+    example = "Type an address like 192.168.1.23 or 192.168.1.23:51015."
+    if not s:
+        raise ValueError("Type the address the host sees on their screen. " + example)
+    port_text: str | None = None
+    if s.startswith("["):
+        end = s.find("]")
+        if end < 0:
+            raise ValueError(f"\u201c{s}\u201d is not an address. " + example)
+        host, rest = s[1:end], s[end + 1:]
+        if rest:
+            if not rest.startswith(":"):
+                raise ValueError(f"\u201c{s}\u201d is not an address. " + example)
+            port_text = rest[1:]
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise ValueError(f"\u201c{host}\u201d is not an IPv6 address. " + example) from None
+    elif s.count(":") == 1:
+        host, port_text = s.split(":")
+    elif s.count(":") > 1:
+        host = s
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise ValueError(f"\u201c{s}\u201d is not an address. " + example) from None
+    else:
+        host = s
+    if ":" not in host and not _HOST_RE.match(host):
+        raise ValueError(f"\u201c{host or s}\u201d is not an address. " + example)
+    if port_text is None:
+        return host, default_port
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ValueError(f"The port after \u201c:\u201d must be a number from 1 to 65535, not \u201c{port_text}\u201d.")
+    return host, int(port_text)
+
+
+def lan_addresses() -> list[str]:
+    """This computer's LAN IPv4 addresses, best first (never loopback).
+
+    A UDP socket "connected" to a private address makes the system choose the interface it would
+    route through; no packet is sent.
+    """
+    found: list[str] = []
+    for probe in ("192.168.255.255", "10.255.255.255", "172.31.255.255", "203.0.113.1"):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 9))
+                ip = s.getsockname()[0]
+        except OSError:
+            continue
+        if ip and not ip.startswith(("127.", "0.")) and ip not in found:
+            found.append(ip)
+    try:
+        for ip in socket.gethostbyname_ex(socket.gethostname())[2]:
+            if not ip.startswith(("127.", "0.")) and ip not in found:
+                found.append(ip)
+    except OSError:
+        pass
+    return found
+
+
+# ---------------------------------------------------------------------------- title
+class TitleScene(PaintedScene):
+    """The title page: play solo (or continue), host, join, settings, quit."""
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.message: str | None = None
+
+    def layout(self) -> None:
+        w, h = self.app.size
+        u = self.unit
+        items = []
+        if self.app.solo_save_path.exists():
+            items.append(("continue", "Continue solo game", "Pick up your saved game against Lorenzo"))
+        items += [("solo", "Play solo", "A new game against Lorenzo il Magnifico"
+                   + (" (replaces the saved one)" if items else "")),
+                  ("host", "Host a LAN game", "Open a game on this computer for friends on your network"),
+                  ("join", "Join by IP", "Join a game someone on your network is hosting"),
+                  ("settings", "Settings", None),
+                  ("quit", "Quit", None)]
+        bw, bh, gap = round(360 * u), round(50 * u), round(12 * u)
+        top = round(h * 0.36)
+        if len(items) == 7:
+            top = round(h * 0.34)
+        rects = self.column(w // 2, top, bw, bh, gap, len(items))
+        for (name, text, tip), rect in zip(items, rects):
+            self.button(name, rect, text, "@menu_quiet" if name in ("settings", "quit") else "@menu", tooltip=tip)
+
+    def paint(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        u = self.unit
+        _title_art(surface, self.app, u)
+        title_block(surface, TITLE, KICKER, w // 2, round(h * 0.085), u, size=88)
+        if self.message:
+            lines = wrap(self.message, max(12, round(20 * u)), round(w * 0.6), "italic")
+            blit_lines(surface, lines, max(12, round(20 * u)), OXBLOOD, w // 2,
+                       round(h - 110 * u) - len(lines) * round(20 * u), "italic", align="center")
+        footer = tracked(f"playing as {self.app.settings.nickname}  \u00b7  esc quits",
+                         max(10, round(18 * u)), (150, 120, 86), max(1, round(2 * u)))
+        surface.blit(footer, footer.get_rect(midbottom=(w // 2, h - round(52 * u))))
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.quit()
+
+    def on_button(self, name: str) -> None:
+        app = self.app
+        if name == "quit":
+            app.quit()
+        elif name == "settings":
+            app.stack.push(SettingsScene(app))
+        elif name == "join":
+            app.stack.push(JoinScene(app))
+        elif name == "host":
+            app.stack.push(HostScene(app))
+        elif name == "solo":
+            self.start_solo(resume=False)
+        elif name == "continue":
+            self.start_solo(resume=True)
+
+    def start_solo(self, resume: bool) -> None:
+        """Start (or resume) the solo game and go to the screen it is at."""
+        from game.match import LocalMatch
+        from game.rules.errors import GameError
+
+        from .router import scene_for
+        from .session import GameSession
+
+        app = self.app
+        try:
+            if resume:
+                match = LocalMatch.resume(app.config, app.solo_save_path)
+            else:
+                nick = app.settings.nickname.strip()
+                if check_nickname(nick):
+                    nick = "Player"
+                match = LocalMatch(app.config, nick, save_path=app.solo_save_path)
+        except (ValueError, GameError, OSError) as e:
+            log.warning("cannot start the solo game: %s", e)
+            self.message = (f"The saved solo game could not be opened ({e}). Start a new one with Play solo."
+                            if resume else f"The solo game could not start: {e}")
+            return
+        session = GameSession(match, app.config, match.nickname)
+        session.pump()
+        app.stack.reset(scene_for(app, session))
+
+
+def _title_art(surface: pygame.Surface, app, u: float) -> None:
+    """Fanned leader cards on the left and a handful of marbles on the right of the menu."""
+    w, h = surface.get_size()
+    art = _TITLE_ART.get((w, h))
+    if art is None:
+        art = _paint_title_art((w, h), app, u)
+        _TITLE_ART.clear()
+        _TITLE_ART[(w, h)] = art
+    surface.blit(art, (0, 0))
+
+
+_TITLE_ART: dict[tuple[int, int], pygame.Surface] = {}
+
+
+def _paint_title_art(size: tuple[int, int], app, u: float) -> pygame.Surface:
+    w, h = size
+    layer = pygame.Surface(size, pygame.SRCALPHA)
+    try:
+        from .art import cards, marbles
+        view = sample_view(app.config)
+    except Exception:   # the art is decoration: a missing piece never stops the menu
+        log.exception("title art unavailable")
+        return layer
+    prods = {p["id"]: p for p in view["productions"]}
+    leaders = view["leaderCards"]
+    # a fan of three leader cards on the left
+    ch = round(min(h * 0.32, 250 * u))
+    picks = [leaders[i % len(leaders)] for i in (2, 9, 13)]
+    cx, cy = round(w * 0.185), round(h * 0.6)
+    for i, ld in enumerate(picks):
+        card = cards.leader_card(ld, prods, ch)
+        img = pygame.transform.rotozoom(card, (1 - i) * 12, 1)
+        pos = (cx + (i - 1) * round(ch * 0.3), cy + abs(i - 1) * round(ch * 0.05))
+        shadow = _shadow_of(img, round(10 * u))
+        layer.blit(shadow, shadow.get_rect(center=(pos[0] + round(5 * u), pos[1] + round(8 * u))))
+        layer.blit(img, img.get_rect(center=pos))
+    # the market on the right: a walnut tray of twelve marbles and the one waiting to slide in
+    d = round(min(h * 0.06, 46 * u))
+    step = round(d * 1.18)
+    pad = round(d * 0.45)
+    tray = pygame.Rect(0, 0, 4 * step + 2 * pad, 3 * step + 2 * pad)
+    tray.center = (round(w * 0.815), round(h * 0.58))
+    shadow = glow(tray.size, round(12 * u), (40, 24, 10), round(16 * u))
+    layer.blit(shadow, shadow.get_rect(center=(tray.centerx + round(5 * u), tray.centery + round(8 * u))))
+    pygame.draw.rect(layer, (96, 60, 34), tray, border_radius=round(12 * u))
+    pygame.draw.rect(layer, (70, 42, 22), tray.inflate(-round(10 * u), -round(10 * u)), border_radius=round(8 * u))
+    pygame.draw.rect(layer, (176, 134, 58), tray, max(1, round(2 * u)), border_radius=round(12 * u))
+    kinds = ["Zero", "Coin", "Shield", "Zero", "Servant", "Stone", "Faith", "Coin", "Stone", "Zero", "Servant",
+             "Shield"]
+    for k, kind in enumerate(kinds):
+        r, c = divmod(k, 4)
+        m = marbles.marble(kind, d)
+        layer.blit(m, m.get_rect(center=(tray.x + pad + step * c + step // 2, tray.y + pad + step * r + step // 2)))
+    slide = marbles.marble("Zero", d)
+    layer.blit(slide, slide.get_rect(center=(tray.right + round(d * 0.2), tray.y - round(d * 0.25))))
+    return layer
+
+
+def _shadow_of(img: pygame.Surface, blur: int) -> pygame.Surface:
+    """A soft shadow of ``img``'s shape, ``blur`` pixels wider on each side."""
+    mask = pygame.mask.from_surface(img, 8)
+    sw, sh = img.get_size()
+    padded = pygame.Surface((sw + 4 * blur, sh + 4 * blur), pygame.SRCALPHA)
+    padded.blit(mask.to_surface(setcolor=(40, 24, 10, 90), unsetcolor=(0, 0, 0, 0)), (2 * blur, 2 * blur))
+    k = max(2, blur)
+    small = pygame.transform.smoothscale(padded, (max(1, padded.get_width() // k), max(1, padded.get_height() // k)))
+    return pygame.transform.smoothscale(small, padded.get_size())
+
+
+_SAMPLE: dict[int, dict] = {}
+
+
+def sample_view(config) -> dict:
+    """An ``UpdateGame`` of a fresh solo game (its cards and productions, for decoration)."""
+    key = id(config)
+    if key not in _SAMPLE:
+        from game.rules.engine import Game
+        from game.rules.views import player_view
+        _SAMPLE[key] = player_view(Game.new(config, ["Ada"], 1592), "Ada")
+    return _SAMPLE[key]
+
+
+# ---------------------------------------------------------------------------- settings
+class SettingsScene(PaintedScene):
+    """Nickname, window, sound, turn confirmation and server port; saved with ``Settings.save``."""
+
+    TOGGLES = (("fullscreen", "Full screen"), ("sound", "Sound"), ("confirm_end_turn", "Confirm end of turn"))
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        s = app.settings
+        self.draft: dict[str, Any] = {
+            "nickname": s.nickname, "window_size": tuple(s.window_size), "fullscreen": s.fullscreen,
+            "sound": s.sound, "confirm_end_turn": s.confirm_end_turn, "server_port": str(s.server_port),
+        }
+        self.errors: dict[str, str] = {}
+        self.status: str | None = None
+        self.rows: dict[str, pygame.Rect] = {}
+        self.sheet = pygame.Rect(0, 0, 0, 0)
+
+    def sizes(self) -> list[tuple[int, int]]:
+        out = list(WINDOW_SIZES)
+        if self.draft["window_size"] not in out:
+            out.append(self.draft["window_size"])
+            out.sort()
+        return out
+
+    def layout(self) -> None:
+        w, h = self.app.size
+        u = self.unit
+        sw, sh = round(820 * u), round(560 * u)
+        self.sheet = pygame.Rect((w - sw) // 2, round(h * 0.2), sw, min(sh, h - round(h * 0.2) - round(40 * u)))
+        label_x = self.sheet.x + round(50 * u)
+        field_x = self.sheet.x + round(330 * u)
+        row_h, gap = round(44 * u), round(20 * u)
+        y = self.sheet.y + round(36 * u)
+        self.rows = {}
+        order = ["nickname", "window_size", "fullscreen", "sound", "confirm_end_turn", "server_port"]
+        for key in order:
+            self.rows[key] = pygame.Rect(label_x, y, field_x - label_x, row_h)
+            field = pygame.Rect(field_x, y, round(250 * u), row_h)
+            if key == "nickname":
+                self.entry("nickname", field, self.draft["nickname"], limit=NICKNAME_MAX + 8)
+            elif key == "server_port":
+                self.entry("server_port", pygame.Rect(field_x, y, round(140 * u), row_h), self.draft["server_port"], 5)
+            elif key == "window_size":
+                options = [size_label(s) for s in self.sizes()]
+                dd = pygame_gui.elements.UIDropDownMenu(options, size_label(self.draft["window_size"]), field,
+                                                        self.ui)
+                self.widgets["window_size"] = dd
+            else:
+                on = self.draft[key]
+                b = self.button(key, pygame.Rect(field_x, y, round(120 * u), row_h), "On" if on else "Off",
+                                "@menu" if on else "@menu_quiet")
+                b.set_text("On" if on else "Off")
+            y += row_h + gap
+        by = self.sheet.bottom - round(80 * u)
+        bw, bh = round(180 * u), round(48 * u)
+        self.button("save", pygame.Rect(self.sheet.centerx - bw - round(10 * u), by, bw, bh), "Save")
+        self.button("back", pygame.Rect(self.sheet.centerx + round(10 * u), by, bw, bh), "Back", "@menu_quiet")
+
+    def paint(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        u = self.unit
+        title_block(surface, "Settings", None, w // 2, round(h * 0.06), u, size=64)
+        surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
+        labels = {"nickname": "Nickname", "window_size": "Window size", "fullscreen": "Full screen",
+                  "sound": "Sound", "confirm_end_turn": "Confirm end of turn", "server_port": "Server port"}
+        size = max(12, round(24 * u))
+        small = max(11, round(18 * u))
+        for key, rect in self.rows.items():
+            img = fonts.render(labels[key], size, INK)
+            surface.blit(img, img.get_rect(midleft=(rect.x, rect.centery)))
+            note = self.errors.get(key)
+            colour, style = OXBLOOD, "italic"
+            if note is None:
+                note = {"nickname": "How others see you", "server_port": "Used when you host",
+                        "confirm_end_turn": "Ask before passing the turn", "fullscreen": "Applied when you save",
+                        "sound": "A chime on your turn", "window_size": "Applied when you save"}.get(key)
+                colour = FADED
+            if note:
+                x = rect.right + round(270 * u)
+                lines = wrap(note, small, self.sheet.right - x - round(30 * u), style)
+                y = rect.centery - len(lines) * round(small * 1.15) // 2
+                blit_lines(surface, lines, small, colour, x, y, style, leading=1.15)
+        status = self.status
+        if self.app.settings.problem:
+            status = f"Note: {self.app.settings.problem}"
+        if status:
+            lines = wrap(status, small, self.sheet.w - round(80 * u), "italic")
+            colour = OXBLOOD if status.startswith(("Note", "Not saved", "Could")) else SEPIA
+            blit_lines(surface, lines, small, colour, self.sheet.centerx,
+                       self.sheet.bottom - round(108 * u) - (len(lines) - 1) * round(small * 1.15),
+                       "italic", align="center", leading=1.15)
+
+    def on_ui(self, event: pygame.event.Event) -> Any:
+        if event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED:
+            name = self.name_of(event.ui_element)
+            if name in ("nickname", "server_port"):
+                self.draft[name] = event.text
+                self.errors.pop(name, None)
+                self.status = None
+            return
+        if event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and event.ui_element is self.widgets.get("window_size"):
+            self.draft["window_size"] = _size_from_label(event.text, self.draft["window_size"])
+            self.status = None
+            return
+        super().on_ui(event)
+
+    def on_enter(self, name: str) -> None:
+        self.save()
+
+    def on_button(self, name: str) -> None:
+        if name in dict(self.TOGGLES):
+            self.draft[name] = not self.draft[name]
+            self.status = None
+            self.rebuild()
+        elif name == "save":
+            self.save()
+        elif name == "back":
+            self.app.stack.pop()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.stack.pop()
+
+    def rebuild(self) -> None:
+        self._read_widgets()
+        self.ui.clear_and_reset()
+        self.build()
+
+    def save(self) -> bool:
+        """Check the draft; save it if it is all valid. Returns whether it was saved."""
+        self._read_widgets()
+        self.errors = {}
+        problem = check_nickname(self.draft["nickname"])
+        if problem:
+            self.errors["nickname"] = problem
+        problem = check_port(str(self.draft["server_port"]))
+        if problem:
+            self.errors["server_port"] = problem
+        if self.errors:
+            self.status = "Not saved: fix the fields marked in red."
+            return False
+        s = self.app.settings
+        old_window = (tuple(s.window_size), s.fullscreen)
+        s.nickname = self.draft["nickname"].strip()
+        s.window_size = tuple(self.draft["window_size"])
+        s.fullscreen = bool(self.draft["fullscreen"])
+        s.sound = bool(self.draft["sound"])
+        s.confirm_end_turn = bool(self.draft["confirm_end_turn"])
+        s.server_port = int(str(self.draft["server_port"]).strip())
+        s.problem = None
+        s.save()
+        if s.problem:
+            self.status = None
+            return False
+        self.status = "Saved."
+        if (tuple(s.window_size), s.fullscreen) != old_window and not self.app.headless:
+            self.app.resize(s.window_size)
+        return True
+
+    def _read_widgets(self) -> None:
+        for name in ("nickname", "server_port"):
+            w = self.widgets.get(name)
+            if w is not None:
+                self.draft[name] = w.get_text()
+        dd = self.widgets.get("window_size")
+        if dd is not None:
+            opt = dd.selected_option
+            text = opt[0] if isinstance(opt, tuple) else opt
+            self.draft["window_size"] = _size_from_label(text, self.draft["window_size"])
+
+
+def _size_from_label(text: str, default: tuple[int, int]) -> tuple[int, int]:
+    m = re.match(r"\s*(\d+)\s*\D+\s*(\d+)", str(text))
+    return (int(m.group(1)), int(m.group(2))) if m else default
+
+
+# ---------------------------------------------------------------------------- host
+class HostScene(PaintedScene):
+    """Start the in-process server, then join it as the host and go to the waiting room."""
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.error: str | None = None
+        self.addresses: list[str] = []
+        self.port = app.settings.server_port
+        self._ready = False
+        self._frames = 0
+        self.sheet = pygame.Rect(0, 0, 0, 0)
+
+    def enter(self) -> None:
+        self.start_server()
+        super().enter()
+
+    def start_server(self) -> None:
+        from game.netcode.server import Server, ServerOptions
+        app = self.app
+        problem = check_nickname(app.settings.nickname)
+        if problem:
+            self.error = "Choose a nickname in Settings before hosting a game."
+            return
+        if app.server is None:
+            data = app.data_dir / "server"
+            try:
+                data.mkdir(parents=True, exist_ok=True)
+                server = Server(app.config, ServerOptions(host="0.0.0.0", port=self.port, data_dir=data))
+                server.start()
+            except OSError as e:
+                self.error = describe_bind_error(e, self.port, data)
+                log.warning("cannot host: %s", e)
+                return
+            app.server = server
+        self.port = app.server.address[1]
+        self.addresses = lan_addresses()
+        self._ready = True
+
+    def layout(self) -> None:
+        w, h = self.app.size
+        u = self.unit
+        sw, sh = round(760 * u), round(190 * u)
+        self.sheet = pygame.Rect((w - sw) // 2, round(h * 0.3), sw, sh)
+        bw, bh = round(220 * u), round(50 * u)
+        if self.error:
+            y = self.sheet.bottom + round(40 * u)
+            self.button("settings", pygame.Rect(w // 2 - bw - round(10 * u), y, bw, bh), "Settings",
+                        tooltip="Change the port or your nickname")
+            self.button("back", pygame.Rect(w // 2 + round(10 * u), y, bw, bh), "Back", "@menu_quiet")
+
+    def update(self, dt: float) -> None:
+        if not self._ready:
+            return
+        self._frames += 1
+        if self._frames < 2:
+            return   # let one frame show "opening…"
+        self._ready = False
+        self.connect()
+
+    def connect(self) -> None:
+        from game.match import RemoteMatch
+
+        from .lobby import LobbyScene
+        from .session import GameSession
+        app = self.app
+        try:
+            match = RemoteMatch("127.0.0.1", self.port, app.settings.nickname.strip(), connect_timeout=3)
+        except OSError as e:
+            self.error = f"The game server started but this computer could not join it ({e})."
+            self.rebuild()
+            return
+        session = GameSession(match, app.config, match.nickname)
+        app.stack.replace(LobbyScene(app, session))
+
+    def rebuild(self) -> None:
+        self.ui.clear_and_reset()
+        self.build()
+
+    def paint(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        u = self.unit
+        bottom = title_block(surface, "Host a LAN game", None, w // 2, round(h * 0.06), u, size=64)
+        hint = "Friends on the same network join your game with the address shown in the waiting room."
+        small = max(12, round(22 * u))
+        blit_lines(surface, wrap(hint, small, round(w * 0.7), "italic"), small, SEPIA, w // 2, bottom + round(8 * u),
+                   "italic", align="center")
+        surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
+        size = max(13, round(28 * u))
+        cx = self.sheet.centerx
+        if self.error:
+            head = fonts.render("The game could not be opened", size, OXBLOOD)
+            surface.blit(head, head.get_rect(midtop=(cx, self.sheet.y + round(44 * u))))
+            lines = wrap(self.error, small, self.sheet.w - round(100 * u), "italic")
+            blit_lines(surface, lines, small, INK, cx, self.sheet.y + round(44 * u) + head.get_height() + round(16 * u),
+                       "italic", align="center")
+        else:
+            head = fonts.render(f"Opening a game on port {self.port}\u2026", size, INK)
+            surface.blit(head, head.get_rect(center=self.sheet.center))
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.on_button("back")
+
+    def on_button(self, name: str) -> None:
+        if name in ("back", "settings"):
+            if self.app.server is not None:
+                self.app.server.stop()
+                self.app.server = None
+            if name == "settings":
+                self.app.stack.replace(SettingsScene(self.app))
+            else:
+                self.app.stack.pop()
+
+
+def describe_bind_error(e: OSError, port: int, data_dir) -> str:
+    if e.errno == errno.EADDRINUSE:
+        return f"Port {port} is already in use on this computer. Choose another port in Settings."
+    if e.errno == errno.EBUSY:
+        return ("Another game server on this computer is already hosting from the same folder. "
+                "Close it first, or join it with Join by IP.")
+    if e.errno in (errno.EACCES, errno.EPERM):
+        return f"This computer does not allow a game server on port {port}. Choose another port in Settings."
+    return f"The game server could not start: {e.strerror or e}."
+
+
+# ---------------------------------------------------------------------------- join
+class JoinScene(PaintedScene):
+    """Type the host's address and a nickname; join its waiting room."""
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        s = app.settings
+        self.draft = {"address": s.last_address, "nickname": s.nickname}
+        self.errors: dict[str, str] = {}
+        self.error: str | None = None
+        self.busy: str | None = None     # what we are doing, while connecting
+        self.session = None
+        self._thread: threading.Thread | None = None
+        self._result: Any = None
+        self._target: tuple[str, int] | None = None
+        self._cancelled = False
+        self._lock = threading.Lock()
+        self.rows: dict[str, pygame.Rect] = {}
+        self.sheet = pygame.Rect(0, 0, 0, 0)
+
+    def layout(self) -> None:
+        w, h = self.app.size
+        u = self.unit
+        sw, sh = round(760 * u), round(400 * u)
+        self.sheet = pygame.Rect((w - sw) // 2, round(h * 0.24), sw, sh)
+        label_x = self.sheet.x + round(50 * u)
+        field_x = self.sheet.x + round(250 * u)
+        row_h = round(46 * u)
+        y = self.sheet.y + round(44 * u)
+        self.rows = {}
+        for key, width, limit in (("address", 300, 80), ("nickname", 300, NICKNAME_MAX + 8)):
+            self.rows[key] = pygame.Rect(label_x, y, field_x - label_x, row_h)
+            e = self.entry(key, pygame.Rect(field_x, y, round(width * u), row_h), self.draft[key], limit)
+            if self.busy:
+                e.disable()
+            y += row_h + round(48 * u)
+        bw, bh = round(200 * u), round(50 * u)
+        by = self.sheet.bottom - round(86 * u)
+        self.button("join", pygame.Rect(self.sheet.centerx - bw - round(10 * u), by, bw, bh), "Join",
+                    enabled=self.busy is None)
+        self.button("back", pygame.Rect(self.sheet.centerx + round(10 * u), by, bw, bh),
+                    "Cancel" if self.busy else "Back", "@menu_quiet")
+        if not self.draft["address"]:
+            self.widgets["address"].focus()
+
+    def rebuild(self) -> None:
+        for name in self.draft:
+            widget = self.widgets.get(name)
+            if widget is not None:
+                self.draft[name] = widget.get_text()
+        self.ui.clear_and_reset()
+        self.build()
+
+    def paint(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        u = self.unit
+        bottom = title_block(surface, "Join a game", None, w // 2, round(h * 0.06), u, size=64)
+        hint = "Ask the host for the address shown on their screen."
+        blit_lines(surface, [hint], max(12, round(22 * u)), SEPIA, w // 2, bottom + round(8 * u), "italic",
+                   align="center")
+        surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
+        size, small = max(12, round(24 * u)), max(11, round(18 * u))
+        labels = {"address": "Address", "nickname": "Nickname"}
+        notes = {"address": "e.g. 192.168.1.23 or 192.168.1.23:51015", "nickname": "How the others will see you"}
+        for key, rect in self.rows.items():
+            img = fonts.render(labels[key], size, INK)
+            surface.blit(img, img.get_rect(midleft=(rect.x, rect.centery)))
+            note = self.errors.get(key)
+            colour = OXBLOOD if note else FADED
+            note = note or notes[key]
+            x = rect.right
+            lines = wrap(note, small, self.sheet.right - x - round(40 * u), "italic")
+            blit_lines(surface, lines, small, colour, x + 2, rect.bottom + round(6 * u), "italic", leading=1.1)
+        msg, colour = (self.busy, SEPIA) if self.busy else (self.error, OXBLOOD)
+        if msg:
+            size = max(12, round(22 * u))
+            lines = wrap(msg, size, self.sheet.w - round(90 * u), "italic")
+            y = self.sheet.bottom - round(100 * u) - len(lines) * round(size * 1.18)
+            blit_lines(surface, lines, size, colour, w // 2, y, "italic", align="center")
+
+    def on_ui(self, event: pygame.event.Event) -> Any:
+        if event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED:
+            name = self.name_of(event.ui_element)
+            if name in self.draft:
+                self.draft[name] = event.text
+                self.errors.pop(name, None)
+            return
+        super().on_ui(event)
+
+    def on_enter(self, name: str) -> None:
+        if self.busy is None:
+            self.join()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.on_button("back")
+
+    def on_button(self, name: str) -> None:
+        if name == "join" and self.busy is None:
+            self.join()
+        elif name == "back":
+            self.cancel()
+            self.app.stack.pop()
+
+    # joining -----------------------------------------------------------------------------
+    def join(self) -> None:
+        """Check the fields and start connecting (on a thread: a frame never waits)."""
+        for name in self.draft:
+            widget = self.widgets.get(name)
+            if widget is not None:
+                self.draft[name] = widget.get_text()
+        self.errors, self.error = {}, None
+        problem = check_nickname(self.draft["nickname"])
+        if problem:
+            self.errors["nickname"] = problem
+        try:
+            target = parse_address(self.draft["address"], self.app.settings.server_port)
+        except ValueError as e:
+            self.errors["address"] = str(e)
+            target = None
+        if self.errors or target is None:
+            return
+        self._target = target
+        self._cancelled = False
+        self._result = None
+        nick = self.draft["nickname"].strip()
+        self.busy = f"Knocking at {_hostport(*target)}\u2026"
+        self.rebuild()
+        self._thread = threading.Thread(target=self._connect, args=(target, nick), name="join", daemon=True)
+        self._thread.start()
+
+    def _connect(self, target: tuple[str, int], nick: str) -> None:
+        from game.match import RemoteMatch
+        try:
+            result: Any = RemoteMatch(target[0], target[1], nick, connect_timeout=5)
+        except OSError as e:
+            result = e
+        with self._lock:
+            if self._cancelled and not isinstance(result, OSError):
+                result.close()
+                return
+            self._result = result
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            result, self._result = self._result, None
+        if result is not None and not isinstance(result, OSError):
+            result.close()       # connected just before the player gave up
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+
+    def update(self, dt: float) -> None:
+        if self.busy is None:
+            return
+        if self.session is None:
+            if self._thread is not None and self._thread.is_alive():
+                return
+            with self._lock:
+                result, self._result = self._result, None
+            if result is None:
+                return
+            if isinstance(result, OSError):
+                self._fail(describe_connect_error(result, *self._target))  # type: ignore[misc]
+                return
+            from .session import GameSession
+            self.session = GameSession(result, self.app.config, result.nickname)
+            self.busy = "Joining the waiting room\u2026"
+        self.follow_join()
+
+    def follow_join(self) -> None:
+        """Wait for the server's answer to the join: the waiting room, our game, or a refusal."""
+        session = self.session
+        msgs = session.pump()
+        if session.lobby.error:
+            self._fail(session.lobby.error)
+            return
+        if any(m.get("type") == "ConnectionLost" for m in msgs):
+            self._fail(f"The server at {_hostport(*self._target)} closed the connection.")  # type: ignore[misc]
+            return
+        if session.lobby.booked > 0 or session.vm.has_game:
+            s = self.app.settings
+            s.nickname = session.nickname
+            s.last_address = self.draft["address"].strip()
+            s.save()
+            from .router import scene_for
+            self.session = None
+            self.app.stack.replace(scene_for(self.app, session))
+
+    def _fail(self, message: str) -> None:
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        self.busy = None
+        self.error = message
+        self.rebuild()
+
+
+def _hostport(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def describe_connect_error(e: OSError, host: str, port: int) -> str:
+    where = _hostport(host, port)
+    if isinstance(e, socket.gaierror):
+        return f"No computer called \u201c{host}\u201d was found on the network."
+    if isinstance(e, (ConnectionRefusedError, TimeoutError, socket.timeout)) or e.errno in (
+            errno.ECONNREFUSED, errno.ETIMEDOUT, errno.EHOSTUNREACH, errno.ENETUNREACH):
+        return f"No game server answered at {where}."
+    return f"No game server answered at {where} ({e.strerror or e})."

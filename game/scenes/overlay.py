@@ -1,0 +1,114 @@
+"""“Connection lost — reconnecting…”: a veil over the game while the match reconnects.
+
+The overlay is not opaque: the board stays visible under a smoky veil. It keeps pumping the
+session (the scene under it is paused), pops itself as soon as the session reports it is back,
+and says so plainly when reconnection has failed. "Leave" goes back to the title.
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import pygame
+
+from .art import fonts
+from .backdrop import FADED, INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, panel, tracked, wrap
+
+if TYPE_CHECKING:
+    from .session import GameSession
+
+VEIL = (34, 24, 16, 150)
+
+
+class ConnectionOverlay(PaintedScene):
+    """Shown over a game scene while its connection is down."""
+
+    opaque = False
+
+    def __init__(self, app, session: "GameSession") -> None:
+        super().__init__(app)
+        self.session = session
+        self.t = 0.0
+        self.card = pygame.Rect(0, 0, 0, 0)
+        self._failed_shown = False
+
+    @property
+    def failed(self) -> str | None:
+        return self.session.reconnect_failed
+
+    def layout(self) -> None:
+        w, h = self.app.size
+        u = self.unit
+        cw, ch = round(620 * u), round(270 * u)
+        self.card = pygame.Rect((w - cw) // 2, (h - ch) // 2, cw, ch)
+        bw, bh = round(200 * u), round(48 * u)
+        label = "Back to the title" if self.failed else "Leave"
+        self.button("leave", pygame.Rect(self.card.centerx - bw // 2, self.card.bottom - bh - round(34 * u), bw, bh),
+                    label, "@menu_quiet" if not self.failed else "@menu",
+                    tooltip=None if self.failed else "Stop waiting and go back to the title")
+        self._failed_shown = bool(self.failed)
+
+    def update(self, dt: float) -> None:
+        self.t += dt
+        self.session.pump()
+        if not self.session.connection_lost and not self.failed:
+            if self.app.stack.top is self:
+                self.app.stack.pop()
+            return
+        if bool(self.failed) != self._failed_shown:
+            self.ui.clear_and_reset()
+            self.build()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        u = self.unit
+        veil = pygame.Surface((w, h), pygame.SRCALPHA)
+        veil.fill(VEIL)
+        surface.blit(veil, (0, 0))
+        surface.blit(panel(self.card.w, self.card.h, u), self.card.topleft)
+        cx = self.card.centerx
+        y = self.card.y + round(40 * u)
+        size = max(14, round(34 * u))
+        if self.failed:
+            head = fonts.render("Could not reconnect", size, OXBLOOD)
+            surface.blit(head, head.get_rect(midtop=(cx, y)))
+            text = failure_words(self.failed, getattr(self.session.match, "host", None))
+            small = max(12, round(21 * u))
+            lines = wrap(text, small, self.card.w - round(80 * u), "italic")
+            blit_lines(surface, lines, small, SEPIA, cx, y + head.get_height() + round(12 * u), "italic",
+                       align="center")
+            return
+        head = fonts.render("Connection lost \u2014 reconnecting", size, INK)
+        rect = head.get_rect(midtop=(cx - round(12 * u), y))
+        surface.blit(head, rect)
+        # a subtle ellipsis: three dots that brighten in turn
+        for i in range(3):
+            phase = (math.sin(self.t * 3.2 - i * 0.9) + 1) / 2
+            colour = tuple(round(a + (b - a) * phase) for a, b in zip(FADED, INK))
+            dot = fonts.render(".", size, colour)
+            surface.blit(dot, (rect.right + i * round(size * 0.28), rect.y))
+        note = tracked("the board will be back as it was", max(11, round(17 * u)), FADED, max(1, round(2 * u)))
+        surface.blit(note, note.get_rect(midtop=(cx, rect.bottom + round(14 * u))))
+
+    def on_button(self, name: str) -> None:
+        if name == "leave":
+            from .router import leave_game
+            leave_game(self.app, self.session)
+
+
+def failure_words(reason: str, host: str | None) -> str:
+    """Why reconnecting failed, in plain words, and what the player can do."""
+    where = f" at {host}" if host else ""
+    if reason == "server unreachable":
+        first = f"The game server{where} could not be reached again."
+    elif reason == "TAKEN":
+        first = "The server no longer recognises this seat as yours."
+    elif reason == "NOT_IN_GAME":
+        first = "The game is no longer on the server."
+    else:
+        first = f"The game server{where} did not take us back ({reason})."
+    return first + " Go back to the title; the others can go on without you."
+
+
+ReconnectOverlay = ConnectionOverlay
+"""The name the board scene uses."""

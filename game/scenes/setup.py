@@ -1,0 +1,642 @@
+"""The set-up of a game: keep 2 of 4 leaders, take the starting resources, wait for the others.
+
+Each scene reads only the view model and sends one request (``ReqChooseLeaders`` or
+``ReqChooseResources``); when the server's answer moves the session to another stage, the
+scene hands over (see :func:`router.follow`). A refusal is shown in words under the choice.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from game.rules.actions import ReqChooseLeaders, ReqChooseResources
+
+from .art import fonts
+from .backdrop import (FADED, GOLD, GOLD_LIGHT, GREEN_INK, INK, OXBLOOD, SEPIA, blit_lines, glow, panel,
+                       title_block, tracked, wrap)
+from .router import SessionScene, leave_game
+
+if TYPE_CHECKING:
+    from .session import GameSession
+
+ORDINALS = ["first", "second", "third", "fourth"]
+SHELF_NAMES = ["top shelf", "middle shelf", "bottom shelf"]
+
+
+# ---------------------------------------------------------------------------- words
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def leader_words(ld: dict[str, Any], productions: dict[int, dict]) -> tuple[str, str, str, int]:
+    """A leader in words: (name, ability, requirement, victory points)."""
+    res = ld["resourceType"]
+    kind = ld["leaderType"]
+    if kind == "DISCOUNT":
+        name = f"Patron of {res}"
+        ability = f"Every development card you buy costs {_count(ld.get('discount', 1), res)} less."
+    elif kind == "DEPOT":
+        name = f"Steward of {res}"
+        ability = f"An extra depot that holds up to 2 {res}, besides your warehouse."
+    elif kind == "ZERO":
+        name = f"Alchemist of {res}"
+        ability = f"Each white marble you take from the market becomes 1 {res}."
+    elif kind == "PRODUCTION":
+        name = f"Artisan of {res}"
+        prod = productions.get(ld.get("production", -1)) or {}
+        gives = ", ".join(_count(n, r) for r, n in prod.get("output", {}).items())
+        extra = prod.get("outputBlanks", 1)
+        out = " and ".join(x for x in (_count(extra, "resource") + " of your choice" if extra else "", gives) if x)
+        ability = f"A production of your own: {_count(1, res)} gives {out or '1 resource of your choice and 1 Faith'}."
+    else:
+        name, ability = f"Leader of {res}", kind.title()
+    needs: list[str] = []
+    for e in (ld.get("devCardRequirement") or {}).get("entries", []):
+        level = f"level {e['level']} " if e.get("level") else ""
+        needs.append(f"{e['quantity']} {level}{e['color'].lower()} card{'s' if e['quantity'] != 1 else ''}")
+    for r, n in (ld.get("resourceRequirement") or {}).get("requirements", {}).items():
+        needs.append(f"{n} {r}")
+    need = "To play it you need " + (" and ".join(needs) if needs else "nothing") + "."
+    return name, ability, need, int(ld.get("victoryPoints", 0))
+
+
+# ---------------------------------------------------------------------------- leaders
+class LeaderChoiceScene(SessionScene):
+    """Four leader cards, large; click two to keep them; confirm."""
+
+    stage = "leaders"
+
+    def __init__(self, app, session: "GameSession") -> None:
+        super().__init__(app, session)
+        self.selected: list[int] = []
+        self.hover: int | None = None
+        self.sent = False
+        self.card_rects: list[pygame.Rect] = []
+        self.card_h = 0
+        self.t = 0.0
+
+    @property
+    def hand(self) -> list[int]:
+        return list(self.session.vm.me["leadersHand"])
+
+    @property
+    def keep(self) -> int:
+        return int(self.session.vm.me["setup"].get("chosenLeadersCount", 2))
+
+    def productions(self) -> dict[int, dict]:
+        return {p["id"]: p for p in self.session.vm.game["productions"]}
+
+    def layout(self) -> None:
+        from .art import cards
+        w, h = self.app.size
+        u = self.unit
+        n = max(1, len(self.hand))
+        gap = round(36 * u)
+        ratio = cards.card_width(1000) / 1000
+        ch = round(min(h * 0.47, (w * 0.84 - (n - 1) * gap) / n / ratio))
+        cw = cards.card_width(ch)
+        self.card_h = ch
+        total = n * cw + (n - 1) * gap
+        x0 = (w - total) // 2
+        y = round(h * 0.26)
+        self.card_rects = [pygame.Rect(x0 + i * (cw + gap), y, cw, ch) for i in range(n)]
+        bw, bh = round(300 * u), round(52 * u)
+        self.button("confirm", pygame.Rect(w // 2 - bw // 2, h - bh - round(56 * u), bw, bh),
+                    f"Keep these {self.keep} leaders", enabled=self.can_confirm)
+        lw = round(130 * u)
+        self.button("leave", pygame.Rect(round(52 * u), h - round(48 * u) - round(56 * u), lw, round(44 * u)),
+                    "Leave", "@quiet", tooltip="Leave the game (a solo game stays saved)")
+
+    @property
+    def can_confirm(self) -> bool:
+        return len(self.selected) == self.keep and not self.sent
+
+    def _refresh_confirm(self) -> None:
+        b = self.widgets.get("confirm")
+        if b is not None:
+            b.enable() if self.can_confirm else b.disable()
+
+    def toggle(self, lid: int) -> None:
+        """Select or unselect a leader; selecting one more than allowed drops the oldest choice."""
+        if self.sent:
+            return
+        if lid in self.selected:
+            self.selected.remove(lid)
+        else:
+            self.selected.append(lid)
+            if len(self.selected) > self.keep:
+                self.selected.pop(0)
+        self.session.error = None
+        self._refresh_confirm()
+
+    def card_at(self, pos: tuple[int, int]) -> int | None:
+        hand = self.hand
+        for i, r in enumerate(self.card_rects):
+            lid = hand[i] if i < len(hand) else None
+            rr = r.move(0, -self.px(26)) if lid in self.selected else r
+            if rr.collidepoint(pos) or r.collidepoint(pos):
+                return i
+        return None
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEMOTION:
+            self.hover = self.card_at(event.pos)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            i = self.card_at(event.pos)
+            if i is not None and i < len(self.hand):
+                self.toggle(self.hand[i])
+        elif event.type == pygame.KEYDOWN:
+            if pygame.K_1 <= event.key <= pygame.K_4:
+                i = event.key - pygame.K_1
+                if i < len(self.hand):
+                    self.toggle(self.hand[i])
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.can_confirm:
+                self.confirm()
+
+    def on_button(self, name: str) -> None:
+        if name == "confirm" and self.can_confirm:
+            self.confirm()
+        elif name == "leave":
+            leave_game(self.app, self.session)
+
+    def confirm(self) -> None:
+        self.sent = True
+        self._refresh_confirm()
+        self.session.send(ReqChooseLeaders(tuple(self.selected)))
+
+    def tick(self, dt: float) -> None:
+        self.t += dt
+        if self.sent and self.session.error:
+            self.sent = False          # refused: the choice can be changed and sent again
+            self._refresh_confirm()
+
+    # drawing -----------------------------------------------------------------------------
+    def paint(self, surface: pygame.Surface) -> None:
+        from .art import cards
+        w, h = surface.get_size()
+        u = self.unit
+        vm = self.session.vm
+        bottom = title_block(surface, "Choose your leaders", None, w // 2, round(h * 0.045), u, size=60)
+        sub = (f"Keep {self.keep} of these {len(self.hand)}. Once played, a leader gives a lasting power; "
+               "to play it you must own what it asks for.")
+        small = max(12, round(21 * u))
+        blit_lines(surface, wrap(sub, small, round(w * 0.7), "italic"), small, SEPIA, w // 2, bottom + round(4 * u),
+                   "italic", align="center")
+        prods = self.productions()
+        lift = self.px(26)
+        full = len(self.selected) >= self.keep
+        for i, (lid, rect) in enumerate(zip(self.hand, self.card_rects)):
+            ld = vm.leader(lid)
+            chosen = lid in self.selected
+            r = rect.move(0, -lift) if chosen else rect
+            radius = max(4, round(rect.w * 0.06))
+            if chosen:
+                halo = glow(r.size, radius, GOLD_LIGHT, self.px(22))
+                surface.blit(halo, halo.get_rect(center=r.center))
+            else:
+                sh = glow(r.size, radius, (60, 38, 18), self.px(12))
+                surface.blit(sh, sh.get_rect(center=(r.centerx + self.px(4), r.centery + self.px(6))))
+            img = cards.leader_card(ld, prods, rect.h, dimmed=full and not chosen)
+            surface.blit(img, r)
+            if self.hover == i and not chosen:
+                pygame.draw.rect(surface, GOLD, r.inflate(self.px(6), self.px(6)), max(2, self.px(3)),
+                                 border_radius=radius)
+            # a numbered tag under each card (keys 1-4 select too)
+            tag_y = rect.bottom + self.px(14)
+            label = "kept" if chosen else f"{i + 1}"
+            tag = tracked(label, max(11, round(18 * u)), OXBLOOD if chosen else FADED, max(1, round(2 * u)))
+            surface.blit(tag, tag.get_rect(midtop=(rect.centerx, tag_y)))
+        # the words of the hovered (or last selected) leader
+        focus = None
+        if self.hover is not None and self.hover < len(self.hand):
+            focus = self.hand[self.hover]
+        elif self.selected:
+            focus = self.selected[-1]
+        text_top = self.card_rects[0].bottom + self.px(50) if self.card_rects else h // 2
+        if self.session.error:
+            err = wrap(self.session.error, small, round(w * 0.7), "italic")
+            blit_lines(surface, err, small, OXBLOOD, w // 2, text_top, "italic", align="center")
+        elif self.sent:
+            blit_lines(surface, ["Sent \u2014 waiting for the table\u2026"], small, SEPIA, w // 2, text_top,
+                       "italic", align="center")
+        elif focus is not None:
+            name, ability, need, vp = leader_words(vm.leader(focus), prods)
+            size = max(13, round(25 * u))
+            head = fonts.render(f"{name}  \u00b7  {vp} victory points", size, INK)
+            surface.blit(head, head.get_rect(midtop=(w // 2, text_top)))
+            lines = wrap(f"{ability} {need}", small, round(w * 0.72), "italic")
+            blit_lines(surface, lines, small, SEPIA, w // 2, text_top + head.get_height(), "italic", align="center")
+        else:
+            hint = f"Click a card to keep it \u2014 {self.keep - len(self.selected)} to choose."
+            blit_lines(surface, [hint], small, FADED, w // 2, text_top, "italic", align="center")
+        # the hovered card, enlarged beside itself
+        if self.hover is not None and self.hover < len(self.hand):
+            self._paint_zoom(surface, self.hover, prods)
+
+    def _paint_zoom(self, surface: pygame.Surface, i: int, prods: dict) -> None:
+        """The hovered card, enlarged where it lies (over its neighbours, never over the words)."""
+        from .art import cards
+        w, h = surface.get_size()
+        rect = self.card_rects[i]
+        top_limit = round(h * 0.15)
+        bottom_limit = rect.bottom + self.px(40)
+        zh = min(round(self.card_h * 1.4), bottom_limit - top_limit)
+        if zh < self.card_h * 1.08:
+            return          # no room to enlarge: the highlight and the words are enough
+        zw = cards.card_width(zh)
+        x = max(self.px(30), min(rect.centerx - zw // 2, w - zw - self.px(30)))
+        y = max(top_limit, min(rect.centery - zh // 2 - self.px(20), bottom_limit - zh))
+        zoom = pygame.Rect(x, y, zw, zh)
+        radius = max(4, round(zw * 0.06))
+        sh = glow(zoom.size, radius, (30, 18, 8), self.px(18))
+        surface.blit(sh, sh.get_rect(center=(zoom.centerx + self.px(6), zoom.centery + self.px(10))))
+        lid = self.hand[i]
+        if lid in self.selected:
+            halo = glow(zoom.size, radius, GOLD_LIGHT, self.px(22))
+            surface.blit(halo, halo.get_rect(center=zoom.center))
+        surface.blit(cards.leader_card(self.session.vm.leader(lid), prods, zh), zoom)
+
+
+# ---------------------------------------------------------------------------- resources
+class ResourceChoiceScene(SessionScene):
+    """Pick the starting resource(s) and the shelf each goes on."""
+
+    stage = "resources"
+
+    def __init__(self, app, session: "GameSession") -> None:
+        super().__init__(app, session)
+        self.picks: list[str] = []
+        self.shelf_of: dict[str, int] = {}     # resource -> index in the warehouse (0 top .. 2 bottom)
+        self.sent = False
+        self.token_rects: dict[str, pygame.Rect] = {}
+        self.pick_rects: list[pygame.Rect] = []
+        self.shelf_rects: list[pygame.Rect] = []
+        self.hover: str | None = None
+        self.ware = pygame.Rect(0, 0, 0, 0)
+
+    # the facts -------------------------------------------------------------------------
+    @property
+    def setup_info(self) -> dict:
+        return self.session.vm.me["setup"]
+
+    @property
+    def count(self) -> int:
+        return int(self.setup_info.get("initialResources", 0))
+
+    def choices(self) -> list[str]:
+        g = self.session.vm.game
+        excluded = set(self.setup_info.get("initialExcludedResources", [])) | {"Faith", "Zero"}
+        return [r["name"] for r in g["resourceTypes"] if r.get("isStorable", True) and r["name"] not in excluded]
+
+    def shelves(self) -> list[dict]:
+        vm = self.session.vm
+        return [vm.container(cid) for cid in vm.me["warehouseShelves"]]
+
+    def groups(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for r in self.picks:
+            out[r] = out.get(r, 0) + 1
+        return out
+
+    def valid_shelves(self, res: str) -> list[int]:
+        """The shelves ``res`` may go on: big enough for how many were picked."""
+        n = self.groups().get(res, 0)
+        return [i for i, c in enumerate(self.shelves()) if c["size"] >= n]
+
+    def _place(self) -> None:
+        """Keep a valid placement: each picked type on its own shelf, big enough (smallest first)."""
+        groups = self.groups()
+        self.shelf_of = {r: s for r, s in self.shelf_of.items() if r in groups}
+        shelves = self.shelves()
+        used: set[int] = set()
+        for r in sorted(groups, key=lambda r: -groups[r]):
+            s = self.shelf_of.get(r)
+            if s is not None and shelves[s]["size"] >= groups[r] and s not in used:
+                used.add(s)
+                continue
+            free = [i for i, c in enumerate(shelves) if c["size"] >= groups[r] and i not in used]
+            if free:
+                self.shelf_of[r] = free[0]
+                used.add(free[0])
+
+    def put(self, res: str, shelf: int) -> None:
+        """Move ``res`` to ``shelf``; a type already there swaps to ``res``'s old shelf if it fits."""
+        if shelf not in self.valid_shelves(res):
+            return
+        other = next((r for r, s in self.shelf_of.items() if s == shelf and r != res), None)
+        old = self.shelf_of.get(res)
+        self.shelf_of[res] = shelf
+        if other is not None:
+            if old is not None and self.shelves()[old]["size"] >= self.groups()[other]:
+                self.shelf_of[other] = old
+            else:
+                del self.shelf_of[other]
+                self._place()
+        self._changed()
+
+    def pick(self, res: str) -> None:
+        if self.sent or res not in self.choices():
+            return
+        if len(self.picks) >= self.count:
+            if self.count == 0:
+                return
+            self.picks.pop()
+        self.picks.append(res)
+        self._place()
+        self._changed()
+
+    def unpick(self, index: int) -> None:
+        if self.sent or not 0 <= index < len(self.picks):
+            return
+        self.picks.pop(index)
+        self._place()
+        self._changed()
+
+    @property
+    def ready(self) -> bool:
+        groups = self.groups()
+        return (len(self.picks) == self.count and not self.sent and all(r in self.shelf_of for r in groups)
+                and len(set(self.shelf_of[r] for r in groups)) == len(groups))
+
+    def request(self) -> ReqChooseResources:
+        ids = self.session.vm.me["warehouseShelves"]
+        return ReqChooseResources({ids[self.shelf_of[r]]: {r: n} for r, n in self.groups().items()})
+
+    def _changed(self) -> None:
+        self.session.error = None
+        self.ui.clear_and_reset()
+        self.build()
+
+    # widgets ---------------------------------------------------------------------------
+    def layout(self) -> None:
+        w, h = self.app.size
+        u = self.unit
+        names = self.choices()
+        ts = round(min(96 * u, h * 0.12))
+        gap = round(30 * u)
+        left = pygame.Rect(round(w * 0.07), round(h * 0.29), round(w * 0.44), round(h * 0.5))
+        total = len(names) * ts + (len(names) - 1) * gap
+        x = left.centerx - total // 2
+        self.token_rects = {r: pygame.Rect(x + i * (ts + gap), left.y + round(40 * u), ts, ts)
+                            for i, r in enumerate(names)}
+        ps = round(ts * 0.8)
+        py = left.y + round(40 * u) + ts + round(96 * u)
+        ptotal = max(1, self.count) * ps + (max(1, self.count) - 1) * gap
+        self.pick_rects = [pygame.Rect(left.centerx - ptotal // 2 + i * (ps + gap), py, ps, ps)
+                           for i in range(self.count)]
+        # the warehouse on the right
+        ww, wh = round(w * 0.3), round(h * 0.42)
+        self.ware = pygame.Rect(round(w * 0.6), round(h * 0.27), ww, wh)
+        rows = self.shelves()
+        pad = round(wh * 0.1)
+        row_h = (wh - 2 * pad) // max(1, len(rows))
+        self.shelf_rects = []
+        for i, c in enumerate(rows):
+            size = max(1, c["size"])
+            sw = round(ww * (0.34 + 0.22 * (size - 1)))
+            self.shelf_rects.append(pygame.Rect(self.ware.centerx - sw // 2, self.ware.y + pad + i * row_h,
+                                                sw, row_h - round(6 * u)))
+        # a row of shelf buttons for each picked type
+        bw, bh = round(92 * u), round(38 * u)
+        y = self.ware.bottom + round(22 * u)
+        for r in self.groups():
+            valid = self.valid_shelves(r)
+            for i in range(len(rows)):
+                self.button(f"shelf_{r}_{i}", pygame.Rect(self.ware.x + round(110 * u) + i * (bw + round(8 * u)),
+                                                            y, bw, bh),
+                                ["Top", "Middle", "Bottom"][i] if i < 3 else f"Shelf {i + 1}",
+                                None if self.shelf_of.get(r) == i else "@quiet",
+                                tooltip=None if i in valid else f"Two {r} need a shelf with room for two",
+                                enabled=i in valid and not self.sent)
+            y += bh + round(10 * u)
+        cw, chh = round(300 * u), round(52 * u)
+        label = "Take them" if self.count != 1 else "Take it"
+        self.button("confirm", pygame.Rect(w // 2 - cw // 2, h - chh - round(56 * u), cw, chh),
+                    label if self.count else "Continue", enabled=self.ready)
+        self.button("leave", pygame.Rect(round(52 * u), h - round(48 * u) - round(56 * u), round(130 * u),
+                                         round(44 * u)), "Leave", "@quiet")
+
+    def on_button(self, name: str) -> None:
+        if name == "confirm" and self.ready:
+            self.sent = True
+            self.session.send(self.request())
+            self._changed()
+        elif name == "leave":
+            leave_game(self.app, self.session)
+        elif name.startswith("shelf_"):
+            _, res, idx = name.split("_")
+            self.put(res, int(idx))
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEMOTION:
+            self.hover = next((r for r, rect in self.token_rects.items() if rect.collidepoint(event.pos)), None)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for r, rect in self.token_rects.items():
+                if rect.collidepoint(event.pos):
+                    self.pick(r)
+                    return
+            for i, rect in enumerate(self.pick_rects):
+                if rect.collidepoint(event.pos) and i < len(self.picks):
+                    self.unpick(i)
+                    return
+            for i, rect in enumerate(self.shelf_rects):
+                if rect.collidepoint(event.pos) and self.picks:
+                    self.put(self.picks[-1], i)
+                    return
+
+    def tick(self, dt: float) -> None:
+        if self.sent and self.session.error:
+            self.sent = False
+            self.ui.clear_and_reset()
+            self.build()
+
+    # drawing -----------------------------------------------------------------------------
+    def paint(self, surface: pygame.Surface) -> None:
+        from .art import icons
+        w, h = surface.get_size()
+        u = self.unit
+        vm = self.session.vm
+        bottom = title_block(surface, "Your starting resources", None, w // 2, round(h * 0.045), u, size=60)
+        seat = vm.game["players"].index(vm.me)
+        faith = int(vm.me.get("faithPoints", 0))
+        n = self.count
+        sub = (f"As the {ORDINALS[seat] if seat < 4 else 'next'} player you take "
+               f"{'one resource' if n == 1 else f'{n} resources'} of your choice"
+               + (" (two may be the same)" if n >= 2 else "")
+               + (f" and start {faith} step{'s' if faith != 1 else ''} along the faith track." if faith else "."))
+        small = max(12, round(21 * u))
+        blit_lines(surface, wrap(sub, small, round(w * 0.72), "italic"), small, SEPIA, w // 2, bottom + round(4 * u),
+                   "italic", align="center")
+        # the resources to pick from
+        cap = max(11, round(18 * u))
+        k = tracked("choose", cap, OXBLOOD, max(1, round(2 * u)))
+        first = next(iter(self.token_rects.values()), None)
+        if first is not None:
+            lx = (min(r.x for r in self.token_rects.values()) + max(r.right for r in self.token_rects.values())) // 2
+            surface.blit(k, k.get_rect(midbottom=(lx, first.y - round(10 * u))))
+        for r, rect in self.token_rects.items():
+            lifted = rect.move(0, -self.px(6)) if self.hover == r else rect
+            if self.hover == r:
+                halo = glow(rect.size, rect.w // 2, GOLD_LIGHT, self.px(12))
+                surface.blit(halo, halo.get_rect(center=lifted.center))
+            surface.blit(icons.resource_icon(r, rect.w), lifted)
+            name = fonts.render(r, max(12, round(20 * u)), INK)
+            surface.blit(name, name.get_rect(midtop=(rect.centerx, rect.bottom + round(8 * u))))
+        # what was picked
+        if self.pick_rects:
+            lx = (self.pick_rects[0].x + self.pick_rects[-1].right) // 2
+            k2 = tracked("your choice", cap, OXBLOOD, max(1, round(2 * u)))
+            surface.blit(k2, k2.get_rect(midbottom=(lx, self.pick_rects[0].y - round(10 * u))))
+        for i, rect in enumerate(self.pick_rects):
+            if i < len(self.picks):
+                surface.blit(icons.resource_icon(self.picks[i], rect.w), rect)
+            else:
+                _dashed_circle(surface, rect, FADED, u)
+        if self.pick_rects:
+            hint = ("Click a resource above to choose it" if len(self.picks) < n
+                    else "Click your choice to put it back")
+            blit_lines(surface, [hint], cap, FADED, (self.pick_rects[0].x + self.pick_rects[-1].right) // 2,
+                       self.pick_rects[0].bottom + round(12 * u), "italic", align="center")
+        self._paint_warehouse(surface)
+        # labels for the shelf buttons
+        y = self.ware.bottom + round(22 * u)
+        bh = round(38 * u)
+        for r in self.groups():
+            icon = icons.resource_icon(r, round(bh * 0.95))
+            surface.blit(icon, icon.get_rect(midleft=(self.ware.x, y + bh // 2)))
+            lab = fonts.render("goes on", max(11, round(19 * u)), SEPIA, "italic")
+            surface.blit(lab, lab.get_rect(midleft=(self.ware.x + round(bh * 1.05), y + bh // 2)))
+            y += bh + round(10 * u)
+        # a refusal, or that the choice is on its way, under the picks
+        lx = (min(r.x for r in self.token_rects.values()) + max(r.right for r in self.token_rects.values())) // 2 \
+            if self.token_rects else w // 4
+        ly = (self.pick_rects[0].bottom if self.pick_rects else round(h * 0.6)) + self.px(48)
+        if self.session.error:
+            err = wrap(self.session.error, small, round(w * 0.42), "italic")
+            blit_lines(surface, err, small, OXBLOOD, lx, ly, "italic", align="center")
+        elif self.sent:
+            blit_lines(surface, ["Sent \u2014 waiting for the table\u2026"], small, SEPIA, lx, ly, "italic",
+                       align="center")
+
+    def _paint_warehouse(self, surface: pygame.Surface) -> None:
+        """The warehouse: a walnut cabinet with three shelves of 1, 2 and 3 places."""
+        from .art import icons
+        u = self.unit
+        cab = self.ware
+        k = tracked("your warehouse", max(11, round(18 * u)), OXBLOOD, max(1, round(2 * u)))
+        surface.blit(k, k.get_rect(midbottom=(cab.centerx, cab.y - round(10 * u))))
+        body = cab.inflate(round(16 * u), round(8 * u))
+        shadow = glow(body.size, self.px(14), (40, 24, 10), self.px(10))
+        surface.blit(shadow, shadow.get_rect(center=(body.centerx + self.px(5), body.centery + self.px(7))))
+        pygame.draw.rect(surface, (96, 60, 34), body, border_radius=self.px(14))
+        for i in range(0, body.h, max(3, self.px(5))):       # a hint of wood grain
+            shade = (104, 66, 38) if (i // max(3, self.px(5))) % 3 == 0 else (90, 56, 31)
+            pygame.draw.line(surface, shade, (body.x + self.px(10), body.y + i), (body.right - self.px(10), body.y + i))
+        pygame.draw.rect(surface, GOLD, body, max(2, self.px(3)), border_radius=self.px(14))
+        where = {s: r for r, s in self.shelf_of.items()}
+        groups = self.groups()
+        for i, (rect, c) in enumerate(zip(self.shelf_rects, self.shelves())):
+            pygame.draw.rect(surface, (232, 214, 176), rect, border_radius=self.px(8))
+            pygame.draw.rect(surface, (70, 44, 24), rect, max(1, self.px(2)), border_radius=self.px(8))
+            pygame.draw.line(surface, (60, 36, 18), (rect.x + self.px(6), rect.bottom - self.px(4)),
+                             (rect.right - self.px(6), rect.bottom - self.px(4)), max(2, self.px(4)))
+            size = max(1, c["size"])
+            d = min(rect.h - self.px(14), (rect.w - self.px(12)) // size - self.px(8))
+            res = where.get(i)
+            filled = groups.get(res, 0) if res else 0
+            valid = bool(self.picks) and i in self.valid_shelves(self.picks[-1])
+            for j in range(size):
+                cx = rect.x + (rect.w * (2 * j + 1)) // (2 * size)
+                spot = pygame.Rect(0, 0, d, d)
+                spot.center = (cx, rect.centery - self.px(2))
+                if j < filled and res:
+                    surface.blit(icons.resource_icon(res, d), spot)
+                else:
+                    pygame.draw.circle(surface, (214, 192, 150), spot.center, d // 2 - self.px(2))
+                    pygame.draw.circle(surface, (160, 130, 92), spot.center, d // 2 - self.px(2), max(1, self.px(1)))
+            if valid and where.get(i) != self.picks[-1]:
+                pygame.draw.rect(surface, GOLD_LIGHT, rect, max(1, self.px(2)), border_radius=self.px(8))
+
+
+def _dashed_circle(surface: pygame.Surface, rect: pygame.Rect, colour, u: float) -> None:
+    import math
+    r = rect.w // 2 - max(1, round(3 * u))
+    n = 24
+    for i in range(0, n, 2):
+        a0, a1 = 2 * math.pi * i / n, 2 * math.pi * (i + 1) / n
+        pygame.draw.arc(surface, colour, pygame.Rect(rect.centerx - r, rect.centery - r, 2 * r, 2 * r), a0, a1,
+                        max(1, round(2 * u)))
+
+
+# ---------------------------------------------------------------------------- waiting
+class WaitingScene(SessionScene):
+    """The player has chosen; the others are still choosing."""
+
+    stage = "waiting"
+
+    def __init__(self, app, session: "GameSession", message: str | None = None) -> None:
+        super().__init__(app, session)
+        self.message = message
+        self.t = 0.0
+        self.sheet = pygame.Rect(0, 0, 0, 0)
+
+    def layout(self) -> None:
+        w, h = self.app.size
+        u = self.unit
+        n = len(self.session.vm.game["players"]) if self.session.vm.has_game else 1
+        sw, sh = round(720 * u), round((150 + 62 * n) * u)
+        self.sheet = pygame.Rect((w - sw) // 2, round(h * 0.26), sw, sh)
+        self.button("leave", pygame.Rect(w // 2 - round(110 * u), h - round(110 * u), round(220 * u), round(46 * u)),
+                    "Leave", "@menu_quiet", tooltip="Leave the game")
+
+    def tick(self, dt: float) -> None:
+        self.t += dt
+
+    def on_button(self, name: str) -> None:
+        if name == "leave":
+            leave_game(self.app, self.session)
+
+    def paint(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        u = self.unit
+        dots = "." * (1 + int(self.t * 2) % 3)
+        title = self.message or "Waiting for the others to choose"
+        title_block(surface, title, None, w // 2, round(h * 0.06), u, size=56)
+        surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
+        g = self.session.vm.game
+        if g is None:
+            return
+        size, small = max(13, round(25 * u)), max(11, round(19 * u))
+        y = self.sheet.y + round(40 * u)
+        x_name = self.sheet.x + round(60 * u)
+        cols = (self.sheet.x + round(340 * u), self.sheet.x + round(520 * u))
+        for x, label in zip(cols, ("leaders", "resources")):
+            k = tracked(label, small, OXBLOOD, max(1, round(2 * u)))
+            surface.blit(k, k.get_rect(midtop=(x, y)))
+        y += round(44 * u)
+        for p in g["players"]:
+            me = p["nickname"] == self.session.nickname
+            name = p["nickname"] + (" (you)" if me else "") + ("" if p.get("active", True) else " \u2014 away")
+            img = fonts.render(name, size, INK if p.get("active", True) else FADED)
+            surface.blit(img, img.get_rect(midleft=(x_name, y + round(20 * u))))
+            st = p["setup"]
+            for x, done in zip(cols, (st["hasChosenLeaders"], st["hasChosenResources"])):
+                _mark(surface, (x, y + round(20 * u)), round(13 * u), done, self.t, u)
+            y += round(62 * u)
+        note = f"The game begins when everyone has chosen{dots}"
+        blit_lines(surface, [note], small, SEPIA, w // 2, self.sheet.bottom - round(46 * u), "italic", align="center")
+
+
+def _mark(surface: pygame.Surface, c: tuple[int, int], r: int, done: bool, t: float, u: float) -> None:
+    """A green seal with a tick when done; a slowly breathing empty ring while choosing."""
+    if done:
+        pygame.draw.circle(surface, GREEN_INK, c, r)
+        pygame.draw.circle(surface, GOLD, c, r, max(1, round(2 * u)))
+        pts = [(c[0] - r * 0.45, c[1]), (c[0] - r * 0.1, c[1] + r * 0.4), (c[0] + r * 0.5, c[1] - r * 0.38)]
+        pygame.draw.lines(surface, (250, 243, 226), False, pts, max(2, round(3 * u)))
+    else:
+        import math
+        a = (math.sin(t * 2.5) + 1) / 2
+        col = tuple(round(x + (y - x) * a) for x, y in zip((200, 180, 140), SEPIA))
+        pygame.draw.circle(surface, col, c, r, max(1, round(2 * u)))

@@ -1,0 +1,625 @@
+"""The non-board scenes, headless: they render at any size, their buttons navigate, settings are
+checked and saved, joining explains failures, and a solo game goes from the title to the board.
+
+Every test points ``MOR_CONFIG_DIR``/``MOR_DATA_DIR`` at its own temporary folder, so the user's
+real settings and saved games are never touched.
+"""
+from __future__ import annotations
+
+import socket
+import sys
+import time
+import types
+
+import pygame
+import pytest
+
+from game.match import LocalMatch
+from game.rules.actions import ReqChooseLeaders, ReqChooseResources
+from game.rules.engine import Game, Termination
+from game.rules.views import player_view
+from game.scenes.app import App
+from game.scenes.scene import Scene
+from game.scenes.session import GameSession
+from game.settings import Settings
+
+pytestmark = pytest.mark.timeout(120)
+
+SIZES = [(1024, 640), (1920, 1080)]
+
+
+# ---------------------------------------------------------------------------- fixtures & helpers
+@pytest.fixture
+def dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path
+
+
+def _close(app: App) -> None:
+    """Leave the app without ``pygame.quit()`` (cached fonts must survive for the next test)."""
+    while app.stack.top is not None:
+        app.stack.pop()
+    if app.server is not None:
+        app.server.stop()
+        app.server = None
+
+
+@pytest.fixture
+def app(dirs):
+    a = App(headless=True, size=(1024, 640))
+    yield a
+    _close(a)
+
+
+@pytest.fixture
+def board_module(monkeypatch):
+    """The lead's board scene if it imports; otherwise a stand-in, so these tests do not wait on it."""
+    try:
+        import game.scenes.board  # noqa: F401
+    except Exception:
+        fake = types.ModuleType("game.scenes.board")
+
+        class BoardScene(Scene):
+            def __init__(self, app, session):
+                super().__init__(app)
+                self.session = session
+        fake.BoardScene = BoardScene
+        monkeypatch.setitem(sys.modules, "game.scenes.board", fake)
+    return sys.modules["game.scenes.board"]
+
+
+def frames(app: App, n: int = 3, events=()) -> None:
+    app.frame(1 / 60, list(events))
+    for _ in range(n - 1):
+        app.frame(1 / 60)
+
+
+def click_at(app: App, pos, n: int = 3) -> None:
+    """A left click at ``pos``: mouse down, mouse up, then frames so pygame_gui's events arrive."""
+    pos = (int(pos[0]), int(pos[1]))
+    app.frame(1 / 60, [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))])
+    app.frame(1 / 60, [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)])
+    app.frame(1 / 60, [pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1)])
+    frames(app, n)
+
+
+def click(app: App, name: str, n: int = 3) -> None:
+    """Click the widget called ``name`` on the top scene."""
+    widget = app.stack.top.widgets[name]
+    assert widget.is_enabled, f"{name} is disabled"
+    click_at(app, widget.rect.center, n)
+
+
+def not_flat(surface: pygame.Surface) -> bool:
+    w, h = surface.get_size()
+    colours = {tuple(surface.get_at((x * w // 23, y * h // 17)))[:3] for x in range(23) for y in range(17)}
+    return len(colours) > 40
+
+
+def wait_until(app: App, cond, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < end, "timed out"
+        app.frame(1 / 60)
+        time.sleep(0.01)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class FakeRemote:
+    """A remote match that hands out prepared messages (no sockets)."""
+
+    def __init__(self, nickname: str, msgs=()) -> None:
+        self.nickname = nickname
+        self.host = "192.168.1.9"
+        self.queue = list(msgs)
+        self.sent: list = []
+        self.closed = False
+
+    def poll(self):
+        out, self.queue = self.queue, []
+        return out
+
+    def send(self, action) -> None:
+        self.sent.append(action)
+
+    def new_game(self, n: int) -> None:
+        self.sent.append(("new_game", n))
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def table_session(config, names, seat: int, seed: int = 7):
+    """A multiplayer game run in-process, seen by the player in ``seat``."""
+    game = Game.new(config, list(names), seed)
+    me = game.players[seat].nickname
+    s = GameSession(LocalMatch(config, me, game=game), config, me)
+    s.pump()
+    return s, game
+
+
+def ended_session(config, names, me_index: int = 0, lorenzo: bool = False) -> GameSession:
+    g = Game.new(config, list(names), 11)
+    for p in g.players:
+        g.apply(p.nickname, ReqChooseLeaders(tuple(p.hand[:2])))
+    for p in g.players:
+        if not p.chose_resources:
+            g.apply(p.nickname, ReqChooseResources({p.shelves[2].id: {"Coin": p.bonus}}))
+    for i, p in enumerate(g.players):
+        p.faith = 6 + 5 * i
+        p.slots = [[i], [i + 12], []]
+        p.strongbox.content = {"Coin": 2 + i}
+    if lorenzo:
+        g.black_cross = 24
+        g._end(Termination.LORENZO_FAITH)
+    else:
+        g._end(Termination.SOLO_FAITH if len(names) == 1 else Termination.ROUND_COMPLETED)
+    me = g.players[me_index].nickname
+    s = GameSession(FakeRemote(me, [player_view(g, me)]), config, me)
+    s.pump()
+    return s
+
+
+# ---------------------------------------------------------------------------- every scene renders
+def _scenes(app: App):
+    from game.scenes import game_over, lobby, menus, overlay, setup
+    cfg = app.config
+    yield "title", menus.TitleScene(app)
+    yield "settings", menus.SettingsScene(app)
+    yield "join", menus.JoinScene(app)
+    host = menus.HostScene(app)
+    host.start_server = lambda: setattr(host, "error", "Port 51015 is already in use on this computer. "
+                                                       "Choose another port in Settings.")
+    yield "host", host
+    s = GameSession(FakeRemote("Ada", [{"type": "UpdateBookedSeats", "bookedSeats": 2, "canPrepareNewGame": "Ada"}]),
+                    cfg, "Ada")
+    s.pump()
+    yield "lobby", lobby.LobbyScene(app, s)
+    s, _ = table_session(cfg, ["Ada"], 0)
+    yield "leaders", setup.LeaderChoiceScene(app, s)
+    s, _ = table_session(cfg, ["Ada", "Bea", "Cy", "Dan"], 3)
+    s.send(ReqChooseLeaders(tuple(s.vm.me["leadersHand"][:2])))
+    s.pump()
+    yield "resources", setup.ResourceChoiceScene(app, s)
+    s.send(ReqChooseResources({s.vm.me["warehouseShelves"][1]: {"Coin": 2}}))
+    s.pump()
+    yield "waiting", setup.WaitingScene(app, s)
+    yield "game over", game_over.GameOverScene(app, ended_session(cfg, ["Ada", "Bea", "Cy"]))
+    yield "solo game over", game_over.GameOverScene(app, ended_session(cfg, ["Ada"], lorenzo=True))
+    s, _ = table_session(cfg, ["Ada", "Bea"], 0)
+    s.connection_lost = True
+    yield "overlay", overlay.ConnectionOverlay(app, s)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_scene_renders(dirs, size):
+    app = App(headless=True, size=size)
+    try:
+        for name, scene in _scenes(app):
+            scene.update = lambda dt: None      # draw the scene as built, whatever the session says
+            app.stack.reset(scene)
+            frames(app, 2)
+            assert not_flat(app.window), name
+            assert scene.widgets, f"{name} has no widgets"
+    finally:
+        _close(app)
+
+
+def test_a_resize_rebuilds_the_widgets(app):
+    from game.scenes.menus import TitleScene
+    app.stack.push(TitleScene(app))
+    frames(app, 2)
+    small = app.stack.top.widgets["solo"].rect.copy()
+    app.resize((1920, 1080))
+    frames(app, 2)
+    big = app.stack.top.widgets["solo"].rect
+    assert big.w > small.w and big.h > small.h
+    assert not_flat(app.window)
+
+
+# ---------------------------------------------------------------------------- title
+class TestTitle:
+    def test_buttons_navigate(self, app):
+        from game.scenes.menus import JoinScene, SettingsScene, TitleScene
+        app.stack.push(TitleScene(app))
+        frames(app, 2)
+        assert "continue" not in app.stack.top.widgets   # no saved solo game yet
+        click(app, "settings")
+        assert isinstance(app.stack.top, SettingsScene)
+        click(app, "back")
+        assert isinstance(app.stack.top, TitleScene)
+        click(app, "join")
+        assert isinstance(app.stack.top, JoinScene)
+        click(app, "back")
+        assert isinstance(app.stack.top, TitleScene)
+        click(app, "quit")
+        assert not app.running
+
+    def test_escape_quits(self, app):
+        from game.scenes.menus import TitleScene
+        app.stack.push(TitleScene(app))
+        frames(app, 1, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b",
+                                           scancode=41)])
+        assert not app.running
+
+    def test_solo_from_the_title_to_the_board(self, app, board_module):
+        from game.scenes.menus import TitleScene
+        from game.scenes.setup import LeaderChoiceScene
+        app.stack.push(TitleScene(app))
+        frames(app, 2)
+        click(app, "solo")
+        scene = app.stack.top
+        assert isinstance(scene, LeaderChoiceScene)
+        assert app.solo_save_path.exists()
+        assert not scene.widgets["confirm"].is_enabled
+        hand = scene.hand
+        click_at(app, scene.card_rects[0].center)
+        click_at(app, scene.card_rects[2].center)
+        assert scene.selected == [hand[0], hand[2]]
+        assert scene.widgets["confirm"].is_enabled
+        click(app, "confirm")
+        assert scene.session.stage() == "board"
+        assert isinstance(app.stack.top, board_module.BoardScene)
+        assert scene.session.vm.me["leadersHand"] == [hand[0], hand[2]]
+
+    def test_continue_resumes_the_saved_solo_game(self, app, board_module):
+        from game.scenes.menus import TitleScene
+        match = LocalMatch(app.config, "Ada", seed=3, save_path=app.solo_save_path)
+        match.send(ReqChooseLeaders(tuple(match.game.players[0].hand[:2])))
+        app.stack.push(TitleScene(app))
+        frames(app, 2)
+        click(app, "continue")
+        top = app.stack.top
+        assert isinstance(top, board_module.BoardScene)
+        assert top.session.nickname == "Ada"
+
+    def test_a_damaged_save_is_explained(self, app):
+        from game.scenes.menus import TitleScene
+        app.solo_save_path.parent.mkdir(parents=True, exist_ok=True)
+        app.solo_save_path.write_text("not a game")
+        app.stack.push(TitleScene(app))
+        frames(app, 2)
+        click(app, "continue")
+        assert isinstance(app.stack.top, TitleScene)
+        assert "could not be opened" in app.stack.top.message
+
+
+# ---------------------------------------------------------------------------- leaders
+class TestLeaderChoice:
+    def test_a_third_pick_replaces_the_oldest_and_clicking_again_unselects(self, app):
+        from game.scenes.setup import LeaderChoiceScene
+        s, _ = table_session(app.config, ["Ada"], 0)
+        scene = LeaderChoiceScene(app, s)
+        app.stack.push(scene)
+        frames(app, 2)
+        a, b, c, _d = scene.hand
+        for i in (0, 1, 2):
+            click_at(app, scene.card_rects[i].center)
+        assert scene.selected == [b, c]
+        click_at(app, scene.card_rects[1].center)
+        assert scene.selected == [c]
+        assert not scene.widgets["confirm"].is_enabled
+
+    def test_words_for_every_leader(self, app):
+        from game.scenes.setup import leader_words
+        s, _ = table_session(app.config, ["Ada"], 0)
+        prods = {p["id"]: p for p in s.vm.game["productions"]}
+        for ld in s.vm.game["leaderCards"]:
+            name, ability, need, vp = leader_words(ld, prods)
+            assert name and ability.endswith(".") and need.startswith("To play it you need") and vp > 0
+
+
+# ---------------------------------------------------------------------------- resources
+class TestResourceChoice:
+    def _scene(self, app, seat):
+        from game.scenes.setup import ResourceChoiceScene
+        s, g = table_session(app.config, ["Ada", "Bea", "Cy", "Dan"], seat)
+        s.send(ReqChooseLeaders(tuple(s.vm.me["leadersHand"][:2])))
+        s.pump()
+        assert s.stage() == "resources"
+        scene = ResourceChoiceScene(app, s)
+        app.stack.push(scene)
+        frames(app, 2)
+        return scene, s
+
+    def test_two_of_a_kind_need_a_shelf_of_two(self, app):
+        scene, s = self._scene(app, 3)
+        assert scene.count == 2
+        click_at(app, scene.token_rects["Shield"].center)
+        click_at(app, scene.token_rects["Shield"].center)
+        assert scene.picks == ["Shield", "Shield"]
+        assert scene.valid_shelves("Shield") == [1, 2]
+        assert not scene.widgets["shelf_Shield_0"].is_enabled
+        click(app, "shelf_Shield_2")
+        assert scene.shelf_of == {"Shield": 2}
+        click(app, "confirm")
+        assert s.stage() == "waiting"
+        bottom = s.vm.me["warehouseShelves"][2]
+        assert s.vm.container(bottom)["content"] == {"Shield": 2}
+
+    def test_two_kinds_go_on_two_shelves_and_swap(self, app):
+        scene, _s = self._scene(app, 3)
+        scene.pick("Coin")
+        scene.pick("Stone")
+        assert len(set(scene.shelf_of.values())) == 2
+        coin = scene.shelf_of["Coin"]
+        scene.put("Stone", coin)
+        assert scene.shelf_of["Stone"] == coin and scene.shelf_of["Coin"] != coin
+        assert scene.ready
+
+    def test_one_resource_then_unpick(self, app):
+        scene, _s = self._scene(app, 1)
+        assert scene.count == 1
+        scene.pick("Coin")
+        scene.pick("Servant")           # replaces the only pick
+        assert scene.picks == ["Servant"]
+        click_at(app, scene.pick_rects[0].center)
+        assert scene.picks == [] and not scene.widgets["confirm"].is_enabled
+
+
+def test_waiting_lists_who_has_chosen(app):
+    from game.scenes.setup import WaitingScene
+    s, g = table_session(app.config, ["Ada", "Bea"], 0)
+    s.send(ReqChooseLeaders(tuple(s.vm.me["leadersHand"][:2])))
+    s.pump()
+    if s.stage() == "resources":
+        s.send(ReqChooseResources({}))
+        s.pump()
+    assert s.stage() == "waiting"
+    scene = WaitingScene(app, s)
+    app.stack.push(scene)
+    frames(app, 2)
+    assert isinstance(app.stack.top, WaitingScene)
+    assert not_flat(app.window)
+
+
+# ---------------------------------------------------------------------------- settings
+class TestSettings:
+    def _open(self, app):
+        from game.scenes.menus import SettingsScene
+        app.stack.push(SettingsScene(app))
+        frames(app, 2)
+        return app.stack.top
+
+    def test_invalid_input_is_explained_and_not_saved(self, app):
+        scene = self._open(app)
+        scene.widgets["nickname"].set_text("   ")
+        scene.widgets["server_port"].set_text("70000")
+        click(app, "save")
+        assert "nickname" in scene.errors and "server_port" in scene.errors
+        assert not Settings.path().exists()
+        scene.widgets["nickname"].set_text("x" * 25)
+        scene.widgets["server_port"].set_text("51016")
+        click(app, "save")
+        assert "24" in scene.errors["nickname"] and "server_port" not in scene.errors
+        assert not Settings.path().exists()
+
+    def test_valid_settings_persist(self, app):
+        scene = self._open(app)
+        scene.widgets["nickname"].set_text("  Lucrezia ")
+        scene.widgets["server_port"].set_text("50123")
+        click(app, "sound")
+        click(app, "confirm_end_turn")
+        click(app, "save")
+        assert scene.errors == {} and scene.status == "Saved."
+        saved = Settings.load()
+        assert (saved.nickname, saved.server_port, saved.sound, saved.confirm_end_turn) == ("Lucrezia", 50123, True, False)
+        assert saved.problem is None
+        assert app.settings.nickname == "Lucrezia"
+
+    def test_a_settings_problem_is_shown(self, app, dirs):
+        Settings.path().parent.mkdir(parents=True, exist_ok=True)
+        Settings.path().write_text("{broken")
+        app.settings = Settings.load()
+        scene = self._open(app)
+        assert app.settings.problem and "damaged" in app.settings.problem
+        assert not_flat(app.window)
+        del scene
+
+
+# ---------------------------------------------------------------------------- join & host
+class TestJoin:
+    def _open(self, app):
+        from game.scenes.menus import JoinScene
+        app.stack.push(JoinScene(app))
+        frames(app, 2)
+        return app.stack.top
+
+    def test_nobody_listening(self, app):
+        scene = self._open(app)
+        port = free_port()
+        scene.widgets["address"].set_text(f"127.0.0.1:{port}")
+        click(app, "join")
+        wait_until(app, lambda: scene.busy is None)
+        assert scene.error == f"No game server answered at 127.0.0.1:{port}."
+
+    @pytest.mark.parametrize("text", ["", "not an address!", "10.0.0.1:port", "10.0.0.1:0", "[::1"])
+    def test_bad_addresses(self, app, text):
+        scene = self._open(app)
+        scene.widgets["address"].set_text(text)
+        click(app, "join")
+        assert scene.busy is None and scene.errors["address"]
+
+    def test_parse_address(self):
+        from game.scenes.menus import parse_address
+        assert parse_address("192.168.1.2", 51015) == ("192.168.1.2", 51015)
+        assert parse_address(" host.lan:4000 ", 1) == ("host.lan", 4000)
+        assert parse_address("[fe80::1]:7", 1) == ("fe80::1", 7)
+        assert parse_address("::1", 9) == ("::1", 9)
+
+    def test_joining_a_server_and_a_taken_nickname(self, app, dirs):
+        from game.netcode.server import Server, ServerOptions
+        from game.scenes.lobby import LobbyScene
+        from game.match import RemoteMatch
+        server = Server(app.config, ServerOptions(host="127.0.0.1", port=0))
+        host, port = server.start()
+        other = None
+        try:
+            other = RemoteMatch("127.0.0.1", port, "Ada")
+            scene = self._open(app)
+            scene.widgets["address"].set_text(f"127.0.0.1:{port}")
+            scene.widgets["nickname"].set_text("Ada")
+            click(app, "join")
+            wait_until(app, lambda: scene.busy is None)
+            assert scene.error == "That nickname is already playing on this server. Choose another one."
+            scene.widgets["nickname"].set_text("Bea")
+            click(app, "join")
+            wait_until(app, lambda: isinstance(app.stack.top, LobbyScene))
+            lobby = app.stack.top
+            wait_until(app, lambda: lobby.session.lobby.booked == 2)
+            assert lobby.session.lobby.head == "Ada" and not lobby.choosing
+            assert Settings.load().last_address == f"127.0.0.1:{port}"
+        finally:
+            if other is not None:
+                other.close()
+            _close(app)
+            server.stop()
+
+
+class TestHost:
+    def test_port_in_use(self, app):
+        from game.scenes.menus import HostScene
+        with socket.socket() as busy:
+            busy.bind(("0.0.0.0", 0))
+            busy.listen()
+            port = busy.getsockname()[1]
+            app.settings.server_port = port
+            app.stack.push(HostScene(app))
+            frames(app, 3)
+            scene = app.stack.top
+            assert isinstance(scene, HostScene)
+            assert scene.error == (f"Port {port} is already in use on this computer. "
+                                   "Choose another port in Settings.")
+            assert app.server is None
+
+    def test_host_a_solo_game_through_the_lobby(self, app):
+        from game.scenes.lobby import LobbyScene
+        from game.scenes.menus import TitleScene
+        from game.scenes.setup import LeaderChoiceScene
+        app.settings.server_port = free_port()
+        app.stack.push(TitleScene(app))
+        frames(app, 2)
+        click(app, "host")
+        wait_until(app, lambda: isinstance(app.stack.top, LobbyScene))
+        assert app.server is not None
+        lobby = app.stack.top
+        wait_until(app, lambda: lobby.choosing)
+        click(app, "players_1")
+        wait_until(app, lambda: isinstance(app.stack.top, LeaderChoiceScene))
+        click(app, "leave")
+        assert app.server is None and isinstance(app.stack.top, TitleScene)
+
+
+# ---------------------------------------------------------------------------- lobby
+def test_lobby_head_chooses_and_others_wait(app):
+    from game.scenes.lobby import LobbyScene
+    booked = {"type": "UpdateBookedSeats", "bookedSeats": 2, "canPrepareNewGame": "Ada"}
+    head = GameSession(FakeRemote("Ada", [booked]), app.config, "Ada")
+    app.stack.push(LobbyScene(app, head))
+    frames(app, 2)
+    assert app.stack.top.choosing
+    click(app, "players_3")
+    assert head.match.sent == [("new_game", 3)]
+    head.match.queue.append({"type": "UpdateJoinGame", "playersCount": 3})
+    frames(app, 2)
+    assert "players_3" not in app.stack.top.widgets
+    other = GameSession(FakeRemote("Bea", [booked]), app.config, "Bea")
+    app.stack.reset(LobbyScene(app, other))
+    frames(app, 2)
+    assert not app.stack.top.choosing and "players_1" not in app.stack.top.widgets
+
+
+def test_lobby_leave_closes_the_match(app):
+    from game.scenes.lobby import LobbyScene
+    from game.scenes.menus import TitleScene
+    s = GameSession(FakeRemote("Ada", []), app.config, "Ada")
+    app.stack.push(LobbyScene(app, s))
+    frames(app, 2)
+    click(app, "leave")
+    assert s.match.closed and isinstance(app.stack.top, TitleScene)
+
+
+# ---------------------------------------------------------------------------- game over
+class TestGameOver:
+    def test_scores_add_up_and_the_winner_leads(self, app):
+        from game.scenes.game_over import GameOverScene, final_scores
+        s = ended_session(app.config, ["Ada", "Bea", "Cy"])
+        rows = final_scores(s)
+        for _nick, sc in rows:
+            assert sc["total"] == sc["cards"] + sc["faith_track"] + sc["favors"] + sc["leaders"] + sc["resource_vp"]
+        scene = GameOverScene(app, s)
+        assert scene.headline.endswith("win" if s.vm.game["winnerPlayer"] == s.nickname else "wins")
+        assert rows[0][0] == s.vm.game["winnerPlayer"]
+
+    def test_lorenzo_wins_solo(self, app):
+        from game.scenes.game_over import GameOverScene
+        s = ended_session(app.config, ["Ada"], lorenzo=True)
+        scene = GameOverScene(app, s)
+        assert scene.headline == "Lorenzo il Magnifico wins"
+        assert "faith track" in scene.why
+
+    def test_back_to_the_title(self, app):
+        from game.scenes.game_over import GameOverScene
+        from game.scenes.menus import TitleScene
+        s = ended_session(app.config, ["Ada"])
+        app.stack.push(GameOverScene(app, s))
+        frames(app, 2)
+        click(app, "title")
+        assert isinstance(app.stack.top, TitleScene)
+
+
+# ---------------------------------------------------------------------------- router & overlay
+class TestOverlay:
+    def _game(self, app):
+        from game.scenes.setup import WaitingScene
+        s, g = table_session(app.config, ["Ada", "Bea"], 0)
+        s.send(ReqChooseLeaders(tuple(s.vm.me["leadersHand"][:2])))
+        s.pump()
+        if s.stage() == "resources":
+            s.send(ReqChooseResources({}))
+            s.pump()
+        scene = WaitingScene(app, s)
+        app.stack.push(scene)
+        frames(app, 2)
+        return scene, s
+
+    def test_lost_connection_covers_the_game_and_goes_away_when_back(self, app):
+        from game.scenes.overlay import ConnectionOverlay
+        from game.scenes.setup import WaitingScene
+        scene, s = self._game(app)
+        s.match._out.append({"type": "ConnectionLost"})
+        frames(app, 2)
+        assert isinstance(app.stack.top, ConnectionOverlay)
+        assert app.stack.visible()[0] is scene       # the game stays visible under the veil
+        s.match._out.append({"type": "Reconnected"})
+        frames(app, 2)
+        assert isinstance(app.stack.top, WaitingScene)
+
+    def test_a_failed_reconnection_says_so_and_leave_goes_to_the_title(self, app):
+        from game.scenes.menus import TitleScene
+        from game.scenes.overlay import ConnectionOverlay
+        _scene, s = self._game(app)
+        s.match._out.extend([{"type": "ConnectionLost"}, {"type": "ReconnectFailed", "reason": "server unreachable"}])
+        frames(app, 3)
+        top = app.stack.top
+        assert isinstance(top, ConnectionOverlay) and top.failed
+        assert top.widgets["leave"].text == "Back to the title"
+        click(app, "leave")
+        assert isinstance(app.stack.top, TitleScene)
+
+    def test_router_maps_every_stage(self, app, board_module):
+        from game.scenes import game_over, lobby, router, setup
+        s = GameSession(FakeRemote("Ada"), app.config, "Ada")
+        assert isinstance(router.scene_for(app, s), lobby.LobbyScene)
+        s, _ = table_session(app.config, ["Ada"], 0)
+        assert isinstance(router.scene_for(app, s), setup.LeaderChoiceScene)
+        s.send(ReqChooseLeaders(tuple(s.vm.me["leadersHand"][:2])))
+        s.pump()
+        assert isinstance(router.scene_for(app, s), board_module.BoardScene)
+        assert isinstance(router.scene_for(app, ended_session(app.config, ["Ada"])), game_over.GameOverScene)
