@@ -24,6 +24,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any, Protocol
 
+import orjson
+
 from game.netcode import protocol as P
 from game.netcode.client import CONNECTION_LOST, Connection
 from game.rules import codec
@@ -32,6 +34,7 @@ from game.rules.components import GameConfig
 from game.rules.engine import Game
 from game.rules.errors import GameError, MalformedRequest
 from game.rules.views import player_view
+from game.settings import data_dir
 
 Msg = dict[str, Any]
 RECONNECTED = "Reconnected"
@@ -128,9 +131,10 @@ class RemoteMatch:
 
     def __init__(self, host: str, port: int, nickname: str, *, connect_timeout: float = 5.0,
                  retry_delays: tuple[float, ...] = (0.5, 1, 2, 3, 5, 5, 10, 10, 15, 30),
-                 heartbeat_interval: float = 10.0) -> None:
+                 heartbeat_interval: float = 10.0, token_file: Path | None = None) -> None:
         self.host, self.port, self.nickname = host, port, nickname
-        self.token: str | None = None
+        self.token_file = token_file if token_file is not None else data_dir() / "seats.json"
+        self.token: str | None = self._saved_tokens().get(self._seat_key)
         self.retry_delays = retry_delays
         self.heartbeat_interval = heartbeat_interval
         self._connect_timeout = connect_timeout
@@ -140,7 +144,30 @@ class RemoteMatch:
         self._reconnecting = False
         self.in_game = False
         self.conn = self._connect()
-        self.conn.send(P.ReqJoin(nickname, ""))
+        # a saved token takes back our seat in a game still running there (e.g. after a crash)
+        self.conn.send(P.ReqJoin(nickname, self.token or ""))
+
+    @property
+    def _seat_key(self) -> str:
+        return f"{self.host}:{self.port}/{self.nickname}"
+
+    def _saved_tokens(self) -> dict[str, str]:
+        try:
+            data = orjson.loads(self.token_file.read_bytes())
+            return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+        except (OSError, orjson.JSONDecodeError):
+            return {}
+
+    def _save_token(self) -> None:
+        tokens = self._saved_tokens()
+        tokens[self._seat_key] = self.token or ""
+        try:
+            self.token_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.token_file.with_suffix(".tmp")
+            tmp.write_bytes(orjson.dumps(dict(list(tokens.items())[-50:])))
+            os.replace(tmp, self.token_file)
+        except OSError as e:
+            log.info("cannot save the seat token: %s", e)
 
     def _connect(self) -> Connection:
         return Connection(self.host, self.port, timeout=self._connect_timeout,
@@ -169,7 +196,9 @@ class RemoteMatch:
         for m in conn.poll():
             t = m.get("type")
             if t == "UpdateSessionToken":
-                self.token = m.get("token")
+                if m.get("token") != self.token:
+                    self.token = m.get("token")
+                    self._save_token()
                 continue
             if t == "UpdateGame":
                 self.in_game = True

@@ -14,11 +14,17 @@ _FILES = {
 }
 
 
-@functools.lru_cache(maxsize=256)
 def font(size: int, style: str = "regular") -> pygame.font.Font:
     """EB Garamond at ``size`` px; ``style`` is "regular", "italic" or "caps" (small capitals)."""
-    if not pygame.font.get_init():
+    if not pygame.font.get_init():   # pygame was quit and started again: old Font objects are dead
         pygame.font.init()
+        _font.cache_clear()
+        _render.cache_clear()
+    return _font(int(size), style)
+
+
+@functools.lru_cache(maxsize=256)
+def _font(size: int, style: str) -> pygame.font.Font:
     if style not in _FILES:
         raise ValueError(f"unknown font style {style!r}")
     return pygame.font.Font(FONTS_DIR / _FILES[style], max(1, int(size)))

@@ -1,0 +1,123 @@
+"""A remote game in the client: dropped sockets rejoin by themselves, seats survive an app restart,
+and a hosted game is played to the end by two clients over loopback."""
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.match import RemoteMatch
+from game.netcode.server import Server, ServerOptions
+from game.rules import default_config
+from game.rules.playout import choose
+from game.rules.views import player_view, shadow_game
+from game.scenes.app import App
+from game.scenes.session import GameSession
+
+CFG = default_config()
+
+
+@pytest.fixture
+def server(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    srv = Server(CFG, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", heartbeat=5, seed=3))
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def pump_until(session: GameSession, pred, timeout: float = 10.0, app: App | None = None) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if app is not None:
+            app.frame(0.016)
+        else:
+            session.pump()
+        if pred():
+            return
+        time.sleep(0.01)
+    raise AssertionError("timed out")
+
+
+def solo_session(server: Server, nick: str, token_file: Path) -> GameSession:
+    host, port = server.address
+    match = RemoteMatch(host, port, nick, token_file=token_file, retry_delays=(0.1, 0.2, 0.5, 1, 1, 2))
+    session = GameSession(match, CFG, nick)
+    pump_until(session, lambda: session.lobby.head == nick)
+    match.new_game(1)
+    pump_until(session, lambda: session.vm.has_game)
+    return session
+
+
+@pytest.mark.timeout(60)
+def test_a_dropped_socket_shows_the_overlay_and_the_client_rejoins(server, tmp_path):
+    from game.rules.actions import ReqChooseLeaders
+    from game.scenes.board import BoardScene
+    from game.scenes.overlay import ReconnectOverlay
+    session = solo_session(server, "Ada", tmp_path / "seats.json")
+    session.send(ReqChooseLeaders(tuple(session.vm.me["leadersHand"][:2])))
+    pump_until(session, lambda: session.stage() == "board")
+    app = App(headless=True, size=(1280, 800))
+    app.stack.push(BoardScene(app, session))
+    app.frame(0.016)
+    session.match.conn._sock.shutdown(2)          # the network goes away under the client
+    pump_until(session, lambda: isinstance(app.stack.top, ReconnectOverlay), app=app)
+    pump_until(session, lambda: not session.connection_lost and isinstance(app.stack.top, BoardScene), app=app)
+    room = server.room_of("Ada")
+    pump_until(session, lambda: session.vm.game == player_view(room.game, "Ada"), app=app)
+
+
+@pytest.mark.timeout(60)
+def test_the_seat_token_survives_an_app_restart(server, tmp_path):
+    tokens = tmp_path / "seats.json"
+    first = solo_session(server, "Bea", tokens)
+    first.match.conn.close()                          # the app dies without saying goodbye
+    host, port = server.address
+    again = GameSession(RemoteMatch(host, port, "Bea", token_file=tokens), CFG, "Bea")
+    pump_until(again, lambda: again.vm.has_game)
+    assert again.vm.game["players"][0]["nickname"] == "Bea"
+    # without the saved token the seat is refused
+    other = GameSession(RemoteMatch(host, port, "Bea", token_file=tmp_path / "empty.json"), CFG, "Bea")
+    pump_until(other, lambda: other.lobby.error is not None)
+    assert "already playing" in other.lobby.error
+
+
+@pytest.mark.timeout(120)
+def test_a_hosted_game_is_played_to_the_end_by_two_clients(server, tmp_path):
+    host, port = server.address
+    a = GameSession(RemoteMatch(host, port, "Ada", token_file=tmp_path / "a.json"), CFG, "Ada")
+    pump_until(a, lambda: a.lobby.head == "Ada")
+    b = GameSession(RemoteMatch(host, port, "Bruno", token_file=tmp_path / "b.json"), CFG, "Bruno")
+    pump_until(b, lambda: b.lobby.booked == 2)
+    a.match.new_game(2)
+    pump_until(a, lambda: a.vm.has_game)
+    pump_until(b, lambda: b.vm.has_game)
+    rng = random.Random(5)
+    sessions = {"Ada": a, "Bruno": b}
+    for _ in range(3000):
+        for s in sessions.values():
+            s.pump()
+        if a.vm.game["ended"] and b.vm.game["ended"]:
+            break
+        for nick, s in sessions.items():
+            g = s.vm.game
+            if g["ended"]:
+                continue
+            acting = (not g["isSetupDone"] and s.stage() in ("leaders", "resources")) or s.vm.my_turn
+            if acting:
+                shadow = shadow_game(g, CFG, nick)
+                request = choose(shadow, nick, rng)
+                if request is not None:
+                    n = len(s.log)
+                    s.send(request)
+                    pump_until(s, lambda: len(s.log) > n or s.error is not None)
+                    assert s.error is None, f"{nick}: {request!r} refused: {s.error}"
+        time.sleep(0.002)
+    assert a.vm.game["ended"] and b.vm.game["ended"]
+    assert a.vm.game.get("winnerPlayer") == b.vm.game.get("winnerPlayer")
+    assert a.vm.game.get("winnerPlayer") in ("Ada", "Bruno")
