@@ -6,7 +6,7 @@ VENV   := .venv
 VPY    := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv play test bench clean
+.PHONY: venv play test bench screenshots clean
 
 venv: $(STAMP)
 
@@ -30,6 +30,9 @@ bench: venv
 		echo "== $$script"; \
 		$(VPY) "$$script"; \
 	done
+
+screenshots: venv
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(VPY) tools/screenshots.py docs/screenshots
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis

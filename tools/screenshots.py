@@ -76,18 +76,126 @@ def shoot_board(app, game: Game, nickname: str, path: Path, hover=None) -> None:
     app.screenshot(path)
 
 
+class _Lobby:
+    """A match that only ever says where the waiting room stands (for the lobby picture)."""
+
+    def __init__(self, msgs):
+        self.msgs = list(msgs)
+
+    def poll(self):
+        out, self.msgs = self.msgs, []
+        return out
+
+    def send(self, request) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _played_out(nicks: list[str], seed: int) -> Game:
+    g = Game.new(default_config(), nicks, seed)
+    for nick, action in steps(g, random.Random(seed)):
+        g.apply(nick, action)
+    return g
+
+
+def shots(app) -> dict:
+    """name -> a function that puts the scene on the app's stack."""
+    import pygame
+    from game.rules.actions import ReqChooseLeaders
+    from game.scenes import game_over, lobby, menus, overlay, setup
+    from game.scenes.board import BoardScene
+    from game.scenes.session import GameSession
+    cfg = default_config()
+
+    def board(nicks, seed, moves, act=None):
+        def make():
+            scene = BoardScene(app, session_for(mid_game(nicks, seed, moves), nicks[0]))
+            app.stack.reset(scene)
+            app.frame(0.016)
+            if act:
+                act(scene)
+        return make
+
+    def market_plan(scene):
+        hit = next(h for h in scene.hits if h.target == ("line", False, 2))
+        ev = pygame.event.Event
+        app.frame(0.016, [ev(pygame.MOUSEBUTTONDOWN, pos=hit.rect.center, button=1)])
+
+    def opponent(scene):
+        hit = next(h for h in scene.hits if h.target[0] == "opponent")
+        app.frame(0.016, [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=hit.rect.center, button=1)])
+
+    def hover_card(scene):
+        hit = next(h for h in scene.hits if h.target[0] == "card")
+        app.frame(0.016, [pygame.event.Event(pygame.MOUSEMOTION, pos=hit.rect.center, rel=(0, 0), buttons=(0, 0, 0))])
+
+    def setup_scene(kind):
+        def make():
+            g = Game.new(cfg, ["Ada", "Bruno", "Cora", "Dario"], 7)
+            me = g.players[3].nickname
+            s = GameSession(TableMatch(g, me), cfg, me)
+            s.pump()
+            if kind != "leaders":
+                s.send(ReqChooseLeaders(tuple(s.vm.me["leadersHand"][:2])))
+                s.pump()
+            scene = {"leaders": setup.LeaderChoiceScene, "resources": setup.ResourceChoiceScene,
+                     "waiting": setup.WaitingScene}[kind](app, s)
+            app.stack.reset(scene)
+        return make
+
+    def over(nicks, seed):
+        def make():
+            g = _played_out(nicks, seed)
+            app.stack.reset(game_over.GameOverScene(app, session_for(g, nicks[0])))
+        return make
+
+    def waiting_room():
+        s = GameSession(_Lobby([{"bookedSeats": 3, "canPrepareNewGame": "Ada", "type": "UpdateBookedSeats"}]),
+                        cfg, "Ada")
+        s.pump()
+        app.stack.reset(lobby.LobbyScene(app, s))
+
+    def lost():
+        s = session_for(mid_game(["Ada", "Bruno"], 3, 30), "Ada")
+        app.stack.reset(BoardScene(app, s))
+        app.frame(0.016)
+        s.connection_lost = True
+        app.stack.push(overlay.ConnectionOverlay(app, s))
+
+    return {
+        "title": lambda: app.stack.reset(menus.TitleScene(app)),
+        "settings": lambda: app.stack.reset(menus.SettingsScene(app)),
+        "join": lambda: app.stack.reset(menus.JoinScene(app)),
+        "lobby": waiting_room,
+        "leader-choice": setup_scene("leaders"),
+        "starting-resources": setup_scene("resources"),
+        "waiting": setup_scene("waiting"),
+        "board-solo": board(["Ada"], 7, 30),
+        "board-4-players": board(["Ada", "Bruno", "Cora", "Dario"], 11, 120),
+        "board-market-plan": board(["Ada", "Bruno"], 5, 40, market_plan),
+        "board-card-hover": board(["Ada", "Bruno", "Cora"], 9, 60, hover_card),
+        "board-opponent": board(["Ada", "Bruno", "Cora"], 9, 60, opponent),
+        "reconnecting": lost,
+        "game-over-4-players": over(["Ada", "Bruno", "Cora", "Dario"], 4),
+        "game-over-solo": over(["Ada"], 4),
+    }
+
+
 def main(argv: list[str]) -> int:
+    import tempfile
+    os.environ["MOR_CONFIG_DIR"] = os.environ["MOR_DATA_DIR"] = tempfile.mkdtemp()
     out = Path(argv[0]) if argv else ROOT / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     from game.scenes.app import App
-    sizes = [(1280, 800)]
-    for size in sizes:
-        app = App(headless=True, size=size)
-        solo = mid_game(["Ada"], 7, 40)
-        shoot_board(app, solo, "Ada", out / "board-solo.png")
-        four = mid_game(["Ada", "Bruno", "Cora", "Dario"], 11, 120)
-        shoot_board(app, four, "Ada", out / "board-4-players.png")
-    print(f"wrote {sorted(p.name for p in out.glob('*.png'))}")
+    app = App(headless=True, size=(1280, 800))
+    for name, make in shots(app).items():
+        make()
+        app.frame(0.016)
+        app.frame(0.016)
+        app.screenshot(out / f"{name}.png")
+    print(f"wrote {len(list(out.glob('*.png')))} screenshots to {out}")
     return 0
 
 
