@@ -153,3 +153,35 @@ def test_turn_bell_is_soft_and_short():
     assert 0.2 < len(samples) / RATE < 1.0
     assert max(abs(s) for s in samples) < 0.35 * 32767          # never loud
     assert max(abs(s) for s in samples[-200:]) < 0.05 * 32767   # fades out
+
+
+@pytest.mark.timeout(300)
+def test_from_the_title_to_the_end_of_a_solo_game_with_the_mouse_only(monkeypatch):
+    """Title → Play solo → pick 2 leaders → play every turn on the board → the end-of-game scene."""
+    from game.scenes.game_over import GameOverScene
+    from game.scenes.menus import TitleScene
+    from game.scenes.setup import LeaderChoiceScene
+    app = App(headless=True, size=(1280, 800))
+    app.settings.confirm_end_turn = False
+    app.stack.push(TitleScene(app))
+    app.frame(0.016)
+    press(app, app.stack.top.widgets["solo"])
+    leaders = app.stack.top
+    assert isinstance(leaders, LeaderChoiceScene)
+    click(app, leaders.card_rects[1].center)
+    click(app, leaders.card_rects[3].center)
+    press(app, leaders.widgets["confirm"])
+    scene = app.stack.top
+    assert isinstance(scene, BoardScene)
+    session = scene.session
+    for turn in range(300):
+        if not isinstance(app.stack.top, BoardScene):
+            break
+        click(app, _hit(scene, ("line", turn % 2 == 1, turn % 3)))
+        press(app, scene.buttons["confirm"])
+        _confirm_dialog(app, scene)
+        if isinstance(app.stack.top, BoardScene):
+            assert session.vm.game["isMandatoryActionDone"], session.error
+            press(app, scene.buttons["end"])
+    assert isinstance(app.stack.top, GameOverScene)
+    assert session.vm.game["ended"]

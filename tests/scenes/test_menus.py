@@ -53,20 +53,9 @@ def app(dirs):
 
 
 @pytest.fixture
-def board_module(monkeypatch):
-    """The lead's board scene if it imports; otherwise a stand-in, so these tests do not wait on it."""
-    try:
-        import game.scenes.board  # noqa: F401
-    except Exception:
-        fake = types.ModuleType("game.scenes.board")
-
-        class BoardScene(Scene):
-            def __init__(self, app, session):
-                super().__init__(app)
-                self.session = session
-        fake.BoardScene = BoardScene
-        monkeypatch.setitem(sys.modules, "game.scenes.board", fake)
-    return sys.modules["game.scenes.board"]
+def board_module():
+    import game.scenes.board
+    return game.scenes.board
 
 
 def frames(app: App, n: int = 3, events=()) -> None:
