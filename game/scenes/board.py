@@ -590,14 +590,14 @@ class BoardScene(Scene):
         elif isinstance(plan, (BuyPlan, ProductionPlan)):
             pay = plan.payment if isinstance(plan, BuyPlan) else plan.get_payment()
             if isinstance(plan, ProductionPlan):
-                bx = x
+                bx, small = x, round(28 * u)
                 for pid in plan.selected:
                     for side, blanks in (("in", plan.input_blanks.get(pid, [])), ("out", plan.output_blanks.get(pid, []))):
                         for i, _ in enumerate(blanks):
-                            out.append(Hit(pygame.Rect(bx, y, size, size), ("blank", pid, side, i)))
-                            bx += size + round(4 * u)
+                            out.append(Hit(pygame.Rect(bx, panel.y + round(32 * u), small, small), ("blank", pid, side, i)))
+                            bx += small + round(4 * u)
                     bx += round(10 * u)
-            y2 = y + size + round(10 * u)
+            y2 = panel.y + round(58 * u if isinstance(plan, BuyPlan) else 86 * u)
             cx = x
             for res in sorted(pay.cost):
                 srcs = pay.sources(res)
@@ -605,7 +605,7 @@ class BoardScene(Scene):
                     if taken < held:
                         donor = next((c for c, _h, t in srcs if t > 0 and c != cid), None)
                         if donor is not None:
-                            out.append(Hit(pygame.Rect(cx, y2, round(120 * u), round(24 * u)), ("pay", res, donor, cid)))
+                            out.append(Hit(pygame.Rect(cx, y2, round(120 * u), round(22 * u)), ("pay", res, donor, cid)))
                             cx += round(126 * u)
         return out
 
@@ -1115,12 +1115,14 @@ class BoardScene(Scene):
             if problem:
                 _text(surface, problem, (x, y), round(17 * u), P.OXBLOOD, "italic", max_width=r.w - round(24 * u))
             else:
-                self._draw_payment_hits(surface, plan.payment, y, u)
+                self._draw_payment_hits(surface, plan.payment, r.y + round(34 * u), u)
         elif isinstance(plan, ProductionPlan):
             ins = ", ".join(f"{n} {res}" for res, n in sorted(plan.total_input().items())) or "—"
             outs = ", ".join(f"{n} {res}" for res, n in sorted(plan.total_output().items())) or "—"
+            blanks = any(plan.input_blanks.get(p) or plan.output_blanks.get(p) for p in plan.selected)
             head = ("Click the productions to run (base, top cards, leaders)" if not plan.selected
-                    else f"Pay {ins}  →  get {outs}")
+                    else f"Pay {ins}  →  get {outs}" + ("  (click a resource below to change a free choice)"
+                                                         if blanks else ""))
             _text(surface, head, (x, r.y + round(8 * u)), round(18 * u), P.INK, "italic", max_width=r.w - round(24 * u))
             for hit in self.hits:
                 t = hit.target
@@ -1128,14 +1130,14 @@ class BoardScene(Scene):
                     _, pid, side, i = t
                     res = (plan.input_blanks if side == "in" else plan.output_blanks)[pid][i]
                     surface.blit(I.resource_icon(res, hit.rect.h), hit.rect)
-                    _text(surface, "in" if side == "in" else "out", (hit.rect.centerx, hit.rect.bottom),
-                          round(12 * u), P.SEPIA, "italic", anchor="midtop")
+                    _text(surface, "in" if side == "in" else "out", (hit.rect.right, hit.rect.bottom),
+                          round(12 * u), P.SEPIA, "italic", anchor="bottomleft")
             problem = plan.problem()
             if problem and plan.selected:
                 _text(surface, problem, (x, r.bottom - round(26 * u)), round(16 * u), P.OXBLOOD, "italic",
                       max_width=r.w - round(24 * u))
             elif plan.selected:
-                self._draw_payment_hits(surface, plan.get_payment(), y + size + round(10 * u), u)
+                self._draw_payment_hits(surface, plan.get_payment(), r.y + round(64 * u), u)
 
     def _draw_payment_hits(self, surface: pygame.Surface, pay: Any, y: int, u: float) -> None:
         names = {}
@@ -1148,7 +1150,7 @@ class BoardScene(Scene):
         parts = []
         for cid, m in pay.taken.items():
             parts.append(f"{', '.join(f'{n} {r}' for r, n in m.items())} from the {names.get(cid, cid)}")
-        _text(surface, "Paying " + ("; ".join(parts) or "nothing"), (self.layout.log.x + round(12 * u), y - round(22 * u)),
+        _text(surface, "Paying " + ("; ".join(parts) or "nothing"), (self.layout.log.x + round(12 * u), y),
               round(16 * u), P.SEPIA, "italic", max_width=self.layout.log.w - round(24 * u))
         for hit in self.hits:
             if hit.target[0] == "pay":
