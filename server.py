@@ -71,8 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as e:
         log.error("bad configuration: %s", e)
         return 2
-    from game.netcode.server import Server, ServerOptions
-    threading.stack_size(512 * 1024)
+    from game.netcode.server import FrozenHeap, Server, ServerOptions
     options = ServerOptions(host=args.host, port=args.port, data_dir=Path(args.data_dir),
                             compat_rejoin=args.compat_rejoin, heartbeat=args.heartbeat,
                             grace=args.grace, fsync=args.fsync)
@@ -82,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         log.error("cannot start on %s:%d with data in %s: %s", args.host, args.port, args.data_dir, e)
         return 1
+    heap = FrozenHeap()    # no multi-millisecond collector pauses in the middle of serving
+    heap.start()
     print(f"mor-server: listening on {host}:{port}", flush=True)
     done = threading.Event()
 
@@ -90,9 +91,10 @@ def main(argv: list[str] | None = None) -> int:
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    while not done.wait(0.5):
-        pass
+    while not done.wait(0.25):
+        heap.tick()
     server.stop()
+    heap.stop()
     return 0
 
 

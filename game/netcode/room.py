@@ -3,7 +3,9 @@
 A :class:`Room` applies requests one at a time (under its lock), writes each accepted call to the
 game's log *before* anyone hears of it, and then hands every connected player the events they may
 see. It never touches a socket: it is given ``send(nickname, messages)``, and tests pass a list's
-``append``. Errors go to the requester only; ``UpdateLeadersHand`` only to its owner.
+``append``; the server also gives ``send_bytes(nickname, data)``, which takes lines already
+encoded, so that a broadcast encodes each event once whatever the number of players told. Errors
+go to the requester only; ``UpdateLeadersHand`` only to its owner.
 
 Every request handed to :meth:`Room.submit` gets exactly one answer: the events ending in
 ``UpdateAction`` (to everyone connected), or one error message (to the requester only).
@@ -19,16 +21,22 @@ import threading
 import time
 from typing import Any, Callable
 
+import orjson
+
 from game.rules.actions import Action
 from game.rules.engine import Game
 from game.rules.errors import GameError
 from game.rules.views import player_view
 
-from .protocol import UPDATE_SETUP_DONE, err_protocol, visible_to
+from .protocol import PRIVATE_UPDATES, UPDATE_SETUP_DONE, err_protocol, visible_to
 from .store import GameLog
 
 Send = Callable[[str, list[dict[str, Any]]], None]
+SendBytes = Callable[[str, bytes], None]
 log = logging.getLogger("mor.room")
+
+_LINE = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
+"""``orjson.dumps(msg, option=_LINE)`` is ``framing.encode(msg)`` in one call: one wire line."""
 
 INTERNAL_ERROR = "Internal server error."
 """``ErrProtocol.msg`` for a request the server failed on (a bug or a failing disk); our extension."""
@@ -41,13 +49,16 @@ class Room:
     :param send: ``send(nickname, messages)``; called under the room's lock, so it must not block.
     :param glog: where accepted calls are written, or None to keep nothing.
     :param tokens: each player's rejoin token.
+    :param send_bytes: ``send_bytes(nickname, data)`` for encoded lines (the same rules as
+        ``send``); when given, broadcasts use it and encode each event only once.
     """
 
     def __init__(self, game_id: int, game: Game, send: Send, glog: GameLog | None = None,
-                 tokens: dict[str, str] | None = None) -> None:
+                 tokens: dict[str, str] | None = None, send_bytes: SendBytes | None = None) -> None:
         self.id = game_id
         self.game = game
         self.send = send
+        self.send_bytes = send_bytes
         self.log = glog
         self.tokens = dict(tokens or {})
         self.online: set[str] = set()
@@ -105,7 +116,7 @@ class Room:
             if not self._record("apply", nickname, action):
                 self.send(nickname, [err_protocol(INTERNAL_ERROR)])
                 return False
-            self._broadcast(events)
+            self._broadcast(events, first=nickname)   # the requester's answer goes out first
             return True
 
     def leave(self, nickname: str) -> None:
@@ -193,9 +204,32 @@ class Room:
             return False
         return True
 
-    def _broadcast(self, events: list[dict[str, Any]], skip: str | None = None) -> None:
-        for nick in self.nicknames:
-            if nick in self.online and nick != skip:
+    def _broadcast(self, events: list[dict[str, Any]], skip: str | None = None,
+                   first: str | None = None) -> None:
+        """Hand each connected player (but ``skip``) the events it may see; ``first`` (if
+        connected) before the others, the rest in seat order."""
+        online = self.online
+        targets = [p.nickname for p in self.game.players if p.nickname in online and p.nickname != skip]
+        if not targets:
+            return
+        if first is not None and targets[0] != first and first in targets:
+            targets.remove(first)
+            targets.insert(0, first)
+        send_bytes = self.send_bytes
+        if send_bytes is None:
+            for nick in targets:
                 mine = [e for e in events if visible_to(e, nick)]
                 if mine:
                     self.send(nick, mine)
+            return
+        dumps = orjson.dumps
+        lines = [dumps(e, option=_LINE) for e in events]    # once, whoever receives them
+        if PRIVATE_UPDATES.isdisjoint([e.get("type") for e in events]):
+            data = b"".join(lines)
+            for nick in targets:
+                send_bytes(nick, data)
+            return
+        for nick in targets:
+            data = b"".join([line for e, line in zip(events, lines) if visible_to(e, nick)])
+            if data:
+                send_bytes(nick, data)

@@ -52,13 +52,16 @@ class GameLog:
 
         :raises OSError: the write failed (e.g. the disk is full).
         """
-        data = memoryview(orjson.dumps(entry) + b"\n")
+        data = orjson.dumps(entry, option=orjson.OPT_APPEND_NEWLINE)
         with self._lock:
             if self._fd < 0:
-                log.error("%s: write after close dropped: %s", self.path, bytes(data[:80]))
+                log.error("%s: write after close dropped: %s", self.path, data[:80])
                 return
-            while data:
-                data = data[os.write(self._fd, data):]
+            n = os.write(self._fd, data)
+            if n < len(data):   # rare (a signal, a full disk about to fail): write the rest
+                rest = memoryview(data)[n:]
+                while rest:
+                    rest = rest[os.write(self._fd, rest):]
             if self._fsync:
                 os.fsync(self._fd)
 
