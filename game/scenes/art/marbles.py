@@ -14,8 +14,12 @@ KINDS = ("Zero", "Shield", "Stone", "Coin", "Servant", "Faith")
 
 
 def _sphere_fn(col):
-    hi = shade(col, 0.55)
+    """The shading of a glass ball of colour ``col`` at (u, v) in [0, 1]^2 (plain float arithmetic:
+    it runs for every cell of the gradient grid)."""
     lo = shade(col, -0.55)
+    hi = shade(col, 0.55)
+    bright = shade(col, 0.4)
+    dark = shade(col, -0.7)
 
     def fn(u, v):
         x, y = u * 2 - 1, v * 2 - 1
@@ -23,12 +27,22 @@ def _sphere_fn(col):
         # light from the upper left; a darker limb; a bright caustic at the lower right
         lit = max(0.0, 1 - math.hypot(x + 0.38, y + 0.42) / 1.55)
         caustic = max(0.0, 1 - math.hypot(x - 0.38, y - 0.46) / 0.55) ** 2
-        c = mix(lo, col, min(1.0, lit * 1.5))
-        c = mix(c, hi, lit ** 3 * 0.8)
-        c = mix(c, shade(col, 0.4), caustic * 0.6)
-        c = mix(c, shade(col, -0.7), max(0.0, r - 0.8) * 2.5)
-        return (*c, 255)
+        t1, t2, t3, t4 = min(1.0, lit * 1.5), lit ** 3 * 0.8, caustic * 0.6, max(0.0, r - 0.8) * 2.5
+        out = []
+        for i in range(3):
+            c = lo[i] + (col[i] - lo[i]) * t1
+            c += (hi[i] - c) * t2
+            c += (bright[i] - c) * t3
+            c += (dark[i] - c) * t4
+            out.append(max(0, min(255, round(c))))
+        return (*out, 255)
     return fn
+
+
+@functools.lru_cache(maxsize=16)
+def _shading(kind: str) -> pygame.Surface:
+    """The ball's shading on a 56x56 grid, computed once per kind and scaled for every size."""
+    return radial_gradient(56, 56, _sphere_fn(MARBLE_COLORS.get(kind, MARBLE_COLORS["Zero"])), grid=56)
 
 
 def _symbol_polys(kind: str):
@@ -62,7 +76,7 @@ def marble(kind: str, diameter: int) -> pygame.Surface:
     out.blit(blur(sh, max(1, S // 30)), (0, 0))
     ball = canvas(S, S)
     pygame.draw.circle(ball, (255, 255, 255), (c, cy), R)
-    shading = radial_gradient(round(2 * R), round(2 * R), _sphere_fn(col), grid=56)
+    shading = pygame.transform.smoothscale(_shading(kind), (max(1, round(2 * R)), max(1, round(2 * R))))
     body = canvas(S, S)
     body.blit(shading, (c - R, cy - R))
     body = clip_to(body, ball)
