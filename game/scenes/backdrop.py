@@ -23,7 +23,7 @@ import pygame_gui
 from pygame_gui.core import ObjectID
 
 from .art import fonts
-from .scene import Scene, theme
+from .scene import Scene, scaled_theme, theme, unit_of  # noqa: F401  (re-exported)
 
 # The title card's palette: paper, iron-gall ink, oxblood and a muted gold leaf.
 PAPER_TOP = (246, 236, 212)
@@ -41,11 +41,6 @@ GREEN_INK = (46, 96, 58)
 # Ornaments are drawn at this multiple of the final size and scaled down, which antialiases
 # every shape at once.
 _SUPERSAMPLE = 2
-
-
-def unit_of(size: tuple[int, int]) -> float:
-    """One design pixel at this window size (1.0 at 1280x800)."""
-    return min(size[0] / 1280, size[1] / 800)
 
 
 def mix(a, b, t: float) -> tuple[int, int, int]:
@@ -300,39 +295,6 @@ def blit_lines(surface: pygame.Surface, lines: list[str], size: int, colour, x: 
         surface.blit(img, rect)
         y += step
     return y
-
-
-# ---------------------------------------------------------------------------- theme at scale
-_SCALED_KEYS = ("border_width", "shadow_width", "shape_corner_radius")
-
-
-@functools.lru_cache(maxsize=8)
-def _scaled_theme(scale: float) -> str:
-    import json
-    data = copy.deepcopy(theme())
-    # a quiet (paper-coloured) button with the menu's larger type, for secondary menu entries
-    if "@menu" in data and "@quiet" in data:
-        data["@menu_quiet"] = {**copy.deepcopy(data["@menu"]), "colours": copy.deepcopy(data["@quiet"]["colours"])}
-    for block in data.values():
-        if not isinstance(block, dict):
-            continue
-        font = block.get("font")
-        if isinstance(font, dict) and "size" in font:
-            font["size"] = str(max(10, round(int(font["size"]) * scale)))
-        misc = block.get("misc")
-        if isinstance(misc, dict):
-            for key in _SCALED_KEYS:
-                if key in misc:
-                    misc[key] = str(max(1, round(float(misc[key]) * scale)))
-            if "padding" in misc:
-                misc["padding"] = ",".join(str(max(1, round(int(v) * scale))) for v in misc["padding"].split(","))
-    return json.dumps(data)
-
-
-def scaled_theme(scale: float) -> dict:
-    """``config/theme.json`` with font sizes, borders and padding multiplied by ``scale``."""
-    import json
-    return json.loads(_scaled_theme(round(scale, 2)))
 
 
 # ---------------------------------------------------------------------------- base scene

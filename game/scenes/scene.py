@@ -11,6 +11,8 @@ Each scene owns a pygame_gui ``UIManager`` (themed by ``config/theme.json``) for
 """
 from __future__ import annotations
 
+import copy
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +43,45 @@ def theme() -> dict:
     return _THEME
 
 
+# ---------------------------------------------------------------------------- theme at scale
+_SCALED_KEYS = ("border_width", "shadow_width", "shape_corner_radius")
+
+
+@functools.lru_cache(maxsize=8)
+def _scaled_theme(scale: float) -> str:
+    import json
+    data = copy.deepcopy(theme())
+    # a quiet (paper-coloured) button with the menu's larger type, for secondary menu entries
+    if "@menu" in data and "@quiet" in data:
+        data["@menu_quiet"] = {**copy.deepcopy(data["@menu"]), "colours": copy.deepcopy(data["@quiet"]["colours"])}
+    for block in data.values():
+        if not isinstance(block, dict):
+            continue
+        font = block.get("font")
+        if isinstance(font, dict) and "size" in font:
+            font["size"] = str(max(10, round(int(font["size"]) * scale)))
+        misc = block.get("misc")
+        if isinstance(misc, dict):
+            for key in _SCALED_KEYS:
+                if key in misc:
+                    misc[key] = str(max(1, round(float(misc[key]) * scale)))
+            if "padding" in misc:
+                misc["padding"] = ",".join(str(max(1, round(int(v) * scale))) for v in misc["padding"].split(","))
+    return json.dumps(data)
+
+
+def scaled_theme(scale: float) -> dict:
+    """``config/theme.json`` with font sizes, borders and padding multiplied by ``scale``."""
+    import json
+    return json.loads(_scaled_theme(round(scale, 2)))
+
+
+
+def unit_of(size: tuple[int, int]) -> float:
+    """One design pixel at this window size (1.0 at 1280x800)."""
+    return min(size[0] / 1280, size[1] / 800)
+
+
 class Scene:
     """Base class of every screen."""
 
@@ -48,7 +89,8 @@ class Scene:
 
     def __init__(self, app: "App") -> None:
         self.app = app
-        self.ui = pygame_gui.UIManager(app.size, theme(), enable_live_theme_updates=False)
+        self._ui_scale = round(unit_of(app.size), 2)
+        self.ui = pygame_gui.UIManager(app.size, scaled_theme(self._ui_scale), enable_live_theme_updates=False)
 
     # lifecycle ---------------------------------------------------------------------------
     def enter(self) -> None:
@@ -66,9 +108,14 @@ class Scene:
         self.ui.clear_and_reset()
 
     def resize(self, size: tuple[int, int]) -> None:
-        """The window changed size: lay the widgets out again."""
-        self.ui.set_window_resolution(size)
-        self.ui.clear_and_reset()
+        """The window changed size: lay the widgets out again (with type scaled to the new size)."""
+        scale = round(unit_of(size), 2)
+        if scale != self._ui_scale:
+            self._ui_scale = scale
+            self.ui = pygame_gui.UIManager(size, scaled_theme(scale), enable_live_theme_updates=False)
+        else:
+            self.ui.set_window_resolution(size)
+            self.ui.clear_and_reset()
         self.build()
 
     # per frame ---------------------------------------------------------------------------
