@@ -560,16 +560,29 @@ class BoardScene(Scene):
         return pygame.Rect(r.centerx - w // 2, bottom - h - (count - 1 - index) * peek, w, h)
 
     def _leader_rects(self, L: BoardLayout, p: dict[str, Any]) -> dict[int, pygame.Rect]:
+        """Leaders side by side or stacked, whichever shows them larger."""
         r = L.leaders
         ids = list(p["leadersHand"])
         if not ids:
             return {}
+        n = len(ids)
         gap = round(8 * L.unit)
-        h = min((r.h - gap) // 1, int((r.w - gap) / len(ids) / 0.66)) if len(ids) > 1 else min(r.h, int(r.w / 0.66))
-        h = min(h, r.h)
-        w = C.card_width(h)
-        x0 = r.centerx - (len(ids) * w + (len(ids) - 1) * gap) // 2
-        return {lid: pygame.Rect(x0 + i * (w + gap), r.y + (r.h - h) // 2, w, h) for i, lid in enumerate(ids)}
+        label = round(16 * L.unit)   # room for "in hand" above each card
+        side = min(r.h - label, int((r.w - gap * (n - 1)) / n / 0.66))
+        stacked = min((r.h - gap * (n - 1)) // n - label, int(r.w / 0.66))
+        out = {}
+        if stacked > side:
+            h = stacked
+            w = C.card_width(h)
+            for i, lid in enumerate(ids):
+                out[lid] = pygame.Rect(r.centerx - w // 2, r.y + label + i * (h + gap + label), w, h)
+        else:
+            h = side
+            w = C.card_width(h)
+            x0 = r.centerx - (n * w + (n - 1) * gap) // 2
+            for i, lid in enumerate(ids):
+                out[lid] = pygame.Rect(x0 + i * (w + gap), r.y + (r.h - h) // 2, w, h)
+        return out
 
     def _plan_regions(self, L: BoardLayout) -> list[Hit]:
         out: list[Hit] = []
@@ -995,21 +1008,19 @@ class BoardScene(Scene):
             bx += (sb.w - round(16 * u)) // 4
         if p["strongbox"] in changed:
             _glow(surface, sb, P.GOLD_LIGHT[:3], width=2)
-        # base production: a small framed box in the middle of its column
-        col = L.base_production
-        q = min(col.w // 2 - round(6 * u), round(36 * u))
-        bp = pygame.Rect(col.x, 0, col.w, round(q * 3 + 50 * u))
-        bp.centery = col.centery
+        # base production: "? ? → ?" in a framed strip above the strongbox
+        bp = L.base_production
         pygame.draw.rect(surface, P.PARCHMENT_DARK, bp, border_radius=8)
         pygame.draw.rect(surface, P.GOLD, bp, width=2, border_radius=8)
-        _text(surface, "Base", (bp.centerx, bp.y + round(4 * u)), round(16 * u), P.SEPIA, "caps", anchor="midtop")
+        _text(surface, "Base", (bp.x + round(8 * u), bp.centery), round(16 * u), P.SEPIA, "caps", anchor="midleft")
+        label_w = round(58 * u)
+        gap = round(4 * u)
+        q = max(8, min(bp.h - round(12 * u), (bp.w - label_w - round(10 * u) - 3 * gap) // 4))
         any_icon = I.resource_icon("Any", q)
-        y0 = bp.y + round(26 * u)
-        surface.blit(any_icon, (bp.centerx - q - round(2 * u), y0))
-        surface.blit(any_icon, (bp.centerx + round(2 * u), y0))
-        down = I.arrow("down", q)
-        surface.blit(down, down.get_rect(midtop=(bp.centerx, y0 + q + round(2 * u))))
-        surface.blit(any_icon, any_icon.get_rect(midtop=(bp.centerx, y0 + 2 * q + round(6 * u))))
+        x = bp.x + label_w
+        for img in (any_icon, any_icon, I.arrow("right", q), any_icon):
+            surface.blit(img, img.get_rect(midleft=(x, bp.centery)))
+            x += q + gap
         self._production_marks(surface, bp, p["baseProduction"], own)
         # slots
         prods = self._productions()
