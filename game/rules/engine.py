@@ -28,7 +28,7 @@ from .actions import (Action, ReqActivateProductions, ReqBuyDevCard, ReqChooseLe
                       ReqChooseResources, ReqEndTurn, ReqLeaderAction, ReqMoveResources,
                       ReqSwapShelves, ReqTakeFromMarket)
 from .components import DevCard, GameConfig, LeaderCard, Production
-from .state import DEPOT, FAVOR_DOWN, FAVOR_REMOVED, FAVOR_UP, SHELF, STRONGBOX, Container, PlayerState
+from .state import DEPOT, FAVOR_REMOVED, FAVOR_UP, SHELF, STRONGBOX, Container, PlayerState
 from .choices import default_bonus_placement
 from .warehouse import (check_distinct_shelves, clean_res_map, fits, new_contents_after_add,
                         new_contents_after_take, res_name)

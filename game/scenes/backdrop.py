@@ -12,7 +12,6 @@ its widgets so events and tests can find them (:attr:`PaintedScene.widgets`).
 """
 from __future__ import annotations
 
-import copy
 import functools
 import math
 import random

@@ -145,7 +145,7 @@ class BoardScene(Scene):
         n = len(g["players"])
         self.layout = L = board_layout(self.app.size, n, n == 1)
         u = L.unit
-        bw, bh = round(150 * u), round(44 * u)
+        bh = round(44 * u)
         a = L.actions
         specs = [("confirm", "Confirm", "@menu", 0), ("back", "Back", "@quiet", 1), ("produce", "Produce…", None, 0),
                  ("end", "End turn", None, 1)]
@@ -735,7 +735,6 @@ class BoardScene(Scene):
 
     def _draw_lorenzo(self, surface: pygame.Surface, rect: pygame.Rect, L: BoardLayout) -> None:
         u = L.unit
-        size = rect.h - round(6 * u)
         tok = self.g.get("lastActionToken")
         tokens = {t["id"]: t for t in self.g.get("actionTokens", [])}
         _text(surface, "Lorenzo", (rect.x, rect.y + round(4 * u)), round(20 * u), P.INK, "caps")
@@ -833,7 +832,6 @@ class BoardScene(Scene):
     def _draw_grid(self, surface: pygame.Surface, L: BoardLayout) -> None:
         u = L.unit
         prods = self._productions()
-        sh = self.session.shadow()
         can = self._can_act() and not self.g["isMandatoryActionDone"] and self.plan is None
         buyable = self._buyable() if can else set()
         top = self.g["devCardGrid"]["topCards"]
@@ -1086,8 +1084,7 @@ class BoardScene(Scene):
         r = L.log
         _panel(surface, r, fill=P.PARCHMENT, border=P.OXBLOOD)
         plan = self.plan
-        size = round(34 * u)
-        x, y = r.x + round(12 * u), r.y + round(36 * u)
+        x = r.x + round(12 * u)
         if isinstance(plan, MarketPlan):
             where = f"{'row' if plan.is_row else 'column'} {plan.index + 1}"
             head = f"Taking {where}" + (f" (+{plan.faith} faith)" if plan.faith else "")
@@ -1124,7 +1121,7 @@ class BoardScene(Scene):
                   (x, r.y + round(8 * u)), round(18 * u), P.INK, "italic", max_width=r.w - round(24 * u))
             problem = plan.problem()
             if problem:
-                _text(surface, problem, (x, y), round(17 * u), P.OXBLOOD, "italic", max_width=r.w - round(24 * u))
+                _text(surface, problem, (x, r.y + round(36 * u)), round(17 * u), P.OXBLOOD, "italic", max_width=r.w - round(24 * u))
             else:
                 self._draw_payment_hits(surface, plan.payment, r.y + round(34 * u), u)
         elif isinstance(plan, ProductionPlan):

@@ -30,7 +30,7 @@ from game.rules.actions import ReqChooseLeaders
 from game.rules.engine import Game
 from game.rules.playout import choose
 
-from conftest import CONFIG, TIMEOUT, acting, drive, room_of, start_game, step, wait_until
+from conftest import CONFIG, TIMEOUT, acting, drive, room_of, start_game, wait_until
 
 pytestmark = pytest.mark.timeout(30)
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from builders import (CFG, DOWN, M0, M1, NEUTRAL, REMOVED, UP, by_key, buy, card_id, cid, deck_sizes,
-                      give_cards, give_leader, leader_id, market_rows, names, neutral_main, neutral_turn,
+from builders import (CFG, DOWN, M0, M1, REMOVED, UP, by_key, buy, card_id, cid, deck_sizes,
+                      give_cards, give_leader, market_rows, names, neutral_main, neutral_turn,
                       of_type, pay_cost, play_game, player, prod, produce, put_on_top, refused, set_deck,
                       set_depot, set_faith, set_favors, set_market, set_reports, set_shelves, set_strongbox,
                       set_tokens, slide_letter, storage, take_col, take_row, token_id, turn_to)
@@ -20,9 +20,9 @@ from game.rules.actions import (ProductionRequest, ReqActivateProductions, ReqBu
                                 ReqChooseResources, ReqEndTurn, ReqLeaderAction, ReqMoveResources,
                                 ReqSwapShelves, ReqTakeFromMarket)
 from game.rules.engine import Game, Termination
-from game.rules.errors import (ErrAction, ErrActiveLeaderDiscarded, ErrBuyDevCard, ErrCardRequirements,
+from game.rules.errors import (ErrAction, ErrBuyDevCard, ErrCardRequirements,
                                ErrInitialChoice, ErrInvalidResourceTransaction, ErrNoSuchEntity,
-                               ErrObjectNotOwned, ErrReplacedTransRecipe, ErrResourceTransfer, GameError)
+                               ErrObjectNotOwned, ErrReplacedTransRecipe, ErrResourceTransfer)
 
 GAME_DATA = Path(__file__).parent / "data" / "game-data.json"
 EMPTY = {"D1": {}, "D2": {}, "D3": {}, "SB": {}}

@@ -12,12 +12,12 @@ from __future__ import annotations
 import pytest
 
 from builders import (CFG, DOWN, M0, M1, REMOVED, UP, buy, card_id, cid, deck_sizes, give_cards,
-                      give_leader, leader_id, market_rows, names, neutral_main, neutral_turn, of_type,
+                      give_leader, market_rows, names, neutral_main, neutral_turn, of_type,
                       pay_cost, play_game, player, prod, produce, put_on_top, refused, set_deck,
                       set_depot, set_faith, set_favors, set_market, set_reports, set_shelves,
                       set_strongbox, set_tokens, slide_letter, storage, take_col, take_row, token_id,
                       turn_to)
-from game.rules.actions import (ProductionRequest, ReqBuyDevCard, ReqChooseLeaders,
+from game.rules.actions import (ProductionRequest, ReqChooseLeaders,
                                 ReqChooseResources, ReqEndTurn, ReqLeaderAction, ReqMoveResources,
                                 ReqSwapShelves)
 from game.rules.engine import Game, Score, Termination

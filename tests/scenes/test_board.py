@@ -12,7 +12,6 @@ from screenshots import TableMatch, mid_game  # noqa: E402
 
 from game.match import LocalMatch  # noqa: E402
 from game.rules import default_config, player_view  # noqa: E402
-from game.rules.engine import Game  # noqa: E402
 from game.scenes.app import App  # noqa: E402
 from game.scenes.board import BoardScene  # noqa: E402
 from game.scenes.session import GameSession  # noqa: E402
@@ -113,7 +112,7 @@ def test_refusal_is_shown_in_words_and_changes_nothing():
     game = mid_game(["Ada", "Bruno"], 3, 20)
     match = TableMatch(game, "Ada")
     session = GameSession(match, CFG, "Ada")
-    scene = _board(app, session)
+    _board(app, session)
     before = player_view(game, "Ada")
     from game.rules.actions import ReqBuyDevCard
     session.send(ReqBuyDevCard("Green", 3, 0, {}))

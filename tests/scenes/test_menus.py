@@ -7,9 +7,7 @@ real settings and saved games are never touched.
 from __future__ import annotations
 
 import socket
-import sys
 import time
-import types
 
 import pygame
 import pytest
@@ -19,7 +17,6 @@ from game.rules.actions import ReqChooseLeaders, ReqChooseResources
 from game.rules.engine import Game, Termination
 from game.rules.views import player_view
 from game.scenes.app import App
-from game.scenes.scene import Scene
 from game.scenes.session import GameSession
 from game.settings import Settings
 

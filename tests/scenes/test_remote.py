@@ -3,11 +3,9 @@ and a hosted game is played to the end by two clients over loopback."""
 from __future__ import annotations
 
 import random
-import sys
 import time
 from pathlib import Path
 
-import pygame
 import pytest
 
 from game.match import RemoteMatch

@@ -8,7 +8,7 @@ import pygame
 
 from ._draw import tdraw, canvas, clip_to, down, radial_gradient, ss_factor, star, transform, blur
 from .icons import cross_poly, cube_polys, heater_poly, hood_polys, lily_polys
-from .palette import MARBLE_COLORS, mix, shade
+from .palette import MARBLE_COLORS, shade
 
 KINDS = ("Zero", "Shield", "Stone", "Coin", "Servant", "Faith")
 
