@@ -197,8 +197,6 @@ class BoardScene(Scene):
             self.flash = 1.2
             if self.plan is not None and not self._can_act():
                 self.plan = None
-            if self.session.error:
-                self.plan = self.plan  # keep the plan so the player can fix it
         if self.session.turn_started:
             self.session.turn_started = False
             self.app.notify_turn()
