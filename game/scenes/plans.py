@@ -284,23 +284,23 @@ class ProductionPlan:
         (self.input_blanks if side == "in" else self.output_blanks)[pid][i] = res
         self.payment = None
 
-    def total_input(self) -> dict[str, int]:
+    def _totals(self, side: str) -> dict[str, int]:
+        """Fixed amounts plus chosen blanks of every selected production, on one side ("in"/"out")."""
+        blanks = self.input_blanks if side == "in" else self.output_blanks
         out: dict[str, int] = {}
         for pid in self.selected:
-            for r, n in self.available[pid].input.items():
+            prod = self.available[pid]
+            for r, n in (prod.input if side == "in" else prod.output).items():
                 out[r] = out.get(r, 0) + n
-            for r in self.input_blanks.get(pid, []):
+            for r in blanks.get(pid, []):
                 out[r] = out.get(r, 0) + 1
         return out
 
+    def total_input(self) -> dict[str, int]:
+        return self._totals("in")
+
     def total_output(self) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for pid in self.selected:
-            for r, n in self.available[pid].output.items():
-                out[r] = out.get(r, 0) + n
-            for r in self.output_blanks.get(pid, []):
-                out[r] = out.get(r, 0) + 1
-        return out
+        return self._totals("out")
 
     def get_payment(self) -> Payment:
         if self.payment is None:
