@@ -1,24 +1,32 @@
-"""Client side of a TCP connection to a game server.
+"""Client side of TCP connections to a game server.
 
-:class:`Connection` owns the socket and two daemon threads:
+Three layers, so that every kind of client shares one implementation of the client's duties:
 
-* a **reader** that decodes each incoming line and queues it for the application. It answers the
-  server's ``ReqHeartbeat`` (with ``ResHeartbeat``) and ``ReqWelcome`` (with ``ResWelcome``) by itself
-  and does not queue those two. Lines that do not decode are logged and skipped.
-* a **keep-alive** that sends ``ReqHeartbeat`` after ``heartbeat_interval`` seconds (10 s) without
-  outgoing traffic, so a quiet client is not dropped by the server's 25 s read timeout. The
-  ``ResHeartbeat`` answers to these automatic probes are not queued either; a ``ResHeartbeat``
-  answering the application's own ``ReqHeartbeat`` is.
+* :class:`ClientProtocol`, without any I/O: bytes in, decoded messages out. It splits lines
+  (:class:`~game.netcode.framing.LineFeeder`: LF, CR or CRLF, at most 64 KiB a line), decodes them,
+  answers the server's ``ReqHeartbeat`` (with ``ResHeartbeat``) and ``ReqWelcome`` (with
+  ``ResWelcome``) by itself without passing them on, swallows the ``ResHeartbeat`` answers to its
+  own automatic probes, and logs and skips lines that do not decode.
+* :class:`Connection`: one socket with two daemon threads, for a program with a loop of its own
+  (the pygame client, tests). A **reader** feeds the protocol and queues the messages for the
+  application; a **keep-alive** sends ``ReqHeartbeat`` after ``heartbeat_interval`` seconds
+  (10 s) without outgoing traffic, so a quiet client is not dropped by the server's 25 s read
+  timeout.
+* :class:`ConnectionGroup`: many non-blocking connections served by the caller's own thread
+  through one selector (no thread per connection), for the load generator and bots.
+  :meth:`ConnectionGroup.poll` returns ``(peer, message)`` pairs; keep-alive probes are sent
+  from ``poll`` too.
 
-When the socket closes or fails, the reader queues exactly one local message
-``{"type": "ConnectionLost", "reason": ...}`` (never sent on the wire) and stops. ``reason`` is
-``"closed by server"`` (EOF), ``"closed by client"`` (after :meth:`Connection.close`) or
-``"connection error: ..."``.
+When a socket closes or fails, the application gets exactly one local message
+``{"type": "ConnectionLost", "reason": ...}`` (never sent on the wire), after everything received
+before. ``reason`` is ``"closed by server"`` (EOF), ``"closed by client"`` (after ``close()``) or
+``"connection error: ..."``. A graceful goodbye (``ReqQuit``, ``ReqGoodbye``) is up to the caller;
+``close()`` just closes.
 
-The consuming side (:meth:`~Connection.poll`, :meth:`~Connection.get`, :meth:`~Connection.wait_for`)
-is meant for one thread, typically the game loop; :meth:`~Connection.send` may be called from any
-thread. A graceful goodbye (``ReqQuit``, ``ReqGoodbye``) is up to the caller; :meth:`close` just
-closes.
+The consuming side of a :class:`Connection` (:meth:`~Connection.poll`, :meth:`~Connection.get`,
+:meth:`~Connection.wait_for`) is meant for one thread, typically the game loop;
+:meth:`~Connection.send` may be called from any thread. A :class:`ConnectionGroup` and its peers
+belong to one thread.
 
 >>> conn = Connection("127.0.0.1", 51015)          # doctest: +SKIP
 >>> conn.send(ReqJoin("alice"))                    # doctest: +SKIP
@@ -29,6 +37,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import selectors
 import socket
 import threading
 import time
@@ -37,7 +46,7 @@ from typing import Any, Callable
 
 from game.rules.actions import Action
 
-from .framing import LineReader, LineTooLong, LineWriter, ProtocolError, decode_line
+from .framing import CHUNK, LineFeeder, LineWriter, ProtocolError, decode_line, encode
 from .protocol import (
     REQ_HEARTBEAT,
     REQ_WELCOME,
@@ -57,6 +66,83 @@ HEARTBEAT_INTERVAL = 10.0
 """Seconds without outgoing traffic after which the client sends ``ReqHeartbeat``."""
 
 Message = dict[str, Any]
+Outgoing = Message | Action | ClientMessage
+
+_RES_HEARTBEAT = encode(res_heartbeat())
+_RES_WELCOME = encode(res_welcome())
+_REQ_HEARTBEAT = encode(req_heartbeat())
+
+
+def encode_outgoing(msg: Outgoing | bytes) -> bytes:
+    """The wire bytes of a message: a wire dict, a game request (``Action``), a lobby message, or
+    bytes already encoded (whole lines, sent as they are).
+
+    :raises TypeError: if the message cannot be encoded.
+    """
+    if isinstance(msg, (bytes, bytearray)):
+        return bytes(msg)
+    if isinstance(msg, (Action, ClientMessage)):
+        msg = msg.to_dict()
+    return encode(msg)
+
+
+class ClientProtocol:
+    r"""The client's side of one connection, without I/O: :meth:`feed` it what the socket gives.
+
+    :param reply: called with encoded lines to send back at once (``ResWelcome``, ``ResHeartbeat``).
+
+    ``skipped`` counts the lines it dropped (oversize or undecodable). :meth:`probe_sent` tells it that an automatic ``ReqHeartbeat`` went out, so that its answer is
+    swallowed; it may be called from another thread than :meth:`feed` (a deque is the counter).
+
+    >>> sent = []
+    >>> p = ClientProtocol(sent.append)
+    >>> p.feed(b'{"type":"ReqWelcome"}\n{"type":"UpdateBookedSeats","bookedSeats":1}\n{"ty')
+    [{'type': 'UpdateBookedSeats', 'bookedSeats': 1}]
+    >>> sent
+    [b'{"type":"ResWelcome"}\n']
+    >>> p.feed(b'pe":"ResQuit"}\r\n')
+    [{'type': 'ResQuit'}]
+    """
+
+    __slots__ = ("_lines", "_reply", "_probes", "skipped")
+
+    def __init__(self, reply: Callable[[bytes], None]) -> None:
+        self._lines = LineFeeder()
+        self._reply = reply
+        self._probes: deque[None] = deque()   # automatic ReqHeartbeat still waiting for their answer
+        self.skipped = 0                       # lines that were too long or did not decode
+
+    def probe_sent(self) -> None:
+        """An automatic ``ReqHeartbeat`` was sent: its ``ResHeartbeat`` is not the application's."""
+        self._probes.append(None)
+
+    def feed(self, data: bytes) -> list[Message]:
+        """The messages that ``data`` completes, for the application, in order."""
+        out: list[Message] = []
+        for line in self._lines.feed(data):
+            if line.__class__ is not bytes:   # LineTooLong: the rest of it is dropped as it comes
+                log.warning("server sent an oversize line: %s", line)
+                self.skipped += 1
+                continue
+            try:
+                msg = decode_line(line)   # type: ignore[arg-type]
+            except ProtocolError as e:
+                log.warning("undecodable line from server skipped: %s", e)
+                self.skipped += 1
+                continue
+            t = msg["type"]
+            if t == REQ_HEARTBEAT:
+                self._reply(_RES_HEARTBEAT)
+            elif t == REQ_WELCOME:
+                self._reply(_RES_WELCOME)
+            elif t == RES_HEARTBEAT and self._probes:
+                try:
+                    self._probes.popleft()
+                except IndexError:   # taken meanwhile (cannot happen with one reader)
+                    out.append(msg)
+            else:
+                out.append(msg)
+        return out
 
 
 class Connection:
@@ -73,14 +159,13 @@ class Connection:
         self._sock = socket.create_connection((host, port), timeout=timeout)
         self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._writer = LineWriter(self._sock)
+        self._protocol = ClientProtocol(self._answer)
         self._queue: queue.Queue[Message] = queue.Queue()
         self._stash: deque[Message] = deque()  # taken off the queue by wait_for, not yet consumed
         self._stop = threading.Event()  # set once the connection is over
         self._close_lock = threading.Lock()
         self._closed = False
         self._failure: str | None = None  # why a send gave the connection up
-        self._state_lock = threading.Lock()
-        self._auto_heartbeats = 0  # automatic ReqHeartbeat still waiting for their ResHeartbeat
         self._last_send = time.monotonic()
         self._heartbeat_interval = heartbeat_interval
         peer = f"{host}:{port}"
@@ -92,19 +177,19 @@ class Connection:
 
     # --- sending ---------------------------------------------------------------------------------
 
-    def send(self, msg: Message | Action | ClientMessage) -> None:
-        """Send one message: a wire dict, a game request (``Action``) or a lobby message.
+    def send(self, msg: Outgoing | bytes) -> None:
+        """Send one message: a wire dict, a game request (``Action``), a lobby message, or lines
+        already encoded.
 
         :raises ConnectionError: if the connection is over or the write fails (the connection is then
             shut down, and ``ConnectionLost`` follows on the queue).
         :raises TypeError: if the message cannot be encoded (nothing is sent).
         """
-        if isinstance(msg, (Action, ClientMessage)):
-            msg = msg.to_dict()
+        data = encode_outgoing(msg)
         if self._stop.is_set():
             raise ConnectionError("connection closed")
         try:
-            self._writer.write(msg)
+            self._writer.write_bytes(data)
         except OSError as e:
             self._shutdown(f"connection error: send failed: {e}")
             raise ConnectionError(f"send failed: {e}") from e
@@ -200,20 +285,20 @@ class Connection:
     # --- threads ---------------------------------------------------------------------------------
 
     def _read_loop(self) -> None:
-        reader = LineReader(self._sock)
+        sock = self._sock
+        feed = self._protocol.feed
+        put = self._queue.put
         reason = "closed by server"
         try:
             while True:
                 try:
-                    line = reader.readline()
-                except LineTooLong as e:
-                    log.warning("server sent an oversize line: %s", e)
-                    continue
+                    data = sock.recv(CHUNK)
                 except TimeoutError:
                     continue  # the socket's timeout bounds sends; silence from the server is fine
-                if line is None:
-                    break
-                self._dispatch(line)
+                if not data:
+                    break  # an unfinished last line is dropped
+                for msg in feed(data):
+                    put(msg)
         except OSError as e:
             reason = f"connection error: {e}"
         except Exception as e:  # a bug must still end the connection visibly
@@ -225,34 +310,11 @@ class Connection:
             elif self._failure is not None:
                 reason = self._failure
             self._shutdown()
-            self._queue.put({"type": CONNECTION_LOST, "reason": reason})
+            put({"type": CONNECTION_LOST, "reason": reason})
 
-    def _dispatch(self, line: bytes) -> None:
+    def _answer(self, data: bytes) -> None:
         try:
-            msg = decode_line(line)
-        except ProtocolError as e:
-            log.warning("undecodable line from server skipped: %s", e)
-            return
-        t = msg["type"]
-        if t == REQ_HEARTBEAT:
-            self._answer(res_heartbeat())
-        elif t == REQ_WELCOME:
-            self._answer(res_welcome())
-        elif t == RES_HEARTBEAT and self._take_auto_heartbeat():
-            pass
-        else:
-            self._queue.put(msg)
-
-    def _take_auto_heartbeat(self) -> bool:
-        with self._state_lock:
-            if self._auto_heartbeats > 0:
-                self._auto_heartbeats -= 1
-                return True
-            return False
-
-    def _answer(self, msg: Message) -> None:
-        try:
-            self.send(msg)
+            self.send(data)
         except ConnectionError:
             pass  # the reader sees the end of the stream next
 
@@ -263,9 +325,203 @@ class Connection:
                 if self._stop.wait(wait):
                     return
                 continue
-            with self._state_lock:
-                self._auto_heartbeats += 1
+            self._protocol.probe_sent()
             try:
-                self.send(req_heartbeat())
+                self.send(_REQ_HEARTBEAT)
             except ConnectionError:
                 return
+
+
+class Peer:
+    """One connection of a :class:`ConnectionGroup`.
+
+    ``data`` is the owner's (whatever it wants to find again from a message); ``received_at`` is
+    the ``time.perf_counter()`` of the read that brought the messages now being handed out, so a
+    latency measured with it does not include the time the owner took to get to them.
+    """
+
+    __slots__ = ("group", "sock", "fd", "protocol", "out", "data", "connected", "received_at",
+                 "last_send", "_writing")
+
+    def __init__(self, group: "ConnectionGroup", sock: socket.socket, data: Any) -> None:
+        self.group = group
+        self.sock = sock
+        self.fd = sock.fileno()
+        self.protocol = ClientProtocol(self._queue)
+        self.out = bytearray()         # what the socket has not taken yet
+        self.data = data
+        self.connected = True
+        self.received_at = 0.0
+        self.last_send = time.monotonic()
+        self._writing = False          # watched for write readiness (``out`` is not empty)
+
+    def __repr__(self) -> str:
+        return f"<Peer {self.fd} {'connected' if self.connected else 'closed'}>"
+
+    def send(self, msg: Outgoing | bytes) -> None:
+        """Send one message (as :meth:`Connection.send`). Never blocks: what the socket does not
+        take now is kept and sent by :meth:`ConnectionGroup.poll`.
+
+        :raises ConnectionError: the connection is over (``ConnectionLost`` was or will be reported).
+        :raises TypeError: the message cannot be encoded (nothing is sent).
+        """
+        data = encode_outgoing(msg)
+        if not self.connected:
+            raise ConnectionError("connection closed")
+        self._queue(data)
+
+    def _queue(self, data: bytes) -> None:
+        if not self.connected:
+            return
+        self.last_send = time.monotonic()
+        if self.out:
+            self.out += data
+            return
+        try:
+            n = self.sock.send(data)
+        except (BlockingIOError, InterruptedError):
+            n = 0
+        except OSError as e:
+            self.group._lose(self, f"connection error: send failed: {e}")
+            return
+        if n < len(data):
+            self.out += memoryview(data)[n:]
+            self.group._watch(self)
+
+    def _flush(self) -> None:
+        try:
+            n = self.sock.send(self.out)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as e:
+            self.group._lose(self, f"connection error: send failed: {e}")
+            return
+        del self.out[:n]
+        if not self.out:
+            self.group._watch(self)
+
+    def close(self) -> None:
+        """Close this connection; ``ConnectionLost`` ("closed by client") comes from the next poll."""
+        self.group._lose(self, "closed by client")
+
+
+class ConnectionGroup:
+    """Many client connections on the caller's thread: non-blocking sockets and one selector.
+
+    :param heartbeat_interval: seconds of outgoing silence after which :meth:`poll` sends a peer
+        an automatic ``ReqHeartbeat`` (checked once a second).
+
+    >>> group = ConnectionGroup()                                   # doctest: +SKIP
+    >>> alice = group.connect("127.0.0.1", 51015, data="alice")     # doctest: +SKIP
+    >>> alice.send(ReqJoin("alice"))                                # doctest: +SKIP
+    >>> for peer, msg in group.poll(0.1): print(peer.data, msg["type"])   # doctest: +SKIP
+    alice UpdateBookedSeats
+    """
+
+    RECV_BYTES = 256 * 1024
+
+    def __init__(self, heartbeat_interval: float = HEARTBEAT_INTERVAL) -> None:
+        self._sel = selectors.DefaultSelector()
+        self.peers: set[Peer] = set()
+        self._lost: list[tuple[Peer, Message]] = []   # ConnectionLost not yet handed out
+        self._heartbeat_interval = heartbeat_interval
+        self._next_keepalive = time.monotonic() + 1.0
+
+    def connect(self, host: str, port: int, timeout: float = 5.0, data: Any = None) -> Peer:
+        """Open one more connection (the connect itself blocks up to ``timeout`` seconds).
+
+        :raises OSError: the connection cannot be made.
+        """
+        sock = socket.create_connection((host, port), timeout=timeout)
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            sock.setblocking(False)
+            peer = Peer(self, sock, data)
+            self._sel.register(sock, selectors.EVENT_READ, peer)
+        except BaseException:
+            sock.close()
+            raise
+        self.peers.add(peer)
+        return peer
+
+    def poll(self, timeout: float | None = 0.0) -> list[tuple[Peer, Message]]:
+        """Send what is pending, read what has come (waiting up to ``timeout`` seconds for
+        something; None: until something comes) and return each message with its peer, in order
+        of arrival per peer. A connection that ended gives one last ``ConnectionLost``."""
+        out: list[tuple[Peer, Message]] = []
+        if self._lost:
+            out, self._lost = self._lost, []
+            timeout = 0.0
+        if not self._sel.get_map():
+            return out
+        recv_bytes = self.RECV_BYTES
+        for key, mask in self._sel.select(timeout):
+            peer: Peer = key.data
+            if mask & selectors.EVENT_WRITE and peer.connected:
+                peer._flush()
+            if mask & selectors.EVENT_READ and peer.connected:
+                try:
+                    data = peer.sock.recv(recv_bytes)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except OSError as e:
+                    self._lose(peer, f"connection error: {e}")
+                    continue
+                if not data:
+                    self._lose(peer, "closed by server")
+                    continue
+                peer.received_at = time.perf_counter()
+                for msg in peer.protocol.feed(data):
+                    out.append((peer, msg))
+        if self._lost:
+            out += self._lost
+            self._lost = []
+        now = time.monotonic()
+        if now >= self._next_keepalive:
+            self._next_keepalive = now + 1.0
+            self._keepalive(now)
+        return out
+
+    def close(self) -> None:
+        """Close every connection (no ``ConnectionLost`` is reported for them) and the selector."""
+        for peer in list(self.peers):
+            self._lose(peer, "closed by client")
+        self._lost.clear()
+        self._sel.close()
+
+    def __enter__(self) -> "ConnectionGroup":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ internals
+    def _keepalive(self, now: float) -> None:
+        due = now - self._heartbeat_interval
+        for peer in [q for q in self.peers if q.last_send <= due]:
+            if peer.connected:
+                peer.protocol.probe_sent()
+                peer._queue(_REQ_HEARTBEAT)
+
+    def _watch(self, peer: Peer) -> None:
+        writing = bool(peer.out)
+        if writing != peer._writing:
+            peer._writing = writing
+            events = selectors.EVENT_READ | (selectors.EVENT_WRITE if writing else 0)
+            self._sel.modify(peer.sock, events, peer)
+
+    def _lose(self, peer: Peer, reason: str) -> None:
+        if not peer.connected:
+            return
+        peer.connected = False
+        try:
+            self._sel.unregister(peer.sock)
+        except (KeyError, ValueError):
+            pass
+        try:
+            peer.sock.close()
+        except OSError:
+            pass
+        peer.out = bytearray()
+        self.peers.discard(peer)
+        self._lost.append((peer, {"type": CONNECTION_LOST, "reason": reason}))

@@ -80,7 +80,7 @@ from game.rules.engine import Game
 from game.rules.errors import MalformedRequest
 
 from . import protocol as P
-from .framing import MAX_LINE, LineTooLong, ProtocolError, decode_line, encode
+from .framing import LineFeeder, LineTooLong, ProtocolError, decode_line, encode
 from .room import INTERNAL_ERROR, Room
 from .store import GameLog, GameStore
 
@@ -110,8 +110,6 @@ ACCEPT_PAUSE = 0.1
 SWEEP_INTERVAL = 1.0
 """Seconds between two runs of the janitor (:meth:`Server.sweep`)."""
 
-_LF = 0x0A
-_CR = 0x0D
 _NETWORK_TYPES = P.CLIENT_TYPES - P.GAME_REQUEST_TYPES
 """The network and lobby types (parsed by protocol.py); any other registered type is a game request."""
 _ACTIONS = Action.REGISTRY
@@ -219,87 +217,6 @@ class ServerOptions:
     grace: float = 600.0             # seconds an empty unfinished game is kept before it is removed
     fsync: bool = False              # fsync every log line (survives power loss, slower)
     seed: int | None = None          # draw game seeds from random.Random(seed), not the OS (tests)
-
-
-class LineFeeder:
-    """Non-blocking counterpart of :class:`~game.netcode.framing.LineReader`: bytes are pushed in
-    with :meth:`feed` as they arrive, complete lines come out.
-
-    The same rules: LF, CR and CRLF end a line (a CRLF split across two feeds is one line end); a
-    line holds at most ``max_line`` bytes, terminator not counted; a longer one comes out once as a
-    :class:`LineTooLong` instance and the rest of it is dropped as it arrives, never buffered. Bytes
-    after the last line end are kept for the next feed (at EOF the caller simply drops them).
-
-    ``max_buffered`` is the largest number of bytes held at once (never more than ``max_line``).
-
-    >>> LineFeeder().feed(b'a\\r\\nb\\rc\\nunfin')
-    [b'a', b'b', b'c']
-    """
-
-    __slots__ = ("max_line", "_buf", "_skip_lf", "_discarding", "max_buffered")
-
-    def __init__(self, max_line: int = MAX_LINE) -> None:
-        self.max_line = max_line
-        self._buf = bytearray()
-        self._skip_lf = False      # the last line ended with CR: a LF right after it belongs to it
-        self._discarding = False   # inside an oversize line: drop bytes up to its end
-        self.max_buffered = 0
-
-    def feed(self, data: bytes) -> list[bytes | LineTooLong]:
-        """The lines that ``data`` completes, in order (oversize ones as :class:`LineTooLong`)."""
-        # Fast path: nothing pending, whole LF-terminated lines without CR (what clients send).
-        if (not self._buf and not self._skip_lf and not self._discarding and data
-                and data[-1] == _LF and len(data) <= self.max_line + 1 and b"\r" not in data):
-            out: list[bytes | LineTooLong] = data.split(b"\n")
-            out.pop()
-            return out
-        return self._feed(data)
-
-    def _feed(self, data: bytes) -> list[bytes | LineTooLong]:
-        out: list[bytes | LineTooLong] = []
-        buf = self._buf
-        size = len(data)
-        pos = 0
-        if self._skip_lf and size:
-            self._skip_lf = False
-            if data[0] == _LF:
-                pos = 1
-        max_line = self.max_line
-        while pos < size:
-            lf = data.find(b"\n", pos)
-            cr = data.find(b"\r", pos, lf if lf >= 0 else size)
-            end = cr if cr >= 0 else lf
-            if end < 0:                                   # no line end in the rest
-                if self._discarding:
-                    return out
-                if len(buf) + size - pos > max_line:
-                    buf.clear()
-                    self._discarding = True
-                    out.append(LineTooLong(f"more than {max_line} bytes"))
-                    return out
-                buf += data[pos:] if pos else data
-                if len(buf) > self.max_buffered:
-                    self.max_buffered = len(buf)
-                return out
-            if self._discarding:
-                self._discarding = False
-            elif len(buf) + end - pos > max_line:
-                out.append(LineTooLong(f"{len(buf) + end - pos} bytes"))
-                buf.clear()
-            elif buf:
-                buf += data[pos:end]
-                out.append(bytes(buf))
-                buf.clear()
-            else:
-                out.append(data[pos:end])
-            pos = end + 1
-            if data[end] == _CR:
-                if pos < size:
-                    if data[pos] == _LF:
-                        pos += 1
-                else:
-                    self._skip_lf = True   # the LF of a CRLF may still be on its way
-        return out
 
 
 class Session:

@@ -5,6 +5,7 @@ import doctest
 
 import pytest
 
+import game.netcode.client
 import game.netcode.framing
 import game.netcode.protocol
 from game.netcode import protocol as p
@@ -189,7 +190,7 @@ class TestNickname:
 
 
 def test_docstring_examples():
-    for module in (game.netcode.framing, game.netcode.protocol):
+    for module in (game.netcode.client, game.netcode.framing, game.netcode.protocol):
         failed, _ = doctest.testmod(module)
         assert failed == 0, module.__name__
 

@@ -23,9 +23,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.netcode import server as server_mod
-from game.netcode.framing import MAX_LINE, LineReader, LineTooLong, encode
+from game.netcode.framing import MAX_LINE, LineFeeder, LineReader, LineTooLong, encode
 from game.netcode.room import Room
-from game.netcode.server import FrozenHeap, LineFeeder, Poller, SelectorPoller
+from game.netcode.server import FrozenHeap, Poller, SelectorPoller
 from game.rules.actions import ReqChooseLeaders
 from game.rules.engine import Game
 from game.rules.playout import choose
