@@ -29,10 +29,13 @@ abandoned and what it left unanswered is counted as errors; a dead server is rep
 
 Prints a few human-readable lines, then as its LAST line one JSON object ``{"runs": [...]}``, one
 entry per N with ``games``, ``requests_per_s`` (play-phase requests answered / play-phase wall
-time), ``p50_ms``, ``p99_ms`` (latency of one request: from sending it to receiving its final
-reply, ``UpdateAction`` by this player or the error), ``server_peak_rss_mb`` and ``errors``
+time), ``p50_ms``, ``p99_ms`` (latency of one request: from sending it to the arrival of its
+final reply, ``UpdateAction`` by this player or the error, in the client's socket: the kernel's
+receive timestamp, ``SO_TIMESTAMPNS``, where there is one), ``server_peak_rss_mb`` and ``errors``
 (requests answered with an error or never answered, undecodable lines, lost connections, a dead
-server), plus diagnostics: ``requests``, ``max_ms``, ``play_s``, ``lobby_s``,
+server), plus diagnostics: ``app_p50_ms`` / ``app_p99_ms`` (the same latency up to the moment
+this program read the reply: it adds the time the load generator, busy with other clients' replies,
+took to get to it), ``requests``, ``max_ms``, ``play_s``, ``lobby_s``,
 ``games_ended_early``, ``server_idle_rss_mb``, ``server_threads_peak``, ``setup_p99_ms``, and
 over the play phase ``server_cpu_pct`` / ``server_sys_pct`` (percent of one core),
 ``server_cpu_us_per_req``, ``server_ctxsw_per_req``, ``loadgen_cpu_pct`` (about 100 when it
@@ -348,13 +351,15 @@ class LoadGenerator:
         self.think = think
         self.timers: list[tuple[float, int, Client]] = []
         self.spin = spin and not think   # poll without sleeping while playing (own core)
-        self.group = ConnectionGroup()
+        self.group = ConnectionGroup(kernel_timestamps=True)
+        self.clock = self.group.clock    # the clock of the receive times (the wall clock)
         self.busy = 0.0                  # seconds spent handling messages while playing
         self.clients: list[Client] = []
         self.tables: dict[tuple[str, ...], Table] = {}
         self.cards: dict[int, tuple[str, int, dict[str, int]]] = {}   # id -> (color, level, cost)
         self.playing = False
-        self.latencies: list[float] = []
+        self.latencies: list[float] = []       # ms, send to the reply's arrival in the socket
+        self.app_latencies: list[float] = []   # ms, send to the reply's read by this program
         self.setup_latencies: list[float] = []
         self.answered = 0
         self.errors = 0
@@ -391,7 +396,7 @@ class LoadGenerator:
     def request(self, c: Client, data: bytes, kind: str) -> None:
         c.pending = data
         c.pending_kind = kind
-        c.sent_at = time.perf_counter()
+        c.sent_at = self.clock()
         self.send(c, data)
 
     def lose(self, c: Client, why: str) -> None:
@@ -422,36 +427,35 @@ class LoadGenerator:
 
     def poll(self, timeout: float) -> None:
         start = time.perf_counter()
-        batch = self.group.poll(timeout)
-        if not batch:
-            return
-        handlers = self.HANDLERS
-        for peer, msg in batch:
-            c: Client = peer.data
-            t = msg["type"]
-            handler = handlers.get(t)
-            if handler is not None:
-                handler(self, c, msg, peer.received_at)
-            elif t == CONNECTION_LOST:
-                self.lose(c, msg["reason"])
-            elif t.startswith("Err"):
-                self.on_error(c, msg, peer.received_at)
-        if self.playing:
+        if self.group.dispatch(self.on_message, timeout) and self.playing:
             self.busy += time.perf_counter() - start
+
+    def on_message(self, peer: Peer, msg: dict[str, Any]) -> None:
+        c: Client = peer.data
+        t = msg["type"]
+        handler = self.HANDLERS.get(t)
+        if handler is not None:
+            handler(self, c, msg, peer.received_at)
+        elif t == CONNECTION_LOST:
+            self.lose(c, msg["reason"])
+        elif t.startswith("Err"):
+            self.on_error(c, msg, peer.received_at)
 
     # ------------------------------------------------------------------ replies
     def finish_request(self, c: Client, now: float) -> str:
+        """The pending request of ``c`` is answered; ``now`` is when the answer arrived."""
         kind = c.pending_kind
         ms = (now - c.sent_at) * 1000
         if kind in ("main", "end"):
             if self.playing:
                 self.latencies.append(ms)
+                self.app_latencies.append((c.peer.read_at - c.sent_at) * 1000)   # type: ignore[union-attr]
                 self.answered += 1
         elif kind == "setup":
             self.setup_latencies.append(ms)
         c.pending = None
         c.pending_kind = ""
-        self.last_progress = now
+        self.last_progress = time.perf_counter()
         return kind
 
     def on_error(self, c: Client, msg: dict[str, Any], now: float) -> None:
@@ -816,6 +820,7 @@ def run(games: int, turns: int, seed: int, pin: int | None, think: float = 0.0) 
             gen.error("undecodable line", skipped)
 
         lat = sorted(gen.latencies)
+        app = sorted(gen.app_latencies)
         ended = sum(1 for t in gen.tables.values() if any(c.ended for c in t.clients))
         result.update({
             "requests_per_s": round(gen.answered / play_s, 1) if play_s > 0 else 0.0,
@@ -825,6 +830,8 @@ def run(games: int, turns: int, seed: int, pin: int | None, think: float = 0.0) 
             "errors": gen.errors,
             "requests": gen.answered,
             "max_ms": round(lat[-1], 2) if lat else 0.0,
+            "app_p50_ms": round(percentile(app, 0.50), 2),
+            "app_p99_ms": round(percentile(app, 0.99), 2),
             "play_s": round(play_s, 2),
             "lobby_s": round(lobby_s, 2),
             "games_ended_early": ended,

@@ -14,8 +14,9 @@ Three layers, so that every kind of client shares one implementation of the clie
   timeout.
 * :class:`ConnectionGroup`: many non-blocking connections served by the caller's own thread
   through one selector (no thread per connection), for the load generator and bots.
-  :meth:`ConnectionGroup.poll` returns ``(peer, message)`` pairs; keep-alive probes are sent
-  from ``poll`` too.
+  :meth:`ConnectionGroup.poll` returns ``(peer, message)`` pairs, or
+  :meth:`ConnectionGroup.dispatch` hands each to a function as soon as it is read; keep-alive
+  probes are sent from there too.
 
 When a socket closes or fails, the application gets exactly one local message
 ``{"type": "ConnectionLost", "reason": ...}`` (never sent on the wire), after everything received
@@ -39,6 +40,8 @@ import logging
 import queue
 import selectors
 import socket
+import struct
+import sys
 import threading
 import time
 from collections import deque
@@ -67,6 +70,12 @@ HEARTBEAT_INTERVAL = 10.0
 
 Message = dict[str, Any]
 Outgoing = Message | Action | ClientMessage
+
+_SO_TIMESTAMPNS: int | None = getattr(socket, "SO_TIMESTAMPNS", 35 if sys.platform == "linux" else None)
+"""Socket option asking the kernel to stamp received packets (Linux; the constant is missing from
+some Python builds)."""
+_TIMESPEC = struct.Struct("@qq")   # struct timespec on 64-bit Linux: seconds, nanoseconds
+_ANCILLARY_BYTES = socket.CMSG_SPACE(_TIMESPEC.size) if hasattr(socket, "CMSG_SPACE") else 64
 
 _RES_HEARTBEAT = encode(res_heartbeat())
 _RES_WELCOME = encode(res_welcome())
@@ -335,13 +344,15 @@ class Connection:
 class Peer:
     """One connection of a :class:`ConnectionGroup`.
 
-    ``data`` is the owner's (whatever it wants to find again from a message); ``received_at`` is
-    the ``time.perf_counter()`` of the read that brought the messages now being handed out, so a
-    latency measured with it does not include the time the owner took to get to them.
+    ``data`` is the owner's (whatever it wants to find again from a message). ``read_at`` is the
+    time, on the group's :attr:`~ConnectionGroup.clock`, of the read that brought the messages now
+    being handed out; ``received_at`` is when they reached the socket: the kernel's receive
+    timestamp of the last packet of that read when the group takes them, else ``read_at``. A
+    latency measured to ``received_at`` does not include the time the owner took to get to them.
     """
 
     __slots__ = ("group", "sock", "fd", "protocol", "out", "data", "connected", "received_at",
-                 "last_send", "_writing")
+                 "read_at", "last_send", "_writing")
 
     def __init__(self, group: "ConnectionGroup", sock: socket.socket, data: Any) -> None:
         self.group = group
@@ -352,6 +363,7 @@ class Peer:
         self.data = data
         self.connected = True
         self.received_at = 0.0
+        self.read_at = 0.0
         self.last_send = time.monotonic()
         self._writing = False          # watched for write readiness (``out`` is not empty)
 
@@ -410,6 +422,11 @@ class ConnectionGroup:
 
     :param heartbeat_interval: seconds of outgoing silence after which :meth:`poll` sends a peer
         an automatic ``ReqHeartbeat`` (checked once a second).
+    :param kernel_timestamps: ask the kernel to stamp each received packet (``SO_TIMESTAMPNS``,
+        where the platform has it) and report that time as each peer's ``received_at``.
+
+    :attr:`clock` is the clock of ``received_at`` and ``read_at``: ``time.time`` with kernel
+    timestamps (the kernel stamps with the wall clock), else ``time.perf_counter``.
 
     >>> group = ConnectionGroup()                                   # doctest: +SKIP
     >>> alice = group.connect("127.0.0.1", 51015, data="alice")     # doctest: +SKIP
@@ -420,7 +437,10 @@ class ConnectionGroup:
 
     RECV_BYTES = 256 * 1024
 
-    def __init__(self, heartbeat_interval: float = HEARTBEAT_INTERVAL) -> None:
+    def __init__(self, heartbeat_interval: float = HEARTBEAT_INTERVAL,
+                 kernel_timestamps: bool = False) -> None:
+        self.kernel_timestamps = kernel_timestamps and _SO_TIMESTAMPNS is not None
+        self.clock: Callable[[], float] = time.time if kernel_timestamps else time.perf_counter
         self._sel = selectors.DefaultSelector()
         self.peers: set[Peer] = set()
         self._lost: list[tuple[Peer, Message]] = []   # ConnectionLost not yet handed out
@@ -435,6 +455,8 @@ class ConnectionGroup:
         sock = socket.create_connection((host, port), timeout=timeout)
         try:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if self.kernel_timestamps:
+                sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
             sock.setblocking(False)
             peer = Peer(self, sock, data)
             self._sel.register(sock, selectors.EVENT_READ, peer)
@@ -449,19 +471,36 @@ class ConnectionGroup:
         something; None: until something comes) and return each message with its peer, in order
         of arrival per peer. A connection that ended gives one last ``ConnectionLost``."""
         out: list[tuple[Peer, Message]] = []
+        self.dispatch(lambda peer, msg: out.append((peer, msg)), timeout)
+        return out
+
+    def dispatch(self, handler: Callable[[Peer, Message], Any], timeout: float | None = 0.0) -> int:
+        """:meth:`poll`, but each message goes to ``handler(peer, message)`` as soon as its peer
+        has been read, before the next peer is read: what the handler sends in answer leaves at
+        once, and each peer's ``received_at`` is the time of its own read. Returns the number of
+        messages handled."""
+        count = 0
         if self._lost:
-            out, self._lost = self._lost, []
+            lost, self._lost = self._lost, []
+            for peer, msg in lost:
+                handler(peer, msg)
+            count += len(lost)
             timeout = 0.0
         if not self._sel.get_map():
-            return out
+            return count
         recv_bytes = self.RECV_BYTES
+        clock = self.clock
+        stamped = self.kernel_timestamps
         for key, mask in self._sel.select(timeout):
             peer: Peer = key.data
             if mask & selectors.EVENT_WRITE and peer.connected:
                 peer._flush()
             if mask & selectors.EVENT_READ and peer.connected:
                 try:
-                    data = peer.sock.recv(recv_bytes)
+                    if stamped:
+                        data, ancillary, _, _ = peer.sock.recvmsg(recv_bytes, _ANCILLARY_BYTES)
+                    else:
+                        data = peer.sock.recv(recv_bytes)
                 except (BlockingIOError, InterruptedError):
                     continue
                 except OSError as e:
@@ -470,17 +509,25 @@ class ConnectionGroup:
                 if not data:
                     self._lose(peer, "closed by server")
                     continue
-                peer.received_at = time.perf_counter()
+                peer.read_at = peer.received_at = clock()
+                if stamped:
+                    for level, kind, value in ancillary:
+                        if kind == _SO_TIMESTAMPNS and level == socket.SOL_SOCKET and len(value) >= 16:
+                            sec, nsec = _TIMESPEC.unpack_from(value)
+                            peer.received_at = sec + nsec * 1e-9
                 for msg in peer.protocol.feed(data):
-                    out.append((peer, msg))
-        if self._lost:
-            out += self._lost
-            self._lost = []
+                    handler(peer, msg)
+                    count += 1
+        while self._lost:   # lost while reading, or by what the handler sent
+            lost, self._lost = self._lost, []
+            for peer, msg in lost:
+                handler(peer, msg)
+            count += len(lost)
         now = time.monotonic()
         if now >= self._next_keepalive:
             self._next_keepalive = now + 1.0
             self._keepalive(now)
-        return out
+        return count
 
     def close(self) -> None:
         """Close every connection (no ``ConnectionLost`` is reported for them) and the selector."""

@@ -3,6 +3,7 @@ non-blocking connections on the caller's thread), against scripted sockets and t
 from __future__ import annotations
 
 import socket
+import sys
 import threading
 import time
 
@@ -218,6 +219,34 @@ def test_quiet_peers_send_their_own_heartbeat_and_its_answer_is_swallowed(script
         conn.close()
     finally:
         group.close()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="SO_TIMESTAMPNS is Linux's")
+def test_kernel_timestamps_tell_when_a_message_arrived_not_when_it_was_read(scripted):
+    group = ConnectionGroup(kernel_timestamps=True)
+    try:
+        peer = group.connect("127.0.0.1", scripted.port)
+        conn, _ = scripted.accept()
+        sent = time.time()
+        conn.sendall(encode(p.res_quit()))
+        time.sleep(0.3)                       # the owner is busy elsewhere
+        got = poll_until(group, 1)
+        assert [m for _, m in got] == [p.res_quit()]
+        assert sent - 0.05 <= peer.received_at <= sent + 0.1
+        assert peer.read_at - peer.received_at >= 0.25
+        assert group.clock is time.time
+        conn.close()
+    finally:
+        group.close()
+
+
+def test_without_kernel_timestamps_arrival_is_the_read(scripted, group):
+    peer = group.connect("127.0.0.1", scripted.port)
+    conn, _ = scripted.accept()
+    conn.sendall(encode(p.res_quit()))
+    poll_until(group, 1)
+    assert peer.received_at == peer.read_at and abs(peer.read_at - time.perf_counter()) < 5
+    conn.close()
 
 
 def test_connect_refused_raises(group):
