@@ -57,6 +57,7 @@ class Room:
                  tokens: dict[str, str] | None = None, send_bytes: SendBytes | None = None) -> None:
         self.id = game_id
         self.game = game
+        self._nicknames = tuple(p.nickname for p in game.players)
         self.send = send
         self.send_bytes = send_bytes
         self.log = glog
@@ -72,7 +73,7 @@ class Room:
     @property
     def nicknames(self) -> tuple[str, ...]:
         """The players in seat order."""
-        return tuple(p.nickname for p in self.game.players)
+        return self._nicknames
 
     @property
     def finished(self) -> bool:
@@ -209,7 +210,7 @@ class Room:
         """Hand each connected player (but ``skip``) the events it may see; ``first`` (if
         connected) before the others, the rest in seat order."""
         online = self.online
-        targets = [p.nickname for p in self.game.players if p.nickname in online and p.nickname != skip]
+        targets = [n for n in self.nicknames if n in online and n != skip]
         if not targets:
             return
         if first is not None and targets[0] != first and first in targets:
@@ -223,8 +224,13 @@ class Room:
                     self.send(nick, mine)
             return
         dumps = orjson.dumps
-        lines = [dumps(e, option=_LINE) for e in events]    # once, whoever receives them
-        if PRIVATE_UPDATES.isdisjoint([e.get("type") for e in events]):
+        private = False
+        lines = []
+        for e in events:                  # each encoded once, whoever receives it
+            lines.append(dumps(e, option=_LINE))
+            if e.get("type") in PRIVATE_UPDATES:
+                private = True
+        if not private:
             data = b"".join(lines)
             for nick in targets:
                 send_bytes(nick, data)

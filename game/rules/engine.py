@@ -862,13 +862,44 @@ class Game:
         return Score(card_vp, track, favors, leaders, count // cfg.resources_per_vp, count)
 
     def _flush_vp(self) -> None:
-        for seat in sorted(self._dirty):
+        dirty = self._dirty
+        if not dirty:
+            return
+        for seat in sorted(dirty) if len(dirty) > 1 else dirty:
             q = self.players[seat]
-            vp = self._score(q).total
+            vp = self._vp(q)
             if vp != q.vp:
                 q.vp = vp
                 self._events.append({"player": q.nickname, "victoryPoints": vp, "type": "UpdateVictoryPoints"})
-        self._dirty.clear()
+        dirty.clear()
+
+    def _vp(self, p: PlayerState) -> int:
+        """``self._score(p).total`` without building the breakdown (run after every change)."""
+        cfg = self.config
+        cards = cfg.dev_cards
+        vp = 0
+        for slot in p.slots:
+            for c in slot:
+                vp += cards[c].victory_points
+        i = bisect_right(_squares(cfg), p.faith)
+        if i:
+            vp += cfg.vp_squares[i - 1][1]
+        for sec, f in zip(cfg.vatican_sections, p.favors):
+            if f == FAVOR_UP:
+                vp += sec.favor_vp
+        leaders = cfg.leaders
+        for lid in p.active_leaders:
+            vp += leaders[lid].victory_points
+        count = 0
+        for c in p.shelves:
+            for n in c.content.values():
+                count += n
+        for c in p.depots:
+            for n in c.content.values():
+                count += n
+        for n in p.strongbox.content.values():
+            count += n
+        return vp + count // cfg.resources_per_vp
 
     # ------------------------------------------------------------------ snapshots
     def snapshot(self) -> dict[str, Any]:
