@@ -11,9 +11,14 @@ The load generator is one thread: the client library's :class:`~game.netcode.cli
 sleeping during the timed phase, so that the server is not charged for waking it up: on loopback
 the sender's ``send`` does the receiver's TCP work and wake-up, which over a real network happen
 on the client's machine (measured: the server spends about 15 us less per request).
-Each scripted client keeps a small mirror of its game, built from its ``UpdateGame`` and the
-updates that follow (market, its containers, dev-card grid, its dev slots, current player), and
-makes only legal requests from it, without any access to the server's state:
+The clients of one game share a small mirror of it, built from their ``UpdateGame`` and the
+updates that follow (market, dev-card grid, each client's own containers and dev slots), and make
+only legal requests from it, without any access to the server's state. While playing, only the
+connection of the player whose turn it is decodes the updates: the others are *muted* (the client
+library still reads every line, answers the server's requests and delivers errors, but drops the
+broadcasts undecoded), and the turn passes in seat order after each ``ReqEndTurn`` is answered.
+The server's work is the same either way; the load generator's is about a fifth less
+(``--no-mute``: every client decodes everything, as a real client does).
 
 * setup: the first 2 leaders of its hand; its starting resources (if any) as Coin in its largest shelf;
 * each turn: now and then buy an affordable development card (paid from its shelves, at most 6
@@ -39,7 +44,8 @@ took to get to it), ``requests``, ``max_ms``, ``play_s``, ``lobby_s``,
 ``games_ended_early``, ``server_idle_rss_mb``, ``server_threads_peak``, ``setup_p99_ms``, and
 over the play phase ``server_cpu_pct`` / ``server_sys_pct`` (percent of one core),
 ``server_cpu_us_per_req``, ``server_ctxsw_per_req``, ``loadgen_cpu_pct`` (about 100 when it
-polls without sleeping), ``loadgen_busy_pct`` (the part of the phase it spent handling messages)
+polls without sleeping), ``loadgen_busy_pct`` (the part of the phase it spent handling messages),
+``loadgen_busy_us_per_req``
 and ``other_cpu_pct`` (CPU used by everything else on the machine: above ~15 % the figures are
 not clean). When
 something went wrong: ``error_kinds``, ``status``, ``server_died``, ``failure``.
@@ -228,20 +234,30 @@ def machine_busy_seconds() -> float:
 
 # ----------------------------------------------------------------------------- scripted client
 class Table:
-    """One game as the load generator knows it: its clients."""
+    """One game as the load generator knows it: its clients (in seat order), whose turn it is, and
+    the public state they all see (the market, flat, row by row; the top cards of the grid)."""
 
-    __slots__ = ("key", "clients", "done")
+    __slots__ = ("key", "clients", "by_nick", "done", "current", "market", "columns", "top_cards")
 
     def __init__(self, key: tuple[str, ...]) -> None:
         self.key = key
         self.clients: list[Client] = []
+        self.by_nick: dict[str, Client] = {}
         self.done = False
+        self.current = ""
+        self.market: list[str] = []
+        self.columns = 4
+        self.top_cards: dict[str, list[int | None]] = {}
+
+    def set_market(self, grid: list[list[str]]) -> None:
+        self.columns = len(grid[0])
+        self.market = [m for row in grid for m in row]
 
 
 class Client:
     __slots__ = ("nick", "peer", "rng", "table", "state", "asked", "pending",
                  "pending_kind", "sent_at", "fallback_tried", "shelves", "strongbox", "containers",
-                 "grid", "top_cards", "slots", "current", "main_done", "turns", "done", "ended",
+                 "slots", "main_done", "turns", "done", "ended",
                  "setup_done", "bonus", "hand", "lost", "said_goodbye", "scheduled")
 
     def __init__(self, nick: str, seed: int) -> None:
@@ -258,10 +274,7 @@ class Client:
         self.shelves: list[int] = []
         self.strongbox = -1
         self.containers: dict[int, tuple[dict[str, int], int]] = {}   # own: id -> (content, size)
-        self.grid: list[list[str]] = []
-        self.top_cards: dict[str, list[int | None]] = {}
         self.slots: list[list[int]] = []
-        self.current = ""
         self.main_done = False
         self.turns = 0
         self.done = False
@@ -339,10 +352,30 @@ def suggest_placement(shelves: tuple[tuple[int, str | None, int], ...],
     return result
 
 
+_shelf_ids: dict[tuple, int] = {}                 # shelf states seen -> a small number
+_line_choices: dict[tuple, tuple[int, Plan]] = {}  # (shelf state number, *marbles) -> choice
+
+
+def line_choice(shelves: tuple[tuple[int, str | None, int], ...], marbles: list[str]) -> tuple[int, Plan]:
+    """What taking a market line does for these shelves: (waste, placement). Discards move the
+    opponent and faith marbles move us along the track: both bring the end of the game closer,
+    so the load generator keeps them few (the games should last ``--turns`` turns)."""
+    intake: dict[str, int] = {}
+    faith = taken = 0
+    for m in marbles:
+        if m == "Faith":
+            faith += 1
+        elif m != "Zero":
+            intake[m] = intake.get(m, 0) + 1
+            taken += 1
+    plan, placed = suggest_placement(shelves, tuple(sorted(intake.items())))
+    return taken - placed + faith, plan
+
+
 # ----------------------------------------------------------------------------- the load generator
 class LoadGenerator:
     def __init__(self, host: str, port: int, server: ServerProcess, turns: int, seed: int,
-                 think: float = 0.0, spin: bool = False) -> None:
+                 think: float = 0.0, spin: bool = False, mute: bool = True) -> None:
         self.host = host
         self.port = port
         self.server = server
@@ -351,6 +384,7 @@ class LoadGenerator:
         self.think = think
         self.timers: list[tuple[float, int, Client]] = []
         self.spin = spin and not think   # poll without sleeping while playing (own core)
+        self.mute = mute                 # while playing, only the player whose turn it is decodes
         self.group = ConnectionGroup(kernel_timestamps=True)
         self.clock = self.group.clock    # the clock of the receive times (the wall clock)
         self.busy = 0.0                  # seconds spent handling messages while playing
@@ -492,6 +526,8 @@ class LoadGenerator:
         if t is None:
             t = self.tables[key] = Table(key)
         t.clients.append(c)
+        t.clients.sort(key=lambda o: key.index(o.nick))
+        t.by_nick[c.nick] = c
         c.table = t
         me = next(p for p in players if p["nickname"] == c.nick)
         c.shelves = list(me["warehouseShelves"])
@@ -502,9 +538,9 @@ class LoadGenerator:
         c.slots = [list(s) for s in me["devSlots"]]
         c.hand = list(me["leadersHand"])
         c.bonus = me["setup"]["initialResources"]
-        c.grid = [list(row) for row in msg["market"]["grid"]]
-        c.top_cards = dict(msg["devCardGrid"]["topCards"])
-        c.current = msg["currentPlayer"]
+        t.set_market(msg["market"]["grid"])
+        t.top_cards = dict(msg["devCardGrid"]["topCards"])
+        t.current = msg["currentPlayer"]
         c.main_done = msg["isMandatoryActionDone"]
         keep = me["setup"]["chosenLeadersCount"]
         self.request(c, dumps({"type": "ReqChooseLeaders", "leaders": c.hand[:keep]}), "setup")
@@ -521,22 +557,19 @@ class LoadGenerator:
             c.containers[rc["id"]] = (rc["content"], rc["size"])
 
     def on_market(self, c: Client, msg: dict[str, Any], now: float) -> None:
-        c.grid = msg["market"]["grid"]
+        c.table.set_market(msg["market"]["grid"])   # type: ignore[union-attr]
 
     def on_grid(self, c: Client, msg: dict[str, Any], now: float) -> None:
-        c.top_cards = msg["devCardGrid"]["topCards"]
+        c.table.top_cards = msg["devCardGrid"]["topCards"]   # type: ignore[union-attr]
 
     def on_dev_slot(self, c: Client, msg: dict[str, Any], now: float) -> None:
         if msg["player"] == c.nick:
             c.slots[msg["devSlot"]] = msg["devCards"]
 
-    def on_current(self, c: Client, msg: dict[str, Any], now: float) -> None:
-        c.current = msg["player"]
-        c.main_done = False
-
     def on_game_end(self, c: Client, msg: dict[str, Any], now: float) -> None:
-        c.ended = True
-        self.client_done(c)
+        for o in c.table.clients if c.table is not None else [c]:
+            o.ended = True
+            self.client_done(o)
 
     def on_status(self, c: Client, msg: dict[str, Any], now: float) -> None:
         self.maybe_act(c)
@@ -558,6 +591,7 @@ class LoadGenerator:
                 c.turns += 1
                 if c.turns >= self.turns:
                     self.client_done(c)
+                self.pass_turn(c)
         self.maybe_act(c)
 
     def on_quit(self, c: Client, msg: dict[str, Any], now: float) -> None:
@@ -579,7 +613,6 @@ class LoadGenerator:
         "UpdateMarket": on_market,
         "UpdateDevCardGrid": on_grid,
         "UpdateDevSlot": on_dev_slot,
-        "UpdateCurrentPlayer": on_current,
         "UpdateGameEnd": on_game_end,
         "UpdatePlayerStatus": on_status,
         "UpdateAction": on_action,
@@ -595,8 +628,24 @@ class LoadGenerator:
             t.done = True
             self.tables_done += 1
 
+    def pass_turn(self, c: Client) -> None:
+        """``c`` ended its turn: the next player in seat order has it (nobody leaves during a run,
+        so the turn order is fixed). That player's connection takes over following the game."""
+        t = c.table
+        if t is None:
+            return
+        order = t.clients
+        nxt = order[(order.index(c) + 1) % len(order)]
+        t.current = nxt.nick
+        nxt.main_done = False
+        if self.mute:
+            c.peer.protocol.muted = nxt is not c            # type: ignore[union-attr]
+            nxt.peer.protocol.muted = False                  # type: ignore[union-attr]
+        self.maybe_act(nxt)
+
     def maybe_act(self, c: Client, now: bool = False) -> None:
-        if not self.playing or c.done or c.pending is not None or c.current != c.nick or c.lost:
+        if (not self.playing or c.done or c.pending is not None or c.lost or c.table is None
+                or c.table.current != c.nick):
             return
         if self.think and not now:
             if not c.scheduled:
@@ -625,7 +674,7 @@ class LoadGenerator:
         if sum(have.values()) < 2 or sum(len(s) for s in c.slots) >= 6:
             return None   # (the 7th card would end the game)
         offers = []
-        for color, tops in c.top_cards.items():
+        for color, tops in c.table.top_cards.items():   # type: ignore[union-attr]
             for level in range(1, len(tops)):
                 cid = tops[level]
                 if cid is None:
@@ -655,25 +704,23 @@ class LoadGenerator:
     def market_request(self, c: Client) -> bytes:
         """The market line that discards least and gives least faith (ties broken at random), with
         the suggested placement."""
-        grid = c.grid
+        t = c.table
+        market, cols = t.market, t.columns   # type: ignore[union-attr]
         shelves = shelf_state(c)
-        lines = [(True, i, grid[i]) for i in range(len(grid))]
-        lines += [(False, j, [row[j] for row in grid]) for j in range(len(grid[0]))]
+        sid = _shelf_ids.get(shelves)
+        if sid is None:
+            sid = _shelf_ids[shelves] = len(_shelf_ids)
         best: list[tuple[bool, int, Plan]] = []
         best_waste = 99
-        for is_row, index, marbles in lines:
-            intake: dict[str, int] = {}
-            faith = taken = 0
-            for m in marbles:
-                if m == "Faith":
-                    faith += 1
-                elif m != "Zero":
-                    intake[m] = intake.get(m, 0) + 1
-                    taken += 1
-            plan, placed = suggest_placement(shelves, tuple(sorted(intake.items())))
-            # discards move the opponent and faith marbles move us along the track: both bring the
-            # end of the game closer, so keep them few (the games should last --turns turns)
-            waste = taken - placed + faith
+        choices = _line_choices
+        rows = len(market) // cols
+        for is_row, index, marbles in [(True, i, market[i * cols:(i + 1) * cols]) for i in range(rows)] + \
+                [(False, j, market[j::cols]) for j in range(cols)]:
+            key = (sid, *marbles)
+            hit = choices.get(key)
+            if hit is None:
+                hit = choices[key] = line_choice(shelves, marbles)
+            waste, plan = hit
             if waste < best_waste:
                 best_waste, best = waste, [(is_row, index, plan)]
             elif waste == best_waste:
@@ -737,6 +784,10 @@ class LoadGenerator:
         return self.run_until(lambda: self.setup_count >= n, limit, stall=30.0)
 
     def play(self, limit: float) -> str:
+        if self.mute:
+            for t in self.tables.values():
+                for o in t.clients:
+                    o.peer.protocol.muted = o.nick != t.current   # type: ignore[union-attr]
         # The collector's full passes over the load generator's own objects (its mirrors and the
         # placement memo) take tens of ms; they would be charged to the server as latency.
         gc.collect()
@@ -748,6 +799,9 @@ class LoadGenerator:
         n = len(self.tables)
         status = self.run_until(lambda: self.tables_done >= n, limit, stall=30.0)
         self.playing = False
+        for c in self.clients:
+            if c.peer is not None:
+                c.peer.protocol.muted = False
         return status
 
     def quit_all(self, limit: float) -> str:
@@ -777,7 +831,8 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[i]
 
 
-def run(games: int, turns: int, seed: int, pin: int | None, think: float = 0.0) -> dict[str, Any]:
+def run(games: int, turns: int, seed: int, pin: int | None, think: float = 0.0,
+        mute: bool = True) -> dict[str, Any]:
     """One size: a fresh server (pinned to core ``pin`` unless None) and ``games`` games."""
     tmp = Path(tempfile.mkdtemp(prefix="mor-load-"))
     result: dict[str, Any] = {"games": games}
@@ -785,7 +840,8 @@ def run(games: int, turns: int, seed: int, pin: int | None, think: float = 0.0) 
     gen = None
     try:
         server = ServerProcess(tmp, pin)
-        gen = LoadGenerator("127.0.0.1", server.port, server, turns, seed, think, spin=pin is not None)
+        gen = LoadGenerator("127.0.0.1", server.port, server, turns, seed, think, spin=pin is not None,
+                            mute=mute)
         t0 = time.perf_counter()
         gen.connect_all(2 * games)
         lobby_status = gen.lobby(games, limit=120.0 + 0.5 * games)
@@ -848,6 +904,7 @@ def run(games: int, turns: int, seed: int, pin: int | None, think: float = 0.0) 
                 "server_ctxsw_per_req": round((sw1 - sw0) / gen.answered, 1),
                 "loadgen_cpu_pct": round(100 * (cpu1 - cpu0) / play_s, 1),
                 "loadgen_busy_pct": round(100 * gen.busy / play_s, 1),
+                "loadgen_busy_us_per_req": round(1e6 * gen.busy / gen.answered, 1),
                 "other_cpu_pct": round(max(0.0, 100 * other / play_s), 1),
             })
         if gen.error_kinds:
@@ -885,6 +942,8 @@ def main() -> None:
     ap.add_argument("--think-ms", type=float, default=0.0,
                     help="mean pause before each request (uniform 0.5x-1.5x); default 0: closed loop")
     ap.add_argument("--no-pin", action="store_true", help="do not pin server and load generator to cores")
+    ap.add_argument("--no-mute", action="store_true",
+                    help="every client decodes every update (as a real client does), not only the current player")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     turns = args.turns
@@ -897,7 +956,7 @@ def main() -> None:
     runs = []
     start = time.perf_counter()
     for n in sizes:
-        r = run(n, turns, args.seed, pin, args.think_ms / 1000)
+        r = run(n, turns, args.seed, pin, args.think_ms / 1000, mute=not args.no_mute)
         runs.append(r)
         print(f"{n} games: {r.get('requests', 0)} requests in {r.get('play_s', 0)} s = "
               f"{r['requests_per_s']:.0f}/s, p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, "

@@ -45,7 +45,7 @@ import sys
 import threading
 import time
 from collections import deque
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from game.rules.actions import Action
 
@@ -77,6 +77,8 @@ some Python builds)."""
 _TIMESPEC = struct.Struct("@qq")   # struct timespec on 64-bit Linux: seconds, nanoseconds
 _ANCILLARY_BYTES = socket.CMSG_SPACE(_TIMESPEC.size) if hasattr(socket, "CMSG_SPACE") else 64
 
+_REQ_MARK = b'"type":"Req'   # in a line: it may be a server request (a muted protocol decodes it)
+_ERR_MARK = b'"type":"Err'   # ... or an error
 _RES_HEARTBEAT = encode(res_heartbeat())
 _RES_WELCOME = encode(res_welcome())
 _REQ_HEARTBEAT = encode(req_heartbeat())
@@ -100,6 +102,11 @@ class ClientProtocol:
 
     :param reply: called with encoded lines to send back at once (``ResWelcome``, ``ResHeartbeat``).
 
+    A **muted** protocol (``muted = True``, for a bot that does not need to follow a game for a
+    while) still consumes every line, answers the server's requests and delivers errors, but drops
+    every other line without decoding it (counted in ``muted_lines``); lines already fed are not
+    affected, and it may be switched between two messages (from a handler).
+
     ``skipped`` counts the lines it dropped (oversize or undecodable). :meth:`probe_sent` tells it that an automatic ``ReqHeartbeat`` went out, so that its answer is
     swallowed; it may be called from another thread than :meth:`feed` (a deque is the counter).
 
@@ -113,13 +120,15 @@ class ClientProtocol:
     [{'type': 'ResQuit'}]
     """
 
-    __slots__ = ("_lines", "_reply", "_probes", "skipped")
+    __slots__ = ("_lines", "_reply", "_probes", "skipped", "muted", "muted_lines")
 
     def __init__(self, reply: Callable[[bytes], None]) -> None:
         self._lines = LineFeeder()
         self._reply = reply
         self._probes: deque[None] = deque()   # automatic ReqHeartbeat still waiting for their answer
         self.skipped = 0                       # lines that were too long or did not decode
+        self.muted = False
+        self.muted_lines = 0
 
     def probe_sent(self) -> None:
         """An automatic ``ReqHeartbeat`` was sent: its ``ResHeartbeat`` is not the application's."""
@@ -127,11 +136,18 @@ class ClientProtocol:
 
     def feed(self, data: bytes) -> list[Message]:
         """The messages that ``data`` completes, for the application, in order."""
-        out: list[Message] = []
+        return list(self.messages(data))
+
+    def messages(self, data: bytes) -> Iterator[Message]:
+        """:meth:`feed` one message at a time: each line is decoded only when the previous
+        message has been taken, so muting in between applies to the lines after it."""
         for line in self._lines.feed(data):
             if line.__class__ is not bytes:   # LineTooLong: the rest of it is dropped as it comes
                 log.warning("server sent an oversize line: %s", line)
                 self.skipped += 1
+                continue
+            if self.muted and _REQ_MARK not in line and _ERR_MARK not in line:  # type: ignore[operator]
+                self.muted_lines += 1
                 continue
             try:
                 msg = decode_line(line)   # type: ignore[arg-type]
@@ -148,10 +164,9 @@ class ClientProtocol:
                 try:
                     self._probes.popleft()
                 except IndexError:   # taken meanwhile (cannot happen with one reader)
-                    out.append(msg)
+                    yield msg
             else:
-                out.append(msg)
-        return out
+                yield msg
 
 
 class Connection:
@@ -515,7 +530,7 @@ class ConnectionGroup:
                         if kind == _SO_TIMESTAMPNS and level == socket.SOL_SOCKET and len(value) >= 16:
                             sec, nsec = _TIMESPEC.unpack_from(value)
                             peer.received_at = sec + nsec * 1e-9
-                for msg in peer.protocol.feed(data):
+                for msg in peer.protocol.messages(data):
                     handler(peer, msg)
                     count += 1
         while self._lost:   # lost while reading, or by what the handler sent

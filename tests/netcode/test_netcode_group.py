@@ -58,6 +58,37 @@ def test_protocol_swallows_one_res_heartbeat_per_probe():
     assert proto.feed(hb) == [p.res_heartbeat()]     # the application's own ReqHeartbeat's answer
 
 
+def test_a_muted_protocol_drops_updates_but_answers_requests_and_delivers_errors():
+    proto, sent = make_protocol()
+    proto.muted = True
+    update = encode({"market": {"grid": [["Coin"]]}, "type": "UpdateMarket"})
+    error = encode(p.err_nickname(p.NOT_IN_GAME))
+    out = proto.feed(update + encode(p.req_heartbeat()) + error + update)
+    assert out == [p.err_nickname(p.NOT_IN_GAME)]
+    assert sent == [encode(p.res_heartbeat())]
+    assert proto.muted_lines == 2 and proto.skipped == 0
+    proto.muted = False
+    assert proto.feed(update) == [decode_line(update)]
+
+
+def test_muting_from_a_handler_takes_effect_at_the_next_line(scripted, group):
+    peer = group.connect("127.0.0.1", scripted.port)
+    conn, _ = scripted.accept()
+    conn.sendall(encode(p.res_quit()) + encode(p.update_join_game(2)) + encode(p.res_goodbye()))
+    seen = []
+
+    def handler(peer_, msg):
+        seen.append(msg["type"])
+        peer_.protocol.muted = True
+
+    deadline = time.monotonic() + TIMEOUT
+    while not peer.protocol.muted_lines:
+        assert time.monotonic() < deadline
+        group.dispatch(handler, 0.05)
+    assert seen == ["ResQuit"] and peer.protocol.muted_lines == 2
+    conn.close()
+
+
 # --------------------------------------------------------------------------- a scripted server
 class ScriptedServer:
     """Accepts any number of connections; the test talks to each accepted socket directly."""
