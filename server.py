@@ -2,101 +2,12 @@
 
 Hosts many games at once over TCP with the reference protocol (newline-delimited JSON). Every
 accepted request is written to the data directory before it is answered, and unfinished games
-are restored when the server starts again.
-
-Once it listens, the server prints one line to standard output,
-``mor-server: listening on HOST:PORT`` (with the real port when ``--port 0`` is given); everything
-else goes to the log on standard error. SIGTERM or SIGINT stop it cleanly (exit code 0); unfinished
-games stay saved either way, even after SIGKILL.
+are restored when the server starts again. The installed game runs the same code as
+``mor-server`` (:mod:`game.netcode.cli`).
 """
-from __future__ import annotations
-
-import argparse
-import logging
-import signal
 import sys
-import threading
-from pathlib import Path
 
-from game.rules.components import ConfigError, load_config
-
-log = logging.getLogger("mor.server")
-
-
-def _positive(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
-    return value
-
-
-def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
-        prog="mor-server", description="Masters of Renaissance multiplayer server.",
-        epilog="Prints 'mor-server: listening on HOST:PORT' on standard output once it accepts "
-               "connections. SIGTERM or SIGINT stop it with exit code 0; unfinished games are "
-               "restored from --data-dir at the next start.")
-    ap.add_argument("--host", default="0.0.0.0",
-                    help="address to listen on (default 0.0.0.0: every interface; 127.0.0.1 for this machine only)")
-    ap.add_argument("--port", type=int, default=51015,
-                    help="TCP port to listen on (default 51015; 0 picks a free one, printed at start)")
-    ap.add_argument("--config", metavar="FILE", default=None,
-                    help="game configuration file (default: config/default.json)")
-    ap.add_argument("--data-dir", metavar="DIR", default="server-data",
-                    help="where games are saved and restored from (default ./server-data); one server at a "
-                         "time may use it")
-    ap.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
-                    help="how much to log on standard error (default INFO)")
-    ap.add_argument("--compat-rejoin", action="store_true",
-                    help="let clients without a rejoin token retake a dropped seat by nickname alone "
-                         "(what reference clients need; anyone who knows the nickname could take the seat)")
-    ap.add_argument("--heartbeat", type=_positive, default=12.5, metavar="SECONDS",
-                    help="seconds without a line from a client before the server sends ReqHeartbeat; "
-                         "a client silent for twice that is dropped (default 12.5, as the reference)")
-    ap.add_argument("--grace", type=_positive, default=600.0, metavar="SECONDS",
-                    help="seconds an unfinished game with nobody connected is kept before it is removed "
-                         "for good (default 600)")
-    ap.add_argument("--fsync", action="store_true",
-                    help="also fsync every saved request (survives power loss, slower; a killed server "
-                         "loses nothing either way)")
-    return ap
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run the server until SIGTERM/SIGINT. Returns the exit code (0, or 1/2 when it cannot start)."""
-    args = build_parser().parse_args(argv)
-    logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    try:
-        config = load_config(args.config)
-    except ConfigError as e:
-        log.error("bad configuration: %s", e)
-        return 2
-    from game.netcode.server import FrozenHeap, Server, ServerOptions
-    options = ServerOptions(host=args.host, port=args.port, data_dir=Path(args.data_dir),
-                            compat_rejoin=args.compat_rejoin, heartbeat=args.heartbeat,
-                            grace=args.grace, fsync=args.fsync)
-    try:
-        server = Server(config, options)   # creates the data directory
-        host, port = server.start()
-    except OSError as e:
-        log.error("cannot start on %s:%d with data in %s: %s", args.host, args.port, args.data_dir, e)
-        return 1
-    heap = FrozenHeap()    # no multi-millisecond collector pauses in the middle of serving
-    heap.start()
-    print(f"mor-server: listening on {host}:{port}", flush=True)
-    done = threading.Event()
-
-    def stop(signum: int, frame: object) -> None:
-        done.set()
-
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    while not done.wait(0.25):
-        heap.tick()
-    server.stop()
-    heap.stop()
-    return 0
-
+from game.netcode.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -438,7 +438,9 @@ class ConnectionGroup:
     :param heartbeat_interval: seconds of outgoing silence after which :meth:`poll` sends a peer
         an automatic ``ReqHeartbeat`` (checked once a second).
     :param kernel_timestamps: ask the kernel to stamp each received packet (``SO_TIMESTAMPNS``,
-        where the platform has it) and report that time as each peer's ``received_at``.
+        where the platform has it) and report that time as each peer's ``received_at``. Linux
+        turns stamping on a moment after it is first asked for: a read of packets that came
+        before that has no stamp, and its ``received_at`` is its ``read_at``.
 
     :attr:`clock` is the clock of ``received_at`` and ``read_at``: ``time.time`` with kernel
     timestamps (the kernel stamps with the wall clock), else ``time.perf_counter``.

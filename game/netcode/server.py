@@ -80,7 +80,7 @@ from game.rules.engine import Game
 from game.rules.errors import MalformedRequest
 
 from . import protocol as P
-from .framing import LineFeeder, LineTooLong, ProtocolError, decode_line, encode
+from .framing import LineFeeder, ProtocolError, decode_line, encode
 from .room import INTERNAL_ERROR, Room
 from .store import GameLog, GameStore
 

@@ -66,12 +66,14 @@ from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
+from game.resources import CONFIG_DIR
+
 __all__ = [
     "Production", "DevCard", "CardRequirement", "LeaderCard", "SoloToken", "VaticanSection",
     "SeatSetup", "GameConfig", "ConfigError", "DEFAULT_CONFIG_PATH", "load_config", "default_config",
 ]
 
-DEFAULT_CONFIG_PATH = pathlib.Path(__file__).resolve().parents[2] / "config" / "default.json"
+DEFAULT_CONFIG_PATH = CONFIG_DIR / "default.json"
 SCHEMA = "mor-config/1"
 FAITH = "Faith"
 ZERO = "Zero"

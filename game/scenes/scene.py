@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import copy
 import functools
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pygame
 import pygame_gui
 
+from game.resources import CONFIG_DIR, data_path
+
 if TYPE_CHECKING:
     from .app import App
 
-ROOT = Path(__file__).resolve().parents[2]
-THEME_PATH = ROOT / "config" / "theme.json"
+THEME_PATH = CONFIG_DIR / "theme.json"
 _THEME: dict | None = None
 
 
@@ -38,7 +38,7 @@ def theme() -> dict:
             if font:
                 for key in ("regular_path", "italic_path", "bold_path", "bold_italic_path"):
                     if key in font:
-                        font[key] = str(ROOT / font[key])
+                        font[key] = str(data_path(font[key]))
         _THEME = data
     return _THEME
 

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 import pygame
 
-FONTS_DIR = Path(__file__).resolve().parents[3] / "assets" / "fonts"
+from game.resources import ASSETS_DIR
+
+FONTS_DIR = ASSETS_DIR / "fonts"
 _FILES = {
     "regular": "EBGaramond12-Regular.ttf",
     "italic": "EBGaramond12-Italic.ttf",
