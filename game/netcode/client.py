@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import selectors
 import socket
 import struct
 import sys
@@ -50,6 +49,7 @@ from typing import Any, Callable, Iterator
 from game.rules.actions import Action
 
 from .framing import CHUNK, LineFeeder, LineWriter, ProtocolError, decode_line, encode
+from .poller import Poller
 from .protocol import (
     REQ_HEARTBEAT,
     REQ_WELCOME,
@@ -71,6 +71,8 @@ HEARTBEAT_INTERVAL = 10.0
 Message = dict[str, Any]
 Outgoing = Message | Action | ClientMessage
 
+_OUT = Poller.OUT
+_READABLE = Poller.READABLE   # data, a hang-up or an error: the read tells which
 _SO_TIMESTAMPNS: int | None = getattr(socket, "SO_TIMESTAMPNS", 35 if sys.platform == "linux" else None)
 """Socket option asking the kernel to stamp received packets (Linux; the constant is missing from
 some Python builds)."""
@@ -458,7 +460,8 @@ class ConnectionGroup:
                  kernel_timestamps: bool = False) -> None:
         self.kernel_timestamps = kernel_timestamps and _SO_TIMESTAMPNS is not None
         self.clock: Callable[[], float] = time.time if kernel_timestamps else time.perf_counter
-        self._sel = selectors.DefaultSelector()
+        self._poller = Poller.create()
+        self._by_fd: dict[int, Peer] = {}
         self.peers: set[Peer] = set()
         self._lost: list[tuple[Peer, Message]] = []   # ConnectionLost not yet handed out
         self._heartbeat_interval = heartbeat_interval
@@ -476,11 +479,12 @@ class ConnectionGroup:
                 sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
             sock.setblocking(False)
             peer = Peer(self, sock, data)
-            self._sel.register(sock, selectors.EVENT_READ, peer)
+            self._poller.register(peer.fd, Poller.IN)
         except BaseException:
             sock.close()
             raise
         self.peers.add(peer)
+        self._by_fd[peer.fd] = peer
         return peer
 
     def poll(self, timeout: float | None = 0.0) -> list[tuple[Peer, Message]]:
@@ -503,16 +507,19 @@ class ConnectionGroup:
                 handler(peer, msg)
             count += len(lost)
             timeout = 0.0
-        if not self._sel.get_map():
+        if not self._by_fd:
             return count
         recv_bytes = self.RECV_BYTES
         clock = self.clock
         stamped = self.kernel_timestamps
-        for key, mask in self._sel.select(timeout):
-            peer: Peer = key.data
-            if mask & selectors.EVENT_WRITE and peer.connected:
+        by_fd = self._by_fd
+        for fd, events in self._poller.poll(timeout):
+            peer = by_fd.get(fd)
+            if peer is None:
+                continue
+            if events & _OUT and peer.connected:
                 peer._flush()
-            if mask & selectors.EVENT_READ and peer.connected:
+            if events & _READABLE and peer.connected:
                 try:
                     if stamped:
                         data, ancillary, _, _ = peer.sock.recvmsg(recv_bytes, _ANCILLARY_BYTES)
@@ -551,7 +558,7 @@ class ConnectionGroup:
         for peer in list(self.peers):
             self._lose(peer, "closed by client")
         self._lost.clear()
-        self._sel.close()
+        self._poller.close()
 
     def __enter__(self) -> "ConnectionGroup":
         return self
@@ -571,17 +578,18 @@ class ConnectionGroup:
         writing = bool(peer.out)
         if writing != peer._writing:
             peer._writing = writing
-            events = selectors.EVENT_READ | (selectors.EVENT_WRITE if writing else 0)
-            self._sel.modify(peer.sock, events, peer)
+            self._poller.modify(peer.fd, Poller.IN | (Poller.OUT if writing else 0))
 
     def _lose(self, peer: Peer, reason: str) -> None:
         if not peer.connected:
             return
         peer.connected = False
-        try:
-            self._sel.unregister(peer.sock)
-        except (KeyError, ValueError):
-            pass
+        if self._by_fd.get(peer.fd) is peer:
+            del self._by_fd[peer.fd]
+            try:
+                self._poller.unregister(peer.fd)
+            except (KeyError, ValueError, OSError):
+                pass
         try:
             peer.sock.close()
         except OSError:

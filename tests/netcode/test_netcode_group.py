@@ -2,6 +2,7 @@
 non-blocking connections on the caller's thread), against scripted sockets and the real server."""
 from __future__ import annotations
 
+import select
 import socket
 import sys
 import threading
@@ -12,6 +13,7 @@ import pytest
 from game.netcode import protocol as p
 from game.netcode.client import CONNECTION_LOST, ClientProtocol, ConnectionGroup
 from game.netcode.framing import MAX_LINE, LineReader, decode_line, encode
+from game.netcode.poller import Poller, SelectorPoller
 from game.rules.actions import ReqEndTurn
 
 from conftest import TIMEOUT
@@ -114,8 +116,13 @@ def scripted():
     s.close()
 
 
-@pytest.fixture
-def group():
+@pytest.fixture(params=["epoll", "selectors"])
+def group(request, monkeypatch):
+    """A group on each kind of poller (epoll where there is one, and the portable one)."""
+    if request.param == "selectors":
+        monkeypatch.setattr(Poller, "create", staticmethod(SelectorPoller))
+    elif not hasattr(select, "epoll"):
+        pytest.skip("no epoll here")
     g = ConnectionGroup()
     yield g
     g.close()
