@@ -10,9 +10,10 @@ Lorenzo's last token.
 
 Input is read in one place (:meth:`BoardScene._click`): a click on a target either starts a plan
 (:mod:`game.scenes.plans`: take a line, buy a card, run productions), edits the current plan, or
-does a one-step action (swap two shelves, play or discard a leader). Esc or Back drops the plan:
-nothing is sent until Confirm. Illegal targets are greyed out before they are tried; refusals
-are shown as plain text. Everything is drawn from the session's view model.
+does a one-step action (swap two shelves, also by dragging one onto the other; play or discard a
+leader). Esc or Back drops the plan: nothing is sent until Confirm. Illegal targets are greyed
+out before they are tried; refusals are shown as plain text. Everything is drawn from the
+session's view model.
 """
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ from .session import GameSession
 Target = tuple[Any, ...]
 PLAYER_COLORS = [(178, 52, 40), (40, 96, 160), (46, 122, 70), (150, 104, 24)]
 RESOURCES = ("Coin", "Servant", "Shield", "Stone")
+DRAG_DISTANCE = 6
+"""Pixels the mouse must travel with the button down before a press on a shelf becomes a drag."""
 
 
 @dataclass
@@ -101,6 +104,8 @@ class BoardScene(Scene):
         self.viewing: str | None = None              # an opponent whose board is open
         self.hover: Target | None = None
         self.mouse = (0, 0)
+        self.drag_from: int | None = None            # the shelf the left button went down on
+        self.dragging = False                        # ... and the mouse has moved away with it
         self.hits: list[Hit] = []
         self.layout: BoardLayout | None = None
         self.flash = 0.0
@@ -222,10 +227,17 @@ class BoardScene(Scene):
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             self.hover = self._target_at(event.pos)
+            if self.drag_from is not None and not self.dragging:
+                start = self._drag_start
+                self.dragging = abs(event.pos[0] - start[0]) + abs(event.pos[1] - start[1]) > DRAG_DISTANCE
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.mouse = event.pos
             target = self._target_at(event.pos)
             self._click(target)
+            if target is not None and target[0] in ("shelf", "depot") and self.selected_shelf == target[1]:
+                self.drag_from, self._drag_start, self.dragging = target[1], event.pos, False
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            self._drop(event.pos)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 3:
             self._cancel()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
@@ -265,7 +277,21 @@ class BoardScene(Scene):
                 return hit.target
         return None
 
+    def _drop(self, pos: tuple[int, int]) -> None:
+        """The left button comes up: a shelf dragged onto another one is swapped with it (the same
+        as clicking one, then the other); dropped anywhere else, the first stays selected."""
+        start, dragging = self.drag_from, self.dragging
+        self.drag_from, self.dragging = None, False
+        if start is None or not dragging:
+            return
+        self._rev += 1
+        target = self._target_at(pos)
+        if (target is not None and target[0] in ("shelf", "depot") and target[1] != start
+                and self.selected_shelf == start):
+            self._click(target)
+
     def _cancel(self) -> None:
+        self.drag_from, self.dragging = None, False
         self.plan = None
         self.selected_item = None
         self.selected_shelf = None
@@ -641,7 +667,10 @@ class BoardScene(Scene):
             self._base, self._base_key = base, key
         surface.blit(self._base, (0, 0))
         self._draw_hover_marks(surface, L)
-        self._draw_hover(surface, L)
+        if self.dragging:
+            self._draw_dragged(surface, L)
+        else:
+            self._draw_hover(surface, L)
 
     def _frame_key(self) -> tuple:
         """Everything the cached board depends on besides the static layer."""
@@ -1178,6 +1207,35 @@ class BoardScene(Scene):
         _text(surface, f"{nick}'s board — {p['victoryPoints']} VP, faith {p['faithPoints']} (click to close)",
               (big.board.x + round(10 * u), big.board.y - round(36 * u)), round(18 * u), P.INK, "italic",
               max_width=round(400 * u))
+
+    def _draw_dragged(self, surface: pygame.Surface, L: BoardLayout) -> None:
+        """The shelf the player drags: the shelf it would swap with glows, and what the dragged one
+        holds follows the pointer, lifted off the board by a shadow."""
+        if self.drag_from is None:
+            return
+        source = next((h.rect for h in self.hits if h.target[0] in ("shelf", "depot")
+                       and h.target[1] == self.drag_from), None)
+        if source is not None:
+            _veil(surface, source, 120, radius=8)   # its content is "in the hand"
+        t = self.hover
+        if t is not None and t[0] in ("shelf", "depot") and t[1] != self.drag_from:
+            rect = next((h.rect for h in self.hits if h.target == t), None)
+            if rect is not None:
+                _glow(surface, rect, P.HIGHLIGHT[:3], width=4)
+        content = [r for r, n in sorted(self.vm.container(self.drag_from)["content"].items()) for _ in range(n)]
+        cell = round(40 * L.unit)
+        mx, my = self.mouse
+        if not content:
+            pygame.draw.circle(surface, P.OXBLOOD, (mx, my), cell // 3, width=3)
+            return
+        lift = max(2, round(4 * L.unit))
+        for i, res in enumerate(content):
+            center = (round(mx + (i - (len(content) - 1) / 2) * cell * 0.85), my)
+            shadow = pygame.Surface((cell, cell), pygame.SRCALPHA)
+            pygame.draw.circle(shadow, (0, 0, 0, 90), (cell // 2, cell // 2), cell // 2 - 1)
+            surface.blit(shadow, shadow.get_rect(center=(center[0] + lift, center[1] + lift)))
+            icon = I.resource_icon(res, cell)
+            surface.blit(icon, icon.get_rect(center=center))
 
     def _draw_hover(self, surface: pygame.Surface, L: BoardLayout) -> None:
         t = self.hover

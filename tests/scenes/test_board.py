@@ -184,3 +184,62 @@ def test_from_the_title_to_the_end_of_a_solo_game_with_the_mouse_only(monkeypatc
             press(app, scene.buttons["end"])
     assert isinstance(app.stack.top, GameOverScene)
     assert session.vm.game["ended"]
+
+
+def _game_with_swap():
+    """A 2-player game at Ada's turn where two of her shelves, one not empty, fit each other's
+    size; and those two shelves."""
+    for seed in range(1, 60):
+        game = mid_game(["Ada", "Bruno"], seed, 30)
+        shelves = game.player("Ada").shelves
+        for a in shelves:
+            for b in shelves:
+                if a is not b and a.total() and a.total() <= b.capacity and b.total() <= a.capacity:
+                    return game, a.id, b.id
+    raise AssertionError("no seed gives two shelves that can be swapped")
+
+
+def test_a_shelf_dragged_onto_another_is_swapped_with_it():
+    app = App(headless=True, size=(1280, 800))
+    game, a, b = _game_with_swap()
+    before = {a: dict(game.containers[a].content), b: dict(game.containers[b].content)}
+    session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")
+    scene = _board(app, session)
+    start, end = _hit(scene, ("shelf", a)), _hit(scene, ("shelf", b))
+    ev = pygame.event.Event
+    app.frame(0.016, [ev(pygame.MOUSEMOTION, pos=start, rel=(0, 0), buttons=(0, 0, 0)),
+                      ev(pygame.MOUSEBUTTONDOWN, pos=start, button=1)])
+    mid = ((start[0] + end[0]) // 2, (start[1] + end[1]) // 2)
+    app.frame(0.016, [ev(pygame.MOUSEMOTION, pos=mid, rel=(1, 1), buttons=(1, 0, 0))])
+    assert scene.dragging and scene.drag_from == a
+    app.frame(0.016, [ev(pygame.MOUSEMOTION, pos=end, rel=(1, 1), buttons=(1, 0, 0)),
+                      ev(pygame.MOUSEBUTTONUP, pos=end, button=1)])
+    app.frame(0.016)
+    assert not scene.dragging and scene.selected_shelf is None
+    assert game.containers[a].content == before[b] and game.containers[b].content == before[a]
+    assert session.error is None
+
+
+def test_a_press_and_release_on_one_shelf_only_selects_it():
+    app = App(headless=True, size=(1280, 800))
+    game, a, _ = _game_with_swap()
+    scene = _board(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+    click(app, _hit(scene, ("shelf", a)))
+    assert scene.selected_shelf == a and not scene.dragging and scene.drag_from is None
+
+
+def test_a_shelf_dropped_off_the_shelves_stays_selected_and_nothing_is_sent():
+    app = App(headless=True, size=(1280, 800))
+    game, a, _ = _game_with_swap()
+    version = game.version
+    scene = _board(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+    start = _hit(scene, ("shelf", a))
+    ev = pygame.event.Event
+    app.frame(0.016, [ev(pygame.MOUSEMOTION, pos=start, rel=(0, 0), buttons=(0, 0, 0)),
+                      ev(pygame.MOUSEBUTTONDOWN, pos=start, button=1)])
+    app.frame(0.016, [ev(pygame.MOUSEMOTION, pos=(5, 5), rel=(1, 1), buttons=(1, 0, 0))])
+    app.window.fill((0, 0, 0))
+    app.frame(0.016)   # the dragged shelf is drawn under the pointer without failing
+    app.frame(0.016, [ev(pygame.MOUSEBUTTONUP, pos=(5, 5), button=1)])
+    assert scene.selected_shelf == a and not scene.dragging
+    assert game.version == version
