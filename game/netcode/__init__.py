@@ -1,8 +1,15 @@
 """The wire layer: JSON lines over TCP, speaking the AM49 reference server's protocol.
 
-- :mod:`.framing`: lines in and out (``LineReader``, ``LineWriter``, ``decode_line``, ``encode``).
+- :mod:`.framing`: lines in and out (``LineReader``, ``LineFeeder``, ``LineWriter``, ``decode_line``,
+  ``encode``).
 - :mod:`.protocol`: the message catalogue, client-message parsing and server-message builders.
-- :mod:`.client`: ``Connection``, a client socket with a reader thread and automatic keep-alive.
+- :mod:`.client`: the client side: ``ClientProtocol`` (no I/O), ``Connection`` (one socket, a reader
+  thread, automatic keep-alive) and ``ConnectionGroup`` (many sockets on the caller's thread).
+- :mod:`.server`, :mod:`.room`, :mod:`.store`: the server's event loop, its games, their logs.
+- :mod:`.poller`: epoll (or a portable selector) for the server and ``ConnectionGroup``.
+- :mod:`.cli`: ``server.py`` / ``mor-server``.
+
+``docs/server.md`` describes how these fit together.
 
 The wire format is described in ``shared/protocol/reference-notes.md`` (as observed on the reference
 server); where we deliberately differ, the module docstrings say so.
