@@ -1053,8 +1053,15 @@ class BoardScene(Scene):
             pygame.draw.rect(surface, (*P.PARCHMENT_DARK[:3],), rect, border_radius=8)
             pygame.draw.rect(surface, P.SEPIA, rect, width=1, border_radius=8)
             slot = p["devSlots"][i]
-            if not slot:
-                _text(surface, f"Slot {i + 1}", rect.center, round(18 * u), P.SEPIA, "italic", anchor="center")
+            level = self._card(slot[-1])["level"] if slot else 0
+            hint = f"takes level {level + 1}" if level < 3 else "full"
+            free = (self._slot_card_rect(L, i, 0, len(slot)).top if slot else rect.bottom) - rect.top
+            if free >= round(48 * u):   # the room above the cards says what the slot takes next
+                mid = rect.top + free // 2 if slot else rect.centery
+                _text(surface, f"Slot {i + 1}", (rect.centerx, mid - round(10 * u)), round(18 * u), P.SEPIA,
+                      "italic", anchor="center")
+                _text(surface, hint, (rect.centerx, mid + round(12 * u)), round(14 * u), P.SEPIA, "italic",
+                      anchor="center")
             for k, cid in enumerate(slot):
                 cr = self._slot_card_rect(L, i, k, len(slot))
                 surface.blit(C.dev_card(self._card(cid), prods, cr.h), cr)
