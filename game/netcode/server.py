@@ -690,6 +690,7 @@ class Server:
             self.disconnected(s)
         except Exception:
             log.exception("%r: failed to unregister", s)
+        s.room = None   # a closed connection (its heartbeat timer may hold it a while) keeps no game
 
     # ------------------------------------------------------------------ rooms
     def sweep(self, now: float | None = None) -> list[int]:
@@ -710,16 +711,18 @@ class Server:
 
     def _new_room(self, gid: int, game: Game, glog: GameLog | None, tokens: dict[str, str]) -> Room:
         by_nick = self.by_nick
-        room: Room
+        # The room holds these two functions: they name it by its id, never by reference, so a
+        # removed room is freed at once (a cycle would wait for the collector, which the frozen
+        # heap of a long-running server keeps away from old objects).
 
         def send(nickname: str, msgs: list[dict[str, Any]]) -> None:
             s = by_nick.get(nickname)
-            if s is not None and s.room is room:
+            if s is not None and s.room is not None and s.room.id == gid:
                 s.send(*msgs)
 
         def send_bytes(nickname: str, data: bytes) -> None:
             s = by_nick.get(nickname)
-            if s is not None and s.room is room:
+            if s is not None and s.room is not None and s.room.id == gid:
                 s.push(data)
 
         room = Room(gid, game, send, glog, tokens, send_bytes=send_bytes)

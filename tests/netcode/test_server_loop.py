@@ -407,3 +407,26 @@ class TestFrozenHeap:
         finally:
             heap.stop()
         assert gc.get_freeze_count() == 0
+
+    def test_a_finished_game_is_freed_without_the_collector(self, make_server, players):
+        """Rooms hold no reference cycle: under the frozen heap of a long-running server, a cycle
+        would keep every finished game in memory until the safety valve opened."""
+        srv = make_server(grace=0.01)
+        a, b = players(srv.address, "ann", "ben")
+        start_game(a, b)
+        room = room_of(srv, "ann")
+        refs = [weakref.ref(room), weakref.ref(room.game)]
+        del room
+        for p in (a, b):
+            p.send({"type": "ReqGoodbye"})
+            p.until_type("ResGoodbye")
+        wait_until(lambda: not srv.sessions)
+        wait_until(lambda: srv.sweep(time.monotonic() + 60) or not srv.rooms)
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            assert not srv.rooms
+            assert all(r() is None for r in refs), "a removed room survives until a full collection"
+        finally:
+            if enabled:
+                gc.enable()
