@@ -103,12 +103,12 @@ def dumps(msg: dict[str, Any]) -> bytes:
 class ServerProcess:
     """``server.py`` as a subprocess, with a thread sampling its RSS and thread count."""
 
-    def __init__(self, data_dir: Path, pin: int | None) -> None:
+    def __init__(self, data_dir: Path, pin: int | None, extra_args: list[str] | None = None) -> None:
         self.data_dir = data_dir
         self.stderr_path = data_dir / "server.stderr"
         self._stderr = open(self.stderr_path, "wb")
         cmd = [sys.executable, str(SERVER), "--host", "127.0.0.1", "--port", "0",
-               "--data-dir", str(data_dir / "data"), "--log-level", "WARNING"]
+               "--data-dir", str(data_dir / "data"), "--log-level", "WARNING", *(extra_args or [])]
         preexec = (lambda: os.sched_setaffinity(0, {pin})) if pin is not None else None
         self.proc = subprocess.Popen(cmd, cwd=str(ROOT), stdout=subprocess.PIPE, stderr=self._stderr,
                                      stdin=subprocess.DEVNULL, preexec_fn=preexec)
@@ -375,7 +375,7 @@ def line_choice(shelves: tuple[tuple[int, str | None, int], ...], marbles: list[
 # ----------------------------------------------------------------------------- the load generator
 class LoadGenerator:
     def __init__(self, host: str, port: int, server: ServerProcess, turns: int, seed: int,
-                 think: float = 0.0, spin: bool = False, mute: bool = True) -> None:
+                 think: float = 0.0, spin: bool = False, mute: bool = True, prefix: str = "p") -> None:
         self.host = host
         self.port = port
         self.server = server
@@ -385,6 +385,7 @@ class LoadGenerator:
         self.timers: list[tuple[float, int, Client]] = []
         self.spin = spin and not think   # poll without sleeping while playing (own core)
         self.mute = mute                 # while playing, only the player whose turn it is decodes
+        self.prefix = prefix             # nicknames are prefix + a number
         self.group = ConnectionGroup(kernel_timestamps=True)
         self.clock = self.group.clock    # the clock of the receive times (the wall clock)
         self.busy = 0.0                  # seconds spent handling messages while playing
@@ -413,7 +414,7 @@ class LoadGenerator:
     # ------------------------------------------------------------------ sockets
     def connect_all(self, count: int) -> None:
         for i in range(count):
-            c = Client(f"p{i}", self.seed * 100003 + i)
+            c = Client(f"{self.prefix}{i}", self.seed * 100003 + i)
             c.peer = self.group.connect(self.host, self.port, timeout=10, data=c)
             self.clients.append(c)
             if i % 64 == 63:
