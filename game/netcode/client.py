@@ -435,7 +435,7 @@ class Peer:
 
 
 class ConnectionGroup:
-    """Many client connections on the caller's thread: non-blocking sockets and one selector.
+    """Many client connections on the caller's thread: non-blocking sockets and one poller.
 
     :param heartbeat_interval: seconds of outgoing silence after which :meth:`poll` sends a peer
         an automatic ``ReqHeartbeat`` (checked once a second).

@@ -31,7 +31,7 @@ def _font(size: int, style: str) -> pygame.font.Font:
     return pygame.font.Font(FONTS_DIR / _FILES[style], max(1, int(size)))
 
 
-@functools.lru_cache(maxsize=2048)
+@functools.lru_cache(maxsize=512)   # a board shows a few hundred texts; each surface may weigh 50 KB
 def _render(text: str, size: int, color: tuple, style: str) -> pygame.Surface:
     return font(size, style).render(text, True, color)
 
@@ -50,7 +50,7 @@ def fit(text: str, max_width: int, size: int, style: str = "regular") -> int:
     return s
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=512)
 def _ink(text: str, size: int, color: tuple, style: str, halo: tuple | None, bold: bool) -> pygame.Surface:
     f = font(size, style)
     base = f.render(text, True, color)
