@@ -7,6 +7,11 @@ Line 1 is a header ``{"format": "mor-log/1", "game": id, "config": path, "nickna
 with ``kill -9`` loses no answered request; with ``fsync=True`` each line also reaches the disk
 (safe against power loss, slower). A torn last line (a crash mid-write) is ignored on load.
 
+The logs of games in progress are ``DIR/games/<id>.jsonl``. Once a game is over (played to its
+end, or abandoned) its log is moved to ``DIR/games/finished/``, so a start reads only the games
+it has to restore however many were played before; what is in ``finished/`` is kept for the
+record and may be archived or deleted while the server runs.
+
 One server at a time owns a data directory: :meth:`GameStore.lock` takes an exclusive ``flock``
 on ``DIR/lock`` (released by the kernel even after ``kill -9``), so a second server started on
 the same directory by mistake refuses to start instead of writing into the first one's logs.
@@ -34,6 +39,8 @@ from game.rules.engine import Game
 from game.rules.actions import Action
 
 LOG_FORMAT = "mor-log/1"
+FINISHED = "finished"
+"""Folder of ``games/`` that holds the logs of games that are over."""
 log = logging.getLogger("mor.store")
 
 
@@ -69,9 +76,12 @@ class GameLog:
         self.append(history_entry(kind, nickname, arg))
 
     def finish(self) -> None:
-        """Mark the game finished (it will not be restored) and close the file."""
+        """Mark the game finished (it will not be restored), close the file and move it to
+        ``finished/``. A failed move is only logged: the mark alone keeps the game from being
+        restored, and the next start moves the file."""
         self.append(["end"])
         self.close()
+        _archive(self.path)
 
     def close(self) -> None:
         with self._lock:
@@ -100,12 +110,12 @@ class GameStore:
     def __post_init__(self) -> None:
         if self.data_dir is not None:
             self.data_dir = Path(self.data_dir)
-            (self.data_dir / "games").mkdir(parents=True, exist_ok=True)
-            for p in (self.data_dir / "games").glob("*.jsonl"):
-                try:
-                    self._ids = max(self._ids, int(p.stem) + 1)
-                except ValueError:
-                    pass
+            (self.data_dir / "games" / FINISHED).mkdir(parents=True, exist_ok=True)
+            for folder in (self.data_dir / "games", self.data_dir / "games" / FINISHED):
+                for name in os.listdir(folder):   # names only: no file is opened
+                    stem, dot, ext = name.partition(".")
+                    if ext == "jsonl" and stem.isdigit():
+                        self._ids = max(self._ids, int(stem) + 1)
 
     def lock(self) -> None:
         """Take the data directory for this process (no-op without one, or off Unix).
@@ -130,7 +140,8 @@ class GameStore:
     def next_id(self) -> int:
         """A game id no log file uses yet."""
         gid = self._ids
-        while self.data_dir is not None and (self.data_dir / "games" / f"{gid}.jsonl").exists():
+        while self.data_dir is not None and any(
+                (self.data_dir / "games" / sub / f"{gid}.jsonl").exists() for sub in ("", FINISHED)):
             gid += 1
         self._ids = gid + 1
         return gid
@@ -182,8 +193,12 @@ class GameStore:
         :raises GameError, MalformedRequest: a recorded call does not replay.
         """
         game_id = int(path.stem)
+        if _ends_finished(path):   # over, but not moved yet (a failed move, or an older server)
+            _archive(path)
+            return None
         header, entries = _read_log(path)
         if entries and entries[-1] == ["end"]:
+            _archive(path)
             return None
         config = default if header["config"] in (None, default.path) else load_config(header["config"])
         game = Game.new(config, header["nicknames"], header["seed"])
@@ -197,6 +212,32 @@ class GameStore:
         if not isinstance(tokens, dict):
             raise ValueError("the header's tokens are not a mapping")
         return Restored(game_id, game, {str(k): str(v) for k, v in tokens.items()}, glog)
+
+
+def _archive(path: Path) -> None:
+    """Move a finished game's log to ``finished/`` beside it (same file system: a rename)."""
+    try:
+        folder = path.parent / FINISHED
+        folder.mkdir(exist_ok=True)
+        os.replace(path, folder / path.name)
+    except OSError as e:
+        log.warning("cannot move the finished log %s: %s", path, e)
+
+
+def _ends_finished(path: Path) -> bool:
+    """Whether the file's last line is the end mark (read from its tail: no parsing)."""
+    mark = b'["end"]\n'
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            if size < len(mark) + 1:
+                return False
+            f.seek(size - len(mark) - 1)
+            tail = f.read()
+    except OSError:
+        return False
+    return tail[1:] == mark and tail[:1] == b"\n"
 
 
 def _read_log(path: Path) -> tuple[dict[str, Any], list[Any]]:

@@ -246,7 +246,8 @@ class TestCleanup:
         assert srv.sweep(now=time.monotonic() + 1) == []
         assert srv.sweep(now=time.monotonic() + 6) == [gid]
         assert gid not in srv.rooms and "a" not in srv.seats
-        last = (tmp_path / "data" / "games" / f"{gid}.jsonl").read_bytes().splitlines()[-1]
+        assert not (tmp_path / "data" / "games" / f"{gid}.jsonl").exists()
+        last = (tmp_path / "data" / "games" / "finished" / f"{gid}.jsonl").read_bytes().splitlines()[-1]
         assert json.loads(last) == ["end"]                      # never restored
         (again,) = players(srv.address, "a")
         assert again.join(token=None)[-1]["type"] == "UpdateBookedSeats"

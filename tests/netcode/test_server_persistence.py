@@ -23,7 +23,7 @@ import game.netcode.cli as server_cli
 from game.rules.engine import Game
 from game.rules.views import player_view
 
-from conftest import CONFIG, TIMEOUT, Player, drive, room_of, start_game, step
+from conftest import CONFIG, TIMEOUT, Player, drive, room_of, start_game, step, wait_until
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -146,6 +146,29 @@ class TestInProcessRestart:
         start_game(d1)                                          # not seated any more: a new game
         assert room_of(srv2, "d1").id == 8                      # ids never collide with old files
 
+    def test_finished_games_move_out_of_the_way_of_restarts(self, make_server, players, tmp_path, caplog):
+        data = tmp_path / "data"
+        srv = make_server()
+        (solo,) = players(srv.address, "fin")
+        start_game(solo)
+        drive(room_of(srv, "fin").game, [solo], random.Random(5))      # played to its end
+        wait_until(lambda: (data / "games" / "finished" / "0.jsonl").exists())
+        assert game_files(data) == []
+        srv.stop()
+        # a finished log an older server left among the live ones, damaged in the middle: moved
+        # on start by its end mark alone, never parsed
+        lines = (data / "games" / "finished" / "0.jsonl").read_bytes().splitlines(keepends=True)
+        (data / "games" / "3.jsonl").write_bytes(b"".join(lines[:2] + [b"#$%garbage\n"] + lines[2:]))
+        # and the archive itself may hold anything: a start does not read it
+        (data / "games" / "finished" / "9.jsonl").write_bytes(b"junk that is no log at all\n")
+        srv2 = make_server()
+        assert not srv2.rooms
+        assert not [r for r in caplog.records if r.levelname == "ERROR"]
+        assert game_files(data) == [] and (data / "games" / "finished" / "3.jsonl").exists()
+        (p,) = players(srv2.address, "next")
+        start_game(p)
+        assert room_of(srv2, "next").id == 10                    # ids go on after the archived ones
+
 
 # --------------------------------------------------------------------------------------- subprocess
 class ServerProcess:
@@ -239,7 +262,9 @@ class TestServerProcess:
         for p in group:
             assert [m.get("winner") for m in p.received if m["type"] == "UpdateGameEnd"] == [winner]
         assert sp.kill(signal.SIGTERM) == 0
-        assert json.loads(path.read_bytes().splitlines()[-1]) == ["end"]
+        assert not path.exists()
+        done = path.parent / "finished" / path.name
+        assert json.loads(done.read_bytes().splitlines()[-1]) == ["end"]
 
 
 class TestCommandLine:
