@@ -56,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--grace", type=_positive, default=600.0, metavar="SECONDS",
                     help="seconds an unfinished game with nobody connected is kept before it is removed "
                          "for good (default 600)")
+    ap.add_argument("--status-interval", type=float, default=60.0, metavar="SECONDS",
+                    help="seconds between two status lines in the log: connections, games in progress, "
+                         "lines per second, memory (default 60; 0 for none; nothing while idle)")
     ap.add_argument("--fsync", action="store_true",
                     help="also fsync every saved request (survives power loss, slower; a killed server "
                          "loses nothing either way)")
@@ -74,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     from game.netcode.server import FrozenHeap, Server, ServerOptions
     options = ServerOptions(host=args.host, port=args.port, data_dir=Path(args.data_dir),
                             compat_rejoin=args.compat_rejoin, heartbeat=args.heartbeat,
-                            grace=args.grace, fsync=args.fsync)
+                            grace=args.grace, fsync=args.fsync,
+                            status_interval=max(0.0, args.status_interval))
     try:
         server = Server(config, options)   # creates the data directory
         host, port = server.start()

@@ -132,6 +132,7 @@ class ServerOptions:
     grace: float = 600.0             # seconds an empty unfinished game is kept before it is removed
     fsync: bool = False              # fsync every log line (survives power loss, slower)
     seed: int | None = None          # draw game seeds from random.Random(seed), not the OS (tests)
+    status_interval: float = 60.0    # seconds between two status lines in the log (0: none)
 
 
 class Session:
@@ -251,6 +252,9 @@ class Server:
         self._accepting = False
         self._accept_failing = False
         self._numbers = 0
+        self.lines_handled = 0             # lines answered since the start (the status line's rate)
+        self._status_at = time.monotonic()
+        self._status_lines = 0
         self._seeds = random.Random(self.options.seed) if self.options.seed is not None else None
         self.address: tuple[str, int] = (self.options.host, self.options.port)
 
@@ -457,9 +461,27 @@ class Server:
     def _janitor(self) -> None:
         try:
             self.sweep()
+            interval = self.options.status_interval
+            if interval > 0 and time.monotonic() - self._status_at >= interval:
+                self._log_status()
         finally:
             if not self._stopping.is_set():
                 self._call_at(time.monotonic() + SWEEP_INTERVAL, self._janitor)
+
+    def _log_status(self) -> None:
+        """One line for the operator: who is here, what is being played, how busy the server is.
+        An idle server with nobody connected says nothing."""
+        now = time.monotonic()
+        lines = self.lines_handled - self._status_lines
+        elapsed = now - self._status_at
+        self._status_at, self._status_lines = now, self.lines_handled
+        live = [r for r in self.rooms.values() if not r.finished]
+        if not (self.sessions or live or lines):
+            return
+        players = sum(len(r.online) for r in live)
+        log.info("status: connections %d; games in progress %d (players online %d); waiting to play "
+                 "%d; %.1f lines/s; %.1f MB", len(self.sessions), len(live), players,
+                 len(self.waiting), lines / elapsed if elapsed > 0 else 0.0, pid_rss_mb())
 
     # ------------------------------------------------------------------ accepting
     def _accept_ready(self) -> None:
@@ -569,6 +591,7 @@ class Server:
 
     def _handle_line(self, s: Session, line: bytes) -> None:
         """Answer one line; whatever goes wrong, the client gets an answer and the loop goes on."""
+        self.lines_handled += 1
         try:
             d = decode_line(line)
             t = d["type"]

@@ -7,6 +7,7 @@ import errno
 import gc
 import io
 import json
+import logging
 import os
 import random
 import resource
@@ -430,3 +431,29 @@ class TestFrozenHeap:
         finally:
             if enabled:
                 gc.enable()
+
+
+class TestStatusLine:
+    def test_the_operator_sees_who_is_here_and_how_busy_the_server_is(self, make_server, players, caplog):
+        caplog.set_level(logging.INFO, logger="mor.server")
+        srv = make_server(status_interval=0.3)
+        a, b = players(srv.address, "sa", "sb")
+        start_game(a, b)
+        (w,) = players(srv.address, "sw")
+        w.join()
+        a.probe()
+
+        def status_lines() -> list[str]:
+            return [r.getMessage() for r in caplog.records if r.getMessage().startswith("status:")]
+
+        wait_until(lambda: any("waiting to play 1" in m for m in status_lines()), timeout=5)
+        line = next(m for m in status_lines() if "waiting to play 1" in m)
+        assert "connections 3; games in progress 1 (players online 2); waiting to play 1" in line
+        assert "lines/s" in line and "MB" in line
+
+    def test_an_idle_server_says_nothing(self, make_server, caplog):
+        caplog.set_level(logging.INFO, logger="mor.server")
+        srv = make_server(status_interval=0.05)
+        time.sleep(1.3)   # the janitor runs every second
+        assert srv.wakeups >= 1
+        assert not [r for r in caplog.records if r.getMessage().startswith("status:")]
