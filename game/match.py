@@ -142,6 +142,7 @@ class RemoteMatch:
         self._extra: deque[Msg] = deque()
         self._closing = False
         self._reconnecting = False
+        self._retry_now = False            # the next reconnection starts without waiting
         self.in_game = False
         self.conn = self._connect()
         # a saved token takes back our seat in a game still running there (e.g. after a crash)
@@ -209,6 +210,14 @@ class RemoteMatch:
             out.append(m)
         return out
 
+    def resync(self) -> None:
+        """Fetch the whole game again (after an update that could not be read): drop this
+        connection and take the seat back at once, as after a network drop."""
+        if not self.in_game or self.token is None:
+            return
+        self._retry_now = True
+        self.conn.close()
+
     def close(self) -> None:
         """Quit the game politely and close the connection."""
         self._closing = True
@@ -231,7 +240,10 @@ class RemoteMatch:
             for delay in self.retry_delays:
                 if self._closing:
                     return
-                time.sleep(delay)
+                if self._retry_now:
+                    self._retry_now = False
+                else:
+                    time.sleep(delay)
                 try:
                     conn = self._connect()
                 except OSError as e:

@@ -6,6 +6,12 @@ scenes draw, bottom first, each followed by its widgets. Nothing in a frame bloc
 polled, never waited on.
 
 ``App(headless=True)`` draws into an off-screen surface, for tests and screenshots.
+
+A frame that fails (a bug, or a state a misbehaving server left behind) does not close the game.
+The error is logged with its traceback. A game in progress is fetched again from its match
+(``resync``), at most once every few seconds. Until a frame succeeds again, a plain page says what
+happened and that Esc leads back to the title. ``strict`` (the default when headless) lets errors
+through instead, so that tests and screenshots fail loudly.
 """
 from __future__ import annotations
 
@@ -32,8 +38,14 @@ class App:
     """Owns the window and runs scenes."""
 
     def __init__(self, settings: Settings | None = None, config: GameConfig | None = None, *,
-                 headless: bool = False, size: tuple[int, int] | None = None) -> None:
+                 headless: bool = False, size: tuple[int, int] | None = None,
+                 strict: bool | None = None) -> None:
         self.settings = settings or Settings.load()
+        self.strict = headless if strict is None else strict
+        self.fault: str | None = None      # why the last frame failed (cleared by a good frame)
+        self._faults = 0                   # frames that failed in a row
+        self._fault_hint = ""
+        self._resync_at = 0.0
         self.config = config or default_config()
         self.headless = headless
         pygame.init()
@@ -79,16 +91,70 @@ class App:
 
     def frame(self, dt: float, injected: list[pygame.event.Event] = ()) -> None:  # type: ignore[assignment]
         """Process one frame: ``injected`` events (tests), pending pygame events, an update, drawing."""
-        for event in [*injected, *pygame.event.get()]:
-            self._event(event)
-        top = self.stack.top
-        if top is not None:
-            top.ui.update(dt)
-            top.update(dt)
-        self.draw()
+        events = [*injected, *pygame.event.get()]
+        try:
+            for event in events:
+                self._event(event)
+            top = self.stack.top
+            if top is not None:
+                top.ui.update(dt)
+                top.update(dt)
+            self.draw()
+        except Exception as e:
+            if self.strict:
+                raise
+            self._recover(e, events)
+        else:
+            self.fault, self._faults = None, 0
         self.frames += 1
         for hook in self.on_frame:
             hook(self)
+
+    def _recover(self, error: Exception, events: list[pygame.event.Event]) -> None:
+        """A frame failed: log it (once per streak), ask for the whole game again, say so on screen;
+        Esc leaves for the title."""
+        self._faults += 1
+        if self._faults == 1:
+            log.error("a frame failed; the game goes on", exc_info=error)
+        self.fault = f"{type(error).__name__}: {error}"[:160]
+        session = getattr(self.stack.top, "session", None)
+        resync = getattr(getattr(session, "match", None), "resync", None)
+        self._fault_hint = ("The game is being fetched again; press Esc for the title." if resync is not None
+                            else "Press Esc for the title. A solo game is saved after every move: "
+                                 "Continue picks it up.")
+        now = time.monotonic()
+        if resync is not None and now >= self._resync_at:
+            self._resync_at = now + 5.0
+            try:
+                resync()
+            except Exception:
+                log.exception("could not fetch the game again")
+        if any(e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE for e in events):
+            from .router import leave_game
+            self.fault = None
+            leave_game(self, session)
+            return
+        self._draw_fault()
+
+    def _draw_fault(self) -> None:
+        """The page shown while frames fail: drawn with as little of the game as possible."""
+        from .art import fonts as F
+        from .art import palette as P
+        from .backdrop import BACKDROP, title_block
+        w, h = self.window.get_size()
+        unit = min(w / 1280, h / 800)
+        try:
+            BACKDROP.draw(self.window)
+            y = title_block(self.window, "A hitch", "Something went wrong on this screen", w // 2,
+                            round(h * 0.3), unit, size=80) + round(24 * unit)
+        except Exception:   # even the page cannot be painted: plain paper
+            self.window.fill(P.PARCHMENT[:3])
+            y = h // 2 - 40
+        for text, size, color in ((self._fault_hint, 24, P.INK),
+                                  (self.fault or "", 16, P.SEPIA)):
+            img = F.render(text, max(10, round(size * unit)), color, "italic")
+            self.window.blit(img, img.get_rect(midtop=(w // 2, y)))
+            y += img.get_height() + round(10 * unit)
 
     def draw(self) -> None:
         for scene in self.stack.visible():

@@ -7,6 +7,7 @@ should be on (:meth:`GameSession.stage`). Scenes read it; only scenes send reque
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,10 @@ from .narration import Narrator
 from .view_model import ViewModel
 
 Msg = dict[str, Any]
+log = logging.getLogger("mor.session")
+
+UNREADABLE = ("The server sent an update this version of the game could not read; "
+              "the whole game is being fetched again.")
 
 NICKNAME_ERRORS = {
     "TAKEN": "That nickname is already playing on this server. Choose another one.",
@@ -58,10 +63,23 @@ class GameSession:
 
     # ------------------------------------------------------------------ per frame
     def pump(self) -> list[Msg]:
-        """Take every message that arrived; return them (already applied)."""
+        """Take every message that arrived; return them (already applied).
+
+        A message that cannot be applied (a server that breaks the protocol, or a newer one) is
+        logged and skipped, the player is told, and a remote match is asked for the whole game
+        again (``resync``): the board may be behind for a moment, the game never stops."""
         msgs = self.match.poll()
+        resynced = False
         for m in msgs:
-            self._take(m)
+            try:
+                self._take(m)
+            except Exception:
+                log.exception("cannot apply %.200r", m)
+                self.error = UNREADABLE
+                resync = getattr(self.match, "resync", None)
+                if resync is not None and not resynced:
+                    resynced = True
+                    resync()
         return msgs
 
     def _take(self, m: Msg) -> None:

@@ -243,3 +243,57 @@ def test_a_shelf_dropped_off_the_shelves_stays_selected_and_nothing_is_sent():
     app.frame(0.016, [ev(pygame.MOUSEBUTTONUP, pos=(5, 5), button=1)])
     assert scene.selected_shelf == a and not scene.dragging
     assert game.version == version
+
+
+class _Resyncing(TableMatch):
+    """A match that can be asked for the whole game again (as a remote one)."""
+
+    def __init__(self, game, nick):
+        super().__init__(game, nick)
+        self.resyncs = 0
+
+    def resync(self):
+        self.resyncs += 1
+        self.out.append(player_view(self.game, self.nickname))
+
+
+def test_a_frame_that_fails_does_not_close_the_game_and_the_board_comes_back():
+    app = App(headless=True, size=(1280, 800), strict=False)
+    game = mid_game(["Ada", "Bruno"], 5, 30)
+    match = _Resyncing(game, "Ada")
+    session = GameSession(match, CFG, "Ada")
+    scene = _board(app, session)
+    session.vm.game["market"] = None          # a state no board can draw (a broken server's doing)
+    scene._rev += 1
+    app.frame(0.016)                          # no exception comes out
+    assert app.fault and match.resyncs == 1
+    app.frame(0.016)                          # the whole game came back: the board draws again
+    assert app.fault is None and app.stack.top is scene
+    assert distinct_colours(app.window) > 100
+
+
+def test_escape_leaves_a_failing_screen_for_the_title():
+    from game.scenes.menus import TitleScene
+    app = App(headless=True, size=(1280, 800), strict=False)
+    game = mid_game(["Ada", "Bruno"], 5, 30)
+    session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")   # no resync: it stays broken
+    scene = _board(app, session)
+    session.vm.game["market"] = None
+    scene._rev += 1
+    app.frame(0.016)
+    app.frame(0.016)
+    assert app.fault
+    app.frame(0.016, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b")])
+    app.frame(0.016)
+    assert isinstance(app.stack.top, TitleScene) and app.fault is None
+
+
+def test_a_headless_app_lets_errors_through():
+    app = App(headless=True, size=(1280, 800))
+    game = mid_game(["Ada", "Bruno"], 5, 30)
+    session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")
+    scene = _board(app, session)
+    session.vm.game["market"] = None
+    scene._rev += 1
+    with pytest.raises(Exception):
+        app.frame(0.016)

@@ -119,3 +119,36 @@ def test_a_hosted_game_is_played_to_the_end_by_two_clients(server, tmp_path):
     assert a.vm.game["ended"] and b.vm.game["ended"]
     assert a.vm.game.get("winnerPlayer") == b.vm.game.get("winnerPlayer")
     assert a.vm.game.get("winnerPlayer") in ("Ada", "Bruno")
+
+
+@pytest.mark.timeout(60)
+def test_an_update_the_client_cannot_read_is_skipped_and_the_whole_game_fetched_again(server, tmp_path):
+    from game.scenes.session import UNREADABLE
+    session = solo_session(server, "Vera", tmp_path / "seats.json")
+    match = session.match
+    old_conn = match.conn
+    # a server that breaks the protocol: an update without the fields it must carry
+    match._extra.append({"type": "UpdateMarket"})
+    match._extra.append({"type": "UpdateBookedSeats", "bookedSeats": "many"})
+    session.pump()                                    # nothing escapes the frame
+    assert session.error == UNREADABLE
+    pump_until(session, lambda: match.conn is not old_conn and not session.connection_lost)
+    room = server.room_of("Vera")
+    assert session.vm.game == player_view(room.game, "Vera")   # the board is whole again
+    assert server.room_of("Vera") is room                     # the same seat, the same game
+
+
+def test_a_local_match_with_an_unreadable_message_goes_on(tmp_path, monkeypatch):
+    from game.scenes.session import UNREADABLE
+
+    class Stub:
+        def __init__(self) -> None:
+            self.out = [{"type": "UpdateBookedSeats"}, {"type": "UpdateJoinGame", "playersCount": 2}]
+
+        def poll(self):
+            out, self.out = self.out, []
+            return out
+
+    session = GameSession(Stub(), CFG, "Ada")
+    assert len(session.pump()) == 2
+    assert session.error == UNREADABLE and session.lobby.players_count == 2
