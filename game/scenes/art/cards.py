@@ -283,6 +283,9 @@ def _dev_card(card_key, prod_key, height: int) -> pygame.Surface:
                 (body.centerx, banner.bottom + H * 0.085))
         _blit_c(surf, vp_badge(int(card.get("victoryPoints") or 0), round(W * 0.62)),
                 (body.centerx, body.bottom - H * 0.25))
+        if h >= 40:
+            _blit_c(surf, color_emblem(card.get("color", ""), round(W * 0.24), fill=col),
+                    (body.left + W * 0.14, body.bottom - H * 0.085))
         return down(surf, (w, h))
     if cost:
         icon = round(bh * 0.74)
@@ -312,11 +315,11 @@ def _dev_card(card_key, prod_key, height: int) -> pygame.Surface:
     panel = _production_panel(prod, pw, ph)
     surf.blit(drop_shadow(panel, (0, max(1, H // 160)), max(1, H // 120), 70),
               (body.centerx - pw // 2, tab.bottom + round(H * 0.018)))
-    # corner fleurons at the bottom
-    for sx in (-1, 1):
-        cxp = body.centerx + sx * body.w * 0.34
-        tdraw(surf, "polygon", (*GOLD, 210), transform(star(4, 0.5, 0.16, 0), cxp, body.bottom - H * 0.075,
-                                                       H * 0.055))
+    # the colour's emblem (bottom left) and a fleuron (bottom right)
+    _blit_c(surf, color_emblem(card.get("color", ""), round(H * 0.1), fill=col),
+            (body.centerx - body.w * 0.34, body.bottom - H * 0.078))
+    tdraw(surf, "polygon", (*GOLD, 210), transform(star(4, 0.5, 0.16, 0), body.centerx + body.w * 0.34,
+                                                   body.bottom - H * 0.075, H * 0.055))
     _blit_c(surf, vp_badge(int(card.get("victoryPoints") or 0), round(H * 0.21)),
             (body.centerx, body.bottom - H * 0.092))
     return down(surf, (w, h))
@@ -334,6 +337,40 @@ def leader_card(leader: dict, productions: Any, height: int, *, dimmed: bool = F
     return _leader_card(_freeze(leader), _freeze(prod), int(height), bool(dimmed))
 
 
+_EMBLEMS = {"Green": "triangle", "Blue": "circle", "Yellow": "diamond", "Purple": "star"}
+"""A shape for each card colour, drawn beside the colour everywhere a colour matters, so that
+players who tell some colours apart badly can read the cards by shape."""
+
+
+@functools.lru_cache(maxsize=64)
+def color_emblem(color: str, size: int, fill=IVORY, edge=None) -> pygame.Surface:
+    """The shape of a card colour (``_EMBLEMS``), ``size`` px square, filled with ``fill`` and
+    outlined with ``edge`` (the colour's dark shade by default)."""
+    k = 4
+    S = max(4, size) * k
+    s = canvas(S, S)
+    col = CARD_COLORS.get(color, SEPIA)
+    edge = shade(col, -0.55) if edge is None else edge
+    kind = _EMBLEMS.get(color)
+    c, r = S / 2, S / 2 - max(1, S * 0.06)
+    if kind == "triangle":
+        pts = [(c, c - r), (c + r * 0.95, c + r * 0.75), (c - r * 0.95, c + r * 0.75)]
+    elif kind == "diamond":
+        pts = [(c, c - r), (c + r * 0.8, c), (c, c + r), (c - r * 0.8, c)]
+    elif kind == "star":
+        pts = transform(star(5, 1.0, 0.45), c, c + r * 0.08, r)
+    else:
+        pts = None
+    width = max(2, round(S * 0.09))
+    if pts is None:
+        pygame.draw.circle(s, edge, (c, c), r)
+        pygame.draw.circle(s, fill, (c, c), r - width)
+    else:
+        pygame.draw.polygon(s, edge, pts)
+        pygame.draw.polygon(s, fill, inset(pts, width))
+    return down(s, (size, size))
+
+
 def _mini_card(color: str, w: int, h: int, level: int) -> pygame.Surface:
     s = canvas(w, h)
     col = CARD_COLORS.get(color, SEPIA)
@@ -346,6 +383,9 @@ def _mini_card(color: str, w: int, h: int, level: int) -> pygame.Surface:
                      border_top_left_radius=max(0, r - 1), border_top_right_radius=max(0, r - 1))
     if level:
         _blit_c(s, level_pips(level, round(w * 0.9)), (w / 2, h * 0.62))
+    side = round(min(inner.w, inner.h) * (0.55 if level else 0.7))
+    if side >= 5:
+        _blit_c(s, color_emblem(color, side), (w / 2, inner.top + (h * 0.28 if level else inner.h / 2)))
     return s
 
 
