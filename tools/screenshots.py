@@ -105,6 +105,7 @@ def shots(app) -> dict:
     import pygame
     from game.rules.actions import ReqChooseLeaders
     from game.scenes import game_over, lobby, menus, overlay, setup
+    from game.scenes import help as help_
     from game.scenes.board import BoardScene
     from game.scenes.session import GameSession
     cfg = default_config()
@@ -168,6 +169,8 @@ def shots(app) -> dict:
         "title": lambda: app.stack.reset(menus.TitleScene(app)),
         "settings": lambda: app.stack.reset(menus.SettingsScene(app)),
         "join": lambda: app.stack.reset(menus.JoinScene(app)),
+        "how-to-play-market": lambda: app.stack.reset(help_.HelpScene(app, 2)),
+        "how-to-play-leaders": lambda: app.stack.reset(help_.HelpScene(app, 5)),
         "lobby": waiting_room,
         "leader-choice": setup_scene("leaders"),
         "starting-resources": setup_scene("resources"),

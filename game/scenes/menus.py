@@ -142,15 +142,18 @@ class TitleScene(PaintedScene):
                    + (" (replaces the saved one)" if items else "")),
                   ("host", "Host a LAN game", "Open a game on this computer for friends on your network"),
                   ("join", "Join by IP", "Join a game someone on your network is hosting"),
+                  ("help", "How to play", "The rules in eight short pages"),
                   ("settings", "Settings", None),
                   ("quit", "Quit", None)]
         bw, bh, gap = round(360 * u), round(50 * u), round(12 * u)
         top = round(h * 0.36)
-        if len(items) == 7:
-            top = round(h * 0.34)
+        if len(items) >= 7:
+            top = round(h * (0.34 if len(items) == 7 else 0.31))
+            bh, gap = round((50 if len(items) == 7 else 45) * u), round((12 if len(items) == 7 else 9) * u)
         rects = self.column(w // 2, top, bw, bh, gap, len(items))
         for (name, text, tip), rect in zip(items, rects):
-            self.button(name, rect, text, "@menu_quiet" if name in ("settings", "quit") else "@menu", tooltip=tip)
+            self.button(name, rect, text, "@menu_quiet" if name in ("help", "settings", "quit") else "@menu",
+                        tooltip=tip)
 
     def paint(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
@@ -175,6 +178,9 @@ class TitleScene(PaintedScene):
             app.quit()
         elif name == "settings":
             app.stack.push(SettingsScene(app))
+        elif name == "help":
+            from .help import HelpScene
+            app.stack.push(HelpScene(app))
         elif name == "join":
             app.stack.push(JoinScene(app))
         elif name == "host":

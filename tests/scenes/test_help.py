@@ -1,0 +1,75 @@
+"""How to play: every page renders at any size with its picture, the buttons and keys turn the
+pages, the title page opens it, and the numbers it gives are the configuration's."""
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from game.rules import default_config
+from game.scenes.app import App
+from game.scenes.help import HelpScene, pages
+from game.scenes.menus import TitleScene
+
+from test_menus import SIZES, _close, click, frames, not_flat
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    a = App(headless=True, size=(1024, 640))
+    yield a
+    _close(a)
+
+
+def key(app: App, k: int) -> None:
+    frames(app, 2, [pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="")])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_page_renders_with_its_picture(app, size):
+    app.resize(size)
+    for i in range(len(pages(app.config))):
+        app.stack.reset(HelpScene(app, i))
+        frames(app, 2)
+        assert not_flat(app.window)
+        scene = app.stack.top
+        art = scene._art(scene.pages[i].art, 300, 300)
+        assert art is not None and art.get_bounding_rect().w > 20, scene.pages[i].title
+
+
+def test_buttons_and_keys_turn_the_pages_and_lead_back(app):
+    app.stack.reset(TitleScene(app))
+    frames(app)
+    click(app, "help")
+    scene = app.stack.top
+    assert isinstance(scene, HelpScene) and scene.page == 0
+    assert not scene.widgets["prev"].is_enabled
+    click(app, "next")
+    assert scene.page == 1 and scene.widgets["prev"].is_enabled
+    key(app, pygame.K_RIGHT)
+    key(app, pygame.K_RIGHT)
+    assert scene.page == 3
+    key(app, pygame.K_LEFT)
+    click(app, "prev")
+    assert scene.page == 1
+    for _ in range(20):
+        key(app, pygame.K_RIGHT)
+    assert scene.page == len(scene.pages) - 1 and scene.widgets["next"].text == "Done"
+    click(app, "next")
+    assert isinstance(app.stack.top, TitleScene)
+    click(app, "help")
+    key(app, pygame.K_ESCAPE)
+    assert isinstance(app.stack.top, TitleScene)
+
+
+def test_the_numbers_are_the_configurations():
+    cfg = default_config()
+    text = {p.title: " ".join(p.paragraphs) for p in pages(cfg)}
+    spaces = ", ".join(str(s.pope_space) for s in cfg.vatican_sections)
+    assert f"({spaces})" in text["Faith and the Vatican"]
+    assert f"one for every {cfg.resources_per_vp} resources" in text["The goal"]
+    assert f"space {cfg.last_space}" in text["Solo against Lorenzo"]
+    assert f"dealt {cfg.leaders_dealt} leaders and keep {cfg.leaders_kept}" in text["Leaders"]
