@@ -11,9 +11,9 @@ Lorenzo's last token.
 Input is read in one place (:meth:`BoardScene._click`): a click on a target either starts a plan
 (:mod:`game.scenes.plans`: take a line, buy a card, run productions), edits the current plan, or
 does a one-step action (swap two shelves, also by dragging one onto the other; play or discard a
-leader). Esc or Back drops the plan: nothing is sent until Confirm. Illegal targets are greyed
-out before they are tried; refusals are shown as plain text. Everything is drawn from the
-session's view model.
+leader). Esc or Back drops the plan: nothing is sent until Confirm (or Enter, which also answers
+yes to a warning). Illegal targets are greyed out before they are tried; refusals are shown as
+plain text. Everything is drawn from the session's view model.
 """
 from __future__ import annotations
 
@@ -240,6 +240,8 @@ class BoardScene(Scene):
             self._drop(event.pos)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 3:
             self._cancel()
+        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self._enter()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             if self.viewing or self.leader_menu is not None or self.plan is not None or self.selected_shelf is not None:
                 self._cancel()
@@ -264,12 +266,25 @@ class BoardScene(Scene):
                 self._leader_button(el)
         elif event.type == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED:
             if event.ui_element is self.confirm_dialog:
-                what = getattr(self, "_pending_confirm", None)
-                self.confirm_dialog = None
-                if what == "market":
-                    self._send_plan()
-                elif what == "end":
-                    self.session.send(ReqEndTurn())
+                self._confirmed()
+
+    def _confirmed(self) -> None:
+        """The confirmation dialog was answered yes (its button, or Enter)."""
+        what = getattr(self, "_pending_confirm", None)
+        self.confirm_dialog = None
+        if what == "market":
+            self._send_plan()
+        elif what == "end":
+            self.session.send(ReqEndTurn())
+
+    def _enter(self) -> None:
+        """Enter: yes to an open confirmation, else Confirm for a plan that is ready."""
+        if self.confirm_dialog is not None:
+            dialog = self.confirm_dialog
+            self._confirmed()
+            dialog.kill()
+        elif self.plan is not None and getattr(self.plan, "ready", True) and self._can_act():
+            self._confirm()
 
     def _target_at(self, pos: tuple[int, int]) -> Target | None:
         for hit in reversed(self.hits):

@@ -297,3 +297,31 @@ def test_a_headless_app_lets_errors_through():
     scene._rev += 1
     with pytest.raises(Exception):
         app.frame(0.016)
+
+
+def test_enter_confirms_a_plan_and_then_the_warning_about_discards():
+    app = App(headless=True, size=(1280, 800))
+    enter = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r")
+    escape = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b")
+    for seed in range(5, 40):   # a game where some line throws resources away (so a warning comes)
+        game = mid_game(["Ada", "Bruno"], seed, 40)
+        scene = _board(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+        lines = [("line", True, i) for i in range(3)] + [("line", False, j) for j in range(4)]
+        for line in lines:
+            click(app, _hit(scene, line))
+            if scene.plan is not None and scene.plan.discarded:
+                break
+            app.frame(0.016, [escape])
+        if scene.plan is not None and scene.plan.discarded:
+            break
+        app.stack.pop()
+    else:
+        pytest.fail("no game offers a line that throws resources away")
+    version = game.version
+    app.frame(0.016, [enter])
+    app.frame(0.016)
+    assert scene.confirm_dialog is not None and game.version == version   # warned, nothing sent yet
+    app.frame(0.016, [enter])
+    app.frame(0.016)
+    assert game.version == version + 1 and game.main_done
+    assert scene.plan is None and scene.confirm_dialog is None
