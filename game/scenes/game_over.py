@@ -85,6 +85,7 @@ def outcome_words(session: "GameSession", rows: list[tuple[str, dict[str, int]]]
         if rows[0][1]["resources"] == rows[1][1]["resources"]:
             tied = [n for n, s in rows if s["total"] == rows[0][1]["total"] and s["resources"] == rows[0][1]["resources"]]
             tie = f" {' and '.join(tied)} tied on points and resources left: they share the win."
+            head = "You share the win" if me in tied else "A shared win"
     return head, (trigger + tie).strip() or "The final round was played out."
 
 

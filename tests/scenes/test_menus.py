@@ -543,6 +543,33 @@ class TestGameOver:
         assert scene.headline.endswith("win" if s.vm.game["winnerPlayer"] == s.nickname else "wins")
         assert rows[0][0] == s.vm.game["winnerPlayer"]
 
+    def test_a_shared_win_is_told_as_one(self, app):
+        from game.scenes.game_over import GameOverScene
+        g = Game.new(app.config, ["Ada", "Bea", "Cy"], 11)
+        for p in g.players:
+            g.apply(p.nickname, ReqChooseLeaders(tuple(p.hand[:2])))
+        for p in g.players:
+            if not p.chose_resources:
+                g.apply(p.nickname, ReqChooseResources({p.shelves[2].id: {"Coin": p.bonus}}))
+        cards = app.config.dev_cards
+        a_card = next(i for i, c in enumerate(cards) if c.level == 1)
+        b_card = next(i for i, c in enumerate(cards) if i != a_card and c.level == 1
+                      and c.victory_points == cards[a_card].victory_points)
+        for p in g.players:   # Ada and Bea level on points and on resources left; Cy behind
+            p.faith = 9 if p.nickname != "Cy" else 2
+            p.slots = [[a_card if p.nickname == "Ada" else b_card], [], []] if p.nickname != "Cy" else [[], [], []]
+            p.strongbox.content = {"Coin": 3}
+            for shelf in p.shelves:
+                shelf.content = {}
+        g._end(Termination.ROUND_COMPLETED)
+        assert g.outcome().winners == ("Ada", "Bea")
+        for me, headline in (("Bea", "You share the win"), ("Cy", "A shared win")):
+            s = GameSession(FakeRemote(me, [player_view(g, me)]), app.config, me)
+            s.pump()
+            scene = GameOverScene(app, s)
+            assert scene.headline == headline
+            assert "Ada and Bea tied on points and resources left" in scene.why
+
     def test_lorenzo_wins_solo(self, app):
         from game.scenes.game_over import GameOverScene
         s = ended_session(app.config, ["Ada"], lorenzo=True)
