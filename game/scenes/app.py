@@ -58,6 +58,10 @@ class App:
             flags = pygame.RESIZABLE | (pygame.FULLSCREEN if self.settings.fullscreen else 0)
             self.window = pygame.display.set_mode(self.size, flags)
             pygame.display.set_caption(TITLE)
+            try:
+                pygame.display.set_icon(window_icon())
+            except pygame.error as e:   # a window manager without icons: not worth stopping for
+                log.info("no window icon: %s", e)
         self.stack = SceneStack()
         self.clock = pygame.time.Clock()
         self.running = True
@@ -217,6 +221,20 @@ class App:
     def screenshot(self, path: str | os.PathLike) -> None:
         self.draw()
         pygame.image.save(self.window, str(path))
+
+
+def window_icon(size: int = 64) -> pygame.Surface:
+    """The game's icon: a coin marble on a walnut tile with a gold rim."""
+    from .art import marbles as M
+    from .art import palette as P
+    icon = pygame.Surface((size, size), pygame.SRCALPHA)
+    rect = icon.get_rect().inflate(-size // 16, -size // 16)
+    radius = size // 5
+    pygame.draw.rect(icon, P.WALNUT_DARK, rect, border_radius=radius)
+    pygame.draw.rect(icon, P.GOLD, rect, width=max(2, size // 20), border_radius=radius)
+    marble = M.marble("Coin", round(size * 0.68))
+    icon.blit(marble, marble.get_rect(center=rect.center))
+    return icon
 
 
 _UI_EVENTS = {

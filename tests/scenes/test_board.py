@@ -325,3 +325,12 @@ def test_enter_confirms_a_plan_and_then_the_warning_about_discards():
     app.frame(0.016)
     assert game.version == version + 1 and game.main_done
     assert scene.plan is None and scene.confirm_dialog is None
+
+
+def test_the_window_icon_is_drawn():
+    from game.scenes.app import window_icon
+    App(headless=True, size=(1024, 640))
+    icon = window_icon()
+    assert icon.get_size() == (64, 64)
+    colours = {tuple(icon.get_at((x, y))) for x in range(0, 64, 4) for y in range(0, 64, 4)}
+    assert len(colours) > 20 and icon.get_at((0, 0)).a == 0   # drawn, with see-through corners
