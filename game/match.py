@@ -213,7 +213,7 @@ class RemoteMatch:
     def resync(self) -> None:
         """Fetch the whole game again (after an update that could not be read): drop this
         connection and take the seat back at once, as after a network drop."""
-        if not self.in_game or self.token is None:
+        if not self.in_game:
             return
         self._retry_now = True
         self.conn.close()
@@ -230,7 +230,9 @@ class RemoteMatch:
 
     # ------------------------------------------------------------------ reconnection
     def _start_reconnect(self) -> None:
-        if self._reconnecting or not self.in_game or self.token is None:
+        # without a token (a server that gives none, like the reference) the seat is asked back
+        # by nickname alone, which such a server allows
+        if self._reconnecting or not self.in_game:
             return
         self._reconnecting = True
         threading.Thread(target=self._reconnect_loop, name="reconnect", daemon=True).start()
@@ -249,7 +251,7 @@ class RemoteMatch:
                 except OSError as e:
                     log.info("reconnect failed: %s", e)
                     continue
-                conn.send(P.ReqJoin(self.nickname, self.token).to_dict())
+                conn.send(P.ReqJoin(self.nickname, self.token).to_dict())   # token None: nickname only
                 try:
                     first = conn.wait_for(lambda m: m.get("type") in ("UpdateGame", "ErrNickname", CONNECTION_LOST),
                                           timeout=10)

@@ -152,3 +152,28 @@ def test_a_local_match_with_an_unreadable_message_goes_on(tmp_path, monkeypatch)
     session = GameSession(Stub(), CFG, "Ada")
     assert len(session.pump()) == 2
     assert session.error == UNREADABLE and session.lobby.players_count == 2
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("compat", [True, False])
+def test_without_a_token_the_seat_is_asked_back_by_nickname(tmp_path, monkeypatch, compat):
+    """As on a server that gives no token (the reference's): a nickname rejoin, which only a server
+    that allows it (``compat_rejoin``) grants; ours otherwise says so, and the client tells."""
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    srv = Server(CFG, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", heartbeat=5, seed=3,
+                                    compat_rejoin=compat))
+    srv.start()
+    try:
+        session = solo_session(srv, "Nomi", tmp_path / "seats.json")
+        session.match.token = None                    # as if the server had never given one
+        session.match.conn._sock.shutdown(2)
+        if compat:
+            pump_until(session, lambda: not session.connection_lost and session.vm.has_game
+                       and session.match.conn is not None and "Reconnected" in " ".join(session.log))
+            room = srv.room_of("Nomi")
+            pump_until(session, lambda: session.vm.game == player_view(room.game, "Nomi"))
+        else:
+            pump_until(session, lambda: session.reconnect_failed is not None)
+    finally:
+        srv.stop()
