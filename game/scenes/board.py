@@ -152,19 +152,22 @@ class BoardScene(Scene):
         u = L.unit
         bh = round(44 * u)
         a = L.actions
-        specs = [("confirm", "Confirm", "@menu", 0), ("back", "Back", "@quiet", 1), ("produce", "Produce…", None, 0),
-                 ("end", "End turn", None, 1)]
+        specs = [("confirm", "Confirm", "@menu", 0, "Send what you planned (Enter)"),
+                 ("back", "Back", "@quiet", 1, "Drop this plan; nothing was sent (Esc or a right click)"),
+                 ("produce", "Produce…", None, 0, "Choose productions to run: your main action"),
+                 ("end", "End turn", None, 1, "Pass to the next player, once your main action is done")]
         self.buttons = {}
         col_w = (a.w - round(24 * u)) // 2
-        for key, label, cls, col in specs:
+        for key, label, cls, col, tip in specs:
             x = a.x + round(8 * u) + col * (col_w + round(8 * u))
             self.buttons[key] = pygame_gui.elements.UIButton(
-                pygame.Rect(x, a.y + round(10 * u), col_w, bh), label, self.ui,
+                pygame.Rect(x, a.y + round(10 * u), col_w, bh), label, self.ui, tool_tip_text=tip,
                 object_id=ObjectID(class_id=cls) if cls else None)
         lw, lh = round(84 * u), round(26 * u)
         self.buttons["leave"] = pygame_gui.elements.UIButton(
             pygame.Rect(a.right - lw - round(6 * u), a.bottom - lh - round(6 * u), lw, lh),
-            "Leave", self.ui, object_id=ObjectID(class_id="@quiet"))
+            "Leave", self.ui, tool_tip_text="Back to the title (a solo game is saved; online, you can join again later)",
+            object_id=ObjectID(class_id="@quiet"))
         self._leader_buttons: list[pygame_gui.elements.UIButton] = []
         self._refresh_buttons()
 
