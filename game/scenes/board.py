@@ -166,8 +166,8 @@ class BoardScene(Scene):
         lw, lh = round(84 * u), round(26 * u)
         self.buttons["leave"] = pygame_gui.elements.UIButton(
             pygame.Rect(a.right - lw - round(6 * u), a.bottom - lh - round(6 * u), lw, lh),
-            "Leave", self.ui, tool_tip_text="Back to the title (a solo game is saved; online, you can join again later)",
-            object_id=ObjectID(class_id="@quiet"))
+            "Leave", self.ui, object_id=ObjectID(class_id="@quiet"),
+            tool_tip_text="Back to the title (a solo game is saved; online, you can join again later)")
         self._leader_buttons: list[pygame_gui.elements.UIButton] = []
         self._refresh_buttons()
 
