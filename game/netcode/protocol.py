@@ -50,7 +50,9 @@ from .framing import (  # re-exported: the whole ErrProtocol vocabulary is avail
 
 INVALID_TYPES = MalformedRequest.INVALID_TYPES  # "Invalid attribute types."
 UNKNOWN_TYPE = 'Event type "{}" as subclass of "VCEvent" does not exist.'
-ERR_PROTOCOL_TEXTS = frozenset({EMPTY_INPUT, INVALID_SYNTAX, TYPE_NOT_FOUND, INVALID_TYPES, LINE_TOO_LONG})
+CHAT_TOO_FAST = "Too many chat messages; wait a moment."
+ERR_PROTOCOL_TEXTS = frozenset({EMPTY_INPUT, INVALID_SYNTAX, TYPE_NOT_FOUND, INVALID_TYPES, LINE_TOO_LONG,
+                                CHAT_TOO_FAST})
 """Every fixed ``ErrProtocol.msg`` (plus :data:`UNKNOWN_TYPE` filled with the offending type)."""
 
 # --- message types -------------------------------------------------------------------------------
@@ -97,6 +99,11 @@ UPDATE_ACTION_TOKEN = "UpdateActionToken"
 UPDATE_LAST_ROUND = "UpdateLastRound"
 UPDATE_GAME_END = "UpdateGameEnd"
 UPDATE_ACTIVATE_LEADER = "UpdateActivateLeader"  # in the reference source, never seen on the wire
+# Our extensions (a reference client never sends nor receives them).
+REQ_CHAT = "ReqChat"          # client to server: {"text": "..."}
+UPDATE_CHAT = "UpdateChat"    # server to the players of a game: {"player": nick, "text": "..."}
+CHAT_MAX = 200
+"""Longest chat message, in characters, after stripping surrounding whitespace."""
 # Server to client: errors.
 ERR_PROTOCOL = "ErrProtocol"
 ERR_NICKNAME = "ErrNickname"
@@ -232,6 +239,36 @@ class ReqJoin(ClientMessage):
 
 
 @dataclass(frozen=True, slots=True)
+class ReqChat(ClientMessage):
+    """A line of chat for the other players of one's game (our extension). ``text`` is checked and
+    cleaned by :func:`clean_chat`."""
+
+    TYPE: ClassVar[str] = REQ_CHAT
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "type": self.TYPE}
+
+    @classmethod
+    def parse(cls, d: Mapping[str, Any]) -> "ReqChat":
+        text = clean_chat(d.get("text"))
+        if text is None:
+            raise ProtocolError(INVALID_TYPES, f"text must be 1 to {CHAT_MAX} printable characters")
+        return cls(text)
+
+
+def clean_chat(text: Any) -> str | None:
+    """A chat line with surrounding whitespace removed and inner runs of whitespace made one space,
+    or None if it is not a string of 1 to :data:`CHAT_MAX` printable characters."""
+    if type(text) is not str:
+        return None
+    text = " ".join(text.split())
+    if not 1 <= len(text) <= CHAT_MAX or not text.isprintable():
+        return None
+    return text
+
+
+@dataclass(frozen=True, slots=True)
 class ReqNewGame(ClientMessage):
     """Ask for a game of ``players_count`` players (only the head of the waiting list may)."""
 
@@ -259,7 +296,7 @@ def _opt_str(d: Mapping[str, Any], key: str) -> str | None:
 _NETWORK: dict[str, type[ClientMessage]] = {
     cls.TYPE: cls
     for cls in (ReqWelcome, ResWelcome, ReqHeartbeat, ResHeartbeat, ReqGoodbye, ReqQuit, ReqJoin,
-                ReqNewGame)
+                ReqNewGame, ReqChat)
 }
 
 AnyClientMessage = Union[ClientMessage, Action]
@@ -339,6 +376,10 @@ def update_join_game(players_count: int) -> dict[str, Any]:
 
 def update_player_status(player: str, is_active: bool) -> dict[str, Any]:
     return _msg(UPDATE_PLAYER_STATUS, player=player, isActive=is_active)
+
+
+def update_chat(player: str, text: str) -> dict[str, Any]:
+    return _msg(UPDATE_CHAT, player=player, text=text)
 
 
 def err_protocol(msg: str) -> dict[str, Any]:

@@ -46,6 +46,10 @@ Extensions and deliberate differences (a reference client never notices them)
       that token. Without a token a seat is retaken by nickname alone only when the server runs
       with ``compat_rejoin`` (the reference's behaviour, which lets anyone who knows a nickname
       take over a seat). A wrong token, or ``""``, for a seated nickname gets ``ErrNickname TAKEN``.
+    * ``ReqChat {text}`` (1 to 200 printable characters) sends ``UpdateChat {player, text}`` to the
+      players of the sender's game who joined with a ``token`` field (our clients), the sender
+      included; a reference client is never sent one. Five lines in ten seconds at most, then
+      ``ErrProtocol {msg: "Too many chat messages; wait a moment."}``.
     * ``ReqNewGame`` with a zero or negative count gets ``ErrNewGame {isInvalidPlayersCount:true}``
       (the reference let negative counts through).
     * A client whose unsent output passes :data:`MAX_QUEUED_BYTES` is not reading: it is dropped.
@@ -106,6 +110,10 @@ ACCEPT_BATCH = 256
 ACCEPT_PAUSE = 0.1
 """Seconds accepting pauses after a failed ``accept`` (e.g. EMFILE), so the loop does not spin."""
 
+CHAT_BURST = 5
+CHAT_WINDOW = 10.0
+"""A player may send CHAT_BURST chat lines in any CHAT_WINDOW seconds."""
+
 SWEEP_INTERVAL = 1.0
 """Seconds between two runs of the janitor (:meth:`Server.sweep`)."""
 
@@ -147,7 +155,7 @@ class Session:
 
     __slots__ = ("server", "sock", "fd", "addr", "number", "nickname", "token", "room", "left",
                  "announced", "line_reader", "out", "dirty", "writing", "closed", "goodbye",
-                 "hangup", "last_input", "pinged", "__weakref__")
+                 "hangup", "last_input", "pinged", "extensions", "chat_times", "__weakref__")
 
     def __init__(self, server: "Server", sock: socket.socket, addr: Any, number: int) -> None:
         self.server = server
@@ -169,6 +177,8 @@ class Session:
         self.hangup = False           # the peer closed its side (or the socket failed): read to the end
         self.last_input = time.monotonic()
         self.pinged = False           # ReqHeartbeat sent since the last input
+        self.extensions = False       # joined with a token field: our client, told our extensions
+        self.chat_times: deque[float] = deque()   # when its last chat lines came (rate limit)
 
     def __repr__(self) -> str:
         return f"<Session {self.number} {self.nickname or '-'} {self.addr}>"
@@ -813,6 +823,8 @@ class Server:
         the right token (or none, under ``compat_rejoin``) goes back to its seat."""
         nick = P.validate_nickname(msg.nickname)
         with self.lock:
+            if s.nickname is None and msg.token is not None:
+                s.extensions = True
             if s.nickname is not None:
                 s.send(P.err_nickname(P.ALREADY_SET))
             elif nick is None:
@@ -825,6 +837,28 @@ class Server:
                     self._rejoin(s, nick, room, msg.token)
                 else:
                     self._enter_lobby(s, nick, msg.token)
+
+    def _chat(self, s: Session, msg: P.ReqChat) -> None:
+        """``ReqChat`` (our extension): the line goes to every player of the sender's game who joined
+        with our client, the sender included (that is its answer). At most CHAT_BURST lines in
+        CHAT_WINDOW seconds; past that the sender is asked to wait."""
+        room = s.room
+        if s.nickname is None or room is None or s.left:
+            s.send(P.err_nickname(P.NOT_IN_GAME if s.nickname is not None else P.NOT_SET))
+            return
+        now = time.monotonic()
+        times = s.chat_times
+        while times and now - times[0] > CHAT_WINDOW:
+            times.popleft()
+        if len(times) >= CHAT_BURST:
+            s.send(P.err_protocol(P.CHAT_TOO_FAST))
+            return
+        times.append(now)
+        data = encode(P.update_chat(s.nickname, msg.text))
+        for nick in room.nicknames:
+            other = self.by_nick.get(nick)
+            if other is not None and other.room is room and (other.extensions or other is s):
+                other.push(data)
 
     def _may_retake(self, room: Room, nick: str, token: str | None) -> bool:
         if token is None:
@@ -962,6 +996,7 @@ _HANDLERS: dict[type, Handler] = {
     P.ReqNewGame: Server._new_game,
     P.ReqQuit: Server._quit_request,
     P.ReqGoodbye: Server._goodbye,
+    P.ReqChat: Server._chat,
 }
 
 

@@ -197,4 +197,5 @@ def test_docstring_examples():
 
 def test_fixed_error_texts():
     assert p.ERR_PROTOCOL_TEXTS == {"Empty input.", "Invalid syntax.", 'Field "type" not found.',
-                                    "Invalid attribute types.", "Line too long."}
+                                    "Invalid attribute types.", "Line too long.",
+                                    "Too many chat messages; wait a moment."}   # the last one: our chat

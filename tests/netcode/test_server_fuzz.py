@@ -19,11 +19,11 @@ from conftest import CONFIG, drive, room_of, start_game
 
 pytestmark = pytest.mark.timeout(120)
 
-FIELDS = ["isRow", "index", "replacements", "shelves", "color", "level", "devSlot", "resContainers",
+FIELDS = ["text", "isRow", "index", "replacements", "shelves", "color", "level", "devSlot", "resContainers",
           "prodRequests", "production", "inputContainers", "outputRep", "inputNonStorableRep", "leader",
           "isActivate", "leaders", "shelf1", "shelf2", "from", "to", "count", "nickname", "playersCount",
           "token", "type"]
-TYPES = sorted((P.CLIENT_TYPES | set(Action.REGISTRY)) - {P.REQ_QUIT, P.REQ_GOODBYE}) + [
+TYPES = sorted((P.CLIENT_TYPES | set(Action.REGISTRY) | {P.REQ_CHAT}) - {P.REQ_QUIT, P.REQ_GOODBYE}) + [
     "UpdateGame", "ResQuit", "ErrAction", "Nonsense", ""]
 
 json_values = st.recursive(
@@ -83,7 +83,9 @@ def test_random_requests_get_one_answer_each_and_leave_the_game_whole(make_serve
             assert len(answer) == 1, f"an error and more for {msg}: {answer}"
             seen["errors"] += 1
         else:
-            assert answer[-1]["type"] in ("UpdateAction", "ResWelcome"), (msg, answer)
+            assert answer[-1]["type"] in ("UpdateAction", "ResWelcome", P.UPDATE_CHAT), (msg, answer)
+            if answer[-1]["type"] == P.UPDATE_CHAT:
+                assert len(answer) == 1
             seen["accepted"] += 1
         # a refused request changed nothing: the game is exactly the replay of what was accepted
         again = Game.replay(CONFIG, game.nicknames, game.seed, game.history)

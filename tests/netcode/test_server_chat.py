@@ -1,0 +1,77 @@
+"""Chat, our extension: a line of ``ReqChat`` reaches the players of the sender's game who joined
+with our client (``UpdateChat``), never a reference client, never another game; bad lines and
+floods are refused with one error each."""
+from __future__ import annotations
+
+import pytest
+
+from game.netcode import protocol as P
+
+from conftest import room_of, start_game
+
+pytestmark = pytest.mark.timeout(30)
+
+
+def chat_lines(p) -> list[tuple[str, str]]:
+    return [(m["player"], m["text"]) for m in p.received if m["type"] == P.UPDATE_CHAT]
+
+
+def test_a_line_reaches_the_table_and_only_it(server, players):
+    a, b = players(server.address, "ca", "cb")
+    start_game(a, b)
+    c, d = players(server.address, "cc", "cd")
+    start_game(c, d)
+    a.send(P.ReqChat("  buon   giorno  "))
+    a.until_type(P.UPDATE_CHAT)
+    b.until_type(P.UPDATE_CHAT)
+    assert chat_lines(a) == chat_lines(b) == [("ca", "buon giorno")]   # cleaned, and echoed to its sender
+    c.probe()
+    d.probe()
+    assert chat_lines(c) == chat_lines(d) == []                       # another game hears nothing
+
+
+def test_a_reference_client_is_never_sent_chat(server, players):
+    a, b = players(server.address, "ra", "rb")
+    start_game(a, b, token=None)   # b, like a, joins without a token: a reference client
+    ours, = players(server.address, "ours")
+    room = room_of(server, "ra")
+    a.send(P.ReqChat("hello"))
+    assert a.until_type(P.UPDATE_CHAT)[-1] == P.update_chat("ra", "hello")   # the sender still gets its answer
+    b.probe()
+    assert chat_lines(b) == []
+    assert room.nicknames == ("ra", "rb") and not chat_lines(ours)
+
+
+@pytest.mark.parametrize("text", ["", "   ", "x" * (P.CHAT_MAX + 1), "bell\x07", 42, None, ["hi"]])
+def test_bad_lines_get_one_error_and_nothing_is_sent(server, players, text):
+    a, b = players(server.address, "ba", "bb")
+    start_game(a, b)
+    a.send({"type": P.REQ_CHAT, "text": text} if text is not None else {"type": P.REQ_CHAT})
+    err = a.until(lambda m: m["type"].startswith("Err"))[-1]
+    assert err == P.err_protocol(P.INVALID_TYPES)
+    a.probe()
+    b.probe()
+    assert chat_lines(a) == chat_lines(b) == []
+
+
+def test_outside_a_game_there_is_no_one_to_talk_to(server, players, peers):
+    (w,) = players(server.address, "lonely")
+    w.join()
+    w.send(P.ReqChat("anyone?"))
+    assert w.until(lambda m: m["type"].startswith("Err"))[-1] == P.err_nickname(P.NOT_IN_GAME)
+    raw = peers(server.address)
+    raw.expect("ReqWelcome")
+    raw.send(P.ReqChat("before joining").to_dict())
+    assert raw.expect("ErrNickname")["reason"] == P.NOT_SET
+
+
+def test_a_flood_is_slowed_down(server, players):
+    a, b = players(server.address, "fa", "fb")
+    start_game(a, b)
+    for i in range(8):
+        a.send(P.ReqChat(f"line {i}"))
+    a.until(lambda m: sum(x["type"] == "ErrProtocol" for x in a.received) == 3)
+    a.probe()   # and nothing more
+    errors = [m for m in a.received if m["type"] == "ErrProtocol"]
+    assert [t for _, t in chat_lines(a)] == [f"line {i}" for i in range(5)]
+    assert errors == [P.err_protocol(P.CHAT_TOO_FAST)] * 3
