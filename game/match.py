@@ -182,6 +182,10 @@ class RemoteMatch:
     def send(self, request: Action) -> None:
         self._send(request.to_dict())
 
+    def chat(self, text: str) -> None:
+        """Say a line to the other players of this game (answered by an ``UpdateChat`` to all)."""
+        self._send(P.ReqChat(text).to_dict())
+
     def _send(self, msg: Msg) -> None:
         try:
             self.conn.send(msg)

@@ -36,7 +36,7 @@ from .art import palette as P
 from .layout import BoardLayout, board_layout
 from .plans import BuyPlan, MarketPlan, ProductionPlan
 from .scene import Scene
-from .session import GameSession
+from .session import ChatLine, GameSession
 
 Target = tuple[Any, ...]
 PLAYER_COLORS = [(178, 52, 40), (40, 96, 160), (46, 122, 70), (150, 104, 24)]
@@ -169,6 +169,14 @@ class BoardScene(Scene):
             "Leave", self.ui, object_id=ObjectID(class_id="@quiet"),
             tool_tip_text="Back to the title (a solo game is saved; online, you can join again later)")
         self._leader_buttons: list[pygame_gui.elements.UIButton] = []
+        self.chat_entry = None
+        if self.session.can_chat:   # a line to talk to the table, at the foot of the log
+            r = L.log
+            eh = round(30 * u)
+            self.chat_entry = pygame_gui.elements.UITextEntryLine(
+                pygame.Rect(r.x + round(8 * u), r.bottom - eh - round(6 * u), r.w - round(16 * u), eh), self.ui,
+                placeholder_text="Say something to the table, then Enter")
+            self.chat_entry.set_text_length_limit(200)
         self._refresh_buttons()
 
     def _refresh_buttons(self) -> None:
@@ -193,6 +201,8 @@ class BoardScene(Scene):
         if planning:
             ready = getattr(self.plan, "ready", True)
             (b["confirm"].enable if ready else b["confirm"].disable)()
+        if self.chat_entry is not None:   # the plan takes the log's place while it is built
+            (self.chat_entry.hide if planning else self.chat_entry.show)()
 
     # ------------------------------------------------------------------ per frame
     def update(self, dt: float) -> None:
@@ -270,6 +280,9 @@ class BoardScene(Scene):
         elif event.type == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED:
             if event.ui_element is self.confirm_dialog:
                 self._confirmed()
+        elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.chat_entry:
+            self.session.chat(self.chat_entry.get_text())
+            self.chat_entry.set_text("")
 
     def _confirmed(self) -> None:
         """The confirmation dialog was answered yes (its button, or Enter)."""
@@ -1120,11 +1133,19 @@ class BoardScene(Scene):
         r = L.log
         size = round(16 * u)
         line_h = round(size * 1.25)
-        lines = self.session.log[-max(1, (r.h - round(12 * u)) // line_h):]
-        y = r.bottom - round(8 * u) - line_h * len(lines)
+        foot = round(42 * u) if self.chat_entry is not None else 0   # room for the chat line
+        lines = self.session.log[-max(1, (r.h - round(12 * u) - foot) // line_h):]
+        y = r.bottom - round(8 * u) - foot - line_h * len(lines)
         for k, line in enumerate(lines):
+            x = r.x + round(10 * u)
+            if isinstance(line, ChatLine):   # what a player said: their name, then their words
+                name = _text(surface, line.speaker + ":", (x, y), size, P.OXBLOOD, "regular")
+                _text(surface, line[len(line.speaker) + 1:].strip(), (name.right + round(6 * u), y), size, P.SEPIA,
+                      "regular", max_width=r.right - round(10 * u) - name.right - round(6 * u))
+                y += line_h
+                continue
             last = k == len(lines) - 1
-            _text(surface, line, (r.x + round(10 * u), y), size, P.OXBLOOD if last and self.flash > 0 else P.INK,
+            _text(surface, line, (x, y), size, P.OXBLOOD if last and self.flash > 0 else P.INK,
                   "regular" if last else "italic", max_width=r.w - round(20 * u))
             y += line_h
         if not lines:

@@ -22,6 +22,18 @@ from .view_model import ViewModel
 Msg = dict[str, Any]
 log = logging.getLogger("mor.session")
 
+class ChatLine(str):
+    """A line of the log that a player said (drawn apart from the game's own lines)."""
+
+    speaker: str = ""
+
+    @classmethod
+    def of(cls, speaker: str, text: str) -> "ChatLine":
+        line = cls(f"{speaker}: {text}")
+        line.speaker = speaker
+        return line
+
+
 UNREADABLE = ("The server sent an update this version of the game could not read; "
               "the whole game is being fetched again.")
 
@@ -96,6 +108,10 @@ class GameSession:
         if t == "ReconnectFailed":
             self.reconnect_failed = m.get("reason") or "the server did not take us back"
             return
+        if t == "UpdateChat":
+            self.log.append(ChatLine.of(str(m["player"]), str(m["text"])))
+            self.version += 1
+            return
         if t == "UpdateBookedSeats":
             self.lobby.booked, self.lobby.head = m["bookedSeats"], m["canPrepareNewGame"]
         elif t == "UpdateJoinGame":
@@ -120,6 +136,18 @@ class GameSession:
     def send(self, action: Action) -> None:
         self.error = None
         self.match.send(action)
+
+    @property
+    def can_chat(self) -> bool:
+        """Whether this game has other people to talk to (a remote game of two or more)."""
+        return (hasattr(self.match, "chat") and self.vm.has_game
+                and len(self.vm.game["players"]) > 1)
+
+    def chat(self, text: str) -> None:
+        """Say ``text`` to the table (nothing for an empty line; the server cleans the rest)."""
+        text = " ".join(text.split())
+        if text and self.can_chat:
+            self.match.chat(text[:200])
 
     def close(self) -> None:
         self.match.close()

@@ -334,3 +334,49 @@ def test_the_window_icon_is_drawn():
     assert icon.get_size() == (64, 64)
     colours = {tuple(icon.get_at((x, y))) for x in range(0, 64, 4) for y in range(0, 64, 4)}
     assert len(colours) > 20 and icon.get_at((0, 0)).a == 0   # drawn, with see-through corners
+
+
+class _Table(TableMatch):
+    """A 2-player table as a remote match: it can chat (and echoes the line, as a server does)."""
+
+    def __init__(self, game, nick):
+        super().__init__(game, nick)
+        self.said: list[str] = []
+
+    def chat(self, text):
+        self.said.append(text)
+        self.out.append({"type": "UpdateChat", "player": self.nickname, "text": text})
+
+
+def test_the_table_chats_from_the_foot_of_the_log():
+    from game.scenes.session import ChatLine
+    app = App(headless=True, size=(1280, 800))
+    game = mid_game(["Ada", "Bruno"], 5, 30)
+    match = _Table(game, "Ada")
+    session = GameSession(match, CFG, "Ada")
+    scene = _board(app, session)
+    entry = scene.chat_entry
+    assert entry is not None and entry.visible
+    click(app, entry.rect.center)
+    entry.set_text("  a fine   market today ")
+    app.frame(0.016, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=40)])
+    for _ in range(3):
+        app.frame(0.016)
+    assert match.said == ["a fine market today"]
+    assert entry.get_text() == ""
+    line = session.log[-1]
+    assert isinstance(line, ChatLine) and line.speaker == "Ada" and line.endswith("a fine market today")
+    match.out.append({"type": "UpdateChat", "player": "Bruno", "text": "thank you"})
+    app.frame(0.016)
+    assert session.log[-1] == "Bruno: thank you" and game.version == game.version   # chat is no game move
+    click(app, _hit(scene, ("line", True, 0)))                    # a plan takes the log's place
+    assert scene.plan is not None and not entry.visible
+
+
+def test_a_solo_game_has_no_one_to_chat_with():
+    app = App(headless=True, size=(1280, 800))
+    game = mid_game(["Ada"], 7, 30)
+    scene = _board(app, GameSession(_Table(game, "Ada"), CFG, "Ada"))
+    assert scene.chat_entry is None
+    scene2 = _board(app, GameSession(TableMatch(mid_game(["Ada", "Bruno"], 5, 30), "Ada"), CFG, "Ada"))
+    assert scene2.chat_entry is None                              # a match that cannot chat (local)

@@ -177,3 +177,22 @@ def test_without_a_token_the_seat_is_asked_back_by_nickname(tmp_path, monkeypatc
             pump_until(session, lambda: session.reconnect_failed is not None)
     finally:
         srv.stop()
+
+
+@pytest.mark.timeout(60)
+def test_two_clients_at_one_table_talk_to_each_other(server, tmp_path):
+    from game.scenes.session import ChatLine
+    host, port = server.address
+    a = GameSession(RemoteMatch(host, port, "Ada", token_file=tmp_path / "a.json"), CFG, "Ada")
+    pump_until(a, lambda: a.lobby.head == "Ada")
+    b = GameSession(RemoteMatch(host, port, "Bruno", token_file=tmp_path / "b.json"), CFG, "Bruno")
+    pump_until(b, lambda: b.lobby.booked == 2)
+    a.match.new_game(2)
+    pump_until(a, lambda: a.vm.has_game)
+    pump_until(b, lambda: b.vm.has_game)
+    assert a.can_chat and b.can_chat
+    a.chat("  Buona   fortuna!  ")
+    for s in (a, b):
+        pump_until(s, lambda s=s: any(isinstance(line, ChatLine) for line in s.log))
+        (line,) = [x for x in s.log if isinstance(x, ChatLine)]
+        assert line.speaker == "Ada" and line == "Ada: Buona fortuna!"
