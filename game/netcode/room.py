@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from typing import Any, Callable
 
 import orjson
@@ -37,6 +38,9 @@ log = logging.getLogger("mor.room")
 
 _LINE = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
 """``orjson.dumps(msg, option=_LINE)`` is ``framing.encode(msg)`` in one call: one wire line."""
+
+CHAT_KEPT = 20
+"""Chat lines a room keeps, for a player who comes back (they are not saved with the game)."""
 
 INTERNAL_ERROR = "Internal server error."
 """``ErrProtocol.msg`` for a request the server failed on (a bug or a failing disk); our extension."""
@@ -63,6 +67,7 @@ class Room:
         self.log = glog
         self.tokens = dict(tokens or {})
         self.online: set[str] = set()
+        self.chat: deque[tuple[str, str]] = deque(maxlen=CHAT_KEPT)   # the last lines said at the table
         self.lock = threading.Lock()
         self.empty_since: float | None = time.monotonic()
         self.closed = False

@@ -854,6 +854,7 @@ class Server:
             s.send(P.err_protocol(P.CHAT_TOO_FAST))
             return
         times.append(now)
+        room.chat.append((s.nickname, msg.text))
         data = encode(P.update_chat(s.nickname, msg.text))
         for nick in room.nicknames:
             other = self.by_nick.get(nick)
@@ -879,6 +880,8 @@ class Server:
             s.nickname = s.room = s.token = None
             s.send(P.err_nickname(P.TAKEN))
             return
+        if s.extensions and room.chat:   # what was said at the table lately, after the game
+            s.push(b"".join(encode(P.update_chat(who, text)) for who, text in room.chat))
         log.info("%s rejoined game %d", nick, room.id)
 
     def _enter_lobby(self, s: Session, nick: str, token: str | None) -> None:

@@ -68,6 +68,8 @@ class GameSession:
     _shadow: Game | None = field(default=None, init=False)
     _shadow_version: int = field(default=-1, init=False)
     version: int = field(default=0, init=False)
+    _chat_seen: list[tuple[str, str]] = field(default_factory=list, init=False)
+    _chat_replay: list[tuple[str, str]] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         self.vm = ViewModel(self.nickname)
@@ -109,9 +111,18 @@ class GameSession:
             self.reconnect_failed = m.get("reason") or "the server did not take us back"
             return
         if t == "UpdateChat":
-            self.log.append(ChatLine.of(str(m["player"]), str(m["text"])))
+            said = (str(m["player"]), str(m["text"]))
+            replay = self._chat_replay
+            if replay is not None and said in replay:   # the table's recent lines, after a rejoin
+                replay.remove(said)
+                return
+            self._chat_seen.append(said)
+            del self._chat_seen[:-40]
+            self.log.append(ChatLine.of(*said))
             self.version += 1
             return
+        # a rejoin's UpdateGame is followed by the last lines said at the table: skip those we have
+        self._chat_replay = list(self._chat_seen) if t == "UpdateGame" else None
         if t == "UpdateBookedSeats":
             self.lobby.booked, self.lobby.head = m["bookedSeats"], m["canPrepareNewGame"]
         elif t == "UpdateJoinGame":

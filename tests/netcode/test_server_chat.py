@@ -75,3 +75,21 @@ def test_a_flood_is_slowed_down(server, players):
     errors = [m for m in a.received if m["type"] == "ErrProtocol"]
     assert [t for _, t in chat_lines(a)] == [f"line {i}" for i in range(5)]
     assert errors == [P.err_protocol(P.CHAT_TOO_FAST)] * 3
+
+
+def test_who_comes_back_hears_what_was_said_lately(server, players):
+    a, b = players(server.address, "ha", "hb")
+    start_game(a, b)
+    for i in range(25):   # more than the room keeps (the flood limit lifted between lines)
+        a.send(P.ReqChat(f"line {i}"))
+        a.until_type(P.UPDATE_CHAT)
+        with server.lock:
+            for s in server.sessions:
+                s.chat_times.clear()
+    token = b.token
+    b.close()
+    (back,) = players(server.address, "hb")
+    answer = back.join(token=token)
+    assert answer[-1]["type"] == "UpdateGame"
+    heard = back.until(lambda m: m["type"] == P.UPDATE_CHAT and m["text"] == "line 24")
+    assert [m["text"] for m in heard if m["type"] == P.UPDATE_CHAT] == [f"line {i}" for i in range(5, 25)]

@@ -196,3 +196,30 @@ def test_two_clients_at_one_table_talk_to_each_other(server, tmp_path):
         pump_until(s, lambda s=s: any(isinstance(line, ChatLine) for line in s.log))
         (line,) = [x for x in s.log if isinstance(x, ChatLine)]
         assert line.speaker == "Ada" and line == "Ada: Buona fortuna!"
+
+
+def test_a_rejoin_does_not_repeat_the_chat_already_shown():
+    from game.scenes.session import ChatLine
+    from game.rules.engine import Game
+    game = Game.new(CFG, ["Ada", "Bruno"], 3)
+    view = player_view(game, "Ada")
+
+    def said(who, text):
+        return {"type": "UpdateChat", "player": who, "text": text}
+
+    class Stub:
+        def __init__(self):
+            self.out = [view, said("Ada", "hi"), said("Bruno", "hello")]
+
+        def poll(self):
+            out, self.out = self.out, []
+            return out
+
+    stub = Stub()
+    session = GameSession(stub, CFG, "Ada")
+    session.pump()
+    # the connection dropped and came back: the game, the table's recent lines, then a new one
+    stub.out = [{"type": "Reconnected"}, view, said("Ada", "hi"), said("Bruno", "hello"), said("Bruno", "welcome back")]
+    session.pump()
+    chat = [str(x) for x in session.log if isinstance(x, ChatLine)]
+    assert chat == ["Ada: hi", "Bruno: hello", "Bruno: welcome back"]
