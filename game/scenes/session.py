@@ -194,7 +194,8 @@ def describe_error(m: Msg) -> str:
     from game.rules import errors as E
     t = m.get("type")
     if t == "ErrProtocol":
-        if m.get("msg") == "Too many chat messages; wait a moment.":
+        from game.netcode.protocol import CHAT_TOO_FAST
+        if m.get("msg") == CHAT_TOO_FAST:
             return "You are chatting faster than the server allows; wait a moment."
         return f"The server did not understand the request ({m.get('msg', '')})."
     cls = next((c for c in vars(E).values() if isinstance(c, type) and issubclass(c, E.GameError)
