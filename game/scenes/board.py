@@ -168,6 +168,10 @@ class BoardScene(Scene):
             pygame.Rect(a.right - lw - round(6 * u), a.bottom - lh - round(6 * u), lw, lh),
             "Leave", self.ui, object_id=ObjectID(class_id="@quiet"),
             tool_tip_text="Back to the title (a solo game is saved; online, you can join again later)")
+        self.buttons["rules"] = pygame_gui.elements.UIButton(
+            pygame.Rect(a.right - 2 * lw - round(12 * u), a.bottom - lh - round(6 * u), lw, lh),
+            "Rules", self.ui, object_id=ObjectID(class_id="@quiet"),
+            tool_tip_text="How to play, in eight short pages (F1); the game waits here")
         self._leader_buttons: list[pygame_gui.elements.UIButton] = []
         self.chat_entry = None
         if self.session.can_chat:   # a line to talk to the table, at the foot of the log
@@ -255,6 +259,8 @@ class BoardScene(Scene):
             self._cancel()
         elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self._enter()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_F1:
+            self._rules()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             if self.viewing or self.leader_menu is not None or self.plan is not None or self.selected_shelf is not None:
                 self._cancel()
@@ -271,6 +277,8 @@ class BoardScene(Scene):
                 self._start_production()
             elif el is self.buttons.get("end"):
                 self._end_turn()
+            elif el is self.buttons.get("rules"):
+                self._rules()
             elif el is self.buttons.get("leave"):
                 self.session.close()
                 from .menus import TitleScene
@@ -307,6 +315,11 @@ class BoardScene(Scene):
             if hit.rect.collidepoint(pos):
                 return hit.target
         return None
+
+    def _rules(self) -> None:
+        """How to play, over the board (Back returns here; the game's messages wait meanwhile)."""
+        from .help import HelpScene
+        self.app.stack.push(HelpScene(self.app))
 
     def _drop(self, pos: tuple[int, int]) -> None:
         """The left button comes up: a shelf dragged onto another one is swapped with it (the same

@@ -10,7 +10,7 @@ from game.scenes.app import App
 from game.scenes.help import HelpScene, pages
 from game.scenes.menus import TitleScene
 
-from test_menus import SIZES, _close, click, frames, not_flat
+from test_menus import SIZES, _close, click, click_at, frames, not_flat
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -73,3 +73,24 @@ def test_the_numbers_are_the_configurations():
     assert f"one for every {cfg.resources_per_vp} resources" in text["The goal"]
     assert f"space {cfg.last_space}" in text["Solo against Lorenzo"]
     assert f"dealt {cfg.leaders_dealt} leaders and keep {cfg.leaders_kept}" in text["Leaders"]
+
+
+def test_the_rules_open_over_a_game_and_lead_back_to_it(app):
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+    from screenshots import TableMatch, mid_game
+    from game.scenes.board import BoardScene
+    from game.scenes.session import GameSession
+    game = mid_game(["Ada", "Bruno"], 5, 30)
+    board = BoardScene(app, GameSession(TableMatch(game, "Ada"), app.config, "Ada"))
+    app.stack.push(board)
+    frames(app, 2)
+    click_at(app, board.buttons["rules"].rect.center)
+    assert isinstance(app.stack.top, HelpScene)
+    key(app, pygame.K_ESCAPE)
+    assert app.stack.top is board
+    key(app, pygame.K_F1)
+    assert isinstance(app.stack.top, HelpScene)
+    click(app, "back")
+    assert app.stack.top is board
