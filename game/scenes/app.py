@@ -134,11 +134,19 @@ class App:
             except Exception:
                 log.exception("could not fetch the game again")
         if any(e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE for e in events):
+            from .menus import TitleScene
             from .router import leave_game
             self.fault = None
-            leave_game(self, session)
+            try:
+                leave_game(self, session)
+            except Exception:   # leaving failed too: the title, whatever it takes
+                log.exception("could not leave the game cleanly")
+                self.stack.reset(TitleScene(self))
             return
-        self._draw_fault()
+        try:
+            self._draw_fault()
+        except Exception:
+            log.exception("could not draw the fault page")
 
     def _draw_fault(self) -> None:
         """The page shown while frames fail: drawn with as little of the game as possible."""
