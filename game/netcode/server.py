@@ -47,8 +47,8 @@ Extensions and deliberate differences (a reference client never notices them)
       with ``compat_rejoin`` (the reference's behaviour, which lets anyone who knows a nickname
       take over a seat). A wrong token, or ``""``, for a seated nickname gets ``ErrNickname TAKEN``.
     * ``ReqChat {text}`` (1 to 200 printable characters) sends ``UpdateChat {player, text}`` to the
-      players of the sender's game who joined with a ``token`` field (our clients), the sender
-      included; a reference client is never sent one. Five lines in ten seconds at most, then
+      players of the sender's game (or of the waiting room) who joined with a ``token`` field (our
+      clients), the sender included; a reference client is never sent one. Five lines in ten seconds at most, then
       ``ErrProtocol {msg: "Too many chat messages; wait a moment."}``.
     * ``ReqNewGame`` with a zero or negative count gets ``ErrNewGame {isInvalidPlayersCount:true}``
       (the reference let negative counts through).
@@ -839,11 +839,12 @@ class Server:
                     self._enter_lobby(s, nick, msg.token)
 
     def _chat(self, s: Session, msg: P.ReqChat) -> None:
-        """``ReqChat`` (our extension): the line goes to every player of the sender's game who joined
-        with our client, the sender included (that is its answer). At most CHAT_BURST lines in
+        """``ReqChat`` (our extension): the line goes to every player of the sender's game (or of the
+        waiting room) who joined with our client, the sender included (that is its answer). At most CHAT_BURST lines in
         CHAT_WINDOW seconds; past that the sender is asked to wait."""
         room = s.room
-        if s.nickname is None or room is None or s.left:
+        waiting = room is None and s in self.waiting
+        if s.nickname is None or (room is None and not waiting) or s.left:
             s.send(P.err_nickname(P.NOT_IN_GAME if s.nickname is not None else P.NOT_SET))
             return
         now = time.monotonic()
@@ -854,8 +855,14 @@ class Server:
             s.send(P.err_protocol(P.CHAT_TOO_FAST))
             return
         times.append(now)
-        room.chat.append((s.nickname, msg.text))
         data = encode(P.update_chat(s.nickname, msg.text))
+        if waiting:   # the waiting room talks among itself
+            for other in self.waiting:
+                if other.extensions or other is s:
+                    other.push(data)
+            return
+        assert room is not None
+        room.chat.append((s.nickname, msg.text))
         for nick in room.nicknames:
             other = self.by_nick.get(nick)
             if other is not None and other.room is room and (other.extensions or other is s):

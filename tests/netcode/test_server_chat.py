@@ -54,11 +54,21 @@ def test_bad_lines_get_one_error_and_nothing_is_sent(server, players, text):
     assert chat_lines(a) == chat_lines(b) == []
 
 
-def test_outside_a_game_there_is_no_one_to_talk_to(server, players, peers):
-    (w,) = players(server.address, "lonely")
-    w.join()
-    w.send(P.ReqChat("anyone?"))
-    assert w.until(lambda m: m["type"].startswith("Err"))[-1] == P.err_nickname(P.NOT_IN_GAME)
+def test_the_waiting_room_talks_among_itself(server, players):
+    w1, w2 = players(server.address, "w1", "w2")
+    w1.join()
+    w2.join()
+    old = players(server.address, "r1")[0]
+    old.join(token=None)   # a reference client waiting too
+    w2.send(P.ReqChat("who else is coming?"))
+    for p in (w1, w2):
+        p.until_type(P.UPDATE_CHAT)
+        assert chat_lines(p) == [("w2", "who else is coming?")]
+    old.probe()
+    assert chat_lines(old) == []
+
+
+def test_before_joining_there_is_no_one_to_talk_to(server, peers):
     raw = peers(server.address)
     raw.expect("ReqWelcome")
     raw.send(P.ReqChat("before joining").to_dict())
