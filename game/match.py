@@ -144,6 +144,7 @@ class RemoteMatch:
         self._reconnecting = False
         self._retry_now = False            # the next reconnection starts without waiting
         self.in_game = False
+        self.game_over = False             # the game has ended: its seat is not worth keeping
         self.conn = self._connect()
         # a saved token takes back our seat in a game still running there (e.g. after a crash)
         self.conn.send(P.ReqJoin(nickname, self.token or ""))
@@ -207,6 +208,9 @@ class RemoteMatch:
                 continue
             if t == "UpdateGame":
                 self.in_game = True
+                self.game_over = self.game_over or bool(m.get("ended"))
+            elif t == "UpdateGameEnd":
+                self.game_over = True
             if t == CONNECTION_LOST:
                 if self._closing:
                     continue
@@ -223,8 +227,12 @@ class RemoteMatch:
         self.conn.close()
 
     def close(self) -> None:
-        """Quit the game politely and close the connection."""
+        """Quit the game politely and close the connection. Once the game is over its seat token is
+        forgotten, so that joining this server again means a new game."""
         self._closing = True
+        if self.game_over and self.token:
+            self.token = None
+            self._save_token()
         try:
             self.conn.send(P.ReqQuit().to_dict())
             self.conn.send(P.ReqGoodbye().to_dict())

@@ -833,7 +833,10 @@ class Server:
                 s.send(P.err_nickname(P.TAKEN))
             else:
                 room = self.seats.get(nick)
-                if room is not None and not room.finished and not room.closed:
+                if room is not None and not room.closed and (
+                        not room.finished or (msg.token and self._may_retake(room, nick, msg.token))):
+                    # a game that ended while its player was away is still theirs to see, with
+                    # the token that proves the seat; anyone else starts afresh in the waiting room
                     self._rejoin(s, nick, room, msg.token)
                 else:
                     self._enter_lobby(s, nick, msg.token)

@@ -58,9 +58,9 @@ def play_with_drops(srv, players, seed: int, size: int) -> dict[str, int]:
         assert not [m for m in answer if m["type"].startswith("Err")], (nick, action, answer)
         counts["requests"] += 1
     assert game.ended, f"game {seed} did not end"
-    for n in online:   # everyone still there hears the end
+    for n in online:   # everyone still there hears the end (or came back to a game already over)
         p = group[n]
-        if not any(m["type"] == "UpdateGameEnd" for m in p.received):
+        if not any(m["type"] == "UpdateGameEnd" for m in p.received) and not (p.view or {}).get("ended"):
             p.until_type("UpdateGameEnd")
     return counts
 

@@ -2,6 +2,7 @@
 and a hosted game is played to the end by two clients over loopback."""
 from __future__ import annotations
 
+import json
 import random
 import time
 from pathlib import Path
@@ -223,3 +224,26 @@ def test_a_rejoin_does_not_repeat_the_chat_already_shown():
     session.pump()
     chat = [str(x) for x in session.log if isinstance(x, ChatLine)]
     assert chat == ["Ada: hi", "Bruno: hello", "Bruno: welcome back"]
+
+
+@pytest.mark.timeout(60)
+def test_after_a_finished_game_joining_again_means_a_new_game(server, tmp_path):
+    tokens = tmp_path / "seats.json"
+    session = solo_session(server, "Fin", tokens)
+    rng = random.Random(2)
+    for _ in range(2000):
+        g = session.vm.game
+        if g["ended"]:
+            break
+        request = choose(shadow_game(g, CFG, "Fin"), "Fin", rng)
+        n = session.version
+        session.send(request)
+        pump_until(session, lambda: session.version > n)
+    assert session.vm.game["ended"] and session.match.game_over
+    session.close()
+    assert set(json.loads(tokens.read_text()).values()) == {""}     # the seat is forgotten
+    host, port = server.address
+    again = GameSession(RemoteMatch(host, port, "Fin", token_file=tokens), CFG, "Fin")
+    pump_until(again, lambda: again.lobby.head == "Fin")
+    assert not again.vm.has_game
+    again.close()
