@@ -64,7 +64,9 @@ def player_view(game: "Game", nickname: str | None) -> dict[str, Any]:
             "setup": {"chosenLeadersCount": cfg.leaders_kept, "initialResources": p.bonus,
                       "initialExcludedResources": ["Faith"], "hasChosenLeaders": p.chose_leaders,
                       "hasChosenResources": p.chose_resources},
-            "leadersHand": list(p.hand) if own else [i for i in p.hand if i in p.active_leaders],
+            # others see only the leaders played, in the order they were played (the order a client
+            # that follows the game's updates knows them in)
+            "leadersHand": list(p.hand) if own else [i for i in p.active_leaders if i in p.hand],
             "leadersHandCount": len(p.hand),
             "devSlots": [list(s) for s in p.slots],
             "faithPoints": p.faith,

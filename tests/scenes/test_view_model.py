@@ -54,3 +54,11 @@ def test_errors_are_kept_for_display() -> None:
     vm = ViewModel("Ada")
     vm.feed({"reason": "NOT_CURRENT_PLAYER", "type": "ErrAction"})
     assert vm.errors == [{"reason": "NOT_CURRENT_PLAYER", "type": "ErrAction"}]
+
+
+@pytest.mark.parametrize("seed,size,drop", [(13, 3, "Bruno"), (16, 4, "Cora"), (35, 2, "Bruno")])
+def test_leaders_played_in_another_order_than_kept_stay_in_step(seed: int, size: int, drop: str) -> None:
+    """Games where someone plays their leaders in another order than they keep them: the others
+    list them in the order played, as their view model learns of them (found by a long run)."""
+    nicks = ["Ada", "Bruno", "Cora", "Dario"][:size]
+    assert _play_and_compare(nicks, seed, drop=drop) > 20
