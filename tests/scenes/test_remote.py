@@ -247,3 +247,27 @@ def test_after_a_finished_game_joining_again_means_a_new_game(server, tmp_path):
     pump_until(again, lambda: again.lobby.head == "Fin")
     assert not again.vm.has_game
     again.close()
+
+
+@pytest.mark.timeout(60)
+def test_the_client_comes_back_after_the_server_restarts(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    first = Server(CFG, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", heartbeat=5, seed=3))
+    host, port = first.start()
+    session = solo_session(first, "Rea", tmp_path / "seats.json")
+    before = player_view(first.room_of("Rea").game, "Rea")
+    first.stop()                                          # the host restarts its server
+    pump_until(session, lambda: session.connection_lost)
+    second = Server(CFG, ServerOptions(host="127.0.0.1", port=port, data_dir=tmp_path / "srv", heartbeat=5))
+    second.start()
+    try:
+        pump_until(session, lambda: not session.connection_lost and second.room_of("Rea") is not None
+                   and "Rea" in second.room_of("Rea").online, timeout=30)
+        room = second.room_of("Rea")
+        after = player_view(room.game, "Rea")
+        for key in ("market", "devCardGrid", "resContainers", "leaderCards", "faithTrack"):
+            assert after[key] == before[key], key      # the very game that was being played
+        pump_until(session, lambda: session.vm.game == player_view(room.game, "Rea"))
+    finally:
+        second.stop()
