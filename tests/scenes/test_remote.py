@@ -53,6 +53,19 @@ def solo_session(server: Server, nick: str, token_file: Path) -> GameSession:
     return session
 
 
+def table_of_two(server: Server, tmp_path: Path) -> tuple[GameSession, GameSession]:
+    """Ada and Bruno, each with their own client, seated at a 2-player game on ``server``."""
+    host, port = server.address
+    a = GameSession(RemoteMatch(host, port, "Ada", token_file=tmp_path / "a.json"), CFG, "Ada")
+    pump_until(a, lambda: a.lobby.head == "Ada")
+    b = GameSession(RemoteMatch(host, port, "Bruno", token_file=tmp_path / "b.json"), CFG, "Bruno")
+    pump_until(b, lambda: b.lobby.booked == 2)
+    a.match.new_game(2)
+    pump_until(a, lambda: a.vm.has_game)
+    pump_until(b, lambda: b.vm.has_game)
+    return a, b
+
+
 @pytest.mark.timeout(60)
 def test_a_dropped_socket_shows_the_overlay_and_the_client_rejoins(server, tmp_path):
     from game.rules.actions import ReqChooseLeaders
@@ -88,14 +101,7 @@ def test_the_seat_token_survives_an_app_restart(server, tmp_path):
 
 @pytest.mark.timeout(120)
 def test_a_hosted_game_is_played_to_the_end_by_two_clients(server, tmp_path):
-    host, port = server.address
-    a = GameSession(RemoteMatch(host, port, "Ada", token_file=tmp_path / "a.json"), CFG, "Ada")
-    pump_until(a, lambda: a.lobby.head == "Ada")
-    b = GameSession(RemoteMatch(host, port, "Bruno", token_file=tmp_path / "b.json"), CFG, "Bruno")
-    pump_until(b, lambda: b.lobby.booked == 2)
-    a.match.new_game(2)
-    pump_until(a, lambda: a.vm.has_game)
-    pump_until(b, lambda: b.vm.has_game)
+    a, b = table_of_two(server, tmp_path)
     rng = random.Random(5)
     sessions = {"Ada": a, "Bruno": b}
     for _ in range(3000):
@@ -183,14 +189,7 @@ def test_without_a_token_the_seat_is_asked_back_by_nickname(tmp_path, monkeypatc
 @pytest.mark.timeout(60)
 def test_two_clients_at_one_table_talk_to_each_other(server, tmp_path):
     from game.scenes.session import ChatLine
-    host, port = server.address
-    a = GameSession(RemoteMatch(host, port, "Ada", token_file=tmp_path / "a.json"), CFG, "Ada")
-    pump_until(a, lambda: a.lobby.head == "Ada")
-    b = GameSession(RemoteMatch(host, port, "Bruno", token_file=tmp_path / "b.json"), CFG, "Bruno")
-    pump_until(b, lambda: b.lobby.booked == 2)
-    a.match.new_game(2)
-    pump_until(a, lambda: a.vm.has_game)
-    pump_until(b, lambda: b.vm.has_game)
+    a, b = table_of_two(server, tmp_path)
     assert a.can_chat and b.can_chat
     a.chat("  Buona   fortuna!  ")
     for s in (a, b):
