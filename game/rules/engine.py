@@ -851,15 +851,33 @@ class Game:
 
     # ------------------------------------------------------------------ scoring
     def _score(self, p: PlayerState) -> Score:
+        """The score breakdown of ``p``."""
+        cards, track, favors, leaders, count = self._score_parts(p)
+        return Score(cards, track, favors, leaders, count // self.config.resources_per_vp, count)
+
+    def _score_parts(self, p: PlayerState) -> tuple[int, int, int, int, int]:
+        """Points from cards, the faith track, favor tiles and leaders, and the resources held.
+        Counted after every change, so in plain loops and without building a :class:`Score`."""
         cfg = self.config
         cards = cfg.dev_cards
-        card_vp = sum(cards[c].victory_points for slot in p.slots for c in slot)
+        card_vp = 0
+        for slot in p.slots:
+            for c in slot:
+                card_vp += cards[c].victory_points
         i = bisect_right(_squares(cfg), p.faith)
         track = cfg.vp_squares[i - 1][1] if i else 0
-        favors = sum(sec.favor_vp for sec, f in zip(cfg.vatican_sections, p.favors) if f == FAVOR_UP)
-        leaders = sum(cfg.leaders[i].victory_points for i in p.active_leaders)
-        count = p.resource_count()
-        return Score(card_vp, track, favors, leaders, count // cfg.resources_per_vp, count)
+        favors = 0
+        for sec, f in zip(cfg.vatican_sections, p.favors):
+            if f == FAVOR_UP:
+                favors += sec.favor_vp
+        leaders = 0
+        for lid in p.active_leaders:
+            leaders += cfg.leaders[lid].victory_points
+        count = 0
+        for c in (*p.shelves, *p.depots, p.strongbox):
+            for n in c.content.values():
+                count += n
+        return card_vp, track, favors, leaders, count
 
     def _flush_vp(self) -> None:
         dirty = self._dirty
@@ -867,39 +885,12 @@ class Game:
             return
         for seat in sorted(dirty) if len(dirty) > 1 else dirty:
             q = self.players[seat]
-            vp = self._vp(q)
+            cards, track, favors, leaders, count = self._score_parts(q)
+            vp = cards + track + favors + leaders + count // self.config.resources_per_vp
             if vp != q.vp:
                 q.vp = vp
                 self._events.append({"player": q.nickname, "victoryPoints": vp, "type": "UpdateVictoryPoints"})
         dirty.clear()
-
-    def _vp(self, p: PlayerState) -> int:
-        """``self._score(p).total`` without building the breakdown (run after every change)."""
-        cfg = self.config
-        cards = cfg.dev_cards
-        vp = 0
-        for slot in p.slots:
-            for c in slot:
-                vp += cards[c].victory_points
-        i = bisect_right(_squares(cfg), p.faith)
-        if i:
-            vp += cfg.vp_squares[i - 1][1]
-        for sec, f in zip(cfg.vatican_sections, p.favors):
-            if f == FAVOR_UP:
-                vp += sec.favor_vp
-        leaders = cfg.leaders
-        for lid in p.active_leaders:
-            vp += leaders[lid].victory_points
-        count = 0
-        for c in p.shelves:
-            for n in c.content.values():
-                count += n
-        for c in p.depots:
-            for n in c.content.values():
-                count += n
-        for n in p.strongbox.content.values():
-            count += n
-        return vp + count // cfg.resources_per_vp
 
     # ------------------------------------------------------------------ snapshots
     def snapshot(self) -> dict[str, Any]:
