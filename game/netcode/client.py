@@ -109,8 +109,9 @@ class ClientProtocol:
     every other line without decoding it (counted in ``muted_lines``); lines already fed are not
     affected, and it may be switched between two messages (from a handler).
 
-    ``skipped`` counts the lines it dropped (oversize or undecodable). :meth:`probe_sent` tells it that an automatic ``ReqHeartbeat`` went out, so that its answer is
-    swallowed; it may be called from another thread than :meth:`feed` (a deque is the counter).
+    ``skipped`` counts the lines it dropped (oversize or undecodable). :meth:`probe_sent` tells it
+    that an automatic ``ReqHeartbeat`` went out, so that its answer is swallowed; it may be called
+    from another thread than :meth:`feed` (a deque is the counter).
 
     >>> sent = []
     >>> p = ClientProtocol(sent.append)

@@ -48,8 +48,8 @@ Extensions and deliberate differences (a reference client never notices them)
       take over a seat). A wrong token, or ``""``, for a seated nickname gets ``ErrNickname TAKEN``.
     * ``ReqChat {text}`` (1 to 200 printable characters) sends ``UpdateChat {player, text}`` to the
       players of the sender's game (or of the waiting room) who joined with a ``token`` field (our
-      clients), the sender included; a reference client is never sent one. Five lines in ten seconds at most, then
-      ``ErrProtocol {msg: "Too many chat messages; wait a moment."}``.
+      clients), the sender included; a reference client is never sent one. Five lines in ten
+      seconds at most, then ``ErrProtocol {msg: "Too many chat messages; wait a moment."}``.
     * ``ReqNewGame`` with a zero or negative count gets ``ErrNewGame {isInvalidPlayersCount:true}``
       (the reference let negative counts through).
     * A client whose unsent output passes :data:`MAX_QUEUED_BYTES` is not reading: it is dropped.

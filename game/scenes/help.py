@@ -199,7 +199,6 @@ class HelpScene(PaintedScene):
             return y + img.get_height()
 
         ch = min(h - round(40 * u), round(w / 0.66 * 0.5))
-        pictures: dict[str, Callable[[], None]] = {}
 
         def goal() -> None:
             y = row([C.dev_card(card_of("Purple", 3), prods, ch)], 0, 0) + round(16 * u)
@@ -256,8 +255,9 @@ class HelpScene(PaintedScene):
                 by_kind.setdefault(t["kind"], t)
             row([C.token(t, round(90 * u)) for t in list(by_kind.values())[:3]], round(30 * u), round(16 * u))
 
-        pictures.update(goal=goal, turn=turn, market=market, cards=cards_, production=production,
-                        leaders=leaders_, faith=faith, solo=solo)
+        pictures: dict[str, Callable[[], None]] = {
+            "goal": goal, "turn": turn, "market": market, "cards": cards_, "production": production,
+            "leaders": leaders_, "faith": faith, "solo": solo}
         draw = pictures.get(kind)
         if draw is None:
             return None
