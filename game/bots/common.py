@@ -1,0 +1,128 @@
+"""What every level shares: the board rebuilt from a view, a cheap copy of a game, and words.
+
+A bot's whole knowledge is the view; :func:`board` turns it into a :class:`~game.rules.engine.Game`
+(``shadow_game``) so that :mod:`game.rules.choices` can list the legal choices. :func:`clone`
+copies a game (a shadow or a sampled one) so a bot can try a request on the copy and look at
+the result, without touching the original.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from game.rules.components import DevCard, GameConfig, LeaderCard
+from game.rules.engine import ENDED, PLAY, SETUP, Game
+from game.rules.state import Container, PlayerState
+from game.rules.views import shadow_game
+
+
+def board(view: dict, config: GameConfig, nickname: str) -> tuple[Game, PlayerState]:
+    """The game as ``nickname`` sees it and their seat in it.
+
+    :raises ValueError: ``nickname`` does not play in this view, or has nothing to do now.
+    """
+    if not any(p.get("nickname") == nickname for p in view.get("players", ())):
+        raise ValueError(f"{nickname!r} does not play in this game")
+    g = shadow_game(view, config, nickname)
+    p = g.player(nickname)
+    if g.phase == SETUP:
+        if p.chose_leaders and p.chose_resources:
+            raise ValueError(f"{nickname} has made every setup choice; the others have not yet")
+    elif g.phase == ENDED:
+        raise ValueError("the game is over")
+    elif g.phase == PLAY and g.current != p.seat:
+        raise ValueError(f"it is not {nickname}'s turn")
+    return g, p
+
+
+# ---------------------------------------------------------------------------- copying
+_DONE = frozenset({"config", "containers", "leader_depot", "players", "by_nick", "decks", "market",
+                   "tokens", "fired", "history", "_events", "_dirty", "rng", "nicknames", "winners"})
+
+
+def clone(g: Game, rng: random.Random | None = None) -> Game:
+    """An independent copy of ``g`` (its history left out) for trying requests on.
+
+    ``rng`` becomes the copy's random generator (Lorenzo's reshuffles); by default the copy gets
+    a copy of ``g``'s generator, or a fixed one when ``g`` has none (a shadow game).
+    """
+    new = Game.__new__(Game)
+    d = new.__dict__
+    d.update(g.__dict__)
+    for k, v in d.items():            # anything added to Game later is copied, never shared
+        if k not in _DONE and isinstance(v, (list, dict, set)):
+            d[k] = v.copy()
+    conts = []
+    for c in g.containers:
+        n = Container.__new__(Container)
+        n.id, n.kind, n.capacity, n.bound, n.owner = c.id, c.kind, c.capacity, c.bound, c.owner
+        n.content = dict(c.content)
+        conts.append(n)
+    new.containers = conts
+    new.leader_depot = {lid: conts[c.id] for lid, c in g.leader_depot.items()}
+    players = []
+    for p in g.players:
+        q = PlayerState.__new__(PlayerState)
+        q.nickname, q.seat, q.active, q.faith = p.nickname, p.seat, p.active, p.faith
+        q.chose_leaders, q.chose_resources, q.bonus, q.vp = p.chose_leaders, p.chose_resources, p.bonus, p.vp
+        q.shelves = [conts[s.id] for s in p.shelves]
+        q.strongbox = conts[p.strongbox.id]
+        q.depots = [conts[s.id] for s in p.depots]
+        q.slots = [list(s) for s in p.slots]
+        q.hand = list(p.hand)
+        q.active_leaders = list(p.active_leaders)
+        q.favors = list(p.favors)
+        players.append(q)
+    new.players = players
+    new.by_nick = {q.nickname: q for q in players}
+    new.decks = {c: {lv: list(deck) for lv, deck in ds.items()} for c, ds in g.decks.items()}
+    new.market = list(g.market)
+    new.tokens = list(g.tokens)
+    new.fired = list(g.fired)
+    new.history = []
+    new._events = []
+    new._dirty = set()
+    if rng is None:
+        rng = random.Random(0)
+        if g.rng is not None:
+            rng.setstate(g.rng.getstate())
+    new.rng = rng
+    return new
+
+
+# ---------------------------------------------------------------------------- rules facts
+def empties_color(g: Game, card: DevCard) -> bool:
+    """In solo, buying ``card`` would take the last card of its colour: Lorenzo would win."""
+    if not g.solo:
+        return False
+    return sum(len(deck) for deck in g.decks[card.color].values()) <= 1
+
+
+def color_left(g: Game, color: str) -> int:
+    return sum(len(deck) for deck in g.decks[color].values())
+
+
+# ---------------------------------------------------------------------------- words
+_KIND_WORDS = {"discount": "discount", "extra_depot": "extra-depot", "white_marble": "white-marble",
+               "production": "production"}
+
+
+def card_words(card: DevCard) -> str:
+    return f"the level-{card.level} {card.color.lower()} card ({card.victory_points} VP)"
+
+
+def leader_words(leader: LeaderCard) -> str:
+    return f"the {leader.resource} {_KIND_WORDS.get(leader.kind, leader.kind)} leader"
+
+
+def line_words(is_row: bool, index: int) -> str:
+    return f"row {index + 1}" if is_row else f"column {index + 1}"
+
+
+def res_words(m: Mapping[str, Any]) -> str:
+    parts = [f"{n} {r}" for r, n in sorted(m.items()) if n]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def slot_words(slot: int) -> str:
+    return f"slot {slot + 1}"
