@@ -270,20 +270,35 @@ def clean_chat(text: Any) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class ReqNewGame(ClientMessage):
-    """Ask for a game of ``players_count`` players (only the head of the waiting list may)."""
+    """Ask for a game of ``players_count`` players (only the head of the waiting list may).
+
+    ``bots`` (our extension, None when the field is absent) asks for computer players, one level
+    each (``"easy"``, ``"medium"``, ``"hard"``), in as many of the game's seats: the game then
+    starts when ``players_count - len(bots)`` people wait. The levels are checked by the server.
+    """
 
     TYPE: ClassVar[str] = REQ_NEW_GAME
     players_count: int
+    bots: tuple[str, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"playersCount": self.players_count, "type": self.TYPE}
+        out: dict[str, Any] = {"playersCount": self.players_count}
+        if self.bots is not None:
+            out["bots"] = list(self.bots)
+        out["type"] = self.TYPE
+        return out
 
     @classmethod
     def parse(cls, d: Mapping[str, Any]) -> "ReqNewGame":
         n = d.get("playersCount")
         if type(n) is not int:
             raise ProtocolError(INVALID_TYPES, "playersCount must be an integer")
-        return cls(n)
+        bots = d.get("bots")
+        if bots is None:
+            return cls(n)
+        if type(bots) is not list or len(bots) > 8 or any(type(b) is not str or len(b) > 24 for b in bots):
+            raise ProtocolError(INVALID_TYPES, "bots must be a list of levels")
+        return cls(n, tuple(bots))
 
 
 def _opt_str(d: Mapping[str, Any], key: str) -> str | None:
@@ -370,8 +385,12 @@ def update_booked_seats(booked_seats: int, can_prepare_new_game: str) -> dict[st
     return _msg(UPDATE_BOOKED_SEATS, bookedSeats=booked_seats, canPrepareNewGame=can_prepare_new_game)
 
 
-def update_join_game(players_count: int) -> dict[str, Any]:
-    return _msg(UPDATE_JOIN_GAME, playersCount=players_count)
+def update_join_game(players_count: int, bots: list[str] | None = None) -> dict[str, Any]:
+    """The size of the game about to start; ``bots`` (our extension, only for our clients): the
+    levels of the computer players asked for in it."""
+    if bots is None:
+        return _msg(UPDATE_JOIN_GAME, playersCount=players_count)
+    return _msg(UPDATE_JOIN_GAME, playersCount=players_count, bots=bots)
 
 
 def update_player_status(player: str, is_active: bool) -> dict[str, Any]:
@@ -393,9 +412,14 @@ def err_nickname(reason: str) -> dict[str, Any]:
     return _msg(ERR_NICKNAME, reason=reason)
 
 
-def err_new_game(is_invalid_players_count: bool) -> dict[str, Any]:
-    """``True``: the count is out of range; ``False``: the sender may not start a game now."""
-    return _msg(ERR_NEW_GAME, isInvalidPlayersCount=is_invalid_players_count)
+def err_new_game(is_invalid_players_count: bool, reason: str | None = None) -> dict[str, Any]:
+    """``True``: the count is out of range; ``False``: the sender may not start a game now.
+
+    ``reason`` (our extension) says in words what was wrong with the bots asked for; it is only
+    ever sent to a client that asked for bots."""
+    if reason is None:
+        return _msg(ERR_NEW_GAME, isInvalidPlayersCount=is_invalid_players_count)
+    return _msg(ERR_NEW_GAME, isInvalidPlayersCount=is_invalid_players_count, reason=reason)
 
 
 def visible_to(msg: Mapping[str, Any], nickname: str) -> bool:

@@ -55,10 +55,14 @@ class Room:
     :param tokens: each player's rejoin token.
     :param send_bytes: ``send_bytes(nickname, data)`` for encoded lines (the same rules as
         ``send``); when given, broadcasts use it and encode each event only once.
+    :param bots: the computer players' seats, ``{nickname: level}``. A bot is never connected
+        (nothing is sent to it) and never away; the server asks it for its requests (see
+        :mod:`game.bots.driver`) and submits them like any player's.
     """
 
     def __init__(self, game_id: int, game: Game, send: Send, glog: GameLog | None = None,
-                 tokens: dict[str, str] | None = None, send_bytes: SendBytes | None = None) -> None:
+                 tokens: dict[str, str] | None = None, send_bytes: SendBytes | None = None,
+                 bots: dict[str, str] | None = None) -> None:
         self.id = game_id
         self.game = game
         self._nicknames = tuple(p.nickname for p in game.players)
@@ -66,6 +70,8 @@ class Room:
         self.send_bytes = send_bytes
         self.log = glog
         self.tokens = dict(tokens or {})
+        self.bots: dict[str, str] = dict(bots or {})
+        self.humans = tuple(n for n in self._nicknames if n not in self.bots)
         self.online: set[str] = set()
         self.chat: deque[tuple[str, str]] = deque(maxlen=CHAT_KEPT)   # the last lines said at the table
         self.lock = threading.Lock()
@@ -161,12 +167,18 @@ class Room:
             return True
 
     def mark_all_away(self) -> None:
-        """After a restart nobody is connected yet: everyone is inactive until they rejoin."""
+        """After a restart nobody is connected yet: everyone is inactive until they rejoin (but
+        the bots, which never leave)."""
         with self.lock:
             if self.game.ended:
                 return
-            for nick in self.nicknames:
+            for nick in self.humans:
                 self._set_active(nick, False)
+
+    @property
+    def humans_online(self) -> bool:
+        """Whether a person is at the table (bots play only then)."""
+        return any(n in self.online for n in self.humans)
 
     def close(self, reason: str = "") -> None:
         """Stop the room (idempotent). Its log is marked ended if the game is over or ``reason`` is

@@ -52,6 +52,19 @@ Extensions and deliberate differences (a reference client never notices them)
       seconds at most, then ``ErrProtocol {msg: "Too many chat messages; wait a moment."}``.
     * ``ReqNewGame`` with a zero or negative count gets ``ErrNewGame {isInvalidPlayersCount:true}``
       (the reference let negative counts through).
+    * Bots: ``ReqNewGame {playersCount, bots: ["medium", "hard"]}`` from the head of the waiting
+      list, joined with our client, asks for computer players in as many seats; the game starts
+      when the people and the bots fill it (the head may send it again, e.g. with one more bot,
+      until then). Our clients waiting for that game get ``UpdateJoinGame`` with the ``bots``
+      field. Refused with ``ErrNewGame`` and a ``reason`` (nothing changes): an unknown level
+      (``isInvalidPlayersCount: false``), more bots than ``playersCount - 1``
+      (``isInvalidPlayersCount: true``), bots asked by anyone but the head or by a client that
+      joined without a token (``false``). Bots play inside the server, with no connection: each
+      decision is thought in a worker (threads, or processes with ``bot_processes``), never on
+      the loop; its answer is submitted on the loop like a player's request, logged like one,
+      and no sooner than ``bot_delay`` seconds after that bot game's previous bot move, so the
+      people at the table can follow. Bots play only while a person is at the table. The log's
+      header records the bot seats: a restart restores them and they carry on.
     * A client whose unsent output passes :data:`MAX_QUEUED_BYTES` is not reading: it is dropped.
     * A request the server fails on (a bug, a failing disk) is answered with
       ``ErrProtocol {msg: "Internal server error."}`` instead of silence.
@@ -141,6 +154,11 @@ class ServerOptions:
     fsync: bool = False              # fsync every log line (survives power loss, slower)
     seed: int | None = None          # draw game seeds from random.Random(seed), not the OS (tests)
     status_interval: float = 60.0    # seconds between two status lines in the log (0: none)
+    bot_processes: bool = False      # bots think in worker processes (else threads)
+    bot_workers: int = 1             # how many decisions are thought about at once
+    bot_delay: float = 0.6           # seconds at least between two bot moves of one game
+    bot_time_limit: float = 8.0      # seconds a decision may take (then the easy bot decides)
+    bot_budget: int | None = None    # the hard bot's search effort (None: its default)
 
 
 class Session:
@@ -226,6 +244,15 @@ class Session:
 Handler = Callable[["Server", Session, Any], None]
 
 
+@dataclass
+class _BotTurn:
+    """Where the bots of one game stand."""
+
+    ticket: int = 0          # the decision under way (0: none)
+    last_move: float = 0.0   # when a bot of this game last moved (time.monotonic())
+    stuck: bool = False      # even the easy bot's request was refused: the bots stop (logged)
+
+
 class Server:
     """A running server. ``start()`` binds and serves on a background thread; ``stop()`` ends it.
 
@@ -242,6 +269,7 @@ class Server:
         self.sessions: set[Session] = set()
         self.waiting: list[Session] = []
         self.pending_count: int | None = None
+        self.pending_bots: tuple[str, ...] = ()
         self.rooms: dict[int, Room] = {}
         self.seats: dict[str, Room] = {}
         self.by_nick: dict[str, Session] = {}
@@ -266,6 +294,9 @@ class Server:
         self._status_at = time.monotonic()
         self._status_lines = 0
         self._seeds = random.Random(self.options.seed) if self.options.seed is not None else None
+        self._bot_pool: Any = None         # game.bots.driver.BotPool, made for the first bot game
+        self._bot_turns: dict[int, _BotTurn] = {}   # game id -> its bots' progress
+        self._bot_tickets = 0
         self.address: tuple[str, int] = (self.options.host, self.options.port)
 
     # ------------------------------------------------------------------ life cycle
@@ -320,7 +351,7 @@ class Server:
                           r.game_id, ", ".join(clash) or "its id is")
                 r.log.close()
                 continue
-            room = self._new_room(r.game_id, r.game, r.log, r.tokens)
+            room = self._new_room(r.game_id, r.game, r.log, r.tokens, r.bots)
             room.mark_all_away()
             log.info("restored game %d (%s)", r.game_id, ", ".join(room.nicknames))
 
@@ -345,6 +376,9 @@ class Server:
                 self.listener.close()
             for room in list(self.rooms.values()):    # first: no departure below reaches a log
                 room.close("shutdown")
+            if self._bot_pool is not None:
+                self._bot_pool.close()
+                self._bot_pool = None
             for s in list(self.sessions):
                 self._close(s)
             self._dirty.clear()
@@ -742,7 +776,8 @@ class Server:
             log.info("game %d removed (%s)", room.id, "finished" if room.finished else "abandoned")
         return [r.id for r in expired]
 
-    def _new_room(self, gid: int, game: Game, glog: GameLog | None, tokens: dict[str, str]) -> Room:
+    def _new_room(self, gid: int, game: Game, glog: GameLog | None, tokens: dict[str, str],
+                  bots: dict[str, str] | None = None) -> Room:
         by_nick = self.by_nick
         # The room holds these two functions: they name it by its id, never by reference, so a
         # removed room is freed at once (a cycle would wait for the collector, which the frozen
@@ -758,7 +793,7 @@ class Server:
             if s is not None and s.room is not None and s.room.id == gid:
                 s.push(data)
 
-        room = Room(gid, game, send, glog, tokens, send_bytes=send_bytes)
+        room = Room(gid, game, send, glog, tokens, send_bytes=send_bytes, bots=bots)
         with self.lock:
             self.rooms[gid] = room
             for nick in room.nicknames:
@@ -768,9 +803,81 @@ class Server:
     def _remove_room(self, room: Room) -> None:
         with self.lock:
             self.rooms.pop(room.id, None)
+            self._bot_turns.pop(room.id, None)
             for nick in room.nicknames:
                 if self.seats.get(nick) is room:
                     del self.seats[nick]
+
+    # ------------------------------------------------------------------ bots
+    def _bots_step(self, room: Room) -> None:
+        """Ask the bot that must act in ``room`` (if any) for its next request, in the background.
+
+        Called on the loop thread after anything that may hand the turn to a bot. At most one
+        decision per game is under way; none while nobody is at the table.
+        """
+        if not room.bots or room.closed or room.finished or not room.humans_online:
+            return
+        turn = self._bot_turns.setdefault(room.id, _BotTurn())
+        if turn.ticket or turn.stuck:
+            return
+        from game.bots.driver import due, make_job
+        with room.lock:
+            nick = due(room.game, room.bots)
+            if nick is None:
+                return
+            job = make_job(room.game, nick, room.bots[nick], self.options.bot_budget)
+        self._bot_think(room.id, turn, job)
+
+    def _bot_think(self, gid: int, turn: "_BotTurn", job: Any) -> None:
+        self._bot_tickets += 1
+        turn.ticket = ticket = self._bot_tickets
+        if self._bot_pool is None:
+            from game.bots.driver import BotPool
+            o = self.options
+            self._bot_pool = BotPool(self.config, processes=o.bot_processes, workers=o.bot_workers,
+                                     time_limit=o.bot_time_limit)
+        self._bot_pool.submit(job, lambda answer: self._call_soon(self._bot_answer, gid, ticket, job, answer))
+
+    def _bot_answer(self, gid: int, ticket: int, job: Any, answer: Any) -> None:
+        """A bot has decided (loop thread): apply it now, or once ``bot_delay`` has passed since
+        the game's last bot move."""
+        turn = self._bot_turns.get(gid)
+        if turn is None or turn.ticket != ticket:
+            return
+        if answer is None:
+            log.error("game %d: no decision could be had from %s; its bots stop", gid, job.nickname)
+            turn.ticket, turn.stuck = 0, True
+            return
+        wait = turn.last_move + self.options.bot_delay - time.monotonic()
+        if wait > 0:
+            self._call_at(time.monotonic() + wait, self._bot_apply, gid, ticket, answer)
+        else:
+            self._bot_apply(gid, ticket, answer)
+
+    def _bot_apply(self, gid: int, ticket: int, answer: Any) -> None:
+        room = self.rooms.get(gid)
+        turn = self._bot_turns.get(gid)
+        if room is None or turn is None or turn.ticket != ticket:
+            return
+        turn.ticket = 0
+        job = answer.job
+        if room.closed or room.finished or not room.humans_online:
+            return   # asked again when someone comes back
+        if room.game.version != job.version:   # the game moved meanwhile (setup): think again
+            self._bots_step(room)
+            return
+        if room.submit(job.nickname, answer.action):
+            turn.last_move = time.monotonic()
+            log.debug("game %d: %s (%s) %s: %s", gid, job.nickname, answer.level, answer.action.TYPE, answer.why)
+            self._bots_step(room)
+            return
+        from game.bots.driver import FALLBACK_LEVEL
+        log.error("game %d: the engine refused %s's %r (%s bot)", gid, job.nickname, answer.action, answer.level)
+        if answer.level == FALLBACK_LEVEL:
+            turn.stuck = True
+            return
+        from dataclasses import replace
+        self._bot_think(gid, turn, replace(job, level=FALLBACK_LEVEL))
 
     def room_of(self, nickname: str) -> Room | None:
         """The unfinished or still-watched room where ``nickname`` sits, if any."""
@@ -815,7 +922,9 @@ class Server:
         elif s.room is None or s.left:
             s.send(P.err_nickname(P.NOT_IN_GAME))
         else:
-            s.room.submit(s.nickname, action)
+            room = s.room
+            if room.submit(s.nickname, action) and room.bots:
+                self._bots_step(room)
 
     # ------------------------------------------------------------------ lobby
     def _join(self, s: Session, msg: P.ReqJoin) -> None:
@@ -872,6 +981,8 @@ class Server:
                 other.push(data)
 
     def _may_retake(self, room: Room, nick: str, token: str | None) -> bool:
+        if nick in room.bots:   # a bot's seat is nobody's to take
+            return False
         if token is None:
             return self.options.compat_rejoin
         expected = room.tokens.get(nick) or ""
@@ -893,6 +1004,8 @@ class Server:
         if s.extensions and room.chat:   # what was said at the table lately, after the game
             s.push(b"".join(encode(P.update_chat(who, text)) for who, text in room.chat))
         log.info("%s rejoined game %d", nick, room.id)
+        if room.bots:
+            self._bots_step(room)   # a person is back at the table: the bots carry on
 
     def _enter_lobby(self, s: Session, nick: str, token: str | None) -> None:
         s.nickname = nick
@@ -909,19 +1022,38 @@ class Server:
         return {"token": token, "type": UPDATE_SESSION_TOKEN}
 
     def _new_game(self, s: Session, msg: P.ReqNewGame) -> None:
-        """``ReqNewGame``: only the head of the waiting list may set the size of the next game."""
+        """``ReqNewGame``: only the head of the waiting list may set the size of the next game
+        (and, our extension, ask for bots in it; see the module docstring)."""
         count = msg.players_count
+        bots = msg.bots or ()
         with self.lock:
             if s.nickname is None:
                 s.send(P.err_nickname(P.NOT_SET))
             elif not self.waiting or self.waiting[0] is not s:
-                s.send(P.err_new_game(False))
+                s.send(P.err_new_game(False, "Only the first player in the waiting room may ask for bots."
+                                      if bots else None))
             elif not self.config.min_players <= count <= self.config.max_players:
                 s.send(P.err_new_game(True))
+            elif bots and (problem := self._bots_problem(s, count, bots)) is not None:
+                s.send(problem)
             else:
                 self.pending_count = count
+                self.pending_bots = tuple(bots)
                 s.announced = None          # the head always gets its answer, UpdateJoinGame
                 self._lobby_changed(booked=False)
+
+    def _bots_problem(self, s: Session, count: int, bots: tuple[str, ...]) -> dict[str, Any] | None:
+        """The refusal of a request for ``bots`` in a game of ``count``, or None if it may be had."""
+        from game.bots import LEVELS
+        if not s.extensions:
+            return P.err_new_game(False, "Bots are an extension of this server: join with a token to ask for them.")
+        unknown = [b for b in bots if b not in LEVELS]
+        if unknown:
+            return P.err_new_game(False, f"Unknown bot level {unknown[0]!r}: choose among {', '.join(LEVELS)}.")
+        if len(bots) > count - 1:
+            return P.err_new_game(True, f"A game of {count} has room for {count - 1} bot"
+                                        f"{'s' if count != 2 else ''} at most (one seat is yours).")
+        return None
 
     def _lobby_changed(self, booked: bool) -> None:
         """Tell the waiting list where it stands; start a game when enough players wait.
@@ -936,16 +1068,20 @@ class Server:
         count = self.pending_count
         if count is None:
             return
-        if len(self.waiting) >= count:
-            self._start_game(self.waiting[:count])   # raises, changing nothing, if it cannot be saved
-            del self.waiting[:count]
+        bots = self.pending_bots
+        people = count - len(bots)
+        if len(self.waiting) >= people:
+            self._start_game(self.waiting[:people], bots)   # raises, changing nothing, if it cannot be saved
+            del self.waiting[:people]
             self.pending_count = None
+            self.pending_bots = ()
             self._send_booked_seats()
             return
-        for w in self.waiting[:count]:
-            if w.announced != count:
-                w.announced = count
-                w.send(P.update_join_game(count))
+        for w in self.waiting[:people]:
+            said = (count, bots) if w.extensions and bots else count
+            if w.announced != said:
+                w.announced = said
+                w.send(P.update_join_game(count, list(bots) if w.extensions and bots else None))
 
     def _send_booked_seats(self) -> None:
         if self.waiting:
@@ -953,24 +1089,37 @@ class Server:
             for w in self.waiting:
                 w.push(data)     # encoded once for the whole list
 
-    def _start_game(self, players: list[Session]) -> None:
-        """Create the game, save its header, seat the players and send each their ``UpdateGame``.
+    def _start_game(self, players: list[Session], bots: tuple[str, ...] = ()) -> None:
+        """Create the game, save its header, seat the players (and bots) and send each person
+        their ``UpdateGame``.
 
         :raises OSError: the game's log cannot be created (nobody is seated then).
         """
+        from game.bots.driver import bot_nickname
         nicks = [p.nickname or "" for p in players]
         seed = self._seeds.getrandbits(63) if self._seeds is not None else secrets.randbits(63)
-        game = Game.new(self.config, nicks, seed)
+        seats: dict[str, str] = {}
+        taken = set(self.by_nick) | set(self.seats) | set(nicks)
+        for i, level in enumerate(bots):
+            nick = bot_nickname(taken, seed + i)
+            taken.add(nick)
+            seats[nick] = level
+        game = Game.new(self.config, nicks + list(seats), seed)
         tokens = {p.nickname or "": p.token or "" for p in players}
         gid = self.store.next_id()
-        glog = self.store.create(gid, self.config, game, tokens)
-        room = self._new_room(gid, game, glog, tokens)
+        glog = self.store.create(gid, self.config, game, tokens, seats)
+        room = self._new_room(gid, game, glog, tokens, seats)
+        size = len(game.players)
         for p in players:
             p.room = room
-            if p.announced != len(players):
-                p.send(P.update_join_game(len(players)))
+            said = (size, bots) if p.extensions and bots else size
+            if p.announced != said:
+                p.send(P.update_join_game(size, list(bots) if p.extensions and bots else None))
         room.start(nicks)
-        log.info("game %d started: %s", gid, ", ".join(nicks))
+        log.info("game %d started: %s", gid, ", ".join(
+            n + (f" ({seats[n]} bot)" if n in seats else "") for n in game.nicknames))
+        if seats:
+            self._bots_step(room)
 
     def _quit(self, s: Session) -> None:
         """The player leaves the waiting list or their game (where they become inactive).
@@ -988,9 +1137,13 @@ class Server:
                 self.waiting.remove(s)
                 if head or not self.waiting:
                     self.pending_count = None  # the new head chooses the next game's size
+                    self.pending_bots = ()
                 self._lobby_changed(booked=True)
             elif s.room is not None:
-                s.room.leave(s.nickname)
+                room = s.room
+                room.leave(s.nickname)
+                if room.bots:
+                    self._bots_step(room)   # the turn may have passed to a bot
 
     def disconnected(self, s: Session) -> None:
         """Called once per connection as it closes: the player quits, the connection is forgotten."""

@@ -1,8 +1,10 @@
 """Persistence of games on the server: one append-only JSON-lines file per game.
 
 Line 1 is a header ``{"format": "mor-log/1", "game": id, "config": path, "nicknames": [...],
-"seed": n, "tokens": {nick: token}}``; every later line is one accepted call
-``["apply", nick, {request}]`` / ``["active", nick, bool]``, and a finished game ends with
+"seed": n, "tokens": {nick: token}, "bots": {nick: level}}`` (``bots``: the computer players'
+seats, absent when there are none); every later line is one accepted call
+``["apply", nick, {request}]`` / ``["active", nick, bool]`` (a bot's requests too, like any
+player's), and a finished game ends with
 ``["end"]``. Each line is written to the OS before the request is answered, so a server killed
 with ``kill -9`` loses no answered request; with ``fsync=True`` each line also reaches the disk
 (safe against power loss, slower). A torn last line (a crash mid-write) is ignored on load.
@@ -96,6 +98,7 @@ class Restored:
     game: Game
     tokens: dict[str, str]
     log: GameLog
+    bots: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -146,7 +149,8 @@ class GameStore:
         self._ids = gid + 1
         return gid
 
-    def create(self, game_id: int, config: GameConfig, game: Game, tokens: dict[str, str]) -> GameLog | None:
+    def create(self, game_id: int, config: GameConfig, game: Game, tokens: dict[str, str],
+               bots: dict[str, str] | None = None) -> GameLog | None:
         """Start the log of a new game with its header; None when games are not saved.
 
         :raises OSError: the file cannot be created or written.
@@ -154,9 +158,12 @@ class GameStore:
         if self.data_dir is None:
             return None
         glog = GameLog(self.data_dir / "games" / f"{game_id}.jsonl", self.fsync, new=True)
+        header = {"format": LOG_FORMAT, "game": game_id, "config": config.path,
+                  "nicknames": list(game.nicknames), "seed": game.seed, "tokens": tokens}
+        if bots:
+            header["bots"] = dict(bots)
         try:
-            glog.append({"format": LOG_FORMAT, "game": game_id, "config": config.path,
-                         "nicknames": list(game.nicknames), "seed": game.seed, "tokens": tokens})
+            glog.append(header)
         except OSError:
             glog.close()
             raise
@@ -209,9 +216,15 @@ class GameStore:
             glog.finish()
             return None
         tokens = header.get("tokens") or {}
-        if not isinstance(tokens, dict):
-            raise ValueError("the header's tokens are not a mapping")
-        return Restored(game_id, game, {str(k): str(v) for k, v in tokens.items()}, glog)
+        bots = header.get("bots") or {}
+        if not isinstance(tokens, dict) or not isinstance(bots, dict):
+            glog.close()
+            raise ValueError("the header's tokens or bots are not a mapping")
+        if any(k not in game.nicknames or not isinstance(v, str) for k, v in bots.items()):
+            glog.close()
+            raise ValueError("the header's bots are not players of the game")
+        return Restored(game_id, game, {str(k): str(v) for k, v in tokens.items()}, glog,
+                        {str(k): v for k, v in bots.items()})
 
 
 def _archive(path: Path) -> None:
