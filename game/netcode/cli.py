@@ -62,6 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--fsync", action="store_true",
                     help="also fsync every saved request (survives power loss, slower; a killed server "
                          "loses nothing either way)")
+    ap.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+                    help="seconds at least between two moves of the bots of one game, so that the people "
+                         "at the table can follow them (default 0.6; 0 for none)")
+    ap.add_argument("--bot-threads", action="store_true",
+                    help="let bots think in threads of the server's process instead of a worker process")
     return ap
 
 
@@ -78,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     options = ServerOptions(host=args.host, port=args.port, data_dir=Path(args.data_dir),
                             compat_rejoin=args.compat_rejoin, heartbeat=args.heartbeat,
                             grace=args.grace, fsync=args.fsync,
-                            status_interval=max(0.0, args.status_interval))
+                            status_interval=max(0.0, args.status_interval),
+                            bot_delay=max(0.0, args.bot_delay), bot_processes=not args.bot_threads)
     try:
         server = Server(config, options)   # creates the data directory
         host, port = server.start()
