@@ -45,6 +45,19 @@ def _split_h(r: Rect, *parts: float, gap: int = 0) -> list[Rect]:
     return out
 
 
+def board_parts(board: Rect, unit: float) -> tuple[Rect, Rect, Rect, list[Rect], Rect]:
+    """A player's board split into (warehouse, strongbox, base production, 3 card slots, leaders)."""
+    m = round(10 * unit)
+    ware, prod, lead = _split_h(board.inflate(-2 * m, -2 * m), 0.26, 0.54, 0.20, gap=m)
+    strong_h = round(ware.h * 0.25)
+    base_h = round(52 * unit)
+    strongbox = Rect(ware.x, ware.bottom - strong_h, ware.w, strong_h)
+    base = Rect(ware.x, strongbox.y - m - base_h, ware.w, base_h)
+    warehouse = Rect(ware.x, ware.y, ware.w, base.y - m - ware.y)
+    slots = _split_h(prod, 1, 1, 1, gap=m)
+    return warehouse, strongbox, base, slots, lead
+
+
 def board_layout(size: tuple[int, int], n_players: int, solo: bool) -> BoardLayout:
     """The regions of the board scene for a window of ``size``."""
     w, h = size
@@ -62,13 +75,7 @@ def board_layout(size: tuple[int, int], n_players: int, solo: bool) -> BoardLayo
     faith = Rect(right.x, right.y, right.w, round(118 * unit))
     lower = Rect(right.x, right.bottom - bottom_h, right.w, bottom_h)
     board = Rect(right.x, faith.bottom + m, right.w, lower.y - faith.bottom - 2 * m)
-    ware, prod, lead = _split_h(board.inflate(-2 * m, -2 * m), 0.26, 0.54, 0.20, gap=m)
-    strong_h = round(ware.h * 0.25)
-    base_h = round(52 * unit)
-    strongbox = Rect(ware.x, ware.bottom - strong_h, ware.w, strong_h)
-    base = Rect(ware.x, strongbox.y - m - base_h, ware.w, base_h)
-    warehouse = Rect(ware.x, ware.y, ware.w, base.y - m - ware.y)
-    slots = _split_h(prod, 1, 1, 1, gap=m)
+    warehouse, strongbox, base, slots, lead = board_parts(board, unit)
     log_r, actions = _split_h(lower, 0.62, 0.38, gap=m)
     opponents: list[Rect] = []
     token = None

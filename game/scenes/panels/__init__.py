@@ -1,0 +1,1 @@
+"""The board's panels, each in its own module (see :mod:`game.scenes.panels.base`)."""

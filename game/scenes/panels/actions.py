@@ -1,0 +1,60 @@
+"""The action bar: Confirm and Back while a plan is built, Produce… and End turn otherwise, and
+a row of small buttons at its foot (Rules, Leave; more can be added to :data:`SMALL`)."""
+from __future__ import annotations
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+
+from .base import Context, Panel
+
+MAIN = [("confirm", "Confirm", "@menu", 0, "Send what you planned (Enter)"),
+        ("back", "Back", "@quiet", 1, "Drop this plan; nothing was sent (Esc or a right click)"),
+        ("produce", "Produce…", None, 0, "Choose productions to run: your main action"),
+        ("end", "End turn", None, 1, "Pass to the next player, once your main action is done")]
+"""(key, label, theme class, column, tooltip) of the large buttons."""
+
+SMALL = [("leave", "Leave", "Back to the title (a solo game is saved; online, you can join again later)"),
+         ("rules", "Rules", "How to play, in eight short pages (F1); the game waits here")]
+"""(key, label, tooltip) of the small buttons, placed from the right edge leftwards."""
+
+
+class ActionBar(Panel):
+    def small_rect(self, i: int) -> pygame.Rect:
+        """The ``i``-th small button from the right."""
+        a = self.rect
+        lw, lh = self.px(84), self.px(26)
+        return pygame.Rect(a.right - (i + 1) * lw - (i + 1) * self.px(6), a.bottom - lh - self.px(6), lw, lh)
+
+    def build(self, ui: pygame_gui.UIManager) -> dict[str, pygame_gui.elements.UIButton]:
+        """The bar's buttons, by key."""
+        a = self.rect
+        bh = self.px(44)
+        col_w = (a.w - self.px(24)) // 2
+        out: dict[str, pygame_gui.elements.UIButton] = {}
+        for key, label, cls, col, tip in MAIN:
+            x = a.x + self.px(8) + col * (col_w + self.px(8))
+            out[key] = pygame_gui.elements.UIButton(
+                pygame.Rect(x, a.y + self.px(10), col_w, bh), label, ui, tool_tip_text=tip,
+                object_id=ObjectID(class_id=cls) if cls else None)
+        for i, (key, label, tip) in enumerate(SMALL):
+            out[key] = pygame_gui.elements.UIButton(self.small_rect(i), label, ui, tool_tip_text=tip,
+                                                    object_id=ObjectID(class_id="@quiet"))
+        return out
+
+    @staticmethod
+    def refresh(buttons: dict[str, pygame_gui.elements.UIButton], ctx: Context) -> None:
+        """Show and enable what fits the moment: a plan's Confirm/Back, or Produce/End turn."""
+        if not buttons:
+            return
+        planning = ctx.plan is not None
+        for key in ("confirm", "back"):
+            (buttons[key].show if planning else buttons[key].hide)()
+        (buttons["produce"].hide if planning else buttons["produce"].show)()
+        (buttons["end"].hide if planning else buttons["end"].show)()
+        (buttons["produce"].enable if ctx.main_open and not planning else buttons["produce"].disable)()
+        done = ctx.can_act and ctx.g["isMandatoryActionDone"]
+        (buttons["end"].enable if done and not planning else buttons["end"].disable)()
+        if planning:
+            ready = getattr(ctx.plan, "ready", True)
+            (buttons["confirm"].enable if ready else buttons["confirm"].disable)()

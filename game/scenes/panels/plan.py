@@ -1,0 +1,139 @@
+"""The plan being built (it takes the log's place): what a market line gives and where each
+resource goes, the card being bought and how it is paid, the productions chosen and their free
+choices. Nothing is sent until Confirm."""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from ..art import icons as I
+from ..art import marbles as M
+from ..art import palette as P
+from ..plans import BuyPlan, MarketPlan, ProductionPlan
+from .base import Context, Hit, Panel, glow, panel, text, veil
+
+
+class PlanPanel(Panel):
+    def hits(self, ctx: Context) -> list[Hit]:
+        out: list[Hit] = []
+        r = self.rect
+        size = self.px(34)
+        plan = ctx.plan
+        x, y = r.x + self.px(12), r.y + self.px(36)
+        if isinstance(plan, MarketPlan):
+            for i, _ in enumerate(plan.items):
+                out.append(Hit(pygame.Rect(x + i * (size + self.px(6)), y, size, size), ("item", i)))
+            x2 = x + max(1, len(plan.items)) * (size + self.px(6)) + self.px(12)
+            out.append(Hit(pygame.Rect(x2, y, self.px(90), size), ("discard",)))
+            out.append(Hit(pygame.Rect(x2 + self.px(100), y, self.px(90), size), ("suggest",)))
+            for i, _ in enumerate(plan.white_choice):
+                out.append(Hit(pygame.Rect(x + i * (size + self.px(6)), y + size + self.px(8), size, size), ("white", i)))
+        elif isinstance(plan, (BuyPlan, ProductionPlan)):
+            pay = plan.payment if isinstance(plan, BuyPlan) else plan.get_payment()
+            if isinstance(plan, ProductionPlan):
+                bx, small = x, self.px(28)
+                for pid in plan.selected:
+                    for side, blanks in (("in", plan.input_blanks.get(pid, [])), ("out", plan.output_blanks.get(pid, []))):
+                        for i, _ in enumerate(blanks):
+                            out.append(Hit(pygame.Rect(bx, r.y + self.px(32), small, small), ("blank", pid, side, i)))
+                            bx += small + self.px(4)
+                    bx += self.px(10)
+            y2 = r.y + self.px(58 if isinstance(plan, BuyPlan) else 86)
+            cx = x
+            for res in sorted(pay.cost):
+                srcs = pay.sources(res)
+                for cid, held, taken in srcs:
+                    if taken < held:
+                        donor = next((c for c, _h, t in srcs if t > 0 and c != cid), None)
+                        if donor is not None:
+                            out.append(Hit(pygame.Rect(cx, y2, self.px(120), self.px(22)), ("pay", res, donor, cid)))
+                            cx += self.px(126)
+        return out
+
+    def draw(self, surface: pygame.Surface, ctx: Context) -> None:
+        r = self.rect
+        panel(surface, r, fill=P.PARCHMENT, border=P.OXBLOOD)
+        plan = ctx.plan
+        x = r.x + self.px(12)
+        hits = self.hits(ctx)
+        width = r.w - self.px(24)
+        if isinstance(plan, MarketPlan):
+            where = f"{'row' if plan.is_row else 'column'} {plan.index + 1}"
+            head = f"Taking {where}" + (f" (+{plan.faith} faith)" if plan.faith else "")
+            head += " — click a resource, then a glowing shelf" if plan.items else " — nothing to store"
+            text(surface, head, (x, r.y + self.px(8)), self.px(18), P.INK, "italic", max_width=width)
+            for hit in hits:
+                t = hit.target
+                if t[0] == "item":
+                    res = plan.items[t[1]]
+                    surface.blit(I.resource_icon(res, hit.rect.h), hit.rect)
+                    if plan.target[t[1]] is None:
+                        veil(surface, hit.rect, 120, radius=hit.rect.w // 2)
+                        text(surface, "✕", hit.rect.center, self.px(16), P.OXBLOOD, anchor="center")
+                    if ctx.selected_item == t[1]:
+                        glow(surface, hit.rect, P.OXBLOOD[:3], radius=hit.rect.w // 2)
+                elif t[0] in ("discard", "suggest"):
+                    pygame.draw.rect(surface, P.PARCHMENT_DARK, hit.rect, border_radius=6)
+                    pygame.draw.rect(surface, P.SEPIA, hit.rect, width=1, border_radius=6)
+                    text(surface, "Discard it" if t[0] == "discard" else "Suggest", hit.rect.center, self.px(16),
+                         P.INK, anchor="center")
+                elif t[0] == "white":
+                    surface.blit(M.marble("Zero", hit.rect.h), hit.rect)
+                    icon = I.resource_icon(plan.white_choice[t[1]], hit.rect.h // 2)
+                    surface.blit(icon, icon.get_rect(center=hit.rect.center))
+            warn = plan.discard_warning()
+            if warn:
+                text(surface, warn, (x, r.bottom - self.px(26)), self.px(16), P.OXBLOOD, "italic", max_width=width)
+        elif isinstance(plan, BuyPlan):
+            c = plan.card
+            cost = ", ".join(f"{n} {res}" for res, n in sorted(plan.cost.items())) or "free"
+            text(surface, f"Buying a level {c.level} {c.color} card for {cost}"
+                 + (" — choose a glowing slot" if len(plan.slots) > 1 else ""),
+                 (x, r.y + self.px(8)), self.px(18), P.INK, "italic", max_width=width)
+            problem = plan.problem()
+            if problem:
+                text(surface, problem, (x, r.y + self.px(36)), self.px(17), P.OXBLOOD, "italic", max_width=width)
+            else:
+                self._payment(surface, ctx, plan.payment, r.y + self.px(34), hits)
+        elif isinstance(plan, ProductionPlan):
+            ins = ", ".join(f"{n} {res}" for res, n in sorted(plan.total_input().items())) or "—"
+            outs = ", ".join(f"{n} {res}" for res, n in sorted(plan.total_output().items())) or "—"
+            blanks = any(plan.input_blanks.get(p) or plan.output_blanks.get(p) for p in plan.selected)
+            head = ("Click the productions to run (base, top cards, leaders)" if not plan.selected
+                    else f"Pay {ins}  →  get {outs}" + ("  (click a resource below to change a free choice)"
+                                                         if blanks else ""))
+            text(surface, head, (x, r.y + self.px(8)), self.px(18), P.INK, "italic", max_width=width)
+            for hit in hits:
+                t = hit.target
+                if t[0] == "blank":
+                    _, pid, side, i = t
+                    res = (plan.input_blanks if side == "in" else plan.output_blanks)[pid][i]
+                    surface.blit(I.resource_icon(res, hit.rect.h), hit.rect)
+                    text(surface, "in" if side == "in" else "out", (hit.rect.right, hit.rect.bottom), self.px(12),
+                         P.SEPIA, "italic", anchor="bottomleft")
+            problem = plan.problem()
+            if problem and plan.selected:
+                text(surface, problem, (x, r.bottom - self.px(26)), self.px(16), P.OXBLOOD, "italic", max_width=width)
+            elif plan.selected:
+                self._payment(surface, ctx, plan.get_payment(), r.y + self.px(64), hits)
+
+    def _payment(self, surface: pygame.Surface, ctx: Context, pay: Any, y: int, hits: list[Hit]) -> None:
+        names = {}
+        me = ctx.me
+        for i, cid in enumerate(me["warehouseShelves"]):
+            names[cid] = f"shelf {i + 1}"
+        names[me["strongbox"]] = "strongbox"
+        for cid in me.get("leaderDepots", []):
+            names[cid] = "leader depot"
+        parts = [f"{', '.join(f'{n} {r}' for r, n in m.items())} from the {names.get(cid, cid)}"
+                 for cid, m in pay.taken.items()]
+        text(surface, "Paying " + ("; ".join(parts) or "nothing"), (self.rect.x + self.px(12), y), self.px(16),
+             P.SEPIA, "italic", max_width=self.rect.w - self.px(24))
+        for hit in hits:
+            if hit.target[0] == "pay":
+                _, res, src, dst = hit.target
+                pygame.draw.rect(surface, P.PARCHMENT_DARK, hit.rect, border_radius=6)
+                pygame.draw.rect(surface, P.SEPIA, hit.rect, width=1, border_radius=6)
+                text(surface, f"{res} from {names.get(dst, dst)}", hit.rect.center, self.px(13), P.INK,
+                     anchor="center", max_width=hit.rect.w - 6)
