@@ -144,8 +144,9 @@ SERVER_TYPES = frozenset({
 })
 """Every type a server may send (observed on the wire, plus the few that exist only in the source)."""
 
-PRIVATE_UPDATES = frozenset({UPDATE_LEADERS_HAND})
-"""Updates that go only to the player named in their ``player`` field."""
+PRIVATE_UPDATES = frozenset({UPDATE_LEADERS_HAND, UPDATE_GAME})
+"""Updates that go only to the player named in their ``player`` field (an ``UpdateGame`` among
+events is the whole table as one player sees it, as after an undo)."""
 
 # ErrNickname reasons.
 NOT_SET = "NOT_SET"

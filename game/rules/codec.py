@@ -2,7 +2,7 @@
 
 The record is small (a few KB for a whole game) and independent of the engine's internals:
 ``{"format": "mor-game/1", "config": <path or null>, "nicknames": [...], "seed": n,
-"history": [["apply", nick, {request}], ["active", nick, bool], ...]}``.
+"history": [["apply", nick, {request}], ["active", nick, bool], ["undo", nick, null], ...]}``.
 """
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from .components import GameConfig
 from .engine import Game
 
 FORMAT = "mor-game/1"
+KINDS = ("apply", "active", "undo")
+"""The kinds of recorded call: a request, a player leaving or coming back, an undo."""
 
 
 def history_entry(kind: str, nickname: str, arg: Any) -> list[Any]:
@@ -39,8 +41,10 @@ def restore(record: dict[str, Any], config: GameConfig) -> Game:
     try:
         nicknames = [str(n) for n in record["nicknames"]]
         seed = int(record["seed"])
-        history = [(str(k), str(n), Action.from_dict(a) if k == "apply" else bool(a))
+        history = [(k, str(n), Action.from_dict(a) if k == "apply" else None if k == "undo" else bool(a))
                    for k, n, a in record["history"]]
+        if any(k not in KINDS for k, _, _ in history):
+            raise ValueError("unknown kind of recorded call")
     except (KeyError, TypeError, ValueError) as e:
         raise ValueError(f"saved game is damaged: {e}") from None
     return Game.replay(config, nicknames, seed, history)

@@ -95,6 +95,11 @@ class Game:
         self._events: list[Event] = []
         self._dirty: set[int] = set()
         self._end_pending = False
+        # undo (see :meth:`undo`): the state before the first request that can still be taken
+        # back, the current player's requests applied since, and why nothing older can be
+        self._undo_mark: tuple | None = None
+        self._undo_stack: list[tuple[str, Action]] = []
+        self._undo_barrier: str | None = None
         rng = self.rng
         order = list(nicknames)
         rng.shuffle(order)
@@ -167,6 +172,8 @@ class Game:
         for kind, nick, arg in history:
             if kind == "apply":
                 g.apply(nick, arg if isinstance(arg, Action) else Action.from_dict(arg))
+            elif kind == "undo":
+                g.undo(nick)
             else:
                 g.set_active(nick, bool(arg))
         return g
@@ -203,6 +210,10 @@ class Game:
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise E.MalformedRequest(detail=f"{type(action).__name__} is not a game request")
+        # the state before this request, if it may become the point an undo goes back to (ending
+        # the turn and buying a card are always final)
+        mark = (self._capture() if not self._undo_stack and self.phase == PLAY and self.current == p.seat
+                and type(action) not in _FINAL_REQUESTS else None)
         self._events = ev = []
         self._dirty.clear()
         try:
@@ -215,6 +226,7 @@ class Game:
         self.history.append(("apply", nickname, action))
         self.version += 1
         self._events = []
+        self._note_for_undo(p, action, ev, mark)
         return ev
 
     def set_active(self, nickname: str, active: bool) -> list[Event]:
@@ -244,6 +256,12 @@ class Game:
         self.history.append(("active", nickname, active))
         self.version += 1
         self._events = []
+        if self._undo_stack:   # the others may have acted on the table as it stood: keep it
+            self._undo_barrier = E.UNDO_PLAYER_STATUS
+        if any(e["type"] == "UpdateCurrentPlayer" for e in ev):
+            self._undo_barrier = None
+        self._undo_stack.clear()
+        self._undo_mark = None
         return ev
 
     def outcome(self) -> Outcome | None:
@@ -256,6 +274,131 @@ class Game:
     def score(self, nickname: str) -> Score:
         """The current score breakdown of a player."""
         return self._score(self.by_nick[nickname])
+
+    # ------------------------------------------------------------------ undo
+    def undo_refusal(self, nickname: str) -> str | None:
+        """Why ``nickname`` cannot take back a request now (an ``E.UNDO_*`` code), or None.
+
+        :raises KeyError: ``nickname`` does not play in this game.
+        """
+        p = self.by_nick[nickname]
+        if self.phase == SETUP:
+            return E.UNDO_SETUP
+        if self.phase == ENDED:
+            return E.UNDO_ENDED
+        if self.current != p.seat:
+            return E.UNDO_NOT_CURRENT
+        if not self._undo_stack:
+            return self._undo_barrier or E.UNDO_NOTHING
+        return None
+
+    def can_undo(self, nickname: str) -> bool:
+        """Whether ``nickname`` may take back their last request now (see :meth:`undo`)."""
+        return self.undo_refusal(nickname) is None
+
+    def undoable_action(self, nickname: str) -> str | None:
+        """The ``UpdateAction`` name of the request :meth:`undo` would take back, or None."""
+        if self.undo_refusal(nickname) is not None:
+            return None
+        return _action_name(self._undo_stack[-1][1])
+
+    def undo(self, nickname: str) -> list[Event]:
+        """Take back the last accepted request of the current player's turn.
+
+        Requests are taken back one at a time, back to the start of the turn, but never past
+        one that revealed something hidden (a card purchase shows the next card of its deck; in
+        solo, ending the turn shows Lorenzo's token) or that changed what the other players had
+        (faith from discarded resources, a Vatican report, the last round, the end of the game),
+        nor past a player leaving or coming back. The state is then exactly what it was before
+        that request; :attr:`history` records the undo, so :meth:`replay` gives the same game.
+
+        Returns the events: ``UpdateUndo`` (our extension, for everyone: ``player`` and the
+        ``action`` taken back), then one ``UpdateGame`` per player, private to that player
+        (``player`` names it), since the whole table may need redrawing.
+
+        :raises KeyError: ``nickname`` does not play in this game.
+        :raises ErrUndo: nothing can be taken back now (``reason`` says why); nothing changed.
+        """
+        why = self.undo_refusal(nickname)
+        if why is not None:
+            raise E.ErrUndo(why)
+        stack = self._undo_stack
+        _, taken = stack.pop()
+        assert self._undo_mark is not None
+        self._restore(self._undo_mark)
+        for nick, action in stack:   # replayed silently: the views below tell everything
+            self._events = []
+            self._dirty.clear()
+            _HANDLERS[type(action)](self, self.by_nick[nick], action)
+            self._close_events()
+        self._events = []
+        if not stack:
+            self._undo_mark = None
+        self.history.append(("undo", nickname, None))
+        self.version += 1
+        from .views import player_view   # views reads the engine: imported here, not at the top
+        ev: list[Event] = [{"player": nickname, "action": _action_name(taken), "type": "UpdateUndo"}]
+        for q in self.players:
+            view = player_view(self, q.nickname)
+            view["player"] = q.nickname
+            ev.append(view)
+        return ev
+
+    def _note_for_undo(self, p: PlayerState, action: Action, ev: list[Event], mark: tuple | None) -> None:
+        """After an accepted request: may it be taken back, and may what came before it?"""
+        kind = type(action)
+        if kind is ReqEndTurn:
+            why = E.UNDO_TOKEN_REVEALED if self.solo else None   # multiplayer: a new turn begins
+        elif self.phase != PLAY or kind in _SETUP_REQUESTS:
+            why = E.UNDO_ENDED if self.phase == ENDED else None
+        else:
+            why = None
+            me = p.nickname
+            for e in ev:
+                t = e["type"]
+                if t in _FINAL_EVENTS:
+                    if why is None or _FINAL_EVENTS[t] < _FINAL_EVENTS.get(why, 3):
+                        why = t
+                elif t == "UpdateFaithPoints" and not e["isBlackCross"] and e["player"] != me:
+                    why = why or "UpdateFaithPoints"
+            if why is None:
+                if mark is not None:
+                    self._undo_mark = mark
+                self._undo_stack.append((me, action))
+                return
+            why = _FINAL_REASONS[why]
+        self._undo_barrier = why
+        self._undo_stack.clear()
+        self._undo_mark = None
+
+    def _capture(self) -> tuple:
+        """What a request that can be taken back may change, copied (see :meth:`_restore`).
+
+        Such a request changes only the current player's storage, leaders, faith and points, the
+        leader depots, the market, the main-action flag and (solo) the black cross: anything that
+        would touch the others, the decks, the reports or the turn order makes it final (see
+        :meth:`_note_for_undo`), and then this mark is dropped. The undo tests compare whole
+        snapshots, so anything missed here would show.
+        """
+        p = self.players[self.current]
+        return (
+            p, [(c, dict(c.content)) for c in (*p.shelves, p.strongbox)],
+            [(d, d.owner, dict(d.content)) for d in self.leader_depot.values()],
+            list(p.depots), list(p.hand), list(p.active_leaders), p.faith, p.vp,
+            list(self.market), self.slide, self.black_cross, self.main_done,
+        )
+
+    def _restore(self, mark: tuple) -> None:
+        """Put back a state from :meth:`_capture` (copying it again: the mark stays intact)."""
+        (p, storage, depots, p_depots, hand, leaders, p.faith, p.vp,
+         market, self.slide, self.black_cross, self.main_done) = mark
+        for c, content in storage:
+            c.content = dict(content)
+        for d, owner, content in depots:
+            d.owner = owner
+            d.content = dict(content)
+        p.depots, p.hand, p.active_leaders = list(p_depots), list(hand), list(leaders)
+        self.market = list(market)
 
     # ------------------------------------------------------------------ checks shared by handlers
     def _check_turn(self, p: PlayerState) -> None:
@@ -924,6 +1067,19 @@ def _squares(cfg: GameConfig) -> list[int]:
 
 def _raise(err: Exception) -> Any:
     raise err
+
+
+_FINAL_REQUESTS = (ReqEndTurn, ReqBuyDevCard)
+_SETUP_REQUESTS = (ReqChooseLeaders, ReqChooseResources)
+_FINAL_EVENTS = {"UpdateDevSlot": 0, "UpdateVaticanSection": 1, "UpdateLastRound": 2}
+"""Events that make a request final (it cannot be taken back), the most telling reason first."""
+_FINAL_REASONS = {"UpdateDevSlot": E.UNDO_CARD_REVEALED, "UpdateVaticanSection": E.UNDO_VATICAN_REPORT,
+                  "UpdateLastRound": E.UNDO_LAST_ROUND, "UpdateFaithPoints": E.UNDO_OTHERS_FAITH}
+
+
+def _action_name(action: Action) -> str:
+    """The ``UpdateAction`` name of a request (a leader request names what it did)."""
+    return action.action_name if type(action) is ReqLeaderAction else action.ACTION
 
 
 _HANDLERS: dict[type, Callable[[Game, PlayerState, Any], str]] = {

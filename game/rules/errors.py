@@ -224,3 +224,41 @@ class ErrActiveLeaderDiscarded(GameError):
 
     def describe(self) -> str:
         return "An active leader cannot be discarded."
+
+
+# ErrUndo reasons (our extension: undo is not part of the reference protocol)
+UNDO_SETUP = "SETUP"
+UNDO_ENDED = "GAME_ENDED"
+UNDO_NOT_CURRENT = "NOT_CURRENT_PLAYER"
+UNDO_NOTHING = "NOTHING_TO_UNDO"
+UNDO_CARD_REVEALED = "CARD_REVEALED"
+UNDO_TOKEN_REVEALED = "TOKEN_REVEALED"
+UNDO_OTHERS_FAITH = "OTHERS_FAITH"
+UNDO_VATICAN_REPORT = "VATICAN_REPORT"
+UNDO_LAST_ROUND = "LAST_ROUND"
+UNDO_PLAYER_STATUS = "PLAYER_STATUS"
+
+_UNDO_TEXT = {
+    UNDO_SETUP: "the setup choices cannot be taken back",
+    UNDO_ENDED: "the game is over",
+    UNDO_NOT_CURRENT: "only the player whose turn it is can take back a move",
+    UNDO_NOTHING: "there is nothing to take back this turn",
+    UNDO_CARD_REVEALED: "buying the card revealed the next card of its deck",
+    UNDO_TOKEN_REVEALED: "ending the turn revealed Lorenzo's action token",
+    UNDO_OTHERS_FAITH: "the discarded resources moved the other players' faith markers",
+    UNDO_VATICAN_REPORT: "a Vatican report has been made",
+    UNDO_LAST_ROUND: "the last round has begun",
+    UNDO_PLAYER_STATUS: "a player left or came back to the table since",
+}
+
+
+class ErrUndo(GameError):
+    """An undo refused (our extension); ``reason`` is one of the ``UNDO_*`` codes."""
+
+    TYPE = "ErrUndo"
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason=reason)
+
+    def describe(self) -> str:
+        return "Nothing was taken back: " + _UNDO_TEXT.get(self.fields["reason"], self.fields["reason"]) + "."

@@ -155,7 +155,7 @@ class TestVisibility:
         msg = {"player": "alice", "leaders": [1, 2], "type": "UpdateLeadersHand"}
         assert p.visible_to(msg, "alice")
         assert not p.visible_to(msg, "bob")
-        assert p.PRIVATE_UPDATES == {"UpdateLeadersHand"}
+        assert p.PRIVATE_UPDATES == {"UpdateLeadersHand", "UpdateGame"}
 
     @pytest.mark.parametrize("msg", [
         {"player": "alice", "leadersHandCount": 2, "type": "UpdateLeadersHandCount"},
