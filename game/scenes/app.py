@@ -103,6 +103,8 @@ class App:
             if top is not None:
                 top.ui.update(dt)
                 top.update(dt)
+                if self.stack.top is not top and self.stack.top is not None:
+                    self.stack.top.ui.update(0.0)   # a scene handed over: its widgets show on its first frame
             self.draw()
         except Exception as e:
             if self.strict:

@@ -1,0 +1,143 @@
+"""Walk like a player: the real frame loop from the title, posted mouse and key events only.
+
+Every walk saves the first frame of each scene it passes through (to a temporary folder) and
+checks the FIRST frame of each board: the grid's cards, the market's arrows, the faith track,
+the player's board and the action bar are all drawn. Solo (new, then resumed) and a hosted LAN
+game joined by a second client over loopback (both first boards, a rejoin, the host hosting
+again), at 1024x640 and 1920x1080.
+"""
+from __future__ import annotations
+
+import socket
+import sys
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from walk import Walk, board_check  # noqa: E402
+
+from game.scenes.app import App  # noqa: E402
+from game.scenes.menus import TitleScene  # noqa: E402
+
+SIZES = [(1024, 640), (1920, 1080)]
+ALL = {"cards": True, "arrows": True, "track": True, "board": True, "actions": True}
+
+
+@pytest.fixture(autouse=True)
+def _dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+
+
+def _close(app: App) -> None:
+    while app.stack.top is not None:
+        app.stack.pop()
+    if app.server is not None:
+        app.server.stop()
+        app.server = None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start(size, frames: Path, name: str) -> Walk:
+    app = App(headless=True, size=size)
+    app.settings.confirm_end_turn = False
+    walk = Walk(app, frames, name)
+    app.stack.push(TitleScene(app))
+    walk.frames(2)
+    return walk
+
+
+def _keep_two_leaders(walk: Walk) -> None:
+    walk.until_scene("LeaderChoiceScene")
+    walk.key(pygame.K_1, "1")
+    walk.key(pygame.K_3, "3")
+    walk.key(pygame.K_RETURN, "\r")
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_solo_game_from_the_title_shows_a_whole_board_on_its_first_frame(size, tmp_path):
+    walk = _start(size, tmp_path / "frames", "solo")
+    try:
+        walk.press("Play solo")
+        _keep_two_leaders(walk)
+        walk.until_scene("BoardScene")
+        assert board_check(walk.first("BoardScene"), 1) == ALL
+        walk.press("Leave")                           # saved; back at the title
+        walk.until_scene("TitleScene")
+        walk.press("Continue solo game")              # resumed
+        walk.until_scene("BoardScene")
+        assert board_check(walk.first("BoardScene", 1), 1) == ALL
+    finally:
+        _close(walk.app)
+    assert len(list((tmp_path / "frames").glob("solo-*-BoardScene.png"))) == 2
+
+
+def _join(walk: Walk, port: int, nickname: str) -> None:
+    walk.press("Join by IP")
+    walk.until_scene("JoinScene")
+    walk.click(walk.entry_at(0))
+    walk.type(f"127.0.0.1:{port}")
+    walk.click(walk.entry_at(1))
+    walk.type(nickname)
+    walk.press("Join")
+
+
+def _both_to_the_board(*walks: Walk) -> None:
+    """Frames for every player until each sees the board; the second player takes their resource."""
+    end = time.monotonic() + 20
+    while not all(w.scene == "BoardScene" for w in walks):
+        assert time.monotonic() < end, [w.scene for w in walks]
+        for w in walks:
+            if w.scene == "ResourceChoiceScene" and w.button_at("Take it") is None:
+                w.click(w.app.stack.top.token_rects["Coin"].center)
+                for label in ("Bottom", "Take it"):
+                    if w.scene == "ResourceChoiceScene" and w.button_at(label) is not None:
+                        w.click(w.button_at(label))
+            w.frames(1)
+        time.sleep(0.005)
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_hosted_game_joined_over_loopback_shows_whole_boards_on_their_first_frames(size, tmp_path):
+    frames = tmp_path / "frames"
+    host = _start(size, frames, "host")
+    guest = _start(size, frames, "guest")
+    port = _free_port()
+    host.app.settings.server_port = port
+    try:
+        host.press("Host a LAN game")
+        host.until_scene("LobbyScene")
+        host.press("2 players")
+        _join(guest, port, "Bea")
+        guest.until_scene("LeaderChoiceScene")
+        host.until_scene("LeaderChoiceScene")
+        _keep_two_leaders(host)
+        _keep_two_leaders(guest)
+        _both_to_the_board(host, guest)
+        assert board_check(host.first("BoardScene"), 2) == ALL
+        assert board_check(guest.first("BoardScene"), 2) == ALL
+        # the guest leaves and comes back: its seat, and a whole board at once
+        guest.press("Leave")
+        guest.until_scene("TitleScene")
+        _join(guest, port, "Bea")
+        guest.until_scene("BoardScene")
+        assert board_check(guest.first("BoardScene", 1), 2) == ALL
+        # the host stops hosting and hosts again: the same game, a whole board at once
+        host.press("Leave")
+        host.until_scene("TitleScene")
+        host.press("Host a LAN game")
+        host.until_scene("BoardScene", timeout=15)
+        assert board_check(host.first("BoardScene", 1), 2) == ALL
+    finally:
+        _close(guest.app)
+        _close(host.app)

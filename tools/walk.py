@@ -1,0 +1,177 @@
+"""Walk the client as a player does: the real ``App`` frame loop, fed posted mouse and key events only.
+
+:class:`Walk` drives one headless :class:`~game.scenes.app.App` from the title, finds buttons by
+the words on them (as a player reads them), clicks points, presses keys and types, and records
+the frames it passes through: the first frame of every scene it meets is saved as a PNG (when
+given a folder) and kept, so a test can look at exactly what the player saw first.
+
+:func:`board_check` looks at a board frame's pixels and says which panels are drawn: the
+development card grid's cards, the market's arrows, the faith track, the player's board.
+Used by ``tests/scenes/test_walk.py`` and by ``tools/screenshots.py``.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Callable
+
+import pygame
+import pygame_gui
+
+from game.scenes.app import App
+
+Pos = tuple[int, int]
+
+
+class Walk:
+    """A player at one app. ``out``: a folder for the frames (None: keep them in memory only)."""
+
+    def __init__(self, app: App, out: Path | None = None, name: str = "walk") -> None:
+        self.app = app
+        self.out = Path(out) if out is not None else None
+        self.name = name
+        self.firsts: list[tuple[str, pygame.Surface]] = []   # (scene class, its first frame)
+        self._last: object = None
+        self._n = 0
+        if self.out is not None:
+            self.out.mkdir(parents=True, exist_ok=True)
+        app.on_frame.append(self._record)
+
+    # ------------------------------------------------------------------ recording
+    def _record(self, app: App) -> None:
+        top = app.stack.top
+        if top is self._last or top is None:
+            return
+        self._last = top
+        kind = type(top).__name__
+        shot = app.window.copy()
+        self.firsts.append((kind, shot))
+        self._n += 1
+        if self.out is not None:
+            pygame.image.save(shot, str(self.out / f"{self.name}-{self._n:02d}-{kind}.png"))
+
+    def first(self, kind: str, nth: int = 0) -> pygame.Surface:
+        """The first frame of the ``nth`` time the walk met a scene of class ``kind``."""
+        frames = [s for k, s in self.firsts if k == kind]
+        assert len(frames) > nth, f"{self.name}: never saw {kind} (saw {[k for k, _ in self.firsts]})"
+        return frames[nth]
+
+    @property
+    def scene(self) -> str:
+        return type(self.app.stack.top).__name__
+
+    # ------------------------------------------------------------------ input
+    def frames(self, n: int = 1, events=()) -> None:
+        self.app.frame(1 / 60, list(events))
+        for _ in range(n - 1):
+            self.app.frame(1 / 60)
+
+    def move(self, pos: Pos) -> None:
+        self.frames(1, [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))])
+
+    def click(self, pos: Pos, after: int = 3) -> None:
+        """Move there, press and release the left button, then frames for the widgets' events."""
+        pos = (int(pos[0]), int(pos[1]))
+        self.move(pos)
+        self.frames(1, [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)])
+        self.frames(after, [pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1)])
+
+    def key(self, key: int, unicode: str = "", after: int = 2) -> None:
+        self.frames(1, [pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=unicode, scancode=0)])
+        self.frames(after, [pygame.event.Event(pygame.KEYUP, key=key, mod=0, unicode=unicode, scancode=0)])
+
+    def type(self, words: str) -> None:
+        """Type into the focused text field (select what is there first with Ctrl+A)."""
+        self.frames(1, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=pygame.KMOD_CTRL, unicode="",
+                                           scancode=4)])
+        self.frames(1, [pygame.event.Event(pygame.TEXTINPUT, text=words)])
+
+    def button_at(self, label: str) -> Pos | None:
+        """The centre of the visible, enabled button whose words start with ``label``."""
+        top = self.app.stack.top
+        for el in top.ui.get_sprite_group().sprites():
+            if isinstance(el, pygame_gui.elements.UIButton) and el.visible and el.is_enabled \
+                    and str(el.text).startswith(label):
+                return el.rect.center
+        return None
+
+    def entry_at(self, placeholder_or_index: int) -> Pos:
+        """The centre of the ``n``-th text field on the screen (top to bottom)."""
+        top = self.app.stack.top
+        entries = sorted((el for el in top.ui.get_sprite_group().sprites()
+                          if isinstance(el, pygame_gui.elements.UITextEntryLine) and el.visible),
+                         key=lambda e: (e.rect.y, e.rect.x))
+        return entries[placeholder_or_index].rect.center
+
+    def press(self, label: str, timeout: float = 10.0) -> None:
+        """Click the button that says ``label`` (waiting for it to appear and be enabled)."""
+        self.until(lambda: self.button_at(label) is not None, timeout, f"a button {label!r}")
+        self.click(self.button_at(label))
+
+    def until(self, cond: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
+        end = time.monotonic() + timeout
+        while not cond():
+            assert time.monotonic() < end, f"{self.name}: timed out waiting for {what} (at {self.scene})"
+            self.frames(1)
+            time.sleep(0.005)
+
+    def until_scene(self, kind: str, timeout: float = 10.0) -> None:
+        self.until(lambda: self.scene == kind, timeout, kind)
+
+
+# ---------------------------------------------------------------------------- looking at a board
+def _colours(surface: pygame.Surface, rect: pygame.Rect, step: int = 2) -> list[tuple[int, int, int]]:
+    rect = rect.clip(surface.get_rect())
+    return [tuple(surface.get_at((x, y)))[:3] for x in range(rect.x, rect.right, step)
+            for y in range(rect.y, rect.bottom, step)]
+
+
+def _dark(c: tuple[int, int, int]) -> bool:
+    return sum(c) < 3 * 110
+
+
+def _paper(c: tuple[int, int, int]) -> bool:
+    """Parchment (light, warm, low saturation) as the panels' paper is."""
+    r, g, b = c
+    return r > 185 and g > 160 and b > 110 and r - b < 95
+
+
+def board_geometry(size: tuple[int, int], n_players: int) -> dict[str, list[pygame.Rect]]:
+    """Where the board's pieces are for a window of ``size`` (from the layout and the panels'
+    own geometry, for the standard game: a 3x4 market, 4 colours x 3 levels of cards)."""
+    from game.scenes.layout import board_layout
+    from game.scenes.panels.grid import GridPanel
+    from game.scenes.panels.market import MarketPanel
+    from game.scenes.panels.player_board import PlayerBoardPanel
+    L = board_layout(size, n_players, n_players == 1)
+    shape = SimpleNamespace(g={"market": {"grid": [[None] * 4] * 3},
+                               "devCardGrid": {"topCards": {c: [] for c in ("Green", "Blue", "Yellow", "Purple")},
+                                               "levelsCount": 3}})
+    board = PlayerBoardPanel(L.board, L.unit)
+    return {"cards": [r for _c, _l, r in GridPanel(L.grid, L.unit).card_rects(shape)],
+            "arrows": [r for _t, r in MarketPanel(L.market, L.unit).arrow_rects(shape)],
+            "track": [L.faith.inflate(-round(24 * L.unit), -round(24 * L.unit))],
+            "board": [board.warehouse, board.strongbox, *board.slots],
+            "actions": [L.actions.inflate(-round(16 * L.unit), -round(16 * L.unit))]}
+
+
+def board_check(surface: pygame.Surface, n_players: int) -> dict[str, bool]:
+    """Which panels a board frame shows: "cards" (every deck of the grid shows a card, not bare
+    paper), "arrows" (every row and column has its carved arrow), "track" (the faith spaces),
+    "board" (the player's board: shelves, strongbox, slots), "actions" (the action bar's buttons)."""
+    geo = board_geometry(surface.get_size(), n_players)
+    out = {}
+    # a card: framed art, much of it neither paper nor the grid's paper
+    out["cards"] = all(sum(not _paper(c) for c in cols) / len(cols) > 0.35
+                       for cols in (_colours(surface, r) for r in geo["cards"]))
+    # an arrow: a dark wooden button filling most of its square, with gold on it
+    out["arrows"] = all(sum(_dark(c) for c in cols) / len(cols) > 0.3
+                        for cols in (_colours(surface, r.inflate(-r.w // 4, -r.h // 4)) for r in geo["arrows"]))
+    track = _colours(surface, geo["track"][0], 3)
+    out["track"] = len(set(track)) > 60 and sum(not _paper(c) for c in track) / len(track) > 0.2
+    board = [c for r in geo["board"] for c in _colours(surface, r, 3)]
+    out["board"] = len(set(board)) > 60 and sum(not _paper(c) for c in board) / len(board) > 0.15
+    bar = _colours(surface, geo["actions"][0], 3)
+    out["actions"] = sum(not _paper(c) for c in bar) / len(bar) > 0.2
+    return out
