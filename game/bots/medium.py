@@ -1,8 +1,375 @@
-"""The medium bot (for now it plays like the easy one; its heuristic player replaces this)."""
+"""The medium bot: a heuristic player that weighs each request of its turn.
+
+Each time it is asked it plays its leaders as soon as their requirements are met, then tries
+every main action worth considering on a copy of the game and keeps the one that leaves the best
+position by :class:`~game.bots.evaluate.Evaluator`: each card it can buy into each slot, each
+market line (with the warehouse rearranged first when that keeps more of the line, and each way
+of turning white marbles with two leaders), and the productions it can pay for, alone and
+together, with their free choices aimed at the card it is saving for. Once the main action is
+done it discards leaders that can no longer pay off, and ends its turn.
+
+:class:`Policy` works on any :class:`~game.rules.engine.Game` for one player: the medium bot runs
+it on the game rebuilt from its view; the hard bot runs it inside its playouts.
+"""
 from __future__ import annotations
 
-from .easy import EasyBot
+import random
+from dataclasses import dataclass
+from itertools import combinations, permutations
+from typing import Callable
+
+from game.rules.actions import (Action, ProductionRequest, ReqActivateProductions, ReqBuyDevCard,
+                                ReqChooseLeaders, ReqChooseResources, ReqEndTurn, ReqLeaderAction,
+                                ReqSwapShelves, ReqTakeFromMarket)
+from game.rules.choices import (activatable_leaders, affordable_cards, market_lines, suggest_payment,
+                                suggest_placement)
+from game.rules.components import GameConfig, LeaderCard
+from game.rules.engine import ENDED, SETUP, Game
+from game.rules.errors import GameError
+from game.rules.state import PlayerState
+
+from . import Decision
+from .common import board, card_words, clone, empties_color, leader_words, line_words, res_words, slot_words
+from .evaluate import ABILITY, Evaluator
+
+_ABILITY_WORDS = {"discount": "its cards cost one {r} less", "extra_depot": "two more {r} fit in storage",
+                  "white_marble": "white marbles become {r}", "production": "a new production ({r} into faith and a resource of choice)"}
 
 
-class MediumBot(EasyBot):
+@dataclass
+class Candidate:
+    """A main action, the rearranging it needs first, and how to say why."""
+
+    pre: tuple[Action, ...]
+    main: Action
+    words: Callable[[Game, PlayerState], str]
+    value: float = 0.0
+
+
+class Policy:
+    """The medium policy for one player of a game (see the module docstring).
+
+    ``fast`` trims the choices it tries (for playouts): no warehouse rearranging unless the line
+    at all, fewer production sets.
+    """
+
+    def __init__(self, config: GameConfig, evaluator: Evaluator | None = None, *, fast: bool = False) -> None:
+        self.config = config
+        self.ev = evaluator or Evaluator(config)
+        self.fast = fast
+
+    # ------------------------------------------------------------------ entry
+    def decide(self, g: Game, p: PlayerState) -> Decision:
+        if g.phase == SETUP:
+            return self.setup_leaders(g, p) if not p.chose_leaders else self.setup_resources(g, p)
+        ready = activatable_leaders(g, p)
+        if ready:
+            leader = max(ready, key=lambda ld: (ld.victory_points, -ld.id))
+            what = _ABILITY_WORDS[leader.kind].format(r=leader.resource)
+            return Decision(ReqLeaderAction(leader.id, True),
+                            f"Play {leader_words(leader)}: its requirement is met, {leader.victory_points} VP "
+                            f"and {what}.")
+        if g.main_done:
+            discard = self.discard_now(g, p, end_of_game=g.last_round and not g.solo)
+            if discard is not None:
+                return discard
+            return Decision(ReqEndTurn(), "End the turn: the main action is done.")
+        best = self.best_main(g, p)
+        if best.pre:
+            return Decision(best.pre[0], f"Rearrange the warehouse first: {best.words(g, p)}")
+        after = self._after(g, best)
+        if after is not None and (after.phase == ENDED or (after.last_round and not g.solo)):
+            discard = self.discard_now(g, p, end_of_game=True)
+            if discard is not None:
+                return discard
+        return Decision(best.main, best.words(g, p))
+
+    # ------------------------------------------------------------------ setup
+    def leader_score(self, leader: LeaderCard) -> float:
+        need = sum(3 * r.count + (2 if r.level and r.level > 1 else 0) for r in leader.requires_cards)
+        need += sum(leader.requires_resources.values())
+        return (leader.victory_points + ABILITY[leader.kind]) * 0.85 ** need
+
+    def setup_leaders(self, g: Game, p: PlayerState) -> Decision:
+        cfg = self.config
+        best = None
+        for pair in combinations(sorted(p.hand), cfg.leaders_kept):
+            leaders = [cfg.leaders[i] for i in pair]
+            score = sum(self.leader_score(ld) for ld in leaders)
+            colors = [set(r.color for r in ld.requires_cards) for ld in leaders]
+            if len(colors) == 2 and colors[0] & colors[1]:
+                score += 1.5
+            kinds = [ld.kind for ld in leaders]
+            if kinds.count("white_marble") == 2:
+                score -= 2.0
+            if best is None or score > best[0]:
+                best = (score, pair)
+        pair = best[1]
+        names = " and ".join(leader_words(cfg.leaders[i]) for i in pair)
+        return Decision(ReqChooseLeaders(pair), f"Keep {names}: the likeliest to be played, for the most points.")
+
+    def setup_resources(self, g: Game, p: PlayerState) -> Decision:
+        cfg = self.config
+        have = p.resource_totals()
+        ts = self.ev.targets(g, p, have)
+        want: dict[str, int] = {}
+        for _, card, cost, _ in ts[:3]:
+            for r, n in cost.items():
+                want[r] = want.get(r, 0) + n
+        r = max(cfg.resources, key=lambda x: (want.get(x, 0), -cfg.resources.index(x)))
+        shelf = max(p.shelves, key=lambda s: s.capacity)
+        return Decision(ReqChooseResources({shelf.id: {r: p.bonus}}),
+                        f"Start with {p.bonus} {r}: the cheapest cards on offer ask for it.")
+
+    # ------------------------------------------------------------------ leaders
+    def discard_now(self, g: Game, p: PlayerState, *, end_of_game: bool) -> Decision | None:
+        """A leader to discard for its faith point, if keeping it is worth less."""
+        cfg = self.config
+        hand = [lid for lid in p.hand if lid not in p.active_leaders]
+        if not hand:
+            return None
+        if end_of_game:
+            lid = hand[0]
+            return Decision(ReqLeaderAction(lid, False),
+                            f"Discard {leader_words(cfg.leaders[lid])} for 1 faith: the game ends before it could be played.")
+        now = self.ev.value(g, p)
+        best = None
+        for lid in hand:
+            h = clone(g)
+            h.apply(p.nickname, ReqLeaderAction(lid, False))
+            v = self.ev.value(h, h.player(p.nickname))
+            if v > now + 0.25 and (best is None or v > best[0]):
+                best = (v, lid)
+        if best is None:
+            return None
+        return Decision(ReqLeaderAction(best[1], False),
+                        f"Discard {leader_words(cfg.leaders[best[1]])} for 1 faith: it is unlikely to be played in time.")
+
+    # ------------------------------------------------------------------ main action
+    def _after(self, g: Game, c: Candidate) -> Game | None:
+        h = clone(g)
+        nick = g.current_player.nickname
+        try:
+            for a in c.pre:
+                h.apply(nick, a)
+            h.apply(nick, c.main)
+        except GameError:
+            return None
+        return h
+
+    def best_main(self, g: Game, p: PlayerState) -> Candidate:
+        """The candidate leaving the best position. Ties go to one needing no rearranging, then to
+        the smallest final arrangement: a choice that does not depend on the current arrangement,
+        so after each swap the same plan is chosen again and the swaps never go round in circles."""
+        best = None
+        best_key = None
+        for c in self.candidates(g, p):
+            h = self._after(g, c)
+            if h is None:
+                continue
+            c.value = self.ev.value(h, h.player(p.nickname))
+            key = (round(c.value, 6), not c.pre,
+                   (_arrangement(h.player(p.nickname)), str(c.main)) if c.pre else ())
+            if best_key is None or key > best_key:
+                best, best_key = c, key
+        assert best is not None, "a player always has a market line to take"
+        return best
+
+    def candidates(self, g: Game, p: PlayerState):
+        yield from self.buy_candidates(g, p)
+        yield from self.market_candidates(g, p)
+        yield from self.production_candidates(g, p)
+
+    def buy_candidates(self, g: Game, p: PlayerState):
+        for offer in affordable_cards(g, p):
+            if empties_color(g, offer.card):
+                continue
+            seen = set()
+            for slot in offer.slots:
+                key = tuple(p.slots[slot][-1:])
+                if key in seen:
+                    continue
+                seen.add(key)
+                pay = suggest_payment(g, p, offer.cost) or {}
+                card = offer.card
+
+                def words(g2, p2, card=card, slot=slot):
+                    return (f"Buy {card_words(card)} into {slot_words(slot)}: the best card it can pay for now.")
+                yield Candidate((), ReqBuyDevCard(card.color, card.level, slot, pay), words)
+
+    def _shelf_orders(self, p: PlayerState) -> list[tuple[tuple[int, int], ...]]:
+        """Ways to rearrange the shelves by swapping whole shelves: lists of swaps (as id pairs)."""
+        shelves = p.shelves
+        n = len(shelves)
+        out: list[tuple[tuple[int, int], ...]] = []
+        seen = set()
+        for perm in permutations(range(n)):
+            # shelf i receives the contents of shelf perm[i]
+            if any(shelves[perm[i]].total() > shelves[i].capacity for i in range(n)):
+                continue
+            key = tuple(tuple(sorted(shelves[perm[i]].content.items())) for i in range(n))
+            if key in seen:
+                continue
+            seen.add(key)
+            swaps = []
+            cur = list(range(n))             # cur[i]: whose original contents shelf i holds now
+            for i in range(n):
+                if cur[i] != perm[i]:
+                    j = cur.index(perm[i])
+                    swaps.append((shelves[i].id, shelves[j].id))
+                    cur[i], cur[j] = cur[j], cur[i]
+            out.append(tuple(swaps))
+        return out
+
+    def market_candidates(self, g: Game, p: PlayerState):
+        orders = None
+        for line in market_lines(g, p):
+            whites = [{}]
+            if len(line.white_options) > 1 and line.whites:
+                a, b = line.white_options[:2]
+                whites = [{a: line.whites}, {b: line.whites}]
+                if line.whites > 1:
+                    whites.append({a: line.whites // 2, b: line.whites - line.whites // 2})
+            for reps in whites:
+                intake = dict(line.resources)
+                for r, n in reps.items():
+                    intake[r] = intake.get(r, 0) + n
+                plan = suggest_placement(g, p, intake)
+                spill = sum(intake.values()) - sum(n for m in plan.values() for n in m.values())
+                gain = dict(intake)
+                if line.faith:
+                    gain["Faith"] = line.faith
+
+                def words(g2, p2, line=line, gain=gain, spill=spill):
+                    aim = self._aim_words(g2, p2)
+                    return (f"Take {line_words(line.is_row, line.index)} of the market ({res_words(gain)})"
+                            + (f"{aim}." if aim else ".") + (f" {spill} will not fit." if spill else ""))
+                yield Candidate((), ReqTakeFromMarket(line.is_row, line.index, reps, plan), words)
+                if self.fast:
+                    continue
+                if orders is None:
+                    orders = [o for o in self._shelf_orders(p) if o]
+                for swaps in orders:
+                    h = clone(g)
+                    q = h.player(p.nickname)
+                    for a, b in swaps:
+                        h.apply(p.nickname, ReqSwapShelves(a, b))
+                    plan2 = suggest_placement(h, q, intake)
+                    spill2 = sum(intake.values()) - sum(n for m in plan2.values() for n in m.values())
+
+                    def words2(g2, p2, line=line, gain=gain, spill2=spill2):
+                        return (f"so that {line_words(line.is_row, line.index)} of the market ({res_words(gain)}) "
+                                f"fits better" + (f" ({spill2} will not fit)." if spill2 else "."))
+                    yield Candidate(tuple(ReqSwapShelves(a, b) for a, b in swaps),
+                                    ReqTakeFromMarket(line.is_row, line.index, reps, plan2), words2)
+
+    def _aim_words(self, g: Game, p: PlayerState) -> str:
+        ts = self.ev.targets(g, p, p.resource_totals())
+        if not ts:
+            return ""
+        _, card, cost, miss = ts[0]
+        return f", toward {card_words(card)}"
+
+    # ------------------------------------------------------------------ productions
+    def production_candidates(self, g: Game, p: PlayerState):
+        avail = g.available_productions(p)
+        base_id = self.config.base_production.id
+        others = [prod for pid, prod in sorted(avail.items()) if pid != base_id]
+        have = p.resource_totals()
+        ts = self.ev.targets(g, p, have)
+        need: dict[str, int] = {}
+        if ts:
+            for r, n in ts[0][2].items():
+                need[r] = n
+        surplus = {r: have.get(r, 0) - need.get(r, 0) for r in self.config.resources}
+        # free outputs: what the aimed card misses most
+        short = sorted(self.config.resources, key=lambda r: (have.get(r, 0) - need.get(r, 0), self.config.resources.index(r)))
+        out_res = short[0]
+        sets = []
+        k = len(others)
+        limit = 2 if self.fast else k
+        for size in range(0, min(k, limit) + 1):
+            for combo in combinations(others, size):
+                sets.append(list(combo))
+        if self.fast and k > 2:
+            sets.append(list(others))
+        for combo in sets:
+            for with_base in (False, True):
+                if not combo and not with_base:
+                    continue
+                prods = combo + ([avail[base_id]] if with_base else [])
+                reqs = self._pay_productions(p, prods, surplus, out_res)
+                if reqs is None:
+                    continue
+                gained: dict[str, int] = {}
+                spent: dict[str, int] = {}
+                for prod, req in zip(prods, reqs):
+                    for r, n in prod.output.items():
+                        gained[r] = gained.get(r, 0) + n
+                    for r, n in req.output_rep.items():
+                        gained[r] = gained.get(r, 0) + n
+                    for m in req.input_containers.values():
+                        for r, n in m.items():
+                            spent[r] = spent.get(r, 0) + n
+
+                def words(g2, p2, gained=gained, spent=spent):
+                    aim = self._aim_words(g2, p2)
+                    return f"Run productions: {res_words(spent)} become {res_words(gained)}" + (f"{aim}." if aim else ".")
+                yield Candidate((), ReqActivateProductions(tuple(reqs)), words)
+
+    def _pay_productions(self, p: PlayerState, prods, surplus: dict[str, int], out_res: str) -> list[ProductionRequest] | None:
+        avail: dict[int, dict[str, int]] = {}
+        order = [*p.shelves, *p.depots, p.strongbox]
+        for c in order:
+            if c.content:
+                avail[c.id] = dict(c.content)
+        ids = [c.id for c in order]
+        reqs = []
+        spare = dict(surplus)
+
+        def take(r: str, n: int, plan: dict[int, dict[str, int]]) -> bool:
+            for cid in ids:
+                if n <= 0:
+                    break
+                have = avail.get(cid, {}).get(r, 0)
+                m = min(have, n)
+                if m > 0:
+                    avail[cid][r] = have - m
+                    plan.setdefault(cid, {})[r] = plan.get(cid, {}).get(r, 0) + m
+                    n -= m
+            return n == 0
+
+        for prod in prods:
+            plan: dict[int, dict[str, int]] = {}
+            for r, n in prod.input.items():
+                if not take(r, n, plan):
+                    return None
+                spare[r] = spare.get(r, 0) - n
+            for _ in range(prod.input_choice):
+                left = {r: sum(m.get(r, 0) for m in avail.values()) for r in self.config.resources}
+                choices = [r for r in self.config.resources if left[r] > 0]
+                if not choices:
+                    return None
+                r = max(choices, key=lambda x: (spare.get(x, 0), left[x], -self.config.resources.index(x)))
+                take(r, 1, plan)
+                spare[r] = spare.get(r, 0) - 1
+            outs = {out_res: prod.output_choice} if prod.output_choice else {}
+            reqs.append(ProductionRequest(prod.id, plan, {}, outs))
+        return reqs
+
+
+def _arrangement(p: PlayerState) -> tuple:
+    """The shelves' contents in a form that orders arrangements (for breaking ties)."""
+    return tuple(tuple(sorted(s.content.items())) for s in p.shelves)
+
+
+class MediumBot:
     level = "medium"
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        self.policy = Policy(config)
+
+    def decide(self, view: dict, nickname: str, rng: random.Random) -> Decision:
+        g, p = board(view, self.config, nickname)
+        return self.policy.decide(g, p)
