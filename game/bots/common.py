@@ -37,7 +37,8 @@ def board(view: dict, config: GameConfig, nickname: str) -> tuple[Game, PlayerSt
 
 # ---------------------------------------------------------------------------- copying
 _DONE = frozenset({"config", "containers", "leader_depot", "players", "by_nick", "decks", "market",
-                   "tokens", "fired", "history", "_events", "_dirty", "rng", "nicknames", "winners"})
+                   "tokens", "fired", "history", "_events", "_dirty", "rng", "nicknames", "winners",
+                   "_undo_mark", "_undo_stack", "_undo_barrier"})
 
 
 def clone(g: Game, rng: random.Random | None = None) -> Game:
@@ -80,6 +81,7 @@ def clone(g: Game, rng: random.Random | None = None) -> Game:
     new.tokens = list(g.tokens)
     new.fired = list(g.fired)
     new.history = []
+    new._undo_mark, new._undo_stack, new._undo_barrier = None, [], None   # a copy is never undone
     new._events = []
     new._dirty = set()
     if rng is None:
