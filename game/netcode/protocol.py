@@ -103,6 +103,9 @@ UPDATE_ACTIVATE_LEADER = "UpdateActivateLeader"  # in the reference source, neve
 REQ_CHAT = "ReqChat"          # client to server: {"text": "..."}
 UPDATE_CHAT = "UpdateChat"    # server to the players of a game: {"player": nick, "text": "..."}
 CHAT_MAX = 200
+REQ_UNDO = "ReqUndo"          # client to server: take back my last request of this turn
+UPDATE_UNDO = "UpdateUndo"    # server to our clients: {"player": nick, "action": name}, then an UpdateGame each
+ERR_UNDO = "ErrUndo"          # server to the requester: {"reason": code} (see game.rules.errors)
 """Longest chat message, in characters, after stripping surrounding whitespace."""
 # Server to client: errors.
 ERR_PROTOCOL = "ErrProtocol"
@@ -270,6 +273,13 @@ def clean_chat(text: Any) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
+class ReqUndo(ClientMessage):
+    """Take back one's last request of this turn (our extension; see ``Game.undo``)."""
+
+    TYPE: ClassVar[str] = REQ_UNDO
+
+
+@dataclass(frozen=True, slots=True)
 class ReqNewGame(ClientMessage):
     """Ask for a game of ``players_count`` players (only the head of the waiting list may).
 
@@ -312,7 +322,7 @@ def _opt_str(d: Mapping[str, Any], key: str) -> str | None:
 _NETWORK: dict[str, type[ClientMessage]] = {
     cls.TYPE: cls
     for cls in (ReqWelcome, ResWelcome, ReqHeartbeat, ResHeartbeat, ReqGoodbye, ReqQuit, ReqJoin,
-                ReqNewGame, ReqChat)
+                ReqNewGame, ReqChat, ReqUndo)
 }
 
 AnyClientMessage = Union[ClientMessage, Action]

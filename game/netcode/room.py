@@ -20,7 +20,7 @@ import logging
 import threading
 import time
 from collections import deque
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 import orjson
 
@@ -129,6 +129,42 @@ class Room:
                 self.send(nickname, [err_protocol(INTERNAL_ERROR)])
                 return False
             self._broadcast(events, first=nickname)   # the requester's answer goes out first
+            return True
+
+    def undo(self, nickname: str, ours: Collection[str]) -> bool:
+        """Take back ``nickname``'s last request of this turn (``Game.undo``); True if done.
+
+        Done: the undo is logged, then every connected player gets the table as it now is: the
+        players in ``ours`` (our clients) ``UpdateUndo`` and then their ``UpdateGame``, the others
+        (reference clients) their ``UpdateGame`` alone. Refused: the requester alone gets
+        ``ErrUndo {reason}``.
+        """
+        with self.lock:
+            if self.closed:
+                self.send(nickname, [err_protocol(INTERNAL_ERROR)])
+                return False
+            try:
+                events = self.game.undo(nickname)
+            except GameError as err:
+                self.send(nickname, [err.to_dict()])
+                return False
+            except Exception:
+                log.exception("game %d: the engine failed on %s's undo", self.id, nickname)
+                self.send(nickname, [err_protocol(INTERNAL_ERROR)])
+                return False
+            if not self._record("undo", nickname, None):
+                self.send(nickname, [err_protocol(INTERNAL_ERROR)])
+                return False
+            said, views = events[0], {}
+            for e in events[1:]:
+                view = dict(e)
+                views[view.pop("player")] = view
+            targets = [n for n in self.nicknames if n in self.online]
+            if nickname in targets:   # the requester's answer goes out first
+                targets.remove(nickname)
+                targets.insert(0, nickname)
+            for nick in targets:
+                self.send(nick, [said, views[nick]] if nick in ours else [views[nick]])
             return True
 
     def leave(self, nickname: str) -> None:

@@ -50,6 +50,13 @@ Extensions and deliberate differences (a reference client never notices them)
       players of the sender's game (or of the waiting room) who joined with a ``token`` field (our
       clients), the sender included; a reference client is never sent one. Five lines in ten
       seconds at most, then ``ErrProtocol {msg: "Too many chat messages; wait a moment."}``.
+    * ``ReqUndo`` (from a client that joined with a token) takes back the sender's last request
+      of this turn, as ``Game.undo`` allows; the undo is logged like a request (a restart restores
+      the game as it was after it). Every player at the table then gets the whole game again:
+      our clients ``UpdateUndo {player, action}`` followed by their ``UpdateGame``, reference
+      clients their ``UpdateGame`` alone (which they read as after a rejoin). Refused with
+      ``ErrUndo {reason}`` to the sender alone (reasons in ``game.rules.errors``). From a client
+      without a token it is an unknown type (``ErrProtocol``), as on the reference server.
     * ``ReqNewGame`` with a zero or negative count gets ``ErrNewGame {isInvalidPlayersCount:true}``
       (the reference let negative counts through).
     * Bots: ``ReqNewGame {playersCount, bots: ["medium", "hard"]}`` from the head of the waiting
@@ -980,6 +987,23 @@ class Server:
             if other is not None and other.room is room and (other.extensions or other is s):
                 other.push(data)
 
+    def _undo(self, s: Session, msg: P.ReqUndo) -> None:
+        """``ReqUndo`` (our extension): take back the sender's last request of this turn; everyone
+        at the table gets the game as it now is (see :meth:`Room.undo`). A client that did not
+        join with a token is answered as the reference would answer an unknown type."""
+        if not s.extensions:
+            s.send(P.err_protocol(P.UNKNOWN_TYPE.format(P.REQ_UNDO)))
+        elif s.nickname is None:
+            s.send(P.err_nickname(P.NOT_SET))
+        elif s.room is None or s.left:
+            s.send(P.err_nickname(P.NOT_IN_GAME))
+        else:
+            room = s.room
+            with self.lock:
+                ours = {n for n in room.nicknames
+                        if (o := self.by_nick.get(n)) is not None and o.room is room and o.extensions}
+            room.undo(s.nickname, ours)
+
     def _may_retake(self, room: Room, nick: str, token: str | None) -> bool:
         if nick in room.bots:   # a bot's seat is nobody's to take
             return False
@@ -1163,6 +1187,7 @@ _HANDLERS: dict[type, Handler] = {
     P.ReqQuit: Server._quit_request,
     P.ReqGoodbye: Server._goodbye,
     P.ReqChat: Server._chat,
+    P.ReqUndo: Server._undo,
 }
 
 

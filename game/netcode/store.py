@@ -35,7 +35,7 @@ try:
 except ImportError:  # not on Unix: no locking of the data directory
     fcntl = None  # type: ignore[assignment]
 
-from game.rules.codec import history_entry
+from game.rules.codec import KINDS, history_entry
 from game.rules.components import GameConfig, load_config
 from game.rules.engine import Game
 from game.rules.actions import Action
@@ -283,10 +283,12 @@ def _read_log(path: Path) -> tuple[dict[str, Any], list[Any]]:
 
 def _replay_entry(game: Game, entry: Any) -> None:
     """Apply one logged call. :raises ValueError: the entry is not a call."""
-    if not isinstance(entry, list) or len(entry) != 3 or entry[0] not in ("apply", "active"):
+    if not isinstance(entry, list) or len(entry) != 3 or entry[0] not in KINDS:
         raise ValueError(f"not a recorded call: {str(entry)[:80]}")
     kind, nick, arg = entry
     if kind == "apply":
         game.apply(nick, Action.from_dict(arg))
+    elif kind == "undo":
+        game.undo(nick)
     else:
         game.set_active(nick, bool(arg))

@@ -381,23 +381,26 @@ class Game:
         snapshots, so anything missed here would show.
         """
         p = self.players[self.current]
-        return (
-            p, [(c, dict(c.content)) for c in (*p.shelves, p.strongbox)],
-            [(d, d.owner, dict(d.content)) for d in self.leader_depot.values()],
-            list(p.depots), list(p.hand), list(p.active_leaders), p.faith, p.vp,
+        return (   # by seat and container id, so that a copy of the game (a bot's clone) may use it
+            p.seat, [(c.id, dict(c.content)) for c in (*p.shelves, p.strongbox)],
+            [(d.id, d.owner, dict(d.content)) for d in self.leader_depot.values()],
+            [d.id for d in p.depots], list(p.hand), list(p.active_leaders), p.faith, p.vp,
             list(self.market), self.slide, self.black_cross, self.main_done,
         )
 
     def _restore(self, mark: tuple) -> None:
         """Put back a state from :meth:`_capture` (copying it again: the mark stays intact)."""
-        (p, storage, depots, p_depots, hand, leaders, p.faith, p.vp,
+        (seat, storage, depots, p_depots, hand, leaders, faith, vp,
          market, self.slide, self.black_cross, self.main_done) = mark
-        for c, content in storage:
-            c.content = dict(content)
-        for d, owner, content in depots:
-            d.owner = owner
-            d.content = dict(content)
-        p.depots, p.hand, p.active_leaders = list(p_depots), list(hand), list(leaders)
+        conts = self.containers
+        for cid, content in storage:
+            conts[cid].content = dict(content)
+        for cid, owner, content in depots:
+            conts[cid].owner = owner
+            conts[cid].content = dict(content)
+        p = self.players[seat]
+        p.depots = [conts[cid] for cid in p_depots]
+        p.hand, p.active_leaders, p.faith, p.vp = list(hand), list(leaders), faith, vp
         self.market = list(market)
 
     # ------------------------------------------------------------------ checks shared by handlers

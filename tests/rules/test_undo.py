@@ -239,3 +239,18 @@ def test_a_damaged_undo_record_is_refused():
     with pytest.raises(ValueError):
         codec.restore(record, CFG)
     assert g.phase == "play"
+
+
+def test_a_bots_copy_of_the_game_undoes_on_its_own():
+    from game.bots.common import clone
+    g = play_game(2)
+    a, _ = names(g)
+    set_shelves(g, a, d1={"Shield": 1})
+    before = state(g)
+    g.apply(a, ReqSwapShelves(cid(g, a, "D1"), cid(g, a, "D2")))
+    after = state(g)
+    copy = clone(g)
+    copy.undo(a)
+    assert state(g) == after
+    s = state(copy)
+    assert s["containers"] == before["containers"] and s["players"] == before["players"]
