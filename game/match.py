@@ -57,7 +57,13 @@ class Match(Protocol):
 
 
 class LocalMatch:
-    """A solo game against Lorenzo, run by the engine in this process."""
+    """A solo game against Lorenzo, run by the engine in this process.
+
+    Its messages are made by :meth:`send`, on the caller's thread: it never needs to wake a
+    sleeping frame loop (``on_message`` is there for the same interface as :class:`RemoteMatch`).
+    """
+
+    on_message: Any = None
 
     def __init__(self, config: GameConfig, nickname: str, seed: int | None = None,
                  save_path: Path | None = None, game: Game | None = None) -> None:
@@ -124,7 +130,8 @@ class RemoteMatch:
     """A seat in a game on a server (or a place in its waiting room).
 
     Lobby messages (``UpdateBookedSeats``, ``UpdateJoinGame``, ``ErrNickname``, ``ErrNewGame``) come
-    through :meth:`poll` like everything else.
+    through :meth:`poll` like everything else. :attr:`on_message`, if set, is called from a
+    background thread whenever there is something new to poll (see :class:`Connection`).
 
     :raises OSError: the server cannot be reached.
     """
@@ -145,6 +152,7 @@ class RemoteMatch:
         self._retry_now = False            # the next reconnection starts without waiting
         self.in_game = False
         self.game_over = False             # the game has ended: its seat is not worth keeping
+        self._on_message: Any = None
         self.conn = self._connect()
         # a saved token takes back our seat in a game still running there (e.g. after a crash)
         self.conn.send(P.ReqJoin(nickname, self.token or ""))
@@ -172,8 +180,27 @@ class RemoteMatch:
             log.info("cannot save the seat token: %s", e)
 
     def _connect(self) -> Connection:
-        return Connection(self.host, self.port, timeout=self._connect_timeout,
+        conn = Connection(self.host, self.port, timeout=self._connect_timeout,
                           heartbeat_interval=self.heartbeat_interval)
+        conn.on_message = self._on_message
+        return conn
+
+    @property
+    def on_message(self) -> Any:
+        """Called (from a background thread) when there is something new to :meth:`poll`."""
+        return self._on_message
+
+    @on_message.setter
+    def on_message(self, hook: Any) -> None:
+        self._on_message = hook
+        self.conn.on_message = hook
+        if hook is not None:
+            hook()   # messages may have arrived before the hook was set
+
+    def _wake(self) -> None:
+        hook = self._on_message
+        if hook is not None:
+            hook()
 
     # ------------------------------------------------------------------ requests
     def new_game(self, players: int) -> None:
@@ -275,6 +302,7 @@ class RemoteMatch:
                     if first.get("type") == "ErrNickname":
                         with self._lock:
                             self._extra.append({"type": "ReconnectFailed", "reason": first.get("reason")})
+                        self._wake()
                         return
                     continue
                 # put the UpdateGame back in front of whatever followed it
@@ -285,8 +313,10 @@ class RemoteMatch:
                     self._extra.append({"type": RECONNECTED})
                     self._extra.extend(m for m in [first, *rest] if m.get("type") != "UpdateSessionToken")
                 old.close()
+                self._wake()
                 return
             with self._lock:
                 self._extra.append({"type": "ReconnectFailed", "reason": "server unreachable"})
+            self._wake()
         finally:
             self._reconnecting = False

@@ -179,7 +179,13 @@ class Connection:
         given up. Reading has no timeout: the server's silence is normal.
     :param heartbeat_interval: seconds of outgoing silence before an automatic ``ReqHeartbeat``.
     :raises OSError: if the connection cannot be made (refused, unreachable, timed out).
+
+    :attr:`on_message`, if set, is called (on the reader thread, without arguments) after new
+    messages were queued, ``ConnectionLost`` included: a loop that sleeps while nothing happens
+    (the pygame client) is woken by it. It must be quick and must not raise.
     """
+
+    on_message: Callable[[], None] | None = None
 
     def __init__(self, host: str, port: int, timeout: float = 5.0,
                  heartbeat_interval: float = HEARTBEAT_INTERVAL) -> None:
@@ -324,8 +330,12 @@ class Connection:
                     continue  # the socket's timeout bounds sends; silence from the server is fine
                 if not data:
                     break  # an unfinished last line is dropped
+                woke = False
                 for msg in feed(data):
                     put(msg)
+                    woke = True
+                if woke:
+                    self._notify()
         except OSError as e:
             reason = f"connection error: {e}"
         except Exception as e:  # a bug must still end the connection visibly
@@ -338,6 +348,15 @@ class Connection:
                 reason = self._failure
             self._shutdown()
             put({"type": CONNECTION_LOST, "reason": reason})
+            self._notify()
+
+    def _notify(self) -> None:
+        hook = self.on_message
+        if hook is not None:
+            try:
+                hook()
+            except Exception:   # a waker that fails must not end the connection
+                log.exception("on_message failed")
 
     def _answer(self, data: bytes) -> None:
         try:

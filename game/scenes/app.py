@@ -5,6 +5,17 @@ scene (``handle_event``, or ``on_ui`` for widget events); then ``update(dt)``; t
 scenes draw, bottom first, each followed by its widgets. Nothing in a frame blocks: matches are
 polled, never waited on.
 
+Idle when idle: :meth:`App.run` runs frames (60 a second) only while something happens, and
+sleeps otherwise. It stays awake for :data:`LINGER` seconds after any input or wake-up (pygame_gui's
+hover states and tooltips, a button's press, the board's flash after a change), and for as long as
+a visible scene's :meth:`~game.scenes.scene.Scene.frame_interval` asks (an animation: every frame;
+a blinking text cursor, a breathing mark: a few frames a second). Otherwise it sleeps on
+:attr:`App.wake_event`, looking at pygame's queue every :data:`POLL` seconds (pygame's own
+``event.wait`` polls every millisecond, which costs more than a sleeping game should). Whatever
+happens off the main thread calls :meth:`App.wake` (thread-safe): a remote match's connection
+does, for every message it receives (see :meth:`App._hook_matches`), and so does the thread that
+joins a server.
+
 ``App(headless=True)`` draws into an off-screen surface, for tests and screenshots.
 
 A frame that fails (a bug, or a state a misbehaving server left behind) does not close the game.
@@ -17,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Callable
@@ -32,6 +44,14 @@ from .scene import Scene, SceneStack
 log = logging.getLogger("mor.app")
 MIN_SIZE = (1024, 640)
 TITLE = "Masters of Renaissance"
+FPS = 60
+LINGER = 1.5
+"""Seconds of frames after the last input or wake-up (tooltips show after 1 s of hovering)."""
+POLL = 1 / 60
+"""Seconds between two looks at pygame's event queue while idle (the latency of input then)."""
+IDLE_TICK = 5.0
+"""A sleeping app still runs one frame this often (a safety net; nothing should rely on it)."""
+MAX_DT = 0.5
 
 
 class App:
@@ -68,6 +88,10 @@ class App:
         self.focused = True
         self.frames = 0
         self.on_frame: list[Callable[["App"], None]] = []
+        self.wake_event = threading.Event()   # set from any thread: a frame is wanted now
+        self._awake_until = 0.0               # perf_counter time until which frames run anyway
+        self._last_frame = 0.0
+        self.drawn = 0                        # frames drawn by run() (tests and the bench read it)
         self.server = None        # an in-process server while hosting (see HostScene)
         self.sound = None
 
@@ -81,17 +105,68 @@ class App:
 
     # ------------------------------------------------------------------ loop
     def run(self, first: Scene) -> None:
-        """Run until the player quits."""
+        """Run until the player quits: frames while something happens, sleep otherwise."""
         self.stack.push(first)
         last = time.perf_counter()
+        self.wake()
         while self.running and self.stack.top is not None:
+            events = self._wait()
+            if not self.running:
+                break
             now = time.perf_counter()
-            self.frame(min(0.1, now - last))
+            self.frame(min(MAX_DT, now - last), events)
             last = now
+            self.drawn += 1
             if not self.headless:
                 pygame.display.flip()
-            self.clock.tick(60)
+            if self._awake(time.perf_counter()):
+                self.clock.tick(FPS)
         self.shutdown()
+
+    def wake(self) -> None:
+        """Ask for frames now (from any thread): something changed that the player should see."""
+        self.wake_event.set()
+
+    def _awake(self, now: float) -> bool:
+        """Whether the next frame should follow at once (at the frame rate)."""
+        return now < self._awake_until or self._interval() == 0
+
+    def _interval(self) -> float | None:
+        """The shortest frame interval any visible scene asks for (None: none asked)."""
+        asked = [i for i in (s.frame_interval() for s in self.stack.visible()) if i is not None]
+        return min(asked) if asked else None
+
+    def _wait(self) -> list[pygame.event.Event]:
+        """The events of the next frame: at once while awake, else after sleeping until an input
+        event, a :meth:`wake` or the interval a scene asked for."""
+        self._hook_matches()
+        now = time.perf_counter()
+        if self._awake(now):
+            events = pygame.event.get()
+        else:
+            interval = self._interval()
+            due = self._last_frame + (IDLE_TICK if interval is None else min(interval, IDLE_TICK))
+            while True:
+                events = pygame.event.get()
+                if events or self.wake_event.is_set():
+                    break
+                now = time.perf_counter()
+                if now >= due:
+                    break
+                self.wake_event.wait(min(POLL, due - now))
+        now = time.perf_counter()
+        if events or self.wake_event.is_set():
+            self.wake_event.clear()   # before the frame polls: what comes during it wakes the next one
+            self._awake_until = now + LINGER
+        self._last_frame = now
+        return events
+
+    def _hook_matches(self) -> None:
+        """Let the match of every game on the stack wake the loop when a message arrives."""
+        for scene in self.stack.scenes:
+            match = getattr(getattr(scene, "session", None), "match", None)
+            if match is not None and hasattr(match, "on_message") and match.on_message != self.wake:
+                match.on_message = self.wake
 
     def frame(self, dt: float, injected: list[pygame.event.Event] = ()) -> None:  # type: ignore[assignment]
         """Process one frame: ``injected`` events (tests), pending pygame events, an update, drawing."""

@@ -744,6 +744,7 @@ class JoinScene(PaintedScene):
                 result.close()
                 return
             self._result = result
+        self.app.wake()   # the frame loop may be asleep
 
     def cancel(self) -> None:
         with self._lock:

@@ -48,6 +48,9 @@ class ConnectionOverlay(PaintedScene):
                     tooltip=None if self.failed else "Stop waiting and go back to the title")
         self._failed_shown = bool(self.failed)
 
+    def frame_interval(self) -> float | None:
+        return 1 / 20   # the breathing dots
+
     def update(self, dt: float) -> None:
         self.t += dt
         self.session.pump()

@@ -7,6 +7,11 @@ scene again (after ``enter`` too); ``handle_event`` for each input event while o
 (and for the scenes under an overlay that is not opaque); ``pause`` when another scene is pushed
 over it; ``exit`` once when it is popped. ``draw`` never changes state.
 
+Frames run only while something happens (see :mod:`game.scenes.app`): after input, after
+:meth:`App.wake <game.scenes.app.App.wake>`, and as often as :meth:`Scene.frame_interval` asks. A
+scene that moves by itself (an animation, a timer) says so there; one that waits on a thread has
+the thread call ``app.wake()``.
+
 Each scene owns a pygame_gui ``UIManager`` (themed by ``config/theme.json``) for its widgets.
 """
 from __future__ import annotations
@@ -127,6 +132,17 @@ class Scene:
 
     def update(self, dt: float) -> None:
         """Advance the scene by ``dt`` seconds."""
+
+    def frame_interval(self) -> float | None:
+        """How often this scene needs a frame while nothing happens: None when it is still (the
+        app sleeps until input or a wake-up), 0 while it animates (every frame), else seconds.
+
+        The default asks for a few frames a second while a text entry has the focus (its cursor
+        blinks); scenes that animate extend it."""
+        for element in self.ui.get_sprite_group().sprites():
+            if isinstance(element, pygame_gui.elements.UITextEntryLine) and element.is_focused and element.visible:
+                return 0.2
+        return None
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the scene (background and game art); the app draws the widgets on top."""

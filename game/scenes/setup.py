@@ -590,6 +590,9 @@ class WaitingScene(SessionScene):
         self.button("leave", pygame.Rect(w // 2 - round(110 * u), h - round(110 * u), round(220 * u), round(46 * u)),
                     "Leave", "@menu_quiet", tooltip="Leave the game")
 
+    def frame_interval(self) -> float | None:
+        return 1 / 12   # the breathing rings and the dots
+
     def tick(self, dt: float) -> None:
         self.t += dt
 

@@ -1,0 +1,177 @@
+"""Idle when idle: the real frame loop (``App.run``) sleeps while nothing happens, and wakes at
+once for input, for a message from a server, and as often as an animating scene asks.
+
+Each test runs ``App.run`` on the test's thread and acts on it from another thread the way the
+outside world does: by posting pygame events, or through a real server over loopback.
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+import pygame
+import pytest
+
+from game.match import RemoteMatch
+from game.netcode.server import Server, ServerOptions
+from game.rules import default_config
+from game.scenes import app as app_module
+from game.scenes.app import App
+from game.scenes.scene import Scene
+
+pytestmark = pytest.mark.timeout(60)
+CFG = default_config()
+
+
+@pytest.fixture
+def dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setattr(app_module, "LINGER", 0.3)   # shorter than a player's, to keep tests quick
+    return tmp_path
+
+
+class Loop:
+    """``App.run`` on this thread, driven from a helper thread by ``script(loop)``."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.error: BaseException | None = None
+        self.drawn_at: list[float] = []
+        app.on_frame.append(lambda a: self.drawn_at.append(time.perf_counter()))
+        app.shutdown = lambda: None   # keep pygame up for the next test (fonts are cached)
+
+    def run(self, first: Scene, script) -> None:
+        def driver():
+            try:
+                script(self)
+            except BaseException as e:   # reported on the test's thread
+                self.error = e
+            finally:
+                self.app.quit()
+                self.app.wake()
+        t = threading.Thread(target=driver, daemon=True)
+        t.start()
+        self.app.run(first)
+        t.join(5)
+        while self.app.stack.top is not None:
+            self.app.stack.pop()
+        if self.error is not None:
+            raise self.error
+
+    def frames_between(self, t0: float, t1: float) -> int:
+        return sum(1 for t in self.drawn_at if t0 <= t < t1)
+
+    def wait_for(self, cond, timeout: float = 5.0) -> float:
+        """Seconds until ``cond()`` held (polled from this helper thread)."""
+        start = time.perf_counter()
+        while not cond():
+            assert time.perf_counter() - start < timeout, "timed out"
+            time.sleep(0.005)
+        return time.perf_counter() - start
+
+
+def post_click(pos) -> None:
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+    time.sleep(0.05)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    time.sleep(0.05)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+
+
+def test_the_title_sleeps_and_a_click_wakes_it(dirs):
+    from game.scenes.menus import SettingsScene, TitleScene
+    app = App(headless=True, size=(1280, 800))
+    loop = Loop(app)
+    seen = {}
+
+    def script(lp: Loop) -> None:
+        lp.wait_for(lambda: app.drawn > 0)
+        time.sleep(0.6)                          # past the linger after the first frame
+        t0 = time.perf_counter()
+        time.sleep(1.0)
+        seen["idle_frames"] = lp.frames_between(t0, time.perf_counter())
+        button = app.stack.top.widgets["settings"]
+        post_click(button.rect.center)
+        seen["latency"] = lp.wait_for(lambda: isinstance(app.stack.top, SettingsScene))
+
+    loop.run(TitleScene(app), script)
+    assert seen["idle_frames"] == 0              # a second of nothing: not one frame drawn
+    assert seen["latency"] < 0.5                 # the click was seen at once
+
+
+def test_a_message_from_the_server_wakes_a_sleeping_waiting_room(dirs, tmp_path):
+    from game.scenes.lobby import LobbyScene
+    from game.scenes.session import GameSession
+    srv = Server(CFG, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", heartbeat=5))
+    srv.start()
+    try:
+        host, port = srv.address
+        app = App(headless=True, size=(1280, 800))
+        loop = Loop(app)
+        match = RemoteMatch(host, port, "Ada", token_file=tmp_path / "a.json")
+        session = GameSession(match, CFG, "Ada")
+        seen = {}
+
+        def script(lp: Loop) -> None:
+            lp.wait_for(lambda: session.lobby.head == "Ada")
+            time.sleep(0.8)                      # asleep now
+            t0 = time.perf_counter()
+            time.sleep(0.5)
+            seen["idle_frames"] = lp.frames_between(t0, time.perf_counter())
+            other = RemoteMatch(host, port, "Bruno", token_file=tmp_path / "b.json")
+            try:
+                joined = time.perf_counter()
+                lp.wait_for(lambda: session.lobby.booked == 2)
+                seen["latency"] = time.perf_counter() - joined
+                # ... and the frame that shows it is drawn at once too
+                lp.wait_for(lambda: any(t > joined + seen["latency"] for t in lp.drawn_at))
+            finally:
+                other.close()
+
+        loop.run(LobbyScene(app, session), script)
+        session.close()
+    finally:
+        srv.stop()
+    assert seen["idle_frames"] == 0
+    assert seen["latency"] < 0.5     # without the wake-up it would wait for the idle tick (5 s)
+
+
+class Breathing(Scene):
+    """A scene that animates at 20 frames a second."""
+
+    def frame_interval(self) -> float | None:
+        return 0.05
+
+
+def test_an_animating_scene_gets_the_frames_it_asks_for_and_no_more(dirs):
+    app = App(headless=True, size=(1024, 640))
+    loop = Loop(app)
+    seen = {}
+
+    def script(lp: Loop) -> None:
+        lp.wait_for(lambda: app.drawn > 0)
+        time.sleep(0.6)
+        t0 = time.perf_counter()
+        time.sleep(1.0)
+        seen["frames"] = lp.frames_between(t0, time.perf_counter())
+
+    loop.run(Breathing(app), script)
+    assert 12 <= seen["frames"] <= 25, seen
+
+
+def test_a_focused_text_entry_keeps_its_cursor_blinking(dirs):
+    from game.scenes.menus import JoinScene
+    app = App(headless=True, size=(1024, 640))
+    loop = Loop(app)
+    seen = {}
+
+    def script(lp: Loop) -> None:
+        lp.wait_for(lambda: app.drawn > 0)       # the address field has the focus (it is empty)
+        time.sleep(0.6)
+        t0 = time.perf_counter()
+        time.sleep(1.0)
+        seen["frames"] = lp.frames_between(t0, time.perf_counter())
+
+    loop.run(JoinScene(app), script)
+    assert 3 <= seen["frames"] <= 8, seen
