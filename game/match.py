@@ -8,6 +8,10 @@ blocks, so the frame loop never waits on the engine or the network.
 - :class:`LocalMatch` runs a solo game against Lorenzo in-process (no sockets, no threads). It
   saves the game (seed + accepted requests) after every accepted request, so it can be left and
   resumed later with :meth:`LocalMatch.resume`.
+- :class:`BotMatch` runs a game on this machine between the player and computer opponents
+  (bots, :mod:`game.bots`), with no server. The bots think on a worker thread; their requests are
+  applied one at a time, at ``pace`` seconds apart, from :meth:`BotMatch.poll`. It is saved after
+  every accepted request like the solo game, and resumed with :meth:`BotMatch.resume`.
 - :class:`RemoteMatch` talks to a server through :class:`~game.netcode.client.Connection`. When the
   connection drops it reports ``{"type": "ConnectionLost"}``, reconnects by itself in the
   background, rejoins its seat with its token, and reports ``{"type": "Reconnected"}``; the
@@ -15,6 +19,7 @@ blocks, so the frame loop never waits on the engine or the network.
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import random
@@ -22,7 +27,7 @@ import threading
 import time
 from collections import deque
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 import orjson
 
@@ -123,6 +128,188 @@ class LocalMatch:
         tmp = self.save_path.with_suffix(".tmp")
         tmp.parent.mkdir(parents=True, exist_ok=True)
         tmp.write_bytes(codec.dumps(self.game))
+        os.replace(tmp, self.save_path)
+
+
+BOTS_FORMAT = "mor-bots/1"
+"""The save of a game against bots: ``{"format": BOTS_FORMAT, "player": nick, "bots": {nick: level},
+"game": <codec.game_record>}``."""
+
+
+class BotMatch:
+    """A game on this machine: the player against 1 to 3 bots, run by the engine in-process.
+
+    Everything happens on the caller's thread except the bots' thinking (a worker thread of
+    :class:`~game.bots.driver.BotPool`): :meth:`poll` applies a bot's request once it is ready and
+    ``pace`` seconds have passed since the previous request (so a person can follow each move
+    and its line in the log), then asks the next bot. Nothing blocks.
+
+    :param bots: the opponents' levels, one per seat (their nicknames are chosen here), or
+        ``{nickname: level}``.
+    :raises UnknownLevel: a level that does not exist.
+    :raises ValueError: too many or too few players for ``config``.
+    """
+
+    def __init__(self, config: GameConfig, nickname: str, bots: "list[str] | dict[str, str]", seed: int | None = None,
+                 save_path: Path | None = None, game: Game | None = None, pace: float = 0.8,
+                 budget: int | None = None) -> None:
+        from game.bots import LEVELS, UnknownLevel
+        from game.bots.driver import BotPool, bot_nickname
+        self.nickname = nickname
+        self.config = config
+        self.save_path = save_path
+        self.pace = pace
+        self.budget = budget
+        if isinstance(bots, dict):
+            seats = dict(bots)
+        else:
+            seats, taken = {}, {nickname}
+            for i, level in enumerate(bots):
+                nick = bot_nickname(taken, (seed or 0) + i)
+                taken.add(nick)
+                seats[nick] = level
+        for level in seats.values():
+            if level not in LEVELS:
+                raise UnknownLevel(level)
+        if not seats or nickname in seats:
+            raise ValueError("a game against the computer needs at least one bot, and a seat for the player")
+        self.bots = seats
+        self.game = game if game is not None else Game.new(
+            config, [nickname, *seats], seed if seed is not None else random.SystemRandom().randrange(2**63))
+        self._out: deque[Msg] = deque([player_view(self.game, nickname)])
+        self._pool = BotPool(config, processes=False)
+        self._answers: deque[Any] = deque()     # filled by the worker thread
+        self._thinking: Any = None              # the job under way
+        self._last_move = time.monotonic()
+        self.stuck: str | None = None           # why the bots stopped (a refused request), if they did
+        self.on_message: Callable[[], None] | None = None   # called (any thread) when poll has news
+        self._save()
+        self._ask()
+
+    @classmethod
+    def resume(cls, config: GameConfig, save_path: Path, pace: float = 0.8) -> "BotMatch":
+        """Continue a saved game against bots.
+
+        :raises ValueError: the file is missing, damaged or not such a game.
+        :raises GameError: the saved requests do not replay with this config.
+        """
+        try:
+            data = orjson.loads(Path(save_path).read_bytes())
+        except OSError as e:
+            raise ValueError(f"cannot read the saved game: {e}") from None
+        except orjson.JSONDecodeError as e:
+            raise ValueError(f"the saved game is not valid JSON: {e}") from None
+        if not isinstance(data, dict) or data.get("format") != BOTS_FORMAT:
+            raise ValueError("not a saved game against the computer")
+        player, bots = data.get("player"), data.get("bots")
+        if not isinstance(player, str) or not isinstance(bots, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in bots.items()):
+            raise ValueError("the saved game is damaged: no player or bots")
+        game = codec.restore(data.get("game"), config)
+        if set(game.nicknames) != {player, *bots}:
+            raise ValueError("the saved game is damaged: its players are not the player and the bots")
+        return cls(config, player, bots, save_path=save_path, game=game, pace=pace)
+
+    # ------------------------------------------------------------------ the Match interface
+    def send(self, request: Action) -> None:
+        try:
+            events = self.game.apply(self.nickname, request)
+        except GameError as err:
+            self._out.append(err.to_dict())
+            return
+        except MalformedRequest as err:
+            self._out.append({"msg": err.msg, "type": "ErrProtocol"})
+            return
+        self._accepted(events)
+
+    def poll(self) -> list[Msg]:
+        if self._answers and time.monotonic() - self._last_move >= self.pace:
+            self._take(self._answers.popleft())
+        out = list(self._out)
+        self._out.clear()
+        return out
+
+    def close(self) -> None:
+        self._pool.close()
+        self._save()
+
+    @property
+    def thinking(self) -> str | None:
+        """The bot whose move is awaited (thinking, or waiting for the pace), if any."""
+        return self._thinking.nickname if self._thinking is not None else None
+
+    # ------------------------------------------------------------------ internals
+    def _accepted(self, events: list[Msg]) -> None:
+        self._out.extend(e for e in events if P.visible_to(e, self.nickname))
+        self._last_move = time.monotonic()
+        self._save()
+        self._ask()
+
+    def _ask(self) -> None:
+        """Set the bot that must act (if any) thinking, unless one already is."""
+        from game.bots.driver import due, make_job
+        if self._thinking is not None or self.stuck or self.game.ended:
+            return
+        nick = due(self.game, self.bots)
+        if nick is None:
+            return
+        self._thinking = job = make_job(self.game, nick, self.bots[nick], self.budget)
+        self._pool.submit(job, lambda answer: self._ready(job, answer))
+
+    def _ready(self, job: Any, answer: Any) -> None:
+        """A bot's answer (worker thread): queued for :meth:`poll`, whose caller is woken when the
+        pace allows it to be applied."""
+        self._answers.append((job, answer))
+        wake = self.on_message
+        if wake is None:
+            return
+        left = self.pace - (time.monotonic() - self._last_move)
+        if left > 0:
+            timer = threading.Timer(left, wake)
+            timer.daemon = True
+            timer.start()
+        else:
+            wake()
+
+    def _take(self, item: tuple[Any, Any]) -> None:
+        job, answer = item
+        if job is not self._thinking:
+            return
+        self._thinking = None
+        if answer is None:
+            self.stuck = f"{job.nickname} could not decide"
+            log.error("bot %s could not decide; the bots stop", job.nickname)
+            return
+        if self.game.version != job.version:   # the player moved meanwhile (setup): think again
+            self._ask()
+            return
+        try:
+            events = self.game.apply(job.nickname, answer.action)
+        except (GameError, MalformedRequest) as e:
+            from game.bots.driver import FALLBACK_LEVEL
+            log.error("the engine refused bot %s's %r (%s): %s", job.nickname, answer.action, answer.level, e)
+            if answer.level == FALLBACK_LEVEL:
+                self.stuck = f"{job.nickname}'s move was refused"
+                return
+            self._thinking = easy = dataclasses.replace(job, level=FALLBACK_LEVEL)
+            self._pool.submit(easy, lambda again: self._ready(easy, again))
+            return
+        self._accepted(events)
+
+    def _save(self) -> None:
+        if self.save_path is None:
+            return
+        if self.game.ended:
+            try:
+                self.save_path.unlink()
+            except FileNotFoundError:
+                pass
+            return
+        data = orjson.dumps({"format": BOTS_FORMAT, "player": self.nickname, "bots": self.bots,
+                             "game": codec.game_record(self.game)})
+        tmp = self.save_path.with_suffix(".tmp")
+        tmp.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(data)
         os.replace(tmp, self.save_path)
 
 

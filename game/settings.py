@@ -15,6 +15,9 @@ import platformdirs
 
 APP = "masters-of-renaissance"
 
+BOT_PACES = {"fast": 0.3, "normal": 0.9, "slow": 1.8}
+"""Seconds between two moves of the computer players in a game on this machine, by setting."""
+
 
 def config_dir() -> Path:
     return Path(os.environ.get("MOR_CONFIG_DIR") or platformdirs.user_config_dir(APP))
@@ -33,6 +36,7 @@ class Settings:
     confirm_end_turn: bool = True
     server_port: int = 51015
     last_address: str = ""
+    bot_pace: str = "normal"
     problem: str | None = field(default=None, compare=False)
 
     @staticmethod
@@ -96,5 +100,7 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
             return (value[0], value[1])
         return None
     if isinstance(default, str):
+        if name == "bot_pace":
+            return value if value in BOT_PACES else None
         return value if isinstance(value, str) and len(value) <= 200 else None
     return None

@@ -17,6 +17,7 @@ import pygame
 import pygame_gui
 
 from game.netcode.protocol import NICKNAME_MAX, validate_nickname
+from game.settings import BOT_PACES
 
 from .art import fonts
 from .backdrop import (FADED, INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, glow, panel, title_block,
@@ -140,6 +141,7 @@ class TitleScene(PaintedScene):
             items.append(("continue", "Continue solo game", "Pick up your saved game against Lorenzo"))
         items += [("solo", "Play solo", "A new game against Lorenzo il Magnifico"
                    + (" (replaces the saved one)" if items else "")),
+                  ("versus", "Play against the computer", "You and 1 to 3 computer players, on this computer"),
                   ("host", "Host a LAN game", "Open a game on this computer for friends on your network"),
                   ("join", "Join by IP", "Join a game someone on your network is hosting"),
                   ("help", "How to play", "The rules in eight short pages"),
@@ -148,8 +150,8 @@ class TitleScene(PaintedScene):
         bw, bh, gap = round(360 * u), round(50 * u), round(12 * u)
         top = round(h * 0.36)
         if len(items) >= 7:
-            top = round(h * (0.34 if len(items) == 7 else 0.31))
-            bh, gap = round((50 if len(items) == 7 else 45) * u), round((12 if len(items) == 7 else 9) * u)
+            top = round(h * {7: 0.34, 8: 0.31}.get(len(items), 0.29))
+            bh, gap = round({7: 50, 8: 45}.get(len(items), 42) * u), round({7: 12, 8: 9}.get(len(items), 8) * u)
         rects = self.column(w // 2, top, bw, bh, gap, len(items))
         for (name, text, tip), rect in zip(items, rects):
             self.button(name, rect, text, "@menu_quiet" if name in ("help", "settings", "quit") else "@menu",
@@ -187,6 +189,9 @@ class TitleScene(PaintedScene):
             app.stack.push(HostScene(app))
         elif name == "solo":
             self.start_solo(resume=False)
+        elif name == "versus":
+            from .versus import VersusScene
+            app.stack.push(VersusScene(app))
         elif name == "continue":
             self.start_solo(resume=True)
 
@@ -311,6 +316,7 @@ class SettingsScene(PaintedScene):
         self.draft: dict[str, Any] = {
             "nickname": s.nickname, "window_size": tuple(s.window_size), "fullscreen": s.fullscreen,
             "sound": s.sound, "confirm_end_turn": s.confirm_end_turn, "server_port": str(s.server_port),
+            "bot_pace": s.bot_pace,
         }
         self.errors: dict[str, str] = {}
         self.status: str | None = None
@@ -327,14 +333,14 @@ class SettingsScene(PaintedScene):
     def layout(self) -> None:
         w, h = self.app.size
         u = self.unit
-        sw, sh = round(820 * u), round(560 * u)
+        sw, sh = round(820 * u), round(620 * u)
         self.sheet = pygame.Rect((w - sw) // 2, round(h * 0.2), sw, min(sh, h - round(h * 0.2) - round(40 * u)))
         label_x = self.sheet.x + round(50 * u)
         field_x = self.sheet.x + round(330 * u)
         row_h, gap = round(44 * u), round(20 * u)
         y = self.sheet.y + round(36 * u)
         self.rows = {}
-        order = ["nickname", "window_size", "fullscreen", "sound", "confirm_end_turn", "server_port"]
+        order = ["nickname", "window_size", "fullscreen", "sound", "confirm_end_turn", "bot_pace", "server_port"]
         for key in order:
             self.rows[key] = pygame.Rect(label_x, y, field_x - label_x, row_h)
             field = pygame.Rect(field_x, y, round(250 * u), row_h)
@@ -342,6 +348,9 @@ class SettingsScene(PaintedScene):
                 self.entry("nickname", field, self.draft["nickname"], limit=NICKNAME_MAX + 8)
             elif key == "server_port":
                 self.entry("server_port", pygame.Rect(field_x, y, round(140 * u), row_h), self.draft["server_port"], 5)
+            elif key == "bot_pace":
+                self.button("bot_pace", pygame.Rect(field_x, y, round(120 * u), row_h),
+                            self.draft["bot_pace"].capitalize(), "@menu_quiet")
             elif key == "window_size":
                 options = [size_label(s) for s in self.sizes()]
                 dd = pygame_gui.elements.UIDropDownMenu(options, size_label(self.draft["window_size"]), field,
@@ -364,7 +373,8 @@ class SettingsScene(PaintedScene):
         title_block(surface, "Settings", None, w // 2, round(h * 0.06), u, size=64)
         surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
         labels = {"nickname": "Nickname", "window_size": "Window size", "fullscreen": "Full screen",
-                  "sound": "Sound", "confirm_end_turn": "Confirm end of turn", "server_port": "Server port"}
+                  "sound": "Sound", "confirm_end_turn": "Confirm end of turn", "server_port": "Server port",
+                  "bot_pace": "Computer's pace"}
         size = max(12, round(24 * u))
         small = max(11, round(18 * u))
         for key, rect in self.rows.items():
@@ -375,7 +385,8 @@ class SettingsScene(PaintedScene):
             if note is None:
                 note = {"nickname": "How others see you", "server_port": "Used when you host",
                         "confirm_end_turn": "Ask before passing the turn", "fullscreen": "Applied when you save",
-                        "sound": "A chime on your turn", "window_size": "Applied when you save"}.get(key)
+                        "sound": "A chime on your turn", "window_size": "Applied when you save",
+                        "bot_pace": "How quickly computer players' moves follow each other"}.get(key)
                 colour = FADED
             if note:
                 x = rect.right + round(270 * u)
@@ -414,6 +425,11 @@ class SettingsScene(PaintedScene):
             self.draft[name] = not self.draft[name]
             self.status = None
             self.rebuild()
+        elif name == "bot_pace":
+            paces = list(BOT_PACES)
+            self.draft["bot_pace"] = paces[(paces.index(self.draft["bot_pace"]) + 1) % len(paces)]
+            self.status = None
+            self.rebuild()
         elif name == "save":
             self.save()
         elif name == "back":
@@ -449,6 +465,7 @@ class SettingsScene(PaintedScene):
         s.sound = bool(self.draft["sound"])
         s.confirm_end_turn = bool(self.draft["confirm_end_turn"])
         s.server_port = int(str(self.draft["server_port"]).strip())
+        s.bot_pace = self.draft["bot_pace"]
         s.problem = None
         s.save()
         if s.problem:

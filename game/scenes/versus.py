@@ -1,0 +1,191 @@
+"""Play against the computer: choose 1 to 3 opponents and the level of each, or continue the
+saved game, then play on this machine with no server (:class:`~game.match.BotMatch`).
+
+A game against the computer is saved after every move (``bots-game.json`` in the data folder)
+and picked up here with *Continue*. A saved game is never replaced without asking: *Start* asks
+a second time first. A save that cannot be read is reported, and left as it is.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from game.settings import BOT_PACES
+
+from .art import fonts
+from .backdrop import FADED, INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, panel, title_block, tracked, wrap
+
+log = logging.getLogger("mor.versus")
+
+LEVELS = (("easy", "Easy", "A beginner who knows the rules: buys what it can, rarely plans ahead"),
+          ("medium", "Medium", "A steady player: aims at cards and leaders that fit, watches the faith track"),
+          ("hard", "Hard", "Looks ahead: tries each promising move many times before choosing"))
+
+
+def bots_save_path(app: Any) -> Path:
+    """Where the game against the computer is saved."""
+    return Path(app.data_dir) / "bots-game.json"
+
+
+def saved_summary(path: Path, config: Any) -> tuple[str | None, str | None]:
+    """(a line describing the saved game, or None; a problem reading it, or None)."""
+    import orjson
+    if not path.exists():
+        return None, None
+    try:
+        data = orjson.loads(path.read_bytes())
+        bots = data["bots"]
+        names = [f"{nick.removesuffix(' (bot)')} ({level})" for nick, level in bots.items()]
+    except (OSError, orjson.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
+        return None, f"The saved game could not be read ({type(e).__name__}); it is kept as it is."
+    return "A game against " + _and(names) + " is saved.", None
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+class VersusScene(PaintedScene):
+    """Choose the opponents; Continue, Start or Back."""
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.levels: list[str] = ["medium"]
+        self.message: str | None = None
+        self.confirm = False           # Start was pressed once over a saved game
+        self.sheet = pygame.Rect(0, 0, 0, 0)
+        self.rows: list[pygame.Rect] = []
+        self.count_row = pygame.Rect(0, 0, 0, 0)
+        self.saved, self.problem = saved_summary(bots_save_path(app), app.config)
+
+    def layout(self) -> None:
+        w, h = self.app.size
+        u = self.unit
+        sw = round(860 * u)
+        top = round(h * 0.2)
+        self.sheet = pygame.Rect((w - sw) // 2, top, sw, min(round(560 * u), h - top - round(30 * u)))
+        x0 = self.sheet.x + round(60 * u)
+        fx = self.sheet.x + round(300 * u)
+        row_h, gap = round(46 * u), round(16 * u)
+        y = self.sheet.y + round(34 * u)
+        if self.saved or self.problem:
+            if self.saved:
+                self.button("continue", pygame.Rect(self.sheet.right - round(260 * u), y, round(200 * u), row_h),
+                            "Continue it", tooltip="Pick up the saved game where you left it")
+            y += row_h + round(30 * u)
+        self.count_row = pygame.Rect(x0, y, fx - x0, row_h)
+        bw = round(70 * u)
+        for n in (1, 2, 3):
+            self.button(f"count_{n}", pygame.Rect(fx + (n - 1) * (bw + round(12 * u)), y, bw, row_h), str(n),
+                        "@menu" if n == len(self.levels) else "@menu_quiet",
+                        tooltip=f"A game of {n + 1}: you and {n} computer player{'s' if n > 1 else ''}")
+        y += row_h + round(26 * u)
+        self.rows = []
+        lw = round(150 * u)
+        for i, level in enumerate(self.levels):
+            self.rows.append(pygame.Rect(x0, y, fx - x0, row_h))
+            for k, (key, text, tip) in enumerate(LEVELS):
+                self.button(f"level_{i}_{key}", pygame.Rect(fx + k * (lw + round(12 * u)), y, lw, row_h), text,
+                            "@menu" if key == level else "@menu_quiet", tooltip=tip)
+            y += row_h + gap
+        by = self.sheet.bottom - round(78 * u)
+        bw, bh = round(200 * u), round(50 * u)
+        self.button("start", pygame.Rect(self.sheet.centerx - bw - round(10 * u), by, bw, bh),
+                    "Replace it" if self.confirm else "Start",
+                    tooltip="Start a new game against these opponents")
+        self.button("back", pygame.Rect(self.sheet.centerx + round(10 * u), by, bw, bh), "Back", "@menu_quiet")
+
+    def paint(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        u = self.unit
+        title_block(surface, "Play against the computer", None, w // 2, round(h * 0.06), u, size=60)
+        surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
+        size = max(12, round(24 * u))
+        small = max(11, round(19 * u))
+        x0 = self.sheet.x + round(60 * u)
+        y = self.sheet.y + round(34 * u)
+        if self.saved or self.problem:
+            text, colour = (self.saved, INK) if self.saved else (self.problem, OXBLOOD)
+            width = (self.sheet.right - round(290 * u) if self.saved else self.sheet.right - round(60 * u)) - x0
+            lines = wrap(text or "", small, width, "italic")
+            blit_lines(surface, lines, small, colour, x0, y + round(23 * u) - len(lines) * round(small * 0.6),
+                       "italic", leading=1.15)
+        img = fonts.render("Opponents", size, INK)
+        surface.blit(img, img.get_rect(midleft=(self.count_row.x, self.count_row.centery)))
+        for i, rect in enumerate(self.rows):
+            img = fonts.render(f"Opponent {i + 1}", size, SEPIA)
+            surface.blit(img, img.get_rect(midleft=(rect.x, rect.centery)))
+        pace = self.app.settings.bot_pace
+        note = tracked(f"you are {self.app.settings.nickname}  \u00b7  pace of their moves: {pace} (settings)",
+                       max(10, round(16 * u)), FADED, max(1, round(2 * u)))
+        surface.blit(note, note.get_rect(midtop=(self.sheet.centerx, self.sheet.bottom + round(10 * u))))
+        message = self.message
+        if self.confirm and not message:
+            message = "Starting a new game replaces the saved one. Press Replace it to go ahead, Back to keep it."
+        if message:
+            lines = wrap(message, small, self.sheet.w - round(100 * u), "italic")
+            blit_lines(surface, lines, small, OXBLOOD, self.sheet.centerx,
+                       self.sheet.bottom - round(96 * u) - len(lines) * round(small * 1.15), "italic",
+                       align="center", leading=1.15)
+
+    def rebuild(self) -> None:
+        self.ui.clear_and_reset()
+        self.build()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.stack.pop()
+
+    def on_button(self, name: str) -> None:
+        if name == "back":
+            self.app.stack.pop()
+        elif name.startswith("count_"):
+            n = int(name.rsplit("_", 1)[1])
+            self.levels = (self.levels + [self.levels[-1]] * 3)[:n]
+            self.rebuild()
+        elif name.startswith("level_"):
+            _, i, level = name.split("_", 2)
+            self.levels[int(i)] = level
+            self.rebuild()
+        elif name == "continue":
+            self.begin(resume=True)
+        elif name == "start":
+            if (self.saved or self.problem) and not self.confirm:
+                self.confirm = True
+                self.rebuild()
+                return
+            self.begin(resume=False)
+
+    def begin(self, resume: bool) -> None:
+        """Start (or continue) the game and go to the screen it is at."""
+        from game.bots import UnknownLevel
+        from game.match import BotMatch
+        from game.rules.errors import GameError
+
+        from .menus import check_nickname
+        from .router import scene_for
+        from .session import GameSession
+
+        app = self.app
+        pace = BOT_PACES.get(app.settings.bot_pace, BOT_PACES["normal"])
+        path = bots_save_path(app)
+        try:
+            if resume:
+                match = BotMatch.resume(app.config, path, pace=pace)
+            else:
+                nick = app.settings.nickname.strip()
+                if check_nickname(nick) or nick.endswith("(bot)"):
+                    nick = "Player"
+                match = BotMatch(app.config, nick, list(self.levels), save_path=path, pace=pace)
+        except (ValueError, GameError, UnknownLevel, OSError) as e:
+            log.warning("cannot start the game against the computer: %s", e)
+            self.message = (f"The saved game could not be opened ({e}). It is kept as it is; Start replaces it."
+                            if resume else f"The game could not start: {e}")
+            self.rebuild()
+            return
+        session = GameSession(match, app.config, match.nickname)
+        session.pump()
+        app.stack.reset(scene_for(app, session))

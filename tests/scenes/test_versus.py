@@ -1,0 +1,226 @@
+"""Playing against the computer on this machine: the title page's entry, a whole game against
+three bots through the real frame loop, the save and its resumption, the pace of the bots' moves."""
+from __future__ import annotations
+
+import time
+
+import orjson
+import pygame
+import pytest
+
+from game.match import BotMatch
+from game.rules import default_config
+from game.rules.actions import ReqChooseLeaders, ReqChooseResources
+from game.scenes.app import App
+from game.settings import BOT_PACES
+
+CFG = default_config()
+pytestmark = pytest.mark.timeout(240)
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    a = App(headless=True, size=(1280, 800))
+    yield a
+    while a.stack.top is not None:
+        a.stack.pop()
+
+
+def frames(app: App, n: int = 3, events=()) -> None:
+    app.frame(1 / 60, list(events))
+    for _ in range(n - 1):
+        app.frame(1 / 60)
+
+
+def click_at(app: App, pos, n: int = 3) -> None:
+    pos = (int(pos[0]), int(pos[1]))
+    app.frame(1 / 60, [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))])
+    app.frame(1 / 60, [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)])
+    app.frame(1 / 60, [pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1)])
+    frames(app, n)
+
+
+def click(app: App, name: str, n: int = 3) -> None:
+    widget = app.stack.top.widgets[name]
+    assert widget.is_enabled, f"{name} is disabled"
+    click_at(app, widget.rect.center, n)
+
+
+def frames_until(app: App, cond, timeout: float = 20.0) -> None:
+    end = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < end, "timed out"
+        app.frame(1 / 60)
+        time.sleep(0.002)
+
+
+def first_frame_ok(app: App) -> None:
+    w, h = app.window.get_size()
+    colours = {tuple(app.window.get_at((x * w // 23, y * h // 17)))[:3] for x in range(23) for y in range(17)}
+    assert len(colours) > 40
+
+
+def open_versus(app: App):
+    from game.scenes.menus import TitleScene
+    from game.scenes.versus import VersusScene
+    app.stack.push(TitleScene(app))
+    frames(app, 2)
+    click(app, "versus")
+    scene = app.stack.top
+    assert isinstance(scene, VersusScene)
+    first_frame_ok(app)
+    return scene
+
+
+def test_a_game_against_three_bots_from_the_title_to_the_end_with_the_mouse(app, monkeypatch):
+    from game.scenes.board import BoardScene
+    from game.scenes.game_over import GameOverScene
+    from game.scenes.setup import LeaderChoiceScene, ResourceChoiceScene
+    monkeypatch.setitem(BOT_PACES, "normal", 0.0)
+    app.settings.confirm_end_turn = False
+    scene = open_versus(app)
+    click(app, "count_3")
+    for i in range(3):
+        click(app, f"level_{i}_easy")
+    assert scene.levels == ["easy", "easy", "easy"]
+    click(app, "start")
+    leaders = app.stack.top
+    assert isinstance(leaders, LeaderChoiceScene)
+    session = leaders.session
+    match = session.match
+    assert isinstance(match, BotMatch) and sorted(match.bots.values()) == ["easy"] * 3
+    click_at(app, leaders.card_rects[0].center)
+    click_at(app, leaders.card_rects[2].center)
+    click(app, "confirm")
+    if isinstance(app.stack.top, ResourceChoiceScene):
+        res = app.stack.top
+        kind = next(iter(res.token_rects))
+        for _ in range(res.count):
+            click_at(app, res.token_rects[kind].center)
+        click(app, f"shelf_{kind}_{res.valid_shelves(kind)[-1]}")
+        click(app, "confirm")
+    frames_until(app, lambda: isinstance(app.stack.top, BoardScene))
+    board = app.stack.top
+    first_frame_ok(app)
+    turns = 0
+    while not isinstance(app.stack.top, GameOverScene):
+        frames_until(app, lambda: session.vm.my_turn or isinstance(app.stack.top, GameOverScene))
+        if isinstance(app.stack.top, GameOverScene):
+            break
+        line = next(h.rect.center for h in board.hits if h.target == ("line", turns % 2 == 0, turns % 3))
+        click_at(app, line)
+        click_at(app, board.buttons["confirm"].rect.center)
+        if board.confirm_dialog is not None:
+            click_at(app, board.confirm_dialog.confirm_button.rect.center)
+        assert session.vm.game["isMandatoryActionDone"], session.error
+        if not isinstance(app.stack.top, BoardScene):
+            break
+        click_at(app, board.buttons["end"].rect.center)
+        turns += 1
+        assert turns < 120
+    assert isinstance(app.stack.top, GameOverScene)
+    first_frame_ok(app)
+    assert session.vm.game["ended"] and match.game.ended
+    assert turns > 3
+    # the bots' moves were told in the log like anyone's, one line each
+    for bot in match.bots:
+        assert any(bot in line for line in session.log), bot
+    assert not (app.data_dir / "bots-game.json").exists()   # a finished game is not offered again
+
+
+def test_the_game_is_saved_after_every_move_and_continued_from_the_title(app, monkeypatch):
+    from game.scenes.setup import LeaderChoiceScene, WaitingScene
+    monkeypatch.setitem(BOT_PACES, "normal", 0.0)
+    open_versus(app)
+    click(app, "count_2")
+    click(app, "level_1_hard")
+    click(app, "start")
+    session = app.stack.top.session
+    match = session.match
+    assert sorted(match.bots.values()) == ["hard", "medium"]
+    path = app.data_dir / "bots-game.json"
+    saved = orjson.loads(path.read_bytes())
+    assert saved["bots"] == match.bots and saved["player"] == match.nickname
+    session.send(ReqChooseLeaders(tuple(session.vm.me["leadersHand"][:2])))
+    frames(app, 2)
+    assert len(orjson.loads(path.read_bytes())["game"]["history"]) >= 1
+    # leave for the title; the title offers the saved game through "Play against the computer"
+    from game.scenes.router import leave_game
+    leave_game(app, session)
+    history = orjson.loads(path.read_bytes())["game"]["history"]
+    scene = open_versus(app)
+    assert scene.saved and "continue" in scene.widgets
+    click(app, "continue")
+    again = app.stack.top.session.match
+    assert isinstance(again, BotMatch) and again.bots == match.bots
+    assert [list(h[:2]) for h in again.game.history] == [h[:2] for h in history]
+    assert isinstance(app.stack.top, (LeaderChoiceScene, WaitingScene)) or app.stack.top.session.stage() in (
+        "resources", "waiting", "board")
+    again.close()
+
+
+def test_a_saved_game_is_never_replaced_without_asking_and_a_broken_one_is_reported(app):
+    path = app.data_dir / "bots-game.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b'{"format": "mor-bots/1", "player": "Ada", "bots": {"X (bot)": "easy"}, "game": {}}')
+    scene = open_versus(app)
+    click(app, "continue")
+    assert app.stack.top is scene and "could not be opened" in scene.message
+    assert path.read_bytes().startswith(b'{"format": "mor-bots/1"')      # left as it was
+    click(app, "start")
+    assert app.stack.top is scene and scene.confirm                     # asks first
+    assert scene.widgets["start"].text == "Replace it"
+    assert path.read_bytes().startswith(b'{"format": "mor-bots/1", "player": "Ada"')
+    path.write_bytes(b"not json at all")
+    app.stack.pop()
+    scene = open_versus(app)
+    assert scene.problem and "continue" not in scene.widgets
+    click(app, "start")
+    click(app, "start")
+    assert app.stack.top is not scene
+    assert orjson.loads(path.read_bytes())["format"] == "mor-bots/1"
+    app.stack.top.session.match.close()
+
+
+def test_bot_moves_come_one_at_a_time_at_the_pace(tmp_path):
+    match = BotMatch(CFG, "Ada", ["easy", "easy"], seed=8, pace=0.15)
+    me = match.game.player("Ada")
+    match.send(ReqChooseLeaders(tuple(me.hand[:2])))
+    if me.bonus:
+        shelf = me.shelves[-1]
+        match.send(ReqChooseResources({shelf.id: {"Coin": me.bonus}}))
+    seen: list[tuple[float, str]] = []
+    end = time.monotonic() + 20
+    while len(seen) < 8 and time.monotonic() < end and not (
+            match.game.phase == "play" and match.game.current_player.nickname == "Ada"):
+        for m in match.poll():
+            if m["type"] == "UpdateAction" and m["player"] != "Ada":
+                seen.append((time.monotonic(), m["player"]))
+        time.sleep(0.005)
+    match.close()
+    assert len(seen) >= 4
+    gaps = [b - a for (a, _), (b, _) in zip(seen, seen[1:])]
+    assert min(gaps) >= 0.14, gaps
+
+
+def test_the_pace_is_a_setting(app):
+    from game.scenes.menus import SettingsScene
+    app.stack.push(SettingsScene(app))
+    frames(app, 2)
+    assert app.stack.top.widgets["bot_pace"].text == "Normal"
+    click(app, "bot_pace")
+    assert app.stack.top.widgets["bot_pace"].text == "Slow"
+    click(app, "save")
+    assert app.settings.bot_pace == "slow"
+    from game.settings import Settings
+    assert Settings.load().bot_pace == "slow"
+
+
+def test_bad_levels_are_refused():
+    from game.bots import UnknownLevel
+    with pytest.raises(UnknownLevel):
+        BotMatch(CFG, "Ada", ["easy", "godlike"], seed=1)
+    with pytest.raises(ValueError):
+        BotMatch(CFG, "Ada", ["easy"] * 4, seed=1)
