@@ -90,7 +90,7 @@ class VersusScene(PaintedScene):
             for k, (key, text, tip) in enumerate(LEVELS):
                 self.button(f"level_{i}_{key}", pygame.Rect(fx + k * (lw + round(12 * u)), y, lw, row_h), text,
                             "@menu" if key == level else "@menu_quiet", tooltip=tip)
-            y += row_h + gap
+            y += row_h + gap + round(26 * u)   # the level's description below
         by = self.sheet.bottom - round(78 * u)
         bw, bh = round(200 * u), round(50 * u)
         self.button("start", pygame.Rect(self.sheet.centerx - bw - round(10 * u), by, bw, bh),
@@ -115,9 +115,18 @@ class VersusScene(PaintedScene):
                        "italic", leading=1.15)
         img = fonts.render("Opponents", size, INK)
         surface.blit(img, img.get_rect(midleft=(self.count_row.x, self.count_row.centery)))
+        about = {key: tip for key, _text, tip in LEVELS}
         for i, rect in enumerate(self.rows):
             img = fonts.render(f"Opponent {i + 1}", size, SEPIA)
             surface.blit(img, img.get_rect(midleft=(rect.x, rect.centery)))
+            desc = fonts.render(about[self.levels[i]] + ".", small, FADED, "italic")
+            surface.blit(desc, desc.get_rect(topleft=(rect.right, rect.bottom + round(5 * u))))
+        if not self.message and not self.confirm:
+            hint = "You and the computer players take turns here; the game is saved after every move."
+            lines = wrap(hint, small, self.sheet.w - round(100 * u), "italic")
+            blit_lines(surface, lines, small, SEPIA, self.sheet.centerx,
+                       self.sheet.bottom - round(96 * u) - len(lines) * round(small * 1.15), "italic",
+                       align="center", leading=1.15)
         pace = self.app.settings.bot_pace
         note = tracked(f"you are {self.app.settings.nickname}  \u00b7  pace of their moves: {pace} (settings)",
                        max(10, round(16 * u)), FADED, max(1, round(2 * u)))
