@@ -185,7 +185,7 @@ def test_a_saved_game_is_never_replaced_without_asking_and_a_broken_one_is_repor
 
 
 def test_bot_moves_come_one_at_a_time_at_the_pace(tmp_path):
-    match = BotMatch(CFG, "Ada", ["easy", "easy"], seed=8, pace=0.15)
+    match = BotMatch(CFG, "Ada", ["easy", "easy"], seed=8, pace=0.25)
     me = match.game.player("Ada")
     match.send(ReqChooseLeaders(tuple(me.hand[:2])))
     if me.bonus:
@@ -193,7 +193,7 @@ def test_bot_moves_come_one_at_a_time_at_the_pace(tmp_path):
         match.send(ReqChooseResources({shelf.id: {"Coin": me.bonus}}))
     seen: list[tuple[float, str]] = []
     end = time.monotonic() + 20
-    while len(seen) < 8 and time.monotonic() < end and not (
+    while len(seen) < 6 and time.monotonic() < end and not (
             match.game.phase == "play" and match.game.current_player.nickname == "Ada"):
         for m in match.poll():
             if m["type"] == "UpdateAction" and m["player"] != "Ada":
@@ -202,7 +202,7 @@ def test_bot_moves_come_one_at_a_time_at_the_pace(tmp_path):
     match.close()
     assert len(seen) >= 4
     gaps = [b - a for (a, _), (b, _) in zip(seen, seen[1:])]
-    assert min(gaps) >= 0.14, gaps
+    assert min(gaps) >= 0.2, gaps   # (read a little after each move is made: a margin)
 
 
 def test_the_pace_is_a_setting(app):
