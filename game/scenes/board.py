@@ -408,6 +408,8 @@ class BoardScene(Scene):
             rect, text, self.ui, window_title="Please confirm", action_short_name=action)
 
     def _open_leader_menu(self, lid: int) -> None:
+        """Play and Discard for a leader in hand, in a small menu beside the card (on the side
+        with room: never over the other leader, never past the window's edge)."""
         self._close_leader_menu()
         rect = next((h.rect for h in self.hits if h.target == ("leader", lid)), None)
         if rect is None:
@@ -415,17 +417,30 @@ class BoardScene(Scene):
         self.leader_menu = lid
         sh = self.session.shadow()
         ready = any(ld.id == lid for ld in activatable_leaders(sh, sh.player(self.vm.nickname)))
-        u = self.layout.unit if self.layout else 1
-        bh = round(32 * u)
-        play = pygame_gui.elements.UIButton(pygame.Rect(rect.x, rect.bottom - 2 * bh - 6, rect.w, bh), "Play",
-                                            self.ui, object_id=ObjectID(class_id="@menu"))
+        menu = self.leader_menu_rect(rect)
+        bh = (menu.h - 6) // 2
+        play = pygame_gui.elements.UIButton(pygame.Rect(menu.x, menu.y, menu.w, bh), "Play", self.ui,
+                                            object_id=ObjectID(class_id="@menu"),
+                                            tool_tip_text=None if ready else "You do not have what it asks for yet")
         play.leader_action = (lid, True)  # type: ignore[attr-defined]
         if not ready:
             play.disable()
-        discard = pygame_gui.elements.UIButton(pygame.Rect(rect.x, rect.bottom - bh - 2, rect.w, bh),
+        discard = pygame_gui.elements.UIButton(pygame.Rect(menu.x, menu.y + bh + 6, menu.w, bh),
                                                "Discard (+1 faith)", self.ui, object_id=ObjectID(class_id="@quiet"))
         discard.leader_action = (lid, False)  # type: ignore[attr-defined]
         self._leader_buttons = [play, discard]
+
+    def leader_menu_rect(self, card: pygame.Rect) -> pygame.Rect:
+        """Where the Play/Discard menu of the leader at ``card`` goes: left of the card (the
+        leaders stand at the board's right edge), else right of it, inside the window."""
+        u = self.layout.unit
+        w, h = round(200 * u), round(32 * u) * 2 + 6
+        r = pygame.Rect(0, 0, w, h)
+        r.midright = (card.x - round(6 * u), card.centery)
+        if r.x < 0:
+            r.midleft = (card.right + round(6 * u), card.centery)
+        r.clamp_ip(pygame.Rect((0, 0), self.app.size).inflate(-8, -8))
+        return r
 
     def _close_leader_menu(self) -> None:
         for b in getattr(self, "_leader_buttons", []):
@@ -468,7 +483,16 @@ class BoardScene(Scene):
         if self.dragging:
             self._draw_dragged(surface, ctx)
         elif self.viewing is None:
-            draw_hover_card(surface, ctx, L.unit, self.mouse)
+            draw_hover_card(surface, ctx, L.unit, self.mouse, self.keep_clear())
+
+    def keep_clear(self) -> list[pygame.Rect]:
+        """What hover art never covers: the action bar, the log or the plan being confirmed,
+        an open leader menu, and the hovered thing itself."""
+        L = self.layout
+        out = [L.actions, L.log] + [b.rect for b in self._leader_buttons]
+        if self.hover is not None:
+            out += [h.rect for h in self.hits if h.target == self.hover][:1]
+        return out
 
     def _frame_key(self) -> tuple:
         """Everything the cached board depends on besides the static layer."""

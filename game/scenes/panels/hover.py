@@ -63,24 +63,61 @@ def hover_art(ctx: Context, unit: float) -> tuple[pygame.Surface | None, str | N
     return img, words
 
 
-def draw_hover_card(surface: pygame.Surface, ctx: Context, unit: float, mouse: tuple[int, int]) -> pygame.Rect | None:
-    """Draw the hovered target's enlarged art beside the pointer; its rect, or None."""
+def compose(img: pygame.Surface, words: str | None, unit: float) -> pygame.Surface:
+    """The picture with its words in a dark label under it, as one surface."""
+    if not words:
+        return img
+    tip = F.render(words, round(17 * unit), P.PARCHMENT, "italic")
+    label = pygame.Rect(0, 0, tip.get_width() + 16, tip.get_height() + 8)
+    w = max(img.get_width(), label.w)
+    out = pygame.Surface((w, img.get_height() + 4 + label.h), pygame.SRCALPHA)
+    out.blit(img, ((w - img.get_width()) // 2, 0))
+    label.midtop = (w // 2, img.get_height() + 4)
+    pygame.draw.rect(out, P.INK, label, border_radius=6)
+    out.blit(tip, tip.get_rect(center=label.center))
+    return out
+
+
+def place(size: tuple[int, int], mouse: tuple[int, int], bounds: pygame.Rect,
+          avoid: list[pygame.Rect]) -> pygame.Rect | None:
+    """Where a picture of ``size`` goes beside the pointer: inside ``bounds``, never over the
+    pointer nor over any of ``avoid`` (what the player may be about to click or confirm);
+    None if there is no such place."""
+    w, h = size
+    mx, my = mouse
+    pointer = pygame.Rect(mx - 10, my - 10, 20, 20)
+    xs = [mx + 18, mx - 18 - w, mx - w // 2]
+    ys = [my - h // 2, my - h + 40, my - 40, bounds.top, bounds.bottom - h]
+    ys += [a.top - 6 - h for a in avoid] + [a.bottom + 6 for a in avoid]
+    best = None
+    for x in xs:
+        for y in ys:
+            r = pygame.Rect(x, y, w, h)
+            if not bounds.contains(r):
+                continue
+            if r.colliderect(pointer) or any(r.colliderect(a) for a in avoid):
+                continue
+            d = abs(r.centery - my) + abs(r.centerx - mx)
+            if best is None or d < best[0]:
+                best = (d, r)
+    return best[1] if best else None
+
+
+def draw_hover_card(surface: pygame.Surface, ctx: Context, unit: float, mouse: tuple[int, int],
+                    avoid: list[pygame.Rect] = ()) -> pygame.Rect | None:  # type: ignore[assignment]
+    """Draw the hovered target's enlarged art (and its words) beside the pointer, clear of
+    ``avoid``, shrunk if it must be; its rect, or None when nothing is shown."""
     img, words = hover_art(ctx, unit)
     if img is None:
         return None
-    mx, my = mouse
-    r = img.get_rect()
-    r.topleft = (mx + 18, my - r.h // 2)
-    if r.right > surface.get_width() - 8:
-        r.right = mx - 18
-    r.clamp_ip(surface.get_rect())
-    surface.blit(img, r)
-    if words:
-        size = round(17 * unit)
-        tip = F.render(words, size, P.PARCHMENT, "italic")
-        tr = tip.get_rect(midtop=(r.centerx, r.bottom + 4))
-        tr.clamp_ip(surface.get_rect().inflate(-20, -12))
-        bg = tr.inflate(16, 8)
-        pygame.draw.rect(surface, P.INK, bg, border_radius=6)
-        surface.blit(tip, tr)
-    return r
+    bounds = surface.get_rect().inflate(-8, -8)
+    avoid = [a for a in avoid if a.w and a.h]
+    for scale in (1.0, 0.8, 0.64, 0.5):
+        pic = img if scale == 1.0 else pygame.transform.smoothscale(
+            img, (max(1, round(img.get_width() * scale)), max(1, round(img.get_height() * scale))))
+        whole = compose(pic, words, unit)
+        r = place(whole.get_size(), mouse, bounds, list(avoid))
+        if r is not None:
+            surface.blit(whole, r)
+            return r
+    return None

@@ -1,0 +1,107 @@
+"""What the player sees on the board, through the frame loop: menus and hover art never cover
+what is about to be clicked or confirmed."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from screenshots import TableMatch, mid_game  # noqa: E402
+
+from game.rules import default_config  # noqa: E402
+from game.scenes.app import App  # noqa: E402
+from game.scenes.board import BoardScene  # noqa: E402
+from game.scenes.session import GameSession  # noqa: E402
+
+CFG = default_config()
+SIZES = [(1024, 640), (1920, 1080)]
+
+
+@pytest.fixture(autouse=True)
+def _dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+
+
+def move(app: App, pos) -> None:
+    app.frame(0.001, [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))])
+
+
+def click(app: App, pos) -> None:
+    move(app, pos)
+    app.frame(0.001, [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)])
+    app.frame(0.001, [pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1)])
+    app.frame(0.001)
+
+
+def pixels(surface: pygame.Surface, rect: pygame.Rect) -> bytes:
+    return pygame.image.tobytes(surface.subsurface(rect.clip(surface.get_rect())), "RGB")
+
+
+def board(size, nicks=("Ada", "Bruno"), seed=9, moves=60) -> tuple[App, BoardScene]:
+    app = App(headless=True, size=size)
+    scene = BoardScene(app, GameSession(TableMatch(mid_game(list(nicks), seed, moves), "Ada"), CFG, "Ada"))
+    app.stack.push(scene)
+    app.frame(0.001)
+    app.frame(5.0)     # past the glow of the last change
+    return app, scene
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_leader_menu_opens_beside_its_card_inside_the_window(size):
+    app, scene = board(size, ("Ada",), 3, 6)
+    leaders = [h for h in scene.hits if h.target[0] == "leader"]
+    assert len(leaders) == 2
+    for hit in leaders:
+        other = next(h.rect for h in leaders if h is not hit)
+        move(app, (3, 3))
+        before = pixels(app.window, other)
+        click(app, hit.rect.center)
+        buttons = scene._leader_buttons
+        assert [b.text for b in buttons] == ["Play", "Discard (+1 faith)"]
+        for b in buttons:
+            assert app.window.get_rect().contains(b.rect)
+            assert not b.rect.colliderect(other) and not b.rect.colliderect(hit.rect)
+            assert b.font.size(b.text)[0] <= b.rect.w - 8, f"{b.text!r} is cut off"
+        move(app, (3, 3))
+        assert pixels(app.window, other) == before          # the other leader is still in full view
+        app.frame(0.001, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b")])
+        assert not scene._leader_buttons
+
+
+def _hover_everything(app: App, scene: BoardScene, kinds) -> int:
+    """Hover every target of ``kinds``: the action bar and the log (or the plan) never change;
+    how many showed enlarged art (pixels changed away from the hovered thing)."""
+    L = scene.layout
+    move(app, (3, 3))
+    calm = app.window.copy()
+    clear = [pixels(calm, r) for r in (L.actions, L.log)]
+    shown = 0
+    for hit in [h for h in scene.hits if h.target[0] in kinds]:
+        move(app, hit.rect.center)
+        assert [pixels(app.window, r) for r in (L.actions, L.log)] == clear, hit.target
+        probe = [pygame.Rect(x, y, 1, 1) for x in range(0, app.window.get_width(), 7)
+                 for y in range(0, app.window.get_height(), 7)]
+        shown += any(not p.colliderect(hit.rect.inflate(16, 16)) and app.window.get_at(p.topleft) != calm.get_at(p.topleft)
+                     for p in probe)
+    return shown
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_hover_art_never_covers_the_action_bar_or_the_log(size):
+    app, scene = board(size, ("Ada", "Bruno", "Cora"), 9, 60)
+    kinds = ("card", "leader", "production", "favor", "marble", "slot")
+    assert _hover_everything(app, scene, kinds) >= 14    # 12 decks, 2 leaders at least
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_hover_art_never_covers_the_production_being_confirmed(size):
+    app, scene = board(size, ("Ada", "Bruno", "Cora"), 9, 60)
+    click(app, scene.buttons["produce"].rect.center)
+    assert scene.plan is not None
+    base = next(h for h in scene.hits if h.target[0] == "production")
+    click(app, base.rect.center)                  # something chosen: the summary shows what is paid
+    assert _hover_everything(app, scene, ("production", "leader", "card")) >= 2
