@@ -10,6 +10,11 @@ go to the requester only; ``UpdateLeadersHand`` only to its owner.
 Every request handed to :meth:`Room.submit` gets exactly one answer: the events ending in
 ``UpdateAction`` (to everyone connected), or one error message (to the requester only).
 
+Reference clients (the players in :attr:`Room.plain`) see the game as the reference server tells
+it: every change of a player's status is followed by ``UpdateSetupDone`` (once setup is over), and
+a solo game that ends in the middle of a main action ends as the reference ends a game, with
+``UpdateGameEnd`` then ``UpdateAction END_TURN``, after the action's own ``UpdateAction``.
+
 Locking: the server may call :meth:`start`, :meth:`leave`, :meth:`rejoin` and :meth:`close` while
 holding its own lock; a room never calls back into the server except through ``send``, which must
 not block and must not take the server's lock.
@@ -73,6 +78,7 @@ class Room:
         self.bots: dict[str, str] = dict(bots or {})
         self.humans = tuple(n for n in self._nicknames if n not in self.bots)
         self.online: set[str] = set()
+        self.plain: set[str] = set()      # connected with a reference client (no extensions)
         self.chat: deque[tuple[str, str]] = deque(maxlen=CHAT_KEPT)   # the last lines said at the table
         self.lock = threading.Lock()
         self.empty_since: float | None = time.monotonic()
@@ -128,7 +134,13 @@ class Room:
             if not self._record("apply", nickname, action):
                 self.send(nickname, [err_protocol(INTERNAL_ERROR)])
                 return False
-            self._broadcast(events, first=nickname)   # the requester's answer goes out first
+            tail = _reference_end(events, nickname) if self.plain else None
+            if tail is None:
+                self._broadcast(events, first=nickname)   # the requester's answer goes out first
+            else:
+                plain = self.plain
+                self._broadcast(events, first=nickname, only=lambda n: n not in plain)
+                self._broadcast(tail, first=nickname, only=plain.__contains__)
             return True
 
     def undo(self, nickname: str, ours: Collection[str]) -> bool:
@@ -196,6 +208,8 @@ class Room:
             self.empty_since = None
             self._set_active(nickname, True, skip=nickname)
             out = list(intro or ())
+            # as the reference: the player's own status, UpdateSetupDone (setup over), the game
+            out.append({"player": nickname, "isActive": True, "type": "UpdatePlayerStatus"})
             if self.game.phase != "setup":
                 out.append({"type": UPDATE_SETUP_DONE})
             out.append(player_view(self.game, nickname))
@@ -236,8 +250,14 @@ class Room:
 
     # ------------------------------------------------------------------ internals
     def _set_active(self, nickname: str, active: bool, skip: str | None = None) -> None:
-        events = self.game.set_active(nickname, active)
+        game = self.game
+        playing = game.phase == "play"
+        events = game.set_active(nickname, active)
         if events and self._record("active", nickname, active):
+            if playing and not game.ended:
+                # the reference follows every status change with UpdateSetupDone, then the turn
+                at = next((i + 1 for i, e in enumerate(events) if e.get("type") == "UpdatePlayerStatus"), 0)
+                events = events[:at] + [{"type": UPDATE_SETUP_DONE}] + events[at:]
             self._broadcast(events, skip=skip)
 
     def _record(self, kind: str, nickname: str, arg: Any) -> bool:
@@ -259,11 +279,11 @@ class Room:
         return True
 
     def _broadcast(self, events: list[dict[str, Any]], skip: str | None = None,
-                   first: str | None = None) -> None:
-        """Hand each connected player (but ``skip``) the events it may see; ``first`` (if
-        connected) before the others, the rest in seat order."""
+                   first: str | None = None, only: Callable[[str], bool] | None = None) -> None:
+        """Hand each connected player (but ``skip``, and only those ``only`` accepts) the events
+        it may see; ``first`` (if connected) before the others, the rest in seat order."""
         online = self.online
-        targets = [n for n in self.nicknames if n in online and n != skip]
+        targets = [n for n in self.nicknames if n in online and n != skip and (only is None or only(n))]
         if not targets:
             return
         if first is not None and targets[0] != first and first in targets:
@@ -292,3 +312,21 @@ class Room:
             data = b"".join([line for e, line in zip(events, lines) if visible_to(e, nick)])
             if data:
                 send_bytes(nick, data)
+
+
+def _reference_end(events: list[dict[str, Any]], nickname: str) -> list[dict[str, Any]] | None:
+    """The events of an action that ended the game, as a reference client needs them, or None.
+
+    The reference ends a game only at the end of a turn (``UpdateGameEnd``, ``UpdateAction
+    END_TURN``), and its client reaches its end screen only that way; our rules end a solo game
+    at once, in the middle of a main action (E27). Who wins and when stays ours; the reference
+    client gets the action's own ``UpdateAction`` first, then the reference's ending.
+    """
+    action = events[-1]
+    if action.get("type") != "UpdateAction" or action.get("action") == "END_TURN":
+        return None
+    at = next((i for i, e in enumerate(events) if e.get("type") == "UpdateGameEnd"), None)
+    if at is None:
+        return None
+    return [*events[:at], *events[at + 1:], events[at],
+            {"action": "END_TURN", "player": nickname, "type": "UpdateAction"}]

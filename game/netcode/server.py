@@ -75,9 +75,10 @@ Extensions and deliberate differences (a reference client never notices them)
     * A client whose unsent output passes :data:`MAX_QUEUED_BYTES` is not reading: it is dropped.
     * A request the server fails on (a bug, a failing disk) is answered with
       ``ErrProtocol {msg: "Internal server error."}`` instead of silence.
-    * ``UpdatePlayerStatus`` is not followed by another ``UpdateSetupDone`` for the others (the
-      reference re-sends it on every status change); a returning player still gets
-      ``UpdateSetupDone`` before its ``UpdateGame``, as there.
+    * A solo game ends the moment the rules say (E27), also in the middle of a main action; a
+      reference client is then sent the action's ``UpdateAction``, ``UpdateGameEnd`` and an
+      ``UpdateAction END_TURN``, the ending the reference's client knows (see :mod:`.room`).
+    * The full list, with the reason for each: ``docs/compatibility.md``.
 """
 from __future__ import annotations
 
@@ -1020,6 +1021,10 @@ class Server:
         s.nickname, s.room, s.token = nick, room, room.tokens.get(nick)
         self.by_nick[nick] = s
         intro = [self._token_message(s.token)] if token is not None and s.token else []
+        if s.extensions:
+            room.plain.discard(nick)
+        else:
+            room.plain.add(nick)
         if not room.rejoin(nick, intro):  # the room closed itself (its log failed)
             del self.by_nick[nick]
             s.nickname = s.room = s.token = None
@@ -1133,6 +1138,7 @@ class Server:
         gid = self.store.next_id()
         glog = self.store.create(gid, self.config, game, tokens, seats)
         room = self._new_room(gid, game, glog, tokens, seats)
+        room.plain = {p.nickname or "" for p in players if not p.extensions}
         size = len(game.players)
         for p in players:
             p.room = room

@@ -526,8 +526,10 @@ class Game:
         self.current = 0
         self.main_done = False
         if not self.current_player.active:
+            # the first seat is away: say who plays first (otherwise every view already names the
+            # first seat, and the reference sends nothing after UpdateSetupDone)
             self.current = self._next_active_seat(self.current)[0]
-        self._events.append({"player": self.current_player.nickname, "type": "UpdateCurrentPlayer"})
+            self._events.append({"player": self.current_player.nickname, "type": "UpdateCurrentPlayer"})
 
     # ------------------------------------------------------------------ shelves
     def _swap_shelves(self, p: PlayerState, a: ReqSwapShelves) -> str:

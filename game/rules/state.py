@@ -47,7 +47,7 @@ class Container:
 
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "content": dict(self.content)}
-        t = self.res_type()
+        t = self.res_type() if self.kind != STRONGBOX else None   # the reference binds no strongbox
         if t is not None:
             out["boundedResType"] = t
         out["size"] = self.capacity

@@ -175,7 +175,9 @@ class TestDropAndRejoin:
         assert game.current_player.nickname == other.nickname   # the absent player's turn is skipped
         (back,) = players(server.address, cur.nickname)
         answer = back.join(token=cur.token)
-        assert [m["type"] for m in answer] == ["UpdateSessionToken", "UpdateSetupDone", "UpdateGame"]
+        assert [m["type"] for m in answer] == ["UpdateSessionToken", "UpdatePlayerStatus", "UpdateSetupDone",
+                                               "UpdateGame"]
+        assert answer[1] == {"player": cur.nickname, "isActive": True, "type": "UpdatePlayerStatus"}
         assert answer[0]["token"] == cur.token
         assert answer[-1] == wire(player_view(game, cur.nickname))
         other.until(lambda m: m == {"player": cur.nickname, "isActive": True, "type": "UpdatePlayerStatus"})
@@ -206,7 +208,7 @@ class TestDropAndRejoin:
         assert a.join(token=a.token)[-1] == {"reason": "ALREADY_SET", "type": "ErrNickname"}
         (a2,) = players(server.address, "a")
         answer = a2.join(token=a.token)
-        assert [m["type"] for m in answer] == ["UpdateSessionToken", "UpdateGame"]   # still in setup
+        assert [m["type"] for m in answer] == ["UpdateSessionToken", "UpdatePlayerStatus", "UpdateGame"]  # in setup
         assert game.player("a").active
 
     @pytest.mark.parametrize("compat", [False, True])
@@ -226,7 +228,7 @@ class TestDropAndRejoin:
         (p,) = players(srv.address, "a")
         answer = p.join(token=None)        # a reference client: nickname only
         if compat:
-            assert [m["type"] for m in answer] == ["UpdateGame"]
+            assert [m["type"] for m in answer] == ["UpdatePlayerStatus", "UpdateGame"]
         else:
             assert answer[-1] == {"reason": "TAKEN", "type": "ErrNickname"}
             assert players(srv.address, "a")[0].join(token=a.token)[-1]["type"] == "UpdateGame"

@@ -45,7 +45,7 @@ def rejoin(address, nickname: str, token: str, expected: Game, players) -> Playe
     (p,) = players(address, nickname)
     answer = p.join(token=token)
     expected.set_active(nickname, True)
-    intro = ["UpdateSessionToken"] + (["UpdateSetupDone"] if expected.phase != "setup" else []) + ["UpdateGame"]
+    intro = ["UpdateSessionToken", "UpdatePlayerStatus"] + (["UpdateSetupDone"] if expected.phase != "setup" else []) + ["UpdateGame"]
     assert [m["type"] for m in answer] == intro
     assert answer[-1] == wire(player_view(expected, nickname))
     return p

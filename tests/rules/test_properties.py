@@ -180,7 +180,7 @@ class Checker:
             slide=g.slide,
             slots={p.nickname: [list(s) for s in p.slots] for p in g.players},
             top_cards=g.grid_wire()["topCards"],
-            current=g.current_player.nickname if g.phase == "play" else None,
+            current=g.current_player.nickname,   # UpdateGame names the first seat from the start
             hand_count={p.nickname: len(p.hand) for p in g.players},
             active_leaders={i for p in g.players for i in p.active_leaders},
         )
