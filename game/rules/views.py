@@ -155,14 +155,18 @@ def shadow_game(view: dict[str, Any], config: GameConfig, nickname: str) -> "Gam
     g.solo = len(view["players"]) == 1
     g._events, g._dirty, g._end_pending = [], set(), False
     wire = {c["id"]: c for c in view["resContainers"]}
-    g.containers = []
+    by_id = {}
     for cid in sorted(wire):
         c = wire[cid]
         kind = STRONGBOX if c["size"] < 0 else SHELF
         cont = Container(cid, kind, c["size"])
         cont.content = {r: n for r, n in c["content"].items() if n}
-        g.containers.append(cont)
-    by_id = {c.id: c for c in g.containers}
+        by_id[cid] = cont
+    # the engine finds a container at the index of its id; the reference numbers them per server
+    # process (a later game's start at 12 or 1200), so the ids below are filled by one container
+    # nobody owns
+    nobody = Container(-1, SHELF, 0)
+    g.containers = [by_id.get(i, nobody) for i in range(max(by_id, default=-1) + 1)]
     leaders = {ld["id"]: ld for ld in view["leaderCards"]}
     g.leader_depot = {}
     for lid, ld in leaders.items():
@@ -221,3 +225,111 @@ def shadow_game(view: dict[str, Any], config: GameConfig, nickname: str) -> "Gam
     g.lorenzo_won = False
     g.winners = (view["winnerPlayer"],) if "winnerPlayer" in view else ()
     return g
+
+
+def config_from_view(view: dict[str, Any], base: GameConfig) -> GameConfig:
+    """The game a server plays, read from one of its ``UpdateGame`` messages.
+
+    A client asks the rules (hints, costs, what fits, the requests it builds) about *this*
+    config, never about its own files: the server may run a custom config, and the reference
+    server numbers its containers and productions per process (a second game's base production
+    was 58). What ``UpdateGame`` does not carry (players allowed, the cards that end the game,
+    resources per victory point, how many cards a token discards or spaces it moves, leader keys)
+    comes from ``base``.
+
+    :raises ValueError: the message lacks something the rules need (KeyError, TypeError and
+        IndexError are turned into ValueError, with the message).
+    """
+    try:
+        return _config_from_view(view, base)
+    except (KeyError, TypeError, IndexError, AttributeError) as err:
+        raise ValueError(f"UpdateGame does not describe a game: {err!r}") from err
+
+
+def _ordered(names: list[str], known: tuple[str, ...]) -> tuple[str, ...]:
+    """``names`` in ``known``'s order (the reference lists them in hash-set order), others after."""
+    return tuple([n for n in known if n in names] + sorted(n for n in names if n not in known))
+
+
+def _config_from_view(view: dict[str, Any], base: GameConfig) -> GameConfig:
+    import dataclasses
+    from types import MappingProxyType
+
+    from .components import (CardRequirement, DevCard, SeatSetup, SoloToken, VaticanSection)
+
+    containers = {c["id"]: c for c in view["resContainers"]}
+    prods: dict[int, Production] = {}
+    for p in view["productions"]:
+        prods[p["id"]] = Production(p["id"], MappingProxyType(dict(p["input"])), p["inputBlanks"],
+                                    MappingProxyType(dict(p["output"])), p["outputBlanks"])
+    cards = []
+    by_id_base = {c.id: c for c in base.dev_cards}
+    for c in sorted(view["developmentCards"], key=lambda c: c["id"]):
+        old = by_id_base.get(c["id"])
+        cards.append(DevCard(c["id"], old.key if old else f"card_{c['id']}", c["color"], c["level"],
+                             c["victoryPoints"], MappingProxyType(dict(c["cost"]["requirements"])),
+                             prods[c["production"]]))
+    kinds = {v: k for k, v in _LEADER_TYPES.items()}
+    leaders = []
+    base_leaders = {ld.id: ld for ld in base.leaders}
+    for ld in sorted(view["leaderCards"], key=lambda ld: ld["id"]):
+        kind = kinds[ld["leaderType"]]
+        old = base_leaders.get(ld["id"])
+        reqs = tuple(CardRequirement(e["color"], e["level"] or None, e["quantity"])
+                     for e in ld.get("devCardRequirement", {}).get("entries", ()))
+        depot = containers.get(ld.get("containerId", -1))
+        capacity = 0
+        if kind == "extra_depot":
+            capacity = depot["size"] if depot is not None else (old.depot_capacity if old else 2)
+        leaders.append(LeaderCard(
+            ld["id"], old.key if old else f"leader_{ld['id']}", kind, ld["victoryPoints"], ld["resourceType"],
+            reqs, MappingProxyType(dict(ld.get("resourceRequirement", {}).get("requirements", {}))),
+            ld["discount"] if kind == "discount" else 0, capacity,
+            prods[ld["production"]] if kind == "production" else None))
+    for i, ld in enumerate(leaders):
+        if i != ld.id:
+            raise ValueError(f"leader ids are not 0..{len(leaders) - 1}")
+    for i, c in enumerate(cards):
+        if i != c.id:
+            raise ValueError(f"development card ids are not 0..{len(cards) - 1}")
+    me = view["players"][0]
+    shelves = tuple(containers[i]["size"] for i in me["warehouseShelves"])
+    track = view["faithTrack"]
+    sections = tuple(VaticanSection(s["id"], s["faithPointsBeginning"], s["faithPointsEnd"], s["victoryPoints"])
+                     for s in sorted(track["vaticanSections"].values(), key=lambda s: s["faithPointsEnd"]))
+    squares = tuple(sorted((t["faithPoints"], t["victoryPoints"]) for t in track["yellowTiles"]))
+    grid = view["market"]["grid"]
+    marbles = [x for row in grid for x in row] + [view["market"]["slide"]]
+    first = {m: len(base.marbles) - base.marbles[::-1].index(m) for m in set(base.marbles)}
+    marbles = tuple(sorted(marbles, key=lambda m: (first.get(m, len(base.marbles) + 1), m)))
+    seats = list(base.seats)
+    for i, p in enumerate(view["players"]):
+        if i < len(seats):
+            seats[i] = SeatSetup(p["setup"]["initialResources"], seats[i].starting_faith)
+    tokens = base.solo_tokens
+    if view.get("actionTokens"):
+        by_kind = {v: k for k, v in _TOKEN_KINDS.items()}
+        old_tokens = {t.id: t for t in base.solo_tokens}
+        made = []
+        for t in sorted(view["actionTokens"], key=lambda t: t["id"]):
+            kind = by_kind[t["kind"]]
+            old = old_tokens.get(t["id"])
+            same = old is not None and old.kind == kind
+            made.append(SoloToken(t["id"], old.key if same else f"token_{t['id']}", kind,
+                                  t.get("discardedDevCardColor"), (old.amount if same else 2) if kind == "discard" else 0,
+                                  0 if kind == "discard" else (old.spaces if same else (1 if kind == "move_shuffle" else 2))))
+        tokens = tuple(made)
+    levels = tuple(range(1, view["devCardGrid"]["levelsCount"] + 1))
+    hand = max([len(p["leadersHand"]) for p in view["players"]] + [me["setup"]["chosenLeadersCount"]])
+    return dataclasses.replace(
+        base,
+        path=f"{base.path} (as its server plays it)",
+        resources=_ordered([r["name"] for r in view["resourceTypes"] if r["isStorable"]], base.resources),
+        colors=_ordered([c["name"] for c in view["devCardColors"]], base.colors),
+        market_rows=len(grid), market_columns=len(grid[0]), marbles=marbles,
+        shelf_capacities=shelves, dev_slots=view["devSlotsCount"],
+        leaders_dealt=max(base.leaders_dealt, hand),
+        leaders_kept=me["setup"]["chosenLeadersCount"], seats=tuple(seats),
+        last_space=track["maxFaith"], vp_squares=squares, vatican_sections=sections,
+        base_production=prods[me["baseProduction"]], dev_cards=tuple(cards), leaders=tuple(leaders),
+        solo_tokens=tokens, productions=MappingProxyType(prods), levels=levels)

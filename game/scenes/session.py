@@ -14,7 +14,7 @@ from typing import Any
 from game.rules.actions import Action
 from game.rules.components import GameConfig
 from game.rules.engine import Game
-from game.rules.views import shadow_game
+from game.rules.views import config_from_view, shadow_game
 
 from .narration import Narrator
 from .view_model import ViewModel
@@ -74,6 +74,12 @@ class GameSession:
     def __post_init__(self) -> None:
         self.vm = ViewModel(self.nickname)
         self.narrator = Narrator(self.vm)
+        self.local_config = self.config   # our own files' game: a local match plays by it
+
+    @property
+    def remote(self) -> bool:
+        """Whether a server plays the game (a local match carries its engine's config)."""
+        return getattr(self.match, "config", None) is None
 
     # ------------------------------------------------------------------ per frame
     def pump(self) -> list[Msg]:
@@ -134,6 +140,8 @@ class GameSession:
                                 else "Only the first player in the waiting room chooses the number of players.")
         self.vm.feed(m)
         self.version += 1
+        if t == "UpdateGame" and self.remote:
+            self._adopt_server_game()
         if t.startswith("Err") and t not in ("ErrNickname", "ErrNewGame"):
             self.error = describe_error(m)
             self.vm.errors.clear()
@@ -142,6 +150,15 @@ class GameSession:
             self.log.append(line)
         if self.vm.my_turn and not was_my_turn:
             self.turn_started = True
+
+    def _adopt_server_game(self) -> None:
+        """Play by the server's game: its cards, leaders, productions (with its ids), market,
+        track and tokens, as its ``UpdateGame`` gives them, for hints, costs and requests."""
+        try:
+            self.config = config_from_view(self.vm.game, self.local_config)  # type: ignore[arg-type]
+        except ValueError:
+            log.exception("the server's game cannot be read; hints follow our own config")
+            self.config = self.local_config
 
     # ------------------------------------------------------------------ requests
     def send(self, action: Action) -> None:
@@ -176,8 +193,8 @@ class GameSession:
         me = self.vm.me["setup"]
         if not me["hasChosenLeaders"]:
             return "leaders"
-        if not me["hasChosenResources"]:
-            return "resources"
+        if not me["hasChosenResources"] and me.get("initialResources", 0) > 0:
+            return "resources"   # (the reference leaves the flag false when there is nothing to choose)
         return "waiting"
 
     def shadow(self) -> Game:

@@ -624,7 +624,8 @@ class WaitingScene(SessionScene):
             img = fonts.render(name, size, INK if p.get("active", True) else FADED)
             surface.blit(img, img.get_rect(midleft=(x_name, y + round(20 * u))))
             st = p["setup"]
-            for x, done in zip(cols, (st["hasChosenLeaders"], st["hasChosenResources"])):
+            chose = st["hasChosenResources"] or not st.get("initialResources")   # nothing to choose
+            for x, done in zip(cols, (st["hasChosenLeaders"], chose)):
                 _mark(surface, (x, y + round(20 * u)), round(13 * u), done, self.t, u)
             y += round(62 * u)
         note = f"The game begins when everyone has chosen{dots}"

@@ -165,12 +165,9 @@ class ViewModel:
         self._changed("turn", m["player"])
 
     def _on_UpdateSetupDone(self, m: Msg) -> None:
-        g = self.game
-        assert g is not None
-        g["isSetupDone"] = True
-        for p in g["players"]:
-            p["setup"]["hasChosenLeaders"] = True
-            p["setup"]["hasChosenResources"] = True
+        # only that: the reference leaves hasChosenResources false for seats with nothing to
+        # choose, and re-sends UpdateSetupDone on every change of a player's status
+        self.game["isSetupDone"] = True  # type: ignore[index]
 
     def _on_UpdateLastRound(self, m: Msg) -> None:
         self.game["lastRound"] = True  # type: ignore[index]
