@@ -65,6 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                     help="seconds at least between two moves of the bots of one game, so that the people "
                          "at the table can follow them (default 0.6; 0 for none)")
+    ap.add_argument("--announce", action=argparse.BooleanOptionalAction, default=None,
+                    help="announce the server on the local network (mDNS/DNS-SD, service _mor._tcp), so "
+                         "that players find it in Join without typing an address (default: on, unless "
+                         "--host is a loopback address such as 127.0.0.1)")
+    ap.add_argument("--name", default="", metavar="TEXT",
+                    help="the table's name in the announcement (default: \"<first waiting player>'s table\")")
     ap.add_argument("--bot-threads", action="store_true",
                     help="let bots think in threads of the server's process instead of a worker process")
     return ap
@@ -84,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
                             compat_rejoin=args.compat_rejoin, heartbeat=args.heartbeat,
                             grace=args.grace, fsync=args.fsync,
                             status_interval=max(0.0, args.status_interval),
-                            bot_delay=max(0.0, args.bot_delay), bot_processes=not args.bot_threads)
+                            bot_delay=max(0.0, args.bot_delay), bot_processes=not args.bot_threads,
+                            announce=args.announce, announce_name=args.name.strip())
     try:
         server = Server(config, options)   # creates the data directory
         host, port = server.start()
@@ -104,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     while not done.wait(0.25):
         heap.tick()
     server.stop()
+    if server.announcer is not None:
+        server.announcer.close(timeout=2.0)   # let the goodbye reach the network before we exit
     heap.stop()
     return 0
 

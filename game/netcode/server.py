@@ -103,6 +103,7 @@ from game.rules.engine import Game
 from game.rules.errors import MalformedRequest
 
 from . import protocol as P
+from .discovery import Announcer, TableInfo, should_announce
 from .framing import LineFeeder, ProtocolError, decode_line, encode
 from .poller import Poller, SelectorPoller
 from .room import INTERNAL_ERROR, Room
@@ -136,6 +137,8 @@ CHAT_WINDOW = 10.0
 """A player may send CHAT_BURST chat lines in any CHAT_WINDOW seconds."""
 
 SWEEP_INTERVAL = 1.0
+ANNOUNCE_INTERVAL = 0.5
+"""Seconds between two looks at the lobby for the LAN announcement (only changes are sent)."""
 """Seconds between two runs of the janitor (:meth:`Server.sweep`)."""
 
 _NETWORK_TYPES = P.CLIENT_TYPES - P.GAME_REQUEST_TYPES
@@ -167,6 +170,9 @@ class ServerOptions:
     bot_delay: float = 0.6           # seconds at least between two bot moves of one game
     bot_time_limit: float = 8.0      # seconds a decision may take (then the easy bot decides)
     bot_budget: int | None = None    # the hard bot's search effort (None: its default)
+    announce: bool | None = None     # announce the server on the LAN (mDNS); None: unless on loopback
+    announce_name: str = ""          # the table's name in the announcement ("" : from the waiting list)
+    announce_host: str = ""          # the host's nickname in it ("" : the head of the waiting list)
 
 
 class Session:
@@ -306,6 +312,7 @@ class Server:
         self._bot_turns: dict[int, _BotTurn] = {}   # game id -> its bots' progress
         self._bot_tickets = 0
         self.address: tuple[str, int] = (self.options.host, self.options.port)
+        self.announcer: Announcer | None = None
 
     # ------------------------------------------------------------------ life cycle
     def start(self) -> tuple[str, int]:
@@ -335,7 +342,42 @@ class Server:
         self._thread = threading.Thread(target=self._run, name="server-loop", daemon=True)
         self._thread.start()
         log.info("listening on %s:%d", *self.address)
+        announce = self.options.announce
+        if announce or (announce is None and should_announce(self.options.host)):
+            self.announcer = Announcer(self.table_info(), self.address[1], self.options.host)
+            self._call_soon(self._announce_tick)
         return self.address
+
+    # ------------------------------------------------------------------ LAN announcement
+    def table_info(self) -> TableInfo:
+        """What the LAN announcement says: the table, its host, the seats taken and free."""
+        with self.lock:
+            waiting = [s.nickname or "" for s in self.waiting]
+            count, bots = self.pending_count, len(self.pending_bots)
+            games = sum(1 for r in self.rooms.values() if not r.finished)
+            playing = sum(len(r.humans) for r in self.rooms.values() if not r.finished)
+        head = waiting[0] if waiting else ""
+        host = self.options.announce_host or head
+        name = self.options.announce_name or (f"{host}'s table" if host else
+                                              f"Masters of Renaissance on {socket.gethostname()[:30]}")
+        taken = len(waiting) + bots
+        if count is not None:
+            free = max(0, count - taken)
+        else:
+            free = max(0, self.config.max_players - taken) if waiting or not games else 0
+        if not waiting and games:
+            taken = playing
+        return TableInfo(name, host, taken, free, started=games > 0 and not waiting, games=games)
+
+    def _announce_tick(self) -> None:
+        """Hand the announcer the latest state (it sends only changes, from its own thread)."""
+        announcer = self.announcer
+        if announcer is None or self._stopping.is_set():
+            return
+        try:
+            announcer.update(self.table_info())
+        finally:
+            self._call_at(time.monotonic() + ANNOUNCE_INTERVAL, self._announce_tick)
 
     def _bind(self) -> socket.socket:
         family = socket.AF_INET6 if ":" in self.options.host else socket.AF_INET
@@ -374,6 +416,8 @@ class Server:
             return
         self._stopping.set()
         self._wake()
+        if self.announcer is not None:
+            self.announcer.close(timeout=0)   # its thread says goodbye: the game leaves Join lists
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=10)
             if self._thread.is_alive():

@@ -521,7 +521,9 @@ class HostScene(PaintedScene):
             data = app.data_dir / "server"
             try:
                 data.mkdir(parents=True, exist_ok=True)
-                server = Server(app.config, ServerOptions(host="0.0.0.0", port=self.port, data_dir=data))
+                nick = app.settings.nickname.strip()
+                server = Server(app.config, ServerOptions(host="0.0.0.0", port=self.port, data_dir=data,
+                                                          announce_name=f"{nick}'s table", announce_host=nick))
                 server.start()
             except OSError as e:
                 self.error = describe_bind_error(e, self.port, data)
@@ -621,10 +623,14 @@ def describe_bind_error(e: OSError, port: int, data_dir) -> str:
 
 # ---------------------------------------------------------------------------- join
 class JoinScene(PaintedScene):
-    """Type the host's address and a nickname; join its waiting room."""
+    """Pick a game found on the network (or type the host's address) and a nickname; join its
+    waiting room."""
 
     def __init__(self, app) -> None:
         super().__init__(app)
+        from .lan_list import LanGames
+        self.lan = LanGames()            # the games announced on the network, kept live
+        self.lan_rect = pygame.Rect(0, 0, 0, 0)
         s = app.settings
         self.draft = {"address": s.last_address, "nickname": s.nickname}
         self.errors: dict[str, str] = {}
@@ -639,11 +645,20 @@ class JoinScene(PaintedScene):
         self.rows: dict[str, pygame.Rect] = {}
         self.sheet = pygame.Rect(0, 0, 0, 0)
 
+    def enter(self) -> None:
+        self.lan.start()
+        super().enter()
+
+    def exit(self) -> None:
+        self.lan.close()
+        super().exit()
+
     def layout(self) -> None:
         w, h = self.app.size
         u = self.unit
-        sw, sh = round(760 * u), round(400 * u)
-        self.sheet = pygame.Rect((w - sw) // 2, round(h * 0.24), sw, sh)
+        sw, sh = round(760 * u), round(360 * u)
+        self.lan_rect = pygame.Rect((w - sw) // 2, round(h * 0.19), sw, round(232 * u))
+        self.sheet = pygame.Rect((w - sw) // 2, self.lan_rect.bottom + round(18 * u), sw, sh)
         label_x = self.sheet.x + round(50 * u)
         field_x = self.sheet.x + round(250 * u)
         row_h = round(46 * u)
@@ -676,9 +691,10 @@ class JoinScene(PaintedScene):
         w, h = surface.get_size()
         u = self.unit
         bottom = title_block(surface, "Join a game", None, w // 2, round(h * 0.06), u, size=64)
-        hint = "Ask the host for the address shown on their screen."
+        hint = "Pick a game found on your network, or type the address shown on the host's screen."
         blit_lines(surface, [hint], max(12, round(22 * u)), SEPIA, w // 2, bottom + round(8 * u), "italic",
                    align="center")
+        self.lan.paint(surface, self.lan_rect, u, enabled=self.busy is None)
         surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
         size, small = max(12, round(24 * u)), max(11, round(18 * u))
         labels = {"address": "Address", "nickname": "Nickname"}
@@ -715,6 +731,22 @@ class JoinScene(PaintedScene):
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.on_button("back")
+        elif event.type == pygame.MOUSEMOTION:
+            game = self.lan.at(event.pos)
+            self.lan.hover = game.service if game is not None else None
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.busy is None:
+            game = self.lan.at(event.pos)
+            if game is not None:
+                self.join_found(game)
+
+    def join_found(self, game) -> None:
+        """Join a game found on the network: its address goes in the field, then as typed."""
+        address = f"{game.address}:{game.port}"
+        widget = self.widgets.get("address")
+        if widget is not None:
+            widget.set_text(address)
+        self.draft["address"] = address
+        self.join()
 
     def on_button(self, name: str) -> None:
         if name == "join" and self.busy is None:

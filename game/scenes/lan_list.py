@@ -1,0 +1,122 @@
+"""The list of games found on the local network, drawn on the *Join* page.
+
+A :class:`LanGames` owns a :class:`~game.netcode.discovery.Browser` (zeroconf's threads keep its
+list up to date); each frame it only reads that list, so it never holds up the frame loop. It
+paints one row per table (its name, its host, the seats taken and free) and tells which row a
+click hit.
+"""
+from __future__ import annotations
+
+import time
+
+import pygame
+
+from game.netcode.discovery import Browser, FoundGame
+
+from .art import fonts
+from .backdrop import FADED, GOLD, GREEN_INK, INK, OXBLOOD, PANEL, SEPIA, mix, panel, tracked, wrap
+
+SEARCH_SECONDS = 4.0
+"""How long "looking…" is shown before "nothing found" (announcements come within a second or two)."""
+
+MAX_ROWS = 3
+
+
+class LanGames:
+    """The games on the network, as rows on a panel."""
+
+    def __init__(self) -> None:
+        self.browser: Browser | None = None
+        self.rows: list[tuple[pygame.Rect, FoundGame]] = []
+        self.hover: str | None = None
+        self.rect = pygame.Rect(0, 0, 0, 0)
+
+    def start(self) -> None:
+        if self.browser is None:
+            self.browser = Browser()
+
+    def close(self) -> None:
+        if self.browser is not None:
+            self.browser.close()
+            self.browser = None
+
+    def games(self) -> list[FoundGame]:
+        return self.browser.games() if self.browser is not None else []
+
+    @property
+    def version(self) -> int:
+        return self.browser.version if self.browser is not None else 0
+
+    def at(self, pos: tuple[int, int]) -> FoundGame | None:
+        """The game whose row is under ``pos``."""
+        for rect, game in self.rows:
+            if rect.collidepoint(pos):
+                return game
+        return None
+
+    def status(self) -> str:
+        """One sentence about the search when no game is listed."""
+        b = self.browser
+        if b is None:
+            return ""
+        if b.problem:
+            return b.problem
+        if time.monotonic() - b.started < SEARCH_SECONDS:
+            return "Looking for games on this network\u2026"
+        return ("No game found on this network yet. Games hosted with this edition appear here by "
+                "themselves; or type the host's address below.")
+
+    def paint(self, surface: pygame.Surface, rect: pygame.Rect, u: float, enabled: bool = True) -> None:
+        self.rect = rect
+        surface.blit(panel(rect.w, rect.h, u), rect.topleft)
+        small = max(11, round(18 * u))
+        k = tracked("games on this network", small, OXBLOOD, max(1, round(2 * u)))
+        surface.blit(k, k.get_rect(midtop=(rect.centerx, rect.y + round(18 * u))))
+        games = self.games()
+        self.rows = []
+        top = rect.y + round(18 * u) + k.get_height() + round(12 * u)
+        inner = rect.inflate(-round(60 * u), 0)
+        if not games:
+            colour = OXBLOOD if self.browser is not None and self.browser.problem else SEPIA
+            size = max(11, round(20 * u))
+            y = top + round(12 * u)
+            for line in wrap(self.status(), size, inner.w, "italic")[:3]:
+                img = fonts.render(line, size, colour, "italic")
+                surface.blit(img, img.get_rect(midtop=(rect.centerx, y)))
+                y += round(size * 1.2)
+            return
+        row_h = round(46 * u)
+        gap = round(6 * u)
+        name_size, note_size = max(12, round(23 * u)), max(10, round(17 * u))
+        for i, g in enumerate(games[:MAX_ROWS]):
+            r = pygame.Rect(inner.x, top + i * (row_h + gap), inner.w, row_h)
+            self.rows.append((r, g))
+            hot = enabled and self.hover == g.service
+            full = g.info.started and not g.info.free
+            fill = mix(PANEL, GOLD, 0.28 if hot else 0.12)
+            pygame.draw.rect(surface, fill, r, border_radius=round(8 * u))
+            pygame.draw.rect(surface, GOLD if hot else mix(PANEL, GOLD, 0.5), r, max(1, round(2 * u)),
+                             border_radius=round(8 * u))
+            pad = round(14 * u)
+            name = fonts.render(g.info.name or g.address, name_size, FADED if full else INK)
+            surface.blit(name, name.get_rect(midleft=(r.x + pad, r.centery - round(8 * u))))
+            seats = _seats(g)
+            host = f"host {g.info.host}" if g.info.host else f"{g.address}:{g.port}"
+            note = fonts.render(f"{host} \u00b7 {seats}", note_size, SEPIA, "italic")
+            surface.blit(note, note.get_rect(midleft=(r.x + pad, r.centery + round(12 * u))))
+            act = fonts.render("Join \u203a" if not full else "Wait for a seat \u203a", name_size,
+                               GREEN_INK if not full else FADED)
+            surface.blit(act, act.get_rect(midright=(r.right - pad, r.centery)))
+        more = len(games) - MAX_ROWS
+        if more > 0:
+            img = fonts.render(f"and {more} more\u2026", note_size, SEPIA, "italic")
+            surface.blit(img, img.get_rect(midtop=(rect.centerx, top + MAX_ROWS * (row_h + gap))))
+
+
+def _seats(g: FoundGame) -> str:
+    i = g.info
+    if i.started and not i.free:
+        return f"playing, {i.taken} at the table" if i.taken else "playing"
+    if i.taken == 0:
+        return f"{i.free} seats free" if i.free else "open"
+    return f"{i.taken} seated, {i.free} free"

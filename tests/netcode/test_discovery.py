@@ -1,0 +1,116 @@
+"""Finding games on the LAN (mDNS/DNS-SD), over loopback only: announce and browse on 127.0.0.1.
+
+Every zeroconf instance here is restricted to the loopback interface, so the tests neither send
+to nor hear from the real network.
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from game.netcode.cli import build_parser
+from game.netcode.discovery import (NO_MULTICAST, Announcer, Browser, FoundGame, TableInfo,
+                                    should_announce)
+
+from conftest import Player
+
+pytestmark = pytest.mark.timeout(60)
+
+LOOPBACK = ["127.0.0.1"]
+
+
+def wait_for(pred, timeout: float = 10.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = pred()
+        if value:
+            return value
+        assert time.monotonic() < deadline, "not seen on the network in time"
+        time.sleep(0.05)
+
+
+def found(browser: Browser, port: int, **want) -> FoundGame | None:
+    for g in browser.games():
+        if g.port == port and all(getattr(g.info, k) == v for k, v in want.items()):
+            return g
+    return None
+
+
+@pytest.fixture
+def browser():
+    b = Browser(interfaces=LOOPBACK)
+    yield b
+    b.close()
+
+
+def test_a_table_is_found_changes_and_goes(browser):
+    a = Announcer(TableInfo("Ada's table", "Ada", 1, 3), 40001, "127.0.0.1")
+    try:
+        g = wait_for(lambda: found(browser, 40001))
+        assert (g.address, g.info) == ("127.0.0.1", TableInfo("Ada's table", "Ada", 1, 3))
+        assert g.label == "Ada's table \u2014 1 seated, 3 free"
+        a.update(TableInfo("Ada's table", "Ada", 2, 2))
+        wait_for(lambda: found(browser, 40001, taken=2, free=2))
+        assert browser.problem is None and a.problem is None
+    finally:
+        a.close(timeout=5)
+    wait_for(lambda: found(browser, 40001) is None)
+
+
+def test_a_server_announces_its_waiting_room_and_its_game(make_server, browser):
+    srv = make_server(announce=True, announce_name="Test table")
+    port = srv.address[1]
+    wait_for(lambda: found(browser, port, name="Test table", taken=0, free=4, started=False))
+    a, b = Player(srv.address, "ada"), Player(srv.address, "bruno")
+    try:
+        a.join()
+        wait_for(lambda: found(browser, port, host="ada", taken=1, free=3))
+        a.send({"type": "ReqNewGame", "playersCount": 2})
+        a.until_type("UpdateJoinGame")
+        wait_for(lambda: found(browser, port, taken=1, free=1))
+        b.join()
+        b.until_type("UpdateGame")
+        g = wait_for(lambda: found(browser, port, started=True, free=0, games=1))
+        assert g.info.taken == 2 and "playing" in g.label
+    finally:
+        a.close()
+        b.close()
+    srv.stop()
+    wait_for(lambda: found(browser, port) is None)
+
+
+def test_loopback_servers_are_not_announced_unless_asked(make_server):
+    srv = make_server()
+    assert srv.announcer is None
+    assert should_announce("0.0.0.0") and should_announce("192.168.1.20") and should_announce("")
+    assert not should_announce("127.0.0.1") and not should_announce("::1") and not should_announce("localhost")
+    p = build_parser()
+    assert p.parse_args([]).announce is None
+    assert p.parse_args(["--announce"]).announce is True
+    assert p.parse_args(["--no-announce", "--name", "Friday"]).announce is False
+
+
+def test_no_multicast_says_why_and_joining_by_address_still_works(make_server):
+    """An interface that does not exist here stands for a network without multicast."""
+    b = Browser(interfaces=["192.0.2.77"])
+    a = Announcer(TableInfo("x"), 40002, "192.0.2.77")
+    try:
+        wait_for(lambda: b.problem and a.problem)
+        assert b.problem == NO_MULTICAST and "address" in b.problem and b.games() == []
+    finally:
+        b.close()
+        a.close()
+    srv = make_server()
+    p = Player(srv.address, "cora")
+    try:
+        assert p.join()[-1]["type"] == "UpdateBookedSeats"
+    finally:
+        p.close()
+
+
+def test_garbled_announcements_are_read_safely():
+    info = TableInfo.from_properties({b"name": b"\xff\xfeT", b"taken": b"-3", b"free": b"x", b"started": b"1"})
+    assert info.taken == 0 and info.free == 0 and info.started and info.name.endswith("T")
+    assert TableInfo.from_properties({}) == TableInfo("")
+    assert TableInfo.from_properties(TableInfo("A", "b", 2, 1, True, 3).properties()) == TableInfo("A", "b", 2, 1, True, 3)

@@ -1,0 +1,120 @@
+"""The Join page lists the games announced on the network and joins one with a click (loopback
+only: ``MOR_LAN_INTERFACES`` is 127.0.0.1 in the tests)."""
+from __future__ import annotations
+
+import time
+
+import pygame
+import pytest
+
+from game.match import RemoteMatch
+from game.netcode.discovery import NO_MULTICAST, Browser
+from game.netcode.server import Server, ServerOptions
+from game.scenes.app import App
+
+pytestmark = pytest.mark.timeout(90)
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    a = App(headless=True, size=(1024, 640))
+    yield a
+    while a.stack.top is not None:
+        a.stack.pop()
+    if a.server is not None:
+        a.server.stop()
+        a.server = None
+
+
+def frames_until(app: App, pred, timeout: float = 15.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        app.frame(1 / 60)
+        value = pred()
+        if value:
+            return value
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def click_at(app: App, pos) -> None:
+    ev = pygame.event.Event
+    app.frame(1 / 60, [ev(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))])
+    app.frame(1 / 60, [ev(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)])
+    app.frame(1 / 60, [ev(pygame.MOUSEBUTTONUP, pos=pos, button=1)])
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (1920, 1080)])
+def test_a_hosted_game_is_listed_and_joined_with_a_click(app, tmp_path, size):
+    from game.scenes.lobby import LobbyScene
+    from game.scenes.menus import JoinScene
+    app.resize(size)
+    assert app.size == size
+    server = Server(app.config, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", announce=True,
+                                              announce_name="Ada's table", announce_host="Ada"))
+    host, port = server.start()
+    ada = RemoteMatch("127.0.0.1", port, "Ada", token_file=tmp_path / "ada.json")
+    try:
+        app.settings.nickname = "Bea"
+        app.stack.push(JoinScene(app))
+        scene = app.stack.top
+        first = scene.lan.status()
+        assert first.startswith("Looking for games")
+        frames_until(app, lambda: any(g.port == port and g.info.taken == 1 for _, g in scene.lan.rows))
+        rect, game = next((r, g) for r, g in scene.lan.rows if g.port == port)
+        assert game.info.name == "Ada's table" and game.info.host == "Ada" and game.info.free == 3
+        assert scene.lan_rect.contains(rect) and rect.bottom <= scene.sheet.top
+        assert 0 <= rect.left and rect.right <= app.size[0]
+        click_at(app, rect.center)
+        assert scene.widgets["address"].get_text() == f"127.0.0.1:{port}"
+        lobby = frames_until(app, lambda: isinstance(app.stack.top, LobbyScene) and app.stack.top)
+        frames_until(app, lambda: lobby.session.lobby.booked == 2)
+        assert lobby.session.lobby.head == "Ada"
+        assert scene.lan.browser is None          # the search stopped with the page
+    finally:
+        ada.close()
+        while app.stack.top is not None:
+            app.stack.pop()
+        server.stop()
+
+
+def test_a_game_hosted_from_the_title_announces_itself(app):
+    from game.scenes.lobby import LobbyScene
+    from game.scenes.menus import HostScene
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        app.settings.server_port = s.getsockname()[1]
+    app.settings.nickname = "Cora"
+    b = Browser()
+    try:
+        app.stack.push(HostScene(app))
+        frames_until(app, lambda: isinstance(app.stack.top, LobbyScene))
+        port = app.server.address[1]
+        frames_until(app, lambda: any(g.port == port and g.info.name == "Cora's table" and g.info.host == "Cora"
+                                      and g.info.taken == 1 for g in b.games()))
+    finally:
+        b.close()
+
+
+def test_without_multicast_the_page_says_why_and_the_address_still_joins(app, monkeypatch, tmp_path):
+    from game.scenes.lobby import LobbyScene
+    from game.scenes.menus import JoinScene
+    monkeypatch.setenv("MOR_LAN_INTERFACES", "192.0.2.77")     # an interface this machine lacks
+    server = Server(app.config, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv"))
+    host, port = server.start()
+    try:
+        app.settings.nickname = "Dario"
+        app.stack.push(JoinScene(app))
+        scene = app.stack.top
+        frames_until(app, lambda: scene.lan.status() == NO_MULTICAST)
+        assert scene.lan.rows == []
+        scene.widgets["address"].set_text(f"127.0.0.1:{port}")
+        click_at(app, scene.widgets["join"].rect.center)
+        frames_until(app, lambda: isinstance(app.stack.top, LobbyScene))
+    finally:
+        while app.stack.top is not None:
+            app.stack.pop()
+        server.stop()
