@@ -6,7 +6,7 @@ VENV   := .venv
 VPY    := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv play test bench screenshots clean
+.PHONY: venv play test bench screenshots dist clean
 
 venv: $(STAMP)
 
@@ -33,6 +33,12 @@ bench: venv
 
 screenshots: venv
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(VPY) tools/screenshots.py docs/screenshots
+
+# One-file executable of the game (PyInstaller: a build tool, installed here, not a dependency)
+# and a Linux .desktop entry with the window icon, in dist/. tools/dist_smoke.sh checks it.
+dist: venv
+	$(VPY) -m pip install --quiet 'pyinstaller>=6'
+	$(VPY) tools/build_dist.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
