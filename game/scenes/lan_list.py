@@ -85,7 +85,7 @@ class LanGames:
                 surface.blit(img, img.get_rect(midtop=(rect.centerx, y)))
                 y += round(size * 1.2)
             return
-        row_h = round(46 * u)
+        row_h = round(50 * u)
         gap = round(6 * u)
         name_size, note_size = max(12, round(23 * u)), max(10, round(17 * u))
         for i, g in enumerate(games[:MAX_ROWS]):
@@ -99,11 +99,11 @@ class LanGames:
                              border_radius=round(8 * u))
             pad = round(14 * u)
             name = fonts.render(g.info.name or g.address, name_size, FADED if full else INK)
-            surface.blit(name, name.get_rect(midleft=(r.x + pad, r.centery - round(8 * u))))
+            surface.blit(name, name.get_rect(midleft=(r.x + pad, r.centery - round(9 * u))))
             seats = _seats(g)
             host = f"host {g.info.host}" if g.info.host else f"{g.address}:{g.port}"
             note = fonts.render(f"{host} \u00b7 {seats}", note_size, SEPIA, "italic")
-            surface.blit(note, note.get_rect(midleft=(r.x + pad, r.centery + round(12 * u))))
+            surface.blit(note, note.get_rect(midleft=(r.x + pad, r.centery + round(13 * u))))
             act = fonts.render("Join \u203a" if not full else "Wait for a seat \u203a", name_size,
                                GREEN_INK if not full else FADED)
             surface.blit(act, act.get_rect(midright=(r.right - pad, r.centery)))

@@ -143,7 +143,7 @@ class TitleScene(PaintedScene):
                    + (" (replaces the saved one)" if items else "")),
                   ("versus", "Play against the computer", "You and 1 to 3 computer players, on this computer"),
                   ("host", "Host a LAN game", "Open a game on this computer for friends on your network"),
-                  ("join", "Join by IP", "Join a game someone on your network is hosting"),
+                  ("join", "Join a game", "Join a game someone on your network is hosting (found by itself, or by its address)"),
                   ("help", "How to play", "The rules in eight short pages"),
                   ("settings", "Settings", None),
                   ("quit", "Quit", None)]
@@ -615,7 +615,7 @@ def describe_bind_error(e: OSError, port: int, data_dir) -> str:
         return f"Port {port} is already in use on this computer. Choose another port in Settings."
     if e.errno == errno.EBUSY:
         return ("Another game server on this computer is already hosting from the same folder. "
-                "Close it first, or join it with Join by IP.")
+                "Close it first, or join it with Join a game.")
     if e.errno in (errno.EACCES, errno.EPERM):
         return f"This computer does not allow a game server on port {port}. Choose another port in Settings."
     return f"The game server could not start: {e.strerror or e}."
@@ -656,9 +656,9 @@ class JoinScene(PaintedScene):
     def layout(self) -> None:
         w, h = self.app.size
         u = self.unit
-        sw, sh = round(760 * u), round(360 * u)
-        self.lan_rect = pygame.Rect((w - sw) // 2, round(h * 0.19), sw, round(232 * u))
-        self.sheet = pygame.Rect((w - sw) // 2, self.lan_rect.bottom + round(18 * u), sw, sh)
+        sw, sh = round(760 * u), round(340 * u)
+        self.lan_rect = pygame.Rect((w - sw) // 2, round(h * 0.06) + round(138 * u), sw, round(222 * u))
+        self.sheet = pygame.Rect((w - sw) // 2, self.lan_rect.bottom + round(14 * u), sw, sh)
         label_x = self.sheet.x + round(50 * u)
         field_x = self.sheet.x + round(250 * u)
         row_h = round(46 * u)
@@ -671,7 +671,7 @@ class JoinScene(PaintedScene):
                 e.disable()
             y += row_h + round(48 * u)
         bw, bh = round(200 * u), round(50 * u)
-        by = self.sheet.bottom - round(86 * u)
+        by = self.sheet.bottom - round(78 * u)
         self.button("join", pygame.Rect(self.sheet.centerx - bw - round(10 * u), by, bw, bh), "Join",
                     enabled=self.busy is None)
         self.button("back", pygame.Rect(self.sheet.centerx + round(10 * u), by, bw, bh),
@@ -712,7 +712,7 @@ class JoinScene(PaintedScene):
         if msg:
             size = max(12, round(22 * u))
             lines = wrap(msg, size, self.sheet.w - round(90 * u), "italic")
-            y = self.sheet.bottom - round(100 * u) - len(lines) * round(size * 1.18)
+            y = self.sheet.bottom - round(88 * u) - len(lines) * round(size * 1.18)
             blit_lines(surface, lines, size, colour, w // 2, y, "italic", align="center")
 
     def on_ui(self, event: pygame.event.Event) -> Any:
