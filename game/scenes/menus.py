@@ -578,7 +578,7 @@ class HostScene(PaintedScene):
         w, h = surface.get_size()
         u = self.unit
         bottom = title_block(surface, "Host a LAN game", None, w // 2, round(h * 0.06), u, size=64)
-        hint = "Friends on the same network join your game with the address shown in the waiting room."
+        hint = "Friends on the same network find your game under Join a game, or type the address shown."
         small = max(12, round(22 * u))
         blit_lines(surface, wrap(hint, small, round(w * 0.7), "italic"), small, SEPIA, w // 2, bottom + round(8 * u),
                    "italic", align="center")
