@@ -25,7 +25,7 @@ import socket
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 log = logging.getLogger("mor.discovery")
 
@@ -253,11 +253,15 @@ class Browser:
     """The games announced on the network, kept up to date by ``zeroconf``'s threads.
 
     :meth:`games` returns the current list (a copy; never blocks). :attr:`problem` says why the
-    network cannot be searched, if it cannot. ``version`` grows at each change (for redrawing).
+    network cannot be searched, if it cannot. ``version`` grows at each change (for redrawing),
+    and ``on_change()`` (if given) is called then, from zeroconf's threads (a frame loop passes
+    its thread-safe wake-up).
     """
 
-    def __init__(self, interfaces: Iterable[str] | None = None) -> None:
+    def __init__(self, interfaces: Iterable[str] | None = None,
+                 on_change: Callable[[], None] | None = None) -> None:
         self.interfaces = list(interfaces) if interfaces is not None else None
+        self.on_change = on_change
         self.problem: str | None = None
         self.started = time.monotonic()
         self.version = 0
@@ -275,6 +279,7 @@ class Browser:
         except Exception as e:
             self.problem = NO_MULTICAST
             log.info("cannot look for games (%s)", e)
+            self._changed_now()
             return
         with self._lock:
             if self._closed:
@@ -286,14 +291,26 @@ class Browser:
             except Exception as e:
                 self.problem = NO_MULTICAST
                 log.info("cannot look for games (%s)", e)
+        if self.problem:
+            self._changed_now()
+
+    def _changed_now(self) -> None:
+        if self.on_change is not None:
+            try:
+                self.on_change()
+            except Exception:
+                log.exception("on_change failed")
 
     def _changed(self, zeroconf, service_type: str, name: str, state_change) -> None:
         """Called on zeroconf's browser thread (where a blocking lookup is allowed)."""
         from zeroconf import ServiceStateChange
         if state_change is ServiceStateChange.Removed:
             with self._lock:
-                if self._games.pop(name, None) is not None:
+                gone = self._games.pop(name, None) is not None
+                if gone:
                     self.version += 1
+            if gone:
+                self._changed_now()
             return
         try:
             info = zeroconf.get_service_info(service_type, name, RESOLVE_TIMEOUT_MS)
@@ -309,9 +326,11 @@ class Browser:
         found = FoundGame(name, v4[0], info.port, TableInfo.from_properties(info.properties or {}),
                           time.monotonic())
         with self._lock:
-            if not self._closed:
-                self._games[name] = found
-                self.version += 1
+            if self._closed:
+                return
+            self._games[name] = found
+            self.version += 1
+        self._changed_now()
 
     def games(self) -> list[FoundGame]:
         """The games found, open tables first, then by name."""

@@ -25,7 +25,8 @@ MAX_ROWS = 3
 class LanGames:
     """The games on the network, as rows on a panel."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_change=None) -> None:
+        self.on_change = on_change           # called from zeroconf's threads when the list changes
         self.browser: Browser | None = None
         self.rows: list[tuple[pygame.Rect, FoundGame]] = []
         self.hover: str | None = None
@@ -33,7 +34,7 @@ class LanGames:
 
     def start(self) -> None:
         if self.browser is None:
-            self.browser = Browser()
+            self.browser = Browser(on_change=self.on_change)
 
     def close(self) -> None:
         if self.browser is not None:
@@ -53,6 +54,12 @@ class LanGames:
             if rect.collidepoint(pos):
                 return game
         return None
+
+    @property
+    def searching(self) -> bool:
+        """Whether "looking…" is still shown (it turns into "nothing found" by itself)."""
+        b = self.browser
+        return b is not None and not b.problem and time.monotonic() - b.started < SEARCH_SECONDS + 0.5
 
     def status(self) -> str:
         """One sentence about the search when no game is listed."""

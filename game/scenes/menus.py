@@ -629,7 +629,7 @@ class JoinScene(PaintedScene):
     def __init__(self, app) -> None:
         super().__init__(app)
         from .lan_list import LanGames
-        self.lan = LanGames()            # the games announced on the network, kept live
+        self.lan = LanGames(on_change=app.wake)   # the games announced on the network, kept live
         self.lan_rect = pygame.Rect(0, 0, 0, 0)
         s = app.settings
         self.draft = {"address": s.last_address, "nickname": s.nickname}
@@ -652,6 +652,11 @@ class JoinScene(PaintedScene):
     def exit(self) -> None:
         self.lan.close()
         super().exit()
+
+    def frame_interval(self) -> float | None:
+        own = 0.5 if self.lan.searching else None   # "looking…" turns into "nothing found"
+        base = super().frame_interval()
+        return min((i for i in (own, base) if i is not None), default=None)
 
     def layout(self) -> None:
         w, h = self.app.size

@@ -61,7 +61,13 @@ def test_a_hosted_game_is_listed_and_joined_with_a_click(app, tmp_path, size):
         app.stack.push(JoinScene(app))
         scene = app.stack.top
         first = scene.lan.status()
-        assert first.startswith("Looking for games")
+        assert first.startswith("Looking for games") and scene.frame_interval() == 0.5
+        app.wake_event.clear()
+        wait = time.monotonic() + 15
+        while not any(g.port == port and g.info.taken == 1 for g in scene.lan.games()):
+            assert time.monotonic() < wait
+            time.sleep(0.02)
+        assert app.wake_event.is_set()      # the idle frame loop is woken by the news
         frames_until(app, lambda: any(g.port == port and g.info.taken == 1 for _, g in scene.lan.rows))
         rect, game = next((r, g) for r, g in scene.lan.rows if g.port == port)
         assert game.info.name == "Ada's table" and game.info.host == "Ada" and game.info.free == 3
