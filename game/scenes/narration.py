@@ -51,6 +51,8 @@ class Narrator:
         elif t == "UpdateGameEnd":
             self._extra.append(f"the game is over: {m['winner']} wins" if "winner" in m else "the game is over: Lorenzo wins")
         elif t == "UpdatePlayerStatus":
+            if m["player"] == self.vm.nickname:
+                return None      # our own return (the reference tells the returning player too)
             return f"{m['player']} {'is back at the table' if m['isActive'] else 'left the table'}."
         elif t == "UpdateAction":
             line = self._sentence(m["action"], m["player"])

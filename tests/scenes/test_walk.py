@@ -82,7 +82,7 @@ def test_a_solo_game_from_the_title_shows_a_whole_board_on_its_first_frame(size,
 
 
 def _join(walk: Walk, port: int, nickname: str) -> None:
-    walk.press("Join by IP")
+    walk.press("Join a game")
     walk.until_scene("JoinScene")
     walk.click(walk.entry_at(0))
     walk.type(f"127.0.0.1:{port}")
