@@ -37,7 +37,7 @@ screenshots: venv
 # One-file executable of the game (PyInstaller: a build tool, installed here, not a dependency)
 # and a Linux .desktop entry with the window icon, in dist/. tools/dist_smoke.sh checks it.
 dist: venv
-	$(VPY) -m pip install --quiet 'pyinstaller>=6'
+	$(VPY) -m pip install --quiet -e '.[dist]'
 	$(VPY) tools/build_dist.py
 
 clean:

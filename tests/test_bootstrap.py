@@ -149,3 +149,12 @@ def test_the_real_commands_make_the_venv_beside_main_py(tmp_path):
     cmds = B.install_commands(tmp_path)
     assert cmds[0][1:] == ["-m", "venv", str(tmp_path / ".venv")]
     assert cmds[1][-2:] == ["-e", str(tmp_path)] and "pip" in cmds[1]
+
+
+def test_the_bootstrap_looks_for_every_dependency_of_pyproject():
+    import re
+    import tomllib
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    names = {re.split(r"[<>=!~ \[]", d, maxsplit=1)[0].lower().replace("-", "_") for d in deps}
+    import_names = {"pygame_ce": "pygame"}
+    assert {import_names.get(n, n) for n in names} == set(B.REQUIRED)
