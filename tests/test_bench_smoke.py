@@ -38,3 +38,28 @@ def test_server_path_and_soak_run_clean():
     figures = json.loads(soak.stdout.strip().splitlines()[-1])
     assert figures["errors"] == 0 and figures["rounds"] == 2 and len(figures["rss_mb"]) == 2
     assert figures["requests"] == 2 * 5 * 2 * 3 * 2
+
+
+@pytest.mark.timeout(120)
+def test_bots_bench_runs_every_part_and_reports_every_figure():
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "bots.py"), "--games", "2", "--budget", "2"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=110)
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.strip().splitlines()
+    figures = json.loads(lines[-1])
+    assert any(line.startswith("solo hard") for line in lines[:-1])        # progress lines come first
+    for level in ("easy", "medium", "hard"):
+        assert 0 <= figures[f"{level}_solo_win_rate"] <= 1
+        assert figures[f"{level}_solo_median_vp"] >= 0
+        assert 0 < figures[f"{level}_decision_p50_ms"] <= figures[f"{level}_decision_p95_ms"]
+        assert 0 <= figures[f"four_player_win_share_{level}"] <= 1
+    assert 0 <= figures["hard_vs_medium_2p_win_rate"] <= 1 and 0 <= figures["medium_vs_easy_2p_win_rate"] <= 1
+    assert abs(sum(figures[f"four_player_win_share_{lv}"] for lv in ("easy", "medium", "hard")) - 1) < 0.01
+    assert figures["games"] == {"easy_solo": 2, "medium_solo": 2, "hard_solo": 2, "hard_vs_medium_2p": 2,
+                                "medium_vs_easy_2p": 2, "four_player": 2}
+
+
+def test_bots_bench_refuses_an_unknown_level():
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "bots.py"), "--games", "1", "--levels", "easy,wizard"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0 and "wizard" in out.stderr

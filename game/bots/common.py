@@ -41,11 +41,13 @@ _DONE = frozenset({"config", "containers", "leader_depot", "players", "by_nick",
                    "_undo_mark", "_undo_stack", "_undo_barrier"})
 
 
-def clone(g: Game, rng: random.Random | None = None) -> Game:
+def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False) -> Game:
     """An independent copy of ``g`` (its history left out) for trying requests on.
 
     ``rng`` becomes the copy's random generator (Lorenzo's reshuffles); by default the copy gets
     a copy of ``g``'s generator, or a fixed one when ``g`` has none (a shadow game).
+    ``share_rng`` keeps ``g``'s own generator (cheaper): only for trying requests that draw
+    nothing (anything but the end of a solo turn).
     """
     new = Game.__new__(Game)
     d = new.__dict__
@@ -84,7 +86,9 @@ def clone(g: Game, rng: random.Random | None = None) -> Game:
     new._undo_mark, new._undo_stack, new._undo_barrier = None, [], None   # a copy is never undone
     new._events = []
     new._dirty = set()
-    if rng is None:
+    if share_rng:
+        rng = g.rng
+    elif rng is None:
         rng = random.Random(0)
         if g.rng is not None:
             rng.setstate(g.rng.getstate())

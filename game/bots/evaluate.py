@@ -49,29 +49,40 @@ def production_value(prod: Production) -> float:
 
 
 class Evaluator:
-    """Scores positions of games played with ``config`` (see the module docstring)."""
+    """Scores positions of games played with ``config`` (see the module docstring).
+
+    It runs thousands of times per decision of the hard bot, so it reads the game directly and
+    keeps what it can of the components precomputed.
+    """
 
     def __init__(self, config: GameConfig) -> None:
         self.config = config
         self.prod_value = {pid: production_value(prod) for pid, prod in config.productions.items()}
         self.card_prod = [self.prod_value[c.production.id] for c in config.dev_cards]
-        self.squares = list(config.vp_squares)
+        self.cost_items = [tuple(c.cost.items()) for c in config.dev_cards]
+        self.card_level = [c.level for c in config.dev_cards]
+        self.card_color = [c.color for c in config.dev_cards]
+        self.card_vp = [c.victory_points for c in config.dev_cards]
+        self.track = [self.track_points(f) for f in range(config.last_space + 1)]
+        self.top_level = config.levels[-1]
+        self.gamma = [GAMMA ** i for i in range(64)]
+        self.leader_gamma = [LEADER_GAMMA ** i for i in range(64)]
 
     # ------------------------------------------------------------------ pieces
     def track_points(self, faith: int) -> int:
         pts = 0
-        for space, vp in self.squares:
+        for space, vp in self.config.vp_squares:
             if faith >= space:
                 pts = vp
         return pts
 
     def next_levels(self, g: Game, p: PlayerState) -> dict[int, int]:
         """Level -> how many slots accept a card of that level now."""
-        cards = self.config.dev_cards
+        level = self.card_level
         out: dict[int, int] = {}
-        top = self.config.levels[-1]
+        top = self.top_level
         for s in p.slots:
-            lv = 1 if not s else cards[s[-1]].level + 1
+            lv = level[s[-1]] + 1 if s else 1
             if lv <= top:
                 out[lv] = out.get(lv, 0) + 1
         return out
@@ -80,48 +91,78 @@ class Evaluator:
         bonus = CARD_BONUS_SOLO if g.solo else CARD_BONUS_MULTI
         return card.victory_points + bonus + self.card_prod[card.id]
 
-    def targets(self, g: Game, p: PlayerState, have: Mapping[str, int]) -> list[tuple[float, DevCard, dict[str, int], int]]:
-        """Cards this player could aim at: (discounted worth, card, cost, missing), best first."""
+    def _discounts(self, p: PlayerState) -> dict[str, int]:
+        leaders = self.config.leaders
+        out: dict[str, int] = {}
+        for lid in p.active_leaders:
+            ld = leaders[lid]
+            if ld.kind == "discount":
+                out[ld.resource] = out.get(ld.resource, 0) + ld.discount
+        return out
+
+    def _targets(self, g: Game, p: PlayerState, have: Mapping[str, int],
+                 levels: dict[int, int]) -> list[tuple[float, float, int, dict[str, int], int]]:
+        """(discounted worth, worth, card id, cost, missing) of each card ``p`` could aim at."""
         out = []
-        levels = self.next_levels(g, p)
-        for color in self.config.colors:
-            decks = g.decks[color]
-            left = sum(len(d) for d in decks.values())
+        disc = self._discounts(p) if p.active_leaders else None
+        bonus = CARD_BONUS_SOLO if g.solo else CARD_BONUS_MULTI
+        gamma = self.gamma
+        solo = g.solo
+        for decks in g.decks.values():
+            left = 0
+            for d in decks.values():
+                left += len(d)
+            if solo and left <= 1:
+                continue
             for lv in levels:
                 deck = decks.get(lv)
                 if not deck:
                     continue
-                if g.solo and left <= 1:
-                    continue
-                card = self.config.dev_cards[deck[-1]]
-                cost = g.card_cost(p, card)
+                cid = deck[-1]
                 miss = 0
-                for r, n in cost.items():
+                cost = {}
+                for r, n in self.cost_items[cid]:
+                    if disc and r in disc:
+                        n = max(0, n - disc[r])
+                        if not n:
+                            continue
+                    cost[r] = n
                     h = have.get(r, 0)
                     if h < n:
                         miss += n - h
-                worth = self.card_worth(g, card)
-                if g.solo and left <= 4:
+                worth = self.card_vp[cid] + bonus + self.card_prod[cid]
+                if solo and left <= 4:
                     worth -= (5 - left) * 0.8   # taking from a colour about to vanish helps Lorenzo
-                out.append((worth * GAMMA ** miss, card, cost, miss))
-        out.sort(key=lambda t: (-t[0], t[1].id))
+                out.append((worth * gamma[min(miss, 63)], worth, cid, cost, miss))
         return out
 
-    def target_term(self, g: Game, p: PlayerState, have: Mapping[str, int]) -> float:
-        ts = self.targets(g, p, have)
+    def targets(self, g: Game, p: PlayerState, have: Mapping[str, int]) -> list[tuple[float, DevCard, dict[str, int], int]]:
+        """Cards this player could aim at: (discounted worth, card, cost, missing), best first."""
+        ts = self._targets(g, p, have, self.next_levels(g, p))
+        ts.sort(key=lambda t: (-t[0], t[2]))
+        cards = self.config.dev_cards
+        return [(v, cards[cid], cost, miss) for v, _, cid, cost, miss in ts]
+
+    def target_term(self, g: Game, p: PlayerState, have: Mapping[str, int], levels: dict[int, int]) -> float:
+        ts = self._targets(g, p, have, levels)
         if not ts:
             return 0.0
-        best, card, cost, _ = ts[0]
-        left = dict(have)
-        for r, n in cost.items():
-            left[r] = max(0, left.get(r, 0) - n)
-        levels = self.next_levels(g, p)
+        first = max(ts, key=lambda t: (t[0], -t[2]))
+        best, _, cid, cost, _ = first
+        lv = self.card_level[cid]
+        gamma = self.gamma
         second = 0.0
-        for _, c2, cost2, _ in ts[1:]:
-            if c2.level == card.level and levels.get(card.level, 0) < 2:
+        for t in ts:
+            if t is first or (self.card_level[t[2]] == lv and levels.get(lv, 0) < 2):
                 continue
-            miss = sum(max(0, n - left.get(r, 0)) for r, n in cost2.items())
-            second = max(second, self.card_worth(g, c2) * GAMMA ** miss)
+            miss = 0
+            for r, n in t[3].items():
+                h = have.get(r, 0) - cost.get(r, 0)
+                if h < n:
+                    miss += n - max(0, h)
+            v = t[1] * gamma[min(miss, 63)]
+            if v > second:
+                second = v
         return best + 0.45 * second
 
     def leader_missing(self, g: Game, p: PlayerState, leader: LeaderCard) -> int:
@@ -134,7 +175,7 @@ class Evaluator:
         left = 1.0 - p.card_count() / cfg.end_game_cards
         if g.solo:
             left = min(left, 1.0 - g.black_cross / cfg.last_space)
-            low = min(sum(len(d) for d in g.decks[c].values()) for c in cfg.colors)
+            low = min(sum(len(d) for d in decks.values()) for decks in g.decks.values())
             left = min(left, low / 8)
         else:
             most = max(q.card_count() for q in g.players)
@@ -146,48 +187,58 @@ class Evaluator:
 
     def faith_term(self, g: Game, p: PlayerState) -> float:
         cfg = self.config
-        top = max([q.faith for q in g.players] + [g.black_cross])
-        v = 0.12 * p.faith
+        faith = p.faith
+        top = g.black_cross
+        for q in g.players:
+            if q.faith > top:
+                top = q.faith
+        v = 0.12 * faith
         # between squares: part of the next square's gain
-        nxt = next(((s, vp) for s, vp in self.squares if s > p.faith), None)
-        if nxt is not None:
-            here = self.track_points(p.faith)
-            prev = max([s for s, _ in self.squares if s <= p.faith], default=0)
-            span = nxt[0] - prev
-            v += (nxt[1] - here) * 0.5 * (p.faith - prev) / span
+        prev = 0
+        for space, vp in cfg.vp_squares:
+            if space > faith:
+                here = self.track[faith]
+                v += (vp - here) * 0.5 * (faith - prev) / (space - prev)
+                break
+            prev = space
+        fired = g.fired
         for i, sec in enumerate(cfg.vatican_sections):
-            if g.fired[i]:
+            if fired[i]:
                 continue
-            if p.faith >= sec.first_space:
+            if faith >= sec.first_space:
                 v += sec.favor_vp
                 continue
-            need = sec.first_space - p.faith
+            need = sec.first_space - faith
             slack = sec.pope_space - top
-            chance = max(0.0, min(1.0, (slack - need + 4) / 8))
-            v += sec.favor_vp * chance * 0.8
+            chance = (slack - need + 4) / 8
+            if chance > 0:
+                v += sec.favor_vp * (chance if chance < 1 else 1.0) * 0.8
         return v
 
-    def turns_to_finish(self, g: Game, p: PlayerState, have: Mapping[str, int]) -> float:
+    def turns_to_finish(self, g: Game, p: PlayerState) -> float:
         """Solo: about how many turns this player needs for the cards that end the game."""
-        cfg = self.config
-        need = cfg.end_game_cards - p.card_count()
-        cards = cfg.dev_cards
-        room = sum(cfg.levels[-1] - (cards[s[-1]].level if s else 0) for s in p.slots)
+        need = self.config.end_game_cards - p.card_count()
+        level = self.card_level
+        room = 0
+        for s in p.slots:
+            room += self.top_level - (level[s[-1]] if s else 0)
         if room < need:
             return 99.0
         return need * TURNS_PER_CARD
 
     def lorenzo_turns(self, g: Game) -> float:
         """Solo: about how many turns Lorenzo needs to win."""
-        cfg = self.config
-        t = (cfg.last_space - g.black_cross) / LORENZO_PACE
-        for c in cfg.colors:
-            left = sum(len(d) for d in g.decks[c].values())
-            t = min(t, left * 3.5 + 1)
+        t = (self.config.last_space - g.black_cross) / LORENZO_PACE
+        for decks in g.decks.values():
+            left = 0
+            for d in decks.values():
+                left += len(d)
+            if left * 3.5 + 1 < t:
+                t = left * 3.5 + 1
         return t
 
-    def win_chance(self, g: Game, p: PlayerState, have: Mapping[str, int]) -> float:
-        margin = self.lorenzo_turns(g) - self.turns_to_finish(g, p, have)
+    def win_chance(self, g: Game, p: PlayerState) -> float:
+        margin = self.lorenzo_turns(g) - self.turns_to_finish(g, p)
         return 1.0 / (1.0 + math.exp(-margin / RACE_SPREAD))
 
     # ------------------------------------------------------------------ the whole
@@ -199,31 +250,59 @@ class Evaluator:
             if g.solo:
                 return score + (SOLO_LOSS if g.lorenzo_won else SOLO_WIN)
             return score + (10.0 if p.nickname in g.winners else 0.0)
-        have = p.resource_totals()
-        v = float(p.vp)
-        v -= sum(have.values()) // cfg.resources_per_vp       # counted smoothly below instead
-        v += RESOURCE_VALUE * sum(have.values())
-        v += self.target_term(g, p, have)
-        v += (CARD_BONUS_SOLO if g.solo else CARD_BONUS_MULTI) * p.card_count()
-        cards = cfg.dev_cards
+        have: dict[str, int] = {}
+        count = 0
+        for c in (*p.shelves, *p.depots, p.strongbox):
+            for r, n in c.content.items():
+                have[r] = have.get(r, 0) + n
+                count += n
+        n_cards = 0
+        levels: dict[int, int] = {}
+        level = self.card_level
+        v = float(p.vp) - count // cfg.resources_per_vp + RESOURCE_VALUE * count  # resources counted smoothly
         for s in p.slots:
             if s:
+                n_cards += len(s)
                 v += self.card_prod[s[-1]]
+                lv = level[s[-1]] + 1
+            else:
+                lv = 1
+            if lv <= self.top_level:
+                levels[lv] = levels.get(lv, 0) + 1
+        v += self.target_term(g, p, have, levels)
+        v += (CARD_BONUS_SOLO if g.solo else CARD_BONUS_MULTI) * n_cards
         horizon = self.horizon(g, p)
+        leaders = cfg.leaders
+        in_hand = [lid for lid in p.hand if lid not in p.active_leaders]
         for lid in p.active_leaders:
-            v += ABILITY[cfg.leaders[lid].kind] * (0.3 + 0.7 * horizon)
-        for lid in p.hand:
-            if lid in p.active_leaders:
-                continue
-            leader = cfg.leaders[lid]
-            miss = self.leader_missing(g, p, leader)
-            reach = LEADER_GAMMA ** miss * min(1.0, 0.2 + 1.2 * horizon)
-            v += (leader.victory_points + ABILITY[leader.kind] * horizon) * reach
+            v += ABILITY[leaders[lid].kind] * (0.3 + 0.7 * horizon)
+        if in_hand:
+            owned: dict[tuple[str, int], int] = {}
+            color = self.card_color
+            for s in p.slots:
+                for cid in s:
+                    key = (color[cid], level[cid])
+                    owned[key] = owned.get(key, 0) + 1
+            reach_scale = min(1.0, 0.2 + 1.2 * horizon)
+            for lid in in_hand:
+                leader = leaders[lid]
+                miss = 0
+                for req in leader.requires_cards:
+                    if req.level is None:
+                        got = sum(n for (c, _), n in owned.items() if c == req.color)
+                    else:
+                        got = owned.get((req.color, req.level), 0)
+                    if got < req.count:
+                        miss += 3 * (req.count - got)
+                for r, n in leader.requires_resources.items():
+                    if have.get(r, 0) < n:
+                        miss += n - have.get(r, 0)
+                reach = self.leader_gamma[min(miss, 63)] * reach_scale
+                v += (leader.victory_points + ABILITY[leader.kind] * horizon) * reach
         v += self.faith_term(g, p)
         if g.solo:
             v -= BLACK_CROSS * g.black_cross
-            v += RACE * self.win_chance(g, p, have)
+            v += RACE * self.win_chance(g, p)
         else:
             v -= OPPONENT_FAITH * sum(q.faith for q in g.players if q is not p)
-        del cards
         return v

@@ -1,14 +1,140 @@
-"""The hard bot (for now it plays like the easy one; its search replaces this)."""
+"""The hard bot: the medium player's best ideas, each played out a few turns ahead.
+
+For its main action it takes the most promising candidates of the medium policy and tries each
+of them on the same handful of *determinizations*: complete games consistent with its view, in
+which what it cannot see is sampled (the order of each deck under its top card, the other
+players' leaders in hand, Lorenzo's token pile and the generator that reshuffles it). On each it
+plays the candidate, then the turns after it, everyone playing the fast medium policy, and scores
+the position reached with the medium evaluation (its own against the best opponent's in a
+multiplayer game). The candidate with the best average wins.
+
+The effort is a number of playouts per main action (``budget``), not a time: the same view and
+generator always give the same decision. Setup choices, leader plays, discards and the end of
+the turn are the medium policy's.
+"""
 from __future__ import annotations
 
+import random
+
 from game.rules.components import GameConfig
+from game.rules.engine import ENDED, PLAY, SETUP, Game
+from game.rules.errors import GameError
+from game.rules.state import PlayerState
 
-from .easy import EasyBot
+from . import Decision
+from .arena import who_acts
+from .common import board, clone
+from .evaluate import Evaluator
+from .medium import Candidate, Policy
+
+DEFAULT_BUDGET = 120        # playouts per main action: p95 well under a second on this machine
+WIDTH = 5                   # candidates searched (the medium policy's best)
+HORIZON = 2                 # own turns played out (this one included) before judging
 
 
-class HardBot(EasyBot):
+def determinize(g: Game, view: dict, me: str, rng: random.Random) -> Game:
+    """A complete game consistent with what ``me`` sees (``g`` is the game rebuilt from ``view``).
+
+    Each deck keeps its size and top card; the cards under it are drawn from those of its colour
+    and level that are seen nowhere. The others' leaders in hand (``leadersHandCount`` says how
+    many) are drawn from the leaders seen nowhere. Lorenzo's pile is shuffled, the token just
+    revealed last (it went to the bottom), unless it was the reshuffle.
+    """
+    cfg = g.config
+    h = clone(g, random.Random(rng.getrandbits(64)))
+    seen_cards = {cid for q in h.players for s in q.slots for cid in s}
+    for color, decks in h.decks.items():
+        for lv, deck in decks.items():
+            if len(deck) < 2:
+                continue
+            top = deck[-1]
+            pool = [c.id for c in cfg.dev_cards if c.color == color and c.level == lv
+                    and c.id != top and c.id not in seen_cards]
+            rng.shuffle(pool)
+            under = pool[:len(deck) - 1]
+            while len(under) < len(deck) - 1:      # a view can't say more than the components hold
+                under.append(top)
+            decks[lv] = under + [top]
+    mine = h.player(me)
+    known = set(mine.hand) | {lid for q in h.players for lid in q.active_leaders}
+    pool = [ld.id for ld in cfg.leaders if ld.id not in known]
+    rng.shuffle(pool)
+    counts = {p["nickname"]: p["leadersHandCount"] for p in view["players"]}
+    for q in h.players:
+        if q is not mine:
+            for _ in range(counts[q.nickname] - len(q.hand)):
+                if pool:
+                    q.hand.append(pool.pop())
+    if h.solo:
+        last = h.last_token
+        reshuffle = {t.id for t in cfg.solo_tokens if t.kind == "move_shuffle"}
+        rest = [t.id for t in cfg.solo_tokens if last is None or last in reshuffle or t.id != last]
+        rng.shuffle(rest)
+        h.tokens = rest if last is None or last in reshuffle else rest + [last]
+    return h
+
+
+class HardBot:
     level = "hard"
 
     def __init__(self, config: GameConfig, budget: int | None = None) -> None:
-        super().__init__(config)
-        self.budget = budget
+        self.config = config
+        self.budget = DEFAULT_BUDGET if budget is None else max(1, budget)
+        self.ev = Evaluator(config)
+        self.policy = Policy(config, self.ev)
+        self.rollout = Policy(config, self.ev, fast=True)
+
+    def decide(self, view: dict, nickname: str, rng: random.Random) -> Decision:
+        g, p = board(view, self.config, nickname)
+        if g.phase == SETUP or g.main_done or self.policy.ready_leader(g, p) is not None:
+            return self.policy.decide(g, p)
+        ranked = self.policy.ranked(g, p)
+        # rearranging is searched only toward the medium policy's own choice, which stays the
+        # same after each swap: so a search never undoes the swaps of the one before
+        cands = [c for i, c in enumerate(ranked) if i == 0 or not c.pre][:min(WIDTH, self.budget)]
+        if len(cands) == 1:
+            return self.policy.explain(g, p, cands[0])
+        worlds = []
+        n_worlds = max(1, self.budget // len(cands))
+        for _ in range(n_worlds):
+            worlds.append((determinize(g, view, nickname, rng), rng.getrandbits(32)))
+        best = None
+        for c in cands:
+            total = 0.0
+            for w, seed in worlds:
+                total += self.playout(w, nickname, c, seed)
+            score = total / len(worlds)
+            if best is None or score > best[0] + 1e-9:
+                best = (score, c)
+        return self.policy.explain(g, p, best[1], searched=len(worlds) * len(cands))
+
+    def playout(self, world: Game, me: str, c: Candidate, seed: int) -> float:
+        h = clone(world, random.Random(seed))
+        try:
+            for a in c.pre:
+                h.apply(me, a)
+            h.apply(me, c.main)
+        except GameError:
+            return -1e9
+        turns = 1
+        for _ in range(400):
+            if h.phase == ENDED:
+                break
+            nick = who_acts(h)
+            if nick is None:
+                break
+            if nick == me and h.phase == PLAY and not h.main_done and h.current_player.nickname == me:
+                turns += 1
+                if turns > HORIZON:
+                    break
+            q = h.player(nick)
+            h.apply(nick, self.rollout.decide(h, q).action)
+        return self.judge(h, me)
+
+    def judge(self, h: Game, me: str) -> float:
+        p = h.player(me)
+        v = self.ev.value(h, p)
+        if h.solo:
+            return v
+        others = [self.ev.value(h, q) for q in h.players if q is not p]
+        return v - max(others)

@@ -62,9 +62,8 @@ class Policy:
     def decide(self, g: Game, p: PlayerState) -> Decision:
         if g.phase == SETUP:
             return self.setup_leaders(g, p) if not p.chose_leaders else self.setup_resources(g, p)
-        ready = activatable_leaders(g, p)
-        if ready:
-            leader = max(ready, key=lambda ld: (ld.victory_points, -ld.id))
+        leader = self.ready_leader(g, p)
+        if leader is not None:
             what = _ABILITY_WORDS[leader.kind].format(r=leader.resource)
             return Decision(ReqLeaderAction(leader.id, True),
                             f"Play {leader_words(leader)}: its requirement is met, {leader.victory_points} VP "
@@ -74,7 +73,16 @@ class Policy:
             if discard is not None:
                 return discard
             return Decision(ReqEndTurn(), "End the turn: the main action is done.")
-        best = self.best_main(g, p)
+        return self.explain(g, p, self.best_main(g, p))
+
+    def ready_leader(self, g: Game, p: PlayerState) -> LeaderCard | None:
+        """A leader in hand whose requirement is met (played at once: it costs nothing)."""
+        ready = activatable_leaders(g, p)
+        return max(ready, key=lambda ld: (ld.victory_points, -ld.id)) if ready else None
+
+    def explain(self, g: Game, p: PlayerState, best: Candidate, searched: int = 0) -> Decision:
+        """The request to make now for the main action ``best``: a swap it needs first, a leader
+        to discard before the game ends with it, or the action itself."""
         if best.pre:
             return Decision(best.pre[0], f"Rearrange the warehouse first: {best.words(g, p)}")
         after = self._after(g, best)
@@ -82,7 +90,10 @@ class Policy:
             discard = self.discard_now(g, p, end_of_game=True)
             if discard is not None:
                 return discard
-        return Decision(best.main, best.words(g, p))
+        why = best.words(g, p)
+        if searched:
+            why = why[:-1] + f" (the best of {searched} playouts)." if why.endswith(".") else why
+        return Decision(best.main, why)
 
     # ------------------------------------------------------------------ setup
     def leader_score(self, leader: LeaderCard) -> float:
@@ -135,7 +146,7 @@ class Policy:
         now = self.ev.value(g, p)
         best = None
         for lid in hand:
-            h = clone(g)
+            h = clone(g, share_rng=True)
             h.apply(p.nickname, ReqLeaderAction(lid, False))
             v = self.ev.value(h, h.player(p.nickname))
             if v > now + 0.25 and (best is None or v > best[0]):
@@ -147,7 +158,7 @@ class Policy:
 
     # ------------------------------------------------------------------ main action
     def _after(self, g: Game, c: Candidate) -> Game | None:
-        h = clone(g)
+        h = clone(g, share_rng=True)
         nick = g.current_player.nickname
         try:
             for a in c.pre:
@@ -157,12 +168,12 @@ class Policy:
             return None
         return h
 
-    def best_main(self, g: Game, p: PlayerState) -> Candidate:
-        """The candidate leaving the best position. Ties go to one needing no rearranging, then to
-        the smallest final arrangement: a choice that does not depend on the current arrangement,
-        so after each swap the same plan is chosen again and the swaps never go round in circles."""
-        best = None
-        best_key = None
+    def ranked(self, g: Game, p: PlayerState) -> list[Candidate]:
+        """Every candidate main action, best first. Ties go to one needing no rearranging, then
+        to the smallest final arrangement: an order that does not depend on the current
+        arrangement, so after each swap the same plan comes first again and the swaps never go
+        round in circles."""
+        keyed = []
         for c in self.candidates(g, p):
             h = self._after(g, c)
             if h is None:
@@ -170,10 +181,13 @@ class Policy:
             c.value = self.ev.value(h, h.player(p.nickname))
             key = (round(c.value, 6), not c.pre,
                    (_arrangement(h.player(p.nickname)), str(c.main)) if c.pre else ())
-            if best_key is None or key > best_key:
-                best, best_key = c, key
-        assert best is not None, "a player always has a market line to take"
-        return best
+            keyed.append((key, len(keyed), c))
+        keyed.sort(key=lambda t: (t[0], -t[1]), reverse=True)
+        assert keyed, "a player always has a market line to take"
+        return [c for _, _, c in keyed]
+
+    def best_main(self, g: Game, p: PlayerState) -> Candidate:
+        return self.ranked(g, p)[0]
 
     def candidates(self, g: Game, p: PlayerState):
         yield from self.buy_candidates(g, p)
@@ -250,7 +264,7 @@ class Policy:
                 if orders is None:
                     orders = [o for o in self._shelf_orders(p) if o]
                 for swaps in orders:
-                    h = clone(g)
+                    h = clone(g, share_rng=True)
                     q = h.player(p.nickname)
                     for a, b in swaps:
                         h.apply(p.nickname, ReqSwapShelves(a, b))
@@ -285,14 +299,14 @@ class Policy:
         # free outputs: what the aimed card misses most
         short = sorted(self.config.resources, key=lambda r: (have.get(r, 0) - need.get(r, 0), self.config.resources.index(r)))
         out_res = short[0]
-        sets = []
-        k = len(others)
-        limit = 2 if self.fast else k
-        for size in range(0, min(k, limit) + 1):
-            for combo in combinations(others, size):
-                sets.append(list(combo))
-        if self.fast and k > 2:
-            sets.append(list(others))
+        if self.fast:              # playouts: as many as can run together, with or without the base
+            chosen: list = []
+            for prod in others:
+                if self._pay_productions(p, chosen + [prod], surplus, out_res) is not None:
+                    chosen.append(prod)
+            sets = [chosen, []] if chosen else [[]]
+        else:
+            sets = [list(combo) for size in range(len(others) + 1) for combo in combinations(others, size)]
         for combo in sets:
             for with_base in (False, True):
                 if not combo and not with_base:

@@ -16,7 +16,7 @@ from game.rules.playout import steps
 CFG = default_config()
 # hard gets a tiny search budget here: the tests check legality and the contract, bench/bots.py
 # measures strength and time
-BUDGET = {"easy": None, "medium": None, "hard": 4}
+BUDGET = {"easy": None, "medium": None, "hard": 2}
 GAMES = {"easy": 100, "medium": 20, "hard": 4}
 
 

@@ -1,0 +1,156 @@
+"""Computer opponents: strength and thinking time of each level, on one core.
+
+Every level plays seeded solo games against Lorenzo; then 2-player matches (hard against medium,
+medium against easy: every seed is played twice, with the seats swapped) and 4-player games in
+which the three levels sit at every place of the table in turn. Any refused request stops the
+run with an error (the bots must only make legal requests).
+
+Prints progress lines, then as its LAST line one JSON object:
+
+- per level (``easy_``, ``medium_``, ``hard_``): ``solo_win_rate``, ``solo_median_vp`` (the
+  player's final score, won or lost), ``decision_p50_ms`` and ``decision_p95_ms`` (every request
+  the bot made in its solo games, setup and end of turn included);
+- ``hard_vs_medium_2p_win_rate``, ``medium_vs_easy_2p_win_rate``: the first level's share of
+  the wins (a shared win counts half);
+- ``four_player_win_share_easy`` / ``_medium`` / ``_hard``: each level's share of the wins in
+  4-player games (a fair share is a third);
+- ``games``: how many games each part played, ``hard_budget``, ``seconds``.
+
+Targets (2-core machine, one core): hard wins >= 80% solo with a median >= 45 VP and p95 <= 1 s;
+medium wins >= 50% solo with p95 <= 50 ms; easy p95 <= 10 ms; hard beats medium in >= 65% of
+2-player games, medium beats easy in >= 80%.
+
+Usage: ``python bench/bots.py [--games N] [--levels easy,medium,hard] [--budget PLAYOUTS]``
+(by default 300 games per level, 100 for hard; ``--games`` sets every level's count). The 2- and
+4-player parts play as many games as the smaller count of the levels they involve.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from game.bots import LEVELS, UnknownLevel, make_bot  # noqa: E402
+from game.bots.arena import play  # noqa: E402
+from game.rules.components import default_config  # noqa: E402
+
+DEFAULT_GAMES = {"easy": 300, "medium": 300, "hard": 100}
+
+
+def percentile(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def progress(msg: str) -> None:
+    print(msg, flush=True)
+
+
+def solo(config, level: str, games: int, budget: int | None) -> dict[str, float]:
+    bot = make_bot(level, config, budget=budget)
+    wins = 0
+    vps: list[int] = []
+    times: list[float] = []
+    start = time.perf_counter()
+    for i in range(games):
+        result = play(config, [level], seed=10_000 + i, bots={"Bot1": bot})
+        outcome = result.game.outcome()
+        wins += bool(outcome.winners)
+        vps.append(outcome.scores["Bot1"].total)
+        times.extend(result.times["Bot1"])
+        if (i + 1) % max(1, games // 10) == 0 or i + 1 == games:
+            progress(f"solo {level}: {i + 1}/{games} games, won {wins}, median {statistics.median(vps)} VP, "
+                     f"p95 {percentile(times, 0.95) * 1000:.1f} ms, {time.perf_counter() - start:.0f} s")
+    return {f"{level}_solo_win_rate": round(wins / games, 3),
+            f"{level}_solo_median_vp": statistics.median(vps),
+            f"{level}_decision_p50_ms": round(percentile(times, 0.5) * 1000, 2),
+            f"{level}_decision_p95_ms": round(percentile(times, 0.95) * 1000, 2)}
+
+
+def share(outcome, nick: str) -> float:
+    return 1.0 / len(outcome.winners) if nick in outcome.winners else 0.0
+
+
+def pair(config, a: str, b: str, games: int, budget: int | None) -> float:
+    """``a``'s share of the wins over ``games`` 2-player games against ``b``, seats swapped each game."""
+    bots = {a: make_bot(a, config, budget=budget), b: make_bot(b, config, budget=budget)}
+    won = 0.0
+    start = time.perf_counter()
+    for i in range(games):
+        levels = [a, b] if i % 2 == 0 else [b, a]
+        result = play(config, levels, seed=20_000 + i // 2,
+                      bots={f"Bot{k + 1}": bots[lv] for k, lv in enumerate(levels)})
+        outcome = result.game.outcome()
+        won += share(outcome, f"Bot{levels.index(a) + 1}")
+        if (i + 1) % max(1, games // 10) == 0 or i + 1 == games:
+            progress(f"2p {a} vs {b}: {i + 1}/{games} games, {a} {won / (i + 1):.2f} of the wins, "
+                     f"{time.perf_counter() - start:.0f} s")
+    return round(won / games, 3)
+
+
+def four(config, levels: list[str], games: int, budget: int | None) -> dict[str, float]:
+    """Each level's share of the wins in 4-player games; every level sits at every seat in turn."""
+    bots = {lv: make_bot(lv, config, budget=budget) for lv in levels}
+    won = dict.fromkeys(levels, 0.0)
+    start = time.perf_counter()
+    for i in range(games):
+        extra = levels[(i // 4) % len(levels)]
+        table = (list(levels) + [extra] * (4 - len(levels)))[:4]
+        r = i % 4
+        table = table[r:] + table[:r]
+        result = play(config, table, seed=30_000 + i,
+                      bots={f"Bot{k + 1}": bots[lv] for k, lv in enumerate(table)})
+        outcome = result.game.outcome()
+        for k, lv in enumerate(table):
+            won[lv] += share(outcome, f"Bot{k + 1}")
+        if (i + 1) % max(1, games // 10) == 0 or i + 1 == games:
+            shares = ", ".join(f"{lv} {won[lv] / (i + 1):.2f}" for lv in levels)
+            progress(f"4p: {i + 1}/{games} games, shares of the wins: {shares}, {time.perf_counter() - start:.0f} s")
+    return {f"four_player_win_share_{lv}": round(won[lv] / games, 3) for lv in levels}
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=None, help="games per level (default 300, hard 100)")
+    ap.add_argument("--levels", default=",".join(LEVELS), help="comma-separated levels to measure")
+    ap.add_argument("--budget", type=int, default=None, help="hard's playouts per decision (default: its own)")
+    args = ap.parse_args(argv)
+    levels = [lv.strip() for lv in args.levels.split(",") if lv.strip()]
+    config = default_config()
+    for lv in levels:
+        try:
+            make_bot(lv, config)     # an unknown level fails here, before any game
+        except UnknownLevel as e:
+            ap.error(str(e))
+    counts = {lv: args.games if args.games is not None else DEFAULT_GAMES[lv] for lv in levels}
+    start = time.perf_counter()
+    out: dict = {}
+    played: dict[str, int] = {}
+    for lv in levels:
+        out.update(solo(config, lv, counts[lv], args.budget))
+        played[f"{lv}_solo"] = counts[lv]
+    for a, b in (("hard", "medium"), ("medium", "easy")):
+        if a in levels and b in levels:
+            n = min(counts[a], counts[b])
+            out[f"{a}_vs_{b}_2p_win_rate"] = pair(config, a, b, n, args.budget)
+            played[f"{a}_vs_{b}_2p"] = n
+    if len(levels) >= 2:
+        n = min(counts.values())
+        out.update(four(config, levels, n, args.budget))
+        played["four_player"] = n
+    out["games"] = played
+    out["hard_budget"] = args.budget if args.budget is not None else ("default" if "hard" in levels else None)
+    out["seconds"] = round(time.perf_counter() - start, 1)
+    print(json.dumps(out))
+    return out
+
+
+if __name__ == "__main__":
+    main()
