@@ -37,8 +37,7 @@ def board(view: dict, config: GameConfig, nickname: str) -> tuple[Game, PlayerSt
 
 # ---------------------------------------------------------------------------- copying
 _DONE = frozenset({"config", "containers", "leader_depot", "players", "by_nick", "decks", "market",
-                   "tokens", "fired", "history", "_events", "_dirty", "rng", "nicknames", "winners",
-                   "_undo_mark", "_undo_stack", "_undo_barrier"})
+                   "tokens", "fired", "history", "_events", "_dirty", "rng", "nicknames", "winners"})
 
 
 def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False) -> Game:
@@ -52,9 +51,13 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
     new = Game.__new__(Game)
     d = new.__dict__
     d.update(g.__dict__)
-    for k, v in d.items():            # anything added to Game later is copied, never shared
+    for k, v in d.items():            # anything else (e.g. the undo stack) is copied, never shared
         if k not in _DONE and isinstance(v, (list, dict, set)):
             d[k] = v.copy()
+    # a game rebuilt from a view has nothing to undo (shadow_game predates undo)
+    d.setdefault("_undo_mark", None)
+    d.setdefault("_undo_stack", [])
+    d.setdefault("_undo_barrier", None)
     conts = []
     for c in g.containers:
         n = Container.__new__(Container)
@@ -83,7 +86,6 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
     new.tokens = list(g.tokens)
     new.fired = list(g.fired)
     new.history = []
-    new._undo_mark, new._undo_stack, new._undo_barrier = None, [], None   # a copy is never undone
     new._events = []
     new._dirty = set()
     if share_rng:
