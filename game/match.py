@@ -87,6 +87,16 @@ class LocalMatch:
         :raises ValueError: the file is missing, damaged or not a solo game.
         :raises GameError: the saved requests do not replay with this config.
         """
+        game = cls.load(config, save_path)
+        return cls(config, game.nicknames[0], save_path=save_path, game=game)
+
+    @staticmethod
+    def load(config: GameConfig, save_path: Path) -> Game:
+        """The saved solo game (read only).
+
+        :raises ValueError: the file is missing, damaged or not a solo game.
+        :raises GameError: the saved requests do not replay with this config.
+        """
         try:
             data = Path(save_path).read_bytes()
         except OSError as e:
@@ -94,7 +104,7 @@ class LocalMatch:
         game = codec.loads(data, config)
         if not game.solo:
             raise ValueError("the saved game is not a solo game")
-        return cls(config, game.nicknames[0], save_path=save_path, game=game)
+        return game
 
     def send(self, request: Action) -> None:
         try:

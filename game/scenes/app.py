@@ -69,7 +69,10 @@ class App:
         self.config = config or default_config()
         self.headless = headless
         pygame.init()
+        self.screen_size: tuple[int, int] | None = None if headless else desktop_size()
         self.size = size or self.settings.window_size
+        if size is None and not self.settings.fullscreen and not fits(self.size, self.screen_size):
+            self.size = largest_fitting(self.screen_size)   # a saved size larger than this screen
         self.size = (max(MIN_SIZE[0], self.size[0]), max(MIN_SIZE[1], self.size[1]))
         if headless:
             pygame.display.set_mode((1, 1))  # pixel formats for convert(); drawing goes off-screen
@@ -306,6 +309,37 @@ class App:
     def screenshot(self, path: str | os.PathLike) -> None:
         self.draw()
         pygame.image.save(self.window, str(path))
+
+
+WINDOW_SIZES = [(1024, 640), (1280, 720), (1280, 800), (1366, 768), (1440, 900), (1600, 900),
+                (1680, 1050), (1920, 1080), (1920, 1200), (2560, 1440), (3840, 2160)]
+"""The window sizes Settings offers (those that fit the screen)."""
+DECORATION = (0, 64)
+"""Room a window needs beyond its size: title bar and task bar."""
+
+
+def desktop_size() -> tuple[int, int] | None:
+    """The largest screen's size (None if pygame cannot tell)."""
+    try:
+        sizes = pygame.display.get_desktop_sizes()
+    except (pygame.error, AttributeError):
+        return None
+    sizes = [tuple(s) for s in sizes if s[0] > 0 and s[1] > 0]
+    return max(sizes, key=lambda s: s[0] * s[1]) if sizes else None   # type: ignore[return-value]
+
+
+def fits(size: tuple[int, int], screen: tuple[int, int] | None) -> bool:
+    """Whether a window of ``size`` fits on ``screen`` with its decorations (any size does when the
+    screen is unknown)."""
+    if screen is None:
+        return True
+    return size[0] + DECORATION[0] <= screen[0] and size[1] + DECORATION[1] <= screen[1]
+
+
+def largest_fitting(screen: tuple[int, int] | None) -> tuple[int, int]:
+    """The largest of :data:`WINDOW_SIZES` that fits ``screen`` (the smallest if none does)."""
+    fitting = [s for s in WINDOW_SIZES if fits(s, screen)]
+    return max(fitting, key=lambda s: s[0] * s[1]) if fitting else WINDOW_SIZES[0]
 
 
 def window_icon(size: int = 64) -> pygame.Surface:

@@ -19,6 +19,7 @@ import pygame_gui
 from game.netcode.protocol import NICKNAME_MAX, validate_nickname
 from game.settings import BOT_PACES
 
+from .app import WINDOW_SIZES, fits, largest_fitting
 from .art import fonts
 from .backdrop import (FADED, INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, glow, panel, title_block,
                        tracked, wrap)
@@ -28,8 +29,6 @@ log = logging.getLogger("mor.menus")
 TITLE = "Masters of Renaissance"
 KICKER = "A digital edition of the board game"
 
-WINDOW_SIZES = [(1024, 640), (1280, 720), (1280, 800), (1366, 768), (1440, 900), (1600, 900),
-                (1680, 1050), (1920, 1080), (1920, 1200), (2560, 1440), (3840, 2160)]
 
 
 def size_label(size: tuple[int, int]) -> str:
@@ -132,6 +131,9 @@ class TitleScene(PaintedScene):
     def __init__(self, app) -> None:
         super().__init__(app)
         self.message: str | None = None
+        self.mouse: tuple[int, int] | None = None
+        self.captions: dict[str, str] = {}
+        self.caption_y = 0
 
     def layout(self) -> None:
         w, h = self.app.size
@@ -140,28 +142,42 @@ class TitleScene(PaintedScene):
         if self.app.solo_save_path.exists():
             items.append(("continue", "Continue solo game", "Pick up your saved game against Lorenzo"))
         items += [("solo", "Play solo", "A new game against Lorenzo il Magnifico"
-                   + (" (replaces the saved one)" if items else "")),
+                   + (" (you will be asked about the saved one)" if items else "")),
                   ("versus", "Play against the computer", "You and 1 to 3 computer players, on this computer"),
                   ("host", "Host a LAN game", "Open a game on this computer for friends on your network"),
                   ("join", "Join a game", "Join a game someone on your network is hosting (found by itself, or by its address)"),
                   ("help", "How to play", "The rules in eight short pages"),
-                  ("settings", "Settings", None),
+                  ("settings", "Settings", "Your nickname, the window, sound, the port you host on"),
                   ("quit", "Quit", None)]
+        self.captions = {name: tip for name, _text, tip in items if tip}
         bw, bh, gap = round(360 * u), round(50 * u), round(12 * u)
         top = round(h * 0.36)
         if len(items) >= 7:
             top = round(h * {7: 0.34, 8: 0.31}.get(len(items), 0.29))
             bh, gap = round({7: 50, 8: 45}.get(len(items), 42) * u), round({7: 12, 8: 9}.get(len(items), 8) * u)
         rects = self.column(w // 2, top, bw, bh, gap, len(items))
-        for (name, text, tip), rect in zip(items, rects):
-            self.button(name, rect, text, "@menu_quiet" if name in ("help", "settings", "quit") else "@menu",
-                        tooltip=tip)
+        for (name, text, _tip), rect in zip(items, rects):   # what a button does is said under the menu
+            self.button(name, rect, text, "@menu_quiet" if name in ("help", "settings", "quit") else "@menu")
+        self.caption_y = rects[-1].bottom + round(16 * u)
+
+    def hovered(self) -> str | None:
+        """The menu entry under the pointer, if any."""
+        if self.mouse is None:
+            return None
+        for name, widget in self.widgets.items():
+            if widget.rect.collidepoint(self.mouse) and widget.visible:
+                return name
+        return None
 
     def paint(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         u = self.unit
         _title_art(surface, self.app, u)
         title_block(surface, TITLE, KICKER, w // 2, round(h * 0.085), u, size=88)
+        caption = self.captions.get(self.hovered() or "")
+        if caption:   # never over another entry (a tooltip would cover the one below)
+            img = fonts.render(caption, max(12, round(20 * u)), SEPIA, "italic")
+            surface.blit(img, img.get_rect(midtop=(w // 2, self.caption_y)))
         if self.message:
             lines = wrap(self.message, max(12, round(20 * u)), round(w * 0.6), "italic")
             blit_lines(surface, lines, max(12, round(20 * u)), OXBLOOD, w // 2,
@@ -171,7 +187,11 @@ class TitleScene(PaintedScene):
         surface.blit(footer, footer.get_rect(midbottom=(w // 2, h - round(52 * u))))
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+        elif event.type == pygame.WINDOWLEAVE:
+            self.mouse = None
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.app.quit()
 
     def on_button(self, name: str) -> None:
@@ -188,12 +208,36 @@ class TitleScene(PaintedScene):
         elif name == "host":
             app.stack.push(HostScene(app))
         elif name == "solo":
-            self.start_solo(resume=False)
+            self.ask_solo()
         elif name == "versus":
             from .versus import VersusScene
             app.stack.push(VersusScene(app))
         elif name == "continue":
             self.start_solo(resume=True)
+
+    def ask_solo(self) -> None:
+        """A new solo game; if one is saved, first ask whether to continue it or lose it."""
+        app = self.app
+        if not app.solo_save_path.exists():
+            self.start_solo(resume=False)
+            return
+        from .ask import AskScene
+        what = describe_solo_save(app.config, app.solo_save_path)
+
+        def then(answer: str) -> None:
+            if answer == "continue":
+                self.start_solo(resume=True)
+            elif answer == "new":
+                self.start_solo(resume=False)
+        if what is None:
+            text = ("A saved solo game is here but it cannot be opened. Starting a new game puts it aside "
+                    "(as solo-game.damaged.json) and saves the new one in its place.")
+            answers = [("new", "Start a new game", None), ("cancel", "Cancel", None)]
+        else:
+            text = (f"{what} Starting a new game replaces it: the saved game is lost.")
+            answers = [("continue", "Continue it", None), ("new", "New game, lose it", None),
+                       ("cancel", "Cancel", None)]
+        app.stack.push(AskScene(app, "You have a solo game saved", text, answers, then, warning=True))
 
     def start_solo(self, resume: bool) -> None:
         """Start (or resume) the solo game and go to the screen it is at."""
@@ -211,6 +255,8 @@ class TitleScene(PaintedScene):
                 nick = app.settings.nickname.strip()
                 if check_nickname(nick):
                     nick = "Player"
+                if app.solo_save_path.exists() and describe_solo_save(app.config, app.solo_save_path) is None:
+                    app.solo_save_path.replace(app.solo_save_path.with_suffix(".damaged.json"))
                 match = LocalMatch(app.config, nick, save_path=app.solo_save_path)
         except (ValueError, GameError, OSError) as e:
             log.warning("cannot start the solo game: %s", e)
@@ -220,6 +266,24 @@ class TitleScene(PaintedScene):
         session = GameSession(match, app.config, match.nickname)
         session.pump()
         app.stack.reset(scene_for(app, session))
+
+
+def describe_solo_save(config, path) -> str | None:
+    """The saved solo game in a sentence ("At turn 16, you have 12 VP and Lorenzo's cross is on
+    space 9."), or None if it cannot be opened."""
+    from game.match import LocalMatch
+    from game.rules.actions import ReqEndTurn
+    from game.rules.errors import GameError
+    try:
+        game = LocalMatch.load(config, path)
+    except (ValueError, GameError, OSError):
+        return None
+    me = game.players[0]
+    if game.phase != "play":
+        return "It is still at the choice of leaders and resources."
+    turn = 1 + sum(1 for kind, _n, arg in game.history if kind == "apply" and isinstance(arg, ReqEndTurn))
+    return (f"At turn {turn}, you have {game.score(me.nickname).total} VP and faith {me.faith}; "
+            f"Lorenzo's cross is on space {game.black_cross}.")
 
 
 def _title_art(surface: pygame.Surface, app, u: float) -> None:
@@ -318,14 +382,18 @@ class SettingsScene(PaintedScene):
             "sound": s.sound, "confirm_end_turn": s.confirm_end_turn, "server_port": str(s.server_port),
             "bot_pace": s.bot_pace,
         }
+        if not fits(self.draft["window_size"], app.screen_size):   # saved on a larger screen
+            self.draft["window_size"] = largest_fitting(app.screen_size)
         self.errors: dict[str, str] = {}
         self.status: str | None = None
         self.rows: dict[str, pygame.Rect] = {}
         self.sheet = pygame.Rect(0, 0, 0, 0)
 
     def sizes(self) -> list[tuple[int, int]]:
-        out = list(WINDOW_SIZES)
-        if self.draft["window_size"] not in out:
+        """The window sizes that fit this screen (with the window's frame), and the current one."""
+        screen = self.app.screen_size
+        out = [s for s in WINDOW_SIZES if fits(s, screen)] or WINDOW_SIZES[:1]
+        if self.draft["window_size"] not in out and fits(self.draft["window_size"], screen):
             out.append(self.draft["window_size"])
             out.sort()
         return out

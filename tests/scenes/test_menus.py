@@ -276,6 +276,135 @@ class TestTitle:
         assert "could not be opened" in app.stack.top.message
 
 
+    def _saved(self, app) -> bytes:
+        match = LocalMatch(app.config, "Ada", seed=3, save_path=app.solo_save_path)
+        match.send(ReqChooseLeaders(tuple(match.game.players[0].hand[:2])))
+        return app.solo_save_path.read_bytes()
+
+    def test_play_solo_over_a_save_asks_first_and_cancel_keeps_it(self, app):
+        from game.scenes.ask import AskScene
+        from game.scenes.menus import TitleScene
+        saved = self._saved(app)
+        app.stack.push(TitleScene(app))
+        frames(app, 2)
+        click(app, "solo")
+        ask = app.stack.top
+        assert isinstance(ask, AskScene)
+        assert "At turn 1" in ask.text and "lost" in ask.text      # says what would be lost
+        assert set(ask.widgets) == {"continue", "new", "cancel"}
+        assert app.solo_save_path.read_bytes() == saved             # nothing touched yet
+        click(app, "cancel")
+        assert isinstance(app.stack.top, TitleScene)
+        assert app.solo_save_path.read_bytes() == saved
+        click(app, "solo")
+        frames(app, 1, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b", scancode=41)])
+        assert isinstance(app.stack.top, TitleScene) and app.running   # Esc is Cancel, not Quit
+        assert app.solo_save_path.read_bytes() == saved
+
+    def test_play_solo_over_a_save_can_continue_it(self, app, board_module):
+        from game.scenes.menus import TitleScene
+        saved = self._saved(app)
+        app.stack.push(TitleScene(app))
+        frames(app, 2)
+        click(app, "solo")
+        click(app, "continue")
+        top = app.stack.top
+        assert isinstance(top, board_module.BoardScene) and top.session.nickname == "Ada"
+        assert app.solo_save_path.read_bytes() == saved
+
+    def test_play_solo_over_a_save_replaces_it_only_when_told(self, app):
+        from game.scenes.menus import TitleScene
+        from game.scenes.setup import LeaderChoiceScene
+        saved = self._saved(app)
+        app.stack.push(TitleScene(app))
+        frames(app, 2)
+        click(app, "solo")
+        click(app, "new")
+        assert isinstance(app.stack.top, LeaderChoiceScene)
+        assert app.solo_save_path.read_bytes() != saved
+
+    def test_a_damaged_save_is_put_aside_not_lost(self, app):
+        from game.scenes.menus import TitleScene
+        from game.scenes.setup import LeaderChoiceScene
+        app.solo_save_path.parent.mkdir(parents=True, exist_ok=True)
+        app.solo_save_path.write_text("not a game")
+        app.stack.push(TitleScene(app))
+        frames(app, 2)
+        click(app, "solo")
+        assert "cannot be opened" in app.stack.top.text
+        click(app, "new")
+        assert isinstance(app.stack.top, LeaderChoiceScene)
+        assert app.solo_save_path.with_suffix(".damaged.json").read_text() == "not a game"
+
+    @pytest.mark.parametrize("size", SIZES)
+    def test_what_an_entry_does_is_said_under_the_menu_never_over_another_entry(self, app, size):
+        from game.scenes.menus import TitleScene
+        app.resize(size)
+        app.stack.push(TitleScene(app))
+        frames(app, 2)
+        title = app.stack.top
+        host = title.widgets["host"].rect.center
+        app.frame(1 / 60, [pygame.event.Event(pygame.MOUSEMOTION, pos=host, rel=(0, 0), buttons=(0, 0, 0))])
+        for _ in range(30):          # 1.5 s of hovering: long past any tooltip delay
+            app.frame(0.05)
+        assert title.hovered() == "host"
+        tips = [e for e in title.ui.get_sprite_group().sprites() if type(e).__name__ == "UITooltip"]
+        assert not tips
+        before = app.window.copy()
+        app.frame(1 / 60, [pygame.event.Event(pygame.MOUSEMOTION, pos=(5, 5), rel=(0, 0), buttons=(0, 0, 0))])
+        app.frame(1 / 60)
+        # the caption is drawn in its own band under the last entry, and goes when the pointer leaves
+        band = pygame.Rect(0, title.caption_y, size[0], round(30 * title.unit))
+        assert all(not band.colliderect(w.rect) for w in title.widgets.values())
+        diff = [(x, y) for x in range(0, size[0], 4) for y in range(0, size[1], 4)
+                if before.get_at((x, y)) != app.window.get_at((x, y))]
+        assert diff and all(band.collidepoint(p) or title.widgets["host"].rect.collidepoint(p) for p in diff)
+
+
+class TestWindowSizes:
+    @pytest.mark.parametrize("screen", [(1600, 900), (1920, 1080), (1366, 768), (1280, 800)])
+    def test_settings_offers_only_sizes_that_fit_the_screen(self, app, screen):
+        from game.scenes.menus import SettingsScene
+        app.screen_size = screen
+        app.stack.push(SettingsScene(app))
+        frames(app, 2)
+        sizes = app.stack.top.sizes()
+        assert sizes
+        assert all(w <= screen[0] and h + 64 <= screen[1] for w, h in sizes) or sizes == [(1024, 640)]
+        options = app.stack.top.widgets["window_size"].options_list
+        assert len(options) == len(sizes)
+
+    def test_a_saved_size_larger_than_the_screen_is_not_used(self, dirs, monkeypatch):
+        from game.scenes import app as app_module
+        settings = Settings.load()
+        settings.window_size = (1920, 1080)
+        monkeypatch.setattr(app_module, "desktop_size", lambda: (1600, 900))
+        a = App(settings, size=None)
+        try:
+            assert a.size == (1366, 768)
+            assert a.window.get_size() == (1366, 768)
+        finally:
+            _close(a)
+            pygame.display.set_mode((1, 1))
+
+    @pytest.mark.parametrize("size", [(1600, 900), (1920, 1080), (1024, 640)])
+    def test_the_size_list_rows_do_not_overlap(self, app, size):
+        from game.scenes.menus import SettingsScene
+        app.resize(size)
+        app.stack.push(SettingsScene(app))
+        frames(app, 2)
+        click(app, "window_size")
+        dd = app.stack.top.widgets["window_size"]
+        lst = dd.current_state.options_selection_list
+        assert lst is not None
+        rows = [item["button_element"] for item in lst.item_list if item.get("button_element") is not None]
+        assert len(rows) >= 3
+        for a, b in zip(rows, rows[1:]):
+            assert a.rect.bottom <= b.rect.top + 1          # one under the other
+        line = rows[0].font.size("1920 \u00d7 1080")[1]
+        assert rows[0].rect.height >= line * 1.1, (rows[0].rect.height, line)   # and each tall enough for its text
+
+
 # ---------------------------------------------------------------------------- leaders
 class TestLeaderChoice:
     def test_a_third_pick_replaces_the_oldest_and_clicking_again_unselects(self, app):

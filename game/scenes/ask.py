@@ -1,0 +1,77 @@
+"""A question over the current screen: a veiled card with a title, a few lines and two or three
+answers (the first is the default for Enter; Esc gives the last, which should change nothing).
+
+Used wherever something would be lost or someone affected: starting a new solo game over a saved
+one, leaving or quitting while hosting a game with players seated.
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import pygame
+
+from .art import fonts
+from .backdrop import INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, panel, wrap
+
+VEIL = (34, 24, 16, 160)
+
+
+class AskScene(PaintedScene):
+    """Ask ``title`` (explained by ``text``) with ``answers`` = [(name, label, tooltip or None)];
+    the scene pops itself, then calls ``then(name)``."""
+
+    opaque = False
+
+    def __init__(self, app, title: str, text: str, answers: Sequence[tuple[str, str, str | None]],
+                 then: Callable[[str], None], warning: bool = False) -> None:
+        super().__init__(app)
+        self.title, self.text, self.answers, self.then = title, text, list(answers), then
+        self.warning = warning
+        self.card = pygame.Rect(0, 0, 0, 0)
+
+    def layout(self) -> None:
+        w, h = self.app.size
+        u = self.unit
+        n = len(self.answers)
+        bw, bh, gap = round((230 if n > 2 else 260) * u), round(50 * u), round(16 * u)
+        cw = max(round(660 * u), n * bw + (n - 1) * gap + round(80 * u))
+        small = max(12, round(21 * u))
+        lines = wrap(self.text, small, cw - round(90 * u), "italic")
+        ch = round(150 * u) + len(lines) * round(small * 1.2) + bh
+        self.card = pygame.Rect((w - cw) // 2, (h - ch) // 2, cw, ch)
+        x = self.card.centerx - (n * bw + (n - 1) * gap) // 2
+        y = self.card.bottom - bh - round(30 * u)
+        for i, (name, label, tip) in enumerate(self.answers):
+            cls = "@menu" if i == 0 else "@menu_quiet"
+            self.button(name, pygame.Rect(x + i * (bw + gap), y, bw, bh), label, cls, tooltip=tip)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        u = self.unit
+        veil = pygame.Surface((w, h), pygame.SRCALPHA)
+        veil.fill(VEIL)
+        surface.blit(veil, (0, 0))
+        surface.blit(panel(self.card.w, self.card.h, u), self.card.topleft)
+        size = max(14, round(32 * u))
+        head = fonts.render(self.title, fonts.fit(self.title, self.card.w - round(60 * u), size),
+                            OXBLOOD if self.warning else INK)
+        y = self.card.y + round(34 * u)
+        surface.blit(head, head.get_rect(midtop=(self.card.centerx, y)))
+        small = max(12, round(21 * u))
+        lines = wrap(self.text, small, self.card.w - round(90 * u), "italic")
+        blit_lines(surface, lines, small, SEPIA, self.card.centerx, y + head.get_height() + round(14 * u), "italic",
+                   align="center")
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.answer(self.answers[-1][0])
+        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.answer(self.answers[0][0])
+
+    def on_button(self, name: str) -> None:
+        self.answer(name)
+
+    def answer(self, name: str) -> None:
+        if self.app.stack.top is self:
+            self.app.stack.pop()
+        self.then(name)
