@@ -129,8 +129,10 @@ class LobbyScene(SessionScene):
             port = self.app.server.address[1]
             addr = "   or   ".join(f"{a}:{port}" for a in self.addresses[:2]) or f"127.0.0.1:{port} (no network found)"
             surface.blit(panel(self.plaque.w, self.plaque.h, u, (246, 232, 196)), self.plaque.topleft)
-            k = tracked("friends find this game in join, or type", max(11, round(17 * u)), OXBLOOD,
-                        max(1, round(2 * u)))
+            announcer = getattr(self.app.server, "announcer", None)
+            found = announcer is not None and announcer.problem is None   # announced on the network
+            k = tracked("friends find this game in join, or type" if found else "friends join by typing",
+                        max(11, round(17 * u)), OXBLOOD, max(1, round(2 * u)))
             surface.blit(k, k.get_rect(midtop=(self.plaque.centerx - round(3 * u), self.plaque.y + round(14 * u))))
             size = fonts.fit(addr, self.plaque.w - round(60 * u), max(14, round(34 * u)))
             img = fonts.render(addr, size, INK)
