@@ -71,7 +71,8 @@ class LanGames:
         if time.monotonic() - b.started < SEARCH_SECONDS:
             return "Looking for games on this network\u2026"
         return ("No game found on this network yet. Games hosted with this edition appear here by "
-                "themselves; or type the host's address below.")
+                "themselves, unless a firewall blocks their announcements (multicast DNS, UDP port "
+                "5353): then type the host's address below.")
 
     def paint(self, surface: pygame.Surface, rect: pygame.Rect, u: float, enabled: bool = True) -> None:
         self.rect = rect
