@@ -400,9 +400,10 @@ class RemoteMatch:
             hook()
 
     # ------------------------------------------------------------------ requests
-    def new_game(self, players: int) -> None:
-        """Ask for a game of ``players`` (only the head of the waiting list may)."""
-        self._send(P.ReqNewGame(players).to_dict())
+    def new_game(self, players: int, bots: "list[str] | None" = None) -> None:
+        """Ask for a game of ``players`` (only the head of the waiting list may), ``bots`` (levels)
+        in as many of its seats (our extension; the game starts when people and bots fill it)."""
+        self._send(P.ReqNewGame(players, tuple(bots) if bots else None).to_dict())
 
     def send(self, request: Action) -> None:
         self._send(request.to_dict())

@@ -1,8 +1,10 @@
 """The waiting room of a server: who is waiting, who chooses the number of players, and when.
 
 The first player in the waiting list (the *head*) chooses how many play: Solo, 2, 3 or 4. The
-others read "Waiting for X to choose the number of players…". The game starts by itself when
-enough players wait; the scene then hands over to the leader choice (see :func:`router.follow`).
+others read "Waiting for X to choose the number of players…". Once the number is chosen, the head
+may put a computer player (easy, medium or hard) in any empty seat, or take one out again (our
+server's extension: ``ReqNewGame`` with ``bots``). The game starts by itself when people and bots
+fill it; the scene then hands over to the leader choice (see :func:`router.follow`).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ if TYPE_CHECKING:
 
 SEAT_CHOICES = (("players_1", "Solo", 1), ("players_2", "2 players", 2), ("players_3", "3 players", 3),
                 ("players_4", "4 players", 4))
+BOT_LEVELS = (("easy", "Easy bot"), ("medium", "Medium bot"), ("hard", "Hard bot"))
 
 
 class LobbyScene(SessionScene):
@@ -45,6 +48,24 @@ class LobbyScene(SessionScene):
         return bool(lobby.head) and lobby.head == self.session.nickname
 
     @property
+    def seating(self) -> bool:
+        """Whether the head may put bots in the empty seats (a game of 2 or more is waiting)."""
+        lobby = self.session.lobby
+        return self.is_head and (lobby.players_count or 0) >= 2 and not self.lost
+
+    def _seat_geometry(self) -> tuple[int, int, int, list[int]]:
+        """(seats shown, pawn radius, y of the pawns' centres, x of each pawn's centre)."""
+        lobby = self.session.lobby
+        u = self.unit
+        seats = max(4, lobby.booked if lobby.players_count is None else lobby.players_count)
+        r = round(24 * u)
+        gap = round((118 if self.seating else 40) * u)
+        total = seats * 2 * r + (seats - 1) * gap
+        cx = self.sheet.centerx
+        xs = [cx - total // 2 + r + i * (2 * r + gap) for i in range(seats)]
+        return seats, r, self.sheet.y + round(36 * u) + round(r * 1.4), xs
+
+    @property
     def choosing(self) -> bool:
         """Whether the count buttons are on screen."""
         return self.is_head and self.session.lobby.players_count is None and not self.lost
@@ -52,7 +73,7 @@ class LobbyScene(SessionScene):
     def layout(self) -> None:
         w, h = self.app.size
         u = self.unit
-        sw, sh = round(820 * u), round((400 if self.choosing else 290) * u)
+        sw, sh = round(820 * u), round((400 if self.choosing or self.seating else 290) * u)
         self.plaque = pygame.Rect(0, 0, 0, 0)
         top = round(h * 0.25)
         if self.hosting:
@@ -68,6 +89,24 @@ class LobbyScene(SessionScene):
                 tip = "Play alone against Lorenzo il Magnifico" if n == 1 else f"Wait for {n - 1} more to join"
                 self.button(name, pygame.Rect(x + i * (bw + gap), y, bw, bh), text, tooltip=tip,
                             enabled=self.asked is None)
+        if self.seating:
+            lobby = self.session.lobby
+            _seats, r, cy, xs = self._seat_geometry()
+            bw, bh, gap = round(124 * u), round(28 * u), round(5 * u)
+            top = cy + round(r * 2.6)
+            for i in range(lobby.booked, lobby.players_count or 0):
+                if i >= len(xs):
+                    break
+                k = i - lobby.booked
+                if k < len(lobby.bots):
+                    self.button(f"unbot_{k}", pygame.Rect(xs[i] - bw // 2, top, bw, bh), "Free the seat",
+                                "@menu_quiet", tooltip="Take the computer player out of this seat",
+                                enabled=self.asked is None)
+                    continue
+                for j, (level, text) in enumerate(BOT_LEVELS):
+                    self.button(f"bot_{i}_{level}", pygame.Rect(xs[i] - bw // 2, top + j * (bh + gap), bw, bh),
+                                text, "@menu_quiet", tooltip=f"Seat a computer player ({level}) here",
+                                enabled=self.asked is None)
         bw, bh = round(240 * u), round(48 * u)
         label = "Stop hosting" if self.app.server is not None else "Leave"
         self.button("leave", pygame.Rect(w // 2 - bw // 2, h - round(110 * u), bw, bh), label, "@menu_quiet",
@@ -77,7 +116,8 @@ class LobbyScene(SessionScene):
 
     def _state(self) -> tuple:
         lobby = self.session.lobby
-        return (self.choosing, self.asked, self.lost, lobby.error)
+        return (self.choosing, self.seating, self.asked, self.lost, lobby.error, lobby.booked,
+                lobby.players_count, tuple(lobby.bots))
 
     def update(self, dt: float) -> None:
         if self._pump_lobby():
@@ -93,7 +133,7 @@ class LobbyScene(SessionScene):
         msgs = session.pump()
         if any(m.get("type") == "ConnectionLost" for m in msgs) and not session.vm.has_game:
             self.lost = True
-        if any(m.get("type") == "ErrNewGame" for m in msgs):
+        if any(m.get("type") in ("ErrNewGame", "UpdateJoinGame") for m in msgs):
             self.asked = None
         if session.turn_started:
             session.turn_started = False
@@ -114,6 +154,17 @@ class LobbyScene(SessionScene):
                 self.asked = n
                 self.session.lobby.error = None
                 self.session.match.new_game(n)
+        lobby = self.session.lobby
+        if self.asked is None and lobby.players_count and (name.startswith("bot_") or name.startswith("unbot_")):
+            bots = list(lobby.bots)
+            if name.startswith("bot_"):
+                bots.append(name.rsplit("_", 1)[1])
+            else:
+                k = int(name.split("_", 1)[1])
+                bots = bots[:k] + bots[k + 1:]
+            self.asked = lobby.players_count
+            lobby.error = None
+            self.session.match.new_game(lobby.players_count, bots)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
@@ -141,20 +192,24 @@ class LobbyScene(SessionScene):
         surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
         cx = self.sheet.centerx
         y = self.sheet.y + round(36 * u)
-        # the seats: a pawn for each player waiting, an empty place for each seat still free
-        seats = max(4, lobby.booked if lobby.players_count is None else lobby.players_count)
+        # the seats: a pawn for each player waiting and each bot asked for, an empty place for
+        # each seat still free
+        seats, r, cy, xs = self._seat_geometry()
         filled = lobby.booked
-        r = round(24 * u)
-        gap = round(40 * u)
-        total = seats * 2 * r + (seats - 1) * gap
+        bots = lobby.bots if lobby.players_count is not None else []
         for i in range(seats):
-            c = (cx - total // 2 + r + i * (2 * r + gap), y + round(r * 1.4))
-            _pawn(surface, c, r, PAWN_COLOURS[i % 4] if i < filled else None,
+            c = (xs[i], cy)
+            bot = filled <= i < filled + len(bots)
+            _pawn(surface, c, r, PAWN_COLOURS[i % 4] if i < filled or bot else None,
                   lobby.players_count is not None and i >= lobby.players_count, u)
-            if i == 0 and lobby.head and filled:
-                tag = fonts.render(lobby.head, max(11, round(17 * u)), SEPIA, "italic")
+            tag_text = lobby.head if i == 0 and lobby.head and filled else (
+                f"{bots[i - filled]} bot" if bot else None)
+            if tag_text:
+                tag = fonts.render(tag_text, max(11, round(17 * u)), SEPIA, "italic")
                 surface.blit(tag, tag.get_rect(midtop=(c[0], c[1] + round(r * 1.55))))
         y += round(r * 2.9) + round(40 * u)
+        if self.seating:
+            y += round(100 * u)
         size = max(13, round(26 * u))
         small = max(12, round(21 * u))
         lines: list[tuple[str, tuple, str]] = []
@@ -165,9 +220,11 @@ class LobbyScene(SessionScene):
             lines.append(("Joining the waiting room\u2026", SEPIA, "italic"))
         else:
             n = lobby.booked
-            lines.append((f"{n} player{'s' if n != 1 else ''} waiting", INK, "regular"))
+            lines.append((f"{n} player{'s' if n != 1 else ''} waiting"
+                          + (f" and {len(bots)} bot{'s' if len(bots) != 1 else ''}" if bots else ""), INK, "regular"))
             if lobby.players_count is not None:
                 c = lobby.players_count
+                n += len(bots)
                 if c == 1:
                     lines.append(("A solo game against Lorenzo is starting\u2026", SEPIA, "italic"))
                 else:

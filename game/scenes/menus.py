@@ -591,7 +591,8 @@ class HostScene(PaintedScene):
                 data.mkdir(parents=True, exist_ok=True)
                 nick = app.settings.nickname.strip()
                 server = Server(app.config, ServerOptions(host="0.0.0.0", port=self.port, data_dir=data,
-                                                          announce_name=f"{nick}'s table", announce_host=nick))
+                                                          announce_name=f"{nick}'s table", announce_host=nick,
+                                                          bot_delay=BOT_PACES.get(app.settings.bot_pace, 0.9)))
                 server.start()
             except OSError as e:
                 self.error = describe_bind_error(e, self.port, data)

@@ -50,6 +50,7 @@ class Lobby:
     booked: int = 0
     head: str = ""
     players_count: int | None = None
+    bots: list[str] = field(default_factory=list)   # levels of the bots asked for (our extension)
     error: str | None = None
 
 
@@ -133,10 +134,12 @@ class GameSession:
             self.lobby.booked, self.lobby.head = m["bookedSeats"], m["canPrepareNewGame"]
         elif t == "UpdateJoinGame":
             self.lobby.players_count = m["playersCount"]
+            self.lobby.bots = [str(b) for b in m.get("bots") or ()]
         elif t == "ErrNickname":
             self.lobby.error = NICKNAME_ERRORS.get(m.get("reason", ""), "The server refused the nickname.")
         elif t == "ErrNewGame":
-            self.lobby.error = ("Choose between 1 and 4 players." if m.get("isInvalidPlayersCount")
+            self.lobby.error = (str(m["reason"]) if m.get("reason") else "Choose between 1 and 4 players."
+                                if m.get("isInvalidPlayersCount")
                                 else "Only the first player in the waiting room chooses the number of players.")
         self.vm.feed(m)
         self.version += 1

@@ -62,6 +62,59 @@ def first_frame_ok(app: App) -> None:
     assert len(colours) > 40
 
 
+def setup_with_the_mouse(app: App) -> None:
+    """Keep two leaders and (if the seat has any) take the starting resources, by clicks."""
+    from game.scenes.setup import LeaderChoiceScene, ResourceChoiceScene
+    frames_until(app, lambda: isinstance(app.stack.top, LeaderChoiceScene))
+    leaders = app.stack.top
+    click_at(app, leaders.card_rects[0].center)
+    click_at(app, leaders.card_rects[2].center)
+    click(app, "confirm")
+    if isinstance(app.stack.top, ResourceChoiceScene):
+        res = app.stack.top
+        kind = next(iter(res.token_rects))
+        for _ in range(res.count):
+            click_at(app, res.token_rects[kind].center)
+        click(app, f"shelf_{kind}_{res.valid_shelves(kind)[-1]}")
+        click(app, "confirm")
+
+
+def play_to_the_end(app: App, session, between=lambda: None) -> int:
+    """Play the player's turns on the board with the mouse (a market line, then end the turn)
+    until the game-over scene; ``between()`` runs at every frame of waiting. Returns the turns."""
+    from game.scenes.board import BoardScene
+    from game.scenes.game_over import GameOverScene
+
+    def waiting() -> bool:
+        between()
+        return session.vm.my_turn or isinstance(app.stack.top, GameOverScene)
+
+    frames_until(app, lambda: between() or isinstance(app.stack.top, BoardScene), timeout=30)
+    board = app.stack.top
+    first_frame_ok(app)
+    turns = 0
+    while not isinstance(app.stack.top, GameOverScene):
+        frames_until(app, waiting, timeout=30)
+        if isinstance(app.stack.top, GameOverScene):
+            break
+        line = next(h.rect.center for h in board.hits if h.target == ("line", turns % 2 == 0, turns % 3))
+        click_at(app, line)
+        click_at(app, board.buttons["confirm"].rect.center)
+        if board.confirm_dialog is not None:
+            click_at(app, board.confirm_dialog.confirm_button.rect.center)
+        frames_until(app, lambda: between() or session.error or session.vm.game["isMandatoryActionDone"]
+                     or not isinstance(app.stack.top, BoardScene))   # a remote game answers later
+        if not isinstance(app.stack.top, BoardScene):
+            break
+        assert session.vm.game["isMandatoryActionDone"], session.error
+        click_at(app, board.buttons["end"].rect.center)
+        frames_until(app, lambda: between() or not session.vm.game["isMandatoryActionDone"]   # the turn passed
+                     or not isinstance(app.stack.top, BoardScene))
+        turns += 1
+        assert turns < 120
+    return turns
+
+
 def open_versus(app: App):
     from game.scenes.menus import TitleScene
     from game.scenes.versus import VersusScene
@@ -75,9 +128,8 @@ def open_versus(app: App):
 
 
 def test_a_game_against_three_bots_from_the_title_to_the_end_with_the_mouse(app, monkeypatch):
-    from game.scenes.board import BoardScene
     from game.scenes.game_over import GameOverScene
-    from game.scenes.setup import LeaderChoiceScene, ResourceChoiceScene
+    from game.scenes.setup import LeaderChoiceScene
     monkeypatch.setitem(BOT_PACES, "normal", 0.0)
     app.settings.confirm_end_turn = False
     scene = open_versus(app)
@@ -86,40 +138,12 @@ def test_a_game_against_three_bots_from_the_title_to_the_end_with_the_mouse(app,
         click(app, f"level_{i}_easy")
     assert scene.levels == ["easy", "easy", "easy"]
     click(app, "start")
-    leaders = app.stack.top
-    assert isinstance(leaders, LeaderChoiceScene)
-    session = leaders.session
+    assert isinstance(app.stack.top, LeaderChoiceScene)
+    session = app.stack.top.session
     match = session.match
     assert isinstance(match, BotMatch) and sorted(match.bots.values()) == ["easy"] * 3
-    click_at(app, leaders.card_rects[0].center)
-    click_at(app, leaders.card_rects[2].center)
-    click(app, "confirm")
-    if isinstance(app.stack.top, ResourceChoiceScene):
-        res = app.stack.top
-        kind = next(iter(res.token_rects))
-        for _ in range(res.count):
-            click_at(app, res.token_rects[kind].center)
-        click(app, f"shelf_{kind}_{res.valid_shelves(kind)[-1]}")
-        click(app, "confirm")
-    frames_until(app, lambda: isinstance(app.stack.top, BoardScene))
-    board = app.stack.top
-    first_frame_ok(app)
-    turns = 0
-    while not isinstance(app.stack.top, GameOverScene):
-        frames_until(app, lambda: session.vm.my_turn or isinstance(app.stack.top, GameOverScene))
-        if isinstance(app.stack.top, GameOverScene):
-            break
-        line = next(h.rect.center for h in board.hits if h.target == ("line", turns % 2 == 0, turns % 3))
-        click_at(app, line)
-        click_at(app, board.buttons["confirm"].rect.center)
-        if board.confirm_dialog is not None:
-            click_at(app, board.confirm_dialog.confirm_button.rect.center)
-        assert session.vm.game["isMandatoryActionDone"], session.error
-        if not isinstance(app.stack.top, BoardScene):
-            break
-        click_at(app, board.buttons["end"].rect.center)
-        turns += 1
-        assert turns < 120
+    setup_with_the_mouse(app)
+    turns = play_to_the_end(app, session)
     assert isinstance(app.stack.top, GameOverScene)
     first_frame_ok(app)
     assert session.vm.game["ended"] and match.game.ended
@@ -224,3 +248,72 @@ def test_bad_levels_are_refused():
         BotMatch(CFG, "Ada", ["easy", "godlike"], seed=1)
     with pytest.raises(ValueError):
         BotMatch(CFG, "Ada", ["easy"] * 4, seed=1)
+
+
+def test_a_hosted_lan_game_with_a_remote_client_and_a_bot_the_host_seated(app, monkeypatch):
+    """The host opens a game of 3, seats an easy bot in the waiting room, a friend joins over
+    loopback: the game starts with the three of them and is played to the end."""
+    import random
+    import socket
+
+    from game.match import RemoteMatch
+    from game.rules.playout import choose
+    from game.scenes.game_over import GameOverScene
+    from game.scenes.lobby import LobbyScene
+    from game.scenes.menus import TitleScene
+    monkeypatch.setitem(BOT_PACES, "normal", 0.0)
+    app.settings.confirm_end_turn = False
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        app.settings.server_port = free.getsockname()[1]
+    app.stack.push(TitleScene(app))
+    frames(app, 2)
+    click(app, "host")
+    frames_until(app, lambda: isinstance(app.stack.top, LobbyScene) and app.stack.top.choosing)
+    lobby = app.stack.top
+    session = lobby.session
+    click(app, "players_3")
+    frames_until(app, lambda: lobby.seating and "bot_1_easy" in lobby.widgets)
+    first_frame_ok(app)
+    assert {"bot_2_medium", "bot_2_hard"} <= set(lobby.widgets)
+    click(app, "bot_2_medium")
+    frames_until(app, lambda: session.lobby.bots == ["medium"] and "unbot_0" in lobby.widgets)
+    click(app, "unbot_0")                                  # changed their mind: an easy one instead
+    frames_until(app, lambda: session.lobby.bots == [] and "bot_1_easy" in lobby.widgets)
+    click(app, "bot_1_easy")
+    frames_until(app, lambda: session.lobby.bots == ["easy"])
+    assert app.server.pending_count == 3 and app.server.pending_bots == ("easy",)
+    friend = RemoteMatch("127.0.0.1", app.server.address[1], "Bea", token_file=app.data_dir / "bea.json")
+    rng = random.Random(3)
+
+    def bea_plays() -> None:
+        friend.poll()
+        room = app.server.room_of("Bea")
+        if room is None:
+            return
+        with room.lock:
+            g = room.game
+            p = g.player("Bea")
+            mine = (g.phase == "setup" and not (p.chose_leaders and p.chose_resources)) or (
+                g.phase == "play" and g.current_player is p)
+            action = choose(g, "Bea", rng) if mine and not g.ended else None
+            version = g.version
+        if action is not None and getattr(friend, "_sent_at", None) != version:
+            friend._sent_at = version
+            friend.send(action)
+
+    try:
+        frames_until(app, lambda: bea_plays() or app.server.room_of("Bea") is not None)
+        room = app.server.room_of("Bea")
+        assert set(room.humans) == {session.nickname, "Bea"} and list(room.bots.values()) == ["easy"]
+        setup_with_the_mouse(app)
+        play_to_the_end(app, session, between=bea_plays)
+        assert isinstance(app.stack.top, GameOverScene) and room.game.ended
+        bot = next(iter(room.bots))
+        assert sum(1 for h in room.game.history if h[0] == "apply" and h[1] == bot) > 10
+        assert any(bot in line for line in session.log)
+    finally:
+        friend.close()
+        if app.server is not None:
+            app.server.stop()
+            app.server = None
