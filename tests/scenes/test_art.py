@@ -193,3 +193,29 @@ def test_board_pieces():
         _ok(s, (40, 40))
     assert len({_bytes(s) for s in spaces}) == 4
     _ok(art.faith_space(24, 30, 55, pope=True, section=True, vp=20), (30, 55))
+
+
+def test_every_face_sets_lining_figures_that_cannot_be_confused():
+    """0 is taller than o, every digit stands as tall as a capital (no old-style 1 like a small I,
+    no descending 3), in every face and at small and large sizes; pygame_gui's theme uses the
+    same faces."""
+    import json
+
+    from game.scenes.art import fonts as F
+    from game.scenes.scene import THEME_PATH
+
+    def ink_height(text, size, style):
+        img = F.render(text, size, (0, 0, 0), style)
+        return img.get_bounding_rect(min_alpha=60).h
+
+    for style in ("regular", "italic", "caps"):
+        for size in (12, 16, 24, 40):
+            cap = ink_height("H", size, style)
+            heights = [ink_height(d, size, style) for d in "0123456789"]
+            assert max(heights) - min(heights) <= max(1, size // 12), (style, size, heights)
+            assert abs(heights[0] - cap) <= max(1, size // 12), (style, size)
+            assert heights[0] >= ink_height("o", size, style) * 1.25, (style, size)
+    theme = THEME_PATH.read_text(encoding="utf-8")
+    paths = {v for block in json.loads(theme).values() if isinstance(block, dict)
+             for k, v in block.get("font", {}).items() if k.endswith("_path")}
+    assert paths and all("LF-" in p for p in paths), paths

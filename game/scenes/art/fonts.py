@@ -9,9 +9,9 @@ from game.resources import ASSETS_DIR
 
 FONTS_DIR = ASSETS_DIR / "fonts"
 _FILES = {
-    "regular": "EBGaramond12-Regular.ttf",
-    "italic": "EBGaramond12-Italic.ttf",
-    "caps": "EBGaramondSC12-Regular.ttf",
+    "regular": "EBGaramond12LF-Regular.ttf",
+    "italic": "EBGaramond12LF-Italic.ttf",
+    "caps": "EBGaramondSC12LF-Regular.ttf",
 }
 
 
