@@ -145,7 +145,7 @@ class TitleScene(PaintedScene):
                    + (" (you will be asked about the saved one)" if items else "")),
                   ("versus", "Play against the computer", "You and 1 to 3 computer players, on this computer"),
                   ("host", "Host a LAN game", "Open a game on this computer for friends on your network"),
-                  ("join", "Join a game", "Join a game someone on your network is hosting (found by itself, or by its address)"),
+                  ("join", "Join a game", "Join a friend's game, found on your network"),
                   ("help", "How to play", "The rules in eight short pages"),
                   ("settings", "Settings", "Your nickname, the window, sound, the port you host on"),
                   ("quit", "Quit", None)]
