@@ -174,15 +174,17 @@ def verdict(records: list[dict], i: int, conn: str) -> str:
 
 
 def test_reference_traffic_through_the_session():
-    checked = {}
+    checked, kinds = {}, set()
     for conv in reference_conversations():
         name, conn, nick, records = conv.values
-        checked[f"{name}:{conn}"] = replay(name, conn, nick, records)
+        checked[f"{name}:{conn}"] = replay(name, conn, nick, records, kinds)
     assert sum(checked.values()) >= 60, checked
+    assert {"ReqBuyDevCard", "ReqActivateProductions", "ReqTakeFromMarket", "ReqLeaderAction",
+            "ReqSwapShelves", "ReqEndTurn"} <= kinds, kinds
     assert checked["buy-and-produce.jsonl:A"] >= 5 and checked["two-players.jsonl:B"] >= 3, checked
 
 
-def replay(name: str, conn: str, nick: str, records: list[dict]) -> int:
+def replay(name: str, conn: str, nick: str, records: list[dict], kinds: set[str]) -> int:
     """Feed the session what the reference sent ``conn``; at each request the reference accepted,
     check the stage and that the request is legal in the client's game. Returns how many."""
     match = Replay()
@@ -220,6 +222,17 @@ def replay(name: str, conn: str, nick: str, records: list[dict]) -> int:
         except (KeyError, TypeError, ValueError):
             continue
         sh = shadow_game(session.vm.game, session.config, nick)   # a fresh copy to try it on
+        me = sh.player(nick)
+        # the board offers what the reference accepted: the card, the productions (by the
+        # server's ids), the market line
+        if t == "ReqBuyDevCard":
+            offers = {(o.card.color, o.card.level): o.slots for o in C.affordable_cards(sh, me)}
+            assert action.dev_slot in offers.get((action.color, action.level), ()), (name, i, msg)
+        elif t == "ReqActivateProductions":
+            runnable = {p.id for p in C.runnable_productions(sh, me)}
+            assert {r.production for r in action.prod_requests} <= runnable, (name, i, msg, runnable)
+        elif t == "ReqTakeFromMarket":
+            assert (action.is_row, action.index) in {(m.is_row, m.index) for m in C.market_lines(sh, me)}
         if t == "ReqEndTurn":
             assert sh.main_done, i
         else:
@@ -229,4 +242,5 @@ def replay(name: str, conn: str, nick: str, records: list[dict]) -> int:
                 pytest.fail(f"{name}:{i}: the reference accepted {msg} but the client's game refuses "
                             f"it: {err!r}")
         checked += 1
+        kinds.add(t)
     return checked
