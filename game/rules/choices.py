@@ -87,8 +87,12 @@ def suggest_placement(game: "Game", p: PlayerState, intake: Mapping[str, int]) -
 
     Leader depots of the right type fill first, then a shelf already holding that type, then the
     best assignment of the remaining types to empty shelves (tried exhaustively: at most 4 types
-    and 3 shelves).
+    and 3 shelves). :func:`suggest_take` also rearranges the warehouse first when that keeps more.
     """
+    return _placement_on(p.shelves, p.depots, intake)
+
+
+def _placement_on(shelves: list[Container], depots: list[Container], intake: Mapping[str, int]) -> Placement:
     left = {r: n for r, n in intake.items() if n}
     plan: Placement = {}
 
@@ -96,30 +100,156 @@ def suggest_placement(game: "Game", p: PlayerState, intake: Mapping[str, int]) -
         plan.setdefault(c.id, {})[r] = plan.get(c.id, {}).get(r, 0) + n
         left[r] -= n
 
-    for c in p.depots:
+    for c in depots:
         n = min(left.get(c.bound, 0), c.capacity - c.total())  # type: ignore[arg-type]
         if n > 0:
             put(c, c.bound, n)  # type: ignore[arg-type]
     empty = []
-    for s in p.shelves:
+    for s in shelves:
         held = s.res_type()
         if held is None:
             empty.append(s)
         elif left.get(held, 0) and s.total() < s.capacity:
             put(s, held, min(left[held], s.capacity - s.total()))
-    held_types = {s.res_type() for s in p.shelves}
+    held_types = {s.res_type() for s in shelves}
     todo = [r for r, n in left.items() if n > 0 and r not in held_types]
     if todo and empty:
         best: tuple[int, tuple] = (-1, ())
         k = min(len(todo), len(empty))
         for types in permutations(todo, k):
-            for shelves in permutations(empty, k):
-                stored = sum(min(left[r], s.capacity) for r, s in zip(types, shelves))
+            for chosen in permutations(empty, k):
+                stored = sum(min(left[r], s.capacity) for r, s in zip(types, chosen))
                 if stored > best[0]:
-                    best = (stored, tuple(zip(types, shelves)))
+                    best = (stored, tuple(zip(types, chosen)))
         for r, s in best[1]:
             put(s, r, min(left[r], s.capacity))
     return plan
+
+
+def most_storable(p: PlayerState, intake: Mapping[str, int]) -> int:
+    """How many of ``intake`` the best arrangement of the warehouse could store (every way of
+    giving the shelves their types is tried; leader depots hold their own type on top)."""
+    held: dict[str, int] = {}
+    dep_cap: dict[str, int] = {}
+    for c in p.depot_like():
+        for r, n in c.content.items():
+            held[r] = held.get(r, 0) + n
+    for d in p.depots:
+        dep_cap[d.bound] = dep_cap.get(d.bound, 0) + d.capacity  # type: ignore[index]
+    types = sorted(set(held) | {r for r, n in intake.items() if n})
+    best = 0
+    for k in range(0, min(len(types), len(p.shelves)) + 1):
+        for chosen in permutations(types, k):
+            for shelves in combinations(p.shelves, k):
+                cap = dict(dep_cap)
+                for r, s in zip(chosen, shelves):
+                    cap[r] = cap.get(r, 0) + s.capacity
+                if any(n > cap.get(r, 0) for r, n in held.items()):
+                    continue
+                best = max(best, sum(min(n, cap.get(r, 0) - held.get(r, 0)) for r, n in intake.items() if n > 0))
+    return best
+
+
+REARRANGE_LIMIT = 20000
+"""Warehouse states :func:`suggest_take` looks at, at most (a full search needs a few hundred)."""
+
+
+def suggest_take(game: "Game", p: PlayerState, intake: Mapping[str, int]
+                 ) -> tuple[list[Action], Placement]:
+    """Rearranging requests (``ReqSwapShelves``, ``ReqMoveResources``; each legal after the ones
+    before it, as few as possible) and then a placement of ``intake`` that together store as much
+    of it as any legal arrangement of the warehouse could: nothing is discarded that could be kept.
+
+    The placement is for the warehouse as the requests leave it. Without rearranging, the requests
+    are ``[]`` and the placement is :func:`suggest_placement`'s.
+    """
+    from collections import deque
+
+    from .actions import ReqMoveResources, ReqSwapShelves
+    from .warehouse import check_distinct_shelves, fits
+    from .errors import ErrResourceTransfer
+
+    boxes = p.depot_like()
+    n_shelves = len(p.shelves)
+    plain = _placement_on(p.shelves, p.depots, intake)
+    goal = most_storable(p, intake)
+    if _stored(plain) >= goal:
+        return [], plain
+    copies = []
+    for c in boxes:
+        k = Container(c.id, c.kind, c.capacity, c.bound)
+        copies.append(k)
+    start = tuple(tuple(sorted(c.content.items())) for c in boxes)
+
+    def load(state: tuple) -> None:
+        for c, content in zip(copies, state):
+            c.content = dict(content)
+
+    def legal(state: tuple, changed: tuple[int, ...]) -> bool:
+        new = {copies[i]: dict(state[i]) for i in changed}
+        if any(fits(c, content) is not None for c, content in new.items()):
+            return False
+        try:
+            check_distinct_shelves(copies[:n_shelves], new)
+        except ErrResourceTransfer:
+            return False
+        return True
+
+    seen = {start}
+    queue: deque[tuple[tuple, list[Action]]] = deque([(start, [])])
+    best: tuple[int, list[Action], Placement] = (_stored(plain), [], plain)
+    while queue and len(seen) < REARRANGE_LIMIT:
+        state, path = queue.popleft()
+        load(state)
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                if not state[i] and not state[j]:
+                    continue
+                nxt = list(state)
+                nxt[i], nxt[j] = state[j], state[i]
+                got = _visit(tuple(nxt), (i, j), ReqSwapShelves(boxes[i].id, boxes[j].id), state, path,
+                                seen, queue, legal, load, copies, n_shelves, intake)
+                if got is not None and got[0] > best[0]:
+                    best = got
+                    if best[0] >= goal:
+                        return best[1], best[2]
+            for r, n in state[i]:
+                for j in range(len(boxes)):
+                    if j == i:
+                        continue
+                    for m in range(1, n + 1):
+                        src = dict(state[i])
+                        src[r] -= m
+                        dst = dict(state[j])
+                        dst[r] = dst.get(r, 0) + m
+                        nxt = list(state)
+                        nxt[i] = tuple(sorted((k, v) for k, v in src.items() if v))
+                        nxt[j] = tuple(sorted(dst.items()))
+                        got = _visit(tuple(nxt), (i, j), ReqMoveResources(boxes[i].id, boxes[j].id, r, m), state,
+                                     path, seen, queue, legal, load, copies, n_shelves, intake)
+                        if got is not None and got[0] > best[0]:
+                            best = got
+                            if best[0] >= goal:
+                                return best[1], best[2]
+    return best[1], best[2]
+
+
+def _visit(nxt, changed, request, state, path, seen, queue, legal, load, copies, n_shelves, intake):
+    """One step of :func:`suggest_take`'s search: a new legal state is queued and its placement
+    scored (returned as ``(stored, path, placement)``)."""
+    if nxt in seen or not legal(nxt, changed):
+        return None
+    seen.add(nxt)
+    steps = [*path, request]
+    queue.append((nxt, steps))
+    load(nxt)
+    placement = _placement_on(copies[:n_shelves], copies[n_shelves:], intake)
+    load(state)
+    return _stored(placement), steps, placement
+
+
+def _stored(placement: Placement) -> int:
+    return sum(n for m in placement.values() for n in m.values())
 
 
 def default_bonus_placement(game: "Game", p: PlayerState) -> Placement:

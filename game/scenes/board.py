@@ -306,11 +306,9 @@ class BoardScene(Scene):
         plan = self.plan
         if isinstance(plan, MarketPlan):
             if kind == "item":
-                self.selected_item = target[1]
-            elif kind in ("shelf", "depot") and self.selected_item is not None:
-                if target[1] in plan.targets_for(self.selected_item):
-                    plan.put(self.selected_item, target[1])
-                    self.selected_item = self._next_unplaced()
+                self.selected_item, self.selected_shelf = target[1], None
+            elif kind in ("shelf", "depot"):
+                self._plan_shelf_click(plan, target[1])
             elif kind == "discard" and self.selected_item is not None:
                 plan.put(self.selected_item, None)
                 self.selected_item = self._next_unplaced()
@@ -363,6 +361,27 @@ class BoardScene(Scene):
         elif kind == "leader" and target[1] in self.me["leadersHand"] and not self._leaders_by_id[target[1]]["active"]:
             self._open_leader_menu(target[1])
 
+    def _plan_shelf_click(self, plan: MarketPlan, cid: int) -> None:
+        """A shelf or depot clicked during a market plan: the selected resource goes there if it
+        can; otherwise the shelf is picked, and a second one is swapped with it (in the plan:
+        the swap is sent before the take, on Confirm)."""
+        if self.selected_shelf is not None and self.selected_shelf != cid:
+            try:
+                plan.rearrange(ReqSwapShelves(self.selected_shelf, cid))
+            except ValueError as e:
+                self.session.error = str(e)
+            else:
+                self.session.error = None
+            self.selected_shelf = None
+            self.selected_item = self._next_unplaced()
+        elif self.selected_shelf == cid:
+            self.selected_shelf = None
+        elif self.selected_item is not None and cid in plan.targets_for(self.selected_item):
+            plan.put(self.selected_item, cid)
+            self.selected_item = self._next_unplaced()
+        else:
+            self.selected_shelf, self.selected_item = cid, None
+
     def _next_unplaced(self) -> int | None:
         plan = self.plan
         if not isinstance(plan, MarketPlan):
@@ -389,7 +408,8 @@ class BoardScene(Scene):
         plan = self.plan
         if plan is None or not getattr(plan, "ready", True):
             return
-        self.session.send(plan.request())
+        for request in (plan.requests() if isinstance(plan, MarketPlan) else [plan.request()]):
+            self.session.send(request)   # a market plan's rearranging first, then the take
         self.plan = None
         self.selected_item = None
 

@@ -10,10 +10,13 @@ Plans are pure Python and never touch pygame, so they are tested on their own.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
-from game.rules.actions import ProductionRequest, ReqActivateProductions, ReqBuyDevCard, ReqTakeFromMarket
-from game.rules.choices import market_lines, suggest_payment, suggest_placement
+from game.rules.actions import (Action, ProductionRequest, ReqActivateProductions, ReqBuyDevCard, ReqMoveResources,
+                                ReqSwapShelves, ReqTakeFromMarket)
+from game.rules.choices import market_lines, suggest_payment, suggest_placement, suggest_take
+from game.rules.errors import GameError
 from game.rules.components import DevCard, Production
 from game.rules.engine import Game
 from game.rules.state import SHELF, PlayerState
@@ -34,7 +37,15 @@ def _add(m: ContainerMap, cid: int, res: str, n: int) -> None:
 # ---------------------------------------------------------------------------- market
 @dataclass
 class MarketPlan:
-    """Taking one market line: where each taken resource goes (None = discard)."""
+    """Taking one market line: where each taken resource goes (None = discard), after the
+    warehouse is rearranged as planned.
+
+    The plan works on its own copy of the game: :meth:`rearrange` (a swap of two shelves or depots,
+    or a move between them) changes that copy only and is remembered in :attr:`moves`; nothing is
+    sent until :meth:`requests`, which gives the rearranging requests and then the take, in the
+    order to send them. The suggestion rearranges by itself when that keeps more
+    (:func:`~game.rules.choices.suggest_take`).
+    """
 
     game: Game
     player: PlayerState
@@ -46,11 +57,15 @@ class MarketPlan:
     white_choice: list[str] = field(default_factory=list)   # one entry per white marble (2 leaders)
     items: list[str] = field(default_factory=list)          # the resources taken, one per unit
     target: list[int | None] = field(default_factory=list)  # where each item goes
+    moves: list[Action] = field(default_factory=list)       # rearranging requests, sent before the take
+    _start: Game | None = None                              # the game before any rearranging
 
     @classmethod
     def start(cls, game: Game, player: PlayerState, is_row: bool, index: int) -> "MarketPlan":
         line = next(l for l in market_lines(game, player) if l.is_row == is_row and l.index == index)
-        plan = cls(game, player, is_row, index, line.marbles, line.faith, line.white_options)
+        own = copy.deepcopy(game)            # rearranging is tried here, never on the caller's game
+        plan = cls(own, own.player(player.nickname), is_row, index, line.marbles, line.faith, line.white_options)
+        plan._start = game
         if len(line.white_options) > 1:
             plan.white_choice = [line.white_options[0]] * line.whites
         plan._rebuild_items(dict(line.resources))
@@ -97,14 +112,55 @@ class MarketPlan:
         return out
 
     def suggest(self) -> None:
-        """Place everything the engine's suggestion can store; the rest is discarded."""
+        """Rearrange the warehouse if that keeps more, and place everything it can store; the rest
+        is discarded (never anything some arrangement could keep)."""
+        moves, placement = suggest_take(self.game, self.player, self.intake())
+        for m in moves:
+            self._apply(m)
+        self._place(placement)
+
+    def _place(self, placement: ContainerMap) -> None:
         self.target = [None] * len(self.items)
-        for cid, m in suggest_placement(self.game, self.player, self.intake()).items():
+        for cid, m in placement.items():
             for r, n in m.items():
                 for i, item in enumerate(self.items):
                     if n and item == r and self.target[i] is None:
                         self.target[i] = cid
                         n -= 1
+
+    # rearranging -------------------------------------------------------------------------
+    def rearrange(self, request: ReqSwapShelves | ReqMoveResources) -> None:
+        """Swap two shelves or depots, or move resources between them, before the take; what is
+        being taken is placed again on the new arrangement.
+
+        :raises ValueError: the engine would refuse it (in words).
+        """
+        self._apply(request)
+        self._place(suggest_placement(self.game, self.player, self.intake()))
+
+    def _apply(self, request: Action) -> None:
+        try:
+            self.game.apply(self.player.nickname, request)
+        except GameError as e:
+            raise ValueError(e.describe() if hasattr(e, "describe") else str(e)) from None
+        self.moves.append(request)
+
+    def reset_arrangement(self) -> None:
+        """Forget the rearranging (the warehouse as it really is) and suggest again without it."""
+        if self._start is None or not self.moves:
+            return
+        self.game = copy.deepcopy(self._start)
+        self.player = self.game.player(self.player.nickname)
+        self.moves = []
+        self._place(suggest_placement(self.game, self.player, self.intake()))
+
+    def arranged(self) -> dict[int, dict[str, int]]:
+        """What each shelf and depot holds once the planned rearranging is done."""
+        return {c.id: dict(c.content) for c in self.player.depot_like()}
+
+    def requests(self) -> list[Action]:
+        """Everything to send, in order: the rearranging requests, then the take."""
+        return [*self.moves, self.request()]
 
     def targets_for(self, i: int) -> list[int]:
         """Containers where item ``i`` could go now, given where the others are going."""

@@ -26,7 +26,8 @@ from game.rules import errors as E
 from game.rules.actions import (ReqBuyDevCard, ReqChooseLeaders, ReqChooseResources, ReqEndTurn,
                                 ReqLeaderAction, ReqTakeFromMarket)
 from game.rules.choices import (activatable_leaders, affordable_cards, buy_request, legal_actions,
-                                market_lines, suggest_payment, suggest_placement, take_market_request)
+                                market_lines, most_storable, suggest_payment, suggest_placement, suggest_take,
+                                take_market_request)
 from game.rules.components import default_config
 from game.rules.engine import Game
 from game.rules.playout import steps
@@ -297,6 +298,76 @@ def test_suggest_placement_on_sampled_states():
                 intake = {r: k for r in RES if (k := rng.randint(0, 2))}
                 plan = suggest_placement(g, p, intake)
                 assert check_placement_legal(p, intake, plan) == best_placement(p, intake)
+
+
+def best_over_arrangements(p, intake: dict[str, int]) -> int:
+    """The most resources of ``intake`` that any legal arrangement of the player's shelves and
+    depots could hold together with everything they hold now, by trying every final content of
+    every shelf (one type each, no type on two shelves) and every depot (its own type)."""
+    from itertools import product
+    held: Counter = Counter()
+    for c in (*p.shelves, *p.depots):
+        held.update(c.content)
+    shelf_opts = [[(None, 0)] + [(r, k) for r in RES for k in range(1, s.capacity + 1)] for s in p.shelves]
+    depot_opts = [[(d.bound, k) for k in range(d.capacity + 1)] for d in p.depots]
+    best = -1
+    for shelves in product(*shelf_opts):
+        types = [r for r, _ in shelves if r]
+        if len(types) != len(set(types)):
+            continue
+        for depots in product(*depot_opts):
+            final: Counter = Counter()
+            for r, k in (*shelves, *depots):
+                if r:
+                    final[r] += k
+            if all(final[r] >= n for r, n in held.items()) and all(
+                    final[r] - held[r] <= intake.get(r, 0) for r in final):
+                best = max(best, sum(final.values()) - sum(held.values()))
+    assert best >= 0, "the player's own warehouse is not a legal arrangement"
+    return best
+
+
+@HYP
+@given(g=boards(), intake=intakes())
+def test_suggest_take_never_discards_what_an_arrangement_could_keep(g, intake):
+    """Rearranging requests then a placement: each request is accepted in turn by the engine, the
+    placement is legal on the warehouse they leave, and it stores exactly the most that any
+    arrangement could (brute force)."""
+    p = g.current_player
+    best = best_over_arrangements(p, intake)
+    assert most_storable(p, intake) == best
+    moves, plan = suggest_take(g, p, intake)
+    before = totals(p)
+    for m in moves:
+        g.apply(p.nickname, m)                       # raises if a step is not legal
+    assert totals(p) == before                       # rearranging keeps everything
+    assert check_placement_legal(p, intake, plan) == best
+    assert len(moves) <= 4
+
+
+def test_suggest_take_rearranges_when_that_keeps_more():
+    """A Stone alone on the big shelf: three Shields fit only once it moves to the small shelf."""
+    g = Game.new(CFG, NICKS[2], 1)
+    for q in g.players:
+        g.apply(q.nickname, ReqChooseLeaders(tuple(q.hand[:2])))
+        if q.bonus:
+            g.apply(q.nickname, ReqChooseResources({q.shelves[2].id: {"Stone": q.bonus}}))
+    p = g.current_player
+    s1, s2, s3 = p.shelves
+    s1.content, s2.content, s3.content = {}, {"Coin": 2}, {"Stone": 1}
+    intake = {"Shield": 3}
+    assert check_placement_legal(p, intake, suggest_placement(g, p, intake)) == 1   # as they are: 2 lost
+    moves, plan = suggest_take(g, p, intake)
+    assert moves
+    for m in moves:
+        g.apply(p.nickname, m)
+    assert s1.content == {"Stone": 1}
+    assert check_placement_legal(p, intake, plan) == 3
+    assert suggest_take(g, p, {"Shield": 2}) == ([], suggest_placement(g, p, {"Shield": 2}))   # nothing to gain
+    moves, plan = suggest_take(g, p, {"Coin": 1})      # the full Coin shelf swaps with the empty big one
+    assert [type(m).__name__ for m in moves] == ["ReqSwapShelves"]
+    g.apply(p.nickname, moves[0])
+    assert check_placement_legal(p, {"Coin": 1}, plan) == 1
 
 
 def test_best_placement_brute_force_itself():

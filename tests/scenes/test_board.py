@@ -380,3 +380,54 @@ def test_a_solo_game_has_no_one_to_chat_with():
     assert scene.chat_entry is None
     scene2 = _board(app, GameSession(TableMatch(mid_game(["Ada", "Bruno"], 5, 30), "Ada"), CFG, "Ada"))
     assert scene2.chat_entry is None                              # a match that cannot chat (local)
+
+
+def _crowded_table():
+    """Ada's turn in a 2-player game: a lone Stone on her big shelf, two Coins on the middle one,
+    three Shields in the first market row."""
+    game = mid_game(["Ada", "Bruno"], 11, 20)
+    game.market[:4] = ["Shield", "Shield", "Shield", "Zero"]
+    p = game.player("Ada")
+    for c in p.depot_like():
+        c.content = {}
+    p.depots = []
+    p.shelves[1].content, p.shelves[2].content = {"Coin": 2}, {"Stone": 1}
+    return game, p
+
+
+def test_taking_a_line_rearranges_the_shelves_first_instead_of_discarding():
+    app = App(headless=True, size=(1280, 800))
+    game, p = _crowded_table()
+    scene = _board(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+    click(app, _hit(scene, ("line", True, 0)))
+    assert scene.plan is not None and scene.plan.discarded == 0 and scene.plan.moves
+    press(app, scene.buttons["confirm"])
+    _confirm_dialog(app, scene)
+    app.frame(0.016)
+    assert p.shelves[0].content == {"Stone": 1} and p.shelves[2].content == {"Shield": 3}
+    assert p.shelves[1].content == {"Coin": 2}
+    assert scene.session.error is None
+
+
+def test_the_shelves_are_swapped_by_clicks_during_a_plan_and_sent_before_the_take():
+    app = App(headless=True, size=(1280, 800))
+    game, p = _crowded_table()
+    sent = []
+    match = TableMatch(game, "Ada")
+    real_send = match.send
+    match.send = lambda r: (sent.append(type(r).__name__), real_send(r))
+    scene = _board(app, GameSession(match, CFG, "Ada"))
+    click(app, _hit(scene, ("line", True, 0)))
+    plan = scene.plan
+    plan.reset_arrangement()                       # as if the player wanted the shelves as they were
+    assert plan.discarded == 2
+    s1, _s2, s3 = (s.id for s in p.shelves)
+    click(app, _hit(scene, ("shelf", s3)))         # pick the Stone's shelf ...
+    click(app, _hit(scene, ("shelf", s1)))         # ... and swap it with the small one, in the plan
+    assert plan.moves and plan.discarded == 0 and scene.plan is plan
+    assert p.shelves[2].content == {"Stone": 1}    # nothing sent yet
+    press(app, scene.buttons["confirm"])
+    _confirm_dialog(app, scene)
+    app.frame(0.016)
+    assert sent == ["ReqSwapShelves", "ReqTakeFromMarket"]
+    assert p.shelves[0].content == {"Stone": 1} and p.shelves[2].content == {"Shield": 3}

@@ -24,7 +24,9 @@ def _states(nicks, seed, every=3):
 
 def _accepts(g, request):
     copy = Game.replay(CFG, list(g.nicknames), g.seed, g.history)
-    events = copy.apply(copy.current_player.nickname, request)
+    events = []
+    for r in (request if isinstance(request, list) else [request]):   # a plan's requests, in order
+        events = copy.apply(copy.current_player.nickname, r)
     return events[-1]["type"] == "UpdateAction"
 
 
@@ -36,12 +38,12 @@ def test_market_plans_are_accepted_and_store_what_they_say(seed):
         for is_row, n in ((True, 3), (False, 4)):
             for i in range(n):
                 plan = MarketPlan.start(sh, sh.player(me), is_row, i)
-                assert _accepts(g, plan.request())
+                assert _accepts(g, plan.requests())
                 # every item can be moved to any of its legal targets and still be accepted
                 for k in range(len(plan.items)):
                     for cid in plan.targets_for(k):
                         plan.put(k, cid)
-                        assert _accepts(g, plan.request())
+                        assert _accepts(g, plan.requests())
                         break
 
 
@@ -102,3 +104,48 @@ def test_unaffordable_card_explains_itself():
     assert plan.problem().startswith("You need ")
     with pytest.raises(GameError):
         g.apply("A", plan.request())
+
+
+def _crowded(seed: int = 5):
+    """A 2-player game at A's turn: a lone Stone on the big shelf, two Coins on the middle one; the
+    first market row holds three Shields and a white marble."""
+    g = Game.new(CFG, ["A", "B"], seed)
+    g.market = ["Shield", "Shield", "Shield", "Zero"] + ["Zero"] * 8
+    for p in g.players:
+        p.chose_leaders = p.chose_resources = True
+    g.phase = "play"
+    p = g.current_player
+    p.shelves[0].content, p.shelves[1].content, p.shelves[2].content = {}, {"Coin": 2}, {"Stone": 1}
+    return g, p.nickname
+
+
+def test_the_market_plan_rearranges_the_shelves_rather_than_discard():
+    g, me = _crowded()
+    sh = shadow_game(player_view(g, me), CFG, me)
+    real = {c.id: dict(c.content) for c in sh.player(me).depot_like()}
+    plan = MarketPlan.start(sh, sh.player(me), True, 0)
+    assert plan.discarded == 0 and plan.moves                     # the Stone moves to make room
+    assert {c.id: dict(c.content) for c in sh.player(me).depot_like()} == real   # the caller's game untouched
+    requests = plan.requests()
+    assert requests[:-1] == plan.moves and requests[-1] == plan.request()
+    for r in requests:
+        g.apply(me, r)
+    p = g.player(me)
+    assert p.shelves[0].content == {"Stone": 1} and p.shelves[2].content == {"Shield": 3}
+
+
+def test_the_player_rearranges_during_the_plan_and_can_undo_it():
+    g, me = _crowded()
+    sh = shadow_game(player_view(g, me), CFG, me)
+    plan = MarketPlan.start(sh, sh.player(me), True, 0)
+    plan.reset_arrangement()                                     # the shelves as they are: 2 Shields lost
+    assert plan.moves == [] and plan.discarded == 2
+    s1, s2, s3 = (s.id for s in sh.player(me).shelves)
+    plan.rearrange(__import__("game.rules.actions", fromlist=["x"]).ReqSwapShelves(s1, s3))
+    assert plan.arranged()[s1] == {"Stone": 1} and plan.discarded == 0
+    with pytest.raises(ValueError):                              # 2 Coins do not fit the 1-shelf
+        plan.rearrange(__import__("game.rules.actions", fromlist=["x"]).ReqSwapShelves(s2, s1))
+    assert len(plan.moves) == 1
+    for r in plan.requests():
+        g.apply(me, r)
+    assert g.player(me).shelves[2].content == {"Shield": 3}

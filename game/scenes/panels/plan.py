@@ -85,6 +85,15 @@ class PlanPanel(Panel):
             warn = plan.discard_warning()
             if warn:
                 text(surface, warn, (x, r.bottom - self.px(26)), self.px(16), P.OXBLOOD, "italic", max_width=width)
+            elif plan.moves:   # the shelves are shown as they will be; say so
+                n = len(plan.moves)
+                text(surface, f"Your shelves are rearranged first ({n} move{'s' * (n > 1)}, sent with the take) "
+                     "to keep everything", (x, r.bottom - self.px(26)), self.px(16), P.SEPIA, "italic",
+                     max_width=width)
+            else:
+                text(surface, "To rearrange the shelves first, click one shelf, then another",
+                     (x, r.bottom - self.px(26)), self.px(16), P.SEPIA,
+                     "italic", max_width=width)
         elif isinstance(plan, BuyPlan):
             c = plan.card
             cost = ", ".join(f"{n} {res}" for res, n in sorted(plan.cost.items())) or "free"

@@ -136,13 +136,14 @@ class PlayerBoardPanel(Panel):
         targets: set[int] = set()
         if isinstance(plan, MarketPlan) and ctx.selected_item is not None:
             targets = set(plan.targets_for(ctx.selected_item))
+        arranged = plan.arranged() if isinstance(plan, MarketPlan) and plan.moves else {}
         for cid, rect in {**self.shelf_rects(ctx, p), **self.depot_rects(ctx, p)}.items():
             c = ctx.vm.container(cid)
             cap = c["size"]
             surface.blit(art.board.shelf(cap, rect.w, rect.h), rect)
             cell = rect.h - self.px(10)
             items: list[tuple[str, str]] = []
-            for res, n in c["content"].items():
+            for res, n in arranged.get(cid, c["content"]).items():   # as the plan rearranges them
                 items += [(res, "held")] * n
             for res, n in pending.get(cid, {}).items():
                 items += [(res, "new")] * n
