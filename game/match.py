@@ -61,6 +61,22 @@ class Match(Protocol):
         """Leave the game (a local game stays saved; a remote seat becomes inactive)."""
 
 
+def local_undo(game: Game, nickname: str) -> list[Msg]:
+    """Take back ``nickname``'s last request in an in-process game: the messages this player gets
+    (``UpdateUndo`` and their ``UpdateGame``, or the ``ErrUndo`` refusal)."""
+    try:
+        events = game.undo(nickname)
+    except GameError as err:
+        return [err.to_dict()]
+    out = []
+    for e in events:
+        if P.visible_to(e, nickname):
+            if e.get("type") == P.UPDATE_GAME:
+                e = {k: v for k, v in e.items() if k != "player"}   # the routing field, not the game's
+            out.append(e)
+    return out
+
+
 class LocalMatch:
     """A solo game against Lorenzo, run by the engine in this process.
 
@@ -116,6 +132,13 @@ class LocalMatch:
             self._out.append({"msg": err.msg, "type": "ErrProtocol"})
             return
         self._out.extend(e for e in events if P.visible_to(e, self.nickname))
+        self._save()
+
+    supports_undo = True
+
+    def undo(self) -> None:
+        """Take back the last request of this turn (answered through :meth:`poll`)."""
+        self._out.extend(local_undo(self.game, self.nickname))
         self._save()
 
     def poll(self) -> list[Msg]:
@@ -231,6 +254,13 @@ class BotMatch:
             self._out.append({"msg": err.msg, "type": "ErrProtocol"})
             return
         self._accepted(events)
+
+    supports_undo = True
+
+    def undo(self) -> None:
+        """Take back the player's last request of this turn (answered through :meth:`poll`)."""
+        self._out.extend(local_undo(self.game, self.nickname))
+        self._save()
 
     def poll(self) -> list[Msg]:
         if self._answers and time.monotonic() - self._last_move >= self.pace:
@@ -407,6 +437,15 @@ class RemoteMatch:
 
     def send(self, request: Action) -> None:
         self._send(request.to_dict())
+
+    @property
+    def supports_undo(self) -> bool:
+        """Whether the server is ours (it gave a seat token), so that it knows ``ReqUndo``."""
+        return bool(self.token)
+
+    def undo(self) -> None:
+        """Ask the server to take back our last request of this turn (our extension)."""
+        self._send(P.ReqUndo().to_dict())
 
     def chat(self, text: str) -> None:
         """Say a line to the other players of this game (answered by an ``UpdateChat`` to all)."""

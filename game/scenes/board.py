@@ -208,6 +208,8 @@ class BoardScene(Scene):
             self._enter()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_F1:
             self._rules()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_z and event.mod & pygame.KMOD_CTRL:
+            self._undo()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             if self.viewing or self.leader_menu is not None or self.plan is not None or self.selected_shelf is not None:
                 self._cancel()
@@ -226,6 +228,8 @@ class BoardScene(Scene):
                 self._end_turn()
             elif el is self.buttons.get("rules"):
                 self._rules()
+            elif el is self.buttons.get("undo"):
+                self._undo()
             elif el is self.buttons.get("leave"):
                 self.session.close()
                 from .menus import TitleScene
@@ -259,6 +263,14 @@ class BoardScene(Scene):
 
     def _target_at(self, pos: tuple[int, int]) -> Target | None:
         return target_at(self.hits, pos)
+
+    def _undo(self) -> None:
+        """Undo (button or Ctrl+Z): a plan being built is dropped (nothing was sent); otherwise my
+        last request of this turn is taken back, and the table comes back as it was."""
+        if self.plan is not None or self.selected_shelf is not None or self.leader_menu is not None:
+            self._cancel()
+        elif self.session.can_undo and not self.session.connection_lost:
+            self.session.undo()
 
     def _rules(self) -> None:
         """How to play, over the board (Back returns here; the game's messages wait meanwhile)."""

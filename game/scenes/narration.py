@@ -18,6 +18,10 @@ TOKEN_WORDS = {
     "ActionTokenBlackMoveOneShuffle": "moved the black cross 1 space and shuffled the tokens",
 }
 ORDINAL = {1: "first", 2: "second", 3: "third"}
+UNDONE = {"TAKE_MARKET_RESOURCES": "market action", "ACTIVATE_PRODUCTION": "production",
+          "ACTIVATE_LEADER": "leader", "DISCARD_LEADER": "leader discard",
+          "SWAP_SHELVES": "warehouse move", "BUY_DEVELOPMENT_CARD": "purchase"}
+"""What an undo took back, in words (``UpdateUndo.action``)."""
 
 
 def amounts(m: dict[str, int]) -> str:
@@ -50,6 +54,9 @@ class Narrator:
             self._extra.append("the last round has begun")
         elif t == "UpdateGameEnd":
             self._extra.append(f"the game is over: {m['winner']} wins" if "winner" in m else "the game is over: Lorenzo wins")
+        elif t == "UpdateUndo":
+            what = UNDONE.get(m.get("action", ""), "last move")
+            return f"{m['player']} took back their {what}."
         elif t == "UpdatePlayerStatus":
             if m["player"] == self.vm.nickname:
                 return None      # our own return (the reference tells the returning player too)

@@ -69,6 +69,9 @@ class GameSession:
     _shadow: Game | None = field(default=None, init=False)
     _shadow_version: int = field(default=-1, init=False)
     version: int = field(default=0, init=False)
+    undoable: int = field(default=0, init=False)   # my requests of this turn that may be taken back
+    _final_seen: bool = field(default=False, init=False)
+    _undone: bool = field(default=False, init=False)
     _chat_seen: list[tuple[str, str]] = field(default_factory=list, init=False)
     _chat_replay: list[tuple[str, str]] | None = field(default=None, init=False)
 
@@ -141,6 +144,7 @@ class GameSession:
             self.lobby.error = (str(m["reason"]) if m.get("reason") else "Choose between 1 and 4 players."
                                 if m.get("isInvalidPlayersCount")
                                 else "Only the first player in the waiting room chooses the number of players.")
+        self._track_undo(m)
         self.vm.feed(m)
         self.version += 1
         if t == "UpdateGame" and self.remote:
@@ -167,6 +171,44 @@ class GameSession:
     def send(self, action: Action) -> None:
         self.error = None
         self.match.send(action)
+
+    # ------------------------------------------------------------------ undo
+    @property
+    def can_undo(self) -> bool:
+        """Whether the Undo button may be offered: my turn, a game that knows undo, and a request of
+        mine this turn that the engine's rule lets me take back (followed from the updates, as
+        ``Game.undo`` decides; the engine or the server has the last word)."""
+        return (bool(getattr(self.match, "supports_undo", False)) and self.undoable > 0
+                and self.vm.has_game and self.vm.my_turn and not self.vm.game["ended"])
+
+    def undo(self) -> None:
+        """Take back my last request of this turn (answered by the table as it was, or a refusal)."""
+        if getattr(self.match, "supports_undo", False):
+            self.error = None
+            self.match.undo()
+
+    def _track_undo(self, m: Msg) -> None:
+        """Follow the engine's undo rule from the updates (docs/rules-engine.md, "Undo")."""
+        t = m.get("type", "")
+        me = self.nickname
+        if t == "UpdateUndo":
+            if m.get("player") == me:
+                self.undoable = max(0, self.undoable - 1)
+            self._undone = True      # the UpdateGame that follows is the same turn
+        elif t == "UpdateGame":
+            if not self._undone:
+                self.undoable = 0
+            self._undone = False
+        elif t in ("UpdateDevSlot", "UpdateVaticanSection", "UpdateLastRound", "UpdateActionToken",
+                   "UpdateGameEnd") or (t == "UpdateFaithPoints" and not m.get("isBlackCross")
+                                        and m.get("player") != me):
+            self._final_seen = True
+        elif t in ("UpdateCurrentPlayer", "UpdatePlayerStatus", "UpdateSetupDone"):
+            self.undoable = 0
+        elif t == "UpdateAction":
+            if m.get("player") == me and m.get("action") not in ("END_TURN", "CHOOSE_LEADERS", "CHOOSE_RESOURCES"):
+                self.undoable = 0 if self._final_seen else self.undoable + 1
+            self._final_seen = False
 
     @property
     def can_chat(self) -> bool:

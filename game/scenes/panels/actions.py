@@ -15,7 +15,9 @@ MAIN = [("confirm", "Confirm", "@menu", 0, "Send what you planned (Enter)"),
 """(key, label, theme class, column, tooltip) of the large buttons."""
 
 SMALL = [("leave", "Leave", "Back to the title (a solo game is saved; online, you can join again later)"),
-         ("rules", "Rules", "How to play, in eight short pages (F1); the game waits here")]
+         ("rules", "Rules", "How to play, in eight short pages (F1); the game waits here"),
+         ("undo", "Undo", "Take back your last move of this turn (Ctrl+Z), until you buy a card, "
+                          "end the turn, or the others' boards change")]
 """(key, label, tooltip) of the small buttons, placed from the right edge leftwards."""
 
 
@@ -55,6 +57,9 @@ class ActionBar(Panel):
         (buttons["produce"].enable if ctx.main_open and not planning else buttons["produce"].disable)()
         done = ctx.can_act and ctx.g["isMandatoryActionDone"]
         (buttons["end"].enable if done and not planning else buttons["end"].disable)()
+        session = ctx.session
+        (buttons["undo"].show if getattr(session.match, "supports_undo", False) else buttons["undo"].hide)()
+        (buttons["undo"].enable if session.can_undo and not planning else buttons["undo"].disable)()
         if planning:
             ready = getattr(ctx.plan, "ready", True)
             (buttons["confirm"].enable if ready else buttons["confirm"].disable)()
