@@ -71,6 +71,8 @@ class BoardScene(Scene):
         self._base: pygame.Surface | None = None     # the whole board without the hover card
         self._base_key: tuple | None = None
         self._rev = 0                                # bumped by every click or key (plan edits)
+        self.log_scroll = 0                          # rows of the log scrolled back from the newest
+        self._log_rows = 0
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -93,7 +95,7 @@ class BoardScene(Scene):
         return Context(self.session, plan=self.plan, hover=self.hover, selected_item=self.selected_item,
                        selected_shelf=self.selected_shelf, viewing=self.viewing, flash=self.flash,
                        buyable=self._buyable, cards=self._cards_by_id, leaders=self._leaders_by_id,
-                       chat=self.chat_entry is not None)
+                       chat=self.chat_entry is not None, log_scroll=self.log_scroll)
 
     def _buyable(self) -> set[tuple[str, int]]:
         """(colour, level) of the cards this player can buy now; computed once per state."""
@@ -182,13 +184,20 @@ class BoardScene(Scene):
             self.app.stack.push(ReconnectOverlay(self.app, self.session))
         elif not self.session.connection_lost:
             self._overlay_shown = False
+        if self.layout is not None:   # a view scrolled back stays on the lines it shows
+            rows = len(self.log.rows(self.context()))
+            if self.log_scroll and rows > self._log_rows:
+                self.log_scroll += rows - self._log_rows
+            self._log_rows = rows
         self._refresh_buttons()
 
     # ------------------------------------------------------------------ input
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type in (pygame.MOUSEBUTTONDOWN, pygame.KEYDOWN):
             self._rev += 1
-        if event.type == pygame.MOUSEMOTION:
+        if event.type == pygame.MOUSEWHEEL:
+            self._wheel(event.y)
+        elif event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             self.hover = self._target_at(event.pos)
             if self.drag_from is not None and not self.dragging:
@@ -260,6 +269,13 @@ class BoardScene(Scene):
             dialog.kill()
         elif self.plan is not None and getattr(self.plan, "ready", True) and self._can_act():
             self._confirm()
+
+    def _wheel(self, steps: int) -> None:
+        """The mouse wheel over the log scrolls it (up: older lines)."""
+        if self.layout is None or self.plan is not None or not self.layout.log.collidepoint(self.mouse):
+            return
+        most = self.log.max_scroll(self.context())
+        self.log_scroll = max(0, min(most, self.log_scroll + 3 * steps))
 
     def _target_at(self, pos: tuple[int, int]) -> Target | None:
         return target_at(self.hits, pos)
@@ -530,7 +546,7 @@ class BoardScene(Scene):
         """Everything the cached board depends on besides the static layer."""
         return (self.session.version, self._rev, self.flash > 0, self.session.error,
                 self.session.connection_lost, self.viewing, self.selected_item, self.selected_shelf,
-                id(self.plan))
+                id(self.plan), self.log_scroll, len(self.session.log))
 
     def _render_static(self, size: tuple[int, int]) -> pygame.Surface:
         """The parts that change only with the window size: table, panels, headings, board frame."""

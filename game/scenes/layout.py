@@ -65,14 +65,14 @@ def board_layout(size: tuple[int, int], n_players: int, solo: bool) -> BoardLayo
     m = round(10 * unit)                       # margin
     top = Rect(m, m, w - 2 * m, round(64 * unit))
     body_y = top.bottom + m
-    bottom_h = round(118 * unit)
+    bottom_h = round(160 * unit)
     left_w = round(w * 0.355)
     left = Rect(m, body_y, left_w, h - body_y - m)
     market_h = round(left.h * 0.43)
     market = Rect(left.x, left.y, left.w, market_h)
     grid = Rect(left.x, market.bottom + m, left.w, left.bottom - market.bottom - m)
     right = Rect(left.right + m, body_y, w - left.right - 2 * m, h - body_y - m)
-    faith = Rect(right.x, right.y, right.w, round(118 * unit))
+    faith = Rect(right.x, right.y, right.w, round(112 * unit))
     lower = Rect(right.x, right.bottom - bottom_h, right.w, bottom_h)
     board = Rect(right.x, faith.bottom + m, right.w, lower.y - faith.bottom - 2 * m)
     warehouse, strongbox, base, slots, lead = board_parts(board, unit)

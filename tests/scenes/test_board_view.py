@@ -105,3 +105,50 @@ def test_hover_art_never_covers_the_production_being_confirmed(size):
     base = next(h for h in scene.hits if h.target[0] == "production")
     click(app, base.rect.center)                  # something chosen: the summary shows what is paid
     assert _hover_everything(app, scene, ("production", "leader", "card")) >= 2
+
+
+class _Chatty(TableMatch):
+    def chat(self, text):
+        self.out.append({"type": "UpdateChat", "player": self.nickname, "text": text})
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_log_wraps_at_one_size_scrolls_with_the_wheel_and_marks_the_newest_line(size):
+    from game.scenes.art import fonts as F
+    app = App(headless=True, size=size)
+    session = GameSession(_Chatty(mid_game(["Ada", "Bruno"], 5, 30), "Ada"), CFG, "Ada")
+    session.pump()
+    session.log += [f"Line {i}: Bruno takes row 2 from the market, 2 Coin, 1 Shield and 1 faith, and stores "
+                    f"them on his shelves" for i in range(30)]
+    scene = BoardScene(app, session)
+    app.stack.push(scene)
+    app.frame(0.001)
+    app.frame(5.0)
+    panel, L = scene.log, scene.layout
+    ctx = scene.context()
+    assert ctx.chat and panel.visible_rows(True) >= 6            # more than five lines, chat line and all
+    area = panel.text_area(True)
+    rows = panel.rows(ctx)
+    assert len(rows) >= 60                                     # long lines wrapped, not shrunk
+    font = F.font(panel.size, "italic")
+    assert all(font.size(words)[0] <= area.w for _s, words, _f, _n in rows)
+    # the newest line stands on a band: its margin differs from an older line's
+    y_new = area.bottom - panel.line_h // 2
+    y_old = area.bottom - panel.line_h * 5 - panel.line_h // 2
+    assert app.window.get_at((area.x - 2, y_new)) != app.window.get_at((area.x - 2, y_old))
+    # the wheel over the log goes back through the history, and forward again
+    newest = pixels(app.window, L.log)
+    move(app, L.log.center)
+    app.frame(0.001, [pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=2, flipped=False, precise_x=0.0, precise_y=2.0)])
+    app.frame(0.001)
+    assert scene.log_scroll == 6 and pixels(app.window, L.log) != newest
+    app.frame(0.001, [pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-5, flipped=False, precise_x=0.0, precise_y=-5.0)])
+    app.frame(0.001)
+    assert scene.log_scroll == 0 and pixels(app.window, L.log) == newest
+    # far back, the oldest line is shown; a line arriving meanwhile does not move the view
+    app.frame(0.001, [pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=100, flipped=False, precise_x=0.0, precise_y=100.0)])
+    app.frame(0.001)
+    assert scene.log_scroll == len(rows) - panel.visible_rows(True)
+    session.match.chat("hello")
+    app.frame(0.001)
+    assert scene.log_scroll == len(rows) - panel.visible_rows(True) + 1

@@ -45,6 +45,7 @@ class Context:
     cards: dict[int, dict] = field(default_factory=dict)
     leaders: dict[int, dict] = field(default_factory=dict)
     chat: bool = False
+    log_scroll: int = 0
 
     @property
     def vm(self):

@@ -1,20 +1,53 @@
-"""The log of the game (what happened, newest at the foot) and, in a game with others, a line
-to talk to the table."""
+"""The log of the game (what happened, newest at the foot, highlighted) and, in a game with
+others, a line to talk to the table.
+
+Long lines wrap at one type size (never shrunk). The mouse wheel over the log scrolls back
+through everything the session has told (``Context.log_scroll``: rows up from the newest).
+"""
 from __future__ import annotations
+
+import functools
 
 import pygame
 import pygame_gui
 
+from ..art import fonts as F
 from ..art import palette as P
 from ..session import ChatLine
 from .base import Context, Panel, text
 
+Row = tuple[str, str, bool, bool]
+"""(speaker or "", words, first row of its line, newest line)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _wrap(words: str, size: int, width: int, style: str, indent: int) -> tuple[str, ...]:
+    font = F.font(size, style)
+    rows: list[str] = []
+    line = ""
+    room = width - indent
+    for word in words.split(" "):
+        trial = f"{line} {word}" if line else word
+        if line and font.size(trial)[0] > room:
+            rows.append(line)
+            line, room = word, width
+        else:
+            line = trial
+        while font.size(line)[0] > room and len(line) > 1:   # one word wider than the panel
+            cut = len(line) - 1
+            while cut > 1 and font.size(line[:cut])[0] > room:
+                cut -= 1
+            rows.append(line[:cut])
+            line, room = line[cut:], width
+    rows.append(line)
+    return tuple(rows)
+
 
 class LogPanel(Panel):
     def chat_rect(self) -> pygame.Rect:
-        eh = self.px(30)
+        eh = self.px(28)
         r = self.rect
-        return pygame.Rect(r.x + self.px(8), r.bottom - eh - self.px(6), r.w - self.px(16), eh)
+        return pygame.Rect(r.x + self.px(8), r.bottom - eh - self.px(5), r.w - self.px(16), eh)
 
     def build_chat(self, ui: pygame_gui.UIManager) -> pygame_gui.elements.UITextEntryLine:
         entry = pygame_gui.elements.UITextEntryLine(self.chat_rect(), ui,
@@ -22,24 +55,77 @@ class LogPanel(Panel):
         entry.set_text_length_limit(200)
         return entry
 
-    def draw(self, surface: pygame.Surface, ctx: Context) -> None:
-        r = self.rect
-        size = self.px(16)
-        line_h = round(size * 1.25)
-        foot = self.px(42) if ctx.chat else 0   # room for the chat line
-        lines = ctx.session.log[-max(1, (r.h - self.px(12) - foot) // line_h):]
-        y = r.bottom - self.px(8) - foot - line_h * len(lines)
+    @property
+    def size(self) -> int:
+        return max(12, self.px(15))
+
+    @property
+    def line_h(self) -> int:
+        return round(self.size * 1.22)
+
+    def text_area(self, chat: bool) -> pygame.Rect:
+        """Where the rows go (above the chat line, if there is one)."""
+        r = self.rect.inflate(-self.px(20), -self.px(12))
+        if chat:
+            r.h -= self.px(34)
+        return r
+
+    def visible_rows(self, chat: bool) -> int:
+        return max(1, self.text_area(chat).h // self.line_h)
+
+    def rows(self, ctx: Context) -> list[Row]:
+        """Every line of the log wrapped to the panel's width, oldest first."""
+        width = self.text_area(ctx.chat).w - self.px(10)
+        out: list[Row] = []
+        lines = ctx.session.log
         for k, line in enumerate(lines):
-            x = r.x + self.px(10)
-            if isinstance(line, ChatLine):   # what a player said: their name, then their words
-                name = text(surface, line.speaker + ":", (x, y), size, P.OXBLOOD, "regular")
-                text(surface, line[len(line.speaker) + 1:].strip(), (name.right + self.px(6), y), size, P.SEPIA,
-                     "regular", max_width=r.right - self.px(10) - name.right - self.px(6))
-                y += line_h
-                continue
-            last = k == len(lines) - 1
-            text(surface, line, (x, y), size, P.OXBLOOD if last and ctx.flash > 0 else P.INK,
-                 "regular" if last else "italic", max_width=r.w - self.px(20))
-            y += line_h
-        if not lines:
-            text(surface, "The game begins.", (r.x + self.px(10), r.y + self.px(8)), size, P.SEPIA, "italic")
+            newest = k == len(lines) - 1
+            if isinstance(line, ChatLine):
+                speaker = line.speaker + ":"
+                indent = F.font(self.size, "regular").size(speaker + " ")[0]
+                words = line[len(line.speaker) + 1:].strip()
+                for i, row in enumerate(_wrap(words, self.size, width, "regular", indent)):
+                    out.append((speaker if i == 0 else "", row, i == 0, newest))
+            else:
+                for i, row in enumerate(_wrap(str(line), self.size, width, "italic", 0)):
+                    out.append(("", row, i == 0, newest))
+        return out
+
+    def max_scroll(self, ctx: Context) -> int:
+        return max(0, len(self.rows(ctx)) - self.visible_rows(ctx.chat))
+
+    def draw(self, surface: pygame.Surface, ctx: Context) -> None:
+        area = self.text_area(ctx.chat)
+        rows = self.rows(ctx)
+        if not rows:
+            text(surface, "The game begins.", area.topleft, self.size, P.SEPIA, "italic")
+            return
+        n = self.visible_rows(ctx.chat)
+        scroll = max(0, min(ctx.log_scroll, len(rows) - n))
+        shown = rows[max(0, len(rows) - n - scroll):len(rows) - scroll]
+        y = area.bottom - self.line_h * len(shown)
+        newest = [i for i, row in enumerate(shown) if row[3]]
+        if newest:   # the newest line stands on a band of gold
+            band = pygame.Rect(area.x - self.px(4), y + newest[0] * self.line_h - self.px(1),
+                               area.w + self.px(8), len(newest) * self.line_h + self.px(2))
+            layer = pygame.Surface(band.size, pygame.SRCALPHA)
+            pygame.draw.rect(layer, (*P.GOLD_LIGHT, 110), layer.get_rect(), border_radius=4)
+            surface.blit(layer, band)
+        for speaker, words, _first, new in shown:
+            x = area.x + self.px(4)
+            if speaker:
+                name = text(surface, speaker, (x, y), self.size, P.OXBLOOD, "regular")
+                text(surface, words, (name.right + F.font(self.size, "regular").size(" ")[0], y), self.size,
+                     P.SEPIA, "regular")
+            elif words:
+                text(surface, words, (x, y), self.size, P.INK if new else P.SEPIA, "regular" if new else "italic")
+            y += self.line_h
+        if len(rows) > n:   # a thin bar says where in the history the view is
+            track = pygame.Rect(self.rect.right - self.px(7), area.y, max(2, self.px(3)), area.h)
+            pygame.draw.rect(surface, P.PARCHMENT_DARK, track, border_radius=2)
+            h = max(self.px(10), track.h * n // len(rows))
+            top = track.bottom - h - (track.h - h) * scroll // max(1, len(rows) - n)
+            pygame.draw.rect(surface, P.SEPIA, (track.x, top, track.w, h), border_radius=2)
+        if scroll:
+            text(surface, "newer lines below", (area.right, area.y), max(10, self.px(13)), P.OXBLOOD, "italic",
+                 anchor="topright")
