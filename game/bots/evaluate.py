@@ -35,6 +35,7 @@ SOLO_WIN = 40.0
 RACE = 30.0                 # a solo position's chance of beating Lorenzo, in points
 RACE_SPREAD = 5.0
 TURNS_PER_CARD = 4.5        # turns a card takes, gathering included
+GATHER_RATE = 2.5           # useful resources a turn of gathering brings
 LORENZO_PACE = 5 / 7        # spaces the black cross moves a turn (tokens +2, +2, +1 of 7)
 SOLO_LOSS = -40.0
 ABILITY = {"white_marble": 5.0, "discount": 3.0, "extra_depot": 2.5, "production": 3.5}
@@ -143,10 +144,14 @@ class Evaluator:
         cards = self.config.dev_cards
         return [(v, cards[cid], cost, miss) for v, _, cid, cost, miss in ts]
 
-    def target_term(self, g: Game, p: PlayerState, have: Mapping[str, int], levels: dict[int, int]) -> float:
+    def target_term(self, g: Game, p: PlayerState, have: Mapping[str, int],
+                    levels: dict[int, int]) -> tuple[float, int | None]:
+        """The worth of the cards aimed at (the best, and the best one after it) and how many
+        resources the nearest card lacks (None: no card to aim at)."""
         ts = self._targets(g, p, have, levels)
         if not ts:
-            return 0.0
+            return 0.0, None
+        nearest = min(t[4] for t in ts)
         first = max(ts, key=lambda t: (t[0], -t[2]))
         best, _, cid, cost, _ = first
         lv = self.card_level[cid]
@@ -163,7 +168,7 @@ class Evaluator:
             v = t[1] * gamma[min(miss, 63)]
             if v > second:
                 second = v
-        return best + 0.45 * second
+        return best + 0.45 * second, nearest
 
     def leader_missing(self, g: Game, p: PlayerState, leader: LeaderCard) -> int:
         cards, res = g.missing_requirements(p, leader)
@@ -215,16 +220,19 @@ class Evaluator:
                 v += sec.favor_vp * (chance if chance < 1 else 1.0) * 0.8
         return v
 
-    def turns_to_finish(self, g: Game, p: PlayerState) -> float:
-        """Solo: about how many turns this player needs for the cards that end the game."""
+    def turns_to_finish(self, g: Game, p: PlayerState, nearest: int | None = None) -> float:
+        """Solo: about how many turns this player needs for the cards that end the game
+        (``nearest``: the resources the nearest card on offer lacks)."""
         need = self.config.end_game_cards - p.card_count()
         level = self.card_level
         room = 0
         for s in p.slots:
             room += self.top_level - (level[s[-1]] if s else 0)
-        if room < need:
+        if room < need or nearest is None and need > 0:
             return 99.0
-        return need * TURNS_PER_CARD
+        if need <= 0:
+            return 0.0
+        return (need - 1) * TURNS_PER_CARD + 1.0 + nearest / GATHER_RATE
 
     def lorenzo_turns(self, g: Game) -> float:
         """Solo: about how many turns Lorenzo needs to win."""
@@ -233,12 +241,14 @@ class Evaluator:
             left = 0
             for d in decks.values():
                 left += len(d)
-            if left * 3.5 + 1 < t:
-                t = left * 3.5 + 1
+            # each of his discard tokens takes 2 cards of its colour and comes about once in 7 turns
+            hits = (left + 1) // 2
+            if 7.0 * hits - 3.5 < t:
+                t = 7.0 * hits - 3.5
         return t
 
-    def win_chance(self, g: Game, p: PlayerState) -> float:
-        margin = self.lorenzo_turns(g) - self.turns_to_finish(g, p)
+    def win_chance(self, g: Game, p: PlayerState, nearest: int | None) -> float:
+        margin = self.lorenzo_turns(g) - self.turns_to_finish(g, p, nearest)
         return 1.0 / (1.0 + math.exp(-margin / RACE_SPREAD))
 
     # ------------------------------------------------------------------ the whole
@@ -269,7 +279,8 @@ class Evaluator:
                 lv = 1
             if lv <= self.top_level:
                 levels[lv] = levels.get(lv, 0) + 1
-        v += self.target_term(g, p, have, levels)
+        term, nearest = self.target_term(g, p, have, levels)
+        v += term
         v += (CARD_BONUS_SOLO if g.solo else CARD_BONUS_MULTI) * n_cards
         horizon = self.horizon(g, p)
         leaders = cfg.leaders
@@ -302,7 +313,7 @@ class Evaluator:
         v += self.faith_term(g, p)
         if g.solo:
             v -= BLACK_CROSS * g.black_cross
-            v += RACE * self.win_chance(g, p)
+            v += RACE * self.win_chance(g, p, nearest)
         else:
             v -= OPPONENT_FAITH * sum(q.faith for q in g.players if q is not p)
         return v
