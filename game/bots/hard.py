@@ -27,7 +27,7 @@ from .common import board, clone
 from .evaluate import Evaluator
 from .medium import Candidate, Policy
 
-DEFAULT_BUDGET = 120        # playouts per main action: p95 well under a second on this machine
+DEFAULT_BUDGET = 60         # playouts per main action: p95 well under a second on this machine
 WIDTH = 5                   # candidates searched (the medium policy's best)
 HORIZON = 2                 # own turns played out (this one included) before judging
 
