@@ -28,7 +28,7 @@ from .art import palette as P
 from .layout import BoardLayout, board_layout
 from .panels.actions import ActionBar
 from .panels.base import RESOURCES, Context, Hit, Target, panel, target_at, text
-from .panels.faith import FaithPanel
+from .panels.faith import FaithPanel, VaticanMoment, draw_moment
 from .panels.grid import GridPanel
 from .panels.hover import draw_hover_card
 from .panels.log import LogPanel
@@ -72,6 +72,8 @@ class BoardScene(Scene):
         self._base_key: tuple | None = None
         self._rev = 0                                # bumped by every click or key (plan edits)
         self.log_scroll = 0                          # rows of the log scrolled back from the newest
+        self.moments: list[VaticanMoment] = []       # Vatican reports being shown, the first one now
+        self._reported: set | None = None            # sections whose report was seen
         self._log_rows = 0
 
     # ------------------------------------------------------------------ helpers
@@ -165,6 +167,12 @@ class BoardScene(Scene):
         if self.layout is None and self.g is not None:
             self.build()
         self.flash = max(0.0, self.flash - dt)
+        if self.moments:
+            self.moments[0].t += dt
+            if self.moments[0].done:
+                self.moments.pop(0)
+        if self.g is not None and self.layout is not None:
+            self._new_reports()
         if self.session.version != before:
             self.flash = 1.2
             if self.plan is not None and not self._can_act():
@@ -269,6 +277,25 @@ class BoardScene(Scene):
             dialog.kill()
         elif self.plan is not None and getattr(self.plan, "ready", True) and self._can_act():
             self._confirm()
+
+    def _new_reports(self) -> None:
+        """A Vatican report the player has not seen yet gets its moment on the board (reports made
+        before this board was first shown have none)."""
+        fired = {sec.get("id") for sec in FaithPanel.sections_of(self.g) if sec.get("activated")}
+        if self._reported is None:
+            self._reported = fired
+            return
+        for sid in sorted(fired - self._reported, key=lambda i: str(i)):
+            moment = VaticanMoment.of(self.context(), sid)
+            if moment is not None:
+                self.moments.append(moment)
+        self._reported |= fired
+
+    def frame_interval(self) -> float | None:
+        """Every frame while a Vatican report is shown or the last change glows."""
+        if self.moments or self.flash > 0:
+            return 0.0
+        return super().frame_interval()
 
     def _wheel(self, steps: int) -> None:
         """The mouse wheel over the log scrolls it (up: older lines)."""
@@ -525,6 +552,8 @@ class BoardScene(Scene):
             self._base, self._base_key = base, key
         surface.blit(self._base, (0, 0))
         ctx = self.context()
+        if self.moments:
+            draw_moment(surface, ctx, self.faith, self.moments[0], self._static)
         if self.viewing is None:
             for p in (self.top_bar, self.market, self.grid, self.player_board):
                 p.draw_hover(surface, ctx)

@@ -152,3 +152,44 @@ def test_the_log_wraps_at_one_size_scrolls_with_the_wheel_and_marks_the_newest_l
     session.match.chat("hello")
     app.frame(0.001)
     assert scene.log_scroll == len(rows) - panel.visible_rows(True) + 1
+
+
+def _about_to_report(nicks=("Ada",)):
+    """A game at Ada's turn with her marker one space before the first pope space."""
+    game = mid_game(list(nicks), 3, 6)
+    for p in game.players:
+        p.faith = 7 if p.nickname == "Ada" else 2
+    return game
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_vatican_report_gets_its_moment_on_the_board(size, tmp_path):
+    app = App(headless=True, size=size)
+    game = _about_to_report(("Ada", "Bruno"))
+    scene = BoardScene(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+    app.stack.push(scene)
+    app.frame(0.001)
+    app.frame(5.0)
+    L = scene.layout
+    assert scene.frame_interval() is None                     # nothing moves: the app may sleep
+    calm = pixels(app.window, L.faith)
+    leader = next(h for h in scene.hits if h.target[0] == "leader")
+    click(app, leader.rect.center)
+    discard = next(b for b in scene._leader_buttons if b.text.startswith("Discard"))
+    click(app, discard.rect.center)                           # +1 faith: Ada reaches the pope space
+    assert game.player("Ada").faith == 8
+    frames = []
+    for _ in range(6):                                        # the moment plays, frame after frame
+        app.frame(0.15)
+        assert scene.frame_interval() == 0.0
+        frames.append(pixels(app.window, L.faith))
+    pygame.image.save(app.window, str(tmp_path / "report.png"))
+    assert len(set(frames)) == 6 and calm not in frames       # the tile turns, the section pulses
+    moment = scene.moments[0]
+    assert moment.gained == ["Ada"] and moment.lost == ["Bruno"] and moment.mine == "UP"
+    assert moment.words("Ada") == "you turn the tile face up: +2 VP; Bruno loses it"
+    for _ in range(40):
+        app.frame(0.15)
+    assert not scene.moments and scene.frame_interval() is None
+    settled = pixels(app.window, L.faith)
+    assert settled not in frames and settled != calm          # the banner is gone, the tile stays up
