@@ -33,6 +33,7 @@ import orjson
 
 from game.netcode import protocol as P
 from game.netcode.client import CONNECTION_LOST, Connection
+from game.netcode.history import history_lines, recent_history
 from game.rules import codec
 from game.rules.actions import Action
 from game.rules.components import GameConfig
@@ -104,7 +105,9 @@ class LocalMatch:
         :raises GameError: the saved requests do not replay with this config.
         """
         game = cls.load(config, save_path)
-        return cls(config, game.nicknames[0], save_path=save_path, game=game)
+        match = cls(config, game.nicknames[0], save_path=save_path, game=game)
+        match._out.extend(history_lines(*recent_history(game, match.nickname)))   # the log, as it was
+        return match
 
     @staticmethod
     def load(config: GameConfig, save_path: Path) -> Game:
@@ -241,7 +244,9 @@ class BotMatch:
         game = codec.restore(data.get("game"), config)
         if set(game.nicknames) != {player, *bots}:
             raise ValueError("the saved game is damaged: its players are not the player and the bots")
-        return cls(config, player, bots, save_path=save_path, game=game, pace=pace)
+        match = cls(config, player, bots, save_path=save_path, game=game, pace=pace)
+        match._out.extend(history_lines(*recent_history(game, player)))   # the log, as it was
+        return match
 
     # ------------------------------------------------------------------ the Match interface
     def send(self, request: Action) -> None:

@@ -50,6 +50,10 @@ Extensions and deliberate differences (a reference client never notices them)
       players of the sender's game (or of the waiting room) who joined with a ``token`` field (our
       clients), the sender included; a reference client is never sent one. Five lines in ten
       seconds at most, then ``ErrProtocol {msg: "Too many chat messages; wait a moment."}``.
+    * A client that joined with a token and takes its seat back gets, after its ``UpdateGame``,
+      ``UpdateHistory`` lines: the updates of the game's last calls as that player saw them (an
+      ``UpdateGame`` first) and, in the last line, the rounds of their turns skipped while they
+      were away (see :mod:`game.netcode.history`).
     * ``ReqUndo`` (from a client that joined with a token) takes back the sender's last request
       of this turn, as ``Game.undo`` allows; the undo is logged like a request (a restart restores
       the game as it was after it). Every player at the table then gets the whole game again:
@@ -1074,11 +1078,25 @@ class Server:
             s.nickname = s.room = s.token = None
             s.send(P.err_nickname(P.TAKEN))
             return
+        if s.extensions:   # how the game got here (our extension): the log of a player who comes back
+            self._send_history(s, room, nick)
         if s.extensions and room.chat:   # what was said at the table lately, after the game
             s.push(b"".join(encode(P.update_chat(who, text)) for who, text in room.chat))
         log.info("%s rejoined game %d", nick, room.id)
         if room.bots:
             self._bots_step(room)   # a person is back at the table: the bots carry on
+
+    @staticmethod
+    def _send_history(s: Session, room: Room, nick: str) -> None:
+        """``UpdateHistory`` (see :mod:`game.netcode.history`): the recent updates as ``nick`` saw
+        them and their turns skipped while away. A failure is logged, never fatal to the rejoin."""
+        from .history import history_lines, recent_history
+        try:
+            with room.lock:
+                messages, skipped = recent_history(room.game, nick)
+            s.push(b"".join(encode(m) for m in history_lines(messages, skipped)))
+        except Exception:
+            log.exception("cannot tell %s the history of game %d", nick, room.id)
 
     def _enter_lobby(self, s: Session, nick: str, token: str | None) -> None:
         s.nickname = nick

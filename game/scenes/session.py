@@ -34,6 +34,10 @@ class ChatLine(str):
         return line
 
 
+class Note(str):
+    """A line of the log that this client adds (not a move of the game): reconnections, skipped turns."""
+
+
 UNREADABLE = ("The server sent an update this version of the game could not read; "
               "the whole game is being fetched again.")
 
@@ -74,6 +78,8 @@ class GameSession:
     _undone: bool = field(default=False, init=False)
     _chat_seen: list[tuple[str, str]] = field(default_factory=list, init=False)
     _chat_replay: list[tuple[str, str]] | None = field(default=None, init=False)
+    _history: list[Msg] = field(default_factory=list, init=False)   # UpdateHistory lines so far
+    skipped: list[int] = field(default_factory=list)   # rounds of this player's turns skipped while away
 
     def __post_init__(self) -> None:
         self.vm = ViewModel(self.nickname)
@@ -115,10 +121,16 @@ class GameSession:
             return
         if t == "Reconnected":
             self.connection_lost = False
-            self.log.append("Reconnected: the board is up to date again.")
+            self.log.append(Note("Reconnected: the board is up to date again."))
             return
         if t == "ReconnectFailed":
             self.reconnect_failed = m.get("reason") or "the server did not take us back"
+            return
+        if t == "UpdateHistory":   # our extension: how the game got here, for a player who comes back
+            self._history.extend(m.get("messages") or [])
+            if m.get("last", True):
+                self._take_history(self._history, [int(r) for r in m.get("skipped") or []])
+                self._history = []
             return
         if t == "UpdateChat":
             said = (str(m["player"]), str(m["text"]))
@@ -166,6 +178,44 @@ class GameSession:
         except ValueError:
             log.exception("the server's game cannot be read; hints follow our own config")
             self.config = self.local_config
+
+    def _take_history(self, messages: list[Msg], skipped: list[int]) -> None:
+        """Tell the history in words (a scratch view model and narrator, as live) and put the
+        lines this log lacks where they belong: all of them before anything else when the log has
+        none of the game's lines yet (a resume, a new client), else those after the last line the
+        log already has. Then say which of this player's turns were skipped."""
+        vm = ViewModel(self.nickname)
+        narrator = Narrator(vm)
+        told: list[str] = []
+        for m in messages:
+            try:
+                vm.feed(m)
+                line = narrator.take(m)
+            except Exception:   # a history this client cannot follow: what was told so far stays
+                log.exception("cannot tell the history at %.200r", m)
+                break
+            if line:
+                told.append(line)
+        ours = [i for i, line in enumerate(self.log) if not isinstance(line, (ChatLine, Note))]
+        if not ours:
+            self.log[:0] = told
+        else:
+            have = [self.log[i] for i in ours]
+            new = told
+            for k in range(min(len(have), 6), 0, -1):   # the longest tail of ours found in the history
+                tail = have[-k:]
+                at = [j for j in range(len(told) - k + 1) if told[j:j + k] == tail]
+                if at:
+                    new = told[at[-1] + k:]
+                    break
+            self.log.extend(new)
+        if skipped:
+            rounds = ", ".join(str(r) for r in skipped)
+            many = len(skipped) > 1
+            self.log.append(Note(f"While you were away, your turn{'s' * many} in round{'s' * many} {rounds} "
+                                 f"{'were' if many else 'was'} skipped."))
+        self.skipped = list(skipped)
+        self.version += 1
 
     # ------------------------------------------------------------------ requests
     def send(self, action: Action) -> None:

@@ -67,6 +67,7 @@ NOT_PRODUCED = {
 
 OURS_ONLY = {
     "UpdateSessionToken": "extension: the rejoin token (only to clients that ask for one)",
+    "UpdateHistory": "extension: the recent updates and skipped turns, to a client with a token that rejoins",
     "UpdateActivateLeader": "in the reference source, never captured: sent when a leader is activated",
     "ErrActiveLeaderDiscarded": "in the reference source, never captured",
     "ErrInvalidResourceTransaction": "in the reference source, never captured",

@@ -265,6 +265,28 @@ class TestTitle:
         assert isinstance(top, board_module.BoardScene)
         assert top.session.nickname == "Ada"
 
+    def test_a_resumed_solo_game_keeps_its_log(self, app, board_module):
+        import random
+
+        from game.rules.playout import choose
+        from game.rules.views import shadow_game
+        from game.scenes.menus import TitleScene
+        match = LocalMatch(app.config, "Ada", seed=3, save_path=app.solo_save_path)
+        first = GameSession(match, app.config, "Ada")
+        first.pump()
+        rng = random.Random(3)
+        while sum("ended the turn" in line for line in first.log) < 5:
+            first.send(choose(shadow_game(first.vm.game, app.config, "Ada"), "Ada", rng))
+            first.pump()
+        told = list(first.log)
+        first.close()
+        app.stack.push(TitleScene(app))
+        frames(app, 2)
+        click(app, "continue")
+        board = app.stack.top
+        assert isinstance(board, board_module.BoardScene)
+        assert [str(x) for x in board.session.log] == told      # the same story, not "The game begins."
+
     def test_a_damaged_save_is_explained(self, app):
         from game.scenes.menus import TitleScene
         app.solo_save_path.parent.mkdir(parents=True, exist_ok=True)

@@ -270,3 +270,61 @@ def test_the_client_comes_back_after_the_server_restarts(tmp_path, monkeypatch):
         pump_until(session, lambda: session.vm.game == player_view(room.game, "Rea"))
     finally:
         second.stop()
+
+
+def _play_until(session: GameSession, rng, cond, limit: int = 400) -> None:
+    """``session``'s player plays the engine's random policy (their own turns only) until ``cond()``."""
+    for _ in range(limit):
+        if cond():
+            return
+        g = session.vm.game
+        if g["ended"] or g["currentPlayer"] != session.nickname:
+            time.sleep(0.01)
+            session.pump()
+            continue
+        request = choose(shadow_game(g, CFG, session.nickname), session.nickname, rng)
+        n = session.version
+        session.send(request)
+        pump_until(session, lambda: session.version > n)
+    assert cond(), "the game did not get there"
+
+
+@pytest.mark.timeout(90)
+def test_a_player_who_comes_back_with_a_new_client_reads_the_log_and_their_skipped_turns(server, tmp_path):
+    from game.rules.actions import ReqChooseLeaders, ReqChooseResources
+    from game.scenes.session import ChatLine, Note
+    a, b = table_of_two(server, tmp_path)
+    for s in (a, b):          # setup through the engine's own requests
+        s.send(ReqChooseLeaders(tuple(s.vm.me["leadersHand"][:2])))
+        pump_until(s, lambda s=s: s.vm.me["setup"]["hasChosenLeaders"])
+    for s in (a, b):
+        if not s.vm.me["setup"]["hasChosenResources"]:
+            shelf = s.vm.me["warehouseShelves"][2]
+            s.send(ReqChooseResources({shelf: {"Coin": s.vm.me["setup"].get("chosenResourcesCount", 1)}}))
+    for s in (a, b):
+        pump_until(s, lambda s=s: s.stage() == "board")
+    rng = random.Random(4)
+    turns = lambda s: sum(1 for line in s.log if "ended the turn" in line)   # noqa: E731
+    while turns(a) < 4:       # two turns each
+        for s in (a, b):
+            pump_until(s, lambda s=s: s.vm.game["currentPlayer"] == s.nickname)
+            _play_until(s, rng, lambda s=s: s.vm.game["currentPlayer"] != s.nickname or s.vm.game["ended"])
+    pump_until(a, lambda: turns(a) >= 4 and a.vm.game["currentPlayer"] == "Ada")
+    told_before = [str(x) for x in a.log if not isinstance(x, (ChatLine, Note))]
+    b.close()                 # Bruno leaves the table; Ada plays on, Bruno's turns are skipped
+    pump_until(a, lambda: not next(p for p in a.vm.game["players"] if p["nickname"] == "Bruno").get("active", True))
+    for _ in range(2):
+        _play_until(a, rng, lambda: any(line.startswith("Ada ended the turn") for line in a.log[-1:]))
+        a.log.append("(mark)")
+    host, port = server.address
+    back = GameSession(RemoteMatch(host, port, "Bruno", token_file=tmp_path / "b.json"), CFG, "Bruno")
+    pump_until(back, lambda: back.vm.has_game and back.skipped)
+    lines = [str(x) for x in back.log]
+    # what happened before is there, in order, as the others read it
+    run = told_before[-8:]
+    assert len(run) >= 6 and any(lines[i:i + len(run)] == run for i in range(len(lines))), (run, lines)
+    assert not any(x.startswith("The game begins") for x in lines[1:])
+    assert len(back.skipped) == 2
+    assert "While you were away, your turns in rounds" in lines[-1] and "were skipped" in lines[-1]
+    back.close()
+    a.close()

@@ -1,0 +1,95 @@
+"""The recent history of a game as one player saw it, for a player who comes back.
+
+A client that rejoins (or a solo game that is resumed) gets the game as it is now; the story of
+how it got there is not in that ``UpdateGame``. :func:`recent_history` replays the game from its
+seed and keeps, for the last ``calls`` accepted calls, exactly the messages the player received
+then: the ``UpdateGame`` before them, then every update visible to that player. The client feeds
+them to a scratch view model and tells them in words (the same narration as live), so its log
+reads as if it had never left.
+
+It also tells which of the player's turns were skipped during their latest absence (a player who
+is away is passed over): the round of each.
+
+On the wire it is our extension ``UpdateHistory`` (sent only to clients that joined with a token,
+after their ``UpdateGame`` on a rejoin), split by :func:`history_lines` into lines that each stay
+well under the framing's line limit: ``{"type": "UpdateHistory", "messages": [...], "last": bool}``
+and, in the last one, ``"skipped": [round, ...]``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from game.rules.actions import Action
+from game.rules.engine import Game
+from game.rules.views import player_view
+
+from .framing import MAX_LINE
+from .protocol import visible_to
+
+Msg = dict[str, Any]
+UPDATE_HISTORY = "UpdateHistory"
+HISTORY_CALLS = 60
+"""Accepted calls (requests, departures and returns, undos) told to a player who comes back."""
+
+
+def recent_history(game: Game, nickname: str, calls: int = HISTORY_CALLS) -> tuple[list[Msg], list[int]]:
+    """The messages ``nickname`` received during the last ``calls`` calls of ``game`` (an
+    ``UpdateGame`` first), and the rounds of their turns skipped while they were last away.
+
+    :raises GameError: the game's history does not replay (it always does for a real game).
+    """
+    history = list(game.history)
+    cut = max(0, len(history) - calls)
+    g = Game(game.config, game.nicknames, game.seed)
+    seat = g.player(nickname).seat
+    out: list[Msg] = []
+    rounds, skipped = 0, []
+    for i, (kind, nick, arg) in enumerate(history):
+        if i == cut:
+            out.append(player_view(g, nickname))
+        before, playing = g.current, g.phase == "play"
+        if kind == "apply":
+            events = g.apply(nick, arg if isinstance(arg, Action) else Action.from_dict(arg))
+        elif kind == "undo":
+            events = g.undo(nick)
+        else:
+            events = g.set_active(nick, bool(arg))
+            if nick == nickname and not arg:
+                skipped = []                       # a new absence starts
+        if not playing and g.phase == "play":
+            rounds = 1
+        elif playing and any(e.get("type") == "UpdateCurrentPlayer" for e in events):
+            s = before
+            while True:                            # every seat the turn passes over, and where it stops
+                s = (s + 1) % len(g.players)       # (all the way round when the others are away)
+                if s == 0:
+                    rounds += 1
+                if s == g.current:
+                    break
+                if s == seat:
+                    skipped.append(rounds)
+        if i >= cut:
+            out.extend(e for e in events if visible_to(e, nickname))
+    if cut >= len(history):
+        out.append(player_view(g, nickname))
+    back = next((bool(arg) for kind, nick, arg in reversed(history) if kind == "active" and nick == nickname), False)
+    return out, (skipped if back else [])
+
+
+def history_lines(messages: list[Msg], skipped: list[int], limit: int = MAX_LINE // 2) -> list[Msg]:
+    """``UpdateHistory`` messages carrying ``messages`` in order, each under ``limit`` bytes as JSON
+    (a single message larger than that travels alone)."""
+    out: list[Msg] = []
+    chunk: list[Msg] = []
+    size = 0
+    for m in messages:
+        n = len(orjson.dumps(m)) + 1
+        if chunk and size + n > limit:
+            out.append({"type": UPDATE_HISTORY, "messages": chunk, "last": False})
+            chunk, size = [], 0
+        chunk.append(m)
+        size += n
+    out.append({"type": UPDATE_HISTORY, "messages": chunk, "last": True, "skipped": list(skipped)})
+    return out
