@@ -193,3 +193,43 @@ def test_a_vatican_report_gets_its_moment_on_the_board(size, tmp_path):
     assert not scene.moments and scene.frame_interval() is None
     settled = pixels(app.window, L.faith)
     assert settled not in frames and settled != calm          # the banner is gone, the tile stays up
+
+
+def test_a_played_leader_looks_nothing_like_one_in_hand_on_either_board():
+    def shown(played: bool, viewer: str):
+        app = App(headless=True, size=(1280, 800))
+        game = mid_game(["Ada", "Bruno"], 3, 6)
+        bruno = game.player("Bruno")
+        lid = bruno.hand[0]
+        if played:
+            bruno.active_leaders.append(lid)
+        scene = BoardScene(app, GameSession(TableMatch(game, viewer), CFG, viewer))
+        app.stack.push(scene)
+        app.frame(0.001)
+        app.frame(5.0)
+        if viewer == "Ada":                                   # Bruno's board, opened from his chip
+            chip = next(h for h in scene.hits if h.target == ("opponent", "Bruno"))
+            click(app, chip.rect.center)
+            move(app, (3, 3))
+            big = scene.layout.board.copy()
+            from game.scenes.layout import board_layout
+            from game.scenes.panels.player_board import PlayerBoardPanel
+            L = board_layout(app.size, 2, False)
+            rects = PlayerBoardPanel(L.board, L.unit).leader_rects({"leadersHand": [lid]} if played else
+                                                                   {"leadersHand": []})
+            assert big.w
+            return app.window.copy(), rects.get(lid)
+        rect = next(h.rect for h in scene.hits if h.target == ("leader", lid))
+        return app.window.copy(), rect
+
+    in_hand, rect = shown(False, "Bruno")
+    played, rect2 = shown(True, "Bruno")
+    assert rect == rect2
+    diff = sum(in_hand.get_at((x, y)) != played.get_at((x, y))
+               for x in range(rect.x, rect.right, 3) for y in range(rect.y, rect.bottom, 3))
+    assert diff > 0.5 * (rect.w // 3) * (rect.h // 3)          # not a caption: the card itself differs
+    # an opponent's played leader shows on their board; the one in hand is a hidden back
+    seen, rect = shown(True, "Ada")
+    assert rect is not None
+    colours = {tuple(seen.get_at((x, y)))[:3] for x in range(rect.x, rect.right, 4) for y in range(rect.y, rect.bottom, 4)}
+    assert len(colours) > 80

@@ -238,20 +238,38 @@ class PlayerBoardPanel(Panel):
                 glow(surface, rect, P.GOLD_LIGHT[:3], width=2)
 
     def _draw_leaders(self, surface, ctx: Context, p, own: bool) -> None:
+        """A played leader stands in full colour in a gold frame with a "Played" sash; a leader in
+        hand is held back under a veil with a dashed outline; an opponent's hidden leaders are
+        shown by their backs."""
         prods = ctx.productions()
-        for lid, rect in self.leader_rects(p).items():
+        rects = self.leader_rects(p)
+        for lid, rect in rects.items():
             ld = ctx.leaders[lid]
-            surface.blit(C.leader_card(ld, prods, rect.h, dimmed=not ld["active"] and not own), rect)
+            surface.blit(C.leader_card(ld, prods, rect.h), rect)
             if ld["active"]:
-                glow(surface, rect, P.GOLD_LIGHT[:3], width=2)
+                pygame.draw.rect(surface, P.GOLD, rect.inflate(6, 6), width=max(2, self.px(4)), border_radius=8)
+                glow(surface, rect.inflate(6, 6), P.GOLD_LIGHT[:3], width=3)
+                sash = played_sash(rect.w, max(10, rect.h // 9))
+                surface.blit(sash, sash.get_rect(midtop=(rect.centerx, rect.y + rect.h // 40)))
                 if ld["leaderType"] == "PRODUCTION":
                     self._production_marks(surface, ctx, rect, ld["production"], own)
             else:
+                veil(surface, rect, 95, radius=8)
+                dashed_outline(surface, rect.inflate(4, 4), P.SEPIA, max(1, self.px(2)))
                 text(surface, "in hand", (rect.centerx, rect.y - self.px(2)), self.px(14), P.SEPIA, "italic",
                      anchor="midbottom")
-        if p["leadersHandCount"] > len(p["leadersHand"]) and not own:
-            text(surface, f"+{p['leadersHandCount'] - len(p['leadersHand'])} hidden",
-                 (self.leaders.centerx, self.leaders.bottom), self.px(15), P.SEPIA, "italic", anchor="midbottom")
+        hidden = p["leadersHandCount"] - len(p["leadersHand"])
+        if hidden > 0 and not own:
+            floor = self.leaders.bottom - self.px(20)            # above the caption
+            ceiling = max((r.bottom for r in rects.values()), default=self.leaders.y) + self.px(8)
+            h = max(12, min(self.leaders.h // 3, self.px(90), floor - ceiling))
+            back = C.card_back("leader", h)
+            x = self.leaders.centerx - (hidden * back.get_width() + (hidden - 1) * self.px(6)) // 2
+            y = floor - h
+            for i in range(hidden):
+                surface.blit(back, (x + i * (back.get_width() + self.px(6)), y))
+            text(surface, f"{hidden} in hand, hidden", (self.leaders.centerx, self.leaders.bottom),
+                 self.px(15), P.SEPIA, "italic", anchor="midbottom")
 
     def _production_marks(self, surface, ctx: Context, rect: pygame.Rect, pid: int, own: bool) -> None:
         plan = ctx.plan
@@ -269,3 +287,20 @@ class PlayerBoardPanel(Panel):
         rect = next((h.rect for h in self.hits(ctx) if h.target == t), None)
         if rect is not None:
             glow(surface, rect, P.GOLD_LIGHT[:3], width=2)
+
+
+def dashed_outline(surface: pygame.Surface, rect: pygame.Rect, color, width: int = 2) -> None:
+    """A dashed rectangle (a card held back, not on the table)."""
+    dash = max(4, width * 4)
+    for x in range(rect.x, rect.right, dash * 2):
+        for y in (rect.y, rect.bottom - width):
+            pygame.draw.rect(surface, color, (x, y, min(dash, rect.right - x), width))
+    for y in range(rect.y, rect.bottom, dash * 2):
+        for x in (rect.x, rect.right - width):
+            pygame.draw.rect(surface, color, (x, y, width, min(dash, rect.bottom - y)))
+
+
+def played_sash(width: int, height: int) -> pygame.Surface:
+    """The oxblood ribbon across the top of a played leader: "Played"."""
+    from ..art.cards import _ribbon
+    return _ribbon("Played", max(20, round(width * 0.8)), height, P.OXBLOOD)

@@ -75,7 +75,10 @@ class TopBar(Panel):
         cards = sum(len(s) for s in p["devSlots"])
         res = sum(sum(ctx.vm.container(c)["content"].values())
                   for c in [*p["warehouseShelves"], p["strongbox"], *p.get("leaderDepots", [])])
-        info = f"{p['victoryPoints']} VP · faith {p['faithPoints']} · {cards} cards · {res} res · {p['leadersHandCount']} leaders"
+        played = sum(1 for lid in p["leadersHand"] if ctx.leaders.get(lid, {}).get("active"))
+        held = p["leadersHandCount"] - played
+        leaders = f"{played} leader{'s' * (played != 1)} played" + (f", {held} in hand" if held else "")
+        info = f"{p['victoryPoints']} VP · faith {p['faithPoints']} · {cards} cards · {res} res · {leaders}"
         text(surface, info, (inner.x + self.px(8), inner.y + self.px(28)), self.px(15), P.SEPIA, "regular",
              max_width=inner.w - self.px(14))
 
