@@ -49,9 +49,10 @@ __all__ = ["BoardScene", "Hit", "DRAG_DISTANCE"]
 class BoardScene(Scene):
     """The game board for one player (solo or multiplayer)."""
 
-    def __init__(self, app: Any, session: GameSession) -> None:
+    def __init__(self, app: Any, session: GameSession, final: bool = False) -> None:
         super().__init__(app)
         self.session = session
+        self.final = final                           # the finished game, looked at from the scores
         self.plan: MarketPlan | BuyPlan | ProductionPlan | None = None
         self.selected_item: int | None = None       # market plan: the item being placed
         self.selected_shelf: int | None = None      # idle: first shelf of a swap
@@ -90,7 +91,7 @@ class BoardScene(Scene):
         return self.session.vm.me
 
     def _can_act(self) -> bool:
-        return self.vm.my_turn and not self.session.connection_lost
+        return self.vm.my_turn and not self.session.connection_lost and not self.g.get("ended")
 
     def context(self) -> Context:
         """What the panels draw from this frame."""
@@ -146,6 +147,9 @@ class BoardScene(Scene):
         self.panels = [self.top_bar, self.market, self.grid, self.faith, self.player_board, self.log,
                        self.action_bar]
         self.buttons = self.action_bar.build(self.ui)
+        if self.final:
+            self.buttons["leave"].set_text("Scores")
+            self.buttons["leave"].set_tooltip("Back to the final scores (Esc)")
         self._leader_buttons = []
         self.chat_entry = None
         if self.session.can_chat:   # a line to talk to the table, at the foot of the log
@@ -157,6 +161,9 @@ class BoardScene(Scene):
         if not self.buttons:
             return
         ActionBar.refresh(self.buttons, self.context())
+        if self.final:   # nothing to play: the way back to the scores
+            for key in ("confirm", "back", "produce", "end"):
+                self.buttons[key].hide()
         if self.chat_entry is not None:   # the plan takes the log's place while it is built
             (self.chat_entry.hide if self.plan is not None else self.chat_entry.show)()
 
@@ -180,7 +187,7 @@ class BoardScene(Scene):
         if self.session.turn_started:
             self.session.turn_started = False
             self.app.notify_turn()
-        if self.session.stage() != "board":
+        if self.session.stage() != "board" and not self.final:
             from .router import scene_for  # the router knows every game screen
             nxt = scene_for(self.app, self.session)
             if nxt is not None:
@@ -227,6 +234,8 @@ class BoardScene(Scene):
             self._rules()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_z and event.mod & pygame.KMOD_CTRL:
             self._undo()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and self.final and not self.viewing:
+            self.app.stack.pop()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             if self.viewing or self.leader_menu is not None or self.plan is not None or self.selected_shelf is not None:
                 self._cancel()
@@ -247,6 +256,8 @@ class BoardScene(Scene):
                 self._rules()
             elif el is self.buttons.get("undo"):
                 self._undo()
+            elif el is self.buttons.get("leave") and self.final:
+                self.app.stack.pop()
             elif el is self.buttons.get("leave"):
                 self.session.close()
                 from .menus import TitleScene

@@ -120,7 +120,10 @@ class GameOverScene(SessionScene):
         sh = round((124 + 58 * n) * u) + (round(70 * u) if n == 1 else 0)
         self.sheet = pygame.Rect((w - sw) // 2, round(h * 0.33), sw, sh)
         bw, bh = round(280 * u), round(52 * u)
-        self.button("title", pygame.Rect(w // 2 - bw // 2, h - bh - round(60 * u), bw, bh), "Back to the title")
+        gap = round(16 * u)
+        self.button("board", pygame.Rect(w // 2 - bw - gap // 2, h - bh - round(60 * u), bw, bh), "See the final board",
+                    "@menu_quiet", tooltip="Every player's board as the game ended (Back returns here)")
+        self.button("title", pygame.Rect(w // 2 + gap // 2, h - bh - round(60 * u), bw, bh), "Back to the title")
 
     def update(self, dt: float) -> None:
         self.session.pump()     # the game is over: nothing changes the stage any more
@@ -128,6 +131,9 @@ class GameOverScene(SessionScene):
     def on_button(self, name: str) -> None:
         if name == "title":
             leave_game(self.app, self.session)
+        elif name == "board":
+            from .board import BoardScene
+            self.app.stack.push(BoardScene(self.app, self.session, final=True))
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_RETURN):

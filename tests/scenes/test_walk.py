@@ -141,3 +141,36 @@ def test_a_hosted_game_joined_over_loopback_shows_whole_boards_on_their_first_fr
     finally:
         _close(guest.app)
         _close(host.app)
+
+
+@pytest.mark.timeout(120)
+def test_from_the_scores_the_final_board_of_every_player(tmp_path):
+    from screenshots import _played_out, session_for
+
+    from game.scenes.game_over import GameOverScene
+    app = App(headless=True, size=(1024, 640))
+    walk = Walk(app, tmp_path / "frames", "end")
+    try:
+        app.stack.push(GameOverScene(app, session_for(_played_out(["Ada", "Bruno", "Cora"], 4), "Ada")))
+        walk.frames(2)
+        walk.press("See the final board")
+        walk.until_scene("BoardScene")
+        assert {k: v for k, v in board_check(walk.first("BoardScene"), 3).items() if k != "actions"} == \
+            {k: v for k, v in ALL.items() if k != "actions"}
+        assert walk.button_at("Produce") is None and walk.button_at("End turn") is None
+        before = app.window.copy()
+        for nick in ("Bruno", "Cora"):                 # each opponent's board, from their chip
+            from game.scenes.layout import board_layout
+            chips = board_layout(app.size, 3, False).opponents
+            walk.click(chips[0 if nick == "Bruno" else 1].center)
+            walk.frames(2)
+            assert pygame.image.tobytes(app.window, "RGB") != pygame.image.tobytes(before, "RGB")
+            walk.click((3, 3))                          # a click closes it
+        walk.press("Scores")
+        walk.until_scene("GameOverScene")
+        walk.press("See the final board")
+        walk.until_scene("BoardScene")
+        walk.key(pygame.K_ESCAPE)
+        assert walk.scene == "GameOverScene"
+    finally:
+        _close(app)

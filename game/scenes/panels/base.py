@@ -65,7 +65,7 @@ class Context:
 
     @property
     def can_act(self) -> bool:
-        return bool(self.vm.my_turn and not self.session.connection_lost)
+        return bool(self.vm.my_turn and not self.session.connection_lost and not self.g.get("ended"))
 
     @property
     def main_open(self) -> bool:

@@ -41,7 +41,9 @@ class TopBar(Panel):
         r = self.rect
         g = ctx.g
         cur = g["currentPlayer"]
-        if ctx.session.connection_lost:
+        if g.get("ended"):
+            status = "The game is over — click a player to see their board" if self.opponents else "The game is over"
+        elif ctx.session.connection_lost:
             status = "Connection lost — reconnecting…"
         elif ctx.vm.my_turn:
             status = "Your turn" + (" — take from the market, buy a card or produce" if not g["isMandatoryActionDone"]
