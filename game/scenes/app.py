@@ -218,7 +218,7 @@ class App:
             from .router import leave_game
             self.fault = None
             try:
-                leave_game(self, session)
+                leave_game(self, session, ask=False)
             except Exception:   # leaving failed too: the title, whatever it takes
                 log.exception("could not leave the game cleanly")
                 self.stack.reset(TitleScene(self))
@@ -255,7 +255,7 @@ class App:
 
     def _event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.QUIT:
-            self.running = False
+            self.quit()
             return
         if event.type == pygame.VIDEORESIZE and not self.headless:
             self.resize((event.w, event.h))
@@ -296,6 +296,13 @@ class App:
             pygame.display.set_caption("● Your turn — " + TITLE)
 
     def quit(self) -> None:
+        """Quit; while hosting a game with other people at it, ask first (see :mod:`.hosting`)."""
+        from .hosting import ask_before_quitting
+        try:
+            if ask_before_quitting(self):
+                return
+        except Exception:   # asking must never keep a player from quitting
+            log.exception("cannot ask before quitting")
         self.running = False
 
     def shutdown(self) -> None:

@@ -259,9 +259,8 @@ class BoardScene(Scene):
             elif el is self.buttons.get("leave") and self.final:
                 self.app.stack.pop()
             elif el is self.buttons.get("leave"):
-                self.session.close()
-                from .menus import TitleScene
-                self.app.stack.reset(TitleScene(self.app))
+                from .router import leave_game   # asks first while hosting with others at the table
+                leave_game(self.app, self.session)
             elif el in self._leader_buttons:
                 self._leader_button(el)
         elif event.type == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED:

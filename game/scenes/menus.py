@@ -139,6 +139,9 @@ class TitleScene(PaintedScene):
         w, h = self.app.size
         u = self.unit
         items = []
+        from .hosting import hosted_game_open
+        if hosted_game_open(self.app):
+            items.append(("return", "Return to your LAN game", "Back to your seat at the game you host"))
         if self.app.solo_save_path.exists():
             items.append(("continue", "Continue solo game", "Pick up your saved game against Lorenzo"))
         items += [("solo", "Play solo", "A new game against Lorenzo il Magnifico"
@@ -205,7 +208,7 @@ class TitleScene(PaintedScene):
             app.stack.push(HelpScene(app))
         elif name == "join":
             app.stack.push(JoinScene(app))
-        elif name == "host":
+        elif name in ("host", "return"):   # hosting again brings back the game it keeps
             app.stack.push(HostScene(app))
         elif name == "solo":
             self.ask_solo()

@@ -64,15 +64,22 @@ def follow(scene: Scene, session: "GameSession", stage: str | None) -> bool:
     return False
 
 
-def leave_game(app: "App", session: "GameSession | None") -> None:
-    """Leave the game (closing the match, and the server if this computer hosts it) for the title."""
+def leave_game(app: "App", session: "GameSession | None", *, ask: bool = True, stop_server: bool = True) -> None:
+    """Leave the game (closing the match, and the server if this computer hosts it and
+    ``stop_server``) for the title. With other people at a table this computer hosts, the host is
+    asked first (``ask``; see :mod:`.hosting`): leave the table and let them play on, stop hosting,
+    or stay."""
     from .menus import TitleScene
+    if ask and app.server is not None:
+        from .hosting import ask_before_leaving
+        if ask_before_leaving(app, session, lambda stop: leave_game(app, session, ask=False, stop_server=stop)):
+            return
     if session is not None:
         try:
             session.close()
         except OSError:
             pass
-    if app.server is not None:
+    if app.server is not None and stop_server:
         app.server.stop()
         app.server = None
     app.stack.reset(TitleScene(app))

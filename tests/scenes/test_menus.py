@@ -653,6 +653,70 @@ class TestHost:
         assert app.server is None and isinstance(app.stack.top, TitleScene)
 
 
+    def _host_with_bruno(self, app, tmp_path, players: int = 2):
+        """The app hosts from the title; Bruno joins with his own client; the host asks for a game
+        of ``players``. Returns Bruno's session."""
+        from game.match import RemoteMatch
+        from game.scenes.lobby import LobbyScene
+        from game.scenes.menus import TitleScene
+        app.settings.server_port = free_port()
+        app.stack.push(TitleScene(app))
+        frames(app, 2)
+        click(app, "host")
+        wait_until(app, lambda: isinstance(app.stack.top, LobbyScene))
+        lobby = app.stack.top
+        wait_until(app, lambda: lobby.choosing)
+        bruno = GameSession(RemoteMatch("127.0.0.1", app.server.address[1], "Bruno",
+                                        token_file=tmp_path / "bruno.json"), app.config, "Bruno")
+        wait_until(app, lambda: (bruno.pump() or True) and lobby.session.lobby.booked == 2)
+        return bruno
+
+    def test_stopping_a_hosted_waiting_room_with_a_friend_in_it_asks_first(self, app, tmp_path):
+        from game.scenes.ask import AskScene
+        from game.scenes.lobby import LobbyScene
+        from game.scenes.menus import TitleScene
+        bruno = self._host_with_bruno(app, tmp_path)
+        click(app, "leave")
+        ask = app.stack.top
+        assert isinstance(ask, AskScene) and "Bruno" in ask.text and "waiting room" in ask.text
+        click(app, "stay")
+        assert isinstance(app.stack.top, LobbyScene) and app.server is not None
+        click(app, "leave")
+        click(app, "stop")
+        assert isinstance(app.stack.top, TitleScene) and app.server is None
+        bruno.close()
+
+    def test_the_host_leaves_the_table_the_game_goes_on_and_the_title_brings_them_back(self, app, tmp_path):
+        from game.scenes.ask import AskScene
+        from game.scenes.menus import TitleScene
+        from game.scenes.setup import LeaderChoiceScene
+        bruno = self._host_with_bruno(app, tmp_path)
+        click(app, "players_2")
+        wait_until(app, lambda: isinstance(app.stack.top, LeaderChoiceScene))
+        click(app, "leave")
+        ask = app.stack.top
+        assert isinstance(ask, AskScene) and set(ask.widgets) == {"leave", "stop", "stay"}
+        assert "Bruno is at your table" in ask.text and "skipped" in ask.text
+        click(app, "leave")
+        title = app.stack.top
+        assert isinstance(title, TitleScene) and app.server is not None   # the game goes on for Bruno
+        assert "return" in title.widgets
+        room = app.server.room_of("Bruno")
+        assert room is not None and not room.finished
+        click(app, "return")
+        wait_until(app, lambda: isinstance(app.stack.top, LeaderChoiceScene))
+        assert app.settings.nickname in room.online
+        # quitting the window while Bruno plays asks too; Stay keeps everything
+        frames(app, 1, [pygame.event.Event(pygame.QUIT)])
+        assert isinstance(app.stack.top, AskScene) and app.running and "Quit" in app.stack.top.title
+        click(app, "stay")
+        assert app.running and isinstance(app.stack.top, LeaderChoiceScene)
+        frames(app, 1, [pygame.event.Event(pygame.QUIT)])
+        click(app, "quit")
+        assert not app.running
+        bruno.close()
+
+
 # ---------------------------------------------------------------------------- lobby
 def test_lobby_head_chooses_and_others_wait(app):
     from game.scenes.lobby import LobbyScene

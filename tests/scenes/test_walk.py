@@ -132,8 +132,11 @@ def test_a_hosted_game_joined_over_loopback_shows_whole_boards_on_their_first_fr
         _join(guest, port, "Bea")
         guest.until_scene("BoardScene")
         assert board_check(guest.first("BoardScene", 1), 2) == ALL
-        # the host stops hosting and hosts again: the same game, a whole board at once
+        # the host stops hosting (asked first: Bea is at the table) and hosts again: the same game,
+        # a whole board at once
         host.press("Leave")
+        host.until_scene("AskScene")
+        host.press("Stop hosting")
         host.until_scene("TitleScene")
         host.press("Host a LAN game")
         host.until_scene("BoardScene", timeout=15)

@@ -1,0 +1,127 @@
+"""Hosting a LAN game from the client: who is at the table, and asking before anyone is left
+stranded.
+
+A host's game runs on a server inside this process (``app.server``). Leaving the table keeps it
+running (the others play on, the host's turns are skipped, and the title offers "Return to your
+LAN game"); stopping it, or quitting the application, disconnects everyone (the game is kept in
+the data directory and goes on when it is hosted again). Either way, with other people at the
+table the host is asked first and told what happens to them.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from .app import App
+    from .session import GameSession
+
+
+def others_at_table(app: "App", me: str | None = None) -> list[str]:
+    """The people connected to the server this app hosts (waiting or seated), but ``me``."""
+    server = app.server
+    if server is None:
+        return []
+    me = me if me is not None else app.settings.nickname.strip()
+    with server.lock:
+        return sorted(n for n, s in server.by_nick.items() if n != me and not getattr(s, "closed", False))
+
+
+def hosted_game_open(app: "App", me: str | None = None) -> bool:
+    """Whether the server this app hosts has an unfinished game with ``me`` at it, or, when it does
+    not host now, whether its data directory keeps one (hosting again brings it back)."""
+    me = me if me is not None else app.settings.nickname.strip()
+    server = app.server
+    if server is not None:
+        with server.lock:
+            return any(me in r.humans and not r.finished for r in server.rooms.values())
+    return me in saved_hosted_players(app.data_dir / "server")
+
+
+def saved_hosted_players(data_dir: Path) -> set[str]:
+    """The people of the unfinished games kept in a server data directory (from the logs' headers)."""
+    out: set[str] = set()
+    folder = data_dir / "games"
+    try:
+        names = [p for p in folder.iterdir() if p.suffix == ".jsonl" and p.stem.isdigit()]
+    except OSError:
+        return out
+    for path in names:
+        try:
+            with open(path, "rb") as f:
+                header = json.loads(f.readline())
+                f.seek(0, 2)
+                size = f.tell()
+                f.seek(max(0, size - 16))
+                if f.read().endswith(b'["end"]\n'):
+                    continue
+        except (OSError, ValueError):
+            continue
+        bots = header.get("bots") or {}
+        out |= {str(n) for n in header.get("nicknames") or () if n not in bots}
+    return out
+
+
+def _names(people: list[str]) -> str:
+    if len(people) == 1:
+        return people[0]
+    return ", ".join(people[:-1]) + " and " + people[-1]
+
+
+def ask_before_leaving(app: "App", session: "GameSession | None", leave: Callable[[bool], None]) -> bool:
+    """If this app hosts a game with other people at it, ask the host first and return True;
+    ``leave(stop_server)`` is called with the answer (not at all for "Stay"). Returns False when
+    there is nobody to ask about (the caller leaves at once)."""
+    people = others_at_table(app, session.nickname if session is not None else None)
+    if not people:
+        return False
+    from .ask import AskScene
+    who = _names(people)
+    verb = "is" if len(people) == 1 else "are"
+    in_game = session is not None and session.vm.has_game and not session.vm.game["ended"]
+    if in_game:
+        text = (f"{who} {verb} at your table. If you leave the table, the game goes on without you on this "
+                f"computer's server and your turns are skipped until you return (\u201cReturn to your LAN game\u201d "
+                f"on the title). If you stop hosting, {who} {verb} disconnected; the game is kept and goes on "
+                f"when you host again.")
+        answers = [("leave", "Leave the table", None), ("stop", "Stop hosting", None), ("stay", "Stay", None)]
+    elif session is not None and session.vm.has_game:
+        text = (f"{who} {verb} still at the table, looking at the final scores. Stopping the game server "
+                f"disconnects {'them' if len(people) > 1 else 'them'}.")
+        answers = [("stop", "Stop hosting", None), ("stay", "Stay", None)]
+    else:
+        text = (f"{who} {verb} in your waiting room. Stopping the game server sends "
+                f"{'them' if len(people) > 1 else 'them'} away; they can join when you host again.")
+        answers = [("stop", "Stop hosting", None), ("stay", "Stay", None)]
+
+    def then(answer: str) -> None:
+        if answer in ("leave", "stop"):
+            leave(answer == "stop")
+    app.stack.push(AskScene(app, "Your friends are still here", text, answers, then, warning=True))
+    return True
+
+
+def ask_before_quitting(app: "App") -> bool:
+    """Quitting closes the server this app hosts: with other people at it, ask first (True)."""
+    if app.server is None:
+        return False
+    top = app.stack.top
+    session = getattr(top, "session", None)
+    people = others_at_table(app, session.nickname if session is not None else None)
+    if not people:
+        return False
+    from .ask import AskScene
+    if isinstance(top, AskScene):
+        return True          # already asking
+    who = _names(people)
+    verb = "is" if len(people) == 1 else "are"
+    text = (f"{who} {verb} playing on the game server of this computer. Quitting closes it: {who} "
+            f"{verb} disconnected. The game is kept and goes on when you host it again.")
+
+    def then(answer: str) -> None:
+        if answer == "quit":
+            app.running = False
+    app.stack.push(AskScene(app, "Quit while hosting?", text, [("quit", "Quit", None), ("stay", "Stay", None)],
+                            then, warning=True))
+    return True
