@@ -36,6 +36,7 @@ from .panels.market import MarketPanel
 from .panels.plan import PlanPanel
 from .panels.player_board import PlayerBoardPanel
 from .panels.top_bar import TopBar
+from .hint import HintPlan, Hinter, plan_for
 from .plans import BuyPlan, MarketPlan, ProductionPlan
 from .scene import Scene
 from .session import GameSession
@@ -76,6 +77,7 @@ class BoardScene(Scene):
         self.moments: list[VaticanMoment] = []       # Vatican reports being shown, the first one now
         self._reported: set | None = None            # sections whose report was seen
         self._log_rows = 0
+        self.hinter: Hinter | None = None            # the hard bot, asked on the Hint button
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -180,6 +182,7 @@ class BoardScene(Scene):
                 self.moments.pop(0)
         if self.g is not None and self.layout is not None:
             self._new_reports()
+        self._take_hint()
         if self.session.version != before:
             self.flash = 1.2
             if self.plan is not None and not self._can_act():
@@ -236,6 +239,9 @@ class BoardScene(Scene):
             self._undo()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and self.final and not self.viewing:
             self.app.stack.pop()
+        elif (event.type == pygame.KEYDOWN and event.key == pygame.K_h and self.plan is None
+              and (self.chat_entry is None or not self.chat_entry.is_focused)):
+            self._hint()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             if self.viewing or self.leader_menu is not None or self.plan is not None or self.selected_shelf is not None:
                 self._cancel()
@@ -258,6 +264,8 @@ class BoardScene(Scene):
                 self._undo()
             elif el is self.buttons.get("leave") and self.final:
                 self.app.stack.pop()
+            elif el is self.buttons.get("hint"):
+                self._hint()
             elif el is self.buttons.get("leave"):
                 from .router import leave_game   # asks first while hosting with others at the table
                 leave_game(self.app, self.session)
@@ -324,6 +332,42 @@ class BoardScene(Scene):
             self._cancel()
         elif self.session.can_undo and not self.session.connection_lost:
             self.session.undo()
+
+    # ------------------------------------------------------------------ hint
+    def _hint(self) -> None:
+        """Ask the hard bot what to do now (on a worker thread; see :mod:`game.scenes.hint`)."""
+        if not self._can_act() or self.plan is not None:
+            return
+        if self.hinter is None:
+            self.hinter = Hinter(self.session.config, on_ready=getattr(self.app, "wake", None))
+        if self.hinter.ask(self.g, self.vm.nickname, self.session.version):
+            if "hint" in self.buttons:
+                self.buttons["hint"].set_text("Thinking…")
+
+    def _take_hint(self) -> None:
+        """The hint's answer, once it has come: a plan (if the game has not moved meanwhile)."""
+        if self.hinter is None:
+            return
+        got = self.hinter.take()
+        if got is None:
+            return
+        if "hint" in self.buttons:
+            self.buttons["hint"].set_text("Hint")
+        version, answer = got
+        if answer is None:
+            self.session.error = "No hint could be found this time."
+            return
+        if version != self.session.version or not self._can_act() or self.plan is not None:
+            return   # the game moved on (or the player started a plan): the hint is stale
+        sh = self.session.shadow()
+        self.plan = plan_for(answer.action, answer.why, sh, sh.player(self.vm.nickname))
+        self.selected_item = self._next_unplaced()
+
+    def exit(self) -> None:
+        if self.hinter is not None:
+            self.hinter.close()
+            self.hinter = None
+        super().exit()
 
     def _rules(self) -> None:
         """How to play, over the board (Back returns here; the game's messages wait meanwhile)."""

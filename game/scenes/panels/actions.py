@@ -17,7 +17,9 @@ MAIN = [("confirm", "Confirm", "@menu", 0, "Send what you planned (Enter)"),
 SMALL = [("leave", "Leave", "Back to the title (a solo game is saved; online, you can join again later)"),
          ("rules", "Rules", "How to play, in eight short pages (F1); the game waits here"),
          ("undo", "Undo", "Take back your last move of this turn (Ctrl+Z), until you buy a card, "
-                          "end the turn, or the others' boards change")]
+                          "end the turn, or the others' boards change"),
+         ("hint", "Hint", "What the hard computer player would do now (H): a plan to look at, then "
+                          "confirm, change or drop")]
 """(key, label, tooltip) of the small buttons, placed from the right edge leftwards."""
 
 
@@ -55,6 +57,8 @@ class ActionBar(Panel):
         (buttons["produce"].hide if planning else buttons["produce"].show)()
         (buttons["end"].hide if planning else buttons["end"].show)()
         (buttons["produce"].enable if ctx.main_open and not planning else buttons["produce"].disable)()
+        if "hint" in buttons:   # the board sets its text while the hint is being thought about
+            (buttons["hint"].enable if ctx.can_act and not planning else buttons["hint"].disable)()
         done = ctx.can_act and ctx.g["isMandatoryActionDone"]
         (buttons["end"].enable if done and not planning else buttons["end"].disable)()
         session = ctx.session

@@ -10,8 +10,12 @@ import pygame
 from ..art import icons as I
 from ..art import marbles as M
 from ..art import palette as P
+from ..hint import HintPlan
 from ..plans import BuyPlan, MarketPlan, ProductionPlan
 from .base import Context, Hit, Panel, glow, panel, text, veil
+
+HINT_INK = (46, 96, 58)
+"""The green ink of a hint's reason."""
 
 
 class PlanPanel(Panel):
@@ -126,6 +130,16 @@ class PlanPanel(Panel):
                 text(surface, problem, (x, r.bottom - self.px(26)), self.px(16), P.OXBLOOD, "italic", max_width=width)
             elif plan.selected:
                 self._payment(surface, ctx, plan.get_payment(), r.y + self.px(64), hits)
+        elif isinstance(plan, HintPlan):
+            text(surface, plan.text + " — Confirm to do it, Back to drop it", (x, r.y + self.px(8)), self.px(18),
+                 P.INK, "italic", max_width=width)
+        why = getattr(plan, "why", None)
+        if why:   # a hint's plan: the hard bot's reason, under the plan
+            y = r.bottom - self.px(50 if isinstance(plan, MarketPlan) and plan.discarded else 26)
+            if isinstance(plan, HintPlan):
+                y = r.y + self.px(40)
+            text(surface, "Hint: " + why, (x, y), self.px(16), HINT_INK,
+                 "italic", max_width=width)
 
     def _payment(self, surface: pygame.Surface, ctx: Context, pay: Any, y: int, hits: list[Hit]) -> None:
         names = {}
