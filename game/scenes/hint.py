@@ -105,6 +105,7 @@ def plan_for(action: Action, why: str, game: Game, player: PlayerState) -> Any:
     plan: Any
     if isinstance(action, ReqTakeFromMarket):
         plan = MarketPlan.start(game, player, action.is_row, action.index)
+        plan.reset_arrangement()   # the bot's take is for the warehouse as it is
         if len(plan.white_options) > 1 and action.replacements:
             plan.white_choice = [r for r, n in sorted(action.replacements.items()) for _ in range(n)][
                 :len(plan.white_choice)] or plan.white_choice

@@ -298,8 +298,9 @@ def test_a_hosted_lan_game_with_a_remote_client_and_a_bot_the_host_seated(app, m
                 g.phase == "play" and g.current_player is p)
             action = choose(g, "Bea", rng) if mine and not g.ended else None
             version = g.version
-        if action is not None and getattr(friend, "_sent_at", None) != version:
-            friend._sent_at = version
+        sent = getattr(friend, "_sent_at", None)   # (version, when): once per state, again after a while
+        if action is not None and (sent is None or sent[0] != version or time.monotonic() - sent[1] > 1.0):
+            friend._sent_at = (version, time.monotonic())
             friend.send(action)
 
     try:
