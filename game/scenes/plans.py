@@ -133,10 +133,33 @@ class MarketPlan:
         """Swap two shelves or depots, or move resources between them, before the take; what is
         being taken is placed again on the new arrangement.
 
+        Swapping two shelves that hold nothing yet swaps what the plan puts on them (no request).
+
         :raises ValueError: the engine would refuse it (in words).
         """
+        if isinstance(request, ReqSwapShelves):
+            boxes = {c.id: c for c in self.player.depot_like()}
+            a, b = boxes.get(request.shelf1), boxes.get(request.shelf2)
+            if a is not None and b is not None and not a.content and not b.content:
+                self._swap_planned(a.id, b.id)
+                return
         self._apply(request)
         self._place(suggest_placement(self.game, self.player, self.intake()))
+
+    def _swap_planned(self, a: int, b: int) -> None:
+        from game.rules.errors import ErrResourceTransfer
+        from game.rules.warehouse import new_contents_after_add
+        target = [b if t == a else a if t == b else t for t in self.target]
+        placement: ContainerMap = {}
+        for r, cid in zip(self.items, target):
+            if cid is not None:
+                _add(placement, cid, r, 1)
+        boxes = {c.id: c for c in self.player.depot_like()}
+        try:
+            new_contents_after_add({boxes[cid]: m for cid, m in placement.items()}, self.player.shelves)
+        except ErrResourceTransfer:
+            raise ValueError("What you are taking does not fit there.") from None
+        self.target = target
 
     def _apply(self, request: Action) -> None:
         try:

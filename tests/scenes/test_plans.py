@@ -149,3 +149,22 @@ def test_the_player_rearranges_during_the_plan_and_can_undo_it():
     for r in plan.requests():
         g.apply(me, r)
     assert g.player(me).shelves[2].content == {"Shield": 3}
+
+
+def test_swapping_two_shelves_that_hold_only_planned_resources_moves_those():
+    from game.rules.actions import ReqSwapShelves
+    g, me = _crowded()
+    g.market[:4] = ["Shield", "Shield", "Zero", "Zero"]
+    p = g.player(me)
+    p.shelves[1].content, p.shelves[2].content = {}, {}
+    sh = shadow_game(player_view(g, me), CFG, me)
+    plan = MarketPlan.start(sh, sh.player(me), True, 0)
+    s1, s2, s3 = (s.id for s in sh.player(me).shelves)
+    (where,) = plan.placement()
+    other = s3 if where != s3 else s2
+    plan.rearrange(ReqSwapShelves(where, other))
+    assert plan.placement() == {other: {"Shield": 2}}
+    assert plan.moves == [] and plan.discarded == 0          # nothing to send for that
+    with pytest.raises(ValueError):                          # two do not fit the 1-shelf
+        plan.rearrange(ReqSwapShelves(other, s1))
+    assert plan.placement() == {other: {"Shield": 2}}
