@@ -134,6 +134,7 @@ class TitleScene(PaintedScene):
         self.mouse: tuple[int, int] | None = None
         self.captions: dict[str, str] = {}
         self.caption_y = 0
+        self.caption_rect: pygame.Rect | None = None
 
     def layout(self) -> None:
         w, h = self.app.size
@@ -177,17 +178,25 @@ class TitleScene(PaintedScene):
         u = self.unit
         _title_art(surface, self.app, u)
         title_block(surface, TITLE, KICKER, w // 2, round(h * 0.085), u, size=88)
+        footer = tracked(f"playing as {self.app.settings.nickname}  \u00b7  esc quits",
+                         max(10, round(18 * u)), (150, 120, 86), max(1, round(2 * u)))
+        footer_rect = footer.get_rect(midbottom=(w // 2, h - round(52 * u)))
         caption = self.captions.get(self.hovered() or "")
+        self.caption_rect = None
         if caption:   # never over another entry (a tooltip would cover the one below)
             img = fonts.render(caption, max(12, round(20 * u)), SEPIA, "italic")
-            surface.blit(img, img.get_rect(midtop=(w // 2, self.caption_y)))
+            rect = img.get_rect(midtop=(w // 2, self.caption_y))
+            if rect.bottom > footer_rect.top - round(4 * u):   # no room above the footer: in its place
+                rect = img.get_rect(midbottom=footer_rect.midbottom)
+                footer = None
+            surface.blit(img, rect)
+            self.caption_rect = rect
         if self.message:
             lines = wrap(self.message, max(12, round(20 * u)), round(w * 0.6), "italic")
             blit_lines(surface, lines, max(12, round(20 * u)), OXBLOOD, w // 2,
                        round(h - 110 * u) - len(lines) * round(20 * u), "italic", align="center")
-        footer = tracked(f"playing as {self.app.settings.nickname}  \u00b7  esc quits",
-                         max(10, round(18 * u)), (150, 120, 86), max(1, round(2 * u)))
-        surface.blit(footer, footer.get_rect(midbottom=(w // 2, h - round(52 * u))))
+        if footer is not None:
+            surface.blit(footer, footer_rect)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEMOTION:

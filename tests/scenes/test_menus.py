@@ -373,10 +373,13 @@ class TestTitle:
         tips = [e for e in title.ui.get_sprite_group().sprites() if type(e).__name__ == "UITooltip"]
         assert not tips
         before = app.window.copy()
+        band = title.caption_rect
+        assert band is not None
         app.frame(1 / 60, [pygame.event.Event(pygame.MOUSEMOTION, pos=(5, 5), rel=(0, 0), buttons=(0, 0, 0))])
         app.frame(1 / 60)
-        # the caption is drawn in its own band under the last entry, and goes when the pointer leaves
-        band = pygame.Rect(0, title.caption_y, size[0], round(30 * title.unit))
+        # the caption is drawn in its own band under the last entry (or in the footer's place), and
+        # goes when the pointer leaves
+        band = pygame.Rect(0, band.y, size[0], band.h)
         assert all(not band.colliderect(w.rect) for w in title.widgets.values())
         diff = [(x, y) for x in range(0, size[0], 4) for y in range(0, size[1], 4)
                 if before.get_at((x, y)) != app.window.get_at((x, y))]
