@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from typing import Mapping
 
-from game.rules.components import DevCard, GameConfig, LeaderCard, Production
+from game.rules.components import DevCard, GameConfig, Production
 from game.rules.engine import ENDED, Game
 from game.rules.state import PlayerState
 
@@ -87,10 +87,6 @@ class Evaluator:
             if lv <= top:
                 out[lv] = out.get(lv, 0) + 1
         return out
-
-    def card_worth(self, g: Game, card: DevCard) -> float:
-        bonus = CARD_BONUS_SOLO if g.solo else CARD_BONUS_MULTI
-        return card.victory_points + bonus + self.card_prod[card.id]
 
     def _discounts(self, p: PlayerState) -> dict[str, int]:
         leaders = self.config.leaders
@@ -169,10 +165,6 @@ class Evaluator:
             if v > second:
                 second = v
         return best + 0.45 * second, nearest
-
-    def leader_missing(self, g: Game, p: PlayerState, leader: LeaderCard) -> int:
-        cards, res = g.missing_requirements(p, leader)
-        return sum(3 * c["quantity"] for c in cards) + sum(res.values())
 
     def horizon(self, g: Game, p: PlayerState) -> float:
         """Roughly how much of the game is left, 1 at the start, near 0 at the end."""

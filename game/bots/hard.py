@@ -19,7 +19,6 @@ import random
 from game.rules.components import GameConfig
 from game.rules.engine import ENDED, PLAY, SETUP, Game
 from game.rules.errors import GameError
-from game.rules.state import PlayerState
 
 from . import Decision
 from .arena import who_acts

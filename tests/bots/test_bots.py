@@ -158,3 +158,33 @@ def test_clone_is_independent_of_its_original():
     for nick, action in steps(copy, random.Random(5)):
         copy.apply(nick, action)
     assert copy.ended and g.snapshot() == before
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_the_hard_bots_sampled_worlds_agree_with_the_view(players):
+    """A world the hard bot plays out on shows its player exactly the view it came from, holds
+    every card and leader at most once, and plays on to the end."""
+    from game.bots.common import board
+    from game.bots.hard import determinize
+    rng = random.Random(players)
+    checked = 0
+    for g in _games_at_many_points(players, seed=70 + players):
+        me = who_acts(g)
+        view = player_view(g, me)
+        shadow, _ = board(view, CFG, me)
+        world = determinize(shadow, view, me, rng)
+        assert player_view(world, me) == view
+        cards = [c for decks in world.decks.values() for deck in decks.values() for c in deck]
+        cards += [c for q in world.players for s in q.slots for c in s]
+        assert len(cards) == len(set(cards))
+        leaders = [lid for q in world.players for lid in q.hand]
+        assert len(leaders) == len(set(leaders))
+        if players == 1:
+            assert sorted(world.tokens) == sorted(t.id for t in CFG.solo_tokens)
+        for nick, action in steps(world, random.Random(checked)):
+            world.apply(nick, action)
+        assert world.ended
+        checked += 1
+        if checked == 6:
+            break
+    assert checked == 6
