@@ -84,7 +84,7 @@ class Policy:
         """The request to make now for the main action ``best``: a swap it needs first, a leader
         to discard before the game ends with it, or the action itself."""
         if best.pre:
-            return Decision(best.pre[0], f"Rearrange the warehouse first: {best.words(g, p)}")
+            return Decision(best.pre[0], f"Rearrange the warehouse first, {best.words(g, p)}")
         after = self._after(g, best)
         if after is not None and (after.phase == ENDED or (after.last_round and not g.solo)):
             discard = self.discard_now(g, p, end_of_game=True)
@@ -92,7 +92,7 @@ class Policy:
                 return discard
         why = best.words(g, p)
         if searched:
-            why = why[:-1] + f" (the best of {searched} playouts)." if why.endswith(".") else why
+            why = why.rstrip(".") + f"; it came out best in {searched} playouts."
         return Decision(best.main, why)
 
     # ------------------------------------------------------------------ setup

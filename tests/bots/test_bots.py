@@ -188,3 +188,12 @@ def test_the_hard_bots_sampled_worlds_agree_with_the_view(players):
         if checked == 6:
             break
     assert checked == 6
+
+
+def test_a_game_of_bots_is_the_same_game_every_time_and_replays_from_its_log():
+    from game.rules import codec
+    first = play(CFG, ["hard", "medium", "easy"], seed=12, budget=3).game
+    again = play(CFG, ["hard", "medium", "easy"], seed=12, budget=3).game
+    assert [h[:2] + (h[2].to_dict(),) for h in first.history] == [h[:2] + (h[2].to_dict(),) for h in again.history]
+    replayed = codec.loads(codec.dumps(first), CFG)
+    assert replayed.snapshot() == first.snapshot()
