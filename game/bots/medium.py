@@ -86,7 +86,7 @@ class Policy:
         if best.pre:
             return Decision(best.pre[0], f"Rearrange the warehouse first, {best.words(g, p)}")
         after = self._after(g, best)
-        if after is not None and (after.phase == ENDED or (after.last_round and not g.solo)):
+        if after is not None and after.phase == ENDED:     # (a last round still lets it play leaders after)
             discard = self.discard_now(g, p, end_of_game=True)
             if discard is not None:
                 return discard
