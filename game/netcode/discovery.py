@@ -328,7 +328,10 @@ class Browser:
         with self._lock:
             if self._closed:
                 return
+            old = self._games.get(name)
             self._games[name] = found
+            if old is not None and (old.address, old.port, old.info) == (found.address, found.port, found.info):
+                return                   # the same news again (a repeated announcement): nothing to redraw
             self.version += 1
         self._changed_now()
 

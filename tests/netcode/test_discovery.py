@@ -114,3 +114,36 @@ def test_garbled_announcements_are_read_safely():
     assert info.taken == 0 and info.free == 0 and info.started and info.name.endswith("T")
     assert TableInfo.from_properties({}) == TableInfo("")
     assert TableInfo.from_properties(TableInfo("A", "b", 2, 1, True, 3).properties()) == TableInfo("A", "b", 2, 1, True, 3)
+
+
+def test_the_same_news_again_wakes_nobody():
+    """Announcements repeat; a page is redrawn only when what it lists changes."""
+    from zeroconf import ServiceStateChange
+
+    class Info:
+        port = 40002
+        properties = TableInfo("Bea's table", "Bea", 1, 1).properties()
+
+        def parsed_addresses(self):
+            return ["127.0.0.1"]
+
+    class Zc:
+        def get_service_info(self, *args):
+            return Info()
+
+    woken = []
+    b = Browser(interfaces=LOOPBACK, on_change=lambda: woken.append(1))
+    try:
+        wait_for(lambda: b._zc is not None or b.problem)
+        woken.clear()
+        name = "Bea's table._mor._tcp.local."
+        b._changed(Zc(), "_mor._tcp.local.", name, ServiceStateChange.Added)
+        v = b.version
+        assert len(woken) == 1 and [g.info.host for g in b.games()] == ["Bea"]
+        b._changed(Zc(), "_mor._tcp.local.", name, ServiceStateChange.Updated)
+        assert b.version == v and len(woken) == 1
+        Info.properties = TableInfo("Bea's table", "Bea", 2, 0).properties()
+        b._changed(Zc(), "_mor._tcp.local.", name, ServiceStateChange.Updated)
+        assert b.version == v + 1 and len(woken) == 2 and b.games()[0].info.taken == 2
+    finally:
+        b.close()
