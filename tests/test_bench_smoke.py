@@ -52,6 +52,7 @@ def test_bots_bench_runs_every_part_and_reports_every_figure():
         assert 0 <= figures[f"{level}_solo_win_rate"] <= 1
         assert figures[f"{level}_solo_median_vp"] >= 0
         assert 0 < figures[f"{level}_decision_p50_ms"] <= figures[f"{level}_decision_p95_ms"]
+        assert figures[f"{level}_decision_wall_p95_ms"] > 0
         assert 0 <= figures[f"four_player_win_share_{level}"] <= 1
     assert 0 <= figures["hard_vs_medium_2p_win_rate"] <= 1 and 0 <= figures["medium_vs_easy_2p_win_rate"] <= 1
     assert abs(sum(figures[f"four_player_win_share_{lv}"] for lv in ("easy", "medium", "hard")) - 1) < 0.01

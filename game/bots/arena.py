@@ -20,11 +20,14 @@ from . import Bot, Decision, make_bot
 
 @dataclass
 class Played:
-    """A finished game and how each bot spent its time (seconds per decision, by nickname)."""
+    """A finished game and how each bot spent its time, seconds per decision by nickname: on the
+    clock (``times``) and on the processor (``cpu``, this thread only: what a decision costs on
+    a core of its own, whatever else the machine is doing)."""
 
     game: Game
     levels: dict[str, str]
     times: dict[str, list[float]] = field(default_factory=dict)
+    cpu: dict[str, list[float]] = field(default_factory=dict)
     whys: list[str] = field(default_factory=list)
 
 
@@ -56,7 +59,7 @@ def play(config: GameConfig, levels: Sequence[str], seed: int, *, budget: int | 
         if nick not in made:
             made[nick] = make_bot(level, config, budget=budget)
         by_nick[nick] = made[nick]
-    out = Played(game, dict(zip(nicks, levels)), {n: [] for n in nicks})
+    out = Played(game, dict(zip(nicks, levels)), {n: [] for n in nicks}, {n: [] for n in nicks})
     counts = dict.fromkeys(nicks, 0)
     for _ in range(max_requests):
         nick = who_acts(game)
@@ -65,8 +68,9 @@ def play(config: GameConfig, levels: Sequence[str], seed: int, *, budget: int | 
         view = player_view(game, nick)
         rng = random.Random(f"{seed}:{nick}:{counts[nick]}")
         counts[nick] += 1
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         decision = by_nick[nick].decide(view, nick, rng)
+        out.cpu[nick].append(time.thread_time() - c0)
         out.times[nick].append(time.perf_counter() - t0)
         out.whys.append(decision.why)
         game.apply(nick, decision.action)
