@@ -42,6 +42,7 @@ class ViewModel:
         self._players: dict[str, Msg] = {}
         self._containers: dict[int, Msg] = {}
         self._leaders: dict[int, Msg] = {}
+        self.revealed_tokens: list[int] = []   # solo: Lorenzo's tokens face up since the last shuffle
 
     # ------------------------------------------------------------------ feeding
     @property
@@ -66,6 +67,13 @@ class ViewModel:
         self.game = copy.deepcopy(msg)
         self._index()
         self.changes = []
+        # the whole game again (a resume, a rejoin): of the tokens face up, at least the last one is known
+        last = msg.get("lastActionToken")
+        kinds = {t["id"]: t.get("kind") for t in msg.get("actionTokens", [])}
+        if last is None or kinds.get(last) == "ActionTokenBlackMoveOneShuffle":
+            self.revealed_tokens = []
+        elif last not in self.revealed_tokens:
+            self.revealed_tokens = [last]
 
     def _index(self) -> None:
         g = self.game
@@ -127,6 +135,11 @@ class ViewModel:
 
     def _on_UpdateActionToken(self, m: Msg) -> None:
         self.game["lastActionToken"] = m["actionToken"]  # type: ignore[index]
+        kinds = {t["id"]: t.get("kind") for t in self.game.get("actionTokens", [])}  # type: ignore[union-attr]
+        if kinds.get(m["actionToken"]) == "ActionTokenBlackMoveOneShuffle":
+            self.revealed_tokens = []          # every token went back into the pile
+        elif m["actionToken"] not in self.revealed_tokens:
+            self.revealed_tokens.append(m["actionToken"])
         self._changed("token", m["actionToken"])
 
     def _on_UpdateDevCardGrid(self, m: Msg) -> None:

@@ -233,3 +233,50 @@ def test_a_played_leader_looks_nothing_like_one_in_hand_on_either_board():
     assert rect is not None
     colours = {tuple(seen.get_at((x, y)))[:3] for x in range(rect.x, rect.right, 4) for y in range(rect.y, rect.bottom, 4)}
     assert len(colours) > 80
+
+
+def test_lorenzos_pile_shows_the_tokens_face_up_and_warns_before_a_colour_runs_out():
+    from game.scenes.panels.top_bar import pile_warning
+    app = App(headless=True, size=(1280, 800))
+    app.settings.confirm_end_turn = False
+    game = mid_game(["Ada"], 7, 4)
+    session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")
+    scene = BoardScene(app, session)
+    app.stack.push(scene)
+    app.frame(0.001)
+    app.frame(5.0)
+    pile = scene.layout.token.copy()
+    seen = set()
+    for turn in range(6):                                      # turns played with the mouse
+        line = next(h for h in scene.hits if h.target == ("line", True, turn % 3))
+        click(app, line.rect.center)
+        click(app, scene.buttons["confirm"].rect.center)
+        if scene.confirm_dialog is not None:
+            click(app, scene.confirm_dialog.confirm_button.rect.center)
+        click(app, scene.buttons["end"].rect.center)
+        app.frame(5.0)
+        assert app.stack.top is scene and game.version > 0
+        revealed = session.vm.revealed_tokens
+        last = game.last_token
+        shuffled = CFG.solo_tokens[last].kind == "move_shuffle"
+        assert (revealed == []) if shuffled else (revealed[-1] == last and game.tokens[-len(revealed):] == revealed)
+        seen.add(pixels(app.window, pile))
+    assert len(seen) >= 3                                      # the pile's corner follows the draws
+    # a colour two cards from the end with its token still in the pile: a warning in words
+    game = mid_game(["Ada"], 7, 4)
+    session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")
+    scene = BoardScene(app, session)
+    app.stack.reset(scene)
+    app.frame(0.001)
+    app.frame(5.0)
+    view = session.vm.game
+    token = next(t for t in view["actionTokens"] if t.get("discardedDevCardColor")
+                 and t["id"] not in session.vm.revealed_tokens)
+    color = token["discardedDevCardColor"]
+    view["devCardGrid"]["cardsLeft"][color] = [0, 0, 1, 1]
+    assert pile_warning(view, []) == f"Beware: one more {color} token and you lose"
+    assert pile_warning(view, [token["id"]]) is None           # face up: it cannot come before a shuffle
+    before = pixels(app.window, pile)
+    scene._rev += 1                                            # the view changed under the board: redraw
+    app.frame(0.001)
+    assert pixels(app.window, pile) != before

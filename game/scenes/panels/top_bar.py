@@ -85,15 +85,35 @@ class TopBar(Panel):
              max_width=inner.w - self.px(14))
 
     def _lorenzo(self, surface: pygame.Surface, ctx: Context) -> None:
+        """Lorenzo: his black cross, the tokens face up since the last shuffle, how many are left
+        in the pile, a warning when one token would end the game, and his last token."""
         rect = self.token
-        tok = ctx.g.get("lastActionToken")
-        tokens = {t["id"]: t for t in ctx.g.get("actionTokens", [])}
+        g = ctx.g
+        tok = g.get("lastActionToken")
+        tokens = {t["id"]: t for t in g.get("actionTokens", [])}
         text(surface, "Lorenzo", (rect.x, rect.y + self.px(4)), self.px(20), P.INK, "caps")
-        text(surface, f"black cross {ctx.g['blackPoints']}", (rect.x, rect.y + self.px(30)), self.px(16),
+        text(surface, f"black cross {g['blackPoints']}", (rect.x, rect.y + self.px(30)), self.px(16),
              P.SEPIA, "italic")
         tr = self.token_rect()
         if tok is not None and tok in tokens and tr is not None:
             surface.blit(C.token(tokens[tok], tr.h), tr)
+        if not tokens:
+            return
+        shown = [t for t in ctx.vm.revealed_tokens if t in tokens]
+        x = rect.x + self.px(130)
+        right = (tr.x if tr is not None else rect.right) - self.px(8)
+        warn = pile_warning(g, shown)
+        if warn:
+            text(surface, warn, (x, rect.y + self.px(4)), self.px(16), P.OXBLOOD, "italic", max_width=right - x)
+        else:
+            text(surface, "Face up since the shuffle:" if shown else "No token face up since the shuffle",
+                 (x, rect.y + self.px(6)), self.px(15), P.SEPIA, "italic", max_width=right - x)
+        mini = self.px(22)
+        for i, tid in enumerate(shown):
+            surface.blit(C.token(tokens[tid], mini), (x + i * (mini + self.px(3)), rect.y + self.px(26)))
+        left = len(tokens) - len(shown)
+        text(surface, f"{left} of {len(tokens)} left in the pile", (x, rect.bottom - self.px(4)), self.px(14),
+             P.SEPIA, "italic", anchor="bottomleft", max_width=right - x)
 
     def draw_hover(self, surface: pygame.Surface, ctx: Context) -> None:
         t = ctx.hover
@@ -101,3 +121,16 @@ class TopBar(Panel):
             for rect, p in zip(self.opponents, self._others(ctx)):
                 if p["nickname"] == t[1]:
                     glow(surface, rect, P.GOLD_LIGHT[:3], width=2)
+
+
+def pile_warning(g: dict[str, Any], revealed: list[int]) -> str | None:
+    """In solo, a colour that one more of Lorenzo's tokens would wipe off the grid (which loses
+    the game), if a token for it is still in the pile; else None."""
+    left = g.get("devCardGrid", {}).get("cardsLeft") or {}
+    for t in g.get("actionTokens", []):
+        color = t.get("discardedDevCardColor")
+        if t.get("kind") != "ActionTokenDiscardTwo" or not color or t["id"] in revealed or color not in left:
+            continue
+        if sum(left[color]) <= 2:
+            return f"Beware: one more {color} token and you lose"
+    return None
