@@ -196,7 +196,14 @@ class Announcer:
         from zeroconf import ServiceInfo
         return ServiceInfo(SERVICE_TYPE, self.name, port=self.port, properties=info.properties(),
                            addresses=[socket.inet_aton(a) for a in self.addresses if _is_ipv4(a)],
-                           server=f"{re.sub(r'[^A-Za-z0-9-]', '-', socket.gethostname())[:40] or 'mor'}.local.")
+                           server=self._host_name())
+
+    def _host_name(self) -> str:
+        """The announcement's own host name (the computer's, with the port): announcers on one
+        computer bound to different addresses (a hosted game on the LAN, a test server on loopback)
+        must not share address records, or a browser would mix their addresses."""
+        base = re.sub(r'[^A-Za-z0-9-]', '-', socket.gethostname())[:40] or "mor"
+        return f"{base}-{self.port}.local."
 
     def _run(self) -> None:
         if not any(_is_ipv4(a) for a in self.addresses):

@@ -147,3 +147,20 @@ def test_the_same_news_again_wakes_nobody():
         assert b.version == v + 1 and len(woken) == 2 and b.games()[0].info.taken == 2
     finally:
         b.close()
+
+
+def test_two_announcers_on_one_computer_keep_their_own_addresses(browser):
+    """A hosted game on the LAN and a server on loopback, on one computer: each is found at its
+    own address (they once shared the computer's address records, and a browser mixed them)."""
+    lan = Announcer(TableInfo("Lan table", "Ada", 1, 1), 40003, "0.0.0.0", addresses=["192.0.2.99"],
+                    interfaces=LOOPBACK)
+    loop = Announcer(TableInfo("Loop table", "Bea", 1, 1), 40004, "127.0.0.1")
+    try:
+        a = wait_for(lambda: found(browser, 40003))
+        b = wait_for(lambda: found(browser, 40004))
+        time.sleep(0.5)      # both announcements are out; a mix would show now
+        a, b = found(browser, 40003), found(browser, 40004)
+        assert (a.address, b.address) == ("192.0.2.99", "127.0.0.1")
+    finally:
+        lan.close(timeout=5)
+        loop.close(timeout=5)
