@@ -73,6 +73,7 @@ class BoardScene(Scene):
         self._base: pygame.Surface | None = None     # the whole board without the hover card
         self._base_key: tuple | None = None
         self._rev = 0                                # bumped by every click or key (plan edits)
+        self.note: str | None = None                 # why the last pick in a plan was refused
         self.log_scroll = 0                          # rows of the log scrolled back from the newest
         self.moments: list[VaticanMoment] = []       # Vatican reports being shown, the first one now
         self._reported: set | None = None            # sections whose report was seen
@@ -100,7 +101,8 @@ class BoardScene(Scene):
         return Context(self.session, plan=self.plan, hover=self.hover, selected_item=self.selected_item,
                        selected_shelf=self.selected_shelf, viewing=self.viewing, flash=self.flash,
                        buyable=self._buyable, cards=self._cards_by_id, leaders=self._leaders_by_id,
-                       chat=self.chat_entry is not None, log_scroll=self.log_scroll)
+                       chat=self.chat_entry is not None, log_scroll=self.log_scroll,
+                       note=self.note)
 
     def _buyable(self) -> set[tuple[str, int]]:
         """(colour, level) of the cards this player can buy now; computed once per state."""
@@ -388,6 +390,7 @@ class BoardScene(Scene):
             self._click(target)
 
     def _cancel(self) -> None:
+        self.note = None
         self.drag_from, self.dragging = None, False
         self.plan = None
         self.selected_item = None
@@ -438,10 +441,10 @@ class BoardScene(Scene):
         if isinstance(plan, ProductionPlan):
             if kind == "production":
                 plan.toggle(target[1])
+                self.note = None
+                self._default_blanks(plan, target[1])
             elif kind == "blank":
-                _, pid, side, i = target
-                blanks = (plan.input_blanks if side == "in" else plan.output_blanks)[pid]
-                plan.set_blank(pid, side, i, RESOURCES[(RESOURCES.index(blanks[i]) + 1) % 4])
+                self._pick(plan, *target[1:])
             elif kind == "pay":
                 _, res, src, dst = target
                 plan.get_payment().move(res, src, dst)
@@ -459,6 +462,7 @@ class BoardScene(Scene):
             self._start_production()
             if isinstance(self.plan, ProductionPlan):
                 self.plan.toggle(target[1])
+                self._default_blanks(self.plan, target[1])
         elif kind in ("shelf", "depot"):
             if self.selected_shelf is None:
                 self.selected_shelf = target[1]
@@ -490,6 +494,35 @@ class BoardScene(Scene):
             self.selected_item = self._next_unplaced()
         else:
             self.selected_shelf, self.selected_item = cid, None
+
+    def _pick(self, plan: ProductionPlan, pid: int, side: str, i: int, res: str) -> None:
+        """Choose ``res`` for a free choice of a production; paying with what the player does not
+        have enough of is refused in words."""
+        self.note = None
+        if side == "in":
+            owned = self.context().vm_totals().get(res, 0)
+            need = plan.total_input().get(res, 0) - (plan.input_blanks[pid][i] == res) + 1
+            if owned < need:
+                self.note = (f"You have no {res} to pay with." if not owned else
+                             f"You have {owned} {res}: not enough to pay {need}.")
+                return
+        plan.set_blank(pid, side, i, res)
+
+    def _default_blanks(self, plan: ProductionPlan, pid: int) -> None:
+        """A production's free inputs paid with what the player has most of, one by one."""
+        if pid not in plan.input_blanks:
+            return
+        left = dict(self.context().vm_totals())
+        for res, n in plan.total_input().items():
+            left[res] = left.get(res, 0) - (n - sum(b.count(res) for b in plan.input_blanks.values()))
+        for p, blanks in plan.input_blanks.items():
+            if p != pid:
+                for r in blanks:
+                    left[r] = left.get(r, 0) - 1
+        for k in range(len(plan.input_blanks[pid])):
+            best = max(RESOURCES, key=lambda r: (left.get(r, 0), -RESOURCES.index(r)))
+            plan.set_blank(pid, "in", k, best)
+            left[best] = left.get(best, 0) - 1
 
     def _next_unplaced(self) -> int | None:
         plan = self.plan

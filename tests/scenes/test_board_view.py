@@ -280,3 +280,34 @@ def test_lorenzos_pile_shows_the_tokens_face_up_and_warns_before_a_colour_runs_o
     scene._rev += 1                                            # the view changed under the board: redraw
     app.frame(0.001)
     assert pixels(app.window, pile) != before
+
+
+def test_base_production_offers_a_picker_of_what_the_player_owns():
+    app = App(headless=True, size=(1280, 800))
+    game = mid_game(["Ada", "Bruno"], 3, 6)
+    ada = game.player("Ada")
+    for c in ada.shelves:
+        c.content.clear()
+    ada.strongbox.content.clear()
+    ada.strongbox.content.update({"Stone": 3, "Coin": 1})
+    scene = BoardScene(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+    app.stack.push(scene)
+    app.frame(0.001)
+    app.frame(5.0)
+    click(app, scene.buttons["produce"].rect.center)
+    base = next(h for h in scene.hits if h.target == ("production", 0))
+    click(app, base.rect.center)
+    plan = scene.plan
+    assert plan.input_blanks[0] == ["Stone", "Stone"]          # what there is most of
+    picks = {h.target[1:]: h.rect for h in scene.hits if h.target[0] == "blank"}
+    assert len(picks) == 12                                    # 2 to pay, 1 to get, 4 resources each
+    before = pixels(app.window, scene.layout.log)
+    click(app, picks[(0, "in", 0, "Servant")].center)         # none owned: refused, in words
+    assert plan.input_blanks[0] == ["Stone", "Stone"] and scene.note == "You have no Servant to pay with."
+    assert pixels(app.window, scene.layout.log) != before
+    click(app, picks[(0, "in", 1, "Coin")].center)
+    assert plan.input_blanks[0] == ["Stone", "Coin"] and scene.note is None
+    click(app, picks[(0, "in", 0, "Coin")].center)            # a second Coin: only one is owned
+    assert plan.input_blanks[0] == ["Stone", "Coin"] and scene.note == "You have 1 Coin: not enough to pay 2."
+    click(app, picks[(0, "out", 0, "Shield")].center)
+    assert plan.output_blanks[0] == ["Shield"] and plan.ready

@@ -46,6 +46,7 @@ class Context:
     leaders: dict[int, dict] = field(default_factory=dict)
     chat: bool = False
     log_scroll: int = 0
+    note: str | None = None        # why the last choice in the plan could not be taken
 
     @property
     def vm(self):
@@ -71,6 +72,15 @@ class Context:
     def main_open(self) -> bool:
         """The player may still take their main action (market, card or production) now."""
         return self.can_act and not self.g["isMandatoryActionDone"]
+
+    def vm_totals(self) -> dict[str, int]:
+        """What the player owns of each resource (shelves, leader depots and strongbox)."""
+        me = self.me
+        out: dict[str, int] = {}
+        for cid in [*me["warehouseShelves"], *me.get("leaderDepots", []), me["strongbox"]]:
+            for res, n in self.vm.container(cid)["content"].items():
+                out[res] = out.get(res, 0) + n
+        return out
 
     def productions(self) -> dict[int, dict[str, Any]]:
         return {p["id"]: p for p in self.g["productions"]}

@@ -12,7 +12,7 @@ from ..art import marbles as M
 from ..art import palette as P
 from ..hint import HintPlan
 from ..plans import BuyPlan, MarketPlan, ProductionPlan
-from .base import Context, Hit, Panel, glow, panel, text, veil
+from .base import RESOURCES, Context, Hit, Panel, glow, panel, text, veil
 
 HINT_INK = (46, 96, 58)
 """The green ink of a hint's reason."""
@@ -36,13 +36,7 @@ class PlanPanel(Panel):
         elif isinstance(plan, (BuyPlan, ProductionPlan)):
             pay = plan.payment if isinstance(plan, BuyPlan) else plan.get_payment()
             if isinstance(plan, ProductionPlan):
-                bx, small = x, self.px(28)
-                for pid in plan.selected:
-                    for side, blanks in (("in", plan.input_blanks.get(pid, [])), ("out", plan.output_blanks.get(pid, []))):
-                        for i, _ in enumerate(blanks):
-                            out.append(Hit(pygame.Rect(bx, r.y + self.px(32), small, small), ("blank", pid, side, i)))
-                            bx += small + self.px(4)
-                    bx += self.px(10)
+                out += self.picker_hits(ctx)
             y2 = r.y + self.px(58 if isinstance(plan, BuyPlan) else 86)
             cx = x
             for res in sorted(pay.cost):
@@ -53,6 +47,29 @@ class PlanPanel(Panel):
                         if donor is not None:
                             out.append(Hit(pygame.Rect(cx, y2, self.px(120), self.px(22)), ("pay", res, donor, cid)))
                             cx += self.px(126)
+        return out
+
+    def picker_hits(self, ctx: Context) -> list[Hit]:
+        """A picker of the four resources for each free choice of the chosen productions: one
+        target per resource, ("blank", production, "in"/"out", index, resource)."""
+        plan = ctx.plan
+        groups = [(pid, side, i) for pid in plan.selected
+                  for side, blanks in (("in", plan.input_blanks.get(pid, [])), ("out", plan.output_blanks.get(pid, [])))
+                  for i, _ in enumerate(blanks)]
+        if not groups:
+            return []
+        r = self.rect
+        label, gap, sep = self.px(30), self.px(9), self.px(10)
+        room = r.w - self.px(24) - len(groups) * (label + sep)
+        size = max(12, min(self.px(24), (room // len(groups) - 3 * gap) // 4))
+        x, y = r.x + self.px(12), r.y + self.px(32)
+        out = []
+        for pid, side, i in groups:
+            x += label
+            for res in RESOURCES:
+                out.append(Hit(pygame.Rect(x, y, size, size), ("blank", pid, side, i, res)))
+                x += size + gap
+            x += sep
         return out
 
     def draw(self, surface: pygame.Surface, ctx: Context) -> None:
@@ -117,14 +134,29 @@ class PlanPanel(Panel):
                     else f"Pay {ins}  →  get {outs}" + ("  (click a resource below to change a free choice)"
                                                          if blanks else ""))
             text(surface, head, (x, r.y + self.px(8)), self.px(18), P.INK, "italic", max_width=width)
+            owned = ctx.vm_totals()
             for hit in hits:
                 t = hit.target
-                if t[0] == "blank":
-                    _, pid, side, i = t
-                    res = (plan.input_blanks if side == "in" else plan.output_blanks)[pid][i]
-                    surface.blit(I.resource_icon(res, hit.rect.h), hit.rect)
-                    text(surface, "in" if side == "in" else "out", (hit.rect.right, hit.rect.bottom), self.px(12),
-                         P.SEPIA, "italic", anchor="bottomleft")
+                if t[0] != "blank":
+                    continue
+                _, pid, side, i, res = t
+                chosen = (plan.input_blanks if side == "in" else plan.output_blanks)[pid][i] == res
+                if res == RESOURCES[0]:
+                    text(surface, "pay" if side == "in" else "get", (hit.rect.x - self.px(4), hit.rect.centery),
+                         self.px(14), P.SEPIA, "italic", anchor="midright")
+                surface.blit(I.resource_icon(res, hit.rect.h), hit.rect)
+                if side == "in":
+                    n = owned.get(res, 0)
+                    if not n:
+                        veil(surface, hit.rect, 140, radius=hit.rect.w // 2)
+                    badge = pygame.Rect(0, 0, self.px(13), self.px(13))
+                    badge.center = (hit.rect.right, hit.rect.bottom - self.px(2))
+                    pygame.draw.ellipse(surface, P.INK if n else P.OXBLOOD, badge)
+                    text(surface, str(n), badge.center, self.px(11), P.PARCHMENT, anchor="center")
+                if chosen:
+                    glow(surface, hit.rect, P.OXBLOOD[:3], width=3, radius=hit.rect.w // 2)
+            if ctx.note:
+                text(surface, ctx.note, (x, r.y + self.px(66)), self.px(15), P.OXBLOOD, "italic", max_width=width)
             problem = plan.problem()
             if problem and plan.selected:
                 text(surface, problem, (x, r.bottom - self.px(26)), self.px(16), P.OXBLOOD, "italic", max_width=width)
