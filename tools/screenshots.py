@@ -1,7 +1,9 @@
 """Render every client scene to PNG, headless: ``python tools/screenshots.py [OUT_DIR]``.
 
 Games are played by the engine's random policy to a mid-game position, then shown through the
-same session/view-model path the real client uses. Writes ``docs/screenshots/*.png`` by default.
+same session/view-model path the real client uses; the first boards are walked to from the title
+by the real frame loop with posted events (tools/walk.py), and their FIRST frame is saved (the
+run fails if a panel is missing from it). Writes ``docs/screenshots/*.png`` by default.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
 
 from game.netcode.protocol import visible_to  # noqa: E402
 from game.rules import Game, default_config, player_view  # noqa: E402
@@ -186,6 +189,58 @@ def shots(app) -> dict:
     }
 
 
+def walked(out: Path) -> list[str]:
+    """Shots taken the way a player gets there (tools/walk.py): from the title through Play solo
+    and the leader choice, the FIRST frame of the board, at 1024x640 and 1920x1080; then a
+    Vatican report as it plays out, by discarding a leader on the space before the pope's."""
+    import pygame
+
+    from game.scenes.app import App
+    from game.scenes.menus import TitleScene
+    from walk import Walk, board_check
+    names = []
+    for size in ((1024, 640), (1920, 1080)):
+        app = App(headless=True, size=size)
+        walk = Walk(app)
+        app.stack.push(TitleScene(app))
+        walk.frames(2)
+        walk.press("Play solo")
+        walk.until_scene("LeaderChoiceScene")
+        for key, ch in ((pygame.K_1, "1"), (pygame.K_3, "3"), (pygame.K_RETURN, "\r")):
+            walk.key(key, ch)
+        walk.until_scene("BoardScene")
+        first = walk.first("BoardScene")
+        missing = [k for k, ok in board_check(first, 1).items() if not ok]
+        if missing:
+            raise SystemExit(f"the first board frame at {size} lacks: {', '.join(missing)}")
+        name = f"first-board-solo-{size[0]}x{size[1]}"
+        pygame.image.save(first, str(out / f"{name}.png"))
+        names.append(name)
+        while app.stack.top is not None:
+            app.stack.pop()
+        if app.solo_save_path.exists():
+            app.solo_save_path.unlink()
+    # a Vatican report's moment, half a second in
+    from game.scenes.board import BoardScene
+    app = App(headless=True, size=(1280, 800))
+    game = mid_game(["Ada", "Bruno"], 3, 6)
+    for p in game.players:
+        p.faith = 7 if p.nickname == "Ada" else 2
+    scene = BoardScene(app, session_for(game, "Ada"))
+    app.stack.push(scene)
+    walk = Walk(app)
+    walk.frames(2)
+    leader = next(h for h in scene.hits if h.target[0] == "leader")
+    walk.click(leader.rect.center)
+    walk.press("Discard")
+    for _ in range(5):
+        app.frame(0.12)
+    walk.move((3, 3))
+    pygame.image.save(app.window, str(out / "board-vatican-report.png"))
+    names.append("board-vatican-report")
+    return names
+
+
 def main(argv: list[str]) -> int:
     import tempfile
     os.environ["MOR_CONFIG_DIR"] = os.environ["MOR_DATA_DIR"] = tempfile.mkdtemp()
@@ -198,6 +253,7 @@ def main(argv: list[str]) -> int:
         app.frame(0.016)
         app.frame(0.016)
         app.screenshot(out / f"{name}.png")
+    walked(out)
     print(f"wrote {len(list(out.glob('*.png')))} screenshots to {out}")
     return 0
 
