@@ -102,6 +102,9 @@ def ask_before_leaving(app: "App", session: "GameSession | None", leave: Callabl
     return True
 
 
+QUIT_TITLE = "Quit while hosting?"
+
+
 def ask_before_quitting(app: "App") -> bool:
     """Quitting closes the server this app hosts: with other people at it, ask first (True)."""
     if app.server is None:
@@ -112,8 +115,9 @@ def ask_before_quitting(app: "App") -> bool:
     if not people:
         return False
     from .ask import AskScene
-    if isinstance(top, AskScene):
-        return True          # already asking
+    if isinstance(top, AskScene) and top.title == QUIT_TITLE:
+        return False         # closing the window again while asked: quit
+
     who = _names(people)
     verb = "is" if len(people) == 1 else "are"
     text = (f"{who} {verb} playing on the game server of this computer. Quitting closes it: {who} "
@@ -122,6 +126,6 @@ def ask_before_quitting(app: "App") -> bool:
     def then(answer: str) -> None:
         if answer == "quit":
             app.running = False
-    app.stack.push(AskScene(app, "Quit while hosting?", text, [("quit", "Quit", None), ("stay", "Stay", None)],
+    app.stack.push(AskScene(app, QUIT_TITLE, text, [("quit", "Quit", None), ("stay", "Stay", None)],
                             then, warning=True))
     return True

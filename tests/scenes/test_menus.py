@@ -717,6 +717,11 @@ class TestHost:
         frames(app, 1, [pygame.event.Event(pygame.QUIT)])
         click(app, "quit")
         assert not app.running
+        app.running = True                       # closing the window twice quits without a third ask
+        frames(app, 1, [pygame.event.Event(pygame.QUIT)])
+        assert app.running and isinstance(app.stack.top, AskScene)
+        frames(app, 1, [pygame.event.Event(pygame.QUIT)])
+        assert not app.running
         bruno.close()
 
 
