@@ -157,7 +157,7 @@ def test_an_animating_scene_gets_the_frames_it_asks_for_and_no_more(dirs):
         seen["frames"] = lp.frames_between(t0, time.perf_counter())
 
     loop.run(Breathing(app), script)
-    assert 12 <= seen["frames"] <= 25, seen
+    assert 10 <= seen["frames"] <= 25, seen
 
 
 def test_a_focused_text_entry_keeps_its_cursor_blinking(dirs, monkeypatch):
@@ -177,4 +177,4 @@ def test_a_focused_text_entry_keeps_its_cursor_blinking(dirs, monkeypatch):
         seen["frames"] = lp.frames_between(t0, time.perf_counter())
 
     loop.run(JoinScene(app), script)
-    assert 3 <= seen["frames"] <= 8, seen
+    assert 2 <= seen["frames"] <= 10, seen   # five a second (a loaded machine may drop one or two)
