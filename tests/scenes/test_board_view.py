@@ -311,3 +311,16 @@ def test_base_production_offers_a_picker_of_what_the_player_owns():
     assert plan.input_blanks[0] == ["Stone", "Coin"] and scene.note == "You have 1 Coin: not enough to pay 2."
     click(app, picks[(0, "out", 0, "Shield")].center)
     assert plan.output_blanks[0] == ["Shield"] and plan.ready
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_button_of_the_action_bar_stays_inside_it(size):
+    app, scene = board(size)
+    bar = scene.layout.actions
+    shown = [b for b in scene.buttons.values() if b.visible]
+    assert len(shown) >= 5
+    for b in shown:
+        assert bar.contains(b.rect), b.text
+        assert b.font.size(b.text)[0] <= b.rect.w - 4, b.text
+    for i, a in enumerate(shown):
+        assert not any(a.rect.colliderect(b.rect) for b in shown[i + 1:]), a.text

@@ -20,15 +20,22 @@ SMALL = [("leave", "Leave", "Back to the title (a solo game is saved; online, yo
                           "end the turn, or the others' boards change"),
          ("hint", "Hint", "What the hard computer player would do now (H): a plan to look at, then "
                           "confirm, change or drop")]
-"""(key, label, tooltip) of the small buttons, placed from the right edge leftwards."""
+"""(key, label, tooltip) of the small buttons, two to a row from the bottom right (see
+:meth:`ActionBar.small_rect`)."""
 
 
 class ActionBar(Panel):
     def small_rect(self, i: int) -> pygame.Rect:
-        """The ``i``-th small button from the right."""
+        """The ``i``-th small button: two to a row under the large ones, filled from the bottom
+        right (right column first), so that every one stays inside the bar."""
         a = self.rect
-        lw, lh = self.px(84), self.px(26)
-        return pygame.Rect(a.right - (i + 1) * lw - (i + 1) * self.px(6), a.bottom - lh - self.px(6), lw, lh)
+        gap = self.px(8)
+        col_w = (a.w - self.px(24)) // 2
+        lh = self.px(26)
+        row, col = divmod(i, 2)
+        x = a.x + self.px(8) + (1 - col) * (col_w + gap)
+        y = a.bottom - self.px(6) - (row + 1) * lh - row * self.px(6)
+        return pygame.Rect(x, y, col_w, lh)
 
     def build(self, ui: pygame_gui.UIManager) -> dict[str, pygame_gui.elements.UIButton]:
         """The bar's buttons, by key."""
