@@ -164,10 +164,12 @@ class BoardScene(Scene):
     def _refresh_buttons(self) -> None:
         if not self.buttons:
             return
-        ActionBar.refresh(self.buttons, self.context())
         if self.final:   # nothing to play: the way back to the scores
-            for key in ("confirm", "back", "produce", "end"):
-                self.buttons[key].hide()
+            for key, button in self.buttons.items():
+                if key not in ("leave", "rules") and button.visible:
+                    button.hide()
+        else:
+            ActionBar.refresh(self.buttons, self.context())
         if self.chat_entry is not None:   # the plan takes the log's place while it is built
             (self.chat_entry.hide if self.plan is not None else self.chat_entry.show)()
 

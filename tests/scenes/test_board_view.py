@@ -130,8 +130,7 @@ def test_the_log_wraps_at_one_size_scrolls_with_the_wheel_and_marks_the_newest_l
     area = panel.text_area(True)
     rows = panel.rows(ctx)
     assert len(rows) >= 60                                     # long lines wrapped, not shrunk
-    font = F.font(panel.size, "italic")
-    assert all(font.size(words)[0] <= area.w for _s, words, _f, _n in rows)
+    assert all(F.font(panel.size, "regular").size(words)[0] <= area.w - panel.px(8) for _s, words, _f, _n in rows)
     # the newest line stands on a band: its margin differs from an older line's
     y_new = area.bottom - panel.line_h // 2
     y_old = area.bottom - panel.line_h * 5 - panel.line_h // 2

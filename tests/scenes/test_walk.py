@@ -161,6 +161,7 @@ def test_from_the_scores_the_final_board_of_every_player(tmp_path):
         assert {k: v for k, v in board_check(walk.first("BoardScene"), 3).items() if k != "actions"} == \
             {k: v for k, v in ALL.items() if k != "actions"}
         assert walk.button_at("Produce") is None and walk.button_at("End turn") is None
+        assert not [b for b in app.stack.top.ui.get_sprite_group().sprites() if getattr(b, "text", None) in ("Hint", "Undo") and b.visible]
         before = app.window.copy()
         for nick in ("Bruno", "Cora"):                 # each opponent's board, from their chip
             from game.scenes.layout import board_layout

@@ -87,7 +87,8 @@ class LogPanel(Panel):
                 for i, row in enumerate(_wrap(words, self.size, width, "regular", indent)):
                     out.append((speaker if i == 0 else "", row, i == 0, newest))
             else:
-                for i, row in enumerate(_wrap(str(line), self.size, width, "italic", 0)):
+                # measured in the wider roman: the newest line is set upright
+                for i, row in enumerate(_wrap(str(line), self.size, width, "regular", 0)):
                     out.append(("", row, i == 0, newest))
         return out
 

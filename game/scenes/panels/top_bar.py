@@ -108,9 +108,9 @@ class TopBar(Panel):
         else:
             text(surface, "Face up since the shuffle:" if shown else "No token face up since the shuffle",
                  (x, rect.y + self.px(6)), self.px(15), P.SEPIA, "italic", max_width=right - x)
-        mini = self.px(22)
+        mini = self.px(18)
         for i, tid in enumerate(shown):
-            surface.blit(C.token(tokens[tid], mini), (x + i * (mini + self.px(3)), rect.y + self.px(26)))
+            surface.blit(C.token(tokens[tid], mini), (x + i * (mini + self.px(3)), rect.y + self.px(24)))
         left = len(tokens) - len(shown)
         text(surface, f"{left} of {len(tokens)} left in the pile", (x, rect.bottom - self.px(4)), self.px(14),
              P.SEPIA, "italic", anchor="bottomleft", max_width=right - x)
