@@ -2,16 +2,21 @@
 
 A :class:`LanGames` owns a :class:`~game.netcode.discovery.Browser` (zeroconf's threads keep its
 list up to date); each frame it only reads that list, so it never holds up the frame loop. It
-paints one row per table (its name, its host, the seats taken and free) and tells which row a
-click hit.
+paints one row per table (its name, its host, the seats taken and free, its address) and tells
+which row a click hit. A table where this player still holds a seat (a token in ``seats.json``, kept
+by :class:`~game.match.RemoteMatch`, e.g. after the game was closed or crashed) says *Rejoin*, not
+*Wait for a seat*.
 """
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
+import orjson
 import pygame
 
 from game.netcode.discovery import Browser, FoundGame
+from game.settings import data_dir
 
 from .art import fonts
 from .backdrop import FADED, GOLD, GREEN_INK, INK, OXBLOOD, PANEL, SEPIA, mix, panel, tracked, wrap
@@ -25,16 +30,24 @@ MAX_ROWS = 3
 class LanGames:
     """The games on the network, as rows on a panel."""
 
-    def __init__(self, on_change=None) -> None:
+    def __init__(self, on_change=None, seat_file: Path | None = None) -> None:
         self.on_change = on_change           # called from zeroconf's threads when the list changes
         self.browser: Browser | None = None
+        self.seat_file = seat_file if seat_file is not None else data_dir() / "seats.json"
+        self._seats: dict[str, list[str]] = {}   # "address:port" -> nicknames holding a seat there
         self.rows: list[tuple[pygame.Rect, FoundGame]] = []
+        self.actions: list[str] = []             # what each painted row offers ("Join", "Rejoin as Bob"...)
         self.hover: str | None = None
         self.rect = pygame.Rect(0, 0, 0, 0)
 
     def start(self) -> None:
+        self._seats = _read_seats(self.seat_file)
         if self.browser is None:
             self.browser = Browser(on_change=self.on_change)
+
+    def seated(self, g: FoundGame) -> list[str]:
+        """The nicknames this player holds a seat under at that table (read when the list starts)."""
+        return self._seats.get(f"{g.address}:{g.port}", [])
 
     def close(self) -> None:
         if self.browser is not None:
@@ -82,6 +95,7 @@ class LanGames:
         surface.blit(k, k.get_rect(midtop=(rect.centerx, rect.y + round(18 * u))))
         games = self.games()
         self.rows = []
+        self.actions = []
         top = rect.y + round(18 * u) + k.get_height() + round(12 * u)
         inner = rect.inflate(-round(60 * u), 0)
         if not games:
@@ -100,7 +114,8 @@ class LanGames:
             r = pygame.Rect(inner.x, top + i * (row_h + gap), inner.w, row_h)
             self.rows.append((r, g))
             hot = enabled and self.hover == g.service
-            full = g.info.started and not g.info.free
+            mine = self.seated(g) if g.info.started else []
+            full = g.info.started and not g.info.free and not mine
             fill = mix(PANEL, GOLD, 0.28 if hot else 0.12)
             pygame.draw.rect(surface, fill, r, border_radius=round(8 * u))
             pygame.draw.rect(surface, GOLD if hot else mix(PANEL, GOLD, 0.5), r, max(1, round(2 * u)),
@@ -109,16 +124,34 @@ class LanGames:
             name = fonts.render(g.info.name or g.address, name_size, FADED if full else INK)
             surface.blit(name, name.get_rect(midleft=(r.x + pad, r.centery - round(9 * u))))
             seats = _seats(g)
-            host = f"host {g.info.host}" if g.info.host else f"{g.address}:{g.port}"
-            note = fonts.render(f"{host} \u00b7 {seats}", note_size, SEPIA, "italic")
+            where = f"{g.address}:{g.port}"   # tells apart tables of the same name; the host's plaque shows it
+            host = f"host {g.info.host} \u00b7 " if g.info.host else ""
+            note = fonts.render(f"{host}{seats} \u00b7 {where}", note_size, SEPIA, "italic")
             surface.blit(note, note.get_rect(midleft=(r.x + pad, r.centery + round(13 * u))))
-            act = fonts.render("Join \u203a" if not full else "Wait for a seat \u203a", name_size,
-                               GREEN_INK if not full else FADED)
+            action = (f"Rejoin as {mine[0]}" if len(mine) == 1 else "Rejoin") if mine else \
+                ("Wait for a seat" if full else "Join")
+            self.actions.append(action)
+            act = fonts.render(action + " \u203a", name_size, GREEN_INK if not full else FADED)
             surface.blit(act, act.get_rect(midright=(r.right - pad, r.centery)))
         more = len(games) - MAX_ROWS
         if more > 0:
             img = fonts.render(f"and {more} more\u2026", note_size, SEPIA, "italic")
             surface.blit(img, img.get_rect(midtop=(rect.centerx, top + MAX_ROWS * (row_h + gap))))
+
+
+def _read_seats(path: Path) -> dict[str, list[str]]:
+    """The seats saved by :class:`~game.match.RemoteMatch` ("host:port/nickname" -> token), by table."""
+    try:
+        data = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return {}
+    out: dict[str, list[str]] = {}
+    if isinstance(data, dict):
+        for key, token in data.items():
+            where, _, nickname = str(key).rpartition("/")
+            if where and nickname and token:
+                out.setdefault(where, []).append(nickname)
+    return out
 
 
 def _seats(g: FoundGame) -> str:

@@ -1,0 +1,60 @@
+"""The rows of the Join page's list of games (no network: a stand-in browser holds the games)."""
+from __future__ import annotations
+
+import time
+
+import orjson
+import pygame
+
+from game.netcode.discovery import FoundGame, TableInfo
+from game.scenes.lan_list import LanGames
+
+
+class FakeBrowser:
+    problem = ""
+    version = 1
+
+    def __init__(self, games):
+        self._games = games
+        self.started = time.monotonic()
+
+    def games(self):
+        return list(self._games)
+
+    def close(self):
+        pass
+
+
+def found(name: str, address: str, port: int, **info) -> FoundGame:
+    return FoundGame(service=f"{name} ({port})", address=address, port=port,
+                     info=TableInfo(name=name, host="Ada", **info), seen=time.monotonic())
+
+
+def painted(lan: LanGames, games) -> LanGames:
+    lan._seats = __import__("game.scenes.lan_list", fromlist=["_read_seats"])._read_seats(lan.seat_file)
+    lan.browser = FakeBrowser(games)
+    surface = pygame.Surface((1024, 640))
+    lan.paint(surface, pygame.Rect(200, 150, 620, 222), 0.6)
+    return lan
+
+
+def test_a_started_table_where_we_hold_a_seat_says_rejoin_and_the_others_wait(tmp_path):
+    pygame.init()
+    seats = tmp_path / "seats.json"
+    seats.write_bytes(orjson.dumps({"127.0.0.1:51015/Bob": "tok", "127.0.0.1:51016/Cy": ""}))
+    games = [found("Ada's table", "127.0.0.1", 51015, taken=2, started=True),
+             found("Ada's table", "127.0.0.1", 51016, taken=2, started=True),
+             found("Ada's table", "127.0.0.1", 51017, taken=1, free=1)]
+    lan = painted(LanGames(seat_file=seats), games)
+    by_port = {g.port: action for (_, g), action in zip(lan.rows, lan.actions)}
+    # our seat (a token) -> Rejoin under that name; a spent seat (empty token) and someone else's -> wait
+    assert by_port == {51015: "Rejoin as Bob", 51016: "Wait for a seat", 51017: "Join"}
+    assert lan.seated(games[0]) == ["Bob"] and lan.seated(games[1]) == []
+
+
+def test_a_damaged_seats_file_lists_the_games_as_usual(tmp_path):
+    pygame.init()
+    seats = tmp_path / "seats.json"
+    seats.write_bytes(b"\x00garbage{")
+    lan = painted(LanGames(seat_file=seats), [found("T", "10.0.0.2", 51015, taken=2, started=True)])
+    assert lan.actions == ["Wait for a seat"]
