@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 DEFAULT_SCREENSHOT_SIZE = (1280, 800)
+MAX_SIDE = 8192
+"""The longest side ``--size`` takes (an 8K screen is 7680 wide)."""
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -23,6 +25,8 @@ def _size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT, got {text!r}") from None
     if w < 320 or h < 200:
         raise argparse.ArgumentTypeError("the window must be at least 320x200")
+    if w > MAX_SIDE or h > MAX_SIDE:   # SDL cannot make the surface: "Out of memory" and a traceback
+        raise argparse.ArgumentTypeError(f"the window must be at most {MAX_SIDE}x{MAX_SIDE}")
     return w, h
 
 

@@ -43,3 +43,15 @@ def test_screenshot_at_another_size(tmp_path):
 def test_a_bad_size_is_refused(tmp_path):
     result = _run(tmp_path, "--screenshot", str(tmp_path / "y.png"), "--size", "big")
     assert result.returncode == 2 and "WIDTHxHEIGHT" in result.stderr
+
+
+def test_a_size_too_large_for_any_screen_is_refused_without_a_traceback():
+    import argparse
+
+    import pytest
+
+    from game.launcher import _size
+    assert _size("7680x4320") == (7680, 4320)
+    for text in ("99999x99999", "1024x9000"):
+        with pytest.raises(argparse.ArgumentTypeError, match="at most 8192x8192"):
+            _size(text)
