@@ -74,7 +74,16 @@ class LogPanel(Panel):
         return max(1, self.text_area(chat).h // self.line_h)
 
     def rows(self, ctx: Context) -> list[Row]:
-        """Every line of the log wrapped to the panel's width, oldest first."""
+        """Every line of the log wrapped to the panel's width, oldest first (kept until the log
+        changes)."""
+        lines = ctx.session.log
+        key = (len(lines), ctx.chat, id(lines[-1]) if lines else None, lines[-1] if lines else None)
+        if getattr(self, "_rows_key", None) == key:
+            return self._rows
+        self._rows, self._rows_key = self._wrap_all(ctx), key
+        return self._rows
+
+    def _wrap_all(self, ctx: Context) -> list[Row]:
         width = self.text_area(ctx.chat).w - self.px(10)
         out: list[Row] = []
         lines = ctx.session.log
