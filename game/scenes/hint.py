@@ -142,7 +142,7 @@ def plan_for(action: Action, why: str, game: Game, player: PlayerState) -> Any:
                 plan.output_blanks[req.production] = outs
         plan.payment = None
     else:
-        plan = HintPlan(action, describe(action, game))
+        plan = HintPlan(action, describe(action, game, player))
     plan.why = why
     return plan
 
@@ -155,17 +155,24 @@ def _paid(containers: dict[int, dict[str, int]]) -> dict[str, int]:
     return out
 
 
-def describe(action: Action, game: Game) -> str:
+def describe(action: Action, game: Game, player: PlayerState | None = None) -> str:
     """What a one-step request does, in words."""
+    def where(cid: int) -> str:
+        if player is not None:
+            for i, shelf in enumerate(player.shelves):
+                if shelf.id == cid:
+                    return f"shelf {i + 1}"
+        return "your leader's depot"
+
     if isinstance(action, ReqEndTurn):
         return "End your turn"
     if isinstance(action, ReqLeaderAction):
         name = _leader_name(game, action.leader)
         return f"Play your {name}" if action.is_activate else f"Discard your {name} (for 1 faith)"
     if isinstance(action, ReqSwapShelves):
-        return "Swap two of your shelves"
+        return f"Swap {where(action.shelf1)} and {where(action.shelf2)}"
     if isinstance(action, ReqMoveResources):
-        return "Move resources between your shelves"
+        return f"Move {action.count} {action.res_type} from {where(action.source)} to {where(action.target)}"
     return type(action).__name__
 
 

@@ -89,7 +89,7 @@ class VersusScene(PaintedScene):
             self.rows.append(pygame.Rect(x0, y, fx - x0, row_h))
             for k, (key, text, tip) in enumerate(LEVELS):
                 self.button(f"level_{i}_{key}", pygame.Rect(fx + k * (lw + round(12 * u)), y, lw, row_h), text,
-                            "@menu" if key == level else "@menu_quiet", tooltip=tip)
+                            "@menu" if key == level else "@menu_quiet")
             y += row_h + gap + round(26 * u)   # the level's description below
         by = self.sheet.bottom - round(78 * u)
         bw, bh = round(200 * u), round(50 * u)

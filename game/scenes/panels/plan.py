@@ -10,6 +10,7 @@ import pygame
 from ..art import icons as I
 from ..art import marbles as M
 from ..art import palette as P
+from ..backdrop import wrap
 from ..hint import HintPlan
 from ..plans import BuyPlan, MarketPlan, ProductionPlan
 from .base import RESOURCES, Context, Hit, Panel, glow, panel, text, veil
@@ -166,12 +167,17 @@ class PlanPanel(Panel):
             text(surface, plan.text + " — Confirm to do it, Back to drop it", (x, r.y + self.px(8)), self.px(18),
                  P.INK, "italic", max_width=width)
         why = getattr(plan, "why", None)
-        if why:   # a hint's plan: the hard bot's reason, under the plan
-            y = r.bottom - self.px(50 if isinstance(plan, MarketPlan) and plan.discarded else 26)
+        if why:   # a hint's plan: the hard bot's reason, under the plan (two lines at most)
+            size = self.px(16)
+            step = round(size * 1.2)
+            lines = wrap("Hint: " + why, size, width, "italic")[:2]
             if isinstance(plan, HintPlan):
                 y = r.y + self.px(40)
-            text(surface, "Hint: " + why, (x, y), self.px(16), HINT_INK,
-                 "italic", max_width=width)
+            else:
+                y = r.bottom - self.px(50 if isinstance(plan, MarketPlan) and plan.discarded else 26) \
+                    - (len(lines) - 1) * step
+            for i, line in enumerate(lines):
+                text(surface, line, (x, y + i * step), size, HINT_INK, "italic", max_width=width)
 
     def _payment(self, surface: pygame.Surface, ctx: Context, pay: Any, y: int, hits: list[Hit]) -> None:
         names = {}
