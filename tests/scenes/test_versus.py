@@ -70,6 +70,7 @@ def setup_with_the_mouse(app: App) -> None:
     click_at(app, leaders.card_rects[0].center)
     click_at(app, leaders.card_rects[2].center)
     click(app, "confirm")
+    frames_until(app, lambda: app.stack.top is not leaders)   # a remote game answers later
     if isinstance(app.stack.top, ResourceChoiceScene):
         res = app.stack.top
         kind = next(iter(res.token_rects))
@@ -77,6 +78,7 @@ def setup_with_the_mouse(app: App) -> None:
             click_at(app, res.token_rects[kind].center)
         click(app, f"shelf_{kind}_{res.valid_shelves(kind)[-1]}")
         click(app, "confirm")
+        frames_until(app, lambda: not isinstance(app.stack.top, ResourceChoiceScene))
 
 
 def play_to_the_end(app: App, session, between=lambda: None) -> int:
@@ -89,12 +91,12 @@ def play_to_the_end(app: App, session, between=lambda: None) -> int:
         between()
         return session.vm.my_turn or isinstance(app.stack.top, GameOverScene)
 
-    frames_until(app, lambda: between() or isinstance(app.stack.top, BoardScene), timeout=30)
+    frames_until(app, lambda: between() or isinstance(app.stack.top, BoardScene), timeout=60)
     board = app.stack.top
     first_frame_ok(app)
     turns = 0
     while not isinstance(app.stack.top, GameOverScene):
-        frames_until(app, waiting, timeout=30)
+        frames_until(app, waiting, timeout=60)
         if isinstance(app.stack.top, GameOverScene):
             break
         line = next(h.rect.center for h in board.hits if h.target == ("line", turns % 2 == 0, turns % 3))
