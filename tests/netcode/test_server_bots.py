@@ -17,7 +17,7 @@ from game.rules.actions import Action
 from game.rules.engine import Game
 from game.rules.playout import choose
 
-from conftest import CONFIG, Player, room_of, start_game, step
+from conftest import CONFIG, Player, room_of, start_game, step, wait_until
 
 
 def my_move(room, nick: str, rng: random.Random) -> Action | None:
@@ -98,7 +98,9 @@ class TestAGameWithBots:
         bot_moves = [h for h in room.game.history if h[0] == "apply" and h[1] in room.bots]
         assert len(bot_moves) > 2 * 10
         # the finished log: header with the bot seats, the bots' requests like anyone's
-        log = (tmp_path / "data" / "games" / "finished" / f"{room.id}.jsonl").read_bytes().splitlines()
+        finished = tmp_path / "data" / "games" / "finished" / f"{room.id}.jsonl"
+        wait_until(finished.exists)       # the loop files it away just after the last request
+        log = finished.read_bytes().splitlines()
         header = orjson.loads(log[0])
         assert header["bots"] == room.bots and set(header["tokens"]) == {"Cleo"}
         entries = [orjson.loads(x) for x in log[1:]]
