@@ -78,6 +78,13 @@ def local_undo(game: Game, nickname: str) -> list[Msg]:
     return out
 
 
+def _keep_replay(match: Any, kind: str) -> None:
+    """A local game has ended: its replay goes to the ``replays`` folder beside its save (once)."""
+    if getattr(match, "replay_path", None) is None and match.save_path is not None:
+        from game.replays import REPLAYS, save_finished
+        match.replay_path = save_finished(match.game, match.save_path.parent / REPLAYS, kind, match.nickname)
+
+
 class LocalMatch:
     """A solo game against Lorenzo, run by the engine in this process.
 
@@ -156,6 +163,7 @@ class LocalMatch:
         if self.save_path is None:
             return
         if self.game.ended:
+            _keep_replay(self, "solo")
             try:
                 self.save_path.unlink()
             except FileNotFoundError:
@@ -345,6 +353,7 @@ class BotMatch:
         if self.save_path is None:
             return
         if self.game.ended:
+            _keep_replay(self, "bots")
             try:
                 self.save_path.unlink()
             except FileNotFoundError:
@@ -451,6 +460,10 @@ class RemoteMatch:
     def undo(self) -> None:
         """Ask the server to take back our last request of this turn (our extension)."""
         self._send(P.ReqUndo().to_dict())
+
+    def fetch_replay(self) -> None:
+        """Ask our server for the replay of this game, once it is over (``UpdateReplay``)."""
+        self._send(P.ReqReplay().to_dict())
 
     def chat(self, text: str) -> None:
         """Say a line to the other players of this game (answered by an ``UpdateChat`` to all)."""
