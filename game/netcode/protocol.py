@@ -106,6 +106,12 @@ CHAT_MAX = 200
 REQ_UNDO = "ReqUndo"          # client to server: take back my last request of this turn
 UPDATE_UNDO = "UpdateUndo"    # server to our clients: {"player": nick, "action": name}, then an UpdateGame each
 ERR_UNDO = "ErrUndo"          # server to the requester: {"reason": code} (see game.rules.errors)
+REQ_REPLAY = "ReqReplay"      # client to server: {} (my game, over) or {"game": id, "token": seat token}
+UPDATE_REPLAY = "UpdateReplay"  # server to the requester: {"game": id, "replay": {mor-replay/1 record}}
+ERR_REPLAY = "ErrReplay"      # server to the requester: {"reason": one of REPLAY_REASONS}
+REPLAY_NOT_FINISHED = "NOT_FINISHED"   # the game is not over (its replay would show hidden cards)
+REPLAY_NO_SUCH_GAME = "NO_SUCH_GAME"   # no finished game of that number here
+REPLAY_NOT_YOURS = "NOT_YOURS"         # the token is not one of that game's seats
 """Longest chat message, in characters, after stripping surrounding whitespace."""
 # Server to client: errors.
 ERR_PROTOCOL = "ErrProtocol"
@@ -280,6 +286,32 @@ class ReqUndo(ClientMessage):
 
 
 @dataclass(frozen=True, slots=True)
+class ReqReplay(ClientMessage):
+    """Ask for the replay of a finished game one played (our extension): one's game, once it is
+    over (``game`` None), or a game of the server's record by number, with that seat's token."""
+
+    TYPE: ClassVar[str] = REQ_REPLAY
+    game: int | None = None
+    token: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.game is not None:
+            out["game"] = self.game
+        if self.token is not None:
+            out["token"] = self.token
+        out["type"] = self.TYPE
+        return out
+
+    @classmethod
+    def parse(cls, d: Mapping[str, Any]) -> "ReqReplay":
+        game = d.get("game")
+        if game is not None and (type(game) is not int or game < 0):
+            raise ProtocolError(INVALID_TYPES, "game must be a game number")
+        return cls(game, _opt_str(d, "token"))
+
+
+@dataclass(frozen=True, slots=True)
 class ReqNewGame(ClientMessage):
     """Ask for a game of ``players_count`` players (only the head of the waiting list may).
 
@@ -322,7 +354,7 @@ def _opt_str(d: Mapping[str, Any], key: str) -> str | None:
 _NETWORK: dict[str, type[ClientMessage]] = {
     cls.TYPE: cls
     for cls in (ReqWelcome, ResWelcome, ReqHeartbeat, ResHeartbeat, ReqGoodbye, ReqQuit, ReqJoin,
-                ReqNewGame, ReqChat, ReqUndo)
+                ReqNewGame, ReqChat, ReqUndo, ReqReplay)
 }
 
 AnyClientMessage = Union[ClientMessage, Action]

@@ -61,6 +61,12 @@ Extensions and deliberate differences (a reference client never notices them)
       clients their ``UpdateGame`` alone (which they read as after a rejoin). Refused with
       ``ErrUndo {reason}`` to the sender alone (reasons in ``game.rules.errors``). From a client
       without a token it is an unknown type (``ErrProtocol``), as on the reference server.
+    * ``ReqReplay`` (from a client that joined with a token) asks for the replay of a finished game:
+      ``{}`` for the sender's own game once it is over, ``{game, token}`` for a game of the record
+      (``games/finished/``) by its number, with the token of one of its seats. Answered with
+      ``UpdateReplay {game, replay}`` (the ``mor-replay/1`` record of :mod:`game.replays`: seed and
+      moves) or ``ErrReplay {reason}``: ``NOT_FINISHED`` (a replay of a game in progress would show
+      every hidden card), ``NO_SUCH_GAME``, ``NOT_YOURS``.
     * ``ReqNewGame`` with a zero or negative count gets ``ErrNewGame {isInvalidPlayersCount:true}``
       (the reference let negative counts through).
     * Bots: ``ReqNewGame {playersCount, bots: ["medium", "hard"]}`` from the head of the waiting
@@ -100,6 +106,8 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
+
+import orjson
 
 from game.rules.actions import Action
 from game.rules.components import GameConfig
@@ -1053,6 +1061,54 @@ class Server:
                         if (o := self.by_nick.get(n)) is not None and o.room is room and o.extensions}
             room.undo(s.nickname, ours)
 
+    def _replay(self, s: Session, msg: P.ReqReplay) -> None:
+        """``ReqReplay`` (our extension): the replay of a finished game to one of its players, as
+        ``UpdateReplay {game, replay}``: the sender's own game once it is over, or a game of the
+        record (``games/finished/``) by number with one of its seats' tokens."""
+        if not s.extensions:
+            s.send(P.err_protocol(P.UNKNOWN_TYPE.format(P.REQ_REPLAY)))
+            return
+        from game.replays import ReplayError, config_digest, record_from_log, replay_record
+        if msg.game is None:
+            room = s.room
+            if s.nickname is None or room is None:
+                s.send(P.err_nickname(P.NOT_IN_GAME if s.nickname is not None else P.NOT_SET))
+                return
+            with room.lock:
+                if not room.game.ended:
+                    s.send({"reason": P.REPLAY_NOT_FINISHED, "type": P.ERR_REPLAY})
+                    return
+                record = replay_record(room.game, "server", s.nickname)
+            s.send({"game": room.id, "replay": record, "type": P.UPDATE_REPLAY})
+            return
+        data_dir = self.store.data_dir
+        path = None if data_dir is None else Path(data_dir) / "games" / "finished" / f"{msg.game}.jsonl"
+        try:
+            if path is None:
+                raise OSError
+            data = path.read_bytes()
+            header = orjson.loads(data.split(b"\n", 1)[0])
+            record = record_from_log(data, "server")
+        except (OSError, ValueError, ReplayError):
+            s.send({"reason": P.REPLAY_NO_SUCH_GAME, "type": P.ERR_REPLAY})
+            return
+        tokens = header.get("tokens") if isinstance(header, dict) else None
+        seat = next((n for n, t in (tokens or {}).items() if msg.token and isinstance(t, str) and t
+                     and secrets.compare_digest(t.encode(), msg.token.encode())), None)
+        if seat is None:
+            s.send({"reason": P.REPLAY_NOT_YOURS, "type": P.ERR_REPLAY})
+            return
+        try:   # a game that was abandoned is in the record too: only a game played out has a replay
+            ended = Game.replay(self.config, record["nicknames"], record["seed"],
+                                [tuple(e) for e in record["history"]]).ended
+        except Exception:   # a damaged log must not hurt the server
+            ended = False
+        if not ended:
+            s.send({"reason": P.REPLAY_NOT_FINISHED, "type": P.ERR_REPLAY})
+            return
+        record.update(viewer=seat, configDigest=config_digest(self.config))
+        s.send({"game": msg.game, "replay": record, "type": P.UPDATE_REPLAY})
+
     def _may_retake(self, room: Room, nick: str, token: str | None) -> bool:
         if nick in room.bots:   # a bot's seat is nobody's to take
             return False
@@ -1256,6 +1312,7 @@ _HANDLERS: dict[type, Handler] = {
     P.ReqGoodbye: Server._goodbye,
     P.ReqChat: Server._chat,
     P.ReqUndo: Server._undo,
+    P.ReqReplay: Server._replay,
 }
 
 

@@ -1,0 +1,64 @@
+"""Replays from the server, our extension: ``ReqReplay`` gives a player the replay of their finished
+game (their game once it is over, or one of the record by number with a seat's token); a game in
+progress, someone else's game or an unknown one is refused with ``ErrReplay``."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from game.netcode import protocol as P
+from game.replays import Replay
+
+from conftest import CONFIG, drive, room_of, start_game
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def answer(p):
+    return p.until(lambda m: m["type"] in (P.UPDATE_REPLAY, P.ERR_REPLAY) or m["type"].startswith("Err"))[-1]
+
+
+def test_a_player_fetches_the_replay_of_their_finished_game(make_server, players):
+    srv = make_server()
+    a, b = players(srv.address, "ra", "rb")
+    start_game(a, b)
+    room = room_of(srv, "ra")
+    game = room.game
+    a.send(P.ReqReplay())
+    assert answer(a) == {"reason": P.REPLAY_NOT_FINISHED, "type": P.ERR_REPLAY}   # no peeking at the decks
+    drive(game, [a, b], random.Random(2))
+    assert game.ended
+    final = game.snapshot()   # (players who leave later are marked away: not part of the game)
+    a.send(P.ReqReplay())
+    got = answer(a)
+    assert got["type"] == P.UPDATE_REPLAY and got["game"] == room.id
+    replay = Replay(got["replay"], CONFIG)
+    assert replay.viewer == "ra" and replay.final.snapshot() == final
+    token = b.token
+    gid = room.id
+    a.close()
+    b.close()
+    srv.stop()
+    # later, from the record: with a seat's token, and not without it
+    srv2 = make_server()
+    (c,) = players(srv2.address, "somebody")
+    c.join()
+    c.send(P.ReqReplay(gid, token))
+    got = answer(c)
+    assert got["type"] == P.UPDATE_REPLAY
+    replay = Replay(got["replay"], CONFIG)
+    assert replay.viewer == "rb" and replay.final.snapshot() == final
+    c.send(P.ReqReplay(gid, "wrong"))
+    assert answer(c) == {"reason": P.REPLAY_NOT_YOURS, "type": P.ERR_REPLAY}
+    c.send(P.ReqReplay(gid + 50, token))
+    assert answer(c) == {"reason": P.REPLAY_NO_SUCH_GAME, "type": P.ERR_REPLAY}
+    c.send({"type": P.REQ_REPLAY, "game": "x"})
+    assert answer(c) == P.err_protocol(P.INVALID_TYPES)
+
+
+def test_a_reference_client_does_not_know_the_request(server, players):
+    (r,) = players(server.address, "ref")
+    r.join(None)
+    r.send(P.ReqReplay())
+    assert answer(r) == P.err_protocol(P.UNKNOWN_TYPE.format(P.REQ_REPLAY))
