@@ -121,9 +121,12 @@ class GameOverScene(SessionScene):
         self.sheet = pygame.Rect((w - sw) // 2, round(h * 0.33), sw, sh)
         bw, bh = round(280 * u), round(52 * u)
         gap = round(16 * u)
-        self.button("board", pygame.Rect(w // 2 - bw - gap // 2, h - bh - round(60 * u), bw, bh), "See the final board",
+        left = w // 2 - bw // 2 - gap - bw
+        self.button("board", pygame.Rect(left, h - bh - round(60 * u), bw, bh), "See the final board",
                     "@menu_quiet", tooltip="Every player's board as the game ended (Back returns here)")
-        self.button("title", pygame.Rect(w // 2 + gap // 2, h - bh - round(60 * u), bw, bh), "Back to the title")
+        self.button("replay", pygame.Rect(left + bw + gap, h - bh - round(60 * u), bw, bh), "Watch the replay",
+                    "@menu_quiet", tooltip="The whole game again, move by move, forward and back")
+        self.button("title", pygame.Rect(left + 2 * (bw + gap), h - bh - round(60 * u), bw, bh), "Back to the title")
 
     def update(self, dt: float) -> None:
         self.session.pump()     # the game is over: nothing changes the stage any more
@@ -134,6 +137,9 @@ class GameOverScene(SessionScene):
         elif name == "board":
             from .board import BoardScene
             self.app.stack.push(BoardScene(self.app, self.session, final=True))
+        elif name == "replay":
+            from .replay import watch_finished
+            watch_finished(self.app, self.session)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_RETURN):

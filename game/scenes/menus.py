@@ -150,6 +150,7 @@ class TitleScene(PaintedScene):
                   ("versus", "Play against the computer", "You and 1 to 3 computer players, on this computer"),
                   ("host", "Host a LAN game", "Open a game on this computer for friends on your network"),
                   ("join", "Join a game", "Join a friend's game, found on your network"),
+                  ("past", "Past games", "Go through a finished game again, move by move; open a game file"),
                   ("help", "How to play", "The rules in eight short pages"),
                   ("settings", "Settings", "Your nickname, the window, sound, the port you host on"),
                   ("quit", "Quit", None)]
@@ -161,7 +162,7 @@ class TitleScene(PaintedScene):
             bh, gap = round({7: 50, 8: 45}.get(len(items), 42) * u), round({7: 12, 8: 9}.get(len(items), 8) * u)
         rects = self.column(w // 2, top, bw, bh, gap, len(items))
         for (name, text, _tip), rect in zip(items, rects):   # what a button does is said under the menu
-            self.button(name, rect, text, "@menu_quiet" if name in ("help", "settings", "quit") else "@menu")
+            self.button(name, rect, text, "@menu_quiet" if name in ("past", "help", "settings", "quit") else "@menu")
         self.caption_y = rects[-1].bottom + round(16 * u)
 
     def hovered(self) -> str | None:
@@ -215,6 +216,9 @@ class TitleScene(PaintedScene):
         elif name == "help":
             from .help import HelpScene
             app.stack.push(HelpScene(app))
+        elif name == "past":
+            from .replay import PastGamesScene
+            app.stack.push(PastGamesScene(app))
         elif name == "join":
             app.stack.push(JoinScene(app))
         elif name in ("host", "return"):   # hosting again brings back the game it keeps

@@ -41,6 +41,12 @@ class Note(str):
 UNREADABLE = ("The server sent an update this version of the game could not read; "
               "the whole game is being fetched again.")
 
+REPLAY_ERRORS = {
+    "NOT_FINISHED": "The game is not over yet: its replay would show every hidden card.",
+    "NO_SUCH_GAME": "The server no longer has this game.",
+    "NOT_YOURS": "That game is not one of yours.",
+}
+
 NICKNAME_ERRORS = {
     "TAKEN": "That nickname is already playing on this server. Choose another one.",
     "NOT_SET": "Choose a nickname first (1 to 24 letters, digits or spaces).",
@@ -73,6 +79,8 @@ class GameSession:
     _shadow: Game | None = field(default=None, init=False)
     _shadow_version: int = field(default=-1, init=False)
     version: int = field(default=0, init=False)
+    replay: dict | None = None          # a replay the server sent (UpdateReplay), for the replay scene
+    replay_error: str | None = None
     undoable: int = field(default=0, init=False)   # my requests of this turn that may be taken back
     _final_seen: bool = field(default=False, init=False)
     _undone: bool = field(default=False, init=False)
@@ -131,6 +139,12 @@ class GameSession:
             if m.get("last", True):
                 self._take_history(self._history, [int(r) for r in m.get("skipped") or []])
                 self._history = []
+            return
+        if t == "UpdateReplay":
+            self.replay = m.get("replay")
+            return
+        if t == "ErrReplay":
+            self.replay_error = REPLAY_ERRORS.get(m.get("reason", ""), "The server has no replay of this game.")
             return
         if t == "UpdateChat":
             said = (str(m["player"]), str(m["text"]))

@@ -1,0 +1,376 @@
+"""A finished game, stepped through move by move or turn by turn, forward and back.
+
+The board is the game board itself (:class:`~game.scenes.board.BoardScene`, its panels and their
+drawing), fed with the table as the watching player saw it at each step, and read only: its
+action bar gives way to the replay's controls. The log beside it holds what had happened so far;
+a click on an opponent's name opens their whole board, as in a game. At the last step, once the
+game is over, every hand is shown.
+
+Keys: Left/Right a move, Up/Down (or Page Up/Down) a turn, Home/End the deal and the end, Esc back.
+"""
+from __future__ import annotations
+
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+
+from game.replays import Replay, ReplayError, export_to
+
+from .art import fonts
+from .art import palette as P
+from .backdrop import OXBLOOD, SEPIA, PaintedScene, title_block
+from .board import BoardScene
+from .panels.base import text
+from .session import GameSession
+
+CONTROLS = [("turn_back", "«", "Back to the start of the previous turn (Up; Home: the deal)"),
+            ("back", "‹", "One move back (Left)"), ("next", "›", "One move on (Right)"),
+            ("turn_next", "»", "On to the start of the next turn (Down; End: the end of the game)")]
+"""(key, label, tooltip) of the stepping buttons, left to right."""
+
+
+class ReplayFeed:
+    """The match behind a replay's session: it only hands over the views the scene queues."""
+
+    supports_undo = False
+
+    def __init__(self, nickname: str) -> None:
+        self.nickname = nickname
+        self.out: deque[dict[str, Any]] = deque()
+
+    def send(self, request: Any) -> None:
+        """A replay takes no requests."""
+
+    def poll(self) -> list[dict[str, Any]]:
+        out = list(self.out)
+        self.out.clear()
+        return out
+
+    def close(self) -> None:
+        pass
+
+
+class ReplayScene(BoardScene):
+    """The board of a finished game, at step ``step`` of ``replay``."""
+
+    def __init__(self, app: Any, replay: Replay, step: int | None = None, export_dir: Path | None = None) -> None:
+        self.replay = replay
+        self.step = len(replay) if step is None else max(0, min(step, len(replay)))
+        self.export_dir = export_dir
+        self.note: str | None = None          # the last export's result, in words
+        feed = ReplayFeed(replay.viewer)
+        session = GameSession(feed, replay.config, replay.viewer)
+        super().__init__(app, session)
+        self.controls: dict[str, pygame_gui.elements.UIButton] = {}
+        self._show(self.step)
+
+    # ------------------------------------------------------------------ stepping
+    def _show(self, step: int) -> None:
+        self.step = max(0, min(step, len(self.replay)))
+        feed = self.session.match
+        feed.out.append(self.replay.view_at(self.step))
+        self.session.pump()
+        self.session.log = self.replay.lines_until(self.step)
+        self.session.error = None
+        self._cancel()
+        self._refresh_controls()
+
+    def go(self, where: str) -> None:
+        r, s = self.replay, self.step
+        target = {"first": 0, "last": len(r), "back": s - 1, "next": s + 1,
+                  "turn_back": r.previous_turn(s), "turn_next": r.next_turn(s)}[where]
+        if target != s and 0 <= target <= len(r):
+            self._show(target)
+
+    # ------------------------------------------------------------------ board overrides
+    def _can_act(self) -> bool:
+        return False
+
+    def build(self) -> None:
+        super().build()
+        if self.layout is None:
+            return
+        for key, button in self.buttons.items():     # the game's controls give way to the replay's
+            if key not in ("rules", "leave"):
+                button.hide()
+        self.buttons["leave"].set_text("Back")
+        self.buttons["leave"].set_tooltip("Back to where you came from")
+        self.buttons["rules"].set_text("Export")
+        self.buttons["rules"].set_tooltip("Save this game as one file that another copy of the game can open")
+        a = self.layout.actions
+        u = self.layout.unit
+        n = len(CONTROLS)
+        gap = round(4 * u)
+        bw = (a.w - round(16 * u) - gap * (n - 1)) // n
+        bh = round(40 * u)
+        self.controls = {}
+        for i, (key, label, tip) in enumerate(CONTROLS):
+            rect = pygame.Rect(a.x + round(8 * u) + i * (bw + gap), a.y + round(36 * u), bw, bh)
+            self.controls[key] = pygame_gui.elements.UIButton(rect, label, self.ui, tool_tip_text=tip,
+                                                              object_id=ObjectID(class_id="@menu"))
+        self._refresh_controls()
+
+    def _refresh_buttons(self) -> None:
+        """The game's buttons stay as :meth:`build` left them."""
+
+    def _refresh_controls(self) -> None:
+        if not self.controls:
+            return
+        at_start, at_end = self.step == 0, self.step == len(self.replay)
+        for key in ("turn_back", "back"):
+            (self.controls[key].disable if at_start else self.controls[key].enable)()
+        for key in ("next", "turn_next"):
+            (self.controls[key].disable if at_end else self.controls[key].enable)()
+
+    def update(self, dt: float) -> None:
+        self.session.pump()
+        if self.layout is None and self.g is not None:
+            self.build()
+        self.flash = max(0.0, self.flash - dt)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            keys = {pygame.K_LEFT: "back", pygame.K_RIGHT: "next", pygame.K_UP: "turn_back",
+                    pygame.K_PAGEUP: "turn_back", pygame.K_DOWN: "turn_next", pygame.K_PAGEDOWN: "turn_next",
+                    pygame.K_HOME: "first", pygame.K_END: "last"}
+            if event.key in keys:
+                self._rev += 1
+                self.go(keys[event.key])
+                return
+            if event.key == pygame.K_ESCAPE and self.viewing is None:
+                self.app.stack.pop()
+                return
+        super().handle_event(event)
+
+    def on_ui(self, event: pygame.event.Event) -> None:
+        self._rev += 1
+        if event.type != pygame_gui.UI_BUTTON_PRESSED:
+            return
+        el = event.ui_element
+        for key, button in self.controls.items():
+            if el is button:
+                self.go(key)
+                return
+        if el is self.buttons.get("leave"):
+            self.app.stack.pop()
+        elif el is self.buttons.get("rules"):
+            self.export()
+
+    def export(self) -> Path | None:
+        """Write the game's file (into the export folder: the user's documents by default)."""
+        folder = self.export_dir or default_export_dir()
+        try:
+            path = export_to(self.replay, folder)
+        except OSError as e:
+            self.note = self.session.error = f"Could not save the file: {e.strerror or e}"
+            return None
+        self.note = self.session.error = f"Saved as {path}"
+        return path
+
+    # ------------------------------------------------------------------ drawing
+    def _frame_key(self) -> tuple:
+        return super()._frame_key() + (self.step, self.note)
+
+    def _draw_dynamic(self, surface: pygame.Surface, ctx: Any) -> None:
+        super()._draw_dynamic(surface, ctx)
+        a = self.layout.actions
+        u = self.layout.unit
+        r = self.replay
+        turns = max(0, len(r.turn_starts) - 1)
+        where = "the deal" if self.step == 0 else (
+            "the end of the game" if self.step == len(r) else f"turn {r.turn_of(self.step)} of {turns}")
+        text(surface, f"Replay — {where}, move {self.step} of {len(r)}", (a.x + round(10 * u), a.y + round(8 * u)),
+             round(17 * u), P.INK, "italic", max_width=a.w - round(20 * u))
+
+
+
+def default_export_dir() -> Path:
+    """Where exported games go: the user's documents folder (the home folder if there is none)."""
+    import platformdirs
+    try:
+        return Path(platformdirs.user_documents_dir()) / "Masters of Renaissance"
+    except Exception:   # platformdirs may fail on an odd system: the home folder will do
+        return Path.home() / "Masters of Renaissance"
+
+
+def open_replay_scene(app: Any, path: Path, viewer: str | None = None) -> "ReplayScene | str":
+    """The replay scene of a file, or the reason it cannot be opened (in words)."""
+    from game.replays import open_replay
+    try:
+        replay = open_replay(path, app.config, viewer)
+    except ReplayError as e:
+        return str(e)
+    return ReplayScene(app, replay)
+
+
+# ---------------------------------------------------------------------------- the Past games page
+
+class PastGamesScene(PaintedScene):
+    """The finished games of this machine, newest first, each opened with a click; and a game file
+    made by another copy of the game, opened by its path (or dropped onto the window)."""
+
+    PAGE = 6
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        from game.replays import past_games
+        self.games = past_games(app.data_dir)
+        self.page = 0
+        self.message: str | None = None
+
+    def layout(self) -> None:
+        w, h = self.app.size
+        u = self.unit
+        bw, bh, gap = round(760 * u), round(44 * u), round(8 * u)
+        top = round(h * 0.22)
+        shown = self.games[self.page * self.PAGE:(self.page + 1) * self.PAGE]
+        for i, (game, rect) in enumerate(zip(shown, self.column(w // 2, top, bw, bh, gap, len(shown)))):
+            when = _when(game.when)
+            result = f" — {', '.join(game.winners)} won" if game.winners else (
+                " — Lorenzo won" if game.kind == "solo" else "")
+            self.button(f"game{i}", rect, f"{when} · {game.title}{result}", "@quiet",
+                        tooltip=str(game.path))
+        y = top + self.PAGE * (bh + gap) + round(4 * u)
+        sw = round(120 * u)
+        self.button("older", pygame.Rect(w // 2 + bw // 2 - sw, y, sw, round(36 * u)), "Older »", "@quiet",
+                    enabled=(self.page + 1) * self.PAGE < len(self.games))
+        self.button("newer", pygame.Rect(w // 2 - bw // 2, y, sw, round(36 * u)), "« Newer", "@quiet",
+                    enabled=self.page > 0)
+        y += round(56 * u)
+        ew = round(480 * u)
+        self.entry("path", pygame.Rect(w // 2 - bw // 2, y, ew, round(40 * u)), "", 1000)
+        self.widgets["path"].set_text("")
+        self.button("open", pygame.Rect(w // 2 - bw // 2 + ew + round(10 * u), y, bw - ew - round(10 * u),
+                                        round(40 * u)), "Open file", "@menu")
+        self.button("back", pygame.Rect(w // 2 - round(140 * u), h - round(90 * u), round(280 * u), round(48 * u)),
+                    "Back to the title", "@menu_quiet")
+
+    def paint(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        u = self.unit
+        title_block(surface, "Past games", "go through a finished game, move by move", w // 2, round(h * 0.06), u,
+                    size=56)
+        if not self.games:
+            img = fonts.render("No finished game on this computer yet: games you finish here are kept.",
+                               max(12, round(20 * u)), SEPIA, "italic")
+            surface.blit(img, img.get_rect(midtop=(w // 2, round(h * 0.26))))
+        entry = self.widgets.get("path")
+        if entry is not None:
+            img = fonts.render("A game file from another copy of the game: type its path (or drop it here)",
+                               max(11, round(16 * u)), SEPIA, "italic")
+            surface.blit(img, img.get_rect(bottomleft=(entry.rect.x, entry.rect.y - round(4 * u))))
+        if self.message:
+            img = fonts.render(self.message, max(12, round(18 * u)), OXBLOOD, "italic")
+            surface.blit(img, img.get_rect(midtop=(w // 2, h - round(132 * u))))
+
+    def on_button(self, name: str) -> None:
+        if name == "back":
+            self.app.stack.pop()
+        elif name in ("older", "newer"):
+            self.page += 1 if name == "older" else -1
+            self.build()
+        elif name == "open":
+            self.open_path(self.widgets["path"].get_text())
+        elif name.startswith("game"):
+            game = self.games[self.page * self.PAGE + int(name[4:])]
+            self.open_path(str(game.path))
+
+    def on_enter(self, name: str) -> None:
+        if name == "path":
+            self.open_path(self.widgets["path"].get_text())
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.stack.pop()
+        elif event.type == pygame.DROPFILE:
+            self.open_path(event.file)
+
+    def open_path(self, path: str) -> None:
+        path = path.strip().strip('"')
+        if not path:
+            self.message = "Type the path of a game file first."
+            return
+        scene = open_replay_scene(self.app, Path(path).expanduser(), self.app.settings.nickname)
+        if isinstance(scene, str):
+            self.message = scene
+            return
+        self.message = None
+        self.app.stack.push(scene)
+
+
+def _when(t: float) -> str:
+    return time.strftime("%d %b %H:%M", time.localtime(t)) if t else "?"
+
+
+# ---------------------------------------------------------------------------- from the game-over page
+def watch_finished(app: Any, session: GameSession) -> None:
+    """The replay of the game that just ended: made here for a game run on this machine, asked of
+    the server for a remote one (our servers answer ``ReqReplay``; the scene waits for it)."""
+    match = session.match
+    game = getattr(match, "game", None)
+    if game is not None and game.ended:      # solo, or against the computer: the engine is here
+        from game.replays import replay_record
+        kind = "solo" if game.solo else "bots"
+        app.stack.push(ReplayScene(app, Replay(replay_record(game, kind, session.nickname), app.config)))
+        return
+    app.stack.push(FetchReplayScene(app, session))
+
+
+class FetchReplayScene(PaintedScene):
+    """Waits for the server's ``UpdateReplay`` (a moment), then shows the replay; or says why not."""
+
+    def __init__(self, app: Any, session: GameSession) -> None:
+        super().__init__(app)
+        self.session = session
+        self.message = "Asking the server for the game's replay…"
+        session.replay = None
+        session.replay_error = None
+        if getattr(session.match, "supports_undo", False) and hasattr(session.match, "fetch_replay"):
+            session.match.fetch_replay()
+        else:
+            self.message = "This server does not keep replays (it is not one of ours)."
+
+    def layout(self) -> None:
+        w, h = self.app.size
+        u = self.unit
+        self.button("back", pygame.Rect(w // 2 - round(140 * u), h - round(120 * u), round(280 * u), round(48 * u)),
+                    "Back", "@menu_quiet")
+
+    def frame_interval(self) -> float | None:
+        return 0.1
+
+    def update(self, dt: float) -> None:
+        self.session.pump()
+        record, error = self.session.replay, self.session.replay_error
+        if error:
+            self.message = error
+        elif record is not None:
+            try:
+                replay = Replay(record, self.app.config, self.session.nickname)
+            except ReplayError as e:
+                self.message = str(e)
+                self.session.replay = None
+                return
+            if self.app.server is None:   # a game hosted here is kept by its server already
+                from game.replays import REPLAYS, save_finished
+                save_finished(replay.final, self.app.data_dir / REPLAYS, "server", replay.viewer)
+            self.app.stack.replace(ReplayScene(self.app, replay))
+
+    def paint(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        u = self.unit
+        title_block(surface, "Replay", None, w // 2, round(h * 0.06), u, size=56)
+        img = fonts.render(self.message, max(12, round(20 * u)), SEPIA, "italic")
+        surface.blit(img, img.get_rect(midtop=(w // 2, round(h * 0.4))))
+
+    def on_button(self, name: str) -> None:
+        self.app.stack.pop()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.stack.pop()

@@ -1,0 +1,144 @@
+"""The replay scene in the real frame loop, with posted events only: from the title's Past games to
+a finished game's board, stepped back and forth with the keys and the buttons (each first frame
+shows the table of that step), exported, and opened again from its file; a damaged file is
+explained; the game-over page opens the replay of the game just played."""
+from __future__ import annotations
+
+import random
+
+import orjson
+import pygame
+import pytest
+
+from game import replays as R
+from game.match import LocalMatch
+from game.rules import default_config
+from game.rules.playout import choose, random_game
+from game.scenes.app import App
+from game.scenes.menus import TitleScene
+from game.scenes.replay import PastGamesScene, ReplayScene
+
+CFG = default_config()
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    import game.scenes.replay as scene_module
+    monkeypatch.setattr(scene_module, "default_export_dir", lambda: tmp_path / "exported")
+    a = App(headless=True, size=(1024, 640))
+    yield a
+    while a.stack.top is not None:
+        a.stack.pop()
+
+
+def frames(app: App, n: int = 2, events=()) -> None:
+    app.frame(1 / 60, list(events))
+    for _ in range(n - 1):
+        app.frame(1 / 60)
+
+
+def click_at(app: App, pos) -> None:
+    ev = pygame.event.Event
+    app.frame(1 / 60, [ev(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))])
+    app.frame(1 / 60, [ev(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)])
+    app.frame(1 / 60, [ev(pygame.MOUSEBUTTONUP, pos=pos, button=1)])
+    frames(app, 2)
+
+
+def click(app: App, name: str) -> None:
+    widget = app.stack.top.widgets[name]
+    assert widget.is_enabled and widget.visible, name
+    click_at(app, widget.rect.center)
+
+
+def key(app: App, k: int) -> None:
+    frames(app, 2, [pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0)])
+
+
+def shows(scene: ReplayScene, step: int) -> None:
+    """The scene's board and log are those of ``step`` (from a replay of the file from the start)."""
+    assert scene.step == step
+    fresh = R.Replay(scene.replay.record, CFG)
+    assert scene.session.vm.game == fresh.view_at(step)
+    assert scene.session.log == fresh.lines_until(step)
+
+
+def test_past_games_to_a_replay_stepped_exported_and_opened_again(app, tmp_path):
+    game = random_game(CFG, ["Ada", "Bruno", "Carla"], seed=12)
+    R.save_finished(game, app.data_dir / R.REPLAYS, "bots", "Ada")
+    app.stack.reset(TitleScene(app))
+    frames(app)
+    click(app, "past")
+    page = app.stack.top
+    assert isinstance(page, PastGamesScene) and len(page.games) == 1
+    click(app, "game0")
+    scene = app.stack.top
+    assert isinstance(scene, ReplayScene)
+    end = len(scene.replay)
+    shows(scene, end)                                      # the end: every hand is shown
+    view = scene.session.vm.game
+    assert [p["leadersHand"] for p in view["players"]] == [q.hand for q in game.players]
+    key(app, pygame.K_LEFT)
+    shows(scene, end - 1)
+    key(app, pygame.K_UP)
+    start = scene.replay.previous_turn(end - 1)
+    shows(scene, start)
+    click_at(app, scene.controls["turn_back"].rect.center)
+    shows(scene, scene.replay.previous_turn(start))
+    key(app, pygame.K_HOME)
+    shows(scene, 0)
+    assert not scene.controls["back"].is_enabled
+    click_at(app, scene.controls["next"].rect.center)
+    shows(scene, 1)
+    key(app, pygame.K_DOWN)
+    shows(scene, scene.replay.next_turn(1))
+    # the others' hands are hidden before the end
+    g = scene.replay.game_at(scene.step)
+    for p, q in zip(scene.session.vm.game["players"], g.players):
+        if q.nickname != "Ada":
+            assert set(p["leadersHand"]) <= set(q.active_leaders)
+    # an opponent's whole board opens with a click on their name
+    chip = next(h for h in scene.hits if h.target[0] == "opponent")
+    click_at(app, chip.rect.center)
+    assert scene.viewing == chip.target[1]
+    click_at(app, chip.rect.center)
+    # export, then open the file from the Past games page
+    click_at(app, scene.buttons["rules"].rect.center)
+    (exported,) = (tmp_path / "exported").glob("*.json")
+    assert "Saved as" in (scene.session.error or "")
+    click_at(app, scene.buttons["leave"].rect.center)
+    assert app.stack.top is page
+    page.widgets["path"].set_text(str(exported))
+    click(app, "open")
+    again = app.stack.top
+    assert isinstance(again, ReplayScene) and again.replay.final.snapshot() == game.snapshot()
+    key(app, pygame.K_ESCAPE)
+    assert app.stack.top is page
+    # a damaged file and another game's rules are explained, and nothing opens
+    bad = tmp_path / "bad.json"
+    record = orjson.loads(exported.read_bytes())
+    for data, words in ((b"{oops", "not JSON"), (orjson.dumps({**record, "configDigest": "f" * 64}), "other rules")):
+        bad.write_bytes(data)
+        page.widgets["path"].set_text(str(bad))
+        click(app, "open")
+        assert app.stack.top is page and words in page.message
+    frames(app)
+
+
+def test_the_game_over_page_opens_the_replay_of_the_game_just_played(app):
+    from game.scenes.router import scene_for
+    from game.scenes.session import GameSession
+    match = LocalMatch(CFG, "Ada", seed=3, save_path=app.data_dir / "solo-game.json")
+    rng = random.Random(3)
+    while not match.game.ended:
+        match.send(choose(match.game, "Ada", rng))
+    session = GameSession(match, CFG, "Ada")
+    session.pump()
+    app.stack.reset(scene_for(app, session))
+    frames(app)
+    click(app, "replay")
+    scene = app.stack.top
+    assert isinstance(scene, ReplayScene) and scene.replay.final.snapshot() == match.game.snapshot()
+    assert [g.kind for g in R.past_games(app.data_dir)] == ["solo"]     # and it is kept
