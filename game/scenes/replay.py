@@ -26,12 +26,22 @@ from .art import palette as P
 from .backdrop import OXBLOOD, SEPIA, PaintedScene, title_block
 from .board import BoardScene
 from .panels.base import text
+from .narration import Narrator
 from .session import GameSession
+from .view_model import ViewModel
 
 CONTROLS = [("turn_back", "«", "Back to the start of the previous turn (Up; Home: the deal)"),
             ("back", "‹", "One move back (Left)"), ("next", "›", "One move on (Right)"),
             ("turn_next", "»", "On to the start of the next turn (Down; End: the end of the game)")]
 """(key, label, tooltip) of the stepping buttons, left to right."""
+
+
+class ReplayViewModel(ViewModel):
+    """The watching player's view model, for whom it is never "your turn": nothing can be played."""
+
+    @property
+    def my_turn(self) -> bool:
+        return False
 
 
 class ReplayFeed:
@@ -65,6 +75,8 @@ class ReplayScene(BoardScene):
         self.note: str | None = None          # the last export's result, in words
         feed = ReplayFeed(replay.viewer)
         session = GameSession(feed, replay.config, replay.viewer)
+        session.vm = ReplayViewModel(replay.viewer)
+        session.narrator = Narrator(session.vm)
         super().__init__(app, session)
         self.controls: dict[str, pygame_gui.elements.UIButton] = {}
         self._show(self.step)
@@ -253,8 +265,7 @@ class PastGamesScene(PaintedScene):
     def paint(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         u = self.unit
-        title_block(surface, "Past games", "go through a finished game, move by move", w // 2, round(h * 0.06), u,
-                    size=56)
+        title_block(surface, "Past games", None, w // 2, round(h * 0.06), u, size=64)
         if not self.games:
             img = fonts.render("No finished game on this computer yet: games you finish here are kept.",
                                max(12, round(20 * u)), SEPIA, "italic")

@@ -1,0 +1,83 @@
+"""Undo and replays with a real server over loopback: the client's Undo takes back a move on our
+server and the board shows the table as it was; once the game is over, Watch the replay fetches
+the replay from the server (in the real frame loop) and keeps it for the Past games page."""
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from game import replays as R
+from game.match import RemoteMatch
+from game.netcode.server import Server, ServerOptions
+from game.rules import default_config
+from game.rules.playout import choose
+from game.rules.views import player_view
+from game.scenes.app import App
+from game.scenes.replay import ReplayScene, watch_finished
+from game.scenes.session import GameSession
+
+CFG = default_config()
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture
+def server(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    srv = Server(CFG, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", heartbeat=5, seed=3))
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def pump_until(session: GameSession, pred, timeout: float = 10.0, app: App | None = None) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if app is not None:
+            app.frame(0.016)
+        else:
+            session.pump()
+        if pred():
+            return
+        time.sleep(0.005)
+    raise AssertionError("timed out")
+
+
+def test_undo_and_the_replay_of_a_game_on_our_server(server, tmp_path):
+    host, port = server.address
+    match = RemoteMatch(host, port, "Ada", token_file=tmp_path / "seats.json")
+    session = GameSession(match, CFG, "Ada")
+    pump_until(session, lambda: session.lobby.head == "Ada")
+    match.new_game(1)
+    pump_until(session, lambda: session.vm.has_game)
+    assert match.supports_undo
+    game = server.room_of("Ada").game
+    rng = random.Random(5)
+    undone = 0
+    while not game.ended:
+        version = game.version
+        if session.can_undo and undone < 3 and rng.random() < 0.5:
+            before = session.vm.snapshot()
+            session.undo()
+            pump_until(session, lambda: game.version != version and session.vm.game == player_view(game, "Ada"))
+            assert session.log[-1].startswith("Ada took back their ")
+            undone += 1
+            assert session.vm.game != before
+            continue
+        assert session.can_undo == game.can_undo("Ada")
+        session.send(choose(game, "Ada", rng))
+        pump_until(session, lambda: game.version != version and session.vm.game == player_view(game, "Ada"))
+    assert undone == 3
+    app = App(headless=True, size=(1024, 640))
+    try:
+        watch_finished(app, session)
+        pump_until(session, lambda: isinstance(app.stack.top, ReplayScene), app=app)
+        replay = app.stack.top.replay
+        assert replay.final.snapshot() == game.snapshot() and replay.viewer == "Ada"
+        assert [g.kind for g in R.past_games(app.data_dir)] == ["server"]
+    finally:
+        while app.stack.top is not None:
+            app.stack.pop()
+        match.close()
