@@ -178,3 +178,34 @@ def _setup_and_a_move(game: Game):
     a = ReqSwapShelves(p.shelves[0].id, p.shelves[1].id)
     out.append(("Ada", a))
     return out
+
+
+def test_undo_in_a_game_against_the_computer(tmp_path):
+    import time
+    from game.match import BotMatch
+    from game.rules.actions import ReqEndTurn
+    from game.rules.choices import market_lines, take_market_request
+    match = BotMatch(CFG, "Ada", ["easy"], seed=4, save_path=tmp_path / "bots.json", pace=0)
+    game = match.game
+    rng = random.Random(4)
+    deadline = time.monotonic() + 60
+    taken = False
+    while time.monotonic() < deadline and not taken:
+        match.poll()
+        me = game.player("Ada")
+        if game.phase == "setup" and not (me.chose_leaders and me.chose_resources):
+            match.send(choose(game, "Ada", rng))
+        elif game.phase == "play" and game.current_player is me and not game.main_done:
+            before = player_view(game, "Ada")
+            match.send(take_market_request(game, me, market_lines(game, me)[0]))
+            if game.can_undo("Ada"):
+                match.undo()
+                out = match.poll()
+                assert [m["type"] for m in out[-2:]] == ["UpdateUndo", "UpdateGame"] and out[-1] == before
+                assert player_view(game, "Ada") == before
+                taken = True
+            else:   # the discards moved the bot's faith: final
+                match.send(ReqEndTurn())
+        time.sleep(0.001)
+    match.close()
+    assert taken
