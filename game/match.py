@@ -62,6 +62,18 @@ class Match(Protocol):
         """Leave the game (a local game stays saved; a remote seat becomes inactive)."""
 
 
+def local_apply(game: Game, nickname: str, request: Action, out: list[Msg]) -> list[Msg] | None:
+    """Apply ``nickname``'s request to an in-process game: its events, or ``None`` after putting
+    the refusal (the error a server would send) in ``out``."""
+    try:
+        return game.apply(nickname, request)
+    except GameError as err:
+        out.append(err.to_dict())
+    except MalformedRequest as err:
+        out.append({"msg": err.msg, "type": "ErrProtocol"})
+    return None
+
+
 def local_undo(game: Game, nickname: str) -> list[Msg]:
     """Take back ``nickname``'s last request in an in-process game: the messages this player gets
     (``UpdateUndo`` and their ``UpdateGame``, or the ``ErrUndo`` refusal)."""
@@ -133,13 +145,8 @@ class LocalMatch:
         return game
 
     def send(self, request: Action) -> None:
-        try:
-            events = self.game.apply(self.nickname, request)
-        except GameError as err:
-            self._out.append(err.to_dict())
-            return
-        except MalformedRequest as err:
-            self._out.append({"msg": err.msg, "type": "ErrProtocol"})
+        events = local_apply(self.game, self.nickname, request, self._out)
+        if events is None:
             return
         self._out.extend(e for e in events if P.visible_to(e, self.nickname))
         self._save()
@@ -258,13 +265,8 @@ class BotMatch:
 
     # ------------------------------------------------------------------ the Match interface
     def send(self, request: Action) -> None:
-        try:
-            events = self.game.apply(self.nickname, request)
-        except GameError as err:
-            self._out.append(err.to_dict())
-            return
-        except MalformedRequest as err:
-            self._out.append({"msg": err.msg, "type": "ErrProtocol"})
+        events = local_apply(self.game, self.nickname, request, self._out)
+        if events is None:
             return
         self._accepted(events)
 
