@@ -175,3 +175,22 @@ def board_check(surface: pygame.Surface, n_players: int) -> dict[str, bool]:
     bar = _colours(surface, geo["actions"][0], 3)
     out["actions"] = sum(not _paper(c) for c in bar) / len(bar) > 0.2
     return out
+
+
+# ---------------------------------------------------------------------------- playing a turn
+def play_market_turn(walk: Walk, n_players: int, line: int = 0) -> None:
+    """One whole turn with the mouse and keys: click the ``line``-th arrow of the market (rows
+    first, then columns), Enter (the suggested placement; Enter again if the board asks before
+    discarding), then *End turn*. Needs ``settings.confirm_end_turn`` off."""
+    arrows = board_geometry(walk.app.size, n_players)["arrows"]
+    walk.click(arrows[line % len(arrows)].center)
+    walk.key(pygame.K_RETURN, "\r")
+    if walk.button_at("End turn") is None:          # asked before discarding: yes
+        walk.key(pygame.K_RETURN, "\r")
+    walk.press("End turn")
+    walk.frames(2)
+
+
+def region(surface: pygame.Surface, rect: pygame.Rect) -> bytes:
+    """The pixels of ``rect`` (clipped to the surface), for comparing two frames."""
+    return pygame.image.tobytes(surface.subsurface(rect.clip(surface.get_rect())), "RGB")

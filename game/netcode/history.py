@@ -1,11 +1,13 @@
-"""The recent history of a game as one player saw it, for a player who comes back.
+"""The history of a game as one player saw it, for a player who comes back.
 
 A client that rejoins (or a solo game that is resumed) gets the game as it is now; the story of
 how it got there is not in that ``UpdateGame``. :func:`recent_history` replays the game from its
-seed and keeps, for the last ``calls`` accepted calls, exactly the messages the player received
-then: the ``UpdateGame`` before them, then every update visible to that player. The client feeds
-them to a scratch view model and tells them in words (the same narration as live), so its log
-reads as if it had never left.
+seed and keeps, for the whole game (or its last ``calls`` accepted calls), exactly the messages
+the player received then: the ``UpdateGame`` before them, then every update visible to that
+player. The client feeds them to a scratch view model and tells them in words (the same
+narration as live), so its log reads as if it had never left, from the first move. A whole
+4-player game is a few hundred kilobytes of updates, sent once per rejoin in lines of at most
+half the line limit (``bench``-free figures: ``tests/netcode/test_server_returning.py``).
 
 It also tells which of the player's turns were skipped during their latest absence (a player who
 is away is passed over): the round of each.
@@ -30,18 +32,20 @@ from .protocol import visible_to
 
 Msg = dict[str, Any]
 UPDATE_HISTORY = "UpdateHistory"
-HISTORY_CALLS = 60
-"""Accepted calls (requests, departures and returns, undos) told to a player who comes back."""
+HISTORY_CALLS: int | None = None
+"""Accepted calls (requests, departures and returns, undos) told to a player who comes back:
+all of them (None), so the log of a player who comes back starts with the game."""
 
 
-def recent_history(game: Game, nickname: str, calls: int = HISTORY_CALLS) -> tuple[list[Msg], list[int]]:
-    """The messages ``nickname`` received during the last ``calls`` calls of ``game`` (an
-    ``UpdateGame`` first), and the rounds of their turns skipped while they were last away.
+def recent_history(game: Game, nickname: str, calls: int | None = HISTORY_CALLS) -> tuple[list[Msg], list[int]]:
+    """The messages ``nickname`` received during the last ``calls`` calls of ``game`` (None: the
+    whole game; an ``UpdateGame`` first), and the rounds of their turns skipped while they were
+    last away.
 
     :raises GameError: the game's history does not replay (it always does for a real game).
     """
     history = list(game.history)
-    cut = max(0, len(history) - calls)
+    cut = 0 if calls is None else max(0, len(history) - calls)
     g = Game(game.config, game.nicknames, game.seed)
     seat = g.player(nickname).seat
     out: list[Msg] = []
@@ -81,14 +85,15 @@ def recent_history(game: Game, nickname: str, calls: int = HISTORY_CALLS) -> tup
 def history_lines(messages: list[Msg], skipped: list[int], limit: int = MAX_LINE // 2) -> list[Msg]:
     """``UpdateHistory`` messages carrying ``messages`` in order, each under ``limit`` bytes as JSON
     (a single message larger than that travels alone)."""
+    envelope = len(orjson.dumps({"type": UPDATE_HISTORY, "messages": [], "last": False, "skipped": skipped}))
     out: list[Msg] = []
     chunk: list[Msg] = []
-    size = 0
+    size = envelope
     for m in messages:
         n = len(orjson.dumps(m)) + 1
         if chunk and size + n > limit:
             out.append({"type": UPDATE_HISTORY, "messages": chunk, "last": False})
-            chunk, size = [], 0
+            chunk, size = [], envelope
         chunk.append(m)
         size += n
     out.append({"type": UPDATE_HISTORY, "messages": chunk, "last": True, "skipped": list(skipped)})

@@ -32,7 +32,7 @@ import orjson
 from game.rules.actions import Action
 from game.rules.engine import Game
 from game.rules.errors import GameError
-from game.rules.views import player_view
+from game.rules.views import REVEALED_TOKENS, player_view
 
 from .protocol import PRIVATE_UPDATES, UPDATE_SETUP_DONE, err_protocol, visible_to
 from .store import GameLog
@@ -107,7 +107,7 @@ class Room:
         with self.lock:
             for nick in nicknames:
                 self.online.add(nick)
-                self.send(nick, [player_view(self.game, nick)])
+                self.send(nick, [self.view(nick)])
             self.empty_since = None if self.online else time.monotonic()
 
     def submit(self, nickname: str, action: Action) -> bool:
@@ -176,7 +176,7 @@ class Room:
                 targets.remove(nickname)
                 targets.insert(0, nickname)
             for nick in targets:
-                self.send(nick, [said, views[nick]] if nick in ours else [views[nick]])
+                self.send(nick, [said, views[nick]] if nick in ours else [_plain_view(views[nick])])
             return True
 
     def leave(self, nickname: str) -> None:
@@ -212,7 +212,7 @@ class Room:
             out.append({"player": nickname, "isActive": True, "type": "UpdatePlayerStatus"})
             if self.game.phase != "setup":
                 out.append({"type": UPDATE_SETUP_DONE})
-            out.append(player_view(self.game, nickname))
+            out.append(self.view(nickname))
             self.send(nickname, out)
             return True
 
@@ -247,6 +247,12 @@ class Room:
                 except OSError:
                     log.exception("game %d: cannot close its log", self.id)
                 self.log = None
+
+    def view(self, nickname: str) -> dict[str, Any]:
+        """``nickname``'s ``UpdateGame``; a reference client's lacks our extension keys that are
+        for our clients only (:func:`_plain_view`)."""
+        view = player_view(self.game, nickname)
+        return _plain_view(view) if nickname in self.plain else view
 
     # ------------------------------------------------------------------ internals
     def _set_active(self, nickname: str, active: bool, skip: str | None = None) -> None:
@@ -312,6 +318,15 @@ class Room:
             data = b"".join([line for e, line in zip(events, lines) if visible_to(e, nick)])
             if data:
                 send_bytes(nick, data)
+
+
+def _plain_view(view: dict[str, Any]) -> dict[str, Any]:
+    """An ``UpdateGame`` as a reference client gets it: without ``revealedActionTokens`` (our
+    extension, Lorenzo's tokens face up since the shuffle; see docs/compatibility.md). The extension
+    keys of older days (``lastActionToken``, ``favorTiles``...) stay: a reference client ignores them."""
+    if REVEALED_TOKENS not in view:
+        return view
+    return {k: v for k, v in view.items() if k != REVEALED_TOKENS}
 
 
 def _reference_end(events: list[dict[str, Any]], nickname: str) -> list[dict[str, Any]] | None:

@@ -51,9 +51,11 @@ Extensions and deliberate differences (a reference client never notices them)
       clients), the sender included; a reference client is never sent one. Five lines in ten
       seconds at most, then ``ErrProtocol {msg: "Too many chat messages; wait a moment."}``.
     * A client that joined with a token and takes its seat back gets, after its ``UpdateGame``,
-      ``UpdateHistory`` lines: the updates of the game's last calls as that player saw them (an
+      ``UpdateHistory`` lines: the updates of the whole game as that player saw them (an
       ``UpdateGame`` first) and, in the last line, the rounds of their turns skipped while they
       were away (see :mod:`game.netcode.history`).
+    * Its ``UpdateGame`` in a solo game carries ``revealedActionTokens``, Lorenzo's tokens face up
+      since the last shuffle; a reference client's is sent without it (``Room.view``).
     * ``ReqUndo`` (from a client that joined with a token) takes back the sender's last request
       of this turn, as ``Game.undo`` allows; the undo is logged like a request (a restart restores
       the game as it was after it). Every player at the table then gets the whole game again:
@@ -1144,8 +1146,8 @@ class Server:
 
     @staticmethod
     def _send_history(s: Session, room: Room, nick: str) -> None:
-        """``UpdateHistory`` (see :mod:`game.netcode.history`): the recent updates as ``nick`` saw
-        them and their turns skipped while away. A failure is logged, never fatal to the rejoin."""
+        """``UpdateHistory`` (see :mod:`game.netcode.history`): the whole game's updates as ``nick``
+        saw them and their turns skipped while away. A failure is logged, never fatal to the rejoin."""
         from .history import history_lines, recent_history
         try:
             with room.lock:

@@ -137,6 +137,7 @@ class Game:
             p.hand = leader_ids[i * cfg.leaders_dealt:(i + 1) * cfg.leaders_dealt]
         self.tokens: list[int] = []           # solo draw pile, next token first
         self.last_token: int | None = None
+        self.revealed: list[int] = []         # solo: tokens face up since the last shuffle, in order
         self.black_cross = 0
         if self.solo:
             self.tokens = [t.id for t in cfg.solo_tokens]
@@ -964,8 +965,10 @@ class Game:
         if token.kind == "move_shuffle":
             self.tokens = [t.id for t in cfg.solo_tokens]
             self.rng.shuffle(self.tokens)
+            self.revealed = []       # every token back in the pile (the shuffle token shows as the last)
         else:
             self.tokens.append(tid)  # kept face up until the next shuffle; never drawn before it
+            self.revealed.append(tid)
         self._events.append({"actionToken": tid, "type": "UpdateActionToken"})
         if self.phase != ENDED and token.kind == "discard" and self._color_gone(token.color):
             self._end(Termination.LORENZO_COLOR)
@@ -1052,7 +1055,8 @@ class Game:
                          "active_leaders": list(p.active_leaders), "slots": [list(s) for s in p.slots],
                          "favors": list(p.favors), "vp": p.vp, "chose": (p.chose_leaders, p.chose_resources),
                          "depots": [d.id for d in p.depots]} for p in self.players],
-            "tokens": list(self.tokens), "last_token": self.last_token, "black_cross": self.black_cross,
+            "tokens": list(self.tokens), "last_token": self.last_token, "revealed": list(self.revealed),
+            "black_cross": self.black_cross,
             "winners": list(self.winners), "lorenzo_won": self.lorenzo_won,
             "termination": self.termination.value if self.termination else None,
             "rng": self.rng.getstate(), "version": self.version,

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 _LEADER_TYPES = {"discount": "DISCOUNT", "extra_depot": "DEPOT", "white_marble": "ZERO", "production": "PRODUCTION"}
 _TOKEN_KINDS = {"discard": "ActionTokenDiscardTwo", "move": "ActionTokenBlackMoveTwo",
                 "move_shuffle": "ActionTokenBlackMoveOneShuffle"}
+REVEALED_TOKENS = "revealedActionTokens"
+"""``UpdateGame`` key (our extension, solo): Lorenzo's tokens face up since the last shuffle."""
 _ANSI = {"Coin": "\u001b[33m", "Servant": "\u001b[35m", "Shield": "\u001b[36m", "Stone": "\u001b[90m",
          "Faith": "\u001b[31m", "Zero": "\u001b[37m", "Green": "\u001b[32m", "Blue": "\u001b[34m",
          "Yellow": "\u001b[33m", "Purple": "\u001b[35m"}
@@ -123,6 +125,10 @@ def player_view(game: "Game", nickname: str | None) -> dict[str, Any]:
     })
     if game.solo and game.last_token is not None:
         msg["lastActionToken"] = game.last_token  # extension: the token shown face up
+    if game.solo:
+        # extension (our clients only; a server leaves it out for reference clients): the tokens
+        # face up since the last shuffle, in the order they came. Public: each was shown face up.
+        msg[REVEALED_TOKENS] = list(game.revealed)
     msg["type"] = "UpdateGame"
     return msg
 
@@ -215,6 +221,7 @@ def shadow_game(view: dict[str, Any], config: GameConfig, nickname: str) -> "Gam
     g.slide = m["slide"]
     g.tokens = []
     g.last_token = view.get("lastActionToken")
+    g.revealed = [t for t in view.get(REVEALED_TOKENS) or () if isinstance(t, int)]
     g.black_cross = view["blackPoints"]
     g.phase = ENDED if view["ended"] else (PLAY if view["isSetupDone"] else SETUP)
     g.current = g.nicknames.index(view["currentPlayer"]) if view["currentPlayer"] in g.nicknames else 0

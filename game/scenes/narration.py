@@ -9,6 +9,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import orjson
+
 from .view_model import ViewModel
 
 Msg = dict[str, Any]
@@ -22,6 +24,15 @@ UNDONE = {"TAKE_MARKET_RESOURCES": "market action", "ACTIVATE_PRODUCTION": "prod
           "ACTIVATE_LEADER": "leader", "DISCARD_LEADER": "leader discard",
           "SWAP_SHELVES": "warehouse move", "BUY_DEVELOPMENT_CARD": "purchase"}
 """What an undo took back, in words (``UpdateUndo.action``)."""
+
+
+def _copy(game: Msg | None) -> Msg | None:
+    """A deep copy of the view model's game, through JSON (a wire message is JSON: ten times
+    faster than ``copy.deepcopy``, which told a rejoining player's whole history in 0.3 s)."""
+    try:
+        return orjson.loads(orjson.dumps(game))
+    except TypeError:            # something that is not JSON (never from a server or the engine)
+        return copy.deepcopy(game)
 
 
 def amounts(m: dict[str, int]) -> str:
@@ -39,7 +50,7 @@ class Narrator:
         """Read one message; return a finished log line, if this message finished one."""
         t = m.get("type")
         if t == "UpdateGame":
-            self._before = copy.deepcopy(self.vm.game)
+            self._before = _copy(self.vm.game)
             self._extra = []
             return None
         if self._before is None:
@@ -66,7 +77,7 @@ class Narrator:
             if self._extra:
                 line += " — " + "; ".join(self._extra)
             self._extra = []
-            self._before = copy.deepcopy(self.vm.game)
+            self._before = _copy(self.vm.game)
             return line[:1].upper() + line[1:] + "."
         return None
 

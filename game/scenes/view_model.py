@@ -16,6 +16,8 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from game.rules.views import REVEALED_TOKENS
+
 Msg = dict[str, Any]
 
 MAIN_ACTIONS = {"TAKE_MARKET_RESOURCES", "BUY_DEVELOPMENT_CARD", "ACTIVATE_PRODUCTION"}
@@ -67,10 +69,15 @@ class ViewModel:
         self.game = copy.deepcopy(msg)
         self._index()
         self.changes = []
-        # the whole game again (a resume, a rejoin): of the tokens face up, at least the last one is known
+        # the whole game again (a start, a resume, a rejoin, an undo): our server and the engine
+        # say which tokens are face up (our extension); from a reference server, at least the
+        # last one is known
+        revealed = msg.get(REVEALED_TOKENS)
         last = msg.get("lastActionToken")
         kinds = {t["id"]: t.get("kind") for t in msg.get("actionTokens", [])}
-        if last is None or kinds.get(last) == "ActionTokenBlackMoveOneShuffle":
+        if isinstance(revealed, list):
+            self.revealed_tokens = [t for t in revealed if t in kinds]
+        elif last is None or kinds.get(last) == "ActionTokenBlackMoveOneShuffle":
             self.revealed_tokens = []
         elif last not in self.revealed_tokens:
             self.revealed_tokens = [last]
@@ -140,6 +147,8 @@ class ViewModel:
             self.revealed_tokens = []          # every token went back into the pile
         elif m["actionToken"] not in self.revealed_tokens:
             self.revealed_tokens.append(m["actionToken"])
+        if REVEALED_TOKENS in self.game:   # type: ignore[operator]
+            self.game[REVEALED_TOKENS] = list(self.revealed_tokens)  # type: ignore[index]
         self._changed("token", m["actionToken"])
 
     def _on_UpdateDevCardGrid(self, m: Msg) -> None:

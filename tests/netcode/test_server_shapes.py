@@ -43,6 +43,8 @@ EXTENSIONS = {
     "UpdateGame.players[].leaderDepots": "extension: container ids of the player's active depot leaders",
     "UpdateGame.players[].favorTiles": "extension: state of each papal favour tile (DOWN/UP/REMOVED)",
     "UpdateGame.lastActionToken": "extension: the solo token shown face up (solo only)",
+    "UpdateGame.revealedActionTokens": "extension (solo, to clients that joined with a token only): Lorenzo's "
+                                       "tokens face up since the last shuffle",
     "UpdateGame.devCardGrid.cardsLeft": "extension: cards left in each deck, {colour: [0, l1, l2, l3]}",
     "UpdateDevCardGrid.devCardGrid.cardsLeft": "extension: cards left in each deck, {colour: [0, l1, l2, l3]}",
     "ErrCardRequirements.missingResources": "in the reference catalogue (and its source); the transcripts "
@@ -67,7 +69,7 @@ NOT_PRODUCED = {
 
 OURS_ONLY = {
     "UpdateSessionToken": "extension: the rejoin token (only to clients that ask for one)",
-    "UpdateHistory": "extension: the recent updates and skipped turns, to a client with a token that rejoins",
+    "UpdateHistory": "extension: the whole game's updates and skipped turns, to a client with a token that rejoins",
     "UpdateActivateLeader": "in the reference source, never captured: sent when a leader is activated",
     "ErrActiveLeaderDiscarded": "in the reference source, never captured",
     "ErrInvalidResourceTransaction": "in the reference source, never captured",

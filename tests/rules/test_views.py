@@ -24,7 +24,7 @@ NICKS = {1: ["Ada"], 2: ["Ada", "Bo"], 3: ["Ada", "Bo", "Cy"], 4: ["Ada", "Bo", 
 REFERENCE_KEYS = ["players", "devCardColors", "resourceTypes", "leaderCards", "developmentCards",
                   "resContainers", "productions", "actionTokens", "faithTrack", "market", "devCardGrid",
                   "isSetupDone", "devSlotsCount", "currentPlayer", "inkwellPlayer", "winnerPlayer",
-                  "blackPoints", "lastRound", "ended", "isMandatoryActionDone", "lastActionToken", "type"]
+                  "blackPoints", "lastRound", "ended", "isMandatoryActionDone", "lastActionToken", "revealedActionTokens", "type"]
 PLAYER_KEYS = {"nickname", "baseProduction", "warehouseShelves", "strongbox", "setup", "leadersHand",
                "leadersHandCount", "devSlots", "faithPoints", "victoryPoints", "active"}
 
@@ -60,14 +60,15 @@ def test_top_level_keys_are_the_reference_ones_in_order_with_type_last():
         for who in viewers(g):
             v = player_view(g, who)
             optional = {"actionTokens": g.solo, "winnerPlayer": bool(g.winners),
-                        "lastActionToken": g.solo and g.last_token is not None}
+                        "lastActionToken": g.solo and g.last_token is not None,
+                        "revealedActionTokens": g.solo}
             want = [k for k in REFERENCE_KEYS if optional.get(k, True)]
             assert list(v) == want
             assert list(v)[-1] == "type" and v["type"] == "UpdateGame"
             seen_optional |= {k for k, on in optional.items() if on}
             for pv in v["players"]:
                 assert PLAYER_KEYS <= set(pv)
-    assert seen_optional == {"actionTokens", "winnerPlayer", "lastActionToken"}
+    assert seen_optional == {"actionTokens", "winnerPlayer", "lastActionToken", "revealedActionTokens"}
 
 
 def test_view_mirrors_the_public_state():
@@ -186,6 +187,34 @@ def test_action_tokens_are_listed_by_id_whatever_the_draw_pile():
         assert v1 == v2 == v3
         checked += 1
     assert checked >= 4
+
+
+def test_the_tokens_face_up_since_the_shuffle_are_in_the_view_and_come_back_with_a_replay():
+    """``revealedActionTokens`` (our extension): the tokens shown since the last shuffle, in the
+    order they came, as a player who watched every ``UpdateActionToken`` knows them; a game
+    rebuilt from its history (a resume, a restart) has them too; the hidden order does not show."""
+    shuffle = {t.id for t in CFG.solo_tokens if t.kind == "move_shuffle"}
+    checked = 0
+    for seed in range(6):
+        g = Game.new(CFG, ["Ada"], 300 + seed)
+        watched: list[int] = []
+        for nick, action in steps(g, random.Random(seed)):
+            for e in g.apply(nick, action):
+                if e.get("type") == "UpdateActionToken":
+                    watched = [] if e["actionToken"] in shuffle else watched + [e["actionToken"]]
+            v = player_view(g, "Ada")
+            assert v["revealedActionTokens"] == watched
+            if watched:
+                assert g.tokens[-len(watched):] == watched       # face up: at the bottom of the pile
+                checked += 1
+        again = Game.replay(CFG, ["Ada"], g.seed, g.history)
+        assert player_view(again, "Ada")["revealedActionTokens"] == watched
+        hidden = copy.deepcopy(g)
+        rest = hidden.tokens[:len(hidden.tokens) - len(watched)]
+        random.Random(seed).shuffle(rest)
+        hidden.tokens[:len(rest)] = rest
+        assert player_view(hidden, "Ada") == player_view(g, "Ada")
+    assert checked > 20
 
 
 def test_view_is_json_and_small():

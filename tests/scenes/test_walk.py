@@ -17,7 +17,7 @@ import pygame
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk, board_check  # noqa: E402
+from walk import Walk, board_check, play_market_turn, region  # noqa: E402
 
 from game.scenes.app import App  # noqa: E402
 from game.scenes.menus import TitleScene  # noqa: E402
@@ -79,6 +79,44 @@ def test_a_solo_game_from_the_title_shows_a_whole_board_on_its_first_frame(size,
     finally:
         _close(walk.app)
     assert len(list((tmp_path / "frames").glob("solo-*-BoardScene.png"))) == 2
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_resumed_solo_game_shows_lorenzos_pile_and_the_log_as_they_were(size, tmp_path):
+    """Turns played with the mouse until Lorenzo has shown two tokens since his last shuffle;
+    left, then continued from the title: the first board frame shows the same pile (every token
+    face up, how many are left) and the same log, from the first move."""
+    from game.match import LocalMatch
+    from game.rules import default_config
+    from game.scenes.layout import board_layout
+    walk = _start(size, tmp_path / "frames", "resume")
+    app = walk.app
+    try:
+        walk.press("Play solo")
+        _keep_two_leaders(walk)
+        walk.until_scene("BoardScene")
+        for turn in range(14):
+            play_market_turn(walk, 1, turn)
+            assert walk.scene == "BoardScene", "the game ended before Lorenzo showed two tokens"
+            if len(LocalMatch.load(default_config(), app.solo_save_path).revealed) >= 2:
+                break
+        saved = LocalMatch.load(default_config(), app.solo_save_path)
+        assert len(saved.revealed) >= 2 and len(saved.history) >= 5
+        L = board_layout(size, 1, True)
+        walk.move((2, 2))
+        walk.frames(90)                               # past the glow of the last change
+        pile, log = region(app.window, L.token), region(app.window, L.log)
+        walk.press("Leave")
+        walk.until_scene("TitleScene")
+        walk.press("Continue solo game")
+        walk.until_scene("BoardScene")
+        first = walk.first("BoardScene", 1)
+        assert board_check(first, 1) == ALL
+        assert region(first, L.token) == pile         # the tokens face up since the shuffle, all of them
+        assert region(first, L.log) == log            # the log as it was, not "The game begins."
+    finally:
+        _close(app)
 
 
 def _join(walk: Walk, port: int, nickname: str) -> None:

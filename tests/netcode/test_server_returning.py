@@ -1,0 +1,128 @@
+"""What a player who comes back to our server is told: Lorenzo's tokens face up since the last
+shuffle (``UpdateGame.revealedActionTokens``, our extension) and the whole game's history
+(``UpdateHistory``), after a rejoin and after a restart of the server; a reference client (no
+token) is sent neither."""
+from __future__ import annotations
+
+import random
+
+import orjson
+import pytest
+
+from game.netcode.framing import MAX_LINE
+from game.netcode.history import history_lines, recent_history
+from game.rules.engine import Game
+from game.rules.playout import steps
+
+from conftest import CONFIG, Player, drive, room_of, start_game
+
+pytestmark = pytest.mark.timeout(60)
+
+KEY = "revealedActionTokens"
+
+
+def _history(answer_then: list[dict]) -> list[dict]:
+    """The messages of the ``UpdateHistory`` lines in ``answer_then``, in order (all of them came)."""
+    lines = [m for m in answer_then if m["type"] == "UpdateHistory"]
+    assert lines and lines[-1]["last"] and not any(m["last"] for m in lines[:-1])
+    return [x for m in lines for x in m["messages"]]
+
+
+def _until_history(p: Player) -> list[dict]:
+    return p.until(lambda m: m["type"] == "UpdateHistory" and m["last"])
+
+
+def test_the_tokens_face_up_and_the_whole_log_come_back_after_a_restart(make_server, players):
+    srv = make_server()
+    (s,) = players(srv.address, "s")
+    start_game(s)
+    assert s.view[KEY] == []                                   # nothing drawn yet
+    game = room_of(srv, "s").game
+    rng = random.Random(2)
+    drive(game, [s], rng, stop=lambda g: len(g.revealed) >= 2)
+    assert not game.ended
+    revealed = list(game.revealed)
+    calls = sum(1 for kind, _n, _a in game.history if kind == "apply")
+    token = s.token
+    srv.stop()
+    srv2 = make_server()                                       # the same data directory
+    (back,) = players(srv2.address, "s")
+    answer = back.join(token=token)
+    assert answer[-1]["type"] == "UpdateGame" and answer[-1][KEY] == revealed
+    history = _history(_until_history(back))
+    # the whole game, from before the first move
+    assert history[0]["type"] == "UpdateGame" and not history[0]["isSetupDone"] and history[0][KEY] == []
+    assert sum(1 for m in history if m["type"] == "UpdateAction") == calls
+    told = [m["actionToken"] for m in history if m["type"] == "UpdateActionToken"]
+    assert told[-len(revealed):] == revealed
+
+
+def test_a_long_game_is_told_whole_to_each_player_after_a_restart(make_server, players):
+    srv = make_server()
+    a, b = players(srv.address, "a", "b")
+    start_game(a, b)
+    game = room_of(srv, "a").game
+    drive(game, [a, b], random.Random(6), stop=lambda g: len(g.history) > 80)
+    assert not game.ended
+    calls = sum(1 for kind, _n, _a in game.history if kind == "apply")
+    tokens = {p.nickname: p.token for p in (a, b)}
+    srv.stop()
+    srv2 = make_server()
+    for nick in ("a", "b"):
+        (back,) = players(srv2.address, nick)
+        back.join(token=tokens[nick])
+        history = _history(_until_history(back))
+        assert not history[0]["isSetupDone"]                   # from the very start, not the last 60 calls
+        assert sum(1 for m in history if m["type"] == "UpdateAction") == calls > 60
+        assert KEY not in history[0]                           # no Lorenzo at this table
+
+
+def test_a_rejoin_without_a_restart_gets_them_too(make_server, players):
+    srv = make_server()
+    (s,) = players(srv.address, "s")
+    start_game(s)
+    game = room_of(srv, "s").game
+    drive(game, [s], random.Random(3), stop=lambda g: len(g.revealed) >= 2)
+    revealed, token = list(game.revealed), s.token
+    s.close()
+    (back,) = players(srv.address, "s")
+    for _ in range(100):          # the server notices the drop
+        answer = back.join(token=token)
+        if answer[-1]["type"] == "UpdateGame":
+            break
+    assert answer[-1][KEY] == revealed
+    assert _history(_until_history(back))[0]["type"] == "UpdateGame"
+
+
+def test_a_reference_client_is_never_sent_the_tokens_face_up(make_server, players):
+    srv = make_server(compat_rejoin=True)
+    (s,) = players(srv.address, "s")
+    start_game(s, token=None)
+    game = room_of(srv, "s").game
+    drive(game, [s], random.Random(4), stop=lambda g: len(g.revealed) >= 1)
+    s.close()
+    (back,) = players(srv.address, "s")
+    for _ in range(100):
+        answer = back.join(token=None)
+        if answer[-1]["type"] == "UpdateGame":
+            break
+    back.probe()                                               # nothing after the UpdateGame
+    drive(game, [back], random.Random(5), stop=lambda g: g.version > game.version + 6)
+    seen = s.received + back.received
+    assert sum(m["type"] == "UpdateGame" for m in seen) == 2
+    assert not any(KEY in m for m in seen)
+    assert not any(m["type"] in ("UpdateHistory", "UpdateSessionToken") for m in seen)
+
+
+def test_a_whole_four_player_game_travels_in_lines_the_framing_takes():
+    g = Game.new(CONFIG, ["a", "b", "c", "d"], 11)
+    for nick, action in steps(g, random.Random(11)):
+        g.apply(nick, action)
+    assert g.ended
+    messages, _skipped = recent_history(g, "b")
+    assert sum(m["type"] == "UpdateAction" for m in messages) == len(g.history)
+    lines = history_lines(messages, [])
+    assert [m for line in lines for m in line["messages"]] == messages
+    for line in lines:   # a message larger than half the limit (a 4-player UpdateGame) travels alone
+        size = len(orjson.dumps(line))
+        assert size < MAX_LINE // 2 or (len(line["messages"]) == 1 and size < MAX_LINE)
