@@ -9,6 +9,9 @@ Started by a Python that lacks the game's libraries, it sets up ``.venv`` beside
 (once) and restarts inside it (:mod:`game.bootstrap`). A Python older than 3.11 gets a clear
 message instead.
 
+The bots think in worker processes spawned from this program: ``multiprocessing.freeze_support()``
+comes first under ``__main__`` (in the one-file executable a worker is this program started again).
+
 This file must stay readable by old Pythons, so that they can say they are too old: no syntax
 newer than Python 2.7 / 3.0 here (no f-strings, no annotations, no walrus).
 """
@@ -60,4 +63,8 @@ def run():
 
 
 if __name__ == "__main__":
+    # First thing: in the one-file executable, a bot's worker process is this same program
+    # started again, and this call turns it into the worker (a no-op otherwise; see game.bots.driver).
+    import multiprocessing
+    multiprocessing.freeze_support()
     sys.exit(run())

@@ -9,9 +9,17 @@ three frames with the mouse moving after every move), ``idle_cpu_title_pct`` and
 ``idle_cpu_board_pct`` (the CPU of the whole process, in % of one core, over 10 s of the real frame
 loop ``App.run`` with no input, on the title at 1280x800 and on the 4-player board at 1600x900,
 3 s after its first frame).
-Targets: first frame <= 1.0 s, p95 <= 8 ms, RSS <= 150 MB, idle <= 3 % of a core.
+``bot_frame_p95_none_ms``/``bot_frame_p95_thread_ms``/``bot_frame_p95_process_ms`` (the same board
+at 60 frames a second, the mouse moving, while the hard bot thinks back to back about a 4-player
+decision: not at all, on a thread of the UI process as the client did before, in a worker process
+as it does now) and ``bot_ui_cpu_thread_pct``/``bot_ui_cpu_process_pct`` (the UI process's CPU
+meanwhile, in % of one core), ``bot_decisions_thread``/``bot_decisions_process`` (how many
+decisions were made meanwhile).
+Targets: first frame <= 1.0 s, p95 <= 8 ms, RSS <= 150 MB, idle <= 3 % of a core; while a bot
+thinks, p95 as without one.
 
-``--idle-seconds N`` measures idle over N seconds instead of 10.
+``--idle-seconds N`` measures idle over N seconds instead of 10; ``--bots-only`` measures the
+frames while a bot thinks and nothing else.
 """
 from __future__ import annotations
 
@@ -103,6 +111,86 @@ print(json.dumps(out))
 """
 
 
+BOT_FRAMES = """
+import os, random, sys, threading, time, json
+sys.path.insert(0, os.path.join(os.environ["PYTHONPATH"], "tools"))
+import pygame
+from screenshots import mid_game, session_for
+from game.bots.driver import BotPool, make_job
+from game.rules.components import default_config
+from game.scenes.app import App
+from game.scenes.board import BoardScene
+
+def main(mode):
+    app = App(headless=True, size=(1600, 900))
+    game = mid_game(["Ada", "Bruno", "Cora", "Dario"], 11, 120)
+    app.stack.push(BoardScene(app, session_for(game, "Ada")))
+    job = make_job(game, "Ada", "hard")     # the default budget of a 4-player table
+    stop, decided = threading.Event(), []
+    pool = None
+    if mode != "none":
+        pool = BotPool(default_config(), processes=(mode == "process"))
+        ready = threading.Event()
+        def again(answer):
+            if answer is not None and not stop.is_set():
+                decided.append(answer.seconds)
+                ready.set()
+                pool.submit(job, again)
+        pool.submit(job, again)
+        ready.wait(60)               # the worker is up and has decided once
+        decided.clear()
+    rng = random.Random(1)
+    times = []
+    c0, t0 = time.process_time(), time.perf_counter()
+    for i in range(360):             # 6 s at 60 frames a second
+        pos = (rng.randrange(1600), rng.randrange(900))
+        ev = [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))]
+        t = time.perf_counter()
+        app.frame(0.016, ev)
+        took = time.perf_counter() - t
+        times.append(took * 1000)
+        time.sleep(max(0.0, 1 / 60 - took))
+    cpu = 100 * (time.process_time() - c0) / (time.perf_counter() - t0)
+    stop.set()
+    if pool is not None:
+        pool.close()
+    times = sorted(times[30:])
+    print(json.dumps({"p50": times[len(times) // 2], "p95": times[int(len(times) * 0.95)], "cpu": cpu,
+                      "decisions": len(decided)}))
+
+if __name__ == "__main__":
+    main(sys.argv[1])
+"""
+
+
+def bot_frames(mode: str) -> dict:
+    """Frames of the board while the hard bot thinks: ``mode`` none, thread or process."""
+    out = subprocess.run([sys.executable, "-c", BOT_FRAMES, mode], env=ENV, capture_output=True, text=True,
+                         check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def bots_part(rounds: int = 3) -> dict:
+    """The three modes, interleaved ``rounds`` times (the machine's load varies); each figure is
+    the median of its rounds."""
+    runs: dict[str, list[dict]] = {"none": [], "thread": [], "process": []}
+    for _ in range(rounds):
+        for m in runs:
+            runs[m].append(bot_frames(m))
+    res = {m: {k: sorted(r[k] for r in rs)[len(rs) // 2] for k in rs[0]} for m, rs in runs.items()}
+    for m, r in res.items():
+        print(f"board at 60 fps, the hard bot thinking {'nowhere' if m == 'none' else 'in a ' + m}: "
+              f"frame p50 {r['p50']:.2f} ms, p95 {r['p95']:.2f} ms; UI process CPU {r['cpu']:.0f} % of a core; "
+              f"{r['decisions']} decisions")
+    return {"bot_frame_p95_none_ms": round(res["none"]["p95"], 2),
+            "bot_frame_p95_thread_ms": round(res["thread"]["p95"], 2),
+            "bot_frame_p95_process_ms": round(res["process"]["p95"], 2),
+            "bot_ui_cpu_none_pct": round(res["none"]["cpu"], 1),
+            "bot_ui_cpu_thread_pct": round(res["thread"]["cpu"], 1),
+            "bot_ui_cpu_process_pct": round(res["process"]["cpu"], 1),
+            "bot_decisions_thread": res["thread"]["decisions"], "bot_decisions_process": res["process"]["decisions"]}
+
+
 def idle(which: str, seconds: float) -> dict:
     out = subprocess.run([sys.executable, "-c", IDLE, which, str(seconds)], env=ENV, capture_output=True, text=True,
                          check=True)
@@ -167,9 +255,14 @@ def main() -> None:
     import argparse
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--idle-seconds", type=float, default=10.0)
+    ap.add_argument("--bots-only", action="store_true", help="only the frames while a bot thinks")
     args = ap.parse_args()
+    if args.bots_only:
+        print(json.dumps(bots_part()))
+        return
     ff = first_frame()
     fr = frames()
+    bots = bots_part()
     whole = whole_game()
     title, board = idle("title", args.idle_seconds), idle("board", args.idle_seconds)
     print(f"first frame: {ff:.3f} s (best of 3)")
@@ -183,7 +276,8 @@ def main() -> None:
     print(json.dumps({"first_frame_s": round(ff, 3), "frame_p50_ms": round(fr["p50"], 2),
                       "frame_p95_ms": round(fr["p95"], 2), "peak_rss_mb": round(max(fr["rss"], whole["rss"]), 1),
                       "redraw_p50_ms": round(fr["redraw_p50"], 2), "redraw_p95_ms": round(fr["redraw_p95"], 2),
-                      "idle_cpu_title_pct": round(title["cpu"], 2), "idle_cpu_board_pct": round(board["cpu"], 2)}))
+                      "idle_cpu_title_pct": round(title["cpu"], 2), "idle_cpu_board_pct": round(board["cpu"], 2),
+                      **bots}))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 
 It opens the window at the title page, or with ``--screenshot out.png`` renders the title page
 to a PNG and exits (no display needed). ``--size WxH`` sets the window size (the saved setting
-otherwise).
+otherwise). ``--check-bots N`` plays N moves of three hard computer players headless and prints,
+as JSON, whether they thought in a worker process (``tools/dist_smoke.sh`` runs it on the built
+executable, where that needs ``multiprocessing.freeze_support()``).
 """
 
 from __future__ import annotations
@@ -36,11 +38,52 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="render the title page to this PNG file and exit (headless)")
     parser.add_argument("--size", metavar="WxH", type=_size, default=None,
                         help="window size in pixels (default: the saved setting, 1280x800 at first)")
+    parser.add_argument("--check-bots", metavar="MOVES", type=int, default=None,
+                        help="check the computer players: play MOVES of their moves against three hard bots "
+                             "(headless, nothing saved), print where they thought as JSON and exit")
     return parser.parse_args(argv)
+
+
+def check_bots(moves: int, level: str = "hard") -> dict:
+    """Play a game against three ``level`` bots until they have made ``moves`` moves (or it ends),
+    the player's own moves chosen by the easy bot here. Where did the bots think? ``mode`` is
+    ``"processes"`` when they thought in a worker process (``pids``: the processes whose answers
+    were applied), ``"threads"`` when processes could not start (``why``)."""
+    import time
+
+    from game.bots.driver import due, make_job, think
+    from game.match import BotMatch
+    from game.rules.components import default_config
+    config = default_config()
+    t0 = time.perf_counter()
+    match = BotMatch(config, "Checker", [level] * 3, seed=1, pace=0.0)
+    try:
+        deadline = time.monotonic() + 60 + 10 * moves
+        while match.bot_moves < moves and not match.game.ended and not match.stuck:
+            if time.monotonic() > deadline:
+                break
+            if due(match.game, {match.nickname: "easy"}):
+                match.send(think(make_job(match.game, match.nickname, "easy"), config).action)
+            else:
+                time.sleep(0.01)
+            match.poll()
+        return {"bot_moves": match.bot_moves, "mode": match.bot_mode, "pids": sorted(match.decided_in),
+                "this_pid": os.getpid(), "why": match.why_threads, "stuck": match.stuck,
+                "seconds": round(time.perf_counter() - t0, 2)}
+    finally:
+        match.close()
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.check_bots is not None:
+        import json
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+        report = check_bots(max(1, args.check_bots))
+        print(json.dumps(report), flush=True)
+        ok = (report["mode"] == "processes" and report["bot_moves"] >= max(1, args.check_bots)
+              and os.getpid() not in report["pids"])
+        return 0 if ok else 1
     if args.screenshot is not None:
         # A screenshot never needs a real screen or a sound card.
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -69,4 +112,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    import multiprocessing
+    multiprocessing.freeze_support()   # a frozen bot worker process stops here (see main.py)
     sys.exit(main())

@@ -190,8 +190,9 @@ BOTS_FORMAT = "mor-bots/1"
 class BotMatch:
     """A game on this machine: the player against 1 to 3 bots, run by the engine in-process.
 
-    Everything happens on the caller's thread except the bots' thinking (a worker thread of
-    :class:`~game.bots.driver.BotPool`): :meth:`poll` applies a bot's request once it is ready and
+    Everything happens on the caller's thread except the bots' thinking (a worker process of
+    :class:`~game.bots.driver.BotPool`, started with the match; a thread if processes cannot
+    start, or with ``processes=False``): :meth:`poll` applies a bot's request once it is ready and
     ``pace`` seconds have passed since the previous request (so a person can follow each move
     and its line in the log), then asks the next bot. Nothing blocks.
 
@@ -203,7 +204,7 @@ class BotMatch:
 
     def __init__(self, config: GameConfig, nickname: str, bots: "list[str] | dict[str, str]", seed: int | None = None,
                  save_path: Path | None = None, game: Game | None = None, pace: float = 0.8,
-                 budget: int | None = None) -> None:
+                 budget: int | None = None, processes: bool = True) -> None:
         from game.bots import LEVELS, UnknownLevel
         from game.bots.driver import BotPool, bot_nickname
         self.nickname = nickname
@@ -228,11 +229,14 @@ class BotMatch:
         self.game = game if game is not None else Game.new(
             config, [nickname, *seats], seed if seed is not None else random.SystemRandom().randrange(2**63))
         self._out: deque[Msg] = deque([player_view(self.game, nickname)])
-        self._pool = BotPool(config, processes=False)
+        self._pool = BotPool(config, processes=processes)
+        self._pool.warm()                       # the worker starts now: the first decision is not late
         self._answers: deque[Any] = deque()     # filled by the worker thread
         self._thinking: Any = None              # the job under way
         self._last_move = time.monotonic()
         self.stuck: str | None = None           # why the bots stopped (a refused request), if they did
+        self.bot_moves = 0                      # the bots' requests applied since the match started
+        self.decided_in: set[int] = set()       # the processes whose decisions were applied
         self.on_message: Callable[[], None] | None = None   # called (any thread) when poll has news
         self._save()
         self._ask()
@@ -287,6 +291,20 @@ class BotMatch:
     def close(self) -> None:
         self._pool.close()
         self._save()
+
+    @property
+    def bot_mode(self) -> str:
+        """Where the bots think: ``"processes"`` or ``"threads"``."""
+        return self._pool.mode
+
+    def worker_pids(self) -> list[int]:
+        """The bots' worker processes alive now (none on threads, or once closed)."""
+        return self._pool.worker_pids()
+
+    @property
+    def why_threads(self) -> str | None:
+        """Why the bots think on a thread when worker processes were asked for, if they do."""
+        return self._pool.why_threads
 
     @property
     def thinking(self) -> str | None:
@@ -349,6 +367,8 @@ class BotMatch:
             self._thinking = easy = dataclasses.replace(job, level=FALLBACK_LEVEL)
             self._pool.submit(easy, lambda again: self._ready(easy, again))
             return
+        self.bot_moves += 1
+        self.decided_in.add(answer.pid or os.getpid())
         self._accepted(events)
 
     def _save(self) -> None:

@@ -38,7 +38,16 @@ def test_main_py_parses_with_old_grammar():
     assert not any(t.type == tokenize.OP and t.string == "->"
                    for t in tokenize.generate_tokens(io.StringIO(src).readline))
     names = {n.names[0].name for n in ast.walk(tree) if isinstance(n, ast.Import)}
-    assert names <= {"os", "sys", "tkinter", "Tkinter", "tkMessageBox"}   # top of main.py: stdlib only
+    assert names <= {"os", "sys", "tkinter", "Tkinter", "tkMessageBox", "multiprocessing"}   # stdlib only
+
+
+def test_main_py_calls_freeze_support_before_anything_else():
+    """In the one-file executable a bot's worker process is the program started again: it must
+    become the worker before the game's start-up runs (a second window otherwise)."""
+    tree = ast.parse((ROOT / "main.py").read_text(encoding="utf-8"))
+    guard = next(n for n in tree.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test))
+    calls = [ast.unparse(n) for n in guard.body if isinstance(n, ast.Expr)]
+    assert calls and calls[0] == "multiprocessing.freeze_support()", calls
 
 
 def test_a_too_old_python_is_told_why():

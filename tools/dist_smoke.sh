@@ -32,9 +32,15 @@ for run in 1 2; do
     times="$times $(echo "$t1 - $t0" | bc)"
     test -s "$WORK/elsewhere/title-$run.png"
 done
+# the computer players think in a worker process of the executable (freeze_support), not on a thread
+bots=$(env -u DISPLAY HOME="$WORK/home" XDG_DATA_HOME="$WORK/home/data" XDG_CONFIG_HOME="$WORK/home/config" \
+    "$BIN" --check-bots 12 | tail -1)
+echo "three hard bots, 12 moves: $bots"
+echo "$bots" | grep -q '"mode": "processes"'
+bot_s=$(echo "$bots" | sed 's/.*"seconds": \([0-9.]*\).*/\1/')
 size=$(stat -c %s "$BIN")
 first=$(echo $times | cut -d' ' -f1)
 second=$(echo $times | cut -d' ' -f2)
 echo "executable: $size bytes; build ${built} s; start-up with --screenshot: first ${first} s, second ${second} s"
-printf '{"dist_bytes": %s, "dist_mb": %.1f, "build_s": %s, "startup_first_s": %.2f, "startup_second_s": %.2f}\n' \
-    "$size" "$(echo "$size / 1048576" | bc -l)" "$built" "$first" "$second"
+printf '{"dist_bytes": %s, "dist_mb": %.1f, "build_s": %s, "startup_first_s": %.2f, "startup_second_s": %.2f, "check_bots_s": %s}\n' \
+    "$size" "$(echo "$size / 1048576" | bc -l)" "$built" "$first" "$second" "$bot_s"

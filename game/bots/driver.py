@@ -22,6 +22,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import logging
 import multiprocessing
+import os
 import random
 import threading
 import time
@@ -114,6 +115,7 @@ class Answer:
     why: str
     level: str                   # the job's level, or FALLBACK_LEVEL when the bot was late or failed
     seconds: float
+    pid: int = 0                 # the process that thought it (0: this one)
 
 
 _BOTS: dict[tuple[str, int | None, int], Any] = {}
@@ -146,13 +148,45 @@ def think(job: Job, config: GameConfig, level: str | None = None) -> Answer:
 _WORKER_CONFIG: list[GameConfig] = []
 
 
+WORKER_NICENESS = 5
+"""How much lower a worker process's priority is than its parent's (where the system has ``nice``):
+when the cores are busy, a game's frame loop or a server's event loop comes before a bot's search."""
+
+
 def _worker_init(config_path: str | None) -> None:
+    """A worker process starts: a lower priority, the rules loaded, and a watch that ends it with
+    the process that started it (so a game that crashes or is killed leaves no worker behind)."""
+    if hasattr(os, "nice"):
+        try:
+            os.nice(WORKER_NICENESS)
+        except OSError:
+            pass
     _WORKER_CONFIG.append(default_config() if config_path is None else load_config(config_path))
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent,), name="bot-parent-watch", daemon=True).start()
 
 
-def _think_in_worker(job: Job) -> tuple[dict[str, Any], str, str, float]:
+def _exit_with(parent: Any) -> None:
+    parent.join()      # returns when the parent process has ended, however it ended
+    os._exit(0)
+
+
+def _think_in_worker(job: Job) -> tuple[dict[str, Any], str, str, float, int]:
     a = think(job, _WORKER_CONFIG[0])
-    return a.action.to_dict(), a.why, a.level, a.seconds
+    return a.action.to_dict(), a.why, a.level, a.seconds, os.getpid()
+
+
+def _ready_in_worker() -> int:
+    """The first job of a new worker process (:meth:`BotPool.warm`): it is up, with the bots loaded."""
+    import game.bots  # noqa: F401  (the levels' modules, imported now rather than at the first decision)
+    return os.getpid()
+
+
+def _process_executor(workers: int, config_path: str | None) -> cf.Executor:
+    """A pool of ``workers`` spawned processes (never forked: the caller has threads)."""
+    return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                  initializer=_worker_init, initargs=(config_path,))
 
 
 Done = Callable[[Answer | None], None]
@@ -162,8 +196,13 @@ class BotPool:
     """Bots thinking in the background: ``workers`` threads, or processes with ``processes=True``.
 
     Processes keep a bot's thinking off the caller's interpreter altogether (no shared lock with
-    a server's event loop); they start on the first job (spawned, never forked from a threaded
-    process). Threads suit the game on this machine (no start-up cost, nothing to pack).
+    a server's event loop or a client's frame loop); they are spawned, never forked from a
+    threaded process, on the first job or at :meth:`warm`. A frozen program must call
+    ``multiprocessing.freeze_support()`` first thing (``main.py`` does). If worker processes
+    cannot start (the system refuses them, or the first one dies before answering), the pool
+    says so in the log and thinks on threads from then on (:attr:`mode`, :attr:`why_threads`).
+    :meth:`close` ends the workers at once; a worker also ends by itself when the process that
+    started it ends, however it ends.
 
     :param time_limit: seconds after which the easy bot decides instead (see the module docstring).
     """
@@ -175,21 +214,86 @@ class BotPool:
         self.workers = workers
         self.time_limit = time_limit
         self._pool: cf.Executor | None = None
+        self._proven = False     # the process pool has answered once: its workers do start
         self._spare: cf.ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
         self._closed = False
         self.late = 0            # decisions the easy bot took over (late or failed)
+        self.why_threads: str | None = None   # why worker processes were given up, if they were
+
+    @property
+    def mode(self) -> str:
+        """Where the bots think now: ``"processes"`` or ``"threads"``."""
+        return "processes" if self.processes else "threads"
+
+    def worker_pids(self) -> list[int]:
+        """The process ids of the worker processes alive now (none on threads)."""
+        with self._lock:
+            procs = dict(getattr(self._pool, "_processes", None) or {}) if self.processes else {}
+        return [pid for pid, p in procs.items() if p.is_alive()]
 
     def _executor(self) -> cf.Executor:
         with self._lock:
+            if self._closed:
+                raise RuntimeError("the bot pool is closed")
+            if self._pool is None and self.processes:
+                try:
+                    self._pool = _process_executor(self.workers, self.config.path)
+                    self._proven = False
+                except (OSError, ValueError, ImportError) as e:
+                    self._threads_from_now(f"{type(e).__name__}: {e}", locked=True)
             if self._pool is None:
-                if self.processes:
-                    self._pool = cf.ProcessPoolExecutor(
-                        self.workers, mp_context=multiprocessing.get_context("spawn"),
-                        initializer=_worker_init, initargs=(self.config.path,))
-                else:
-                    self._pool = cf.ThreadPoolExecutor(self.workers, thread_name_prefix="bot")
+                self._pool = cf.ThreadPoolExecutor(self.workers, thread_name_prefix="bot")
             return self._pool
+
+    def _threads_from_now(self, why: str, *, locked: bool = False, pool: cf.Executor | None = None) -> None:
+        """Worker processes cannot start here: think on threads from now on (said in the log).
+        ``pool``: the process pool that failed (nothing is done if it has been replaced already)."""
+        if not locked:
+            with self._lock:
+                if pool is not None and self._pool is not pool:
+                    return     # already given up (another job saw it first)
+                old = self._give_up_processes(why)
+            if old is not None:
+                _end(old)
+            return
+        old = self._give_up_processes(why)
+        if old is not None:
+            _end(old)
+
+    def _give_up_processes(self, why: str) -> cf.Executor | None:
+        if not self.processes:
+            return None
+        log.warning("bots think on a thread, not in a worker process: worker processes cannot start (%s)", why)
+        self.processes, self.why_threads = False, why
+        old, self._pool = self._pool, None
+        return old
+
+    def warm(self) -> None:
+        """Start the worker process now (in the background), so the first decision is not late
+        by its start-up. Nothing for threads, or once started."""
+        if not self.processes or self._closed:
+            return
+        try:
+            pool = self._executor()
+            if not self.processes:
+                return
+            fut = pool.submit(_ready_in_worker)
+        except (OSError, cf.BrokenExecutor) as e:
+            self._threads_from_now(f"{type(e).__name__}: {e}")
+            return
+        except RuntimeError:   # closed meanwhile
+            return
+
+        def started(f: cf.Future) -> None:
+            if f.cancelled() or self._closed:
+                return
+            e = f.exception()
+            if e is None:
+                self._proven = True
+            elif not self._proven:
+                self._threads_from_now(f"{type(e).__name__}: {e}", pool=pool)
+        fut.add_done_callback(started)
 
     def submit(self, job: Job, done: Done) -> None:
         """Think about ``job`` in the background; ``done(answer)`` is called exactly once, from
@@ -231,8 +335,26 @@ class BotPool:
             except RuntimeError:   # closed meanwhile
                 settle(None)
 
-        def finished(fut: cf.Future) -> None:
+        def start() -> None:
+            """Hand the job to the pool (again, on threads, if processes turn out not to start)."""
+            try:
+                pool = self._executor()
+                fut = pool.submit(_think_in_worker, job) if pool_is_processes(pool) else pool.submit(
+                    think, job, self.config)
+            except RuntimeError:   # closed
+                settle(None)
+                return
+            except (OSError, cf.BrokenExecutor) as e:   # a worker process could not be started
+                self._threads_from_now(f"{type(e).__name__}: {e}")
+                start()
+                return
+            fut.add_done_callback(lambda f: finished(f, pool))
+
+        def finished(fut: cf.Future, pool: cf.Executor) -> None:
             if settled.is_set():
+                return
+            if self._closed:
+                settle(None)
                 return
             try:
                 res = fut.result()
@@ -240,9 +362,13 @@ class BotPool:
                 settle(None)
                 return
             except Exception as e:
-                if isinstance(e, cf.BrokenExecutor):   # a worker died: the next job gets a new pool
-                    with self._lock:
-                        if self._pool is fut_pool:
+                if isinstance(e, cf.BrokenExecutor):   # a worker died
+                    if pool_is_processes(pool) and not self._proven:
+                        self._threads_from_now(f"{type(e).__name__}: {e}", pool=pool)   # it never started
+                        start()
+                        return
+                    with self._lock:                   # the next job gets a new pool
+                        if self._pool is pool:
                             self._pool = None
                 log.error("bot %s (%s) failed on decision %d: %s", job.nickname, job.level, job.index,
                           e, exc_info=e)
@@ -251,25 +377,19 @@ class BotPool:
             if isinstance(res, Answer):
                 settle(res)
             else:
-                action, why, level, seconds = res
-                settle(Answer(job, Action.from_dict(action), why, level, seconds))
+                self._proven = True
+                action, why, level, seconds, pid = res
+                settle(Answer(job, Action.from_dict(action), why, level, seconds, pid))
 
         timer = threading.Timer(self.time_limit, replace, ("was late",))
         timer.daemon = True
-        try:
-            fut_pool = self._executor()
-            if self.processes:
-                fut = fut_pool.submit(_think_in_worker, job)
-            else:
-                fut = fut_pool.submit(think, job, self.config)
-        except RuntimeError:   # shut down
-            done(None)
-            return
         timer.start()
-        fut.add_done_callback(finished)
+        start()
 
     def _spare_executor(self) -> cf.ThreadPoolExecutor:
         with self._lock:
+            if self._closed:
+                raise RuntimeError("the bot pool is closed")
             if self._spare is None:
                 self._spare = cf.ThreadPoolExecutor(1, thread_name_prefix="bot-spare")
             return self._spare
@@ -282,10 +402,29 @@ class BotPool:
             settle(None)
 
     def close(self) -> None:
-        """Stop: jobs not started are dropped, a decision under way is left to finish unseen."""
-        self._closed = True
+        """Stop: jobs not started are dropped, worker processes end now (a decision under way on
+        a thread is left to finish unseen). Idempotent."""
         with self._lock:
+            self._closed = True
             pools = [p for p in (self._pool, self._spare) if p is not None]
             self._pool = self._spare = None
         for p in pools:
-            p.shutdown(wait=False, cancel_futures=True)
+            _end(p)
+
+
+def pool_is_processes(pool: cf.Executor) -> bool:
+    return isinstance(pool, cf.ProcessPoolExecutor)
+
+
+def _end(pool: cf.Executor) -> None:
+    """Shut ``pool`` down without waiting for its jobs; its worker processes, if any, end now."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    for p in procs:
+        p.join(timeout=2.0)
+        if p.is_alive():
+            log.warning("a bot worker process (%s) did not end; killing it", p.pid)
+            p.kill()

@@ -306,8 +306,13 @@ class App:
         self.running = False
 
     def shutdown(self) -> None:
+        from game.match import BotMatch
+        matches = {id(m): m for m in (getattr(getattr(sc, "session", None), "match", None)
+                                      for sc in self.stack.scenes) if isinstance(m, BotMatch)}
         while self.stack.top is not None:
             self.stack.pop()
+        for match in matches.values():   # its bots' worker process ends now (the game stays saved)
+            match.close()
         if self.server is not None:
             self.server.stop()
             self.server = None

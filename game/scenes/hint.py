@@ -1,6 +1,7 @@
 """The Hint button: what the hard bot would do now, as a plan the player can look at and confirm.
 
-The hard bot is asked on a worker thread (:class:`~game.bots.driver.BotPool`), from the player's
+The hard bot is asked in a worker process (:class:`~game.bots.driver.BotPool`; started at the first
+hint, ended when the board is left; a thread if processes cannot start), from the player's
 own view only (the ``UpdateGame`` the view model keeps up to date: the same in a game on this
 machine and in a remote one), so the board never waits for it. Its request becomes the plan the
 board would have built for it by hand (:func:`plan_for`): a market line with each resource's
@@ -48,7 +49,7 @@ class Hinter:
         from game.bots.driver import BotPool
         self.config = config
         self.on_ready = on_ready
-        self._pool = BotPool(config, processes=False)
+        self._pool = BotPool(config, processes=True)
         self._lock = threading.Lock()
         self._asked: Any = None            # the job under way (or answered, not yet taken)
         self._answer: Any = None

@@ -608,7 +608,8 @@ class HostScene(PaintedScene):
                 nick = app.settings.nickname.strip()
                 server = Server(app.config, ServerOptions(host="0.0.0.0", port=self.port, data_dir=data,
                                                           announce_name=f"{nick}'s table", announce_host=nick,
-                                                          bot_delay=BOT_PACES.get(app.settings.bot_pace, 0.9)))
+                                                          bot_delay=BOT_PACES.get(app.settings.bot_pace, 0.9),
+                                                          bot_processes=True))
                 server.start()
             except OSError as e:
                 self.error = describe_bind_error(e, self.port, data)

@@ -2,7 +2,10 @@
 three bots through the real frame loop, the save and its resumption, the pace of the bots' moves."""
 from __future__ import annotations
 
+import multiprocessing
+import os
 import time
+from pathlib import Path
 
 import orjson
 import pygame
@@ -187,6 +190,42 @@ def test_the_game_is_saved_after_every_move_and_continued_from_the_title(app, mo
     again.close()
 
 
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+
+
+def test_the_bots_think_in_a_worker_process_that_ends_when_the_game_is_left_or_the_window_closed(app, monkeypatch):
+    from game.scenes.router import leave_game
+    monkeypatch.setitem(BOT_PACES, "normal", 0.0)
+    open_versus(app)
+    click(app, "count_3")
+    for i in range(3):
+        click(app, f"level_{i}_hard")
+    click(app, "start")
+    session = app.stack.top.session
+    match = session.match
+    frames_until(app, lambda: len(match.decided_in) > 0, timeout=60)   # the bots' setup choices
+    assert match.bot_mode == "processes" and match.why_threads is None
+    (worker,) = match.decided_in
+    assert worker != os.getpid() and match.worker_pids() == [worker] and alive(worker)
+    leave_game(app, session)
+    assert not alive(worker) and match.worker_pids() == []
+    # continued from the title, then the window is closed: its worker ends with it
+    open_versus(app)
+    click(app, "continue")
+    again = app.stack.top.session.match
+    frames_until(app, lambda: again.worker_pids(), timeout=30)        # started with the game
+    (worker,) = again.worker_pids()
+    assert worker != os.getpid() and alive(worker)
+    monkeypatch.setattr(pygame, "quit", lambda: None)   # (the other tests' fonts stay usable)
+    app.shutdown()                                       # what closing the window ends with
+    assert not alive(worker)
+    assert [p for p in multiprocessing.active_children() if p.pid == worker] == []
+
+
 def test_a_saved_game_is_never_replaced_without_asking_and_a_broken_one_is_reported(app):
     path = app.data_dir / "bots-game.json"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -315,6 +354,12 @@ def test_a_hosted_lan_game_with_a_remote_client_and_a_bot_the_host_seated(app, m
         bot = next(iter(room.bots))
         assert sum(1 for h in room.game.history if h[0] == "apply" and h[1] == bot) > 10
         assert any(bot in line for line in session.log)
+        pool = app.server._bot_pool           # the hosted server's bots think in a worker process
+        assert pool.mode == "processes" and pool.worker_pids() and os.getpid() not in pool.worker_pids()
+        workers = pool.worker_pids()
+        app.server.stop()
+        app.server = None
+        assert not any(alive(pid) for pid in workers)
     finally:
         friend.close()
         if app.server is not None:
