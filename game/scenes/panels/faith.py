@@ -1,5 +1,6 @@
 """The faith track: 25 spaces, the Vatican sections and pope spaces, every player's marker,
-Lorenzo's black cross, and the player's favor tiles under their sections."""
+Lorenzo's black cross, the player's favor tiles under their sections and, beside each, the
+opponents' tiles of that section, small, in their colours."""
 from __future__ import annotations
 
 import math
@@ -43,6 +44,25 @@ class FaithPanel(Panel):
             out.append(r)
         return out
 
+    def opponents(self, ctx: Context) -> list[tuple[int, dict]]:
+        """(seat, player) of everyone but the player, in seat order."""
+        return [(seat, p) for seat, p in enumerate(ctx.g["players"]) if p["nickname"] != ctx.nickname]
+
+    def mini_rects(self, ctx: Context) -> list[dict[str, pygame.Rect]]:
+        """Per section, where each opponent's tile sits: small squares beside the player's own
+        tile, two to a row ({nickname: rect})."""
+        out = []
+        others = self.opponents(ctx)
+        for tile in self.favor_rects(ctx):
+            m = max(8, round(tile.h * 0.46))
+            gap = max(2, self.px(3))
+            row: dict[str, pygame.Rect] = {}
+            for k, (_seat, p) in enumerate(others):
+                row[p["nickname"]] = pygame.Rect(tile.right + gap + (k % 2) * (m + gap),
+                                                 tile.y + (k // 2) * (m + gap), m, m)
+            out.append(row)
+        return out
+
     def hits(self, ctx: Context) -> list[Hit]:
         return [Hit(rect, ("favor", i)) for i, rect in enumerate(self.favor_rects(ctx))]
 
@@ -73,6 +93,21 @@ class FaithPanel(Panel):
         for i, rect in enumerate(self.favor_rects(ctx)):
             state = tiles[i] if i < len(tiles) else "DOWN"
             surface.blit(C.favor_tile(sections[i]["victoryPoints"], state, rect.h), rect)
+        seats = {p["nickname"]: seat for seat, p in self.opponents(ctx)}
+        for i, row in enumerate(self.mini_rects(ctx)):
+            for nick, rect in row.items():
+                theirs = ctx.vm.player(nick).get("favorTiles") or []
+                self.draw_mini(surface, rect, sections[i]["victoryPoints"], theirs[i] if i < len(theirs) else "DOWN",
+                               seats[nick])
+
+    def draw_mini(self, surface: pygame.Surface, rect: pygame.Rect, vp: int, state: str, seat: int) -> None:
+        """An opponent's tile, ringed in their colour."""
+        surface.blit(C.favor_tile(vp, state, rect.h), rect)
+        self.ring(surface, rect, seat)
+
+    def ring(self, surface: pygame.Surface, rect: pygame.Rect, seat: int) -> None:
+        pygame.draw.rect(surface, PLAYER_COLORS[seat % 4], rect.inflate(2, 2), width=max(1, self.px(2)),
+                         border_radius=max(2, rect.h // 5))
 
 
 @dataclass
@@ -118,10 +153,32 @@ class VaticanMoment:
         return "; ".join(parts)
 
 
+def _turn(surface: pygame.Surface, backdrop: pygame.Surface | None, tile: pygame.Rect, vp: int, up: bool,
+          k: float) -> None:
+    """One frame of a favor tile at ``tile`` turning face up (``up``) or being taken away, ``k``
+    of the way through (0..1): the paper under it, then the tile rising off the board."""
+    if backdrop is not None:
+        surface.blit(backdrop, tile.inflate(6, 6), tile.inflate(6, 6))   # the paper under the tile
+    pop = 1 + 0.7 * math.sin(math.pi * k)          # the tile rises off the board while it moves
+    size = max(4, round(tile.h * pop))
+    if up:                      # the tile turns over: narrows to an edge, widens showing its face
+        face = "DOWN" if k < 0.5 else "UP"
+        wk = abs(1 - 2 * k)
+        img = C.favor_tile(vp, face, size)
+        img = pygame.transform.smoothscale(img, (max(1, round(size * wk)), size))
+        surface.blit(img, img.get_rect(center=tile.center))
+    else:                       # the tile is taken away: it fades and sinks
+        img = C.favor_tile(vp, "DOWN", size).copy()
+        img.set_alpha(round(255 * (1 - k)))
+        surface.blit(img, img.get_rect(center=tile.move(0, round(tile.h * 0.6 * k)).center))
+        if k >= 1:
+            surface.blit(C.favor_tile(vp, "REMOVED", tile.h), tile)
+
+
 def draw_moment(surface: pygame.Surface, ctx: Context, panel: FaithPanel, moment: VaticanMoment,
                 backdrop: pygame.Surface | None) -> None:
-    """The report's moment over the track: its section lights up, the player's tile turns face
-    up or fades away, and a banner says who got what."""
+    """The report's moment over the track: its section lights up, the player's tile and every
+    opponent's turn face up or fade away, and a banner says who got what."""
     inner, sw, sh, top = panel.geometry(ctx)
     sec = panel.sections(ctx)[moment.index]
     pulse = 0.5 + 0.5 * math.sin(moment.t * 6.0)
@@ -132,25 +189,20 @@ def draw_moment(surface: pygame.Surface, ctx: Context, panel: FaithPanel, moment
     surface.blit(layer, span)
     glow(surface, span, P.GOLD_LIGHT[:3] if moment.mine == "UP" else P.OXBLOOD[:3], width=4)
     tile = panel.favor_rects(ctx)[moment.index]
-    if backdrop is not None:
-        surface.blit(backdrop, tile.inflate(6, 6), tile.inflate(6, 6))   # the paper under the tile
     k = min(1.0, moment.t / moment.FLIP)
-    pop = 1 + 0.7 * math.sin(math.pi * k)          # the tile rises off the board while it moves
-    size = max(4, round(tile.h * pop))
-    if moment.mine == "UP":     # the tile turns over: narrows to an edge, widens showing its face
-        face = "DOWN" if k < 0.5 else "UP"
-        wk = abs(1 - 2 * k)
-        img = C.favor_tile(moment.vp, face, size)
-        img = pygame.transform.smoothscale(img, (max(1, round(size * wk)), size))
-        surface.blit(img, img.get_rect(center=tile.center))
-        if k >= 1:
-            glow(surface, tile, P.GOLD_LIGHT[:3], width=3)
-    else:                       # the tile is taken away: it fades and sinks
-        img = C.favor_tile(moment.vp, "DOWN", size).copy()
-        img.set_alpha(round(255 * (1 - k)))
-        surface.blit(img, img.get_rect(center=tile.move(0, round(tile.h * 0.6 * k)).center))
-        if k >= 1:
-            surface.blit(C.favor_tile(moment.vp, "REMOVED", tile.h), tile)
+    _turn(surface, backdrop, tile, moment.vp, moment.mine == "UP", k)
+    if k >= 1 and moment.mine == "UP":
+        glow(surface, tile, P.GOLD_LIGHT[:3], width=3)
+    # every opponent's tile of the section turns (or goes) at the same moment, ringed in their
+    # colour, lit gold or red while the report is shown
+    seats = {p["nickname"]: seat for seat, p in panel.opponents(ctx)}
+    minis = panel.mini_rects(ctx)[moment.index]
+    for nick, rect in minis.items():
+        _turn(surface, backdrop, rect, moment.vp, nick in moment.gained, k)
+    for nick, rect in minis.items():
+        panel.ring(surface, rect, seats[nick])
+        glow(surface, rect, (P.GOLD_LIGHT if nick in moment.gained else P.OXBLOOD)[:3], width=2, radius=3)
+    tile = tile.unionall(list(minis.values())) if minis else tile
     # the banner, hanging under the track beside the section's tile
     size = max(14, panel.px(24))
     head = F.render(f"Vatican report {moment.index + 1}", size, P.GOLD_LIGHT, "caps")

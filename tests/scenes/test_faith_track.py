@@ -1,0 +1,95 @@
+"""The faith track shows every player's favor tiles, and a Vatican report turns them all, through
+the frame loop: the opponents' small tiles (beside the player's own, ringed in their colours)
+turn face up or are taken away in the same moment as the player's own."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from screenshots import TableMatch, mid_game  # noqa: E402
+
+from game.rules import default_config  # noqa: E402
+from game.scenes.app import App  # noqa: E402
+from game.scenes.art import cards as C  # noqa: E402
+from game.scenes.board import BoardScene  # noqa: E402
+from game.scenes.session import GameSession  # noqa: E402
+
+CFG = default_config()
+SIZES = [(1024, 640), (1920, 1080)]
+
+
+@pytest.fixture(autouse=True)
+def _dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+
+
+def pixels(surface: pygame.Surface, rect: pygame.Rect) -> bytes:
+    return pygame.image.tobytes(surface.subsurface(rect.clip(surface.get_rect())), "RGB")
+
+
+def click(app: App, pos) -> None:
+    app.frame(0.001, [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))])
+    app.frame(0.001, [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)])
+    app.frame(0.001, [pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1)])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_report_turns_every_players_tile_on_the_track(size):
+    app = App(headless=True, size=size)
+    game = mid_game(["Ada", "Bruno", "Cora"], 3, 6)
+    for p in game.players:   # Ada one space before the pope space; Bruno in the section, Cora out of it
+        p.faith = {"Ada": 7, "Bruno": 6, "Cora": 2}[p.nickname]
+    scene = BoardScene(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+    app.stack.push(scene)
+    app.frame(0.001)
+    app.frame(5.0)
+    minis = scene.faith.mini_rects(scene.context())
+    assert [sorted(row) for row in minis] == [["Bruno", "Cora"]] * 3
+    bruno, cora = minis[0]["Bruno"], minis[0]["Cora"]
+    own = scene.faith.favor_rects(scene.context())[0]
+    for r in (bruno, cora):
+        assert scene.layout.faith.contains(r) and not r.colliderect(own)
+    calm = {n: pixels(app.window, r.inflate(8, 8)) for n, r in (("Bruno", bruno), ("Cora", cora))}
+    leader = next(h for h in scene.hits if h.target[0] == "leader")
+    click(app, leader.rect.center)
+    app.frame(0.001)
+    discard = next(b for b in scene._leader_buttons if b.text.startswith("Discard"))
+    click(app, discard.rect.center)                      # +1 faith: Ada reaches the pope space
+    assert not game.fired[0]
+    app.frame(0.001)                                     # the button's event: the discard is sent
+    assert game.fired[0] and game.player("Bruno").favors[0] == 1 and game.player("Cora").favors[0] == 2
+    # the first frame after the report: the moment is on, and both opponents' tiles are lit
+    assert scene.moments and scene.moments[0].t < 0.1
+    first = {n: pixels(app.window, r.inflate(8, 8)) for n, r in (("Bruno", bruno), ("Cora", cora))}
+    assert first["Bruno"] != calm["Bruno"] and first["Cora"] != calm["Cora"]
+    seen: dict[str, set] = {"Bruno": set(), "Cora": set()}
+    for _ in range(6):                                   # they turn and fade, frame after frame
+        app.frame(0.15)
+        for n, r in (("Bruno", bruno), ("Cora", cora)):
+            seen[n].add(pixels(app.window, r))
+    assert len(seen["Bruno"]) >= 4 and len(seen["Cora"]) >= 4
+    for _ in range(40):
+        app.frame(0.15)
+    assert not scene.moments
+    # settled: Bruno's tile face up, Cora's gone (what the panel draws for those states)
+    after = {n: pixels(app.window, r.inflate(8, 8)) for n, r in (("Bruno", bruno), ("Cora", cora))}
+    assert after["Bruno"] != calm["Bruno"] and after["Cora"] != calm["Cora"]
+    vp = CFG.vatican_sections[0].favor_vp
+
+    def as_if(rect: pygame.Rect, state: str) -> bytes:
+        """The middle of ``rect`` with a tile of ``state`` drawn over what is shown (the same if
+        it shows that state already: the middle of a tile is opaque)."""
+        probe = app.window.copy()
+        probe.blit(C.favor_tile(vp, state, rect.h), rect)
+        return pixels(probe, rect.inflate(-rect.w // 2, -rect.h // 2))
+
+    def middle(rect: pygame.Rect) -> bytes:
+        return pixels(app.window, rect.inflate(-rect.w // 2, -rect.h // 2))
+
+    assert middle(bruno) == as_if(bruno, "UP") != as_if(bruno, "DOWN")
+    assert middle(cora) != as_if(cora, "DOWN") and middle(cora) != as_if(cora, "UP")
