@@ -194,3 +194,40 @@ def play_market_turn(walk: Walk, n_players: int, line: int = 0) -> None:
 def region(surface: pygame.Surface, rect: pygame.Rect) -> bytes:
     """The pixels of ``rect`` (clipped to the surface), for comparing two frames."""
     return pygame.image.tobytes(surface.subsurface(rect.clip(surface.get_rect())), "RGB")
+
+
+# ---------------------------------------------------------------------------- a standalone server
+class ServerProcess:
+    """Our standalone server (``server.py``) as a child process on 127.0.0.1, for walks that
+    restart it: ``port`` 0 picks a free port; start it again on the same ``port`` and
+    ``data_dir`` and it serves the same games (the clients' saved seats name the port)."""
+
+    def __init__(self, data_dir: Path, port: int = 0, log_path: Path | None = None) -> None:
+        import re
+        import subprocess
+        import sys
+        root = Path(__file__).resolve().parent.parent
+        self.log_path = log_path if log_path is not None else Path(data_dir).with_suffix(".log")
+        self._log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, str(root / "server.py"), "--host", "127.0.0.1", "--port", str(port),
+             "--data-dir", str(data_dir), "--log-level", "INFO", "--no-announce"],
+            cwd=root, stdout=subprocess.PIPE, stderr=self._log)
+        line = self.proc.stdout.readline().decode()   # type: ignore[union-attr]
+        m = re.fullmatch(r"mor-server: listening on ([\d.]+):(\d+)\n", line)
+        if m is None:
+            self.stop()
+            raise RuntimeError(f"the server did not start ({line!r}); see {self.log_path}")
+        self.port = int(m.group(2))
+
+    def kill(self) -> None:
+        """``kill -9``: the server gets no chance to tidy up."""
+        self.proc.kill()
+        self.proc.wait(timeout=10)
+        self._log.close()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self._log.close()

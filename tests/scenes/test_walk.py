@@ -17,7 +17,7 @@ import pygame
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk, board_check, play_market_turn, region  # noqa: E402
+from walk import ServerProcess, Walk, board_check, play_market_turn, region  # noqa: E402
 
 from game.scenes.app import App  # noqa: E402
 from game.scenes.menus import TitleScene  # noqa: E402
@@ -216,3 +216,101 @@ def test_from_the_scores_the_final_board_of_every_player(tmp_path):
         assert walk.scene == "GameOverScene"
     finally:
         _close(app)
+
+
+def _my_turn(walk: Walk) -> bool:
+    """Whether the board offers this player their main action (Produce is enabled only then)."""
+    walk.frames(1)
+    return walk.scene == "BoardScene" and walk.button_at("Produce") is not None
+
+
+def _quiet(walk: Walk) -> None:
+    """The pointer away and the glow of the last change gone."""
+    walk.move((2, 2))
+    walk.frames(90)
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_players_come_back_after_the_standalone_server_is_killed_and_restarted(size, tmp_path):
+    """A standalone server (``server.py`` in a child process, 127.0.0.1, a temporary data folder);
+    Ada and Bea at a 2-player table and Cid alone against Lorenzo, each in a real App, turns played
+    with the mouse. The server is killed (-9) and started again on the same data. Bea's client
+    stays open and takes its seat back by itself; Ada and Cid come back with new clients through
+    Join, by their saved tokens. Each first board frame after the restart: every panel drawn, the
+    log from the first move, the track and Lorenzo's pile as they were."""
+    from game.scenes.layout import board_layout
+    frames = tmp_path / "frames"
+    data = tmp_path / "srv"
+    server = ServerProcess(data, log_path=tmp_path / "server.log")
+    port = server.port
+    ada, bea, cid = (_start(size, frames, n) for n in ("ada", "bea", "cid"))
+    walks = [ada, bea, cid]
+    try:
+        _join(ada, port, "Ada")
+        ada.until_scene("LobbyScene")
+        ada.press("2 players")
+        _join(bea, port, "Bea")
+        for w in (ada, bea):
+            _keep_two_leaders(w)
+        _both_to_the_board(ada, bea)
+        _join(cid, port, "Cid")
+        cid.until_scene("LobbyScene")
+        cid.press("Solo")
+        _keep_two_leaders(cid)
+        cid.until_scene("BoardScene")
+        for turn in range(4):                         # two turns each, with the mouse
+            end = time.monotonic() + 15
+            while not (_my_turn(ada) or _my_turn(bea)):
+                assert time.monotonic() < end, "nobody's turn"
+                time.sleep(0.01)
+            play_market_turn(ada if _my_turn(ada) else bea, 2, turn + 3)
+            if turn % 2:
+                play_market_turn(cid, 1, turn)
+        for w in walks:
+            _quiet(w)
+        told = {w.name: list(w.app.stack.top.session.log) for w in walks}
+        assert all(len(lines) >= 5 for lines in told.values()), told
+        two, one = board_layout(size, 2, False), board_layout(size, 1, True)
+        before = {"ada": region(ada.app.window, two.faith), "bea": region(bea.app.window, two.faith),
+                  "cid": region(cid.app.window, one.token), "cid-track": region(cid.app.window, one.faith)}
+        _close(ada.app)                               # Ada and Cid close the game while it is down
+        _close(cid.app)
+        server.kill()
+        bea.until(lambda: bea.scene != "BoardScene", 15, "the reconnecting page")
+        server = ServerProcess(data, port=port, log_path=tmp_path / "server.log")
+        bea.until_scene("BoardScene", timeout=30)     # Bea's client took the seat back by itself
+        ada, cid = _start(size, frames, "ada-back"), _start(size, frames, "cid-back")
+        walks = [ada, bea, cid]
+        for w, nick in ((ada, "Ada"), (cid, "Cid")):
+            _join(w, port, nick)
+            w.until_scene("BoardScene", timeout=15)
+        for w, n in ((ada, 2), (bea, 2), (cid, 1)):
+            first = w.first("BoardScene", 1 if w is bea else 0)
+            assert board_check(first, n) == ALL, w.name
+        # the log from the first move: every line told before the restart, in order, then the news
+        for w, name in ((ada, "ada"), (cid, "cid")):
+            log = [str(x) for x in w.app.stack.top.session.log]
+            assert log[:len(told[name])] == [str(x) for x in told[name]], name
+            L = two if w is ada else one
+            from game.scenes.panels.log import LogPanel
+            lines = _inked_rows(w.first("BoardScene"), L.log) / LogPanel(L.log, L.unit).line_h
+            assert lines > 2, name                    # lines of writing, not "The game begins." alone
+        # the track and Lorenzo's pile as they were (the first frame: nothing glows on a fresh board)
+        assert region(ada.first("BoardScene"), two.faith) == before["ada"]
+        assert region(cid.first("BoardScene"), one.token) == before["cid"]
+        assert region(cid.first("BoardScene"), one.faith) == before["cid-track"]
+        _quiet(bea)
+        assert region(bea.app.window, two.faith) == before["bea"]
+    finally:
+        for w in walks:
+            _close(w.app)
+        server.stop()
+
+
+def _inked_rows(surface: pygame.Surface, rect: pygame.Rect) -> int:
+    """Pixel rows of ``rect`` with writing in them (dark ink on the paper): a log of one line
+    ("The game begins.") has a handful, a log of many lines many."""
+    rect = rect.inflate(-rect.w // 10, -8)
+    return sum(any(sum(tuple(surface.get_at((x, y)))[:3]) < 330 for x in range(rect.x, rect.right, 2))
+               for y in range(rect.y, rect.bottom))
