@@ -224,10 +224,7 @@ class GameSession:
                     break
             self.log.extend(new)
         if skipped:
-            rounds = ", ".join(str(r) for r in skipped)
-            many = len(skipped) > 1
-            self.log.append(Note(f"While you were away, your turn{'s' * many} in round{'s' * many} {rounds} "
-                                 f"{'were' if many else 'was'} skipped."))
+            self.log.append(Note(skipped_words(skipped)))
         self.skipped = list(skipped)
         self.version += 1
 
@@ -313,6 +310,30 @@ class GameSession:
             self._shadow = shadow_game(self.vm.game, self.config, self.nickname)
             self._shadow_version = self.version
         return self._shadow
+
+
+def skipped_words(rounds: list[int]) -> str:
+    """What a player who comes back is told about the turns they missed: how many, and in which
+    rounds (counted from the first turn of the game, which the board does not show: the count
+    comes first), and where to read what happened.
+
+    >>> skipped_words([5])
+    'While you were away, the others played on: your turn was skipped once (round 5). The log above tells what they did.'
+    >>> skipped_words([3, 4, 5])
+    'While you were away, the others played on: your turn was skipped 3 times (rounds 3 to 5). The log above tells what they did.'
+    >>> skipped_words([2, 4])
+    'While you were away, the others played on: your turn was skipped twice (rounds 2 and 4). The log above tells what they did.'
+    """
+    n = len(rounds)
+    times = {1: "once", 2: "twice"}.get(n, f"{n} times")
+    if n == 1:
+        which = f"round {rounds[0]}"
+    elif n > 2 and rounds == list(range(rounds[0], rounds[0] + n)):
+        which = f"rounds {rounds[0]} to {rounds[-1]}"
+    else:
+        which = "rounds " + ", ".join(str(r) for r in rounds[:-1]) + f" and {rounds[-1]}"
+    return (f"While you were away, the others played on: your turn was skipped {times} ({which}). "
+            "The log above tells what they did.")
 
 
 def describe_error(m: Msg) -> str:

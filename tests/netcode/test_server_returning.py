@@ -126,3 +126,47 @@ def test_a_whole_four_player_game_travels_in_lines_the_framing_takes():
     for line in lines:   # a message larger than half the limit (a 4-player UpdateGame) travels alone
         size = len(orjson.dumps(line))
         assert size < MAX_LINE // 2 or (len(line["messages"]) == 1 and size < MAX_LINE)
+
+
+def test_the_turns_skipped_while_away_are_the_rounds_the_others_played():
+    """Round 1 is the first turn of the game; a round ends when the turn comes back to the first
+    seat. A player who leaves at the start of round r and is away for two rounds missed r and r+1."""
+    from game.rules.actions import ReqEndTurn
+    from game.rules.playout import choose
+    from game.scenes.session import skipped_words
+    g = Game.new(CONFIG, ["a", "b", "c"], 21)
+    rng = random.Random(21)
+    while g.phase == "setup":
+        nick = next(p.nickname for p in g.players if not (p.chose_leaders and p.chose_resources))
+        g.apply(nick, choose(g, nick, rng))
+    seats = [p.nickname for p in g.players]
+    rounds = 1
+
+    def turn() -> None:   # the current player's main action, then the end of the turn
+        nonlocal rounds
+        nick = g.current_player.nickname
+        while not g.main_done:
+            g.apply(nick, choose(g, nick, rng))
+        if any(e.get("type") == "UpdateCurrentPlayer" and e["player"] == seats[0]
+               for e in g.apply(nick, ReqEndTurn())):
+            rounds += 1
+
+    for _ in range(4):                                   # round 1 and part of round 2
+        turn()
+    while g.current != 0:
+        turn()
+    away = seats[2]
+    start = rounds
+    g.set_active(away, False)
+    for _ in range(4):                                   # two rounds of the two others
+        turn()
+    assert rounds == start + 2
+    g.set_active(away, True)
+    _messages, skipped = recent_history(g, away)
+    assert skipped == [start, start + 1]
+    assert recent_history(g, seats[0])[1] == []          # nobody else was away
+    assert skipped_words(skipped) == (f"While you were away, the others played on: your turn was skipped twice "
+                                      f"(rounds {start} and {start + 1}). The log above tells what they did.")
+    assert "skipped once (round 5)" in skipped_words([5])
+    assert "skipped 3 times (rounds 3 to 5)" in skipped_words([3, 4, 5])
+    assert "skipped 3 times (rounds 2, 4 and 7)" in skipped_words([2, 4, 7])
