@@ -50,30 +50,48 @@ def recent_history(game: Game, nickname: str, calls: int | None = HISTORY_CALLS)
     seat = g.player(nickname).seat
     out: list[Msg] = []
     rounds, skipped = 0, []
+    played = False        # a request was accepted since the round began
+    lost = True           # ... since the last turn of the player's that was skipped
+
+    def skip() -> None:   # a turn of the player's went by while they were away
+        nonlocal lost
+        if lost:          # (a turn passed on twice with nothing played between is one turn lost)
+            skipped.append(rounds)
+        lost = False
+
     for i, (kind, nick, arg) in enumerate(history):
         if i == cut:
             out.append(player_view(g, nickname))
-        before, playing = g.current, g.phase == "play"
+        before, playing, main_done = g.current, g.phase == "play", g.main_done
         if kind == "apply":
             events = g.apply(nick, arg if isinstance(arg, Action) else Action.from_dict(arg))
+            played = lost = True
         elif kind == "undo":
             events = g.undo(nick)
         else:
             events = g.set_active(nick, bool(arg))
             if nick == nickname and not arg:
-                skipped = []                       # a new absence starts
+                skipped, lost = [], True           # a new absence starts
         if not playing and g.phase == "play":
-            rounds = 1
+            rounds, played = 1, False
         elif playing and any(e.get("type") == "UpdateCurrentPlayer" for e in events):
+            # a turn is skipped when it goes, while its player is away, to someone who can play:
+            # over their seat, or away from it before they took their main action (the turn of a
+            # player who leaves, or which a restart passed on); never when it only moved between
+            # players who are all away (a restart marks everyone away)
+            to_someone = g.players[g.current].active
+            away = not g.players[seat].active
+            if before == seat and kind != "apply" and away and to_someone and not main_done:
+                skip()
             s = before
             while True:                            # every seat the turn passes over, and where it stops
                 s = (s + 1) % len(g.players)       # (all the way round when the others are away)
-                if s == 0:
-                    rounds += 1
+                if s == 0 and played:              # a new round, if anything was played in the last
+                    rounds, played = rounds + 1, False
                 if s == g.current:
                     break
-                if s == seat:
-                    skipped.append(rounds)
+                if s == seat and to_someone:
+                    skip()
         if i >= cut:
             out.extend(e for e in events if visible_to(e, nickname))
     if cut >= len(history):

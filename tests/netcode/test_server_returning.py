@@ -170,3 +170,35 @@ def test_the_turns_skipped_while_away_are_the_rounds_the_others_played():
     assert "skipped once (round 5)" in skipped_words([5])
     assert "skipped 3 times (rounds 3 to 5)" in skipped_words([3, 4, 5])
     assert "skipped 3 times (rounds 2, 4 and 7)" in skipped_words([2, 4, 7])
+
+
+def test_a_restart_at_the_start_of_a_players_turn_is_told_to_them_as_one_turn_skipped():
+    """The server restarts while it is Ada's turn (everyone away, in seat order); Bea comes back
+    first and the turn goes to her. Ada, back later, is told her turn of that round was skipped,
+    once (not twice for the turn that went round between the empty seats); Bea is told nothing."""
+    from game.rules.actions import ReqEndTurn
+    from game.rules.playout import choose
+    g = Game.new(CONFIG, ["a", "b"], 8)
+    rng = random.Random(8)
+    while g.phase == "setup":
+        nick = next(p.nickname for p in g.players if not (p.chose_leaders and p.chose_resources))
+        g.apply(nick, choose(g, nick, rng))
+    first, second = (p.nickname for p in g.players)
+    for _ in range(3):                        # round 1, and round 2 begins: the first seat's turn
+        nick = g.current_player.nickname
+        while not g.main_done:
+            g.apply(nick, choose(g, nick, rng))
+        g.apply(nick, ReqEndTurn())
+    assert g.current_player.nickname == second
+    g.apply(second, choose(g, second, rng))
+    while not g.main_done:
+        g.apply(second, choose(g, second, rng))
+    g.apply(second, ReqEndTurn())             # round 3: the first seat's turn
+    assert g.current_player.nickname == first and not g.main_done
+    for nick in (first, second):              # the restart: everyone away, in seat order
+        g.set_active(nick, False)
+    g.set_active(second, True)                # the second seat is back first: the turn is theirs
+    assert g.current_player.nickname == second
+    g.set_active(first, True)
+    assert recent_history(g, first)[1] == [3]
+    assert recent_history(g, second)[1] == []
