@@ -64,3 +64,16 @@ def test_bots_bench_refuses_an_unknown_level():
     out = subprocess.run([sys.executable, str(ROOT / "bench" / "bots.py"), "--games", "1", "--levels", "easy,wizard"],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode != 0 and "wizard" in out.stderr
+
+
+@pytest.mark.timeout(120)
+def test_history_bench_reports_every_figure():
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "history.py")], cwd=ROOT, capture_output=True,
+                         text=True, timeout=110)
+    assert out.returncode == 0, out.stderr[-2000:]
+    figures = json.loads(out.stdout.strip().splitlines()[-1])
+    assert figures["history_calls"] > 100 and figures["log_lines"] >= figures["history_calls"] // 2
+    assert figures["history_lines"] >= 2 and figures["history_bytes"] > 10_000
+    for key in ("history_replay_ms", "tell_ms", "board_first_frame_ms", "log_wrap_all_ms",
+                "new_line_frame_p50_ms", "new_line_frame_p95_ms", "scroll_frame_p95_ms"):
+        assert figures[key] > 0, key
