@@ -101,6 +101,11 @@ def _vanished_colour(g: dict) -> str | None:
     return None
 
 
+LEAVE_KEYS = (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER)
+GUARD = 1.0
+"""Seconds after the scores appear during which Enter and Esc do not leave them."""
+
+
 class GameOverScene(SessionScene):
     """Final scores, by category."""
 
@@ -111,6 +116,8 @@ class GameOverScene(SessionScene):
         self.rows = final_scores(session)
         self.headline, self.why = outcome_words(session, self.rows)
         self.sheet = pygame.Rect(0, 0, 0, 0)
+        self.age = 0.0                  # seconds shown
+        self._held: set[int] = set()    # keys down that must be released before they count
 
     def layout(self) -> None:
         w, h = self.app.size
@@ -128,8 +135,15 @@ class GameOverScene(SessionScene):
                     "@menu_quiet", tooltip="The whole game again, move by move, forward and back")
         self.button("title", pygame.Rect(left + 2 * (bw + gap), h - bh - round(60 * u), bw, bh), "Back to the title")
 
+    def enter(self) -> None:
+        super().enter()
+        self.age = 0.0
+        pressed = pygame.key.get_pressed()   # a key still down from the scene before (Enter on Confirm)
+        self._held = {k for k in LEAVE_KEYS if pressed[k]}
+
     def update(self, dt: float) -> None:
         self.session.pump()     # the game is over: nothing changes the stage any more
+        self.age += dt
 
     def on_button(self, name: str) -> None:
         if name == "title":
@@ -142,7 +156,15 @@ class GameOverScene(SessionScene):
             watch_finished(self.app, self.session)
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_RETURN):
+        """Enter or Esc back to the title, once the scores have been seen: a key pressed within
+        :data:`GUARD` seconds of the scene appearing (the second press of a double Enter on the
+        board, a key held down) is ignored until it is released and pressed again."""
+        if event.type == pygame.KEYUP:
+            self._held.discard(event.key)
+        elif event.type == pygame.KEYDOWN and event.key in LEAVE_KEYS:
+            if self.age < GUARD or event.key in self._held:
+                self._held.add(event.key)
+                return
             leave_game(self.app, self.session)
 
     def paint(self, surface: pygame.Surface) -> None:

@@ -37,6 +37,7 @@ class LobbyScene(SessionScene):
         self._shape: tuple | None = None
         self.addresses: list[str] = []
         self.plaque = pygame.Rect(0, 0, 0, 0)
+        self.you_top = 0
         self.hosting = app.server is not None
         if self.hosting:
             from .menus import lan_addresses
@@ -79,7 +80,13 @@ class LobbyScene(SessionScene):
         if self.hosting:
             self.plaque = pygame.Rect(w // 2 - round(300 * u), round(h * 0.19), round(600 * u), round(92 * u))
             top = self.plaque.bottom + round(22 * u)
-        self.sheet = pygame.Rect((w - sw) // 2, top, sw, min(sh, h - top - round(120 * u)))
+        # under the sheet, a column that never overlaps: the "you are" line, then Leave/Stop hosting
+        bw, bh = round(240 * u), round(48 * u)
+        leave = pygame.Rect(w // 2 - bw // 2, h - round(110 * u), bw, bh)
+        you_h = fonts.font(self._you_size(), "caps").get_height()
+        gap = max(4, round(8 * u))
+        self.sheet = pygame.Rect((w - sw) // 2, top, sw, min(sh, leave.y - 2 * gap - you_h - top))
+        self.you_top = self.sheet.bottom + gap
         if self.choosing:
             bw, bh, gap = round(160 * u), round(54 * u), round(16 * u)
             total = 4 * bw + 3 * gap
@@ -93,23 +100,22 @@ class LobbyScene(SessionScene):
             lobby = self.session.lobby
             _seats, r, cy, xs = self._seat_geometry()
             bw, bh, gap = round(124 * u), round(28 * u), round(5 * u)
-            top = cy + round(r * 2.6)
+            top = cy + round(r * 2.6)   # quiet buttons in the body's type: "Medium bot" whole
             for i in range(lobby.booked, lobby.players_count or 0):
                 if i >= len(xs):
                     break
                 k = i - lobby.booked
                 if k < len(lobby.bots):
                     self.button(f"unbot_{k}", pygame.Rect(xs[i] - bw // 2, top, bw, bh), "Free the seat",
-                                "@menu_quiet", tooltip="Take the computer player out of this seat",
+                                "@quiet", tooltip="Take the computer player out of this seat",
                                 enabled=self.asked is None)
                     continue
                 for j, (level, text) in enumerate(BOT_LEVELS):
                     self.button(f"bot_{i}_{level}", pygame.Rect(xs[i] - bw // 2, top + j * (bh + gap), bw, bh),
-                                text, "@menu_quiet", tooltip=f"Seat a computer player ({level}) here",
+                                text, "@quiet", tooltip=f"Seat a computer player ({level}) here",
                                 enabled=self.asked is None)
-        bw, bh = round(240 * u), round(48 * u)
         label = "Stop hosting" if self.app.server is not None else "Leave"
-        self.button("leave", pygame.Rect(w // 2 - bw // 2, h - round(110 * u), bw, bh), label, "@menu_quiet",
+        self.button("leave", leave, label, "@menu_quiet",
                     tooltip="Close the game server and go back to the title" if self.app.server else
                     "Leave the waiting room")
         self._shape = self._state()
@@ -247,8 +253,11 @@ class LobbyScene(SessionScene):
         if self.choosing:
             k = tracked("how many players?", max(11, round(18 * u)), FADED, max(1, round(2 * u)))
             surface.blit(k, k.get_rect(midbottom=(cx, self.sheet.bottom - round(118 * u))))
-        you = tracked(f"you are {self.session.nickname}", max(10, round(17 * u)), FADED, max(1, round(2 * u)))
-        surface.blit(you, you.get_rect(midtop=(cx, self.sheet.bottom + round(12 * u))))
+        you = tracked(f"you are {self.session.nickname}", self._you_size(), FADED, max(1, round(2 * u)))
+        surface.blit(you, you.get_rect(midtop=(cx, self.you_top)))
+
+    def _you_size(self) -> int:
+        return max(10, round(17 * self.unit))
 
 
 PAWN_COLOURS = [(178, 52, 40), (40, 96, 160), (46, 122, 70), (150, 104, 24)]

@@ -1,0 +1,154 @@
+"""QA findings off the board, walked like a player: the real ``App`` frame loop, posted events, and
+the frames it draws (tools/walk.py).
+
+The waiting room lays out without overlaps at every offered window size; the scores are not
+skipped by an Enter carried over from the board; questions dim and hold the screen behind them.
+"""
+from __future__ import annotations
+
+import socket
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from walk import Walk  # noqa: E402
+
+from game.scenes.app import WINDOW_SIZES, App  # noqa: E402
+from game.scenes.backdrop import BACKDROP  # noqa: E402
+from game.scenes.menus import TitleScene  # noqa: E402
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture(autouse=True)
+def _dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+
+
+def _close(app: App) -> None:
+    while app.stack.top is not None:
+        app.stack.pop()
+    if app.server is not None:
+        app.server.stop()
+        app.server = None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start(size=(1024, 640), name="walk") -> Walk:
+    app = App(headless=True, size=size)
+    app.settings.confirm_end_turn = False
+    walk = Walk(app, None, name)
+    app.stack.push(TitleScene(app))
+    walk.frames(2)
+    return walk
+
+
+# ---------------------------------------------------------------------------- the waiting room
+def _runs_above(frame: pygame.Surface, button: pygame.Rect) -> list[tuple[bool, int]]:
+    """Going up from just above ``button``, across its width: runs of (drawn, rows), where a row is
+    "drawn" when any pixel differs from the bare page (the backdrop, painted the same way)."""
+    page = pygame.Surface(frame.get_size())
+    BACKDROP.draw(page)
+    runs: list[tuple[bool, int]] = []
+    for y in range(button.top - 1, max(0, button.top - 400), -1):
+        drawn = any(max(abs(a - b) for a, b in zip(frame.get_at((x, y))[:3], page.get_at((x, y))[:3])) > 10
+                    for x in range(button.left, button.right))
+        if runs and runs[-1][0] == drawn:
+            runs[-1] = (drawn, runs[-1][1] + 1)
+        else:
+            runs.append((drawn, 1))
+    return runs
+
+
+def _you_line_stands_free(walk: Walk, label: str) -> None:
+    """Above the Leave/Stop hosting button: bare page, the "you are ..." line, bare page, the sheet."""
+    button = pygame.Rect(0, 0, 0, 0)
+    pos = walk.button_at(label)
+    assert pos is not None, f"no {label} button at {walk.app.size}"
+    for el in walk.app.stack.top.ui.get_sprite_group().sprites():
+        if getattr(el, "text", None) == label:
+            button = el.rect
+    runs = _runs_above(walk.app.window, button)
+    size = walk.app.size
+    assert not runs[0][0] and runs[0][1] >= 2, f"{size}: something touches the top of {label!r}: {runs[:4]}"
+    assert runs[1][0] and runs[1][1] >= 5, f"{size}: no line above {label!r}: {runs[:4]}"
+    assert not runs[2][0] and runs[2][1] >= 2, f"{size}: the line above {label!r} touches the sheet: {runs[:4]}"
+    assert runs[3][0]
+
+
+def test_the_waiting_room_overlaps_nothing_at_any_offered_window_size():
+    walk = _start()
+    walk.app.settings.server_port = _free_port()
+    try:
+        walk.press("Host a LAN game")
+        walk.until_scene("LobbyScene")
+        walk.frames(3)
+        for state in ("choosing", "seating"):
+            if state == "seating":
+                walk.app.resize((1024, 640))
+                walk.frames(2)
+                walk.press("2 players")
+                walk.until(lambda: walk.button_at("Easy bot") is not None, 10, "the bot buttons")
+            for size in WINDOW_SIZES:
+                walk.app.resize(size)
+                walk.frames(2)
+                _you_line_stands_free(walk, "Stop hosting")
+                if state == "seating":   # the bot buttons say their words whole
+                    for el in walk.app.stack.top.ui.get_sprite_group().sprites():
+                        if str(getattr(el, "text", "")).endswith(" bot"):
+                            assert el.font.size(el.text)[0] <= el.rect.w - 6, f"{el.text!r} is cut at {size}"
+    finally:
+        _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- the scores
+def _scores(walk: Walk) -> None:
+    from screenshots import _played_out, session_for
+
+    from game.scenes.game_over import GameOverScene
+    walk.app.stack.push(GameOverScene(walk.app, session_for(_played_out(["Ada", "Bruno"], 4), "Ada")))
+
+
+def test_an_enter_carried_over_from_the_board_does_not_skip_the_scores():
+    walk = _start()
+    try:
+        _scores(walk)
+        walk.key(pygame.K_RETURN, "\r", after=0)        # the second Enter of a double press on the board
+        walk.frames(1)
+        assert walk.scene == "GameOverScene"
+        seen = walk.first("GameOverScene")
+        assert pygame.image.tobytes(walk.app.window, "RGB") == pygame.image.tobytes(seen, "RGB")
+        # a key held down since then: its repeats do nothing, even once the scores have been up a while
+        walk.frames(1, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)])
+        walk.frames(80)
+        walk.frames(1, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)])
+        walk.frames(2)
+        assert walk.scene == "GameOverScene"
+        # released and pressed anew: back to the title
+        walk.frames(1, [pygame.event.Event(pygame.KEYUP, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)])
+        walk.key(pygame.K_RETURN, "\r")
+        assert walk.scene == "TitleScene"
+    finally:
+        _close(walk.app)
+
+
+def test_esc_right_after_the_scores_appear_is_ignored_and_works_a_moment_later():
+    walk = _start()
+    try:
+        _scores(walk)
+        walk.key(pygame.K_ESCAPE, after=1)
+        assert walk.scene == "GameOverScene"
+        walk.frames(70)                                   # more than a second of frames
+        walk.key(pygame.K_ESCAPE)
+        assert walk.scene == "TitleScene"
+    finally:
+        _close(walk.app)
