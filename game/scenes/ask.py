@@ -1,8 +1,10 @@
-"""A question over the current screen: a veiled card with a title, a few lines and two or three
-answers (the first is the default for Enter; Esc gives the last, which should change nothing).
+"""A question over the current screen: a card with a title, a few lines and two or three answers
+(the first is the default for Enter; Esc gives the last, which should change nothing).
 
-Used wherever something would be lost or someone affected: starting a new solo game over a saved
-one, leaving or quitting while hosting a game with players seated.
+Every confirmation of the game is one: starting a new solo game over a saved one (or a damaged
+one), leaving or quitting while hosting a game with players seated, discarding resources from a
+market line, ending the turn. It is modal: the screen behind is blurred and darkened, takes no
+input (the scene stack gives events to the top scene only), and waits until it is answered.
 """
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ import pygame
 from .art import fonts
 from .backdrop import INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, panel, wrap
 
-VEIL = (34, 24, 16, 160)
+VEIL = (30, 20, 12, 175)
+BLUR = 6
+"""The screen behind a question is drawn this many times smaller and scaled back up (a blur)."""
 
 
 class AskScene(PaintedScene):
@@ -48,9 +52,7 @@ class AskScene(PaintedScene):
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         u = self.unit
-        veil = pygame.Surface((w, h), pygame.SRCALPHA)
-        veil.fill(VEIL)
-        surface.blit(veil, (0, 0))
+        dim(surface)
         surface.blit(panel(self.card.w, self.card.h, u), self.card.topleft)
         size = max(14, round(32 * u))
         head = fonts.render(self.title, fonts.fit(self.title, self.card.w - round(60 * u), size),
@@ -71,7 +73,22 @@ class AskScene(PaintedScene):
     def on_button(self, name: str) -> None:
         self.answer(name)
 
+    @property
+    def confirm_button(self):
+        """The button of the first answer (the one Enter gives)."""
+        return self.widgets.get(self.answers[0][0])
+
     def answer(self, name: str) -> None:
         if self.app.stack.top is self:
             self.app.stack.pop()
         self.then(name)
+
+
+def dim(surface: pygame.Surface) -> None:
+    """Blur and darken what is on ``surface``: the screen behind a modal question."""
+    w, h = surface.get_size()
+    small = pygame.transform.smoothscale(surface, (max(1, w // BLUR), max(1, h // BLUR)))
+    surface.blit(pygame.transform.smoothscale(small, (w, h)), (0, 0))
+    veil = pygame.Surface((w, h), pygame.SRCALPHA)
+    veil.fill(VEIL)
+    surface.blit(veil, (0, 0))

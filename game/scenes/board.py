@@ -275,29 +275,20 @@ class BoardScene(Scene):
                 leave_game(self.app, self.session)
             elif el in self._leader_buttons:
                 self._leader_button(el)
-        elif event.type == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED:
-            if event.ui_element is self.confirm_dialog:
-                self._confirmed()
         elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.chat_entry:
             self.session.chat(self.chat_entry.get_text())
             self.chat_entry.set_text("")
 
-    def _confirmed(self) -> None:
-        """The confirmation dialog was answered yes (its button, or Enter)."""
-        what = getattr(self, "_pending_confirm", None)
-        self.confirm_dialog = None
+    def _confirmed(self, what: str) -> None:
+        """A question was answered yes (its button, or Enter)."""
         if what == "market":
             self._send_plan()
         elif what == "end":
             self.session.send(ReqEndTurn())
 
     def _enter(self) -> None:
-        """Enter: yes to an open confirmation, else Confirm for a plan that is ready."""
-        if self.confirm_dialog is not None:
-            dialog = self.confirm_dialog
-            self._confirmed()
-            dialog.kill()
-        elif self.plan is not None and getattr(self.plan, "ready", True) and self._can_act():
+        """Enter: Confirm for a plan that is ready (a question over the board takes its own Enter)."""
+        if self.plan is not None and getattr(self.plan, "ready", True) and self._can_act():
             self._confirm()
 
     def _new_reports(self) -> None:
@@ -314,7 +305,10 @@ class BoardScene(Scene):
         self._reported |= fired
 
     def frame_interval(self) -> float | None:
-        """Every frame while a Vatican report is shown or the last change glows."""
+        """Every frame while a Vatican report is shown or the last change glows (not while a
+        question over the board holds them still)."""
+        if self.app.stack.top is not self:
+            return None
         if self.moments or self.flash > 0:
             return 0.0
         return super().frame_interval()
@@ -544,7 +538,8 @@ class BoardScene(Scene):
     def _confirm(self) -> None:
         plan = self.plan
         if isinstance(plan, MarketPlan) and plan.discarded:
-            self._ask("market", plan.discard_warning() or "", "Discard and take")
+            self._ask("market", "Discard what does not fit?", plan.discard_warning() or "", "Discard and take",
+                      "Back to the plan")
             return
         self._send_plan()
 
@@ -559,17 +554,22 @@ class BoardScene(Scene):
 
     def _end_turn(self) -> None:
         if self.app.settings.confirm_end_turn:
-            self._ask("end", "End your turn?", "End turn")
+            self._ask("end", "End your turn?", "The next player takes their turn. (Settings can stop this "
+                      "question.)", "End turn")
         else:
             self.session.send(ReqEndTurn())
 
-    def _ask(self, what: str, text: str, action: str) -> None:
-        self._pending_confirm = what
-        w, h = self.app.size
-        rect = pygame.Rect(0, 0, min(520, w - 40), 220)
-        rect.center = (w // 2, h // 2)
-        self.confirm_dialog = pygame_gui.windows.UIConfirmationDialog(
-            rect, text, self.ui, window_title="Please confirm", action_short_name=action)
+    def _ask(self, what: str, title: str, text: str, action: str, back: str = "Back") -> None:
+        """A modal question over the dimmed board (:class:`~game.scenes.ask.AskScene`): ``action``
+        (also Enter) does it, ``back`` (also Esc) changes nothing."""
+        from .ask import AskScene
+
+        def then(answer: str) -> None:
+            self.confirm_dialog = None
+            if answer == "yes" and self.app.stack.top is self:
+                self._confirmed(what)
+        self.confirm_dialog = AskScene(self.app, title, text, [("yes", action, None), ("no", back, None)], then)
+        self.app.stack.push(self.confirm_dialog)
 
     def _open_leader_menu(self, lid: int) -> None:
         """Play and Discard for a leader in hand, in a small menu beside the card (on the side

@@ -152,3 +152,92 @@ def test_esc_right_after_the_scores_appear_is_ignored_and_works_a_moment_later()
         assert walk.scene == "TitleScene"
     finally:
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- questions are modal
+def _luma(surface: pygame.Surface, rect: pygame.Rect) -> tuple[float, float]:
+    """(mean brightness, sharpness) in ``rect``: sharpness is the mean step between neighbouring
+    pixels over the spread of the brightness (a veil scales both alike; a blur lowers it)."""
+    rows = [[sum(surface.get_at((x, y))[:3]) / 3 for x in range(rect.x, rect.right)] for y in range(rect.y, rect.bottom, 3)]
+    vals = [v for row in rows for v in row]
+    mean = sum(vals) / len(vals)
+    spread = (sum((v - mean) ** 2 for v in vals) / len(vals)) ** 0.5
+    steps = [abs(a - b) for row in rows for a, b in zip(row, row[1:])]
+    return mean, sum(steps) / len(steps) / max(spread, 1e-6)
+
+
+def _dimmed(before: pygame.Surface, after: pygame.Surface, rect: pygame.Rect) -> None:
+    """The screen behind the question is darker, and blurred so that it does not compete with it."""
+    m0, s0 = _luma(before, rect)
+    m1, s1 = _luma(after, rect)
+    assert m1 < 0.7 * m0, f"not darkened behind the question: {m0:.0f} -> {m1:.0f}"
+    assert s1 < 0.5 * s0, f"the screen behind the question is still sharp: {s0:.3f} -> {s1:.3f}"
+
+
+def _rect_of(walk: Walk, label: str) -> pygame.Rect:
+    for el in walk.app.stack.top.ui.get_sprite_group().sprites():
+        if str(getattr(el, "text", "")).startswith(label) and el.visible:
+            return pygame.Rect(el.rect)
+    raise AssertionError(f"no {label!r} on {walk.scene}")
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_damaged_save_question_dims_the_title_and_holds_it(size, tmp_path):
+    (tmp_path / "data").mkdir(parents=True)
+    (tmp_path / "data" / "solo-game.json").write_text("{broken")
+    walk = _start(size)
+    try:
+        quit_, settings = _rect_of(walk, "Quit"), _rect_of(walk, "Settings")
+        walk.move((3, 3))
+        title = walk.app.window.copy()
+        walk.press("Play solo")
+        walk.until_scene("AskScene")
+        card_top = walk.app.window.copy()
+        _dimmed(title, card_top, quit_.union(settings))
+        for behind in (quit_.center, settings.center):      # clicks behind the question do nothing
+            walk.click(behind)
+            assert walk.scene == "AskScene" and walk.app.running
+        walk.press("Cancel")
+        assert walk.scene == "TitleScene"
+    finally:
+        _close(walk.app)
+
+
+def test_the_board_asks_over_a_dimmed_board_that_takes_no_clicks(tmp_path):
+    from walk import board_geometry
+    walk = _start((1024, 640))
+    walk.app.settings.confirm_end_turn = True
+    try:
+        walk.press("Play solo")
+        walk.until_scene("LeaderChoiceScene")
+        for k in (pygame.K_1, pygame.K_3, pygame.K_RETURN):
+            walk.key(k)
+        walk.until_scene("BoardScene")
+        arrows = board_geometry(walk.app.size, 1)["arrows"]
+        walk.click(arrows[0].center)                       # take a line ...
+        walk.key(pygame.K_RETURN)                          # ... confirmed with Enter
+        if walk.scene == "AskScene":                       # something is discarded: asked first
+            walk.press("Discard and take")
+        walk.until_scene("BoardScene")
+        walk.frames(120)                                   # past the glow of the change
+        walk.move((3, 3))
+        board = walk.app.window.copy()
+        walk.press("End turn")
+        walk.until_scene("AskScene")
+        _dimmed(board, walk.app.window, pygame.Rect(0, 0, 300, 200))
+        walk.click(arrows[1].center)                       # a click on the market behind does nothing
+        walk.click(_rect_of(walk, "Back").center)
+        walk.until_scene("BoardScene")
+        walk.move((3, 3))
+        walk.frames(2)
+        assert pygame.image.tobytes(walk.app.window, "RGB") == pygame.image.tobytes(board, "RGB")   # no plan began
+        walk.press("End turn")
+        walk.until_scene("AskScene")
+        walk.key(pygame.K_RETURN)                          # Enter answers the question: the turn ends
+        walk.until_scene("BoardScene")
+        walk.frames(120)
+        walk.move((3, 3))
+        walk.frames(2)
+        assert pygame.image.tobytes(walk.app.window, "RGB") != pygame.image.tobytes(board, "RGB")
+    finally:
+        _close(walk.app)
