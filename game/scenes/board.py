@@ -211,6 +211,7 @@ class BoardScene(Scene):
             if self.log_scroll and rows > self._log_rows:
                 self.log_scroll += rows - self._log_rows
             self._log_rows = rows
+            self.action_bar.place_tooltips(self.ui)
         self._refresh_buttons()
 
     # ------------------------------------------------------------------ input

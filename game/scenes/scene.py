@@ -49,7 +49,7 @@ def theme() -> dict:
 
 
 # ---------------------------------------------------------------------------- theme at scale
-_SCALED_KEYS = ("border_width", "shadow_width", "shape_corner_radius", "list_item_height")
+_SCALED_KEYS = ("border_width", "shadow_width", "shape_corner_radius", "list_item_height", "rect_width")
 
 
 @functools.lru_cache(maxsize=8)

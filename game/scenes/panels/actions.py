@@ -53,6 +53,20 @@ class ActionBar(Panel):
                                                     object_id=ObjectID(class_id="@quiet"))
         return out
 
+    def place_tooltips(self, ui: pygame_gui.UIManager) -> None:
+        """A tooltip that would cover the bar goes above it instead, right-aligned with it (the
+        buttons stay in view while their tooltip is read)."""
+        window = pygame.Rect((0, 0), ui.get_root_container().get_rect().size)
+        for el in ui.get_sprite_group().sprites():
+            if isinstance(el, pygame_gui.elements.UITooltip) and el.rect.colliderect(self.rect):
+                r = pygame.Rect(el.rect)
+                r.bottomright = (self.rect.right, self.rect.top - self.px(6))
+                r.clamp_ip(window)
+                if r.colliderect(self.rect):   # no room above: beside it, on the left
+                    r.bottomright = (self.rect.left - self.px(6), self.rect.bottom)
+                    r.clamp_ip(window)
+                el.set_position(r.topleft)
+
     @staticmethod
     def refresh(buttons: dict[str, pygame_gui.elements.UIButton], ctx: Context) -> None:
         """Show and enable what fits the moment: a plan's Confirm/Back, or Produce/End turn."""
