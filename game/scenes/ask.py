@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 import pygame
 
 from .art import fonts
-from .backdrop import INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, panel, wrap
+from .backdrop import INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_lines, panel, wrap
 
 VEIL = (30, 20, 12, 175)
 BLUR = 6
@@ -53,6 +53,8 @@ class AskScene(PaintedScene):
         w, h = surface.get_size()
         u = self.unit
         dim(surface)
+        edge = max(2, round(6 * u))    # the paper is opaque: nothing behind shows through the words
+        pygame.draw.rect(surface, PANEL, self.card.inflate(-2 * edge, -2 * edge), border_radius=edge)
         surface.blit(panel(self.card.w, self.card.h, u), self.card.topleft)
         size = max(14, round(32 * u))
         head = fonts.render(self.title, fonts.fit(self.title, self.card.w - round(60 * u), size),

@@ -184,18 +184,19 @@ class TitleScene(PaintedScene):
         footer_rect = footer.get_rect(midbottom=(w // 2, h - round(52 * u)))
         caption = self.captions.get(self.hovered() or "")
         self.caption_rect = None
+        below = self.caption_y            # the free space under the menu
+        if self.message:                  # a problem is said there first, in full
+            size = max(12, round(20 * u))
+            lines = wrap(self.message, size, round(w * 0.7), "italic")
+            below = blit_lines(surface, lines, size, OXBLOOD, w // 2, below, "italic", align="center")
         if caption:   # never over another entry (a tooltip would cover the one below)
             img = fonts.render(caption, max(12, round(20 * u)), SEPIA, "italic")
-            rect = img.get_rect(midtop=(w // 2, self.caption_y))
+            rect = img.get_rect(midtop=(w // 2, below))
             if rect.bottom > footer_rect.top - round(4 * u):   # no room above the footer: in its place
                 rect = img.get_rect(midbottom=footer_rect.midbottom)
                 footer = None
             surface.blit(img, rect)
             self.caption_rect = rect
-        if self.message:
-            lines = wrap(self.message, max(12, round(20 * u)), round(w * 0.6), "italic")
-            blit_lines(surface, lines, max(12, round(20 * u)), OXBLOOD, w // 2,
-                       round(h - 110 * u) - len(lines) * round(20 * u), "italic", align="center")
         if footer is not None:
             surface.blit(footer, footer_rect)
 
@@ -229,7 +230,10 @@ class TitleScene(PaintedScene):
             from .versus import VersusScene
             app.stack.push(VersusScene(app))
         elif name == "continue":
-            self.start_solo(resume=True)
+            if describe_solo_save(app.config, app.solo_save_path) is None:
+                self.ask_solo()     # it cannot be opened: say so, and offer a new game
+            else:
+                self.start_solo(resume=True)
 
     def ask_solo(self) -> None:
         """A new solo game; if one is saved, first ask whether to continue it or lose it."""
@@ -246,14 +250,17 @@ class TitleScene(PaintedScene):
             elif answer == "new":
                 self.start_solo(resume=False)
         if what is None:
-            text = ("A saved solo game is here but it cannot be opened. Starting a new game puts it aside "
-                    "(as solo-game.damaged.json) and saves the new one in its place.")
+            title = "Your saved solo game cannot be opened"
+            text = ("The saved game cannot be opened: the file is damaged, or was saved by another version. "
+                    "Starting a new game puts it aside (as solo-game.damaged.json) and saves the new one in "
+                    "its place.")
             answers = [("new", "Start a new game", None), ("cancel", "Cancel", None)]
         else:
+            title = "You have a solo game saved"
             text = (f"{what} Starting a new game replaces it: the saved game is lost.")
             answers = [("continue", "Continue it", None), ("new", "New game, lose it", None),
                        ("cancel", "Cancel", None)]
-        app.stack.push(AskScene(app, "You have a solo game saved", text, answers, then, warning=True))
+        app.stack.push(AskScene(app, title, text, answers, then, warning=True))
 
     def start_solo(self, resume: bool) -> None:
         """Start (or resume) the solo game and go to the screen it is at."""

@@ -294,8 +294,11 @@ class TestTitle:
         app.stack.push(TitleScene(app))
         frames(app, 2)
         click(app, "continue")
-        assert isinstance(app.stack.top, TitleScene)
-        assert "could not be opened" in app.stack.top.message
+        from game.scenes.ask import AskScene
+        assert isinstance(app.stack.top, AskScene)            # asked in words, no parser error
+        assert app.stack.top.title == "Your saved solo game cannot be opened"
+        click(app, "cancel")
+        assert isinstance(app.stack.top, TitleScene) and app.solo_save_path.read_text() == "not a game"
 
 
     def _saved(self, app) -> bytes:

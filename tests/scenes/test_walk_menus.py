@@ -241,3 +241,17 @@ def test_the_board_asks_over_a_dimmed_board_that_takes_no_clicks(tmp_path):
         assert pygame.image.tobytes(walk.app.window, "RGB") != pygame.image.tobytes(board, "RGB")
     finally:
         _close(walk.app)
+
+
+def test_continue_on_a_damaged_save_asks_in_words_and_starts_anew(tmp_path):
+    (tmp_path / "data").mkdir(parents=True)
+    (tmp_path / "data" / "solo-game.json").write_text("{broken")
+    walk = _start((1024, 640))
+    try:
+        walk.press("Continue solo game")
+        walk.until_scene("AskScene")                  # no parser error under the menu: a question
+        walk.press("Start a new game")
+        walk.until_scene("LeaderChoiceScene")
+        assert (tmp_path / "data" / "solo-game.damaged.json").read_text() == "{broken"
+    finally:
+        _close(walk.app)
