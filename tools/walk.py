@@ -33,6 +33,7 @@ class Walk:
         self.name = name
         self.firsts: list[tuple[str, pygame.Surface]] = []   # (scene class, its first frame)
         self._last: object = None
+        self._asked_over: object = None   # the scene under the last question (AskScene) met
         self._n = 0
         if self.out is not None:
             self.out.mkdir(parents=True, exist_ok=True)
@@ -43,7 +44,12 @@ class Walk:
         top = app.stack.top
         if top is self._last or top is None:
             return
+        back = type(self._last).__name__ == "AskScene" and top is self._asked_over
         self._last = top
+        if type(top).__name__ == "AskScene":
+            self._asked_over = app.stack.scenes[-2] if len(app.stack.scenes) > 1 else None
+        if back:                      # back from a question over it (a confirmation): not a new scene
+            return
         kind = type(top).__name__
         shot = app.window.copy()
         self.firsts.append((kind, shot))
