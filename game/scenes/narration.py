@@ -45,10 +45,18 @@ class Narrator:
         self.vm = vm
         self._before: Msg | None = None
         self._extra: list[str] = []
+        self._status = False     # the last update was a player leaving or coming back
 
     def take(self, m: Msg) -> str | None:
         """Read one message; return a finished log line, if this message finished one."""
         t = m.get("type")
+        status, self._status = self._status, False
+        if t == "UpdateSetupDone":   # (the reference follows every status change with it)
+            self._status = status
+            return None
+        if t == "UpdateCurrentPlayer" and status and self._before is not None:
+            # the turn passed because a player left or came back, not at the end of a turn
+            return f"It is {'your' if m['player'] == self.vm.nickname else m['player'] + chr(39) + 's'} turn."
         if t == "UpdateGame":
             self._before = _copy(self.vm.game)
             self._extra = []
@@ -69,6 +77,7 @@ class Narrator:
             what = UNDONE.get(m.get("action", ""), "last move")
             return f"{m['player']} took back their {what}."
         elif t == "UpdatePlayerStatus":
+            self._status = True
             if m["player"] == self.vm.nickname:
                 return None      # our own return (the reference tells the returning player too)
             return f"{m['player']} {'is back at the table' if m['isActive'] else 'left the table'}."

@@ -318,11 +318,11 @@ def skipped_words(rounds: list[int]) -> str:
     comes first), and where to read what happened.
 
     >>> skipped_words([5])
-    'While you were away, the others played on: your turn was skipped once (round 5). The log above tells what they did.'
+    'While you were away, your turn was skipped once (round 5): the game went on without you. The log above tells what happened.'
     >>> skipped_words([3, 4, 5])
-    'While you were away, the others played on: your turn was skipped 3 times (rounds 3 to 5). The log above tells what they did.'
+    'While you were away, your turn was skipped 3 times (rounds 3 to 5): the game went on without you. The log above tells what happened.'
     >>> skipped_words([2, 4])
-    'While you were away, the others played on: your turn was skipped twice (rounds 2 and 4). The log above tells what they did.'
+    'While you were away, your turn was skipped twice (rounds 2 and 4): the game went on without you. The log above tells what happened.'
     """
     n = len(rounds)
     times = {1: "once", 2: "twice"}.get(n, f"{n} times")
@@ -332,8 +332,8 @@ def skipped_words(rounds: list[int]) -> str:
         which = f"rounds {rounds[0]} to {rounds[-1]}"
     else:
         which = "rounds " + ", ".join(str(r) for r in rounds[:-1]) + f" and {rounds[-1]}"
-    return (f"While you were away, the others played on: your turn was skipped {times} ({which}). "
-            "The log above tells what they did.")
+    return (f"While you were away, your turn was skipped {times} ({which}): the game went on without you. "
+            "The log above tells what happened.")
 
 
 def describe_error(m: Msg) -> str:

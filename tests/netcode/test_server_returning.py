@@ -165,8 +165,8 @@ def test_the_turns_skipped_while_away_are_the_rounds_the_others_played():
     _messages, skipped = recent_history(g, away)
     assert skipped == [start, start + 1]
     assert recent_history(g, seats[0])[1] == []          # nobody else was away
-    assert skipped_words(skipped) == (f"While you were away, the others played on: your turn was skipped twice "
-                                      f"(rounds {start} and {start + 1}). The log above tells what they did.")
+    assert skipped_words(skipped) == (f"While you were away, your turn was skipped twice (rounds {start} and "
+                                      f"{start + 1}): the game went on without you. The log above tells what happened.")
     assert "skipped once (round 5)" in skipped_words([5])
     assert "skipped 3 times (rounds 3 to 5)" in skipped_words([3, 4, 5])
     assert "skipped 3 times (rounds 2, 4 and 7)" in skipped_words([2, 4, 7])
@@ -202,3 +202,51 @@ def test_a_restart_at_the_start_of_a_players_turn_is_told_to_them_as_one_turn_sk
     g.set_active(first, True)
     assert recent_history(g, first)[1] == [3]
     assert recent_history(g, second)[1] == []
+
+
+def test_the_log_says_whose_turn_it_is_when_a_departure_passes_it_on():
+    """A turn that passes because its player left (or a restart) is told in the log, as an ended
+    turn is; an ended turn still reads as one line."""
+    from game.netcode.protocol import visible_to
+    from game.rules.actions import ReqEndTurn
+    from game.rules.playout import choose
+    from game.rules.views import player_view
+    from game.scenes.session import GameSession
+
+    class Feed:
+        def __init__(self) -> None:
+            self.out: list[dict] = []
+
+        def poll(self):
+            out, self.out = self.out, []
+            return out
+
+    g = Game.new(CONFIG, ["a", "b"], 9)
+    rng = random.Random(9)
+    while g.phase == "setup":
+        nick = next(p.nickname for p in g.players if not (p.chose_leaders and p.chose_resources))
+        g.apply(nick, choose(g, nick, rng))
+    first, second = (p.nickname for p in g.players)
+    feed = Feed()
+    session = GameSession(feed, CONFIG, second)
+    feed.out.append(player_view(g, second))
+    session.pump()
+
+    def play(events):
+        feed.out.extend(e for e in events if visible_to(e, second))
+        session.pump()
+
+    while not g.main_done:
+        play(g.apply(first, choose(g, first, rng)))
+    play(g.apply(first, ReqEndTurn()))
+    assert session.log[-1] == f"{first.capitalize()} ended the turn; it is {second}'s turn."
+    play(g.set_active(first, False))                     # not the current player: no turn passes
+    assert session.log[-1] == f"{first} left the table."
+    play(g.set_active(first, True))
+    assert session.log[-1] == f"{first} is back at the table."
+    while not g.main_done:
+        play(g.apply(second, choose(g, second, rng)))
+    play(g.apply(second, ReqEndTurn()))
+    play(g.set_active(first, False))                     # the current player leaves: the turn is mine
+    assert session.log[-2:] == [f"{first} left the table.", "It is your turn."]
+    assert sum(line.startswith("It is") for line in session.log) == 1

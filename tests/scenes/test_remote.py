@@ -326,6 +326,6 @@ def test_a_player_who_comes_back_with_a_new_client_reads_the_log_and_their_skipp
     assert len(run) >= 6 and any(lines[i:i + len(run)] == run for i in range(len(lines))), (run, lines)
     assert not any(x.startswith("The game begins") for x in lines[1:])
     assert len(back.skipped) == 2
-    assert lines[-1].startswith("While you were away, the others played on: your turn was skipped twice (rounds ")
+    assert lines[-1].startswith("While you were away, your turn was skipped twice (rounds ")
     back.close()
     a.close()
