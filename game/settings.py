@@ -27,9 +27,38 @@ def data_dir() -> Path:
     return Path(os.environ.get("MOR_DATA_DIR") or platformdirs.user_data_dir(APP))
 
 
+GENERIC_USERS = frozenset({"root", "user", "admin", "administrator", "guest", "pi", "ubuntu", "owner", "default",
+                           "player", "test", "runner", "vagrant", "docker", "me", "home", "pc", "nobody"})
+"""Account names that say nothing about the person (every fresh install would share them)."""
+
+
+def default_nickname() -> str:
+    """A fresh install's nickname, different from one machine to the next so that two new players
+    do not clash at a LAN table: the account's name when it is a person's ("alice" gives "Alice"),
+    else "Player" and three digits that stay the same on this machine."""
+    import getpass
+    import hashlib
+    import socket
+    import uuid
+    try:
+        account = getpass.getuser()
+    except Exception:            # no user name in the environment (some services, some Windows setups)
+        account = ""
+    account = account.split("\\")[-1].split("@")[0].strip()
+    if (account and account.lower() not in GENERIC_USERS and len(account) <= 16 and account.isprintable()
+            and any(ch.isalpha() for ch in account)):
+        return account[:1].upper() + account[1:]
+    try:
+        host = socket.gethostname()
+    except OSError:
+        host = ""
+    digest = hashlib.sha256(f"{host}|{uuid.getnode()}|{account}".encode()).digest()
+    return f"Player {100 + int.from_bytes(digest[:4], 'big') % 900}"
+
+
 @dataclass
 class Settings:
-    nickname: str = "Player"
+    nickname: str = field(default_factory=default_nickname)
     window_size: tuple[int, int] = (1280, 800)
     fullscreen: bool = False
     sound: bool = False

@@ -737,6 +737,7 @@ class JoinScene(PaintedScene):
         self._lock = threading.Lock()
         self.rows: dict[str, pygame.Rect] = {}
         self.sheet = pygame.Rect(0, 0, 0, 0)
+        self.instead: str | None = None   # a free nickname offered when the one typed is taken
 
     def enter(self) -> None:
         self.lan.start()
@@ -770,10 +771,19 @@ class JoinScene(PaintedScene):
             y += row_h + round(48 * u)
         bw, bh = round(200 * u), round(50 * u)
         by = self.sheet.bottom - round(78 * u)
-        self.button("join", pygame.Rect(self.sheet.centerx - bw - round(10 * u), by, bw, bh), "Join",
-                    enabled=self.busy is None)
-        self.button("back", pygame.Rect(self.sheet.centerx + round(10 * u), by, bw, bh),
-                    "Cancel" if self.busy else "Back", "@menu_quiet")
+        if self.instead and not self.busy:   # the nickname is taken at that table: one click joins as another
+            aw, bw, gap = round(300 * u), round(170 * u), round(16 * u)
+            x = self.sheet.centerx - (aw + 2 * bw + 2 * gap) // 2
+            self.button("join_as", pygame.Rect(x, by, aw, bh), f"Join as {self.instead}",
+                        tooltip="The same table, with this nickname (kept in Settings for next time)")
+            self.button("join", pygame.Rect(x + aw + gap, by, bw, bh), "Join", "@menu_quiet",
+                        tooltip="Join with the nickname typed above")
+            self.button("back", pygame.Rect(x + aw + bw + 2 * gap, by, bw, bh), "Back", "@menu_quiet")
+        else:
+            self.button("join", pygame.Rect(self.sheet.centerx - bw - round(10 * u), by, bw, bh), "Join",
+                        enabled=self.busy is None)
+            self.button("back", pygame.Rect(self.sheet.centerx + round(10 * u), by, bw, bh),
+                        "Cancel" if self.busy else "Back", "@menu_quiet")
         if not self.draft["address"]:
             self.widgets["address"].focus()
 
@@ -819,6 +829,9 @@ class JoinScene(PaintedScene):
             if name in self.draft:
                 self.draft[name] = event.text
                 self.errors.pop(name, None)
+                offer = self.widgets.get("join_as")
+                if name == "nickname" and offer is not None and event.text.strip() != self.instead:
+                    offer.disable()                # typing a name of one's own: Join takes it
             return
         super().on_ui(event)
 
@@ -847,7 +860,13 @@ class JoinScene(PaintedScene):
         self.join()
 
     def on_button(self, name: str) -> None:
-        if name == "join" and self.busy is None:
+        if name == "join_as" and self.busy is None and self.instead:
+            widget = self.widgets.get("nickname")
+            if widget is not None:
+                widget.set_text(self.instead)
+            self.draft["nickname"] = self.instead
+            self.join()
+        elif name == "join" and self.busy is None:
             self.join()
         elif name == "back":
             self.cancel()
@@ -860,7 +879,7 @@ class JoinScene(PaintedScene):
             widget = self.widgets.get(name)
             if widget is not None:
                 self.draft[name] = widget.get_text()
-        self.errors, self.error = {}, None
+        self.errors, self.error, self.instead = {}, None, None
         problem = check_nickname(self.draft["nickname"])
         if problem:
             self.errors["nickname"] = problem
@@ -926,6 +945,14 @@ class JoinScene(PaintedScene):
         session = self.session
         msgs = session.pump()
         if session.lobby.error:
+            from .session import NICKNAME_ERRORS
+            if session.lobby.error == NICKNAME_ERRORS["TAKEN"]:   # someone at that table has this name
+                nick = session.nickname
+                self.instead = another_nickname(nick)
+                self.errors["nickname"] = (f"\u201c{nick}\u201d is already playing at this table: "
+                                           f"choose another name.")
+                self._fail("")
+                return
             self._fail(session.lobby.error)
             return
         if any(m.get("type") == "ConnectionLost" for m in msgs):
@@ -945,8 +972,18 @@ class JoinScene(PaintedScene):
             self.session.close()
             self.session = None
         self.busy = None
-        self.error = message
+        self.error = message or None
         self.rebuild()
+
+
+def another_nickname(nick: str) -> str:
+    """A nickname like ``nick`` for when it is taken: "Player" gives "Player 2", "Bea 2" gives
+    "Bea 3" (within :data:`NICKNAME_MAX`)."""
+    import re
+    m = re.fullmatch(r"(.*?)\s*(\d+)", nick.strip())
+    stem, n = (m.group(1), int(m.group(2)) + 1) if m and m.group(1) else (nick.strip(), 2)
+    tail = f" {n}"
+    return stem[:NICKNAME_MAX - len(tail)].rstrip() + tail
 
 
 def _hostport(host: str, port: int) -> str:

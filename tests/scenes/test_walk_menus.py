@@ -255,3 +255,49 @@ def test_continue_on_a_damaged_save_asks_in_words_and_starts_anew(tmp_path):
         assert (tmp_path / "data" / "solo-game.damaged.json").read_text() == "{broken"
     finally:
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- nicknames
+def test_a_fresh_install_gets_a_nickname_of_its_own(monkeypatch):
+    import getpass
+    import socket as sock
+
+    from game.settings import Settings, default_nickname
+    monkeypatch.setattr(getpass, "getuser", lambda: "alice")
+    assert Settings.load().nickname == "Alice"                 # a person's account: their name
+    monkeypatch.setattr(getpass, "getuser", lambda: "root")    # an account every machine has
+    names = set()
+    for host in ("kitchen-laptop", "den-pc", "attic"):
+        monkeypatch.setattr(sock, "gethostname", lambda h=host: h)
+        names.add(default_nickname())
+        assert default_nickname() == default_nickname()        # the same every time on one machine
+    assert len(names) == 3 and all(n.startswith("Player ") and n != "Player" for n in names)
+
+
+@pytest.mark.timeout(60)
+def test_two_fresh_installs_at_one_table_one_click_joins_the_second_under_another_name(tmp_path):
+    """Two apps with the same (fresh) settings, so the same default nickname: the guest's join is
+    refused by name, and the join page offers to join as another name ("Player 2" for "Player",
+"Player 695" for "Player 694"), which seats them."""
+    host, guest = _start(name="host"), _start(name="guest")
+    port = _free_port()
+    host.app.settings.server_port = port
+    try:
+        assert host.app.settings.nickname == guest.app.settings.nickname != "Player"
+        host.press("Host a LAN game")
+        host.until_scene("LobbyScene")
+        guest.press("Join a game")
+        guest.until_scene("JoinScene")
+        guest.click(guest.entry_at(0))
+        guest.type(f"127.0.0.1:{port}")
+        guest.press("Join")
+        name = guest.app.settings.nickname
+        guest.until(lambda: guest.button_at("Join as") is not None, 10, "the offer of another nickname")
+        assert guest.scene == "JoinScene"
+        guest.press("Join as")
+        guest.until_scene("LobbyScene")
+        host.until(lambda: host.app.stack.top.session.lobby.booked == 2, 10, "two in the waiting room")
+        assert guest.app.settings.nickname not in ("", name)   # the new name, kept for next time
+    finally:
+        _close(guest.app)
+        _close(host.app)
