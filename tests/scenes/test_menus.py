@@ -610,7 +610,8 @@ class TestJoin:
             scene.widgets["nickname"].set_text("Ada")
             click(app, "join")
             wait_until(app, lambda: scene.busy is None)
-            assert scene.error == "That nickname is already playing on this server. Choose another one."
+            assert scene.errors["nickname"] == "\u201cAda\u201d is already playing at this table: choose another name."
+            assert scene.widgets["join_as"].text == "Join as Ada 2"
             scene.widgets["nickname"].set_text("Bea")
             click(app, "join")
             wait_until(app, lambda: isinstance(app.stack.top, LobbyScene))
