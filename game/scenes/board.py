@@ -170,6 +170,9 @@ class BoardScene(Scene):
                     button.hide()
         else:
             ActionBar.refresh(self.buttons, self.context())
+            if self.leader_menu is not None:   # Play and Discard stand in their place
+                for key in ("produce", "end"):
+                    self.buttons[key].hide()
         if self.chat_entry is not None:   # the plan takes the log's place while it is built
             (self.chat_entry.hide if self.plan is not None else self.chat_entry.show)()
 
@@ -573,45 +576,42 @@ class BoardScene(Scene):
         self.app.stack.push(self.confirm_dialog)
 
     def _open_leader_menu(self, lid: int) -> None:
-        """Play and Discard for a leader in hand, in a small menu beside the card (on the side
-        with room: never over the other leader, never past the window's edge)."""
+        """Play and Discard for a leader in hand: the card is marked, and the two buttons take the
+        place of Produce and End turn in the action bar, just under the leaders (so they cover
+        nothing on the board). A Play that cannot be done yet says what is missing."""
         self._close_leader_menu()
-        rect = next((h.rect for h in self.hits if h.target == ("leader", lid)), None)
-        if rect is None:
+        if not any(h.target == ("leader", lid) for h in self.hits):
             return
         self.leader_menu = lid
         sh = self.session.shadow()
-        ready = any(ld.id == lid for ld in activatable_leaders(sh, sh.player(self.vm.nickname)))
-        menu = self.leader_menu_rect(rect)
-        bh = (menu.h - 6) // 2
-        play = pygame_gui.elements.UIButton(pygame.Rect(menu.x, menu.y, menu.w, bh), "Play", self.ui,
-                                            object_id=ObjectID(class_id="@menu"),
-                                            tool_tip_text=None if ready else "You do not have what it asks for yet")
+        me = sh.player(self.vm.nickname)
+        ready = any(ld.id == lid for ld in activatable_leaders(sh, me))
+        left, right = self.action_bar.main_rects()
+        play_rect = pygame.Rect(left.x, left.y, round((right.right - left.x) * 0.4), left.h)
+        discard_rect = pygame.Rect(play_rect.right + (right.x - left.right), left.y, 0, left.h)
+        discard_rect.w = right.right - discard_rect.x     # the longer words get the wider button
+        play = pygame_gui.elements.UIButton(play_rect, "Play", self.ui, object_id=ObjectID(class_id="@menu"),
+                                            tool_tip_text="Play this leader: its ability works from now on" if ready
+                                            else missing_words(sh, me, lid))
         play.leader_action = (lid, True)  # type: ignore[attr-defined]
         if not ready:
             play.disable()
-        discard = pygame_gui.elements.UIButton(pygame.Rect(menu.x, menu.y + bh + 6, menu.w, bh),
-                                               "Discard (+1 faith)", self.ui, object_id=ObjectID(class_id="@quiet"))
+        discard = pygame_gui.elements.UIButton(discard_rect, "Discard (+1 faith)", self.ui,
+                                               object_id=ObjectID(class_id="@quiet"),
+                                               tool_tip_text="Give this leader up for one step on the faith track "
+                                                             "(Esc keeps it)")
         discard.leader_action = (lid, False)  # type: ignore[attr-defined]
         self._leader_buttons = [play, discard]
-
-    def leader_menu_rect(self, card: pygame.Rect) -> pygame.Rect:
-        """Where the Play/Discard menu of the leader at ``card`` goes: left of the card (the
-        leaders stand at the board's right edge), else right of it, inside the window."""
-        u = self.layout.unit
-        w, h = round(200 * u), round(32 * u) * 2 + 6
-        r = pygame.Rect(0, 0, w, h)
-        r.midright = (card.x - round(6 * u), card.centery)
-        if r.x < 0:
-            r.midleft = (card.right + round(6 * u), card.centery)
-        r.clamp_ip(pygame.Rect((0, 0), self.app.size).inflate(-8, -8))
-        return r
+        self._refresh_buttons()
 
     def _close_leader_menu(self) -> None:
         for b in getattr(self, "_leader_buttons", []):
             b.kill()
+        was = getattr(self, "leader_menu", None)
         self._leader_buttons = []
         self.leader_menu = None
+        if was is not None:
+            self._refresh_buttons()
 
     def _leader_button(self, el: Any) -> None:
         lid, activate = el.leader_action
@@ -643,14 +643,29 @@ class BoardScene(Scene):
         surface.blit(self._base, (0, 0))
         ctx = self.context()
         if self.moments:
-            draw_moment(surface, ctx, self.faith, self.moments[0], self._static)
+            draw_moment(surface, ctx, self.faith, self.moments[0], self._static, self.banner_room())
         if self.viewing is None:
             for p in (self.top_bar, self.market, self.grid, self.player_board):
                 p.draw_hover(surface, ctx)
+            if self.leader_menu is not None:   # the leader whose Play/Discard are in the action bar
+                from .panels.base import glow
+                rect = next((h.rect for h in self.hits if h.target == ("leader", self.leader_menu)), None)
+                if rect is not None:
+                    glow(surface, rect.inflate(6, 6), P.OXBLOOD[:3], width=4)
         if self.dragging:
             self._draw_dragged(surface, ctx)
         elif self.viewing is None:
             draw_hover_card(surface, ctx, L.unit, self.mouse, self.keep_clear())
+
+    def banner_room(self) -> pygame.Rect:
+        """Where a Vatican report's banner may go: the top of the card slots, under the track and
+        above every slot's cards (only the slots' captions are there), clear of every favor tile."""
+        pb = self.player_board
+        u = self.layout.unit
+        tops = [pb.slot_card_rect(i, 0, len(slot)).top if slot else r.bottom
+                for i, (r, slot) in enumerate(zip(pb.slots, self.me["devSlots"]))]
+        top = pb.slots[0].y + round(4 * u)
+        return pygame.Rect(pb.slots[0].x, top, pb.slots[-1].right - pb.slots[0].x, min(tops) - round(4 * u) - top)
 
     def keep_clear(self) -> list[pygame.Rect]:
         """What hover art never covers: the action bar, the log or the plan being confirmed,
@@ -739,3 +754,15 @@ class BoardScene(Scene):
             surface.blit(shadow, shadow.get_rect(center=(center[0] + lift, center[1] + lift)))
             icon = I.resource_icon(res, cell)
             surface.blit(icon, icon.get_rect(center=center))
+
+
+def missing_words(game, player, lid: int) -> str:
+    """Why a leader cannot be played yet, in words ("Needs 5 Stone: you have 1")."""
+    leader = game.config.leaders[lid]
+    cards, res = game.missing_requirements(player, leader)
+    totals = player.resource_totals()
+    parts = [f"{leader.requires_resources[r]} {r} (you have {totals.get(r, 0)})" for r in sorted(res)]
+    for c in cards:
+        level = f"level {c['level']} " if c["level"] else ""
+        parts.append(f"{c['quantity']} more {level}{c['color'].lower()} card{'s' * (c['quantity'] > 1)}")
+    return "Needs " + "; ".join(parts) if parts else "You do not have what it asks for yet"

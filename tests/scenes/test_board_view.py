@@ -51,7 +51,7 @@ def board(size, nicks=("Ada", "Bruno"), seed=9, moves=60) -> tuple[App, BoardSce
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_leader_menu_opens_beside_its_card_inside_the_window(size):
+def test_the_leader_menu_opens_in_the_action_bar_inside_the_window(size):
     app, scene = board(size, ("Ada",), 3, 6)
     leaders = [h for h in scene.hits if h.target[0] == "leader"]
     assert len(leaders) == 2

@@ -100,3 +100,107 @@ def test_the_hint_tooltip_is_wide_and_covers_no_button_of_the_action_bar(size, p
             walk.frames(3)
     finally:
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- leaders and reports
+def _table(size, nicks=("Ada", "Bruno", "Cora"), faith: int | None = None) -> tuple[Walk, object]:
+    """A board in the middle of a game (Ada to play, a card in her second slot, two leaders in
+    hand), through the real frame loop; ``faith``: Ada one step before the first pope space."""
+    from screenshots import TableMatch, mid_game
+
+    from game.rules import default_config
+    from game.scenes.board import BoardScene
+    from game.scenes.session import GameSession
+    game = mid_game(list(nicks), 3, 40)
+    if faith is not None:
+        for p in game.players:
+            p.faith = faith if p.nickname == "Ada" else 2
+    app = App(headless=True, size=size)
+    walk = Walk(app, None, "table")
+    app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+    walk.frames(2)
+    walk.frames(1)
+    app.frame(5.0)                   # past the glow of the first frame
+    walk.move((3, 3))
+    walk.frames(2)
+    return walk, game
+
+
+def _leader_rects(size, game) -> list[pygame.Rect]:
+    from game.rules.views import player_view
+    from game.scenes.layout import board_layout
+    from game.scenes.panels.player_board import PlayerBoardPanel
+    L = board_layout(size, len(game.players), len(game.players) == 1)
+    return list(PlayerBoardPanel(L.board, L.unit).leader_rects(player_view(game, "Ada")["players"][0]
+                                                                 if len(game.players) == 1 else
+                                                                 next(p for p in player_view(game, "Ada")["players"]
+                                                                      if p["nickname"] == "Ada")).values())
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_leaders_play_and_discard_cover_nothing_on_the_board(size):
+    from game.scenes.layout import board_layout
+    walk, game = _table(size)
+    L = board_layout(size, 3, False)
+    try:
+        leaders = _leader_rects(size, game)
+        assert len(leaders) == 2
+        for card in leaders:
+            calm = walk.app.window.copy()
+            walk.click(card.center)
+            walk.move((3, 3))                                  # the enlarged card goes with the pointer
+            walk.frames(2)
+            assert walk.button_at("Discard (+1 faith)") is not None
+            play = next(el for el in walk.app.stack.top.ui.get_sprite_group().sprites()
+                        if getattr(el, "text", None) == "Play")
+            assert play.visible
+            box = _changed_box(calm, walk.app.window)
+            assert box is not None
+            changed = [r for r in _changed_rects(calm, walk.app.window)]
+            for r in changed:          # only the chosen leader (marked) and the action bar change
+                assert card.inflate(20, 20).contains(r) or L.actions.contains(r), (r, card, L.actions)
+            assert walk.button_at("Produce") is None and walk.button_at("End turn") is None
+            walk.key(pygame.K_ESCAPE)
+            walk.move((3, 3))
+            walk.frames(2)
+            assert _changed_box(calm, walk.app.window) is None    # all as it was
+    finally:
+        _close(walk.app)
+
+
+def _changed_rects(a: pygame.Surface, b: pygame.Surface) -> list[pygame.Rect]:
+    mask = pygame.mask.from_threshold(a, (0, 0, 0), (1, 1, 1, 255), b, 1)
+    diff = pygame.mask.Mask(a.get_size(), fill=True)
+    diff.erase(mask, (0, 0))
+    return diff.get_bounding_rects()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_vatican_report_banner_covers_no_other_sections_tile(size):
+    from types import SimpleNamespace
+
+    from game.rules.views import player_view
+    from game.scenes.layout import board_layout
+    from game.scenes.panels.faith import FaithPanel
+    walk, game = _table(size, faith=7)
+    L = board_layout(size, 3, False)
+    try:
+        view = SimpleNamespace(g=player_view(game, "Ada"), nickname="Ada")
+        track = FaithPanel(L.faith, L.unit)
+        others = [r for i, r in enumerate(track.favor_rects(view)) if i != 0]
+        others += [r for i, row in enumerate(track.mini_rects(view)) if i != 0 for r in row.values()]
+        calm = walk.app.window.copy()
+        walk.click(_leader_rects(size, game)[0].center)
+        walk.press("Discard (+1 faith)")                       # +1 faith: Ada reaches the pope space
+        assert game.player("Ada").faith == 8
+        below = False
+        for _ in range(8):                                     # the moment plays
+            walk.app.frame(0.15)
+            walk.move((3, 3))
+            for r in _changed_rects(calm, walk.app.window):
+                for tile in others:
+                    assert not r.colliderect(tile), f"the report covers another section's tile: {r} over {tile}"
+                below |= r.top > L.faith.bottom and not L.actions.colliderect(r) and not L.log.colliderect(r)
+        assert below                                           # the banner, under the track
+    finally:
+        _close(walk.app)

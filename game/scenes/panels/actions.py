@@ -37,16 +37,22 @@ class ActionBar(Panel):
         y = a.bottom - self.px(6) - (row + 1) * lh - row * self.px(6)
         return pygame.Rect(x, y, col_w, lh)
 
-    def build(self, ui: pygame_gui.UIManager) -> dict[str, pygame_gui.elements.UIButton]:
-        """The bar's buttons, by key."""
+    def main_rects(self) -> tuple[pygame.Rect, pygame.Rect]:
+        """The two large buttons' places, left and right (Confirm/Back, Produce/End turn, or a
+        leader's Play/Discard)."""
         a = self.rect
         bh = self.px(44)
         col_w = (a.w - self.px(24)) // 2
+        left = pygame.Rect(a.x + self.px(8), a.y + self.px(10), col_w, bh)
+        return left, left.move(col_w + self.px(8), 0)
+
+    def build(self, ui: pygame_gui.UIManager) -> dict[str, pygame_gui.elements.UIButton]:
+        """The bar's buttons, by key."""
         out: dict[str, pygame_gui.elements.UIButton] = {}
+        places = self.main_rects()
         for key, label, cls, col, tip in MAIN:
-            x = a.x + self.px(8) + col * (col_w + self.px(8))
             out[key] = pygame_gui.elements.UIButton(
-                pygame.Rect(x, a.y + self.px(10), col_w, bh), label, ui, tool_tip_text=tip,
+                places[col], label, ui, tool_tip_text=tip,
                 object_id=ObjectID(class_id=cls) if cls else None)
         for i, (key, label, tip) in enumerate(SMALL):
             out[key] = pygame_gui.elements.UIButton(self.small_rect(i), label, ui, tool_tip_text=tip,

@@ -148,8 +148,11 @@ class VaticanMoment:
         if self.gained:
             parts.append(f"{' and '.join(name(n) for n in self.gained)} turn{'s' * (len(self.gained) == 1 and self.gained[0] != me)}"
                          f" the tile face up: +{self.vp} VP")
-        if self.lost:
-            parts.append(f"{' and '.join(name(n) for n in self.lost)} lose{'s' * (len(self.lost) == 1 and self.lost[0] != me)} it")
+        others = [n for n in self.lost if n != me]
+        if others:
+            parts.append(f"{' and '.join(others)} lose{'s' * (len(others) == 1)} it")
+        if me in self.lost:
+            parts.append("you were not in the section: your tile is removed")
         return "; ".join(parts)
 
 
@@ -176,9 +179,11 @@ def _turn(surface: pygame.Surface, backdrop: pygame.Surface | None, tile: pygame
 
 
 def draw_moment(surface: pygame.Surface, ctx: Context, panel: FaithPanel, moment: VaticanMoment,
-                backdrop: pygame.Surface | None) -> None:
+                backdrop: pygame.Surface | None, room: pygame.Rect | None = None) -> None:
     """The report's moment over the track: its section lights up, the player's tile and every
-    opponent's turn face up or fade away, and a banner says who got what."""
+    opponent's turn face up or fade away, and a banner says who got what: in ``room`` (free space
+    under the track, below the section's tile) when it fits there, so that it covers no other
+    section's tile."""
     inner, sw, sh, top = panel.geometry(ctx)
     sec = panel.sections(ctx)[moment.index]
     pulse = 0.5 + 0.5 * math.sin(moment.t * 6.0)
@@ -206,15 +211,29 @@ def draw_moment(surface: pygame.Surface, ctx: Context, panel: FaithPanel, moment
     # the banner, hanging under the track beside the section's tile
     size = max(14, panel.px(24))
     head = F.render(f"Vatican report {moment.index + 1}", size, P.GOLD_LIGHT, "caps")
-    line = F.render(moment.words(ctx.nickname), max(12, panel.px(18)), P.PARCHMENT, "italic")
-    w = max(head.get_width(), line.get_width()) + panel.px(36)
-    h = head.get_height() + line.get_height() + panel.px(14)
-    box = pygame.Rect(0, 0, min(w, panel.rect.w - panel.px(20)), h)
-    if span.centerx < inner.centerx:
-        box.topleft = (tile.right + panel.px(16), tile.y)
+    small = max(12, panel.px(18))
+    words = moment.words(ctx.nickname)
+    if room is not None:           # wrapped to the room's width, under the section
+        from ..backdrop import wrap
+        texts = wrap(words, small, room.w - panel.px(36), "italic")
     else:
-        box.topright = (tile.x - panel.px(16), tile.y)
-    box.clamp_ip(panel.rect.inflate(-panel.px(8), 4 * h))
+        texts = [words]
+    lines = [F.render(t, small, P.PARCHMENT, "italic") for t in texts]
+    line_h = round(small * 1.2)
+    w = max([head.get_width()] + [ln.get_width() for ln in lines]) + panel.px(36)
+    h = head.get_height() + line_h * len(lines) + panel.px(14)
+    if room is not None and h <= room.h:
+        box = pygame.Rect(0, 0, min(w, room.w), h)
+        box.midtop = (tile.centerx, room.y)
+        box.clamp_ip(room)
+    else:
+        lines = lines[:1]
+        box = pygame.Rect(0, 0, min(w, panel.rect.w - panel.px(20)), head.get_height() + line_h + panel.px(14))
+        if span.centerx < inner.centerx:
+            box.topleft = (tile.right + panel.px(16), tile.y)
+        else:
+            box.topright = (tile.x - panel.px(16), tile.y)
+        box.clamp_ip(panel.rect.inflate(-panel.px(8), 4 * h))
     alpha = 235 if moment.t < moment.DURATION - 0.5 else round(235 * max(0.0, moment.DURATION - moment.t) / 0.5)
     bg = pygame.Surface(box.size, pygame.SRCALPHA)
     pygame.draw.rect(bg, (*P.INK, alpha), bg.get_rect(), border_radius=8)
@@ -222,6 +241,9 @@ def draw_moment(surface: pygame.Surface, ctx: Context, panel: FaithPanel, moment
     surface.blit(bg, box)
     if alpha > 40:
         surface.blit(head, head.get_rect(midtop=(box.centerx, box.y + panel.px(3))))
-        if line.get_width() > box.w - panel.px(12):
-            line = pygame.transform.smoothscale(line, (box.w - panel.px(12), line.get_height()))
-        surface.blit(line, line.get_rect(midbottom=(box.centerx, box.bottom - panel.px(4))))
+        y = box.y + panel.px(3) + head.get_height()
+        for line in lines:
+            if line.get_width() > box.w - panel.px(12):
+                line = pygame.transform.smoothscale(line, (box.w - panel.px(12), line.get_height()))
+            surface.blit(line, line.get_rect(midtop=(box.centerx, y)))
+            y += line_h
