@@ -56,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--grace", type=_positive, default=600.0, metavar="SECONDS",
                     help="seconds an unfinished game with nobody connected is kept before it is removed "
                          "for good (default 600)")
+    ap.add_argument("--restart-grace", type=float, default=30.0, metavar="SECONDS",
+                    help="after a restart, seconds the players of a restored game have to come back before "
+                         "they are marked away and their turns skipped; until then the turn waits for its "
+                         "player (default 30; 0: at once)")
     ap.add_argument("--status-interval", type=float, default=60.0, metavar="SECONDS",
                     help="seconds between two status lines in the log: connections, games in progress, "
                          "lines per second, memory (default 60; 0 for none; nothing while idle)")
@@ -88,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     from game.netcode.server import FrozenHeap, Server, ServerOptions
     options = ServerOptions(host=args.host, port=args.port, data_dir=Path(args.data_dir),
                             compat_rejoin=args.compat_rejoin, heartbeat=args.heartbeat,
-                            grace=args.grace, fsync=args.fsync,
+                            grace=args.grace, restart_grace=max(0.0, args.restart_grace), fsync=args.fsync,
                             status_interval=max(0.0, args.status_interval),
                             bot_delay=max(0.0, args.bot_delay), bot_processes=not args.bot_threads,
                             announce=args.announce, announce_name=args.name.strip())

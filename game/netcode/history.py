@@ -78,7 +78,7 @@ def recent_history(game: Game, nickname: str, calls: int | None = HISTORY_CALLS)
             # a turn is skipped when it goes, while its player is away, to someone who can play:
             # over their seat, or away from it before they took their main action (the turn of a
             # player who leaves, or which a restart passed on); never when it only moved between
-            # players who are all away (a restart marks everyone away)
+            # players who are all away (as when a restart's grace ended with nobody back)
             to_someone = g.players[g.current].active
             away = not g.players[seat].active
             if before == seat and kind != "apply" and away and to_someone and not main_done:

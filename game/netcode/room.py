@@ -216,6 +216,16 @@ class Room:
             self.send(nickname, out)
             return True
 
+    def mark_absent_away(self) -> None:
+        """After a restart, once the players had time to come back: those who did not are away
+        (the others are told; the turn of one of them passes on)."""
+        with self.lock:
+            if self.game.ended or self.closed:
+                return
+            for nick in self.humans:
+                if nick not in self.online:
+                    self._set_active(nick, False)
+
     def mark_all_away(self) -> None:
         """After a restart nobody is connected yet: everyone is inactive until they rejoin (but
         the bots, which never leave)."""

@@ -37,8 +37,10 @@ Connection flow (as the reference server does it, see ``shared/protocol/referenc
 
 Persistence (see :mod:`~game.netcode.store`)
     Each game's seed, players and accepted calls are appended to its log in ``data_dir`` before
-    anyone hears of them; at start the server restores every unfinished game with all its players
-    away, and they rejoin as after a drop. One server at a time may use a data directory.
+    anyone hears of them; at start the server restores every unfinished game, and its players
+    rejoin as after a drop. For ``restart_grace`` seconds nobody is marked away (the turn waits for
+    its player, half-done as it was); then whoever is not back is away, as after a drop. One server
+    at a time may use a data directory.
 
 Extensions and deliberate differences (a reference client never notices them)
     * A client that sends ``ReqJoin`` with a ``token`` field (``""`` on a first join) receives
@@ -176,6 +178,8 @@ class ServerOptions:
     compat_rejoin: bool = False      # retake a seat by nickname alone, without a token
     heartbeat: float = 12.5          # seconds of silence before ReqHeartbeat; 2x drops the client
     grace: float = 600.0             # seconds an empty unfinished game is kept before it is removed
+    restart_grace: float = 30.0      # after a restart, seconds players have to come back before
+                                     # they are marked away (their turns then skipped)
     fsync: bool = False              # fsync every log line (survives power loss, slower)
     seed: int | None = None          # draw game seeds from random.Random(seed), not the OS (tests)
     status_interval: float = 60.0    # seconds between two status lines in the log (0: none)
@@ -416,8 +420,23 @@ class Server:
                 r.log.close()
                 continue
             room = self._new_room(r.game_id, r.game, r.log, r.tokens, r.bots)
-            room.mark_all_away()
+            # the turn waits for its player a while: a restart is nobody's departure, and the
+            # first one back must not be handed someone else's turn (nor a half-done turn ended)
+            if self.options.restart_grace > 0:
+                self._call_at(time.monotonic() + self.options.restart_grace, self._restart_grace_over, room.id)
+            else:
+                room.mark_all_away()
             log.info("restored game %d (%s)", r.game_id, ", ".join(room.nicknames))
+
+    def _restart_grace_over(self, game_id: int) -> None:
+        """The players of a restored game who are not back yet become away (the others are told,
+        and their turns are skipped from now on, as after a drop)."""
+        room = self.rooms.get(game_id)
+        if room is None:
+            return
+        room.mark_absent_away()
+        if room.bots:
+            self._bots_step(room)
 
     def stop(self) -> None:
         """Stop accepting, close every game log (unfinished games stay saved) and connection.

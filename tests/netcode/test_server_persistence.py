@@ -1,8 +1,10 @@
 """Games survive the server: restarts, SIGKILL, SIGTERM and damaged files; and the command line.
 
 The state a restarted server serves is compared with an in-process replay of the requests that
-were answered before it went down: ``Game.new`` with the game's seed, the accepted requests, then
-every player marked away (the restart) and back (each rejoin), exactly as a dropped player.
+were answered before it went down: ``Game.new`` with the game's seed and the accepted requests.
+The players come back within the server's ``restart_grace``, so nobody is marked away: the game
+is served exactly as it stood, a half-done turn included (see test_server_returning.py for a
+player who does not come back in time).
 """
 from __future__ import annotations
 
@@ -32,12 +34,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def wire(msg):
     return json.loads(json.dumps(msg))
-
-
-def mark_away(game: Game) -> None:
-    """What a restart does to a game: every player is away until they rejoin."""
-    for p in list(game.players):
-        game.set_active(p.nickname, False)
 
 
 def rejoin(address, nickname: str, token: str, expected: Game, players) -> Player:
@@ -89,8 +85,6 @@ class TestInProcessRestart:
         srv.stop()
         srv2 = make_server()
         assert sorted(r.nicknames for r in srv2.rooms.values()) == sorted([room_of(srv, "a").nicknames, ("s",)])
-        for g in expected.values():
-            mark_away(g)
         exp_duo, exp_solo = expected[duo], expected[solo]
         back = [rejoin(srv2.address, q.nickname, tokens[q.nickname], exp_duo, players) for q in exp_duo.players]
         back_s = rejoin(srv2.address, "s", tokens["s"], exp_solo, players)
@@ -140,7 +134,6 @@ class TestInProcessRestart:
         assert any("7.jsonl" in e for e in errors)
         assert any("game 6 not restored: d2 already seated" in e for e in errors)
         assert sorted(sum((r.nicknames for r in srv2.rooms.values()), ())) == ["d2", "d3"]
-        mark_away(kept)
         rejoin(srv2.address, "d2", group[1].token, kept, players)
         (d1,) = players(srv2.address, "d1")
         start_game(d1)                                          # not seated any more: a new game
@@ -244,7 +237,6 @@ class TestServerProcess:
         wait_lost(a, b)
 
         sp = spawn()
-        mark_away(game)
         group = [rejoin(sp.address, q.nickname, tokens[q.nickname], game, players) for q in game.players]
         drive(game, group, rng, mirror=True, stop=lambda g: g.version >= 25)
         # a damaged extra file must not keep the next start from serving this game
@@ -255,7 +247,6 @@ class TestServerProcess:
 
         sp = spawn()
         assert "cannot restore" in sp.log()
-        mark_away(game)
         group = [rejoin(sp.address, q.nickname, tokens[q.nickname], game, players) for q in game.players]
         drive(game, group, rng, mirror=True)
         winner = None if game.outcome().lorenzo_won else game.outcome().winners[0]

@@ -250,3 +250,53 @@ def test_the_log_says_whose_turn_it_is_when_a_departure_passes_it_on():
     play(g.set_active(first, False))                     # the current player leaves: the turn is mine
     assert session.log[-2:] == [f"{first} left the table.", "It is your turn."]
     assert sum(line.startswith("It is") for line in session.log) == 1
+
+
+def test_after_a_restart_the_turn_waits_for_its_player_half_done_as_it_was(make_server, players):
+    """A restart is nobody's departure: the players have ``restart_grace`` seconds to come back,
+    and meanwhile the turn waits for its player, who finds it as they left it (main action done,
+    the turn not ended); the first one back is not handed someone else's turn."""
+    srv = make_server()
+    a, b = players(srv.address, "a", "b")
+    start_game(a, b)
+    game = room_of(srv, "a").game
+    rng = random.Random(14)
+    drive(game, [a, b], rng, stop=lambda g: g.phase == "play" and g.version >= 8)
+    from conftest import step
+    while not game.main_done:
+        step(game, [a, b], rng)                       # half-way through a turn
+    current = game.current_player.nickname
+    other = "b" if current == "a" else "a"
+    tokens = {p.nickname: p.token for p in (a, b)}
+    srv.stop()
+    srv2 = make_server(restart_grace=30)
+    (first,) = players(srv2.address, other)           # the other one is back first
+    view = first.join(token=tokens[other])[-1]
+    assert view["currentPlayer"] == current and view["isMandatoryActionDone"]
+    assert all(p["active"] for p in view["players"])  # nobody is away yet
+    (back,) = players(srv2.address, current)
+    view = back.join(token=tokens[current])[-1]
+    assert view["currentPlayer"] == current and view["isMandatoryActionDone"]
+    from game.rules.actions import ReqEndTurn
+    answer = back.request(ReqEndTurn())                # the turn goes on where it was
+    assert answer[-1]["type"] == "UpdateAction" and answer[-1]["action"] == "END_TURN"
+    assert recent_history(room_of(srv2, "a").game, current)[1] == []
+
+
+def test_a_player_not_back_within_the_grace_is_passed_over(make_server, players):
+    srv = make_server()
+    a, b = players(srv.address, "a", "b")
+    start_game(a, b)
+    game = room_of(srv, "a").game
+    drive(game, [a, b], random.Random(15), stop=lambda g: g.phase == "play" and g.version >= 8)
+    current = game.current_player.nickname
+    other = "b" if current == "a" else "a"
+    token = next(p.token for p in (a, b) if p.nickname == other)
+    srv.stop()
+    srv2 = make_server(restart_grace=0.3)
+    (back,) = players(srv2.address, other)
+    assert back.join(token=token)[-1]["currentPlayer"] == current
+    told = back.until(lambda m: m["type"] == "UpdateCurrentPlayer")   # once the grace is over
+    assert {"player": current, "isActive": False, "type": "UpdatePlayerStatus"} in told
+    assert told[-1]["player"] == other
+    assert room_of(srv2, other).game.current_player.nickname == other
