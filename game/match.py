@@ -44,6 +44,8 @@ from game.settings import data_dir
 
 Msg = dict[str, Any]
 RECONNECTED = "Reconnected"
+HISTORY_WAIT = 2.0
+"""Seconds a return to our server waits for the game's history before the board is shown anyway."""
 log = logging.getLogger("mor.match")
 
 
@@ -416,6 +418,8 @@ class RemoteMatch:
         self.in_game = False
         self.game_over = False             # the game has ended: its seat is not worth keeping
         self._on_message: Any = None
+        self._held: list[Msg] = []          # a return's messages, waiting for its history
+        self._held_since: float | None = None
         self.conn = self._connect()
         # a saved token takes back our seat in a game still running there (e.g. after a crash)
         self.conn.send(P.ReqJoin(nickname, self.token or ""))
@@ -520,7 +524,42 @@ class RemoteMatch:
                     continue
                 self._start_reconnect()
             out.append(m)
-        return out
+        return self._hold_for_history(out)
+
+    def _hold_for_history(self, msgs: list[Msg]) -> list[Msg]:
+        """On our server (it gave a seat token), taking a seat back is followed by the game's
+        history (``UpdateHistory``): from the return on, the messages wait for its last line (at
+        most :data:`HISTORY_WAIT` seconds), so that the first board a returning player sees has
+        its log, whatever the network split the lines into."""
+        if self._held:
+            msgs = self._held + msgs
+            self._held = []
+        if not self.token:
+            return msgs
+        start = None
+        for i, m in enumerate(msgs):
+            t = m.get("type")
+            if t == RECONNECTED or (t == "UpdatePlayerStatus" and m.get("player") == self.nickname
+                                    and m.get("isActive")):
+                start = i
+        if start is None or any(m.get("type") == "UpdateHistory" and m.get("last", True) for m in msgs[start:]):
+            self._held_since = None
+            return msgs
+        now = time.monotonic()
+        if self._held_since is None:
+            self._held_since = now
+            self._wake_later()
+        if now - self._held_since > HISTORY_WAIT:   # a server that tells no history: go on
+            self._held_since = None
+            return msgs
+        self._held = msgs[start:]
+        return msgs[:start]
+
+    def _wake_later(self) -> None:
+        """Wake the frame loop once the wait for the history is over (it may sleep meanwhile)."""
+        timer = threading.Timer(HISTORY_WAIT + 0.05, self._wake)
+        timer.daemon = True
+        timer.start()
 
     def resync(self) -> None:
         """Fetch the whole game again (after an update that could not be read): drop this
