@@ -470,10 +470,11 @@ class RemoteMatch:
             hook()
 
     # ------------------------------------------------------------------ requests
-    def new_game(self, players: int, bots: "list[str] | None" = None) -> None:
+    def new_game(self, players: int, bots: "list[str] | None" = None, bot_pace: float | None = None) -> None:
         """Ask for a game of ``players`` (only the head of the waiting list may), ``bots`` (levels)
-        in as many of its seats (our extension; the game starts when people and bots fill it)."""
-        self._send(P.ReqNewGame(players, tuple(bots) if bots else None).to_dict())
+        in as many of its seats (our extension; the game starts when people and bots fill it),
+        their moves ``bot_pace`` seconds apart at least (our extension; None: the server's pace)."""
+        self._send(P.ReqNewGame(players, tuple(bots) if bots else None, bot_pace).to_dict())
 
     def send(self, request: Action) -> None:
         self._send(request.to_dict())

@@ -103,6 +103,7 @@ UPDATE_ACTIVATE_LEADER = "UpdateActivateLeader"  # in the reference source, neve
 REQ_CHAT = "ReqChat"          # client to server: {"text": "..."}
 UPDATE_CHAT = "UpdateChat"    # server to the players of a game: {"player": nick, "text": "..."}
 CHAT_MAX = 200
+BOT_PACE_MAX = 10.0           # ReqNewGame's botPace: seconds between two bot moves, 0 to this
 REQ_UNDO = "ReqUndo"          # client to server: take back my last request of this turn
 UPDATE_UNDO = "UpdateUndo"    # server to our clients: {"player": nick, "action": name}, then an UpdateGame each
 ERR_UNDO = "ErrUndo"          # server to the requester: {"reason": code} (see game.rules.errors)
@@ -318,16 +319,24 @@ class ReqNewGame(ClientMessage):
     ``bots`` (our extension, None when the field is absent) asks for computer players, one level
     each (``"easy"``, ``"medium"``, ``"hard"``), in as many of the game's seats: the game then
     starts when ``players_count - len(bots)`` people wait. The levels are checked by the server.
+
+    ``bot_pace`` (``botPace``, our extension, None when absent) asks for that many seconds at least
+    between two bot moves of the game (the server's ``--bot-delay`` otherwise). Kept as sent: the
+    server checks it (a number from 0 to :data:`BOT_PACE_MAX`) and refuses anything else with
+    ``ErrNewGame``.
     """
 
     TYPE: ClassVar[str] = REQ_NEW_GAME
     players_count: int
     bots: tuple[str, ...] | None = None
+    bot_pace: Any = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"playersCount": self.players_count}
         if self.bots is not None:
             out["bots"] = list(self.bots)
+        if self.bot_pace is not None:
+            out["botPace"] = self.bot_pace
         out["type"] = self.TYPE
         return out
 
@@ -337,11 +346,14 @@ class ReqNewGame(ClientMessage):
         if type(n) is not int:
             raise ProtocolError(INVALID_TYPES, "playersCount must be an integer")
         bots = d.get("bots")
+        pace = d.get("botPace")
+        if isinstance(pace, (str, list, dict)) and len(pace) > 64:
+            pace = "(too long)"    # refused by the server; not worth keeping whole
         if bots is None:
-            return cls(n)
+            return cls(n, None, pace)
         if type(bots) is not list or len(bots) > 8 or any(type(b) is not str or len(b) > 24 for b in bots):
             raise ProtocolError(INVALID_TYPES, "bots must be a list of levels")
-        return cls(n, tuple(bots))
+        return cls(n, tuple(bots), pace)
 
 
 def _opt_str(d: Mapping[str, Any], key: str) -> str | None:

@@ -67,7 +67,7 @@ class Room:
 
     def __init__(self, game_id: int, game: Game, send: Send, glog: GameLog | None = None,
                  tokens: dict[str, str] | None = None, send_bytes: SendBytes | None = None,
-                 bots: dict[str, str] | None = None) -> None:
+                 bots: dict[str, str] | None = None, bot_pace: float | None = None) -> None:
         self.id = game_id
         self.game = game
         self._nicknames = tuple(p.nickname for p in game.players)
@@ -76,6 +76,7 @@ class Room:
         self.log = glog
         self.tokens = dict(tokens or {})
         self.bots: dict[str, str] = dict(bots or {})
+        self.bot_pace = bot_pace     # seconds at least between two bot moves (None: the server's bot_delay)
         self.humans = tuple(n for n in self._nicknames if n not in self.bots)
         self.online: set[str] = set()
         self.plain: set[str] = set()      # connected with a reference client (no extensions)

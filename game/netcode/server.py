@@ -84,7 +84,10 @@ Extensions and deliberate differences (a reference client never notices them)
       decision is thought in a worker (threads, or processes with ``bot_processes``), never on
       the loop; its answer is submitted on the loop like a player's request, logged like one,
       and no sooner than ``bot_delay`` seconds after that bot game's previous bot move, so the
-      people at the table can follow. Bots play only while a person is at the table. The log's
+      people at the table can follow. The head may set that pace for its game with
+      ``botPace`` (seconds, 0 to 10, a number) in the same ``ReqNewGame`` (our clients send
+      their player's pace setting); anything else is refused with ``ErrNewGame`` and a reason,
+      nothing changed. It is kept in the log's header (``botPace``), so a restart keeps it. Bots play only while a person is at the table. The log's
       header records the bot seats: a restart restores them and they carry on.
     * A client whose unsent output passes :data:`MAX_QUEUED_BYTES` is not reading: it is dropped.
     * A request the server fails on (a bug, a failing disk) is answered with
@@ -302,6 +305,7 @@ class Server:
         self.waiting: list[Session] = []
         self.pending_count: int | None = None
         self.pending_bots: tuple[str, ...] = ()
+        self.pending_pace: float | None = None   # the pending game's botPace (None: bot_delay)
         self.rooms: dict[int, Room] = {}
         self.seats: dict[str, Room] = {}
         self.by_nick: dict[str, Session] = {}
@@ -419,7 +423,7 @@ class Server:
                           r.game_id, ", ".join(clash) or "its id is")
                 r.log.close()
                 continue
-            room = self._new_room(r.game_id, r.game, r.log, r.tokens, r.bots)
+            room = self._new_room(r.game_id, r.game, r.log, r.tokens, r.bots, r.bot_pace)
             # the turn waits for its player a while: a restart is nobody's departure, and the
             # first one back must not be handed someone else's turn (nor a half-done turn ended)
             if self.options.restart_grace > 0:
@@ -862,7 +866,7 @@ class Server:
         return [r.id for r in expired]
 
     def _new_room(self, gid: int, game: Game, glog: GameLog | None, tokens: dict[str, str],
-                  bots: dict[str, str] | None = None) -> Room:
+                  bots: dict[str, str] | None = None, bot_pace: float | None = None) -> Room:
         by_nick = self.by_nick
         # The room holds these two functions: they name it by its id, never by reference, so a
         # removed room is freed at once (a cycle would wait for the collector, which the frozen
@@ -878,7 +882,7 @@ class Server:
             if s is not None and s.room is not None and s.room.id == gid:
                 s.push(data)
 
-        room = Room(gid, game, send, glog, tokens, send_bytes=send_bytes, bots=bots)
+        room = Room(gid, game, send, glog, tokens, send_bytes=send_bytes, bots=bots, bot_pace=bot_pace)
         with self.lock:
             self.rooms[gid] = room
             for nick in room.nicknames:
@@ -924,8 +928,8 @@ class Server:
         self._bot_pool.submit(job, lambda answer: self._call_soon(self._bot_answer, gid, ticket, job, answer))
 
     def _bot_answer(self, gid: int, ticket: int, job: Any, answer: Any) -> None:
-        """A bot has decided (loop thread): apply it now, or once ``bot_delay`` has passed since
-        the game's last bot move."""
+        """A bot has decided (loop thread): apply it now, or once the game's pace (its ``botPace``,
+        else ``bot_delay``) has passed since its last bot move."""
         turn = self._bot_turns.get(gid)
         if turn is None or turn.ticket != ticket:
             return
@@ -933,7 +937,9 @@ class Server:
             log.error("game %d: no decision could be had from %s; its bots stop", gid, job.nickname)
             turn.ticket, turn.stuck = 0, True
             return
-        wait = turn.last_move + self.options.bot_delay - time.monotonic()
+        room = self.rooms.get(gid)
+        pace = room.bot_pace if room is not None and room.bot_pace is not None else self.options.bot_delay
+        wait = turn.last_move + pace - time.monotonic()
         if wait > 0:
             self._call_at(time.monotonic() + wait, self._bot_apply, gid, ticket, answer)
         else:
@@ -1194,6 +1200,7 @@ class Server:
         (and, our extension, ask for bots in it; see the module docstring)."""
         count = msg.players_count
         bots = msg.bots or ()
+        pace = msg.bot_pace
         with self.lock:
             if s.nickname is None:
                 s.send(P.err_nickname(P.NOT_SET))
@@ -1204,9 +1211,12 @@ class Server:
                 s.send(P.err_new_game(True))
             elif bots and (problem := self._bots_problem(s, count, bots)) is not None:
                 s.send(problem)
+            elif pace is not None and (problem := self._pace_problem(s, pace)) is not None:
+                s.send(problem)
             else:
                 self.pending_count = count
                 self.pending_bots = tuple(bots)
+                self.pending_pace = None if pace is None else float(pace)
                 s.announced = None          # the head always gets its answer, UpdateJoinGame
                 self._lobby_changed(booked=False)
 
@@ -1221,6 +1231,17 @@ class Server:
         if len(bots) > count - 1:
             return P.err_new_game(True, f"A game of {count} has room for {count - 1} bot"
                                         f"{'s' if count != 2 else ''} at most (one seat is yours).")
+        return None
+
+    @staticmethod
+    def _pace_problem(s: Session, pace: Any) -> dict[str, Any] | None:
+        """The refusal of ``botPace: pace`` (seconds between two bot moves), or None if it is good."""
+        if not s.extensions:
+            return P.err_new_game(False, "botPace is an extension of this server: join with a token to ask for it.")
+        if type(pace) not in (int, float) or not 0 <= pace <= P.BOT_PACE_MAX:
+            shown = orjson.dumps(pace).decode()[:40]
+            return P.err_new_game(False, f"botPace must be a number of seconds from 0 to {P.BOT_PACE_MAX:g}, "
+                                         f"not {shown}.")
         return None
 
     def _lobby_changed(self, booked: bool) -> None:
@@ -1239,10 +1260,11 @@ class Server:
         bots = self.pending_bots
         people = count - len(bots)
         if len(self.waiting) >= people:
-            self._start_game(self.waiting[:people], bots)   # raises, changing nothing, if it cannot be saved
-            del self.waiting[:people]
+            self._start_game(self.waiting[:people], bots, self.pending_pace)   # raises, changing nothing,
+            del self.waiting[:people]                                          # if it cannot be saved
             self.pending_count = None
             self.pending_bots = ()
+            self.pending_pace = None
             self._send_booked_seats()
             return
         for w in self.waiting[:people]:
@@ -1257,7 +1279,7 @@ class Server:
             for w in self.waiting:
                 w.push(data)     # encoded once for the whole list
 
-    def _start_game(self, players: list[Session], bots: tuple[str, ...] = ()) -> None:
+    def _start_game(self, players: list[Session], bots: tuple[str, ...] = (), pace: float | None = None) -> None:
         """Create the game, save its header, seat the players (and bots) and send each person
         their ``UpdateGame``.
 
@@ -1275,8 +1297,9 @@ class Server:
         game = Game.new(self.config, nicks + list(seats), seed)
         tokens = {p.nickname or "": p.token or "" for p in players}
         gid = self.store.next_id()
-        glog = self.store.create(gid, self.config, game, tokens, seats)
-        room = self._new_room(gid, game, glog, tokens, seats)
+        pace = pace if seats else None
+        glog = self.store.create(gid, self.config, game, tokens, seats, pace)
+        room = self._new_room(gid, game, glog, tokens, seats, pace)
         room.plain = {p.nickname or "" for p in players if not p.extensions}
         size = len(game.players)
         for p in players:
@@ -1307,6 +1330,7 @@ class Server:
                 if head or not self.waiting:
                     self.pending_count = None  # the new head chooses the next game's size
                     self.pending_bots = ()
+                    self.pending_pace = None
                 self._lobby_changed(booked=True)
             elif s.room is not None:
                 room = s.room

@@ -1,8 +1,9 @@
 """Persistence of games on the server: one append-only JSON-lines file per game.
 
 Line 1 is a header ``{"format": "mor-log/1", "game": id, "config": path, "nicknames": [...],
-"seed": n, "tokens": {nick: token}, "bots": {nick: level}}`` (``bots``: the computer players'
-seats, absent when there are none); every later line is one accepted call
+"seed": n, "tokens": {nick: token}, "bots": {nick: level}, "botPace": seconds}`` (``bots``: the
+computer players' seats, absent when there are none; ``botPace``: the pace their creator asked
+for, absent when the server's default applies); every later line is one accepted call
 ``["apply", nick, {request}]`` / ``["active", nick, bool]`` (a bot's requests too, like any
 player's), and a finished game ends with
 ``["end"]``. Each line is written to the OS before the request is answered, so a server killed
@@ -99,6 +100,7 @@ class Restored:
     tokens: dict[str, str]
     log: GameLog
     bots: dict[str, str] = field(default_factory=dict)
+    bot_pace: float | None = None
 
 
 @dataclass
@@ -150,7 +152,7 @@ class GameStore:
         return gid
 
     def create(self, game_id: int, config: GameConfig, game: Game, tokens: dict[str, str],
-               bots: dict[str, str] | None = None) -> GameLog | None:
+               bots: dict[str, str] | None = None, bot_pace: float | None = None) -> GameLog | None:
         """Start the log of a new game with its header; None when games are not saved.
 
         :raises OSError: the file cannot be created or written.
@@ -162,6 +164,8 @@ class GameStore:
                   "nicknames": list(game.nicknames), "seed": game.seed, "tokens": tokens}
         if bots:
             header["bots"] = dict(bots)
+            if bot_pace is not None:
+                header["botPace"] = bot_pace
         try:
             glog.append(header)
         except OSError:
@@ -223,8 +227,13 @@ class GameStore:
         if any(k not in game.nicknames or not isinstance(v, str) for k, v in bots.items()):
             glog.close()
             raise ValueError("the header's bots are not players of the game")
+        pace = header.get("botPace")
+        if pace is not None and (type(pace) not in (int, float) or not 0 <= pace <= 3600):
+            log.warning("game %d: the header's botPace %r is not a number of seconds; the default pace is kept",
+                        game_id, pace)
+            pace = None
         return Restored(game_id, game, {str(k): str(v) for k, v in tokens.items()}, glog,
-                        {str(k): v for k, v in bots.items()})
+                        {str(k): v for k, v in bots.items()}, None if pace is None else float(pace))
 
 
 def _archive(path: Path) -> None:

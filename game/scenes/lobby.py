@@ -170,7 +170,9 @@ class LobbyScene(SessionScene):
                 bots = bots[:k] + bots[k + 1:]
             self.asked = lobby.players_count
             lobby.error = None
-            self.session.match.new_game(lobby.players_count, bots)
+            from game.settings import BOT_PACES   # the player's pace for the bots' moves (botPace)
+            pace = BOT_PACES.get(self.app.settings.bot_pace, BOT_PACES["normal"]) if bots else None
+            self.session.match.new_game(lobby.players_count, bots, pace)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:

@@ -238,3 +238,68 @@ class TestRefusals:
         pia.join()
         pia.send({"type": "ReqNewGame", "playersCount": 2})
         assert pia.until_type("UpdateJoinGame")[-1] == {"playersCount": 2, "type": "UpdateJoinGame"}
+
+
+class TestPace:
+    """``botPace`` in ``ReqNewGame`` (our extension): the seconds between two bot moves of the game,
+    asked for by its creator (the client's pace setting), kept in the game's log."""
+
+    def test_the_bots_moves_come_no_faster_than_the_pace_asked_for_and_a_restart_keeps_it(
+            self, make_server, players, tmp_path):
+        server = make_server(bot_delay=0)          # the server's own pace: as fast as they can
+        (uma,) = players(server.address, "Uma")
+        uma.join()
+        arrivals: list[tuple[float, dict]] = []
+        get = uma.get
+
+        def timed(timeout: float = 10.0) -> dict:
+            m = get(timeout)
+            arrivals.append((time.monotonic(), m))
+            return m
+        uma.get = timed
+        uma.send({"type": "ReqNewGame", "playersCount": 3, "bots": ["easy", "easy"], "botPace": 0.3})
+        uma.until_type("UpdateGame")
+        room = room_of(server, "Uma")
+        assert room.bot_pace == 0.3
+        play(room, uma, random.Random(6), until=lambda g: g.phase == "play" and len(g.history) >= 30)
+        moves = [(t, m["player"]) for t, m in arrivals if m["type"] == "UpdateAction"]
+        gaps = [b[0] - a[0] for a, b in zip(moves, moves[1:]) if a[1] in room.bots and b[1] in room.bots]
+        assert len(gaps) >= 5, moves
+        assert min(gaps) >= 0.25, gaps          # 0.3 s apart (read a little after they are sent)
+        header = orjson.loads((tmp_path / "data" / "games" / f"{room.id}.jsonl").read_bytes().splitlines()[0])
+        assert header["botPace"] == 0.3
+        server.stop()
+        again = make_server(bot_delay=0)
+        assert room_of(again, next(iter(room.bots))).bot_pace == 0.3
+
+    def test_without_it_the_server_s_bot_delay_sets_the_pace(self, make_server, players):
+        server = make_server(bot_delay=0.2)
+        (vic,) = players(server.address, "Vic")
+        vic.join()
+        ask_with_bots(vic, 2, ["easy"])
+        assert room_of(server, "Vic").bot_pace is None
+
+    @pytest.mark.parametrize("bad", ["fast", -0.5, 10.5, True, [1], {"seconds": 1}, "x" * 500])
+    def test_a_bad_pace_is_refused_and_nothing_changes(self, server, players, bad):
+        wes, xia = players(server.address, "Wes", "Xia")
+        wes.join()
+        wes.send({"type": "ReqNewGame", "playersCount": 3, "bots": ["easy"], "botPace": 1.5})
+        wes.until_type("UpdateJoinGame")
+        assert (server.pending_count, server.pending_bots, server.pending_pace) == (3, ("easy",), 1.5)
+        wes.send({"type": "ReqNewGame", "playersCount": 3, "bots": ["easy", "hard"], "botPace": bad})
+        answer = wes.until(lambda m: m["type"].startswith("Err"))[-1]
+        assert answer["type"] == "ErrNewGame" and answer["isInvalidPlayersCount"] is False
+        assert "botPace must be a number of seconds from 0 to 10" in answer["reason"]
+        assert (server.pending_count, server.pending_bots, server.pending_pace) == (3, ("easy",), 1.5)
+        xia.join()                                   # the game asked for first starts as it was
+        xia.until_type("UpdateGame")
+        room = room_of(server, "Xia")
+        assert list(room.bots.values()) == ["easy"] and room.bot_pace == 1.5
+
+    def test_a_reference_client_may_not_ask_for_a_pace(self, server, players):
+        (yul,) = players(server.address, "Yul")
+        yul.join(token=None)
+        yul.send({"type": "ReqNewGame", "playersCount": 2, "botPace": 1})
+        answer = yul.until(lambda m: m["type"].startswith("Err"))[-1]
+        assert answer["type"] == "ErrNewGame" and "extension" in answer["reason"]
+        assert server.pending_count is None and not server.rooms

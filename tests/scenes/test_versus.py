@@ -348,6 +348,7 @@ def test_a_hosted_lan_game_with_a_remote_client_and_a_bot_the_host_seated(app, m
         frames_until(app, lambda: bea_plays() or app.server.room_of("Bea") is not None)
         room = app.server.room_of("Bea")
         assert set(room.humans) == {session.nickname, "Bea"} and list(room.bots.values()) == ["easy"]
+        assert room.bot_pace == BOT_PACES["normal"] == 0.0     # the host's pace setting (botPace)
         setup_with_the_mouse(app)
         play_to_the_end(app, session, between=bea_plays)
         assert isinstance(app.stack.top, GameOverScene) and room.game.ended
