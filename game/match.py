@@ -237,6 +237,7 @@ class BotMatch:
         self._thinking: Any = None              # the job under way
         self._last_move = time.monotonic()
         self.stuck: str | None = None           # why the bots stopped (a refused request), if they did
+        self._wake_due = 0.0                    # when the wake-up armed by _wake_in fires
         self.bot_moves = 0                      # the bots' requests applied since the match started
         self.decided_in: set[int] = set()       # the processes whose decisions were applied
         self.on_message: Callable[[], None] | None = None   # called (any thread) when poll has news
@@ -284,8 +285,12 @@ class BotMatch:
         self._save()
 
     def poll(self) -> list[Msg]:
-        if self._answers and time.monotonic() - self._last_move >= self.pace:
-            self._take(self._answers.popleft())
+        if self._answers:
+            left = self.pace - (time.monotonic() - self._last_move)
+            if left <= 0:
+                self._take(self._answers.popleft())
+            else:
+                self._wake_in(left)      # the caller sleeps till then: it is woken for the move
         out = list(self._out)
         self._out.clear()
         return out
@@ -319,6 +324,7 @@ class BotMatch:
         self._last_move = time.monotonic()
         self._save()
         self._ask()
+        self._last_move = time.monotonic()    # the pace runs from when the move is handed over
 
     def _ask(self) -> None:
         """Set the bot that must act (if any) thinking, unless one already is."""
@@ -335,16 +341,24 @@ class BotMatch:
         """A bot's answer (worker thread): queued for :meth:`poll`, whose caller is woken when the
         pace allows it to be applied."""
         self._answers.append((job, answer))
+        self._wake_in(self.pace - (time.monotonic() - self._last_move))
+
+    def _wake_in(self, left: float) -> None:
+        """Wake the caller (``on_message``) in ``left`` seconds, unless a wake-up is already due
+        (any thread; a wake-up that comes early is followed by another from :meth:`poll`)."""
         wake = self.on_message
         if wake is None:
             return
-        left = self.pace - (time.monotonic() - self._last_move)
-        if left > 0:
-            timer = threading.Timer(left, wake)
-            timer.daemon = True
-            timer.start()
-        else:
+        if left <= 0:
             wake()
+            return
+        now = time.monotonic()
+        if self._wake_due > now:
+            return
+        self._wake_due = now + left
+        timer = threading.Timer(left, wake)
+        timer.daemon = True
+        timer.start()
 
     def _take(self, item: tuple[Any, Any]) -> None:
         job, answer = item
