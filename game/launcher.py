@@ -59,7 +59,7 @@ def check_bots(moves: int, level: str = "hard") -> dict:
     match = BotMatch(config, "Checker", [level] * 3, seed=1, pace=0.0)
     try:
         deadline = time.monotonic() + 60 + 10 * moves
-        while match.bot_moves < moves and not match.game.ended and not match.stuck:
+        while match.bot_moves < moves and not match.game.ended and not match.retired:
             if time.monotonic() > deadline:
                 break
             if due(match.game, {match.nickname: "easy"}):
@@ -68,7 +68,7 @@ def check_bots(moves: int, level: str = "hard") -> dict:
                 time.sleep(0.01)
             match.poll()
         return {"bot_moves": match.bot_moves, "mode": match.bot_mode, "pids": sorted(match.decided_in),
-                "this_pid": os.getpid(), "why": match.why_threads, "stuck": match.stuck,
+                "this_pid": os.getpid(), "why": match.why_threads, "retired": match.retired,
                 "seconds": round(time.perf_counter() - t0, 2)}
     finally:
         match.close()

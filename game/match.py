@@ -236,8 +236,9 @@ class BotMatch:
         self._answers: deque[Any] = deque()     # filled by the worker thread
         self._thinking: Any = None              # the job under way
         self._last_move = time.monotonic()
-        self.stuck: str | None = None           # why the bots stopped (a refused request), if they did
+        self.retired: dict[str, str] = {}       # bots that left the table (their moves refused), and why
         self._wake_due = 0.0                    # when the wake-up armed by _wake_in fires
+        self._closed = False
         self.bot_moves = 0                      # the bots' requests applied since the match started
         self.decided_in: set[int] = set()       # the processes whose decisions were applied
         self.on_message: Callable[[], None] | None = None   # called (any thread) when poll has news
@@ -296,6 +297,7 @@ class BotMatch:
         return out
 
     def close(self) -> None:
+        self._closed = True
         self._pool.close()
         self._save()
 
@@ -329,7 +331,7 @@ class BotMatch:
     def _ask(self) -> None:
         """Set the bot that must act (if any) thinking, unless one already is."""
         from game.bots.driver import due, make_job
-        if self._thinking is not None or self.stuck or self.game.ended:
+        if self._thinking is not None or self._closed or self.game.ended:
             return
         nick = due(self.game, self.bots)
         if nick is None:
@@ -366,8 +368,8 @@ class BotMatch:
             return
         self._thinking = None
         if answer is None:
-            self.stuck = f"{job.nickname} could not decide"
-            log.error("bot %s could not decide; the bots stop", job.nickname)
+            if not self._closed:
+                self._bot_leaves(job.nickname, "could not decide on a move")
             return
         if self.game.version != job.version:   # the player moved meanwhile (setup): think again
             self._ask()
@@ -378,7 +380,7 @@ class BotMatch:
             from game.bots.driver import FALLBACK_LEVEL
             log.error("the engine refused bot %s's %r (%s): %s", job.nickname, answer.action, answer.level, e)
             if answer.level == FALLBACK_LEVEL:
-                self.stuck = f"{job.nickname}'s move was refused"
+                self._bot_leaves(job.nickname, "cannot find a move the rules accept")
                 return
             self._thinking = easy = dataclasses.replace(job, level=FALLBACK_LEVEL)
             self._pool.submit(easy, lambda again: self._ready(easy, again))
@@ -386,6 +388,15 @@ class BotMatch:
         self.bot_moves += 1
         self.decided_in.add(answer.pid or os.getpid())
         self._accepted(events)
+
+    def _bot_leaves(self, nick: str, why: str) -> None:
+        """A bot cannot go on (even the easy bot's request was refused, or no decision could be
+        had): rather than hold the game up, it says why (a chat line in the log) and leaves the
+        table like a player who quits; the engine skips its turns from then on (saved so)."""
+        log.error("bot %s %s; it leaves the table and the game goes on without it", nick, why)
+        self.retired[nick] = why
+        self._out.append(P.update_chat(nick, f"Sorry, I {why}, so I leave the table: the game goes on without me."))
+        self._accepted(self.game.set_active(nick, False))
 
     def _save(self) -> None:
         if self.save_path is None:

@@ -227,6 +227,14 @@ class Room:
                 if nick not in self.online:
                     self._set_active(nick, False)
 
+    def retire_bot(self, nickname: str) -> None:
+        """A bot that cannot go on leaves the table: inactive like a player who quit (recorded,
+        told to everyone), so the engine skips its turns from then on."""
+        with self.lock:
+            if self.closed or nickname not in self.bots or self.game.ended:
+                return
+            self._set_active(nickname, False)
+
     def mark_all_away(self) -> None:
         """After a restart nobody is connected yet: everyone is inactive until they rejoin (but
         the bots, which never leave)."""

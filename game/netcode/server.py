@@ -88,7 +88,10 @@ Extensions and deliberate differences (a reference client never notices them)
       ``botPace`` (seconds, 0 to 10, a number) in the same ``ReqNewGame`` (our clients send
       their player's pace setting); anything else is refused with ``ErrNewGame`` and a reason,
       nothing changed. It is kept in the log's header (``botPace``), so a restart keeps it. Bots play only while a person is at the table. The log's
-      header records the bot seats: a restart restores them and they carry on.
+      header records the bot seats: a restart restores them and they carry on. A request the
+      engine refuses is asked again of the easy bot; if even that is refused, or no decision can
+      be had, the bot says so at the table (``UpdateChat``, our clients) and leaves it like a
+      player who quits, so the game goes on without it.
     * A client whose unsent output passes :data:`MAX_QUEUED_BYTES` is not reading: it is dropped.
     * A request the server fails on (a bug, a failing disk) is answered with
       ``ErrProtocol {msg: "Internal server error."}`` instead of silence.
@@ -285,7 +288,6 @@ class _BotTurn:
 
     ticket: int = 0          # the decision under way (0: none)
     last_move: float = 0.0   # when a bot of this game last moved (time.monotonic())
-    stuck: bool = False      # even the easy bot's request was refused: the bots stop (logged)
 
 
 class Server:
@@ -907,7 +909,7 @@ class Server:
         if not room.bots or room.closed or room.finished or not room.humans_online:
             return
         turn = self._bot_turns.setdefault(room.id, _BotTurn())
-        if turn.ticket or turn.stuck:
+        if turn.ticket:
             return
         from game.bots.driver import due, make_job
         with room.lock:
@@ -934,8 +936,7 @@ class Server:
         if turn is None or turn.ticket != ticket:
             return
         if answer is None:
-            log.error("game %d: no decision could be had from %s; its bots stop", gid, job.nickname)
-            turn.ticket, turn.stuck = 0, True
+            self._bot_leaves(gid, job.nickname, "could not decide on a move")
             return
         room = self.rooms.get(gid)
         pace = room.bot_pace if room is not None and room.bot_pace is not None else self.options.bot_delay
@@ -965,10 +966,32 @@ class Server:
         from game.bots.driver import FALLBACK_LEVEL
         log.error("game %d: the engine refused %s's %r (%s bot)", gid, job.nickname, answer.action, answer.level)
         if answer.level == FALLBACK_LEVEL:
-            turn.stuck = True
+            self._bot_leaves(gid, job.nickname, "cannot find a move the rules accept")
             return
         from dataclasses import replace
         self._bot_think(gid, turn, replace(job, level=FALLBACK_LEVEL))
+
+    def _bot_leaves(self, gid: int, nick: str, why: str) -> None:
+        """A bot cannot go on (even the easy bot's request was refused, or no decision could be
+        had): rather than hold the game up, it says why at the table (``UpdateChat`` to our
+        clients) and leaves it like a player who quits (``UpdatePlayerStatus`` to everyone,
+        recorded in the log): its turns are skipped from then on, after a restart too."""
+        room = self.rooms.get(gid)
+        turn = self._bot_turns.get(gid)
+        if turn is not None:
+            turn.ticket = 0
+        if room is None or self._stopping.is_set():
+            return
+        log.error("game %d: %s %s; it leaves the table and the game goes on without it", gid, nick, why)
+        text = f"Sorry, I {why}, so I leave the table: the game goes on without me."
+        room.chat.append((nick, text))
+        data = encode(P.update_chat(nick, text))
+        for person in room.nicknames:
+            s = self.by_nick.get(person)
+            if s is not None and s.room is room and s.extensions:
+                s.push(data)
+        room.retire_bot(nick)
+        self._bots_step(room)
 
     def room_of(self, nickname: str) -> Room | None:
         """The unfinished or still-watched room where ``nickname`` sits, if any."""

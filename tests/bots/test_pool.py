@@ -165,5 +165,5 @@ def test_check_bots_on_the_command_line_says_where_the_bots_thought(capsys):
     from game.launcher import main
     assert main(["--check-bots", "3"]) == 0
     report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert report["mode"] == "processes" and report["bot_moves"] >= 3 and report["stuck"] is None
+    assert report["mode"] == "processes" and report["bot_moves"] >= 3 and report["retired"] == {}
     assert report["pids"] and report["this_pid"] not in report["pids"]

@@ -303,3 +303,52 @@ class TestPace:
         answer = yul.until(lambda m: m["type"].startswith("Err"))[-1]
         assert answer["type"] == "ErrNewGame" and "extension" in answer["reason"]
         assert server.pending_count is None and not server.rooms
+
+
+class TestABrokenBot:
+    """A bot whose request the engine refuses: the easy bot answers in its place; if even that is
+    refused, the bot says so at the table and leaves it, and the game goes on without it."""
+
+    @staticmethod
+    def break_bots(monkeypatch, levels: set[str]) -> None:
+        from game.bots import driver
+        from game.rules.actions import ReqEndTurn
+        real = driver.think
+
+        def think(job, config, level=None):
+            if (level or job.level) in levels:   # a request the rules never accept in setup
+                return driver.Answer(job, ReqEndTurn(), "broken on purpose", level or job.level, 0.0)
+            return real(job, config, level)
+        monkeypatch.setattr(driver, "think", think)
+
+    def test_a_refused_request_is_made_again_by_the_easy_bot(self, make_server, players, monkeypatch):
+        self.break_bots(monkeypatch, {"medium"})
+        server = make_server(bot_delay=0)             # bots on threads: the broken think is used
+        (ada,) = players(server.address, "Ada")
+        ada.join()
+        ask_with_bots(ada, 2, ["medium"])
+        room = room_of(server, "Ada")
+        (bot,) = room.bots
+        play(room, ada, random.Random(3), until=lambda g: g.phase == "play" and len(g.history) >= 12)
+        assert room.game.player(bot).active
+        assert sum(1 for h in room.game.history if h[0] == "apply" and h[1] == bot) >= 3
+
+    def test_a_bot_that_cannot_go_on_says_so_and_leaves_and_the_game_goes_on(self, make_server, players,
+                                                                            monkeypatch, tmp_path):
+        self.break_bots(monkeypatch, {"easy", "hard"})
+        server = make_server(bot_delay=0)
+        (bo,) = players(server.address, "Bo")
+        bo.join()
+        ask_with_bots(bo, 3, ["hard", "easy"])
+        room = room_of(server, "Bo")
+        bots = set(room.bots)
+        made = play(room, bo, random.Random(5), until=lambda g: g.phase == "play" and sum(
+            1 for h in g.history if h[1] == "Bo") >= 6)   # the game did not hang: Bo plays on
+        assert made >= 5
+        said = {m["player"]: m["text"] for m in bo.received if m["type"] == "UpdateChat"}
+        assert set(said) == bots
+        assert all("leave the table" in t and "the game goes on" in t for t in said.values())
+        gone = {m["player"] for m in bo.received if m["type"] == "UpdatePlayerStatus" and not m["isActive"]}
+        assert gone == bots and not any(room.game.player(b).active for b in bots)
+        entries = [orjson.loads(x) for x in (tmp_path / "data" / "games" / f"{room.id}.jsonl").read_bytes().splitlines()[1:]]
+        assert {tuple(e[1:]) for e in entries if e[0] == "active"} >= {(b, False) for b in bots}

@@ -366,3 +366,33 @@ def test_a_hosted_lan_game_with_a_remote_client_and_a_bot_the_host_seated(app, m
         if app.server is not None:
             app.server.stop()
             app.server = None
+
+
+def test_a_bot_that_cannot_go_on_says_so_in_the_log_and_leaves_the_table(app, monkeypatch):
+    """Every request of the bots refused, the easy bot's too: the player reads why in the log,
+    sees them leave, and plays on (the game does not hang)."""
+    from game.bots import driver
+    from game.rules.actions import ReqEndTurn
+    from game.scenes.board import BoardScene
+    from game.scenes.router import scene_for
+    from game.scenes.session import GameSession
+    monkeypatch.setattr(driver, "think", lambda job, config, level=None: driver.Answer(
+        job, ReqEndTurn(), "broken on purpose", level or job.level, 0.0))
+    match = BotMatch(CFG, "Ada", ["medium", "hard"], seed=3, save_path=app.data_dir / "bots-game.json",
+                     pace=0.0, processes=False)
+    session = GameSession(match, CFG, "Ada")
+    session.pump()
+    match.on_message = app.wake
+    app.stack.reset(scene_for(app, session))
+    frames_until(app, lambda: len(match.retired) == 2, timeout=30)
+    frames(app, 3)
+    text = [str(line) for line in session.log]
+    for bot in match.bots:
+        assert any(bot in t and "leave the table" in t for t in text), text
+        assert any(bot in t and "left the table" in t for t in text), text
+    setup_with_the_mouse(app)                                   # the player plays on
+    frames_until(app, lambda: isinstance(app.stack.top, BoardScene) and session.vm.my_turn)
+    first_frame_ok(app)
+    saved = orjson.loads((app.data_dir / "bots-game.json").read_bytes())
+    assert {tuple(h[1:]) for h in saved["game"]["history"] if h[0] == "active"} == {(b, False) for b in match.bots}
+    match.close()
