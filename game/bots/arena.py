@@ -3,15 +3,21 @@
 Each bot is asked only when the engine would accept a request from it, with its own view, and
 its random generator is seeded per decision as the seat driver does
 (``Random(f"{seed}:{nickname}:{index}")``), so a game is a function of its seed and levels.
+:func:`play_many` plays a batch of such games, in worker processes if asked: since every game is
+a function of its seed, the results are the same whatever the number of workers.
 """
 from __future__ import annotations
 
+import hashlib
+import multiprocessing
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
-from game.rules.components import GameConfig
+import orjson
+
+from game.rules.components import GameConfig, default_config
 from game.rules.engine import ENDED, SETUP, Game
 from game.rules.views import player_view
 
@@ -77,3 +83,94 @@ def play(config: GameConfig, levels: Sequence[str], seed: int, *, budget: int | 
         if on_decision is not None:
             on_decision(game, nick, decision)
     raise RuntimeError(f"game {seed} with {list(levels)} did not end in {max_requests} requests")
+
+
+# ---------------------------------------------------------------------------- batches of games
+def digest(game: Game, whys: Sequence[str] = ()) -> str:
+    """A fingerprint of a game's requests in order (and of the bots' reasons, if given): two
+    games with the same digest were played with the same decisions."""
+    h = hashlib.sha256()
+    for kind, nick, what in game.history:
+        item = [kind, nick, what.to_dict() if hasattr(what, "to_dict") else what]
+        h.update(orjson.dumps(item, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS))
+    for why in whys:
+        h.update(why.encode())
+    return h.hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A finished game of :func:`play` in a few figures, small enough to send between processes:
+    the seats' final scores, the winners (empty when Lorenzo won), its :func:`digest`, how many
+    requests it took and every decision's time by nickname (``cpu``: processor time of the
+    deciding thread, ``times``: the clock)."""
+
+    seed: int
+    levels: tuple[str, ...]
+    scores: dict[str, int]
+    winners: tuple[str, ...]
+    lorenzo_won: bool
+    termination: str
+    requests: int
+    digest: str
+    whys: tuple[str, ...]
+    cpu: dict[str, list[float]]
+    times: dict[str, list[float]]
+
+
+def summarize(played: Played, seed: int) -> Summary:
+    outcome = played.game.outcome()
+    if outcome is None:
+        raise RuntimeError(f"game {seed} did not end")
+    return Summary(seed, tuple(played.levels.values()),
+                   {nick: s.total for nick, s in outcome.scores.items()}, tuple(outcome.winners),
+                   bool(outcome.lorenzo_won), outcome.termination.value, len(played.game.history),
+                   digest(played.game, played.whys), tuple(played.whys), played.cpu, played.times)
+
+
+_WORKER: dict = {}
+
+
+def _init_worker(config: GameConfig | None) -> None:
+    _WORKER["config"] = config if config is not None else default_config()
+    _WORKER["bots"] = {}
+
+
+def _in_worker(spec: tuple[tuple[str, ...], int, int | None]) -> Summary:
+    return _play_one(spec, _WORKER["config"], _WORKER["bots"])
+
+
+def _play_one(spec: tuple[tuple[str, ...], int, int | None], config: GameConfig, bots: dict) -> Summary:
+    levels, seed, budget = spec
+    seated = {}
+    for i, level in enumerate(levels):      # bots keep no state between decisions: reused
+        if (level, budget) not in bots:
+            bots[(level, budget)] = make_bot(level, config, budget=budget)
+        seated[f"Bot{i + 1}"] = bots[(level, budget)]
+    return summarize(play(config, levels, seed, budget=budget, bots=seated), seed)
+
+
+def play_many(specs: Iterable[tuple[Sequence[str], int, int | None]], *, jobs: int = 1,
+              config: GameConfig | None = None) -> Iterator[Summary]:
+    """Play each game ``(levels, seed, budget)`` of ``specs`` with :func:`play` and yield its
+    :class:`Summary`, in the order of ``specs``.
+
+    ``jobs`` > 1 deals the games to that many worker processes (started fresh, ``spawn``: safe
+    whatever threads the caller runs, and stopped when the iterator is closed or fails). The
+    summaries are the same as with ``jobs=1``; only the times differ. ``config`` is the games'
+    configuration (default: the standard game).
+
+    :raises GameError: a bot made a request the engine refused (a bug), from whichever worker.
+    """
+    specs = [(tuple(levels), seed, budget) for levels, seed, budget in specs]
+    if jobs <= 1 or len(specs) <= 1:
+        config = config if config is not None else default_config()
+        bots: dict = {}
+        for spec in specs:
+            yield _play_one(spec, config, bots)
+        return
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(min(jobs, len(specs)), initializer=_init_worker, initargs=(config,)) as pool:
+        # ``with`` terminates the workers on the way out, whatever happened (a failed game, a
+        # closed generator, a test's timeout)
+        yield from pool.imap(_in_worker, specs, chunksize=1)
