@@ -6,7 +6,7 @@ VENV   := .venv
 VPY    := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv play test bench screenshots dist clean
+.PHONY: venv play test bench bench-bots bench-bots-quick screenshots dist clean
 
 venv: $(STAMP)
 
@@ -24,12 +24,23 @@ play: venv
 test: venv
 	$(VPY) -m pytest
 
+# bench/bots.py plays hundreds of seeded games: on both cores (same figures as on one, see
+# bench/README.md); bench-bots-quick plays 20 games per level in a few minutes
+BOTS_JOBS ?= 2
+
 bench: venv
 	@set -e; for script in bench/*.py; do \
 		[ -e "$$script" ] || continue; \
 		echo "== $$script"; \
-		$(VPY) "$$script"; \
+		if [ "$$script" = bench/bots.py ]; then $(VPY) "$$script" --jobs $(BOTS_JOBS); \
+		else $(VPY) "$$script"; fi; \
 	done
+
+bench-bots: venv
+	$(VPY) bench/bots.py --jobs $(BOTS_JOBS)
+
+bench-bots-quick: venv
+	$(VPY) bench/bots.py --games 20 --jobs $(BOTS_JOBS)
 
 screenshots: venv
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(VPY) tools/screenshots.py docs/screenshots

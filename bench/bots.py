@@ -23,9 +23,11 @@ Targets (2-core machine, one core): hard wins >= 80% solo with a median >= 45 VP
 medium wins >= 50% solo with p95 <= 50 ms; easy p95 <= 10 ms; hard beats medium in >= 65% of
 2-player games, medium beats easy in >= 80%.
 
-Usage: ``python bench/bots.py [--games N] [--levels easy,medium,hard] [--budget PLAYOUTS]``
+Usage: ``python bench/bots.py [--games N] [--levels easy,medium,hard] [--budget PLAYOUTS] [--jobs N]``
 (by default 300 games per level, 100 for hard; ``--games`` sets every level's count). The 2- and
-4-player parts play as many games as the smaller count of the levels they involve.
+4-player parts play as many games as the smaller count of the levels they involve. ``--jobs N``
+deals the games of each part to N worker processes: every game is seeded, so the figures are the
+same as with one (only the times on the clock, and ``seconds``, change).
 """
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.bots import LEVELS, UnknownLevel, make_bot  # noqa: E402
-from game.bots.arena import play  # noqa: E402
+from game.bots.arena import play_many  # noqa: E402
 from game.rules.components import default_config  # noqa: E402
 
 DEFAULT_GAMES = {"easy": 300, "medium": 300, "hard": 100}
@@ -56,18 +58,16 @@ def progress(msg: str) -> None:
     print(msg, flush=True)
 
 
-def solo(config, level: str, games: int, budget: int | None) -> dict[str, float]:
-    bot = make_bot(level, config, budget=budget)
+def solo(config, level: str, games: int, budget: int | None, jobs: int) -> dict[str, float]:
     wins = 0
     vps: list[int] = []
     times: list[float] = []
     wall: list[float] = []
     start = time.perf_counter()
-    for i in range(games):
-        result = play(config, [level], seed=10_000 + i, bots={"Bot1": bot})
-        outcome = result.game.outcome()
-        wins += bool(outcome.winners)
-        vps.append(outcome.scores["Bot1"].total)
+    specs = [([level], 10_000 + i, budget) for i in range(games)]
+    for i, result in enumerate(play_many(specs, jobs=jobs, config=config)):
+        wins += bool(result.winners)
+        vps.append(result.scores["Bot1"])
         times.extend(result.cpu["Bot1"])
         wall.extend(result.times["Bot1"])
         if (i + 1) % max(1, games // 10) == 0 or i + 1 == games:
@@ -80,42 +80,36 @@ def solo(config, level: str, games: int, budget: int | None) -> dict[str, float]
             f"{level}_decision_wall_p95_ms": round(percentile(wall, 0.95) * 1000, 2)}
 
 
-def share(outcome, nick: str) -> float:
-    return 1.0 / len(outcome.winners) if nick in outcome.winners else 0.0
+def share(winners, nick: str) -> float:
+    return 1.0 / len(winners) if nick in winners else 0.0
 
 
-def pair(config, a: str, b: str, games: int, budget: int | None) -> float:
+def pair(config, a: str, b: str, games: int, budget: int | None, jobs: int) -> float:
     """``a``'s share of the wins over ``games`` 2-player games against ``b``, seats swapped each game."""
-    bots = {a: make_bot(a, config, budget=budget), b: make_bot(b, config, budget=budget)}
     won = 0.0
     start = time.perf_counter()
-    for i in range(games):
-        levels = [a, b] if i % 2 == 0 else [b, a]
-        result = play(config, levels, seed=20_000 + i // 2,
-                      bots={f"Bot{k + 1}": bots[lv] for k, lv in enumerate(levels)})
-        outcome = result.game.outcome()
-        won += share(outcome, f"Bot{levels.index(a) + 1}")
+    specs = [([a, b] if i % 2 == 0 else [b, a], 20_000 + i // 2, budget) for i in range(games)]
+    for i, result in enumerate(play_many(specs, jobs=jobs, config=config)):
+        won += share(result.winners, f"Bot{result.levels.index(a) + 1}")
         if (i + 1) % max(1, games // 10) == 0 or i + 1 == games:
             progress(f"2p {a} vs {b}: {i + 1}/{games} games, {a} {won / (i + 1):.2f} of the wins, "
                      f"{time.perf_counter() - start:.0f} s")
     return round(won / games, 3)
 
 
-def four(config, levels: list[str], games: int, budget: int | None) -> dict[str, float]:
+def four(config, levels: list[str], games: int, budget: int | None, jobs: int) -> dict[str, float]:
     """Each level's share of the wins in 4-player games; every level sits at every seat in turn."""
-    bots = {lv: make_bot(lv, config, budget=budget) for lv in levels}
     won = dict.fromkeys(levels, 0.0)
     start = time.perf_counter()
+    specs = []
     for i in range(games):
         extra = levels[(i // 4) % len(levels)]
         table = (list(levels) + [extra] * (4 - len(levels)))[:4]
         r = i % 4
-        table = table[r:] + table[:r]
-        result = play(config, table, seed=30_000 + i,
-                      bots={f"Bot{k + 1}": bots[lv] for k, lv in enumerate(table)})
-        outcome = result.game.outcome()
-        for k, lv in enumerate(table):
-            won[lv] += share(outcome, f"Bot{k + 1}")
+        specs.append((table[r:] + table[:r], 30_000 + i, budget))
+    for i, result in enumerate(play_many(specs, jobs=jobs, config=config)):
+        for k, lv in enumerate(result.levels):
+            won[lv] += share(result.winners, f"Bot{k + 1}")
         if (i + 1) % max(1, games // 10) == 0 or i + 1 == games:
             shares = ", ".join(f"{lv} {won[lv] / (i + 1):.2f}" for lv in levels)
             progress(f"4p: {i + 1}/{games} games, shares of the wins: {shares}, {time.perf_counter() - start:.0f} s")
@@ -127,8 +121,13 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--games", type=int, default=None, help="games per level (default 300, hard 100)")
     ap.add_argument("--levels", default=",".join(LEVELS), help="comma-separated levels to measure")
     ap.add_argument("--budget", type=int, default=None, help="hard's playouts per decision (default: its own)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="worker processes the games of each part are dealt to (default 1; same figures, "
+                         "decision times are per thread)")
     args = ap.parse_args(argv)
     levels = [lv.strip() for lv in args.levels.split(",") if lv.strip()]
+    if args.jobs < 1:
+        ap.error("--jobs must be at least 1")
     config = default_config()
     for lv in levels:
         try:
@@ -140,19 +139,20 @@ def main(argv: list[str] | None = None) -> dict:
     out: dict = {}
     played: dict[str, int] = {}
     for lv in levels:
-        out.update(solo(config, lv, counts[lv], args.budget))
+        out.update(solo(config, lv, counts[lv], args.budget, args.jobs))
         played[f"{lv}_solo"] = counts[lv]
     for a, b in (("hard", "medium"), ("medium", "easy")):
         if a in levels and b in levels:
             n = min(counts[a], counts[b])
-            out[f"{a}_vs_{b}_2p_win_rate"] = pair(config, a, b, n, args.budget)
+            out[f"{a}_vs_{b}_2p_win_rate"] = pair(config, a, b, n, args.budget, args.jobs)
             played[f"{a}_vs_{b}_2p"] = n
     if len(levels) >= 2:
         n = min(counts.values())
-        out.update(four(config, levels, n, args.budget))
+        out.update(four(config, levels, n, args.budget, args.jobs))
         played["four_player"] = n
     out["games"] = played
     out["hard_budget"] = args.budget if args.budget is not None else ("default" if "hard" in levels else None)
+    out["jobs"] = args.jobs
     out["seconds"] = round(time.perf_counter() - start, 1)
     print(json.dumps(out))
     return out

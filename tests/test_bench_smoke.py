@@ -77,3 +77,20 @@ def test_history_bench_reports_every_figure():
     for key in ("history_replay_ms", "tell_ms", "board_first_frame_ms", "log_wrap_all_ms",
                 "new_line_frame_p50_ms", "new_line_frame_p95_ms", "scroll_frame_p95_ms"):
         assert figures[key] > 0, key
+
+
+@pytest.mark.timeout(120)
+def test_bots_bench_deals_its_games_to_workers_with_the_same_figures():
+    """Every game is seeded: two worker processes give the figures of one (times aside)."""
+    figures = []
+    for jobs in (1, 2):
+        out = subprocess.run([sys.executable, str(ROOT / "bench" / "bots.py"), "--games", "3", "--levels",
+                              "easy,medium", "--jobs", str(jobs)], cwd=ROOT, capture_output=True, text=True,
+                             timeout=100)
+        assert out.returncode == 0, out.stderr[-2000:]
+        result = json.loads(out.stdout.strip().splitlines()[-1])
+        assert result["jobs"] == jobs
+        figures.append({k: v for k, v in result.items() if not k.endswith("_ms") and k not in ("seconds", "jobs")})
+    assert figures[0] == figures[1]
+    assert figures[0]["games"] == {"easy_solo": 3, "medium_solo": 3, "medium_vs_easy_2p": 3, "four_player": 3}
+    assert figures[0]["medium_solo_median_vp"] > figures[0]["easy_solo_median_vp"]
