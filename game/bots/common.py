@@ -47,55 +47,74 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
     a copy of ``g``'s generator, or a fixed one when ``g`` has none (a shadow game).
     ``share_rng`` keeps ``g``'s own generator (cheaper): only for trying requests that draw
     nothing (anything but the end of a solo turn).
+
+    The hard bot makes tens of thousands of copies a game, so this is written for speed: plain
+    attribute copies, no ``copy`` module (``tests/bots`` compares a copy with its original).
     """
-    new = Game.__new__(Game)
+    new = _new(Game)
     d = new.__dict__
-    d.update(g.__dict__)
-    for k, v in d.items():            # anything else (e.g. the undo stack) is copied, never shared
-        if k not in _DONE and isinstance(v, (list, dict, set)):
+    src = g.__dict__
+    d.update(src)
+    for k in src.keys() - _DONE:      # anything else (e.g. the undo stack) is copied, never shared
+        v = src[k]
+        if isinstance(v, (list, dict, set)):
             d[k] = v.copy()
     # a game rebuilt from a view has nothing to undo (shadow_game predates undo)
     d.setdefault("_undo_mark", None)
     d.setdefault("_undo_stack", [])
     d.setdefault("_undo_barrier", None)
     conts = []
+    add = conts.append
     for c in g.containers:
-        n = Container.__new__(Container)
-        n.id, n.kind, n.capacity, n.bound, n.owner = c.id, c.kind, c.capacity, c.bound, c.owner
-        n.content = dict(c.content)
-        conts.append(n)
-    new.containers = conts
-    new.leader_depot = {lid: conts[c.id] for lid, c in g.leader_depot.items()}
+        n = _new(Container)
+        n.id = c.id
+        n.kind = c.kind
+        n.capacity = c.capacity
+        n.bound = c.bound
+        n.owner = c.owner
+        n.content = c.content.copy()
+        add(n)
+    d["containers"] = conts
+    d["leader_depot"] = {lid: conts[c.id] for lid, c in g.leader_depot.items()}
     players = []
     for p in g.players:
-        q = PlayerState.__new__(PlayerState)
-        q.nickname, q.seat, q.active, q.faith = p.nickname, p.seat, p.active, p.faith
-        q.chose_leaders, q.chose_resources, q.bonus, q.vp = p.chose_leaders, p.chose_resources, p.bonus, p.vp
+        q = _new(PlayerState)
+        q.nickname = p.nickname
+        q.seat = p.seat
+        q.active = p.active
+        q.faith = p.faith
+        q.chose_leaders = p.chose_leaders
+        q.chose_resources = p.chose_resources
+        q.bonus = p.bonus
+        q.vp = p.vp
         q.shelves = [conts[s.id] for s in p.shelves]
         q.strongbox = conts[p.strongbox.id]
         q.depots = [conts[s.id] for s in p.depots]
-        q.slots = [list(s) for s in p.slots]
-        q.hand = list(p.hand)
-        q.active_leaders = list(p.active_leaders)
-        q.favors = list(p.favors)
+        q.slots = [s.copy() for s in p.slots]
+        q.hand = p.hand.copy()
+        q.active_leaders = p.active_leaders.copy()
+        q.favors = p.favors.copy()
         players.append(q)
-    new.players = players
-    new.by_nick = {q.nickname: q for q in players}
-    new.decks = {c: {lv: list(deck) for lv, deck in ds.items()} for c, ds in g.decks.items()}
-    new.market = list(g.market)
-    new.tokens = list(g.tokens)
-    new.fired = list(g.fired)
-    new.history = []
-    new._events = []
-    new._dirty = set()
+    d["players"] = players
+    d["by_nick"] = {q.nickname: q for q in players}
+    d["decks"] = {c: {lv: deck.copy() for lv, deck in ds.items()} for c, ds in g.decks.items()}
+    d["market"] = g.market.copy()
+    d["tokens"] = g.tokens.copy()
+    d["fired"] = g.fired.copy()
+    d["history"] = []
+    d["_events"] = []
+    d["_dirty"] = set()
     if share_rng:
         rng = g.rng
     elif rng is None:
         rng = random.Random(0)
         if g.rng is not None:
             rng.setstate(g.rng.getstate())
-    new.rng = rng
+    d["rng"] = rng
     return new
+
+
+_new = object.__new__
 
 
 # ---------------------------------------------------------------------------- rules facts
