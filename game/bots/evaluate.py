@@ -64,6 +64,9 @@ class Evaluator:
         self.card_level = [c.level for c in config.dev_cards]
         self.card_color = [c.color for c in config.dev_cards]
         self.card_vp = [c.victory_points for c in config.dev_cards]
+        # a card's worth before discounting, solo and multiplayer (as _targets adds it up)
+        self.card_worth = {solo: [vp + (CARD_BONUS_SOLO if solo else CARD_BONUS_MULTI) + prod
+                                  for vp, prod in zip(self.card_vp, self.card_prod)] for solo in (True, False)}
         self.track = [self.track_points(f) for f in range(config.last_space + 1)]
         self.top_level = config.levels[-1]
         self.gamma = [GAMMA ** i for i in range(64)]
@@ -102,9 +105,10 @@ class Evaluator:
         """(discounted worth, worth, card id, cost, missing) of each card ``p`` could aim at."""
         out = []
         disc = self._discounts(p) if p.active_leaders else None
-        bonus = CARD_BONUS_SOLO if g.solo else CARD_BONUS_MULTI
         gamma = self.gamma
         solo = g.solo
+        card_worth = self.card_worth[solo]
+        cost_items = self.cost_items
         for decks in g.decks.values():
             left = 0
             for d in decks.values():
@@ -118,7 +122,7 @@ class Evaluator:
                 cid = deck[-1]
                 miss = 0
                 cost = {}
-                for r, n in self.cost_items[cid]:
+                for r, n in cost_items[cid]:
                     if disc and r in disc:
                         n = max(0, n - disc[r])
                         if not n:
@@ -127,7 +131,7 @@ class Evaluator:
                     h = have.get(r, 0)
                     if h < n:
                         miss += n - h
-                worth = self.card_vp[cid] + bonus + self.card_prod[cid]
+                worth = card_worth[cid]
                 if solo and left <= 4:
                     worth -= (5 - left) * 0.8   # taking from a colour about to vanish helps Lorenzo
                 out.append((worth * gamma[min(miss, 63)], worth, cid, cost, miss))
@@ -147,8 +151,13 @@ class Evaluator:
         ts = self._targets(g, p, have, levels)
         if not ts:
             return 0.0, None
-        nearest = min(t[4] for t in ts)
-        first = max(ts, key=lambda t: (t[0], -t[2]))
+        first = ts[0]
+        nearest = first[4]
+        for t in ts:        # the best (the lowest card id among equals) and the fewest missing
+            if t[0] > first[0] or t[0] == first[0] and t[2] < first[2]:
+                first = t
+            if t[4] < nearest:
+                nearest = t[4]
         best, _, cid, cost, _ = first
         lv = self.card_level[cid]
         gamma = self.gamma
@@ -169,14 +178,24 @@ class Evaluator:
     def horizon(self, g: Game, p: PlayerState) -> float:
         """Roughly how much of the game is left, 1 at the start, near 0 at the end."""
         cfg = self.config
-        left = 1.0 - p.card_count() / cfg.end_game_cards
+        mine = 0
+        for s in p.slots:
+            mine += len(s)
+        left = 1.0 - mine / cfg.end_game_cards
         if g.solo:
             left = min(left, 1.0 - g.black_cross / cfg.last_space)
             low = min(sum(len(d) for d in decks.values()) for decks in g.decks.values())
             left = min(left, low / 8)
         else:
-            most = max(q.card_count() for q in g.players)
-            faith = max(q.faith for q in g.players)
+            most = faith = 0
+            for q in g.players:
+                n = 0
+                for s in q.slots:
+                    n += len(s)
+                if n > most:
+                    most = n
+                if q.faith > faith:
+                    faith = q.faith
             left = min(left, 1.0 - most / cfg.end_game_cards, 1.0 - faith / cfg.last_space)
             if g.last_round:
                 left = 0.0
