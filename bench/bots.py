@@ -118,8 +118,6 @@ def four(config, levels: list[str], games: int, budget: int | None, jobs: int) -
 
 
 def main(argv: list[str] | None = None) -> dict:
-    # a kill ends the run like Ctrl-C: the worker processes of --jobs are stopped with it
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=None, help="games per level (default 300, hard 100)")
     ap.add_argument("--levels", default=",".join(LEVELS), help="comma-separated levels to measure")
@@ -162,4 +160,6 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 if __name__ == "__main__":
+    # a kill ends the run like Ctrl-C: the worker processes of --jobs are stopped with it
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     main()
