@@ -12,6 +12,7 @@ import hashlib
 import multiprocessing
 import random
 import time
+import traceback
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -128,6 +129,12 @@ def summarize(played: Played, seed: int) -> Summary:
                    digest(played.game, played.whys), tuple(played.whys), played.cpu, played.times)
 
 
+class GameFailed(RuntimeError):
+    """A game played in a worker process of :func:`play_many` failed (a refused request, a
+    crash): the message names the game and holds the worker's traceback. (The engine's errors
+    do not all survive the trip between processes, so they travel as this.)"""
+
+
 _WORKER: dict = {}
 
 
@@ -137,7 +144,12 @@ def _init_worker(config: GameConfig | None) -> None:
 
 
 def _in_worker(spec: tuple[tuple[str, ...], int, int | None]) -> Summary:
-    return _play_one(spec, _WORKER["config"], _WORKER["bots"])
+    try:
+        return _play_one(spec, _WORKER["config"], _WORKER["bots"])
+    except Exception as e:
+        levels, seed, budget = spec
+        raise GameFailed(f"game {seed} with {list(levels)} (budget {budget}) failed in a worker: "
+                         f"{type(e).__name__}: {e}\n{traceback.format_exc()}") from None
 
 
 def _play_one(spec: tuple[tuple[str, ...], int, int | None], config: GameConfig, bots: dict) -> Summary:
@@ -160,7 +172,8 @@ def play_many(specs: Iterable[tuple[Sequence[str], int, int | None]], *, jobs: i
     summaries are the same as with ``jobs=1``; only the times differ. ``config`` is the games'
     configuration (default: the standard game).
 
-    :raises GameError: a bot made a request the engine refused (a bug), from whichever worker.
+    :raises GameError: a bot made a request the engine refused (a bug), with ``jobs=1``.
+    :raises GameFailed: the same, or any other failure of a game, in a worker process.
     """
     specs = [(tuple(levels), seed, budget) for levels, seed, budget in specs]
     if jobs <= 1 or len(specs) <= 1:

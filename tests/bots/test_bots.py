@@ -8,6 +8,7 @@ import orjson
 import pytest
 
 from game.bots import LEVELS, Decision, UnknownLevel, make_bot
+from game.rules.actions import ReqChooseLeaders
 from game.bots.arena import play, play_many, who_acts
 from game.bots.common import clone
 from game.rules import Game, default_config, player_view
@@ -236,3 +237,30 @@ def test_a_game_of_bots_replays_from_its_log():
     replayed = codec.loads(codec.dumps(first), CFG)
     assert replayed.snapshot() == first.snapshot() and replayed.ended
     assert [h[:2] + (h[2].to_dict(),) for h in replayed.history] == [h[:2] + (h[2].to_dict(),) for h in first.history]
+
+
+@pytest.mark.timeout(120)
+def test_a_game_that_fails_in_a_worker_is_reported_at_once_and_names_the_game():
+    """A worker's failure comes back as an error naming the game (the engine's own errors do not
+    all survive the trip between processes: a refused request must not hang the batch)."""
+    import pickle
+
+    from game.bots import arena
+
+    class Refused:                    # a bot whose request the engine refuses
+        level = "easy"
+
+        def decide(self, view, nickname, rng):
+            return Decision(ReqChooseLeaders((998, 999)), "Keep leaders it was never dealt.")
+
+    arena._init_worker(CFG)
+    arena._WORKER["bots"][("easy", None)] = Refused()
+    try:
+        with pytest.raises(arena.GameFailed) as err:
+            arena._in_worker((("easy", "easy"), 77, None))
+    finally:
+        arena._WORKER.clear()
+    again = pickle.loads(pickle.dumps(err.value))
+    assert "game 77" in str(again) and "ErrObjectNotOwned" in str(again)
+    with pytest.raises(arena.GameFailed, match="game 78 .*UnknownLevel"):
+        list(play_many([(["easy"], 1, None), (["wizard"], 78, None), (["easy"], 2, None)], jobs=JOBS))
