@@ -25,7 +25,7 @@ test: venv
 	$(VPY) -m pytest
 
 # bench/bots.py plays hundreds of seeded games: on both cores (same figures as on one, see
-# bench/README.md); bench-bots-quick plays 20 games per level in a few minutes
+# bench/README.md: about 40 minutes); bench-bots-quick plays 20 games per level (about 8)
 BOTS_JOBS ?= 2
 
 bench: venv
