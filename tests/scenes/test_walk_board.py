@@ -204,3 +204,35 @@ def test_the_vatican_report_banner_covers_no_other_sections_tile(size):
         assert below                                           # the banner, under the track
     finally:
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- the production picker
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_base_production_picker_has_cells_to_click_comfortably(size):
+    from game.scenes.layout import board_layout
+    from game.scenes.panels.plan import picker_cells
+    from game.scenes.panels.player_board import PlayerBoardPanel
+    walk, _game = _table(size)
+    L = board_layout(size, 3, False)
+    try:
+        walk.press("Produce")
+        walk.click(PlayerBoardPanel(L.board, L.unit).base_production.center)   # pay ? ? -> get ?
+        groups = picker_cells(L.log, L.unit, 3)
+        cells = [c for g in groups for c in g]
+        assert all(c.w >= 28 and c.h >= 28 and L.log.contains(c) for c in cells)
+        assert not any(a.colliderect(b) for i, a in enumerate(cells) for b in cells[i + 1:])
+        walk.move((3, 3))
+        walk.frames(2)
+        chose_coin = walk.app.window.copy()
+        coin, stone = groups[2][0], groups[2][3]               # what the base production gives
+        walk.click((stone.right - 3, stone.bottom - 3))      # near a corner still picks it
+        walk.move((3, 3))
+        walk.frames(2)
+        picked = _changed_rects(chose_coin, walk.app.window)
+        assert picked and all(L.log.contains(r) for r in picked)
+        walk.click((coin.x + 3, coin.y + 3))
+        walk.move((3, 3))
+        walk.frames(2)
+        assert _changed_box(chose_coin, walk.app.window) is None
+    finally:
+        _close(walk.app)

@@ -38,7 +38,7 @@ class PlanPanel(Panel):
             pay = plan.payment if isinstance(plan, BuyPlan) else plan.get_payment()
             if isinstance(plan, ProductionPlan):
                 out += self.picker_hits(ctx)
-            y2 = r.y + self.px(58 if isinstance(plan, BuyPlan) else 86)
+            y2 = r.y + self.px(58) if isinstance(plan, BuyPlan) else self._production_lines(ctx)[1] + self.px(20)
             cx = x
             for res in sorted(pay.cost):
                 srcs = pay.sources(res)
@@ -59,19 +59,16 @@ class PlanPanel(Panel):
                   for i, _ in enumerate(blanks)]
         if not groups:
             return []
-        r = self.rect
-        label, gap, sep = self.px(30), self.px(9), self.px(10)
-        room = r.w - self.px(24) - len(groups) * (label + sep)
-        size = max(12, min(self.px(24), (room // len(groups) - 3 * gap) // 4))
-        x, y = r.x + self.px(12), r.y + self.px(32)
         out = []
-        for pid, side, i in groups:
-            x += label
-            for res in RESOURCES:
-                out.append(Hit(pygame.Rect(x, y, size, size), ("blank", pid, side, i, res)))
-                x += size + gap
-            x += sep
+        for (pid, side, i), cells in zip(groups, picker_cells(self.rect, self.unit, len(groups))):
+            for res, cell in zip(RESOURCES, cells):
+                out.append(Hit(cell, ("blank", pid, side, i, res)))
         return out
+
+    def picker_bottom(self, ctx: Context) -> int:
+        """The foot of the picker (where the lines under it start)."""
+        cells = [h.rect for h in self.picker_hits(ctx)]
+        return max((c.bottom for c in cells), default=self.rect.y + self.px(28)) + self.px(4)
 
     def draw(self, surface: pygame.Surface, ctx: Context) -> None:
         r = self.rect
@@ -143,26 +140,30 @@ class PlanPanel(Panel):
                 _, pid, side, i, res = t
                 chosen = (plan.input_blanks if side == "in" else plan.output_blanks)[pid][i] == res
                 if res == RESOURCES[0]:
-                    text(surface, "pay" if side == "in" else "get", (hit.rect.x - self.px(4), hit.rect.centery),
-                         self.px(14), P.SEPIA, "italic", anchor="midright")
+                    square = hit.rect.unionall([h.rect for h in hits if h.target[:4] == t[:4]])
+                    text(surface, "pay" if side == "in" else "get", (square.x - self.px(4), square.centery),
+                         max(11, self.px(14)), P.SEPIA, "italic", anchor="midright")
                 surface.blit(I.resource_icon(res, hit.rect.h), hit.rect)
                 if side == "in":
                     n = owned.get(res, 0)
                     if not n:
                         veil(surface, hit.rect, 140, radius=hit.rect.w // 2)
-                    badge = pygame.Rect(0, 0, self.px(13), self.px(13))
-                    badge.center = (hit.rect.right, hit.rect.bottom - self.px(2))
+                    side_px = max(15, self.px(15))
+                    badge = pygame.Rect(0, 0, side_px, side_px)
+                    badge.center = (hit.rect.right - 2, hit.rect.bottom - 3)
                     pygame.draw.ellipse(surface, P.INK if n else P.OXBLOOD, badge)
-                    text(surface, str(n), badge.center, self.px(11), P.PARCHMENT, anchor="center")
+                    text(surface, str(n), badge.center, max(11, self.px(12)), P.PARCHMENT, anchor="center")
                 if chosen:
                     glow(surface, hit.rect, P.OXBLOOD[:3], width=3, radius=hit.rect.w // 2)
+            note_y, pay_y = self._production_lines(ctx)
             if ctx.note:
-                text(surface, ctx.note, (x, r.y + self.px(66)), self.px(15), P.OXBLOOD, "italic", max_width=width)
+                text(surface, ctx.note, (x, note_y), self.px(15), P.OXBLOOD, "italic", max_width=width)
             problem = plan.problem()
             if problem and plan.selected:
-                text(surface, problem, (x, r.bottom - self.px(26)), self.px(16), P.OXBLOOD, "italic", max_width=width)
+                text(surface, problem, (x, max(pay_y, r.bottom - self.px(26))), self.px(16), P.OXBLOOD, "italic",
+                     max_width=width)
             elif plan.selected:
-                self._payment(surface, ctx, plan.get_payment(), r.y + self.px(64), hits)
+                self._payment(surface, ctx, plan.get_payment(), pay_y, hits)
         elif isinstance(plan, HintPlan):
             text(surface, plan.text + " — Confirm to do it, Back to drop it", (x, r.y + self.px(8)), self.px(18),
                  P.INK, "italic", max_width=width)
@@ -173,11 +174,18 @@ class PlanPanel(Panel):
             lines = wrap("Hint: " + why, size, width, "italic")[:2]
             if isinstance(plan, HintPlan):
                 y = r.y + self.px(40)
+            elif isinstance(plan, MarketPlan):   # above the bottom line (the warning, or how to rearrange)
+                y = r.bottom - self.px(28) - len(lines) * step
             else:
-                y = r.bottom - self.px(50 if isinstance(plan, MarketPlan) and plan.discarded else 26) \
-                    - (len(lines) - 1) * step
+                y = r.bottom - self.px(26) - (len(lines) - 1) * step
             for i, line in enumerate(lines):
                 text(surface, line, (x, y + i * step), size, HINT_INK, "italic", max_width=width)
+
+    def _production_lines(self, ctx: Context) -> tuple[int, int]:
+        """(y of the note on a refused choice, y of the payment line) under the picker."""
+        top = self.picker_bottom(ctx) if ctx.plan is not None and ctx.plan.selected else self.rect.y + self.px(32)
+        note = self.px(17) if ctx.note else 0
+        return top, top + note
 
     def _payment(self, surface: pygame.Surface, ctx: Context, pay: Any, y: int, hits: list[Hit]) -> None:
         names = {}
@@ -198,3 +206,36 @@ class PlanPanel(Panel):
                 pygame.draw.rect(surface, P.SEPIA, hit.rect, width=1, border_radius=6)
                 text(surface, f"{res} from {names.get(dst, dst)}", hit.rect.center, self.px(13), P.INK,
                      anchor="center", max_width=hit.rect.w - 6)
+
+
+PICK = 28
+"""The smallest side of a picker cell, in pixels (comfortable for a mouse at any window size)."""
+
+
+def picker_cells(rect: pygame.Rect, unit: float, n: int) -> list[list[pygame.Rect]]:
+    """For ``n`` free choices, the four cells (one per resource) of each, left to right under the
+    plan's headline: four in a row when they fit at a comfortable size, else a 2x2 square (the
+    plan panel is short and narrow at 1024x640); never smaller than :data:`PICK` pixels."""
+    def px(v: float) -> int:
+        return max(1, round(v * unit))
+    if n <= 0:
+        return []
+    label, gap, sep = px(30), max(3, px(6)), px(12)
+    x0, y0 = rect.x + px(12), rect.y + px(30)
+    room = rect.w - px(24)
+    size = max(PICK, px(30))
+    row = n * (label + 4 * size + 3 * gap + sep) <= room
+    if not row:       # a square of 2x2 per choice: as large as fits, at least PICK
+        size = max(PICK, min(px(30), (room // n - label - sep - gap) // 2))
+    out = []
+    x = x0
+    for _ in range(n):
+        x += label
+        if row:
+            out.append([pygame.Rect(x + k * (size + gap), y0, size, size) for k in range(4)])
+            x += 4 * size + 3 * gap + sep
+        else:
+            out.append([pygame.Rect(x + (k % 2) * (size + gap), y0 + (k // 2) * (size + gap), size, size)
+                        for k in range(4)])
+            x += 2 * size + gap + sep
+    return out
