@@ -62,6 +62,7 @@ class BoardScene(Scene):
         self.hover: Target | None = None
         self.mouse = (0, 0)
         self.drag_from: int | None = None            # the shelf the left button went down on
+        self._drag_unit: str | None = None           # ... and the one stored resource carried (in a plan)
         self.dragging = False                        # ... and the mouse has moved away with it
         self.layout: BoardLayout | None = None
         self.flash = 0.0
@@ -232,9 +233,15 @@ class BoardScene(Scene):
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.mouse = event.pos
             target = self._target_at(event.pos)
+            # during a market plan, a press on one stored resource may start carrying that one alone
+            unit = (self.player_board.held_at(self.context(), target[1], event.pos)
+                    if isinstance(self.plan, MarketPlan) and target is not None and target[0] in ("shelf", "depot")
+                    else None)
             self._click(target)
+            self._drag_unit = None
             if target is not None and target[0] in ("shelf", "depot") and self.selected_shelf == target[1]:
                 self.drag_from, self._drag_start, self.dragging = target[1], event.pos, False
+                self._drag_unit = unit
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
             self._drop(event.pos)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 3:
@@ -380,6 +387,7 @@ class BoardScene(Scene):
         """The left button comes up: a shelf dragged onto another one is swapped with it (the same
         as clicking one, then the other); dropped anywhere else, the first stays selected."""
         start, dragging = self.drag_from, self.dragging
+        unit, self._drag_unit = getattr(self, "_drag_unit", None), None
         self.drag_from, self.dragging = None, False
         if start is None or not dragging:
             return
@@ -387,6 +395,10 @@ class BoardScene(Scene):
         target = self._target_at(pos)
         if (target is not None and target[0] in ("shelf", "depot") and target[1] != start
                 and self.selected_shelf == start):
+            if unit is not None and isinstance(self.plan, MarketPlan):   # one resource carried over
+                self._plan_move(self.plan, start, target[1], unit, 1)
+                self.selected_shelf = None
+                return
             self._click(target)
 
     def _cancel(self) -> None:
@@ -481,8 +493,9 @@ class BoardScene(Scene):
         if self.selected_shelf is not None and self.selected_shelf != cid:
             try:
                 plan.rearrange(ReqSwapShelves(self.selected_shelf, cid))
-            except ValueError as e:
-                self.session.error = str(e)
+            except ValueError as e:   # they cannot swap: move over what fits (part of a shelf)
+                if not self._move_what_fits(plan, self.selected_shelf, cid):
+                    self.session.error = str(e)
             else:
                 self.session.error = None
             self.selected_shelf = None
@@ -494,6 +507,28 @@ class BoardScene(Scene):
             self.selected_item = self._next_unplaced()
         else:
             self.selected_shelf, self.selected_item = cid, None
+
+    def _move_what_fits(self, plan: MarketPlan, src: int, dst: int) -> bool:
+        """Move as much of what ``src`` holds onto ``dst`` as the rules let (in the plan: the
+        request goes before the take); False if nothing can move."""
+        for res, n in sorted(plan.arranged().get(src, {}).items()):
+            for k in range(n, 0, -1):
+                if self._plan_move(plan, src, dst, res, k, quiet=True):
+                    return True
+        return False
+
+    def _plan_move(self, plan: MarketPlan, src: int, dst: int, res: str, k: int, quiet: bool = False) -> bool:
+        """``k`` of ``res`` from ``src`` to ``dst`` in the plan; a refusal is said in words."""
+        from game.rules.actions import ReqMoveResources
+        try:
+            plan.rearrange(ReqMoveResources(src, dst, res, k))
+        except ValueError as e:
+            if not quiet:
+                self.session.error = str(e)
+            return False
+        self.session.error = None
+        self.selected_item = self._next_unplaced()
+        return True
 
     def _pick(self, plan: ProductionPlan, pid: int, side: str, i: int, res: str) -> None:
         """Choose ``res`` for a free choice of a production; paying with what the player does not
@@ -740,7 +775,10 @@ class BoardScene(Scene):
             rect = next((h.rect for h in hits if h.target == t), None)
             if rect is not None:
                 glow(surface, rect, P.HIGHLIGHT[:3], width=4)
-        content = [r for r, n in sorted(self.vm.container(self.drag_from)["content"].items()) for _ in range(n)]
+        held = (self.plan.arranged() if isinstance(self.plan, MarketPlan) else {}).get(
+            self.drag_from, self.vm.container(self.drag_from)["content"])
+        content = ([self._drag_unit] if self._drag_unit is not None else
+                   [r for r, n in sorted(held.items()) for _ in range(n)])
         cell = round(40 * self.layout.unit)
         mx, my = self.mouse
         if not content:

@@ -236,3 +236,106 @@ def test_the_base_production_picker_has_cells_to_click_comfortably(size):
         assert _changed_box(chose_coin, walk.app.window) is None
     finally:
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- part of a shelf, in a plan
+def _solo_with_a_stone_depot(size) -> tuple[Walk, object]:
+    """A solo board: shelves empty, 2 Coin, 3 Stone; a played leader's empty depot for 2 Stone;
+    the market's first row all white (taking it stores nothing)."""
+    from screenshots import TableMatch, mid_game
+
+    from game.rules import default_config
+    from game.scenes.board import BoardScene
+    from game.scenes.session import GameSession
+    game = mid_game(["Ada"], 3, 6)
+    p = game.player("Ada")
+    for shelf, content in zip(p.shelves, [{}, {"Coin": 2}, {"Stone": 3}]):
+        shelf.content = dict(content)
+    lid = next(ld.id for ld in game.config.leaders if ld.kind == "extra_depot" and ld.resource == "Stone")
+    if lid in p.hand:
+        p.hand.remove(lid)
+    p.active_leaders.append(lid)
+    depot = game.leader_depot[lid]
+    depot.owner, depot.content = p.seat, {}
+    p.depots.append(depot)
+    cols = game.config.market_columns
+    game.market[:cols] = ["Zero"] * cols      # the first row gives nothing: no suggestion to rearrange
+    app = App(headless=True, size=size)
+    walk = Walk(app, None, "shelves")
+    app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+    walk.frames(2)
+    app.frame(5.0)
+    return walk, game
+
+
+def _boxes(size, game) -> tuple[list[pygame.Rect], pygame.Rect]:
+    """The shelves' rects (top to bottom) and the leader depot's, from the board's own geometry."""
+    from types import SimpleNamespace
+
+    from game.rules.views import player_view
+    from game.scenes.layout import board_layout
+    from game.scenes.panels.player_board import PlayerBoardPanel
+    from game.scenes.view_model import ViewModel
+    vm = ViewModel("Ada")
+    vm.feed(player_view(game, "Ada"))
+    me = vm.me
+    L = board_layout(size, 1, True)
+    panel, ctx = PlayerBoardPanel(L.board, L.unit), SimpleNamespace(vm=vm)
+    shelves = panel.shelf_rects(ctx, me)
+    return [shelves[cid] for cid in me["warehouseShelves"]], next(iter(panel.depot_rects(ctx, me).values()))
+
+
+def _confirm(walk: Walk, game) -> list:
+    before = len(game.history)
+    walk.key(pygame.K_RETURN)                                  # confirmed: the moves, then the take
+    if walk.scene == "AskScene":
+        walk.key(pygame.K_RETURN)
+    return [a for kind, _n, a in game.history[before:] if kind == "apply"]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_in_a_plan_a_click_moves_what_fits_into_a_leaders_depot(size):
+    from game.rules.actions import ReqMoveResources, ReqTakeFromMarket
+    from walk import board_geometry
+    walk, game = _solo_with_a_stone_depot(size)
+    try:
+        shelves, depot = _boxes(size, game)
+        walk.click(board_geometry(size, 1)["arrows"][0].center)    # a market line: the plan
+        walk.move((3, 3))
+        walk.frames(2)
+        planned = walk.app.window.copy()
+        walk.click(shelves[2].center)                              # 3 Stone cannot swap with a depot
+        walk.click(depot.center)                                   # of 2: two of them move over
+        walk.move((3, 3))
+        walk.frames(2)
+        assert not _changed_box(planned, walk.app.window).colliderect(walk.app.window.get_rect().move(0, 10 ** 4))
+        assert any(r.colliderect(depot) for r in _changed_rects(planned, walk.app.window))   # shown at once
+        sent = _confirm(walk, game)
+        assert isinstance(sent[0], ReqMoveResources) and (sent[0].res_type, sent[0].count) == ("Stone", 2)
+        assert isinstance(sent[-1], ReqTakeFromMarket)
+        p = game.player("Ada")
+        assert p.depots[-1].content == {"Stone": 2} and p.shelves[2].content.get("Stone", 0) <= 1 + 2
+    finally:
+        _close(walk.app)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_in_a_plan_one_resource_dragged_onto_a_depot_moves_alone(size):
+    from game.rules.actions import ReqMoveResources, ReqTakeFromMarket
+    from walk import board_geometry
+    walk, game = _solo_with_a_stone_depot(size)
+    try:
+        shelves, depot = _boxes(size, game)
+        walk.click(board_geometry(size, 1)["arrows"][0].center)
+        stone = (shelves[2].x + shelves[2].w // 6, shelves[2].centery)    # the first Stone
+        walk.move(stone)
+        walk.frames(1, [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=stone, button=1)])
+        for k in range(1, 6):
+            walk.move((stone[0] + k * (depot.centerx - stone[0]) // 5, stone[1] + k * (depot.centery - stone[1]) // 5))
+        walk.frames(2, [pygame.event.Event(pygame.MOUSEBUTTONUP, pos=depot.center, button=1)])
+        sent = _confirm(walk, game)
+        assert isinstance(sent[0], ReqMoveResources) and (sent[0].res_type, sent[0].count) == ("Stone", 1)
+        assert isinstance(sent[-1], ReqTakeFromMarket)
+        assert game.player("Ada").depots[-1].content.get("Stone", 0) >= 1
+    finally:
+        _close(walk.app)

@@ -110,7 +110,8 @@ class PlanPanel(Panel):
                      "to keep everything", (x, r.bottom - self.px(26)), self.px(16), P.SEPIA, "italic",
                      max_width=width)
             else:
-                text(surface, "To rearrange the shelves first, click one shelf, then another",
+                text(surface, "To rearrange first: click a shelf, then another (swap, or move what fits), "
+                     "or drag one resource onto another shelf",
                      (x, r.bottom - self.px(26)), self.px(16), P.SEPIA,
                      "italic", max_width=width)
         elif isinstance(plan, BuyPlan):

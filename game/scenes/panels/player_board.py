@@ -172,6 +172,22 @@ class PlayerBoardPanel(Panel):
             elif cid in changed:
                 glow(surface, rect, P.GOLD_LIGHT[:3], width=2)
 
+    def held_at(self, ctx: Context, cid: int, pos: tuple[int, int]) -> str | None:
+        """The resource already stored on shelf or depot ``cid`` (as a market plan rearranges it)
+        whose marble is under ``pos``, or None (an empty place, a planned one, or elsewhere)."""
+        p = ctx.me
+        rect = {**self.shelf_rects(ctx, p), **self.depot_rects(ctx, p)}.get(cid)
+        if rect is None or not rect.collidepoint(pos):
+            return None
+        plan = ctx.plan
+        content = (plan.arranged() if isinstance(plan, MarketPlan) and plan.moves else {}).get(
+            cid, ctx.vm.container(cid)["content"])
+        held = [res for res, n in content.items() for _ in range(n)]
+        cap = ctx.vm.container(cid)["size"]
+        step = (rect.w - self.px(6)) / max(1, cap)
+        k = int((pos[0] - rect.x - self.px(3)) // step) if step else -1
+        return held[k] if 0 <= k < len(held) else None
+
     def _draw_strongbox(self, surface, ctx: Context, p, paying, changed) -> None:
         sb = self.strongbox
         pygame.draw.rect(surface, P.OAK, sb, border_radius=8)
