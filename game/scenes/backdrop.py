@@ -12,7 +12,6 @@ its widgets so events and tests can find them (:attr:`PaintedScene.widgets`).
 """
 from __future__ import annotations
 
-import functools
 import math
 import random
 from typing import Any
@@ -23,6 +22,7 @@ from pygame_gui.core import ObjectID
 
 from .art import fonts
 from .scene import Scene, scaled_theme, theme, unit_of  # noqa: F401  (re-exported)
+from .memory import surface_cache
 
 # The title card's palette: paper, iron-gall ink, oxblood and a muted gold leaf.
 PAPER_TOP = (246, 236, 212)
@@ -99,7 +99,7 @@ def paint_paper(card: pygame.Surface) -> None:
             card.blit(tile, (x, y))
 
 
-@functools.lru_cache(maxsize=1)
+@surface_cache(1, 1)
 def _grain_tile() -> pygame.Surface:
     rng = random.Random(1592)
     w, h = 512, 384
@@ -167,7 +167,7 @@ def fleuron(layer: pygame.Surface, center: tuple[int, int], r: int) -> None:
     pygame.draw.circle(layer, SEPIA, center, round(r * 0.32), max(1, r // 9))
 
 
-@functools.lru_cache(maxsize=32)
+@surface_cache(2, 32)
 def divider(width: int, unit: float) -> pygame.Surface:
     """A rule that thins out to each side with a lozenge at its centre."""
     s = _SUPERSAMPLE
@@ -205,7 +205,7 @@ def tracked(text: str, size: int, colour, tracking: int, style: str = "caps") ->
     return out
 
 
-@functools.lru_cache(maxsize=16)
+@surface_cache(12, 16)
 def panel(w: int, h: int, unit: float, tint: tuple[int, int, int] = PANEL) -> pygame.Surface:
     """A sheet of lighter paper with a soft shadow and a thin double rule (the same size as
     ``w`` x ``h``; the shadow falls inside the margin it leaves)."""
@@ -231,7 +231,7 @@ def panel(w: int, h: int, unit: float, tint: tuple[int, int, int] = PANEL) -> py
     return out
 
 
-@functools.lru_cache(maxsize=64)
+@surface_cache(8, 64)
 def glow(size: tuple[int, int], radius: int, colour, spread: int) -> pygame.Surface:
     """A soft halo of ``colour`` around a rounded rect of ``size``, ``spread`` pixels wide on each side
     (a glow for lifted cards, or a shadow in a dark colour). Its centre goes on the rect's centre.

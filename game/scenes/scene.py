@@ -156,6 +156,7 @@ class SceneStack:
 
     def __init__(self) -> None:
         self.scenes: list[Scene] = []
+        self.resets = 0      # times the stack started again (see :meth:`reset`)
 
     @property
     def top(self) -> Scene | None:
@@ -185,9 +186,13 @@ class SceneStack:
         scene.resume()
 
     def reset(self, scene: Scene) -> None:
-        """Pop everything and start again from ``scene``."""
+        """Pop everything and start again from ``scene`` (the pictures cached for the scenes
+        left are dropped; the app gives their memory back after the next frame)."""
+        from .memory import clear_caches
         while self.scenes:
             self.scenes.pop().exit()
+        clear_caches()
+        self.resets += 1
         self.push(scene)
 
     def visible(self) -> list[Scene]:

@@ -4,7 +4,6 @@ Nothing here needs a display: every surface is a plain ``SRCALPHA`` surface, nev
 """
 from __future__ import annotations
 
-import functools
 import math
 import random
 from typing import Callable, Iterable, Sequence
@@ -12,6 +11,7 @@ from typing import Callable, Iterable, Sequence
 import pygame
 
 from .palette import mix
+from ..memory import surface_cache
 
 Point = tuple[float, float]
 
@@ -169,7 +169,7 @@ def ellipse_points(cx, cy, rx, ry, n=48, a0=0.0, a1=2 * math.pi) -> list[Point]:
 # -- textures --------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=16)
+@surface_cache(2, 16)
 def grain_tile(seed: int, size: int = 128, density: int = 10, dark=(110, 80, 44), light=(255, 250, 236),
                amax: int = 30) -> pygame.Surface:
     """A tileable square of faint flecks."""

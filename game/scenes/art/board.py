@@ -1,11 +1,11 @@
 """Board furniture: the walnut player board, parchment, warehouse shelves and faith-track spaces."""
 from __future__ import annotations
 
-import functools
 import math
 
 import pygame
 
+from ..memory import surface_cache
 from . import fonts
 from ._draw import tdraw, canvas, clip_to, down, linear_gradient, paper, radial_gradient, wood, \
     transform
@@ -14,13 +14,13 @@ from .palette import (FELT, GOLD, GOLD_DARK, GOLD_LIGHT, INK, IVORY, OAK, OXBLOO
                       SEPIA, WALNUT, WALNUT_DARK, mix, shade)
 
 
-@functools.lru_cache(maxsize=32)
+@surface_cache(24, 32)
 def parchment(w: int, h: int) -> pygame.Surface:
     """An opaque sheet of parchment (gradient, mottling, vignette, grain), cached by size."""
     return paper(max(1, int(w)), max(1, int(h)), 1592)
 
 
-@functools.lru_cache(maxsize=32)
+@surface_cache(16, 32)
 def wood_panel(w: int, h: int, inset: str = "parchment") -> pygame.Surface:
     """A walnut frame (mitred, bevelled, with gilt inner fillet) around a parchment inset.
 
@@ -77,7 +77,7 @@ def wood_panel(w: int, h: int, inset: str = "parchment") -> pygame.Surface:
     return s
 
 
-@functools.lru_cache(maxsize=64)
+@surface_cache(4, 64)
 def shelf(capacity: int, w: int, h: int) -> pygame.Surface:
     """A wooden warehouse shelf ``w``×``h`` with ``capacity`` recessed round spots."""
     w, h = max(4, int(w)), max(4, int(h))
@@ -112,7 +112,7 @@ def shelf(capacity: int, w: int, h: int) -> pygame.Surface:
     return down(s, (w, h))
 
 
-@functools.lru_cache(maxsize=256)
+@surface_cache(6, 256)
 def faith_space(n: int, w: int, h: int, *, pope: bool = False, section: bool = False,
                 vp: int | None = None) -> pygame.Surface:
     """Space ``n`` of the faith track: parchment, ochre inside a Vatican section, oxblood with a gold

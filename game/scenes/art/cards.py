@@ -6,12 +6,12 @@ hashable keys, so each picture is drawn once per (content, size) and then served
 """
 from __future__ import annotations
 
-import functools
 import math
 from typing import Any, Mapping
 
 import pygame
 
+from ..memory import surface_cache
 from . import fonts
 from ._draw import (tdraw, bezier, canvas, clip_to, down, drop_shadow, ellipse_points, inset, linear_gradient,
                     paper, radial_gradient, star, transform, grain_tile, tile_over)
@@ -208,7 +208,7 @@ def _ribbon(text: str, w: int, h: int, fill, ink_col=IVORY) -> pygame.Surface:
     return s
 
 
-@functools.lru_cache(maxsize=64)
+@surface_cache(2, 64)
 def pips_strip(level: int, w: int, h: int) -> pygame.Surface:
     """``level`` gold diamonds in a row, as big as fit in ``w``×``h``."""
     w, h = max(1, int(w)), max(1, int(h))
@@ -241,7 +241,7 @@ def dev_card(card: dict, productions: Any, height: int) -> pygame.Surface:
     return _dev_card(_freeze(card), _freeze(prod), int(height))
 
 
-@functools.lru_cache(maxsize=512)
+@surface_cache(8, 512)
 def _dev_card(card_key, prod_key, height: int) -> pygame.Surface:
     card, prod = _thaw(card_key), _thaw(prod_key)
     h = max(8, height)
@@ -342,7 +342,7 @@ _EMBLEMS = {"Green": "triangle", "Blue": "circle", "Yellow": "diamond", "Purple"
 players who tell some colours apart badly can read the cards by shape."""
 
 
-@functools.lru_cache(maxsize=64)
+@surface_cache(2, 64)
 def color_emblem(color: str, size: int, fill=IVORY, edge=None) -> pygame.Surface:
     """The shape of a card colour (``_EMBLEMS``), ``size`` px square, filled with ``fill`` and
     outlined with ``edge`` (the colour's dark shade by default)."""
@@ -601,7 +601,7 @@ def _ability(leader: dict, prod: dict | None, w: int, h: int) -> pygame.Surface:
     return s
 
 
-@functools.lru_cache(maxsize=64)
+@surface_cache(1, 64)
 def arrow_glyph(size: int) -> pygame.Surface:
     """A gilded production arrow (flat, for inline use)."""
     s = canvas(size, size)
@@ -612,7 +612,7 @@ def arrow_glyph(size: int) -> pygame.Surface:
     return s
 
 
-@functools.lru_cache(maxsize=256)
+@surface_cache(12, 256)
 def _leader_card(leader_key, prod_key, height: int, dimmed: bool) -> pygame.Surface:
     if dimmed:
         base = _leader_card(leader_key, prod_key, height, False)
@@ -696,7 +696,7 @@ def _leader_card(leader_key, prod_key, height: int, dimmed: bool) -> pygame.Surf
 _ROMAN = {1: "I", 2: "II", 3: "III"}
 
 
-@functools.lru_cache(maxsize=64)
+@surface_cache(6, 64)
 def card_back(kind: str, height: int, level: int | None = None) -> pygame.Surface:
     """The back of a development card ("dev", optionally of ``level``) or a leader card ("leader")."""
     h = max(8, int(height))
@@ -772,7 +772,7 @@ def token(token: dict, size: int) -> pygame.Surface:
     return _token(token.get("kind", ""), token.get("discardedDevCardColor"), int(size))
 
 
-@functools.lru_cache(maxsize=128)
+@surface_cache(2, 128)
 def _token(kind: str, color: str | None, size: int) -> pygame.Surface:
     size = max(4, size)
     k = 4 if size <= 120 else 2
@@ -825,7 +825,7 @@ def _token(kind: str, color: str | None, size: int) -> pygame.Surface:
 _FAVOR_COLORS = {2: (214, 168, 52), 3: (208, 118, 40), 4: (168, 44, 34)}
 
 
-@functools.lru_cache(maxsize=64)
+@surface_cache(2, 64)
 def favor_tile(vp: int, state: str, size: int) -> pygame.Surface:
     """A papal favour tile worth ``vp`` (2, 3, 4): "DOWN" (not yet decided), "UP" (earned) or "REMOVED"."""
     size = max(4, int(size))

@@ -6,6 +6,7 @@ import functools
 import pygame
 
 from game.resources import ASSETS_DIR
+from ..memory import surface_cache
 
 FONTS_DIR = ASSETS_DIR / "fonts"
 _FILES = {
@@ -31,7 +32,7 @@ def _font(size: int, style: str) -> pygame.font.Font:
     return pygame.font.Font(FONTS_DIR / _FILES[style], max(1, int(size)))
 
 
-@functools.lru_cache(maxsize=512)   # a board shows a few hundred texts; each surface may weigh 50 KB
+@surface_cache(16, 1024)   # a board shows a few hundred texts; each surface may weigh 50 KB
 def _render(text: str, size: int, color: tuple, style: str) -> pygame.Surface:
     return font(size, style).render(text, True, color)
 
@@ -50,7 +51,7 @@ def fit(text: str, max_width: int, size: int, style: str = "regular") -> int:
     return s
 
 
-@functools.lru_cache(maxsize=512)
+@surface_cache(4, 512)
 def _ink(text: str, size: int, color: tuple, style: str, halo: tuple | None, bold: bool) -> pygame.Surface:
     f = font(size, style)
     base = f.render(text, True, color)
@@ -80,7 +81,7 @@ def ink(text: str, size: int, color, style: str = "regular", *, halo=None, bold:
                 tuple(halo) if halo is not None else None, bold)
 
 
-@functools.lru_cache(maxsize=1024)
+@surface_cache(4, 1024)
 def _figures(text: str, height: int, color: tuple, halo: tuple | None, bold: bool) -> pygame.Surface:
     size = max(4, round(height / 0.66))  # EB Garamond's cap height is about two thirds of the em
     glyphs = []

@@ -5,11 +5,11 @@ on it, copy it first). Shapes are drawn several times larger and smooth-scaled d
 """
 from __future__ import annotations
 
-import functools
 import math
 
 import pygame
 
+from ..memory import surface_cache
 from . import fonts
 from ._draw import (tdraw, bezier, canvas, down, drop_shadow, ellipse_points, inset, linear_gradient, clip_to,
                     radial_gradient, ss_factor, star, transform)
@@ -234,7 +234,7 @@ _DRAWERS = {"Coin": _draw_coin, "Servant": _draw_servant, "Shield": _draw_shield
             "Faith": _draw_faith, "Any": _draw_any}
 
 
-@functools.lru_cache(maxsize=512)
+@surface_cache(4, 512)
 def resource_icon(name: str, size: int) -> pygame.Surface:
     """The icon of a resource ("Coin", "Servant", "Shield", "Stone", "Faith") or "Any" (a "?")."""
     size = max(1, int(size))
@@ -245,7 +245,7 @@ def resource_icon(name: str, size: int) -> pygame.Surface:
 # -- badges and small emblems ---------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=256)
+@surface_cache(3, 256)
 def vp_badge(points: int, size: int) -> pygame.Surface:
     """A gold star-burst with a laurel rim and the number of victory points."""
     size = max(1, int(size))
@@ -273,7 +273,7 @@ def vp_badge(points: int, size: int) -> pygame.Surface:
     return _finish(big, size)
 
 
-@functools.lru_cache(maxsize=128)
+@surface_cache(2, 128)
 def level_pips(level: int, size: int) -> pygame.Surface:
     """``level`` gold pips in a row, centred in a ``size`` square."""
     size = max(1, int(size))
@@ -294,7 +294,7 @@ def level_pips(level: int, size: int) -> pygame.Surface:
     return _finish(big, size, shadow=False)
 
 
-@functools.lru_cache(maxsize=64)
+@surface_cache(1, 64)
 def black_cross(size: int) -> pygame.Surface:
     """Lorenzo il Magnifico's black cross (with a pale rim so it reads on dark cloth too)."""
     size = max(1, int(size))
@@ -310,7 +310,7 @@ def black_cross(size: int) -> pygame.Surface:
     return _finish(big, size)
 
 
-@functools.lru_cache(maxsize=32)
+@surface_cache(1, 32)
 def inkwell(size: int) -> pygame.Surface:
     """The first player's inkwell: a squat glass pot with a gold collar and a quill."""
     size = max(1, int(size))
@@ -344,7 +344,7 @@ _ARROW = [(-0.32, -0.1), (0.04, -0.1), (0.04, -0.28), (0.34, 0.0), (0.04, 0.28),
 _ANGLES = {"right": 0.0, "down": math.pi / 2, "left": math.pi, "up": -math.pi / 2}
 
 
-@functools.lru_cache(maxsize=64)
+@surface_cache(2, 64)
 def arrow(direction: str, size: int) -> pygame.Surface:
     """A carved wooden button with a gilded arrow pointing ``direction`` (left/right/up/down)."""
     size = max(1, int(size))

@@ -1,7 +1,6 @@
 """Glass marbles for the market tray, each with an etched symbol so they read without colour."""
 from __future__ import annotations
 
-import functools
 import math
 
 import pygame
@@ -9,6 +8,7 @@ import pygame
 from ._draw import tdraw, canvas, clip_to, down, radial_gradient, ss_factor, star, transform, blur
 from .icons import cross_poly, cube_polys, heater_poly, hood_polys, lily_polys
 from .palette import MARBLE_COLORS, shade
+from ..memory import surface_cache
 
 KINDS = ("Zero", "Shield", "Stone", "Coin", "Servant", "Faith")
 
@@ -39,7 +39,7 @@ def _sphere_fn(col):
     return fn
 
 
-@functools.lru_cache(maxsize=16)
+@surface_cache(2, 16)
 def _shading(kind: str) -> pygame.Surface:
     """The ball's shading on a 56x56 grid, computed once per kind and scaled for every size."""
     return radial_gradient(56, 56, _sphere_fn(MARBLE_COLORS.get(kind, MARBLE_COLORS["Zero"])), grid=56)
@@ -59,7 +59,7 @@ def _symbol_polys(kind: str):
     return None, [transform(star(6, 0.34, 0.16), 0, 0, 1.0)]
 
 
-@functools.lru_cache(maxsize=128)
+@surface_cache(3, 128)
 def marble(kind: str, diameter: int) -> pygame.Surface:
     """A shaded glass marble of ``kind`` (Zero, Shield, Stone, Coin, Servant, Faith), ``diameter`` square."""
     d = max(1, int(diameter))

@@ -1,0 +1,146 @@
+"""The client's memory: caches of pictures bounded in bytes, and memory given back to the system.
+
+Every picture the client draws once and serves again (cards, parchment, rendered words...) lives
+in a :func:`surface_cache`: an LRU bounded by a budget in bytes (the pixels of the surfaces it
+holds) as well as by a count, so no window size, scene or long game can grow it without bound.
+:func:`clear_caches` empties them all (the window changed size: every picture is of the wrong
+size now); :func:`caches` says what each holds (tests and ``bench/client_frames.py`` read it).
+
+:func:`tune_malloc` and :func:`give_back` deal with glibc's allocator, which by default keeps
+freed picture memory in the process (a board's worth of surfaces freed between two scenes stays
+resident): large blocks are mapped and unmapped on their own, and the heap's free tail is returned
+when a scene hands over. Both do nothing where there is no glibc.
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import functools
+import sys
+from collections import OrderedDict
+from typing import Any, Callable
+
+import pygame
+
+MB = 1 << 20
+
+
+def weight(value: Any) -> int:
+    """The bytes of pixels in ``value`` (a surface, or a tuple/list of them; 0 for anything else)."""
+    if isinstance(value, pygame.Surface):
+        return value.get_width() * value.get_height() * value.get_bytesize()
+    if isinstance(value, (tuple, list)):
+        return sum(weight(v) for v in value)
+    return 0
+
+
+class SurfaceCache:
+    """An LRU of ``function``'s results, bounded by ``budget`` bytes and ``maxsize`` entries.
+    A result heavier than the whole budget is returned but not kept."""
+
+    def __init__(self, function: Callable, budget: int, maxsize: int) -> None:
+        self.function = function
+        self.budget = budget
+        self.maxsize = maxsize
+        self.nbytes = 0
+        self.hits = self.misses = 0
+        self._data: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        key = (args, tuple(kwargs.items())) if kwargs else args
+        data = self._data
+        hit = data.get(key)
+        if hit is not None:
+            data.move_to_end(key)
+            self.hits += 1
+            return hit[0]
+        self.misses += 1
+        value = self.function(*args, **kwargs)
+        size = weight(value)
+        if size <= self.budget:
+            data[key] = (value, size)
+            self.nbytes += size
+            while self.nbytes > self.budget or len(data) > self.maxsize:
+                _k, (_v, gone) = data.popitem(last=False)
+                self.nbytes -= gone
+        return value
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def cache_clear(self) -> None:
+        self._data.clear()
+        self.nbytes = 0
+
+    def cache_info(self) -> dict[str, int]:
+        return {"count": len(self._data), "bytes": self.nbytes, "budget": self.budget,
+                "maxsize": self.maxsize, "hits": self.hits, "misses": self.misses}
+
+
+_CACHES: dict[str, SurfaceCache] = {}
+
+
+def surface_cache(budget_mb: float, maxsize: int = 1024) -> Callable[[Callable], SurfaceCache]:
+    """Decorator: cache a function of hashable arguments that returns surfaces (or tuples of
+    them) in a :class:`SurfaceCache` of ``budget_mb`` megabytes of pixels and ``maxsize`` entries."""
+    def wrap(function: Callable) -> SurfaceCache:
+        cache = SurfaceCache(function, int(budget_mb * MB), maxsize)
+        functools.update_wrapper(cache, function)   # type: ignore[arg-type]
+        _CACHES[f"{function.__module__}.{function.__qualname__}"] = cache
+        return cache
+    return wrap
+
+
+def caches() -> dict[str, dict[str, int]]:
+    """What every surface cache holds: ``{name: cache_info()}``."""
+    return {name: c.cache_info() for name, c in _CACHES.items()}
+
+
+def cached_bytes() -> int:
+    return sum(c.nbytes for c in _CACHES.values())
+
+
+def budget_bytes() -> int:
+    return sum(c.budget for c in _CACHES.values())
+
+
+def clear_caches() -> None:
+    """Empty every surface cache (the window changed size, or a game was left)."""
+    for c in _CACHES.values():
+        c.cache_clear()
+
+
+# ---------------------------------------------------------------------------- the allocator
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_libc: Any = None
+
+
+def _glibc() -> Any:
+    global _libc
+    if _libc is None:
+        _libc = False
+        if sys.platform.startswith("linux"):
+            try:
+                lib = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+                lib.mallopt, lib.malloc_trim   # noqa: B018  (musl has neither)
+                _libc = lib
+            except (OSError, AttributeError):
+                pass
+    return _libc
+
+
+def tune_malloc() -> bool:
+    """Blocks of 128 KB and more (a card's picture, a panel, a frame) are mapped on their own and
+    returned to the system when freed, instead of glibc raising that threshold as it goes and
+    keeping them in a heap that only grows. True where it applied."""
+    lib = _glibc()
+    if not lib:
+        return False
+    return bool(lib.mallopt(_M_MMAP_THRESHOLD, 128 * 1024)) and bool(lib.mallopt(_M_TRIM_THRESHOLD, 1 * MB))
+
+
+def give_back() -> None:
+    """Return the allocator's free memory to the system (after a scene handed over)."""
+    lib = _glibc()
+    if lib:
+        lib.malloc_trim(0)
