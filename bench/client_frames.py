@@ -4,8 +4,12 @@ Prints readable lines, then as its LAST line one JSON object:
 ``first_frame_s`` (from process start to the first drawn frame of the title scene, headless),
 ``frame_p50_ms``/``frame_p95_ms`` (the 4-player board mid-game at 1600x900 with the mouse moving
 over it, dummy video driver), ``peak_rss_mb`` (the larger of: the process drawing those frames;
-a process showing a whole 4-player game at 1600x900 from its first turn to the game-over page,
-three frames with the mouse moving after every move), ``idle_cpu_title_pct`` and
+the client through a whole 4-player game against 3 easy bots at 1600x900 as a player meets it:
+from the title, by the mouse, its turns played on the board with the mouse moving while the bots
+play, to the game-over page and back to the title; ``game_peak_rss_mb`` alone,
+``game_over_rss_mb`` and ``title_after_game_rss_mb`` the RSS on those pages, ``game_peak_rss_1920_mb``
+the same game at 1920x1080, ``bots_worker_rss_mb`` the bots' worker process (not the client's memory),
+``cached_pictures_mb`` the most the caches of pictures held, see ``game/scenes/memory.py``), ``idle_cpu_title_pct`` and
 ``idle_cpu_board_pct`` (the CPU of the whole process, in % of one core, over 10 s of the real frame
 loop ``App.run`` with no input, on the title at 1280x800 and on the 4-player board at 1600x900,
 3 s after its first frame).
@@ -198,42 +202,102 @@ def idle(which: str, seconds: float) -> dict:
 
 
 WHOLE = """
-import os, random, resource, sys, json
+import os, random, sys, tempfile, time, json
 sys.path.insert(0, os.path.join(os.environ["PYTHONPATH"], "tools"))
+os.environ["MOR_CONFIG_DIR"] = os.environ["MOR_DATA_DIR"] = tempfile.mkdtemp()
 import pygame
-from screenshots import session_for
-from game.netcode.protocol import visible_to
-from game.rules.components import default_config
-from game.rules.engine import Game
-from game.rules.playout import steps
+from game.settings import BOT_PACES
 from game.scenes.app import App
 from game.scenes.board import BoardScene
-app = App(headless=True, size=(1600, 900))
-game = Game.new(default_config(), ["Ada", "Bruno", "Cora", "Dario"], 5)
+from game.scenes.game_over import GameOverScene
+from game.scenes import memory
+from walk import Walk
+
+def status(pid="self"):
+    out = {}
+    try:
+        for line in open(f"/proc/{pid}/status"):
+            if line.startswith(("VmRSS", "VmHWM")):
+                out[line[:5]] = int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return out
+
+def children_rss():
+    pids = open(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read().split()
+    return sum(status(p).get("VmRSS", 0) for p in pids)
+
+BOT_PACES["normal"] = 0.0
+w, h = int(sys.argv[1]), int(sys.argv[2])
+app = App(headless=True, size=(w, h))
+app.settings.confirm_end_turn = False
+walk = Walk(app)
+app.on_frame.remove(walk._record)       # the walk keeps no copies of frames: they are not the game's memory
+from game.scenes.menus import TitleScene
+app.stack.push(TitleScene(app))
+walk.frames(3)
+walk.press("Play against the computer")
+walk.click(app.stack.top.widgets["count_3"].rect.center)
+for i in range(3):
+    walk.click(app.stack.top.widgets[f"level_{i}_easy"].rect.center)
+walk.click(app.stack.top.widgets["start"].rect.center)
+session = app.stack.top.session
+from game.scenes.setup import LeaderChoiceScene, ResourceChoiceScene
+walk.until(lambda: isinstance(app.stack.top, LeaderChoiceScene))
+leaders = app.stack.top
+for i in (0, 2):
+    walk.click(leaders.card_rects[i].center)
+walk.click(leaders.widgets["confirm"].rect.center)
+walk.until(lambda: app.stack.top is not leaders, 30)
+if isinstance(app.stack.top, ResourceChoiceScene):
+    res = app.stack.top
+    kind = next(iter(res.token_rects))
+    for _ in range(res.count):
+        walk.click(res.token_rects[kind].center)
+    walk.click(res.widgets[f"shelf_{kind}_{res.valid_shelves(kind)[-1]}"].rect.center)
+    walk.click(res.widgets["confirm"].rect.center)
+walk.until(lambda: isinstance(app.stack.top, (BoardScene, GameOverScene)), 60)
 rng = random.Random(5)
-session, moves = None, 0
-for nick, action in steps(game, random.Random(5)):
-    events = game.apply(nick, action)
-    if session is None:
-        if game.phase != "play":
-            continue
-        session = session_for(game, "Ada")
-        app.stack.reset(BoardScene(app, session))
-    else:
-        session.match.out += [e for e in events if visible_to(e, "Ada")]
-    moves += 1
-    for i in range(3):   # the player looks around the board between two moves
-        pos = (rng.randrange(1600), rng.randrange(900))
-        app.frame(0.016, [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))])
-for i in range(10):
-    app.frame(0.016)
-print(json.dumps({"moves": moves, "last": type(app.stack.top).__name__,
-                  "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+turns, cached, children = 0, 0, 0
+board = vm = None
+def look():     # the player moves the mouse over the board while the bots play
+    global cached, children
+    app.frame(1 / 60, [pygame.event.Event(pygame.MOUSEMOTION, pos=(rng.randrange(w), rng.randrange(h)),
+                                          rel=(0, 0), buttons=(0, 0, 0))])
+    cached = max(cached, memory.cached_bytes())
+    children = max(children, children_rss())
+    time.sleep(0.002)
+    return False
+while not isinstance(app.stack.top, GameOverScene):
+    board, vm = app.stack.top, session.vm
+    walk.until(lambda: look() or vm.my_turn or isinstance(app.stack.top, GameOverScene), 120)
+    if isinstance(app.stack.top, GameOverScene):
+        break
+    line = next(hit.rect.center for hit in board.hits if hit.target == ("line", turns % 2 == 0, turns % 3))
+    walk.click(line)
+    walk.click(board.buttons["confirm"].rect.center)
+    if board.confirm_dialog is not None:
+        walk.click(board.confirm_dialog.confirm_button.rect.center)
+    walk.until(lambda: look() or vm.game["isMandatoryActionDone"] or not isinstance(app.stack.top, BoardScene), 60)
+    if isinstance(app.stack.top, BoardScene):
+        walk.click(board.buttons["end"].rect.center)
+        walk.until(lambda: look() or not vm.game["isMandatoryActionDone"] or not isinstance(app.stack.top, BoardScene), 60)
+    turns += 1
+walk.frames(10)
+over = status()
+del board, vm, session, leaders
+walk.press("Back to the title")
+walk.frames(10)
+title = status()
+print(json.dumps({"turns": turns, "last": type(app.stack.top).__name__, "rss": over["VmHWM"],
+                  "rss_over": over["VmRSS"], "rss_title": title["VmRSS"], "children": children,
+                  "cached": cached / 2**20, "budget": memory.budget_bytes() / 2**20}))
 """
 
 
-def whole_game() -> dict:
-    out = subprocess.run([sys.executable, "-c", WHOLE], env=ENV, capture_output=True, text=True, check=True)
+def whole_game(size: tuple[int, int] = (1600, 900)) -> dict:
+    out = subprocess.run([sys.executable, "-c", WHOLE, *map(str, size)], env=ENV, capture_output=True, text=True,
+                         check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -263,12 +327,15 @@ def main() -> None:
     ff = first_frame()
     fr = frames()
     bots = bots_part()
-    whole = whole_game()
+    whole, whole_hd = whole_game(), whole_game((1920, 1080))
     title, board = idle("title", args.idle_seconds), idle("board", args.idle_seconds)
     print(f"first frame: {ff:.3f} s (best of 3)")
     print(f"4-player board at 1600x900: p50 {fr['p50']:.2f} ms, p95 {fr['p95']:.2f} ms; peak RSS {fr['rss']:.0f} MB")
-    print(f"a whole 4-player game at 1600x900 ({whole['moves']} moves, to {whole['last']}): "
-          f"peak RSS {whole['rss']:.0f} MB")
+    for size, wg in (("1600x900", whole), ("1920x1080", whole_hd)):
+        print(f"a whole 4-player game against 3 bots at {size} ({wg['turns']} turns of the player, then {wg['last']}): "
+              f"peak RSS {wg['rss']:.0f} MB, {wg['rss_over']:.0f} MB on the game-over page, {wg['rss_title']:.0f} MB "
+              f"back on the title; the bots' worker {wg['children']:.0f} MB; cached pictures at most "
+              f"{wg['cached']:.0f} MB (budgets {wg['budget']:.0f} MB)")
     print(f"idle, {args.idle_seconds:g} s without input: title {title['cpu']:.2f} % of a core ({title['frames']} frames), "
           f"board {board['cpu']:.2f} % ({board['frames']} frames)")
     print(f"frames that redraw the whole board (after a change): p50 {fr['redraw_p50']:.2f} ms, "
@@ -277,7 +344,10 @@ def main() -> None:
                       "frame_p95_ms": round(fr["p95"], 2), "peak_rss_mb": round(max(fr["rss"], whole["rss"]), 1),
                       "redraw_p50_ms": round(fr["redraw_p50"], 2), "redraw_p95_ms": round(fr["redraw_p95"], 2),
                       "idle_cpu_title_pct": round(title["cpu"], 2), "idle_cpu_board_pct": round(board["cpu"], 2),
-                      **bots}))
+                      "game_peak_rss_mb": round(whole["rss"], 1), "game_over_rss_mb": round(whole["rss_over"], 1),
+                      "title_after_game_rss_mb": round(whole["rss_title"], 1),
+                      "game_peak_rss_1920_mb": round(whole_hd["rss"], 1), "bots_worker_rss_mb": round(whole["children"], 1),
+                      "cached_pictures_mb": round(whole["cached"], 1), **bots}))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,118 @@
+"""The client's memory stays bounded: every cache of pictures keeps to its budget in bytes through
+a whole game, a resize empties them, and a game left for the title is freed with its pictures."""
+from __future__ import annotations
+
+import gc
+import random
+import sys
+import weakref
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.netcode.protocol import visible_to
+from game.rules.components import default_config
+from game.rules.engine import Game
+from game.rules.playout import steps
+from game.scenes import memory
+from game.scenes.app import App
+from game.scenes.board import BoardScene
+from game.scenes.memory import SurfaceCache, surface_cache
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from screenshots import session_for  # noqa: E402
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    a = App(headless=True, size=(1024, 640))
+    yield a
+    while a.stack.top is not None:
+        a.stack.pop()
+
+
+def test_a_surface_cache_keeps_to_its_budget_in_bytes_and_in_entries():
+    made = []
+
+    def square(side: int) -> pygame.Surface:
+        made.append(side)
+        return pygame.Surface((side, side), pygame.SRCALPHA)
+
+    cache = SurfaceCache(square, budget=100 * 100 * 4 * 3, maxsize=5)
+    for side in (100, 100, 100):
+        cache(side)
+    assert made == [100] and len(cache) == 1          # served again, drawn once
+    for side in range(50, 110, 10):                   # 50..100: more pixels than the budget holds
+        cache(side)
+        assert cache.nbytes <= cache.budget and len(cache) <= 5
+        assert cache.nbytes == sum(s.get_width() * s.get_height() * 4 for s, _ in cache._data.values())
+    assert (100,) in cache._data                      # the latest is kept, the oldest went first
+    assert (50,) not in cache._data
+    big = cache(400)                                  # heavier than the whole budget: drawn, not kept
+    assert big.get_size() == (400, 400) and (400,) not in cache._data
+    cache.cache_clear()
+    assert len(cache) == 0 and cache.nbytes == 0
+    # tuples of surfaces weigh what their surfaces weigh; keyword arguments are part of the key
+    pair = surface_cache(1, 8)(lambda w, h=1: (pygame.Surface((w, h)), pygame.Surface((w, h))))
+    pair(10, h=10)
+    pair(10, h=10)
+    assert len(pair) == 1 and pair.nbytes == 2 * 10 * 10 * pygame.Surface((1, 1)).get_bytesize()
+
+
+def _over_budget() -> dict[str, dict[str, int]]:
+    return {name: info for name, info in memory.caches().items()
+            if info["bytes"] > info["budget"] or info["count"] > info["maxsize"]}
+
+
+def test_a_whole_game_keeps_every_cache_in_its_budget_and_the_title_frees_it(app):
+    """A whole 2-player game shown on the board, the mouse moving between the moves: the caches
+    stop growing (the second half of the game adds less than the first), never pass their budgets,
+    and leaving for the title frees the game, its scene and the pictures cached for it."""
+    from game.scenes.menus import TitleScene
+    memory.clear_caches()
+    game = Game.new(default_config(), ["Ada", "Bruno"], 3)
+    rng = random.Random(3)
+    session, board, moves, totals = None, None, 0, []
+    for nick, action in steps(game, random.Random(3)):
+        events = game.apply(nick, action)
+        if session is None:
+            if game.phase != "play":
+                continue
+            session = session_for(game, "Ada")
+            board = BoardScene(app, session)
+            app.stack.reset(board)
+        else:
+            session.match.out += [e for e in events if visible_to(e, "Ada")]
+        moves += 1
+        pos = (rng.randrange(1024), rng.randrange(640))
+        app.frame(1 / 60, [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))])
+        assert not _over_budget(), _over_budget()
+        totals.append(sum(i["count"] for i in memory.caches().values()))
+    app.frame(1 / 60)
+    assert game.ended and moves > 40
+    half = len(totals) // 2
+    assert totals[-1] - totals[half] <= totals[half] - totals[0] + 50, totals[::10]
+    assert memory.cached_bytes() <= memory.budget_bytes()
+    assert memory.cached_bytes() > 0                  # the board did use them
+    # back to the title: the game and its board go, with the pictures cached for them
+    gone = [weakref.ref(session), weakref.ref(board), weakref.ref(game)]
+    del session, board, game, events
+    app.stack.reset(TitleScene(app))
+    assert memory.cached_bytes() == 0
+    app.frame(1 / 60)
+    gc.collect()
+    assert [r() for r in gone] == [None, None, None]
+
+
+def test_a_resize_empties_the_caches_drawn_for_the_old_size(app):
+    from game.scenes.menus import TitleScene
+    app.stack.push(TitleScene(app))
+    app.frame(1 / 60)
+    assert memory.cached_bytes() > 0
+    app.resize((1280, 800))
+    assert memory.cached_bytes() == 0
+    app.frame(1 / 60)                                 # the title is drawn again, at the new size
+    assert memory.cached_bytes() > 0 and not _over_budget()
