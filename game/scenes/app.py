@@ -40,7 +40,7 @@ import pygame_gui
 from game.rules.components import GameConfig, default_config
 from game.settings import Settings, data_dir
 
-from .memory import clear_caches, give_back, tune_malloc
+from .memory import clear_caches, give_back
 from .scene import Scene, SceneStack
 
 log = logging.getLogger("mor.app")
@@ -74,7 +74,6 @@ class App:
         # driver (Mesa and LLVM: about 100 MB of resident memory) for a game drawn entirely in
         # software; its own framebuffer path (XShm, GDI) shows the same pixels with none of that.
         os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
-        tune_malloc()
         pygame.init()
         self.screen_size: tuple[int, int] | None = None if headless else desktop_size()
         self.size = size or self.settings.window_size

@@ -6,10 +6,11 @@ holds) as well as by a count, so no window size, scene or long game can grow it 
 :func:`clear_caches` empties them all (the window changed size: every picture is of the wrong
 size now); :func:`caches` says what each holds (tests and ``bench/client_frames.py`` read it).
 
-:func:`tune_malloc` and :func:`give_back` deal with glibc's allocator, which by default keeps
-freed picture memory in the process (a board's worth of surfaces freed between two scenes stays
-resident): large blocks are mapped and unmapped on their own, and the heap's free tail is returned
-when a scene hands over. Both do nothing where there is no glibc.
+:func:`give_back` returns the allocator's free memory to the system when a scene hands over
+(glibc keeps freed picture memory in the process otherwise: a board's worth of surfaces freed
+between two scenes would stay resident). It does nothing where there is no glibc. (Fixing glibc's
+mmap threshold instead made every redraw of the board 4 times slower: its large temporary
+surfaces were mapped and unmapped each time.)
 """
 from __future__ import annotations
 
@@ -111,7 +112,6 @@ def clear_caches() -> None:
 
 
 # ---------------------------------------------------------------------------- the allocator
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
 _libc: Any = None
 
 
@@ -122,21 +122,11 @@ def _glibc() -> Any:
         if sys.platform.startswith("linux"):
             try:
                 lib = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-                lib.mallopt, lib.malloc_trim   # noqa: B018  (musl has neither)
+                lib.malloc_trim   # noqa: B018  (musl has none)
                 _libc = lib
             except (OSError, AttributeError):
                 pass
     return _libc
-
-
-def tune_malloc() -> bool:
-    """Blocks of 128 KB and more (a card's picture, a panel, a frame) are mapped on their own and
-    returned to the system when freed, instead of glibc raising that threshold as it goes and
-    keeping them in a heap that only grows. True where it applied."""
-    lib = _glibc()
-    if not lib:
-        return False
-    return bool(lib.mallopt(_M_MMAP_THRESHOLD, 128 * 1024)) and bool(lib.mallopt(_M_TRIM_THRESHOLD, 1 * MB))
 
 
 def give_back() -> None:
