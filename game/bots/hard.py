@@ -68,12 +68,63 @@ def determinize(g: Game, view: dict, me: str, rng: random.Random) -> Game:
                 if pool:
                     q.hand.append(pool.pop())
     if h.solo:
-        last = h.last_token
-        reshuffle = {t.id for t in cfg.solo_tokens if t.kind == "move_shuffle"}
-        rest = [t.id for t in cfg.solo_tokens if last is None or last in reshuffle or t.id != last]
-        rng.shuffle(rest)
-        h.tokens = rest if last is None or last in reshuffle else rest + [last]
+        h.tokens = lorenzo_pile(h, rng)
     return h
+
+
+def lorenzo_pile(g: Game, rng: random.Random) -> list[int]:
+    """A draw pile for Lorenzo consistent with what is face up: the tokens revealed since the
+    last shuffle lie at the bottom in the order they came (none is drawn again before the
+    shuffle token), the others above them in a random order. A view without that list (a
+    reference server's) gives only the token just revealed."""
+    last = g.last_token
+    reshuffle = {t.id for t in g.config.solo_tokens if t.kind == "move_shuffle"}
+    if last is None or last in reshuffle:
+        seen: list[int] = []
+    elif g.revealed and g.revealed[-1] == last:
+        seen = list(g.revealed)
+    else:
+        seen = [last]
+    rest = [t.id for t in g.config.solo_tokens if t.id not in seen]
+    rng.shuffle(rest)
+    return rest + seen
+
+
+class SoloJudge(Evaluator):
+    """The evaluation that judges the end of a solo playout. Its world holds a whole sampled
+    token pile, so the turns Lorenzo needs to win are counted by drawing that pile (and, after
+    the shuffle token, piles shuffled by the world's generator) rather than from his average
+    pace: the tokens face up since the last shuffle are not drawn again before it."""
+
+    LOOK = 60                   # tokens drawn at most (Lorenzo never needs that many)
+
+    def lorenzo_turns(self, g: Game) -> float:
+        cfg = self.config
+        tokens = cfg.solo_tokens
+        left = {color: sum(len(d) for d in decks.values()) for color, decks in g.decks.items()}
+        cross = g.black_cross
+        last = cfg.last_space
+        pile = list(g.tokens)
+        rng = random.Random(g.rng.getrandbits(32))
+        for turn in range(1, self.LOOK + 1):
+            if not pile:
+                break
+            token = tokens[pile.pop(0)]
+            if token.kind == "discard":
+                n = left.get(token.color, 0)
+                left[token.color] = max(0, n - token.amount)
+                if n and not left[token.color]:
+                    return turn - 0.5
+            else:
+                cross += token.spaces
+                if cross >= last:
+                    return turn - 0.5
+            if token.kind == "move_shuffle":
+                pile = [t.id for t in tokens]
+                rng.shuffle(pile)
+            else:
+                pile.append(token.id)
+        return float(self.LOOK)
 
 
 class HardBot:
@@ -85,6 +136,7 @@ class HardBot:
         self.ev = Evaluator(config)
         self.policy = Policy(config, self.ev)
         self.rollout = Policy(config, self.ev, fast=True)
+        self.solo_judge = SoloJudge(config)
 
     def decide(self, view: dict, nickname: str, rng: random.Random) -> Decision:
         g, p = board(view, self.config, nickname)
@@ -136,8 +188,8 @@ class HardBot:
 
     def judge(self, h: Game, me: str) -> float:
         p = h.player(me)
-        v = self.ev.value(h, p)
         if h.solo:
-            return v
+            return self.solo_judge.value(h, p)
+        v = self.ev.value(h, p)
         others = [self.ev.value(h, q) for q in h.players if q is not p]
         return v - max(others)
