@@ -19,6 +19,7 @@ import random
 from game.rules.components import GameConfig
 from game.rules.engine import ENDED, PLAY, SETUP, Game
 from game.rules.errors import GameError
+from game.rules.state import PlayerState
 
 from . import Decision
 from .arena import who_acts
@@ -97,6 +98,33 @@ class SoloJudge(Evaluator):
     pace: the tokens face up since the last shuffle are not drawn again before it."""
 
     LOOK = 60                   # tokens drawn at most (Lorenzo never needs that many)
+    FAITH_PACE = 0.5            # spaces of faith a turn when the player races on the track
+
+    def turns_to_finish(self, g: Game, p: PlayerState, nearest: int | None = None) -> float:
+        """The evaluation's count of turns to the seventh card, but only if the grid still
+        holds a card of each level the slots need (Lorenzo discards the lowest level of a
+        colour first: once the level-1 cards are gone an empty slot stays empty), and the
+        faith track's end when that is nearer."""
+        faith = (self.config.last_space - p.faith) / self.FAITH_PACE
+        need = self.config.end_game_cards - p.card_count()
+        if need <= 0:
+            return 0.0
+        supply: dict[int, int] = {}
+        for decks in g.decks.values():
+            for lv, deck in decks.items():
+                supply[lv] = supply.get(lv, 0) + len(deck)
+        level = self.card_level
+        top = self.top_level
+        reach = 0
+        for t in sorted((level[s[-1]] if s else 0 for s in p.slots), reverse=True):
+            for lv in range(t + 1, top + 1):
+                if supply.get(lv, 0) <= 0:
+                    break
+                supply[lv] -= 1
+                reach += 1
+        if reach < need:
+            return faith
+        return min(faith, super().turns_to_finish(g, p, nearest))
 
     def lorenzo_turns(self, g: Game) -> float:
         cfg = self.config
