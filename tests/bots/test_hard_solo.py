@@ -63,3 +63,26 @@ def test_lorenzo_needs_as_many_turns_as_the_sampled_pile_says():
         del deck[:-2 if lv == CFG.levels[-1] else len(deck)]
     assert sum(len(d) for d in decks.values()) == 2
     assert judge.lorenzo_turns(g) == 2.5
+
+
+def test_an_empty_slot_with_no_level_one_card_left_blocks_the_seventh_card():
+    """Lorenzo discards the lowest level of a colour first: once the level-1 cards are gone an
+    empty slot can never be filled, and the judge counts only the faith track's end."""
+    judge = SoloJudge(CFG)
+    g = Game.new(CFG, ["Solo"], 2)
+    p = g.players[0]
+    by_level = {lv: [c.id for c in CFG.dev_cards if c.level == lv] for lv in CFG.levels}
+    p.slots[0][:] = by_level[1][:1] + by_level[2][:1] + by_level[3][:1]
+    p.slots[1][:] = by_level[1][1:2] + by_level[2][1:2]
+    p.faith = 14
+    held = {cid for s in p.slots for cid in s}
+    for decks in g.decks.values():
+        for deck in decks.values():
+            deck[:] = [c for c in deck if c not in held]
+    open_route = judge.turns_to_finish(g, p, 0)
+    assert open_route < 10                              # a level-1 card, then a level-3 one
+    for decks in g.decks.values():
+        decks[1].clear()
+    assert judge.turns_to_finish(g, p, 0) == (CFG.last_space - 14) / SoloJudge.FAITH_PACE
+    p.slots[2][:] = by_level[1][2:3]                    # the third slot started in time
+    assert judge.turns_to_finish(g, p, 0) < open_route
