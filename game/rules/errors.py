@@ -42,6 +42,18 @@ class GameError(Exception):
         args = ", ".join(f"{k}={v!r}" for k, v in self.fields.items())
         return f"{type(self).__name__}({args})"
 
+    def __reduce__(self):
+        """Pickled by its fields (the subclasses' constructors take other names), so a refusal
+        raised in a worker process comes back whole instead of breaking the pool."""
+        return (_rebuild, (type(self), self.fields))
+
+
+def _rebuild(cls: type[GameError], fields: dict[str, Any]) -> GameError:
+    err = cls.__new__(cls)
+    err.fields = dict(fields)
+    Exception.__init__(err, err.describe())
+    return err
+
 
 class MalformedRequest(ValueError):
     """The request is not well-formed; ``msg`` is one of the protocol's fixed ErrProtocol texts."""
