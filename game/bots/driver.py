@@ -428,3 +428,4 @@ def _end(pool: cf.Executor) -> None:
         if p.is_alive():
             log.warning("a bot worker process (%s) did not end; killing it", p.pid)
             p.kill()
+            p.join(timeout=5.0)     # reaped, so it is no longer a child of ours

@@ -85,8 +85,8 @@ def test_a_hard_decision_is_thought_in_a_worker_process_that_close_ends_at_once(
         pool.close()
         closing = time.perf_counter() - t0
     assert closing < 2.5
-    assert not alive(answer.pid)
-    assert answer.pid not in [p.pid for p in multiprocessing.active_children()]
+    assert wait_for(lambda: not alive(answer.pid), 5)
+    assert wait_for(lambda: answer.pid not in [p.pid for p in multiprocessing.active_children()], 5)
     assert ready.wait(5) and got == [None]
     assert pool.worker_pids() == []
 
