@@ -1,5 +1,6 @@
 """A question over the current screen: a card with a title, a few lines and two or three answers
-(the first is the default for Enter; Esc gives the last, which should change nothing).
+(Enter gives the default answer, the first unless told otherwise; Esc gives the last, which should
+change nothing).
 
 Every confirmation of the game is one: starting a new solo game over a saved one (or a damaged
 one), leaving or quitting while hosting a game with players seated, discarding resources from a
@@ -22,14 +23,18 @@ BLUR = 6
 
 class AskScene(PaintedScene):
     """Ask ``title`` (explained by ``text``) with ``answers`` = [(name, label, tooltip or None)];
-    the scene pops itself, then calls ``then(name)``."""
+    the scene pops itself, then calls ``then(name)``. ``default``: the answer Enter gives, drawn as
+    the main button (the first one when None); a question whose first answer cannot be undone (ending
+    a table others sit at) makes the harmless one the default, so that a key carried over from the
+    screen behind changes nothing."""
 
     opaque = False
 
     def __init__(self, app, title: str, text: str, answers: Sequence[tuple[str, str, str | None]],
-                 then: Callable[[str], None], warning: bool = False) -> None:
+                 then: Callable[[str], None], warning: bool = False, default: str | None = None) -> None:
         super().__init__(app)
         self.title, self.text, self.answers, self.then = title, text, list(answers), then
+        self.default = default if default in {a[0] for a in self.answers} else self.answers[0][0]
         self.warning = warning
         self.card = pygame.Rect(0, 0, 0, 0)
 
@@ -46,7 +51,7 @@ class AskScene(PaintedScene):
         x = self.card.centerx - (n * bw + (n - 1) * gap) // 2
         y = self.card.bottom - bh - round(30 * u)
         for i, (name, label, tip) in enumerate(self.answers):
-            cls = "@menu" if i == 0 else "@menu_quiet"
+            cls = "@menu" if name == self.default else "@menu_quiet"
             self.button(name, pygame.Rect(x + i * (bw + gap), y, bw, bh), label, cls, tooltip=tip)
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -70,7 +75,7 @@ class AskScene(PaintedScene):
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.answer(self.answers[-1][0])
         elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            self.answer(self.answers[0][0])
+            self.answer(self.default)
 
     def on_button(self, name: str) -> None:
         self.answer(name)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 LORENZO = "Lorenzo il Magnifico"
 ROMAN = ("i", "ii", "iii", "iv", "v", "vi")
 COLUMNS = (("cards", "Cards"), ("faith_track", "Faith track"), ("favors", "Favor tiles"), ("leaders", "Leaders"),
-           ("resource_vp", "Resources"), ("total", "Total"), ("resources", "Resources left"))
+           ("resource_vp", "Resources (VP)"), ("total", "Total"), ("resources", "Left (tie-break)"))
 
 
 def final_scores(session: "GameSession") -> list[tuple[str, dict[str, int]]]:

@@ -98,7 +98,7 @@ def ask_before_leaving(app: "App", session: "GameSession | None", leave: Callabl
     def then(answer: str) -> None:
         if answer in ("leave", "stop"):
             leave(answer == "stop")
-    app.stack.push(AskScene(app, "Your friends are still here", text, answers, then, warning=True))
+    app.stack.push(AskScene(app, "Your friends are still here", text, answers, then, warning=True, default="stay"))
     return True
 
 
@@ -127,5 +127,5 @@ def ask_before_quitting(app: "App") -> bool:
         if answer == "quit":
             app.running = False
     app.stack.push(AskScene(app, QUIT_TITLE, text, [("quit", "Quit", None), ("stay", "Stay", None)],
-                            then, warning=True))
+                            then, warning=True, default="stay"))
     return True

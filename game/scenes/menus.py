@@ -405,7 +405,9 @@ class SettingsScene(PaintedScene):
             "sound": s.sound, "confirm_end_turn": s.confirm_end_turn, "server_port": str(s.server_port),
             "bot_pace": s.bot_pace,
         }
-        if not fits(self.draft["window_size"], app.screen_size):   # saved on a larger screen
+        if not s.fullscreen:           # the window as it is now (e.g. started with --size WxH)
+            self.draft["window_size"] = tuple(app.size)
+        elif not fits(self.draft["window_size"], app.screen_size):   # saved on a larger screen
             self.draft["window_size"] = largest_fitting(app.screen_size)
         self.errors: dict[str, str] = {}
         self.status: str | None = None
@@ -416,7 +418,8 @@ class SettingsScene(PaintedScene):
         """The window sizes that fit this screen (with the window's frame), and the current one."""
         screen = self.app.screen_size
         out = [s for s in WINDOW_SIZES if fits(s, screen)] or WINDOW_SIZES[:1]
-        if self.draft["window_size"] not in out and fits(self.draft["window_size"], screen):
+        current = self.draft["window_size"]
+        if current not in out and (fits(current, screen) or current == tuple(self.app.size)):
             out.append(self.draft["window_size"])
             out.sort()
         return out
@@ -446,6 +449,7 @@ class SettingsScene(PaintedScene):
                 options = [size_label(s) for s in self.sizes()]
                 dd = pygame_gui.elements.UIDropDownMenu(options, size_label(self.draft["window_size"]), field,
                                                         self.ui)
+                _full_width_list(dd)
                 self.widgets["window_size"] = dd
             else:
                 on = self.draft[key]
@@ -577,6 +581,20 @@ class SettingsScene(PaintedScene):
             opt = dd.selected_option
             text = opt[0] if isinstance(opt, tuple) else opt
             self.draft["window_size"] = _size_from_label(text, self.draft["window_size"])
+
+
+def _full_width_list(dd: pygame_gui.elements.UIDropDownMenu) -> None:
+    """The opened list of ``dd`` as wide as the drop-down itself (pygame_gui leaves out the arrow's
+    width, so the list looked narrower than the button it hangs from)."""
+    state = dd.menu_states["expanded"]
+    start = state.start
+
+    def widened(should_rebuild: bool = True) -> None:
+        start(should_rebuild)
+        options = state.options_selection_list
+        if options is not None and options.relative_rect.width < dd.relative_rect.width:
+            options.set_dimensions((dd.relative_rect.width, options.relative_rect.height))
+    state.start = widened
 
 
 def _size_from_label(text: str, default: tuple[int, int]) -> tuple[int, int]:

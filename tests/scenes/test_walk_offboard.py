@@ -1,0 +1,193 @@
+"""What a player meets off the board, walked like a player: the real ``App`` frame loop, posted
+mouse and key events only (tools/walk.py), and the frames it draws.
+
+The title offers every unfinished game; the replay opens at the deal and steps as a media player
+does; past games fit their rows; the game-over table's columns say what they count; Settings
+shows the window's real size; a host's question about ending the table defaults to Stay.
+"""
+from __future__ import annotations
+
+import socket
+import sys
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from walk import Walk  # noqa: E402
+
+from game.scenes.app import App  # noqa: E402
+from game.scenes.menus import TitleScene  # noqa: E402
+
+pytestmark = pytest.mark.timeout(120)
+SIZES = [(1024, 640), (1920, 1080)]
+
+
+@pytest.fixture(autouse=True)
+def _dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+
+
+def _close(app: App) -> None:
+    while app.stack.top is not None:
+        app.stack.pop()
+    if app.server is not None:
+        app.server.stop()
+        app.server = None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start(size=(1024, 640), name: str = "walk", nickname: str | None = None) -> Walk:
+    app = App(headless=True, size=size)
+    app.settings.confirm_end_turn = False
+    if nickname is not None:
+        app.settings.nickname = nickname
+    walk = Walk(app, None, name)
+    app.stack.push(TitleScene(app))
+    walk.frames(2)
+    return walk
+
+
+def _join(walk: Walk, port: int, nickname: str) -> None:
+    walk.press("Join a game")
+    walk.until_scene("JoinScene")
+    walk.click(walk.entry_at(0))
+    walk.type(f"127.0.0.1:{port}")
+    walk.click(walk.entry_at(1))
+    walk.type(nickname)
+    walk.press("Join")
+
+
+def _both(*walks: Walk, until) -> None:
+    end = time.monotonic() + 20
+    while not until():
+        assert time.monotonic() < end, [w.scene for w in walks]
+        for w in walks:
+            w.frames(1)
+        time.sleep(0.005)
+
+
+def _enter(walk: Walk) -> None:
+    walk.key(pygame.K_RETURN, "\r")
+
+
+# ---------------------------------------------------------------------------- ending a hosted table
+def test_a_host_asked_about_ending_the_table_stays_on_enter_and_on_esc():
+    host = _start(name="host", nickname="Ada")
+    guest = _start(name="guest", nickname="Bea")
+    port = _free_port()
+    host.app.settings.server_port = port
+    try:
+        host.press("Host a LAN game")
+        host.until_scene("LobbyScene")
+        host.press("2 players")
+        _join(guest, port, "Bea")
+        _both(host, guest, until=lambda: host.scene == guest.scene == "LeaderChoiceScene")
+        server = host.app.server
+        for key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE):
+            host.press("Leave")                                 # Bea is seated: asked first
+            host.until_scene("AskScene")
+            assert host.app.stack.top.title == "Your friends are still here"
+            host.key(key, "\r" if key != pygame.K_ESCAPE else "")
+            assert host.scene == "LeaderChoiceScene" and host.app.server is server, key
+            assert not server.room_of("Ada").finished and "Ada" in server.room_of("Ada").online
+        # closing the window: asked; Enter stays, and so does a repeat of a key held down
+        host.frames(1, [pygame.event.Event(pygame.QUIT)])
+        assert host.scene == "AskScene" and host.app.running
+        host.frames(1, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)])
+        host.frames(2)
+        assert host.app.running and host.scene == "LeaderChoiceScene" and host.app.server is server
+        # the dark (main) button of the question is Stay
+        host.press("Leave")
+        host.until_scene("AskScene")
+        ask = host.app.stack.top
+        assert ask.default == "stay"
+        assert "@menu" in ask.widgets["stay"].get_class_ids() and "@menu" not in ask.widgets["leave"].get_class_ids()
+        host.press("Leave the table")
+        host.until_scene("TitleScene")
+    finally:
+        _close(guest.app)
+        _close(host.app)
+
+
+# ---------------------------------------------------------------------------- what a frame says
+class Words:
+    """The words drawn by the frames run inside ``with Words(monkeypatch) as words:``."""
+
+    def __init__(self, monkeypatch) -> None:
+        from game.scenes.art import fonts
+        self.seen: list[str] = []
+        real = fonts.render
+
+        def render(text, *args, **kw):
+            self.seen.append(str(text))
+            return real(text, *args, **kw)
+        monkeypatch.setattr(fonts, "render", render)
+
+    def __contains__(self, text: str) -> bool:
+        return any(text in s for s in self.seen)
+
+
+def _scores(walk: Walk, players: list[str], turns: int = 4) -> None:
+    from screenshots import _played_out, session_for
+
+    from game.scenes.game_over import GameOverScene
+    walk.app.stack.push(GameOverScene(walk.app, session_for(_played_out(players, turns), players[0])))
+
+
+# ---------------------------------------------------------------------------- the game-over table
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_scores_tell_resource_points_from_resources_left(size, monkeypatch):
+    walk = _start(size)
+    try:
+        words = Words(monkeypatch)
+        _scores(walk, ["Ada", "Bruno", "Carla", "Dario"])
+        walk.frames(2)
+        heads = " ".join(s for s in words.seen if s == s.lower() and len(s) < 30)   # the column heads
+        assert "leaders resources (vp) total left (tie-break)" in heads, heads
+        assert "resources left" not in heads
+    finally:
+        _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- settings
+def _dropdown(walk: Walk):
+    import pygame_gui
+    return next(el for el in walk.app.stack.top.ui.get_sprite_group().sprites()
+                if isinstance(el, pygame_gui.elements.UIDropDownMenu))
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (1600, 900)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_settings_shows_the_windows_real_size_in_a_list_as_wide_as_its_button(size):
+    import pygame_gui
+    walk = _start(size)                 # as with --size: the saved setting says another size
+    assert tuple(walk.app.settings.window_size) != size
+    try:
+        walk.press("Settings")
+        walk.until_scene("SettingsScene")
+        dd = _dropdown(walk)
+        shown = dd.selected_option[0] if isinstance(dd.selected_option, tuple) else dd.selected_option
+        assert shown == f"{size[0]} \u00d7 {size[1]}"
+        walk.click(dd.rect.center)                           # open the list
+        lists = [el for el in walk.app.stack.top.ui.get_sprite_group().sprites()
+                 if isinstance(el, pygame_gui.elements.UISelectionList) and el.visible]
+        assert lists, "the list did not open"
+        assert abs(lists[0].rect.w - dd.rect.w) <= 2 and abs(lists[0].rect.x - dd.rect.x) <= 2, (lists[0].rect, dd.rect)
+        rows = [el for el in walk.app.stack.top.ui.get_sprite_group().sprites()
+                if isinstance(el, pygame_gui.elements.UIButton) and el.visible and "\u00d7" in str(el.text)
+                and el.rect.top >= lists[0].rect.top]
+        assert rows and all(r.rect.w >= dd.rect.w - 12 for r in rows), [r.rect for r in rows]
+        # saving keeps the window as it is
+        walk.click(dd.rect.center)
+        walk.press("Save")
+        assert tuple(walk.app.settings.window_size) == size and walk.app.size == size
+    finally:
+        _close(walk.app)
