@@ -6,7 +6,8 @@ action bar gives way to the replay's controls. The log beside it holds what had 
 a click on an opponent's name opens their whole board, as in a game. At the last step, once the
 game is over, every hand is shown.
 
-Keys: Left/Right a move, Up/Down (or Page Up/Down) a turn, Home/End the deal and the end, Esc back.
+A replay opens at the deal. Buttons and keys: «/» (Home/End) the deal and the end, ‹/›
+(Left/Right) a move, *Previous turn*/*Next turn* (Up/Down, Page Up/Down) a turn, Esc back.
 """
 from __future__ import annotations
 
@@ -30,10 +31,15 @@ from .narration import Narrator
 from .session import GameSession
 from .view_model import ViewModel
 
-CONTROLS = [("turn_back", "«", "Back to the start of the previous turn (Up; Home: the deal)"),
-            ("back", "‹", "One move back (Left)"), ("next", "›", "One move on (Right)"),
-            ("turn_next", "»", "On to the start of the next turn (Down; End: the end of the game)")]
-"""(key, label, tooltip) of the stepping buttons, left to right."""
+CONTROLS = [("first", "\u00ab", "To the start: the deal (Home)"),
+            ("back", "\u2039", "One move back (Left)"),
+            ("next", "\u203a", "One move on (Right)"),
+            ("last", "\u00bb", "To the end of the game (End)")]
+"""(key, label, tooltip) of the stepping buttons of the first row, left to right: as on a media
+player, the double arrows go to either end and the single ones one move."""
+TURN_CONTROLS = [("turn_back", "\u2039 Previous turn", "Back to the start of the previous turn (Up)"),
+                 ("turn_next", "Next turn \u203a", "On to the start of the next turn (Down)")]
+"""(key, label, tooltip) of the second row: a whole turn at a time."""
 
 
 class ReplayViewModel(ViewModel):
@@ -66,11 +72,11 @@ class ReplayFeed:
 
 
 class ReplayScene(BoardScene):
-    """The board of a finished game, at step ``step`` of ``replay``."""
+    """The board of a finished game, at step ``step`` of ``replay`` (the deal when None)."""
 
     def __init__(self, app: Any, replay: Replay, step: int | None = None, export_dir: Path | None = None) -> None:
         self.replay = replay
-        self.step = len(replay) if step is None else max(0, min(step, len(replay)))
+        self.step = 0 if step is None else max(0, min(step, len(replay)))
         self.export_dir = export_dir
         self.note: str | None = None          # the last export's result, in words
         feed = ReplayFeed(replay.viewer)
@@ -116,15 +122,16 @@ class ReplayScene(BoardScene):
         self.buttons["rules"].set_tooltip("Save this game as one file that another copy of the game can open")
         a = self.layout.actions
         u = self.layout.unit
-        n = len(CONTROLS)
-        gap = round(4 * u)
-        bw = (a.w - round(16 * u) - gap * (n - 1)) // n
-        bh = round(40 * u)
         self.controls = {}
-        for i, (key, label, tip) in enumerate(CONTROLS):
-            rect = pygame.Rect(a.x + round(8 * u) + i * (bw + gap), a.y + round(36 * u), bw, bh)
-            self.controls[key] = pygame_gui.elements.UIButton(rect, label, self.ui, tool_tip_text=tip,
-                                                              object_id=ObjectID(class_id="@menu"))
+        for row, (controls, y, bh) in enumerate(((CONTROLS, 32, 36), (TURN_CONTROLS, 74, 30))):
+            n = len(controls)
+            gap = round(6 * u)
+            bw = (a.w - round(16 * u) - gap * (n - 1)) // n
+            for i, (key, label, tip) in enumerate(controls):
+                rect = pygame.Rect(a.x + round(8 * u) + i * (bw + gap), a.y + round(y * u), bw, round(bh * u))
+                self.controls[key] = pygame_gui.elements.UIButton(
+                    rect, label, self.ui, tool_tip_text=tip,
+                    object_id=ObjectID(class_id="@menu" if row == 0 else "@quiet"))
         self._refresh_controls()
 
     def _refresh_buttons(self) -> None:
@@ -134,15 +141,17 @@ class ReplayScene(BoardScene):
         if not self.controls:
             return
         at_start, at_end = self.step == 0, self.step == len(self.replay)
-        for key in ("turn_back", "back"):
+        for key in ("first", "turn_back", "back"):
             (self.controls[key].disable if at_start else self.controls[key].enable)()
-        for key in ("next", "turn_next"):
+        for key in ("next", "turn_next", "last"):
             (self.controls[key].disable if at_end else self.controls[key].enable)()
 
     def update(self, dt: float) -> None:
         self.session.pump()
         if self.layout is None and self.g is not None:
             self.build()
+        if self.layout is not None:        # a tooltip never covers the controls it explains
+            self.action_bar.place_tooltips(self.ui)
         self.flash = max(0.0, self.flash - dt)
 
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -194,8 +203,10 @@ class ReplayScene(BoardScene):
         u = self.layout.unit
         r = self.replay
         turns = max(0, len(r.turn_starts) - 1)
+        turn = r.turn_of(self.step)
         where = "the deal" if self.step == 0 else (
-            "the end of the game" if self.step == len(r) else f"turn {r.turn_of(self.step)} of {turns}")
+            "the end of the game" if self.step == len(r) else
+            "choosing leaders and resources" if turn == 0 else f"turn {turn} of {turns}")
         text(surface, f"Replay — {where}, move {self.step} of {len(r)}", (a.x + round(10 * u), a.y + round(8 * u)),
              round(17 * u), P.INK, "italic", max_width=a.w - round(20 * u))
 
@@ -234,19 +245,20 @@ class PastGamesScene(PaintedScene):
         self.games = past_games(app.data_dir)
         self.page = 0
         self.message: str | None = None
+        self.rows: list[tuple[Any, pygame.Rect]] = []    # the games shown, and where
+        self.mouse: tuple[int, int] | None = None
 
     def layout(self) -> None:
         w, h = self.app.size
         u = self.unit
-        bw, bh, gap = round(760 * u), round(44 * u), round(8 * u)
-        top = round(h * 0.22)
+        bw, bh, gap = round(760 * u), round(56 * u), round(8 * u)
+        top = round(h * 0.2)
         shown = self.games[self.page * self.PAGE:(self.page + 1) * self.PAGE]
+        self.rows = []
         for i, (game, rect) in enumerate(zip(shown, self.column(w // 2, top, bw, bh, gap, len(shown)))):
-            when = _when(game.when)
-            result = f" — {', '.join(game.winners)} won" if game.winners else (
-                " — Lorenzo won" if game.kind == "solo" else "")
-            self.button(f"game{i}", rect, f"{when} · {game.title}{result}", "@quiet",
-                        tooltip=str(game.path))
+            # a clear button takes the click; the row's two lines are painted under it (see paint)
+            self.button(f"game{i}", rect, "", "@row", tooltip=f"Watch this game again, move by move ({game.path.name})")
+            self.rows.append((game, rect))
         y = top + self.PAGE * (bh + gap) + round(4 * u)
         sw = round(120 * u)
         self.button("older", pygame.Rect(w // 2 + bw // 2 - sw, y, sw, round(36 * u)), "Older »", "@quiet",
@@ -270,6 +282,8 @@ class PastGamesScene(PaintedScene):
             img = fonts.render("No finished game on this computer yet: games you finish here are kept.",
                                max(12, round(20 * u)), SEPIA, "italic")
             surface.blit(img, img.get_rect(midtop=(w // 2, round(h * 0.26))))
+        for game, rect in self.rows:
+            paint_row(surface, game, rect, u, hot=self.mouse is not None and rect.collidepoint(self.mouse))
         entry = self.widgets.get("path")
         if entry is not None:
             img = fonts.render("A game file from another copy of the game: type its path (or drop it here)",
@@ -296,7 +310,11 @@ class PastGamesScene(PaintedScene):
             self.open_path(self.widgets["path"].get_text())
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+        elif event.type == pygame.WINDOWLEAVE:
+            self.mouse = None
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.app.stack.pop()
         elif event.type == pygame.DROPFILE:
             self.open_path(event.file)
@@ -312,6 +330,53 @@ class PastGamesScene(PaintedScene):
             return
         self.message = None
         self.app.stack.push(scene)
+
+
+KINDS = {"solo": "Solo against Lorenzo", "bots": "Against the computer", "lan": "Hosted here",
+         "server": "Online"}
+
+
+def result_of(game: Any) -> str:
+    """Who won a past game, in words ("Cosimo won", "Ada and Bea shared the win", "Lorenzo won")."""
+    winners = [w.removesuffix(" (bot)") for w in game.winners]
+    if len(winners) == 1:
+        return f"{winners[0]} won"
+    if winners:
+        return f"{', '.join(winners[:-1])} and {winners[-1]} shared the win"
+    return "Lorenzo won" if game.kind == "solo" else "No winner"
+
+
+def paint_row(surface: pygame.Surface, game: Any, rect: pygame.Rect, u: float, hot: bool = False) -> None:
+    """One past game on two lines: when and what kind (the result on the right), then who played
+    (shortened with an ellipsis when long; the result never is)."""
+    from .backdrop import FADED, INK
+    radius = max(2, round(8 * u))
+    pygame.draw.rect(surface, (247, 236, 210) if hot else (239, 226, 196), rect, border_radius=radius)
+    pygame.draw.rect(surface, (138, 107, 58) if hot else (185, 154, 98), rect, max(1, round(2 * u)),
+                     border_radius=radius)
+    pad = round(16 * u)
+    inner = rect.inflate(-2 * pad, 0)
+    big, small = max(12, round(20 * u)), max(11, round(17 * u))
+    result = fonts.render(result_of(game), big, OXBLOOD if game.winners or game.kind == "solo" else FADED)
+    top = rect.y + round(6 * u)
+    surface.blit(result, result.get_rect(topright=(inner.right, top)))
+    head = f"{_when(game.when)} \u00b7 {KINDS.get(game.kind, 'A game')}"
+    room = inner.w - result.get_width() - round(20 * u)
+    img = fonts.render(_fit(head, big, room, "regular"), big, INK)
+    surface.blit(img, img.get_rect(topleft=(inner.x, top)))
+    players = ", ".join(game.players)
+    img = fonts.render(_fit(players, small, inner.w, "italic"), small, SEPIA, "italic")
+    surface.blit(img, img.get_rect(bottomleft=(inner.x, rect.bottom - round(6 * u))))
+
+
+def _fit(text: str, size: int, width: int, style: str) -> str:
+    """``text``, cut with an ellipsis to fit ``width`` pixels at ``size``."""
+    font = fonts.font(size, style)
+    if font.size(text)[0] <= width:
+        return text
+    while text and font.size(text + "\u2026")[0] > width:
+        text = text[:-1]
+    return text.rstrip(" ,") + "\u2026"
 
 
 def _when(t: float) -> str:

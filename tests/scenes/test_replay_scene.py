@@ -77,6 +77,8 @@ def test_past_games_to_a_replay_stepped_exported_and_opened_again(app, tmp_path)
     scene = app.stack.top
     assert isinstance(scene, ReplayScene)
     end = len(scene.replay)
+    shows(scene, 0)                                        # it opens at the deal
+    key(app, pygame.K_END)
     shows(scene, end)                                      # the end: every hand is shown
     view = scene.session.vm.game
     assert [p["leadersHand"] for p in view["players"]] == [q.hand for q in game.players]

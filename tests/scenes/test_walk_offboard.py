@@ -191,3 +191,137 @@ def test_settings_shows_the_windows_real_size_in_a_list_as_wide_as_its_button(si
         assert tuple(walk.app.settings.window_size) == size and walk.app.size == size
     finally:
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- the replay
+def _button(walk: Walk, label: str):
+    """The visible button whose words are exactly ``label``."""
+    import pygame_gui
+    for el in walk.app.stack.top.ui.get_sprite_group().sprites():
+        if isinstance(el, pygame_gui.elements.UIButton) and el.visible and str(el.text) == label:
+            return el
+    raise AssertionError(f"no button {label!r} on {walk.scene}")
+
+
+def _status(words: Words) -> str:
+    """The replay's last "Replay — where, move n of m" line drawn."""
+    lines = [s for s in words.seen if s.startswith("Replay \u2014")]
+    assert lines, "no replay status line drawn"
+    return lines[-1]
+
+
+def _finished_solo(app: App):
+    import random
+
+    from game.match import LocalMatch
+    from game.rules.playout import choose
+    from game.scenes.session import GameSession
+    match = LocalMatch(app.config, "Ada", seed=3, save_path=app.data_dir / "solo-game.json")
+    rng = random.Random(3)
+    while not match.game.ended:
+        match.send(choose(match.game, "Ada", rng))
+    session = GameSession(match, app.config, "Ada")
+    session.pump()
+    return session
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_replay_opens_at_the_deal_and_steps_like_a_media_player(size, monkeypatch):
+    import pygame_gui
+
+    from game.scenes.router import scene_for
+    walk = _start(size)
+    try:
+        walk.app.stack.reset(scene_for(walk.app, _finished_solo(walk.app)))
+        walk.frames(70)                                    # the scores have been up a moment
+        words = Words(monkeypatch)
+        walk.press("Watch the replay")
+        walk.until_scene("ReplayScene")
+        walk.frames(1)
+        first = _status(words)
+        assert first.startswith("Replay \u2014 the deal, move 0 of "), first
+        total = int(first.rsplit(" ", 1)[1])
+        assert not _button(walk, "\u00ab").is_enabled and not _button(walk, "\u2039").is_enabled
+        walk.click(_button(walk, "\u00bb").rect.center)                     # » : to the end
+        assert _status(words) == f"Replay \u2014 the end of the game, move {total} of {total}"
+        walk.click(_button(walk, "\u00ab").rect.center)                     # « : to the start
+        assert _status(words) == f"Replay \u2014 the deal, move 0 of {total}"
+        walk.click(_button(walk, "\u203a").rect.center)                     # › : one move
+        assert _status(words).endswith(f"move 1 of {total}")
+        walk.click(_button(walk, "Next turn \u203a").rect.center)           # a whole turn on
+        on = _status(words)
+        assert "turn 2 of" in on, on
+        moved = int(on.split("move ")[1].split(" ")[0])
+        walk.click(_button(walk, "\u2039").rect.center)                     # ‹ : one move back
+        assert _status(words).endswith(f"move {moved - 1} of {total}")
+        walk.click(_button(walk, "\u2039 Previous turn").rect.center)
+        assert "turn 1 of" in _status(words) or "the deal" in _status(words)
+        # each control's tooltip (all enabled in mid-game): wide, one or two lines, clear of the controls
+        walk.click(_button(walk, "Next turn \u203a").rect.center)
+        walk.click(_button(walk, "\u203a").rect.center)
+        controls = [_button(walk, t) for t in ("\u00ab", "\u2039", "\u203a", "\u00bb", "\u2039 Previous turn",
+                                               "Next turn \u203a")]
+        unit = min(size[0] / 1280, size[1] / 800)
+        at = [(3, 3)]                  # the system pointer, which pygame_gui reads for hovering
+        monkeypatch.setattr(pygame.mouse, "get_pos", lambda: at[0])
+        for control in controls:
+            at[0] = (3, 3)
+            walk.move(at[0])
+            walk.frames(3)
+            at[0] = control.rect.center
+            walk.move(at[0])
+            walk.frames(45)                                 # longer than the tooltip's delay
+            tips = [el for el in walk.app.stack.top.ui.get_sprite_group().sprites()
+                    if isinstance(el, pygame_gui.elements.UITooltip)]
+            assert tips, f"no tooltip on {control.text!r}"
+            tip = tips[0].rect
+            line = round(18 * unit * 1.4)   # the tooltips' type (config/theme.json), with leading
+            assert tip.w >= 200 * unit, f"{control.text!r}: a narrow tooltip {tip}"
+            assert tip.h <= 3.2 * line, f"{control.text!r}: more than two lines {tip}"
+            assert not any(tip.colliderect(c.rect) for c in controls), f"{control.text!r}: {tip} covers the controls"
+    finally:
+        _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- past games
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_past_games_rows_keep_the_winner_and_fit_their_row(size, monkeypatch):
+    from game import replays as R
+    from game.rules.playout import random_game
+    walk = _start(size)
+    try:
+        names = ["Player", "Cosimo (bot)", "Lucrezia (bot)", "Isabella (bot)"]
+        long_names = ["Bartolomeo Colleoni", "Federico da Montefeltro", "Sigismondo Malatesta",
+                      "Francesco Sforza"]
+        for nicks, seed in ((names, 5), (long_names, 6)):
+            game = random_game(walk.app.config, nicks, seed=seed)
+            R.save_finished(game, walk.app.data_dir / R.REPLAYS, "bots", nicks[0])
+            time.sleep(0.01)
+        games = R.past_games(walk.app.data_dir)
+        words = Words(monkeypatch)
+        walk.press("Past games")
+        walk.until_scene("PastGamesScene")
+        walk.frames(1)
+        frame = walk.app.window
+        for game in games:
+            won = f"{game.winners[0].removesuffix(' (bot)')} won"
+            assert won in words.seen, (won, words.seen)                    # the result, whole
+            assert any(s.endswith("\u00b7 Against the computer") for s in words.seen)
+        full = ", ".join(long_names)
+        shown = [s for s in words.seen if s.startswith("Bartolomeo")]
+        assert shown and all(s == full or (s.endswith("\u2026") and full.startswith(s[:-1])) for s in shown), shown
+        assert ", ".join(names) in words.seen                                  # a short list whole
+        # nothing is cut at a row's edges: just inside its border, the paper is bare
+        rows = sorted((el.rect for el in walk.app.stack.top.ui.get_sprite_group().sprites()
+                       if getattr(el, "text", None) == "" and el.rect.w > size[0] // 2), key=lambda r: r.y)
+        assert len(rows) == 2
+        unit = min(size[0] / 1280, size[1] / 800)
+        for r in rows:
+            assert r.h >= 50 * unit                                            # two lines
+            for x in (r.x + round(5 * unit), r.right - round(6 * unit)):
+                column = {tuple(frame.get_at((x, y)))[:3] for y in range(r.y + round(5 * unit), r.bottom - round(5 * unit))}
+                assert len(column) <= 2, f"something drawn at the row's edge x={x}: {column}"
+        walk.click(rows[1].center)                                             # a click opens it
+        walk.until_scene("ReplayScene")
+    finally:
+        _close(walk.app)
