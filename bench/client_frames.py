@@ -270,7 +270,10 @@ def look():     # the player moves the mouse over the board while the bots play
     return False
 while not isinstance(app.stack.top, GameOverScene):
     board, vm = app.stack.top, session.vm
-    walk.until(lambda: look() or vm.my_turn or isinstance(app.stack.top, GameOverScene), 120)
+    walk.until(lambda: look() or vm.my_turn or isinstance(app.stack.top, GameOverScene)
+               or getattr(board, "over_for", None) is not None, 120)
+    if getattr(board, "over_for", None) is not None:    # the last moves, seen on the board
+        walk.press("See the scores")
     if isinstance(app.stack.top, GameOverScene):
         break
     line = next(hit.rect.center for hit in board.hits if hit.target == ("line", turns % 2 == 0, turns % 3))
@@ -278,10 +281,12 @@ while not isinstance(app.stack.top, GameOverScene):
     walk.click(board.buttons["confirm"].rect.center)
     if board.confirm_dialog is not None:
         walk.click(board.confirm_dialog.confirm_button.rect.center)
-    walk.until(lambda: look() or vm.game["isMandatoryActionDone"] or not isinstance(app.stack.top, BoardScene), 60)
-    if isinstance(app.stack.top, BoardScene):
+    walk.until(lambda: look() or vm.game["isMandatoryActionDone"] or not isinstance(app.stack.top, BoardScene)
+               or board.over_for is not None, 60)
+    if isinstance(app.stack.top, BoardScene) and board.over_for is None:
         walk.click(board.buttons["end"].rect.center)
-        walk.until(lambda: look() or not vm.game["isMandatoryActionDone"] or not isinstance(app.stack.top, BoardScene), 60)
+        walk.until(lambda: look() or not vm.game["isMandatoryActionDone"] or not isinstance(app.stack.top, BoardScene)
+                   or board.over_for is not None, 60)
     turns += 1
 walk.frames(10)
 over = status()

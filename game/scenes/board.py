@@ -44,6 +44,9 @@ from .session import GameSession
 DRAG_DISTANCE = 6
 """Pixels the mouse must travel with the button down before a press on a shelf becomes a drag."""
 
+OVER_GUARD = 1.0
+"""Seconds after the game ends on the board during which Enter does not leave it for the scores."""
+
 __all__ = ["BoardScene", "Hit", "DRAG_DISTANCE"]
 
 
@@ -80,6 +83,9 @@ class BoardScene(Scene):
         self._reported: set | None = None            # sections whose report was seen
         self._log_rows = 0
         self.hinter: Hinter | None = None            # the hard bot, asked on the Hint button
+        self._played = False                         # the game was in play under this board
+        self.over_for: float | None = None           # seconds since the game ended on this board
+        self._held: set[int] = set()                 # keys down when it ended (released before they count)
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -165,9 +171,10 @@ class BoardScene(Scene):
     def _refresh_buttons(self) -> None:
         if not self.buttons:
             return
-        if self.final:   # nothing to play: the way back to the scores
+        if self.final or self.over_for is not None:   # nothing to play: the way to the scores
+            keep = ("leave", "rules") if self.final else ("scores", "rules")
             for key, button in self.buttons.items():
-                if key not in ("leave", "rules") and button.visible:
+                if key not in keep and button.visible:
                     button.hide()
         else:
             ActionBar.refresh(self.buttons, self.context())
@@ -198,7 +205,11 @@ class BoardScene(Scene):
         if self.session.turn_started:
             self.session.turn_started = False
             self.app.notify_turn()
-        if self.session.stage() != "board" and not self.final:
+        stage = self.session.stage()
+        self._played |= stage == "board"
+        if stage == "ended" and self._played and not self.final and self.layout is not None:
+            self._over(dt)   # the last moves stay in view until the player asks for the scores
+        elif stage != "board" and not self.final:
             from .router import scene_for  # the router knows every game screen
             nxt = scene_for(self.app, self.session)
             if nxt is not None:
@@ -222,6 +233,15 @@ class BoardScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type in (pygame.MOUSEBUTTONDOWN, pygame.KEYDOWN):
             self._rev += 1
+        if self.over_for is not None and event.type in (pygame.KEYDOWN, pygame.KEYUP) \
+                and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            if event.type == pygame.KEYUP:
+                self._held.discard(event.key)
+            elif self.over_for < OVER_GUARD or event.key in self._held:
+                self._held.add(event.key)   # an Enter from the turn's end, or a double press: not yet
+            else:
+                self._to_scores()
+            return
         if event.type == pygame.MOUSEWHEEL:
             self._wheel(event.y)
         elif event.type == pygame.MOUSEMOTION:
@@ -265,7 +285,9 @@ class BoardScene(Scene):
         self._rev += 1
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             el = event.ui_element
-            if el is self.buttons.get("confirm"):
+            if el is self.buttons.get("scores"):
+                self._to_scores()
+            elif el is self.buttons.get("confirm"):
                 self._confirm()
             elif el is self.buttons.get("back"):
                 self._cancel()
@@ -301,6 +323,34 @@ class BoardScene(Scene):
         """Enter: Confirm for a plan that is ready (a question over the board takes its own Enter)."""
         if self.plan is not None and getattr(self.plan, "ready", True) and self._can_act():
             self._confirm()
+
+    def _over(self, dt: float) -> None:
+        """The game ended while this board was shown (Lorenzo's last token, another player's last
+        move, or the player's own): the board stays as it ended, with the last report's moment,
+        the token and the log, and *See the scores* takes the action bar's place (Enter too, once
+        :data:`OVER_GUARD` has passed)."""
+        if self.over_for is not None:
+            self.over_for += dt
+            return
+        self.over_for = 0.0
+        self._cancel()
+        if self.hinter is not None:
+            self.hinter.close()
+            self.hinter = None
+        pressed = pygame.key.get_pressed()
+        self._held = {k for k in (pygame.K_RETURN, pygame.K_KP_ENTER) if pressed[k]}
+        left, right = self.action_bar.main_rects()
+        self.buttons["scores"] = pygame_gui.elements.UIButton(
+            left.union(right), "See the scores", self.ui, object_id=ObjectID(class_id="@menu"),
+            tool_tip_text="The game is over: every player's score, and who won (Enter)")
+        self._rev += 1
+        self._refresh_buttons()
+
+    def _to_scores(self) -> None:
+        from .router import scene_for
+        nxt = scene_for(self.app, self.session)
+        if nxt is not None:
+            self.app.stack.replace(nxt)
 
     def _new_reports(self) -> None:
         """A Vatican report the player has not seen yet gets its moment on the board (reports made
@@ -715,7 +765,7 @@ class BoardScene(Scene):
         """Everything the cached board depends on besides the static layer."""
         return (self.session.version, self._rev, self.flash > 0, self.session.error,
                 self.session.connection_lost, self.viewing, self.selected_item, self.selected_shelf,
-                id(self.plan), self.log_scroll, len(self.session.log))
+                id(self.plan), self.log_scroll, len(self.session.log), self.over_for is not None)
 
     def _render_static(self, size: tuple[int, int]) -> pygame.Surface:
         """The parts that change only with the window size: table, panels, headings, board frame."""
@@ -742,8 +792,20 @@ class BoardScene(Scene):
             u = L.unit
             text(surface, self.session.error, (L.board.x + round(12 * u), L.board.bottom - round(26 * u)),
                  round(18 * u), P.OXBLOOD, "italic", max_width=L.board.w - round(24 * u))
+        if self.over_for is not None:
+            self._draw_over(surface)
         if self.viewing is not None:
             self._draw_opponent_full(surface, ctx, self.viewing)
+
+    def _draw_over(self, surface: pygame.Surface) -> None:
+        """Who won, in the action bar under *See the scores*."""
+        from .game_over import final_scores, outcome_words
+        head, _why = outcome_words(self.session, final_scores(self.session))
+        a = self.layout.actions
+        top = self.action_bar.main_rects()[0].bottom
+        bottom = self.action_bar.small_rect(2).top
+        text(surface, f"The game is over: {head}", (a.centerx, (top + bottom) // 2), round(17 * self.layout.unit),
+             P.OXBLOOD, "italic", anchor="center", max_width=a.w - round(16 * self.layout.unit))
 
     def _draw_opponent_full(self, surface: pygame.Surface, ctx: Context, nick: str) -> None:
         u = self.layout.unit

@@ -179,9 +179,12 @@ def test_from_the_title_to_the_end_of_a_solo_game_with_the_mouse_only(monkeypatc
         click(app, _hit(scene, ("line", turn % 2 == 1, turn % 3)))
         press(app, scene.buttons["confirm"])
         _confirm_dialog(app, scene)
-        if isinstance(app.stack.top, BoardScene):
+        if isinstance(app.stack.top, BoardScene) and scene.over_for is None:
             assert session.vm.game["isMandatoryActionDone"], session.error
             press(app, scene.buttons["end"])
+        if scene.over_for is not None:      # the last moves stay on the board until the player asks
+            assert isinstance(app.stack.top, BoardScene) and session.vm.game["ended"]
+            press(app, scene.buttons["scores"])
     assert isinstance(app.stack.top, GameOverScene)
     assert session.vm.game["ended"]
 

@@ -92,6 +92,9 @@ def play_to_the_end(app: App, session, between=lambda: None) -> int:
 
     def waiting() -> bool:
         between()
+        board = app.stack.top
+        if isinstance(board, BoardScene) and board.over_for is not None:   # the end, seen on the board
+            click_at(app, board.buttons["scores"].rect.center)
         return session.vm.my_turn or isinstance(app.stack.top, GameOverScene)
 
     frames_until(app, lambda: between() or isinstance(app.stack.top, BoardScene), timeout=60)
@@ -109,12 +112,12 @@ def play_to_the_end(app: App, session, between=lambda: None) -> int:
             click_at(app, board.confirm_dialog.confirm_button.rect.center)
         frames_until(app, lambda: between() or session.error or session.vm.game["isMandatoryActionDone"]
                      or not isinstance(app.stack.top, BoardScene))   # a remote game answers later
-        if not isinstance(app.stack.top, BoardScene):
-            break
+        if not isinstance(app.stack.top, BoardScene) or board.over_for is not None:
+            continue
         assert session.vm.game["isMandatoryActionDone"], session.error
         click_at(app, board.buttons["end"].rect.center)
         frames_until(app, lambda: between() or not session.vm.game["isMandatoryActionDone"]   # the turn passed
-                     or not isinstance(app.stack.top, BoardScene))
+                     or not isinstance(app.stack.top, BoardScene) or board.over_for is not None)
         turns += 1
         assert turns < 120
     return turns

@@ -339,3 +339,52 @@ def test_in_a_plan_one_resource_dragged_onto_a_depot_moves_alone(size):
         assert game.player("Ada").depots[-1].content.get("Stone", 0) >= 1
     finally:
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- the last move is seen
+def _solo_near_the_end(size) -> tuple[Walk, object]:
+    """A solo board, main action done, Lorenzo's black cross at 22 and his next token a +2 move:
+    ending the turn ends the game (the cross reaches 24, the third report)."""
+    from screenshots import TableMatch, mid_game
+
+    from game.rules import default_config
+    from game.scenes.board import BoardScene
+    from game.scenes.session import GameSession
+    game = mid_game(["Ada"], 3, 6)
+    game.black_cross = 22
+    move = next(t.id for t in game.config.solo_tokens if t.kind == "move" and t.spaces == 2)
+    game.tokens.remove(move)
+    game.tokens.insert(0, move)
+    game.main_done = True
+    app = App(headless=True, size=size)
+    app.settings.confirm_end_turn = False
+    walk = Walk(app, None, "end")
+    app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+    walk.frames(2)
+    app.frame(5.0)
+    return walk, game
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_lorenzos_last_move_is_seen_on_the_board_before_the_scores(size):
+    from game.scenes.layout import board_layout
+    walk, game = _solo_near_the_end(size)
+    L = board_layout(size, 1, True)
+    try:
+        before = walk.app.window.copy()
+        walk.press("End turn")
+        walk.frames(30)
+        assert game.phase == "ended" and game.black_cross == 24
+        assert walk.scene == "BoardScene"                       # the board stays, with his move on it
+        assert walk.button_at("End turn") is None and walk.button_at("Produce") is None
+        scores = walk.button_at("See the scores")
+        assert scores is not None and L.actions.collidepoint(scores)
+        changed = _changed_rects(before, walk.app.window)
+        assert any(r.colliderect(L.faith) for r in changed)     # the black cross moved on the track
+        assert any(r.colliderect(L.top_bar) for r in changed)   # his token, face up
+        walk.key(pygame.K_RETURN)                               # an Enter at once does not skip it
+        assert walk.scene == "BoardScene"
+        walk.press("See the scores")
+        walk.until_scene("GameOverScene")
+    finally:
+        _close(walk.app)

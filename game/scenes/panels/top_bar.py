@@ -50,7 +50,7 @@ class TopBar(Panel):
                                     else " — play a leader, rearrange, or end the turn")
         else:
             status = f"{cur}'s turn"
-        if g["lastRound"]:
+        if g["lastRound"] and not g.get("ended"):
             status += " · last round"
         left = r.x + self.px(14)
         me = ctx.me
