@@ -1,6 +1,7 @@
 """“Connection lost — reconnecting…”: a veil over the game while the match reconnects.
 
-The overlay is not opaque: the board stays visible under a smoky veil. It keeps pumping the
+The board stays in view behind it, blurred and darkened as behind every question of the game
+(:func:`game.scenes.ask.dim`); the card itself is opaque paper. It keeps pumping the
 session (the scene under it is paused), pops itself as soon as the session reports it is back,
 and says so plainly when reconnection has failed. "Leave" goes back to the title.
 """
@@ -12,12 +13,11 @@ from typing import TYPE_CHECKING
 import pygame
 
 from .art import fonts
-from .backdrop import FADED, INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, panel, tracked, wrap
+from .ask import dim
+from .backdrop import FADED, INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_lines, panel, tracked, wrap
 
 if TYPE_CHECKING:
     from .session import GameSession
-
-VEIL = (34, 24, 16, 150)
 
 
 class ConnectionOverlay(PaintedScene):
@@ -31,6 +31,7 @@ class ConnectionOverlay(PaintedScene):
         self.t = 0.0
         self.card = pygame.Rect(0, 0, 0, 0)
         self._failed_shown = False
+        self._behind: tuple | None = None   # (size, session version, the dimmed screen behind)
 
     @property
     def failed(self) -> str | None:
@@ -49,7 +50,7 @@ class ConnectionOverlay(PaintedScene):
         self._failed_shown = bool(self.failed)
 
     def frame_interval(self) -> float | None:
-        return 1 / 20   # the breathing dots
+        return 1 / 10   # the breathing dots
 
     def update(self, dt: float) -> None:
         self.t += dt
@@ -65,9 +66,14 @@ class ConnectionOverlay(PaintedScene):
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         u = self.unit
-        veil = pygame.Surface((w, h), pygame.SRCALPHA)
-        veil.fill(VEIL)
-        surface.blit(veil, (0, 0))
+        key = (surface.get_size(), self.session.version)
+        if self._behind is None or self._behind[:2] != key:   # blurred once: the game behind is paused
+            dim(surface)
+            self._behind = (*key, surface.copy())
+        else:
+            surface.blit(self._behind[2], (0, 0))
+        edge = max(2, round(6 * u))    # opaque paper: nothing behind shows through the words
+        pygame.draw.rect(surface, PANEL, self.card.inflate(-2 * edge, -2 * edge), border_radius=edge)
         surface.blit(panel(self.card.w, self.card.h, u), self.card.topleft)
         cx = self.card.centerx
         y = self.card.y + round(40 * u)

@@ -388,3 +388,31 @@ def test_lorenzos_last_move_is_seen_on_the_board_before_the_scores(size):
         walk.until_scene("GameOverScene")
     finally:
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- connection lost
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_connection_lost_card_is_opaque_over_a_blurred_board(size):
+    """Over two different boards, the card reads the same, pixel for pixel: nothing of the board
+    ghosts through it; around it the board is blurred (no sharp edge of it is left)."""
+    cards = []
+    for nicks in (("Ada", "Bruno", "Cora"), ("Ada",)):
+        walk, game = _table(size, nicks)
+        try:
+            plain = walk.app.window.copy()
+            walk.app.stack.top.session.match.out.append({"type": "ConnectionLost"})
+            walk.frames(3)
+            assert walk.scene == "ConnectionOverlay"
+            walk.move((3, 3))
+            walk.frames(2)
+            card = walk.app.stack.top.card
+            cards.append(walk.app.window.subsurface(card.inflate(-40, -40)).copy())
+            strip = pygame.Rect(0, card.bottom + 10, size[0], size[1] - card.bottom - 20)   # the board under it
+            sharp = sum(abs(plain.get_at((x, y))[0] - plain.get_at((x + 1, y))[0]) > 40
+                        for x in range(strip.x, strip.right - 1, 2) for y in range(strip.y, strip.bottom, 4))
+            blurred = sum(abs(walk.app.window.get_at((x, y))[0] - walk.app.window.get_at((x + 1, y))[0]) > 40
+                          for x in range(strip.x, strip.right - 1, 2) for y in range(strip.y, strip.bottom, 4))
+            assert blurred < sharp / 5, (sharp, blurred)
+        finally:
+            _close(walk.app)
+    assert _changed_box(*cards) is None
