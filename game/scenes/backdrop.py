@@ -308,7 +308,6 @@ class PaintedScene(Scene):
     def __init__(self, app) -> None:
         super().__init__(app)
         self.widgets: dict[str, Any] = {}
-        self._scale: float | None = None
 
     @property
     def unit(self) -> float:
@@ -319,10 +318,8 @@ class PaintedScene(Scene):
         return max(1, round(v * self.unit))
 
     def build(self) -> None:
-        scale = round(self.unit, 2)
-        if scale != self._scale:
-            self.ui = pygame_gui.UIManager(self.app.size, scaled_theme(scale), enable_live_theme_updates=False)
-            self._scale = scale
+        if round(self.unit, 2) != self._ui_scale or tuple(self.ui.window_resolution) != tuple(self.app.size):
+            self.fit_ui(self.app.size)
         self.widgets = {}
         self.layout()
 

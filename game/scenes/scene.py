@@ -12,7 +12,9 @@ Frames run only while something happens (see :mod:`game.scenes.app`): after inpu
 scene that moves by itself (an animation, a timer) says so there; one that waits on a thread has
 the thread call ``app.wake()``.
 
-Each scene owns a pygame_gui ``UIManager`` (themed by ``config/theme.json``) for its widgets.
+Each scene owns a pygame_gui ``UIManager`` (themed by ``config/theme.json``) for its widgets, made
+by :func:`ui_manager`: the managers of all scenes at one scale share one theme (its fonts and its
+cache of widget shapes, whose atlases alone weigh 4-12 MB), so a scene costs only its widgets.
 """
 from __future__ import annotations
 
@@ -82,6 +84,40 @@ def scaled_theme(scale: float) -> dict:
 
 
 
+_THEMES: dict[float, Any] = {}
+"""The pygame_gui theme of each scale in use (only the latest scale is kept: scenes made at an
+older one keep theirs alive through their managers until they go)."""
+
+
+class _SharedThemeManager(pygame_gui.UIManager):
+    """A ``UIManager`` whose theme is the one shared by every manager at its scale."""
+
+    def __init__(self, size: tuple[int, int], scale: float) -> None:
+        self._theme_scale = scale
+        super().__init__(size, None, enable_live_theme_updates=False)
+
+    def create_new_theme(self, theme_path: Any = None) -> Any:
+        if theme_path is not None:   # an explicit theme (not ours): a theme of its own
+            return super().create_new_theme(theme_path)
+        shared = _THEMES.get(self._theme_scale)
+        if shared is None:
+            _THEMES.clear()
+            shared = super().create_new_theme(scaled_theme(self._theme_scale))
+            _THEMES[self._theme_scale] = shared
+        return shared
+
+
+def ui_manager(size: tuple[int, int], scale: float) -> pygame_gui.UIManager:
+    """A pygame_gui manager for a scene of a window of ``size``, themed at ``scale`` (the theme is
+    shared with every other scene's manager at that scale)."""
+    return _SharedThemeManager(size, round(scale, 2))
+
+
+def shared_themes() -> int:
+    """How many pygame_gui themes are kept for new managers (tests read it)."""
+    return len(_THEMES)
+
+
 def unit_of(size: tuple[int, int]) -> float:
     """One design pixel at this window size (1.0 at 1280x800)."""
     return min(size[0] / 1280, size[1] / 800)
@@ -95,7 +131,7 @@ class Scene:
     def __init__(self, app: "App") -> None:
         self.app = app
         self._ui_scale = round(unit_of(app.size), 2)
-        self.ui = pygame_gui.UIManager(app.size, scaled_theme(self._ui_scale), enable_live_theme_updates=False)
+        self.ui = ui_manager(app.size, self._ui_scale)
 
     # lifecycle ---------------------------------------------------------------------------
     def enter(self) -> None:
@@ -114,14 +150,21 @@ class Scene:
 
     def resize(self, size: tuple[int, int]) -> None:
         """The window changed size: lay the widgets out again (with type scaled to the new size)."""
+        self.fit_ui(size)
+        self.build()
+
+    def fit_ui(self, size: tuple[int, int]) -> None:
+        """Make :attr:`ui` a manager for a window of ``size``, emptied of widgets: the same one
+        when the scale is unchanged, else a new one themed at the new scale."""
         scale = round(unit_of(size), 2)
         if scale != self._ui_scale:
             self._ui_scale = scale
-            self.ui = pygame_gui.UIManager(size, scaled_theme(scale), enable_live_theme_updates=False)
-        else:
-            self.ui.set_window_resolution(size)
             self.ui.clear_and_reset()
-        self.build()
+            self.ui = ui_manager(size, scale)
+        else:
+            if tuple(self.ui.window_resolution) != tuple(size):
+                self.ui.set_window_resolution(size)
+            self.ui.clear_and_reset()
 
     # per frame ---------------------------------------------------------------------------
     def build(self) -> None:

@@ -116,3 +116,37 @@ def test_a_resize_empties_the_caches_drawn_for_the_old_size(app):
     assert memory.cached_bytes() == 0
     app.frame(1 / 60)                                 # the title is drawn again, at the new size
     assert memory.cached_bytes() > 0 and not _over_budget()
+
+
+def test_every_scene_at_one_scale_shares_one_ui_theme_and_a_popped_scene_frees_its_manager(app):
+    """pygame_gui's theme holds the fonts and the atlases of widget shapes (4 MB each): the scenes'
+    managers share one per scale instead of one each, and a popped scene's manager goes with it."""
+    from game.scenes.menus import SettingsScene, TitleScene
+    from game.scenes.scene import shared_themes
+    title = TitleScene(app)
+    app.stack.push(title)
+    app.frame(1 / 60)
+    over = SettingsScene(app)
+    app.stack.push(over)
+    app.frame(1 / 60)
+    assert title.ui is not over.ui and title.ui.ui_theme is over.ui.ui_theme
+    assert shared_themes() == 1
+    atlases = [c["surface"] for c in title.ui.ui_theme.shape_cache.cache_surfaces]
+    assert atlases and all(s.get_size() == (1024, 1024) for s in atlases)
+    manager = weakref.ref(over.ui)
+    app.stack.pop()
+    del over
+    app.frame(1 / 60)
+    gc.collect()
+    assert manager() is None
+    # another scale: a theme of its own for the new size, shared again, the old one let go
+    old = weakref.ref(title.ui.ui_theme)
+    app.resize((1600, 900))
+    app.frame(1 / 60)
+    other = SettingsScene(app)
+    app.stack.push(other)
+    app.frame(1 / 60)
+    assert other.ui.ui_theme is title.ui.ui_theme and shared_themes() == 1
+    gc.collect()
+    assert old() is None
+    assert title.widgets and all(w.ui_manager is title.ui for w in title.widgets.values())
