@@ -426,6 +426,7 @@ class BoardScene(Scene):
         if self.hinter is not None:
             self.hinter.close()
             self.hinter = None
+        self._static = self._base = self._base_key = None   # two window-sized pictures, whoever still holds the scene
         super().exit()
 
     def _rules(self) -> None:
@@ -773,7 +774,7 @@ class BoardScene(Scene):
         surface = pygame.Surface(size).convert() if pygame.display.get_init() and pygame.display.get_surface() \
             else pygame.Surface(size)
         surface.fill(P.WALNUT_DARK)
-        surface.blit(art.board.wood_panel(*size), (0, 0))
+        surface.blit(art.board.wood_panel.once(*size), (0, 0))   # drawn into the frame, not kept
         for p in (self.top_bar, self.market, self.grid, self.faith, self.log, self.action_bar):
             panel(surface, p.rect)
         for p in self.panels:

@@ -66,6 +66,12 @@ class SurfaceCache:
                 self.nbytes -= gone
         return value
 
+    def once(self, *args: Any, **kwargs: Any) -> Any:
+        """The result drawn now and not kept (nor counted): for a picture that is drawn once into
+        another picture that is kept, such as the board's window-sized table."""
+        data = self._data.get((args, tuple(kwargs.items())) if kwargs else args)
+        return data[0] if data is not None else self.function(*args, **kwargs)
+
     def __len__(self) -> int:
         return len(self._data)
 

@@ -150,3 +150,28 @@ def test_every_scene_at_one_scale_shares_one_ui_theme_and_a_popped_scene_frees_i
     gc.collect()
     assert old() is None
     assert title.widgets and all(w.ui_manager is title.ui for w in title.widgets.values())
+
+
+def test_the_board_keeps_no_window_sized_background_besides_its_frame_and_lets_its_frame_go(app):
+    """The walnut table and the panels' parchment are drawn once into the board's cached frame:
+    no cache keeps a window-sized copy of them, and a board that is left lets its frames go even
+    if something still holds the scene."""
+    from game.scenes.menus import TitleScene
+    memory.clear_caches()
+    game = Game.new(default_config(), ["Ada", "Bruno", "Cora", "Dario"], 3)
+    for nick, action in steps(game, random.Random(3)):
+        game.apply(nick, action)
+        if game.phase == "play":
+            break
+    board = BoardScene(app, session_for(game, "Ada"))
+    app.stack.reset(board)
+    app.frame(1 / 60)
+    window = app.window.get_width() * app.window.get_height()
+    assert board._static is not None and board._base is not None
+    for name, cache in memory._CACHES.items():
+        for value, _size in cache._data.values():
+            for s in (value if isinstance(value, tuple) else (value,)):
+                if isinstance(s, pygame.Surface):
+                    assert s.get_width() * s.get_height() < window * 0.6, (name, s.get_size())
+    app.stack.reset(TitleScene(app))
+    assert board._static is None and board._base is None

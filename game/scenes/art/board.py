@@ -14,34 +14,40 @@ from .palette import (FELT, GOLD, GOLD_DARK, GOLD_LIGHT, INK, IVORY, OAK, OXBLOO
                       SEPIA, WALNUT, WALNUT_DARK, mix, shade)
 
 
-@surface_cache(24, 32)
+@surface_cache(6, 32)   # the board's panels use theirs once, into the board's cached frame
 def parchment(w: int, h: int) -> pygame.Surface:
     """An opaque sheet of parchment (gradient, mottling, vignette, grain), cached by size."""
     return paper(max(1, int(w)), max(1, int(h)), 1592)
 
 
-@surface_cache(16, 32)
+@surface_cache(4, 32)    # the window-sized one is drawn once into the board's cached frame
 def wood_panel(w: int, h: int, inset: str = "parchment") -> pygame.Surface:
     """A walnut frame (mitred, bevelled, with gilt inner fillet) around a parchment inset.
 
     ``inset="felt"`` gives a green-blue baize inset instead (for the table/market tray).
+
+    Each layer is blended in place and let go as soon as it is used: a window-sized panel once
+    held about nine window-sized scratch surfaces at a time (50 MB at 1600x900).
     """
     w, h = max(4, int(w)), max(4, int(h))
     s = canvas(w, h)
     fw = max(3, round(min(w, h) * 0.045))
     rad = max(2, fw // 2)
     # frame: horizontal grain on top/bottom rails, vertical on the stiles, mitred corners
-    horiz = wood(w, h, WALNUT, seed=3)
+    frame = wood(w, h, WALNUT, seed=3)
     vert = wood(w, h, WALNUT, seed=5, vertical=True)
-    frame = canvas(w, h)
-    frame.blit(horiz, (0, 0))
-    stiles = canvas(w, h)
+    stiles = canvas(w, h, _CLEAR_WHITE)      # masks: white, opaque where the shape is
     pygame.draw.polygon(stiles, (255, 255, 255), [(0, 0), (fw, fw), (fw, h - fw), (0, h)])
     pygame.draw.polygon(stiles, (255, 255, 255), [(w, 0), (w - fw, fw), (w - fw, h - fw), (w, h)])
-    frame.blit(clip_to(vert, stiles), (0, 0))
-    shape = canvas(w, h)
+    vert.blit(stiles, (0, 0), special_flags=pygame.BLEND_RGBA_MULT)
+    del stiles
+    frame.blit(vert, (0, 0))
+    del vert
+    shape = canvas(w, h, _CLEAR_WHITE)
     pygame.draw.rect(shape, (255, 255, 255), (0, 0, w, h), border_radius=rad)
-    s.blit(clip_to(frame, shape), (0, 0))
+    frame.blit(shape, (0, 0), special_flags=pygame.BLEND_RGBA_MULT)
+    s.blit(frame, (0, 0))
+    del frame
     # bevel: light top/left, dark bottom/right, mitre lines
     bw = max(1, fw // 5)
     bev = canvas(w, h)
@@ -51,7 +57,10 @@ def wood_panel(w: int, h: int, inset: str = "parchment") -> pygame.Surface:
         pygame.draw.line(bev, (255, 226, 180, a // 2), (i, i + 1), (i, h - i))
         pygame.draw.line(bev, (0, 0, 0, a), (i, h - 1 - i), (w - i, h - 1 - i))
         pygame.draw.line(bev, (0, 0, 0, a * 2 // 3), (w - 1 - i, i + 1), (w - 1 - i, h - i - 1))
-    s.blit(clip_to(bev, shape), (0, 0))
+    bev.blit(shape, (0, 0), special_flags=pygame.BLEND_RGBA_MULT)
+    del shape
+    s.blit(bev, (0, 0))
+    del bev
     for a, b in (((0, 0), (fw, fw)), ((w, 0), (w - fw, fw)), ((0, h), (fw, h - fw)), ((w, h), (w - fw, h - fw))):
         tdraw(s, "line", (*WALNUT_DARK, 160), a, b, max(1, fw // 12))
     tdraw(s, "rect", (*WALNUT_DARK, 200), (0, 0, w, h), max(1, fw // 10), border_radius=rad)
@@ -61,9 +70,10 @@ def wood_panel(w: int, h: int, inset: str = "parchment") -> pygame.Surface:
         if inset == "felt":
             tex = radial_gradient(r.w, r.h, lambda u, v: (*mix(shade(FELT, 0.15), shade(FELT, -0.4), min(
                 1, math.hypot(u - 0.5, v - 0.5) * 1.5)), 255), 32)
-        else:
-            tex = parchment(r.w, r.h).copy()
+        else:   # parchment(), not kept: only this panel shows it
+            tex = paper(r.w, r.h, 1592)
         s.blit(tex, r.topleft)
+        del tex
         g = max(1, fw // 6)
         pygame.draw.rect(s, GOLD_DARK, r.inflate(2 * g, 2 * g), g)
         pygame.draw.rect(s, GOLD_LIGHT, r.inflate(g, g), max(1, g // 2))
@@ -75,6 +85,9 @@ def wood_panel(w: int, h: int, inset: str = "parchment") -> pygame.Surface:
             pygame.draw.line(shadow, (30, 18, 8, a * 2 // 3), (i, 0), (i, r.h))
         s.blit(shadow, r.topleft)
     return s
+
+
+_CLEAR_WHITE = (255, 255, 255, 0)
 
 
 @surface_cache(4, 64)
