@@ -32,6 +32,15 @@ log = logging.getLogger("mor.discovery")
 SERVICE_TYPE = "_mor._tcp.local."
 """Our own DNS-SD service type (the reference server announces nothing)."""
 
+SERVICE_TYPE_ENV = "MOR_SERVICE_TYPE"
+"""An environment variable that replaces :data:`SERVICE_TYPE` (the tests set a type of their own,
+so that the tables they announce never show in a player's list on the same machine)."""
+
+
+def service_type() -> str:
+    """The DNS-SD service type announced and looked for: :data:`SERVICE_TYPE` unless overridden."""
+    return os.environ.get(SERVICE_TYPE_ENV, "").strip() or SERVICE_TYPE
+
 PROTOCOL = "1"
 """TXT ``v``: the version of these announcements."""
 
@@ -99,7 +108,7 @@ class FoundGame:
 def _instance_name(name: str, port: int) -> str:
     """A DNS-SD instance name: the table's name (no dots) and a unique tail."""
     clean = re.sub(r"[^\w' -]", "", name, flags=re.UNICODE).strip()[:40] or "Masters of Renaissance"
-    return f"{clean} ({socket.gethostname()[:20]}:{port}).{SERVICE_TYPE}"
+    return f"{clean} ({socket.gethostname()[:20]}:{port}).{service_type()}"
 
 
 def local_ipv4() -> list[str]:
@@ -194,7 +203,7 @@ class Announcer:
 
     def _service(self, info: TableInfo):
         from zeroconf import ServiceInfo
-        return ServiceInfo(SERVICE_TYPE, self.name, port=self.port, properties=info.properties(),
+        return ServiceInfo(service_type(), self.name, port=self.port, properties=info.properties(),
                            addresses=[socket.inet_aton(a) for a in self.addresses if _is_ipv4(a)],
                            server=self._host_name())
 
@@ -294,7 +303,7 @@ class Browser:
                 return
             self._zc = zc
             try:
-                self._browser = ServiceBrowser(zc, SERVICE_TYPE, handlers=[self._changed])
+                self._browser = ServiceBrowser(zc, service_type(), handlers=[self._changed])
             except Exception as e:
                 self.problem = NO_MULTICAST
                 log.info("cannot look for games (%s)", e)

@@ -164,3 +164,12 @@ def test_two_announcers_on_one_computer_keep_their_own_addresses(browser):
     finally:
         lan.close(timeout=5)
         loop.close(timeout=5)
+
+
+def test_the_tests_announce_under_a_service_type_of_their_own_so_no_players_list_shows_them(monkeypatch):
+    from game.netcode import discovery
+    assert discovery.service_type() == "_mor-test._tcp.local."          # set by tests/conftest.py
+    assert discovery._instance_name("Ada's table", 4000).endswith("._mor-test._tcp.local.")
+    monkeypatch.delenv(discovery.SERVICE_TYPE_ENV)
+    assert discovery.service_type() == discovery.SERVICE_TYPE == "_mor._tcp.local."
+    assert discovery._instance_name("Ada's table", 4000).endswith(")._mor._tcp.local.")
