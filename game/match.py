@@ -416,6 +416,48 @@ class BotMatch:
         os.replace(tmp, self.save_path)
 
 
+UNFINISHED_FILE = "unfinished-games.json"
+"""Beside the seat tokens: the games on servers this install has a seat in and that have not ended
+(``"host:port/nickname"`` -> ``{host, port, nickname, players, at}``)."""
+
+
+def unfinished_games(path: Path | None = None) -> list[tuple[str, dict[str, Any]]]:
+    """The remembered unfinished games on servers, newest first, as (seat key, record)."""
+    path = path if path is not None else data_dir() / UNFINISHED_FILE
+    try:
+        data = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return []
+    if not isinstance(data, dict):
+        return []
+    out = [(str(k), v) for k, v in data.items() if isinstance(v, dict) and isinstance(v.get("host"), str)
+           and isinstance(v.get("port"), int) and isinstance(v.get("nickname"), str)]
+    return sorted(out, key=lambda kv: -float(kv[1].get("at") or 0))
+
+
+def _write_unfinished(path: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    games = dict(unfinished_games(path))
+    change(games)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(orjson.dumps(dict(sorted(games.items(), key=lambda kv: -float(kv[1].get("at") or 0))[:20])))
+        os.replace(tmp, path)
+    except OSError as e:
+        log.info("cannot remember the game: %s", e)
+
+
+def remember_unfinished(path: Path, key: str, record: dict[str, Any]) -> None:
+    _write_unfinished(path, lambda games: games.__setitem__(key, record))
+
+
+def forget_unfinished(path: Path | None, key: str) -> None:
+    """Forget a remembered game (it is over, or its server no longer has it)."""
+    path = path if path is not None else data_dir() / UNFINISHED_FILE
+    if any(k == key for k, _ in unfinished_games(path)):
+        _write_unfinished(path, lambda games: games.pop(key, None))
+
+
 class RemoteMatch:
     """A seat in a game on a server (or a place in its waiting room).
 
@@ -428,9 +470,13 @@ class RemoteMatch:
 
     def __init__(self, host: str, port: int, nickname: str, *, connect_timeout: float = 5.0,
                  retry_delays: tuple[float, ...] = (0.5, 1, 2, 3, 5, 5, 10, 10, 15, 30),
-                 heartbeat_interval: float = 10.0, token_file: Path | None = None) -> None:
+                 heartbeat_interval: float = 10.0, token_file: Path | None = None, remember: bool = True) -> None:
         self.host, self.port, self.nickname = host, port, nickname
         self.token_file = token_file if token_file is not None else data_dir() / "seats.json"
+        # a game this seat plays is remembered until it ends, for the title's "Return to your game at
+        # host:port" (not the host's own seat: the title offers the game it hosts in its own words)
+        self.remember = remember
+        self._remembered: bool | None = None
         self.token: str | None = self._saved_tokens().get(self._seat_key)
         self.retry_delays = retry_delays
         self.heartbeat_interval = heartbeat_interval
@@ -470,6 +516,29 @@ class RemoteMatch:
             os.replace(tmp, self.token_file)
         except OSError as e:
             log.info("cannot save the seat token: %s", e)
+
+    @property
+    def games_file(self) -> Path:
+        """Where the unfinished games this install is seated in are remembered (beside the tokens)."""
+        return self.token_file.with_name(UNFINISHED_FILE)
+
+    def _remember_game(self, m: Msg) -> None:
+        """Remember this seat's game while it runs (with a token that takes the seat back); forget
+        it once it is over."""
+        if not self.remember:
+            return
+        if self.game_over:
+            if self._remembered is not False:
+                forget_unfinished(self.games_file, self._seat_key)
+                self._remembered = False
+            return
+        if self._remembered or not self.token:
+            return
+        players = [str(p.get("nickname")) for p in m.get("players") or () if isinstance(p, dict)]
+        remember_unfinished(self.games_file, self._seat_key, {
+            "host": self.host, "port": self.port, "nickname": self.nickname, "players": players,
+            "at": time.time()})
+        self._remembered = True
 
     def _connect(self) -> Connection:
         conn = Connection(self.host, self.port, timeout=self._connect_timeout,
@@ -543,8 +612,10 @@ class RemoteMatch:
             if t == "UpdateGame":
                 self.in_game = True
                 self.game_over = self.game_over or bool(m.get("ended"))
+                self._remember_game(m)
             elif t == "UpdateGameEnd":
                 self.game_over = True
+                self._remember_game(m)
             if t == CONNECTION_LOST:
                 if self._closing:
                     continue

@@ -27,6 +27,9 @@ from .backdrop import (FADED, INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, glo
 log = logging.getLogger("mor.menus")
 
 TITLE = "Masters of Renaissance"
+MENU_TEXT_MAX = 415
+"""The widest words of a title entry, in design pixels at the menu's type (26): its buttons widen
+to hold them up to this, and stay clear of the art on either side."""
 KICKER = "A digital edition of the board game"
 
 
@@ -135,19 +138,41 @@ class TitleScene(PaintedScene):
         self.captions: dict[str, str] = {}
         self.caption_y = 0
         self.caption_rect: pygame.Rect | None = None
+        self.seat: tuple[str, dict] | None = None   # a game on a server to return to (see remote_seat)
 
     def layout(self) -> None:
         w, h = self.app.size
         u = self.unit
         items = []
         from .hosting import hosted_game_open
+        from .versus import bots_save_path, saved_summary
+        # every unfinished game first, each taking the player straight back to it
         if hosted_game_open(self.app):
             items.append(("return", "Return to your LAN game", "Back to your seat at the game you host"))
-        if self.app.solo_save_path.exists():
+        self.seat = remote_seat(self.app)
+        if self.seat is not None:
+            record = self.seat[1]
+            players = [n for n in record.get("players") or () if n != record["nickname"]]
+            where = _hostport(record["host"], record["port"])
+            label = f"Return to your game at {where}"
+            if fonts.font(26).size(label)[0] > MENU_TEXT_MAX:      # a long host name
+                label = f"Return to {where}" if fonts.font(26).size(f"Return to {where}")[0] <= MENU_TEXT_MAX \
+                    else "Return to your game on its server"
+            items.append(("rejoin", label,
+                          f"Back to your seat as {record['nickname']}"
+                          + (f", with {_and(players)}" if players else "")))
+        solo_saved = self.app.solo_save_path.exists()
+        if solo_saved:
             items.append(("continue", "Continue solo game", "Pick up your saved game against Lorenzo"))
+        versus_saved = bots_save_path(self.app).exists()
+        if versus_saved:
+            summary, problem = saved_summary(bots_save_path(self.app), self.app.config)
+            items.append(("continue_versus", "Continue the game against the computer",
+                          (summary or problem or "").replace(" is saved.", ", saved where you left it.")))
         items += [("solo", "Play solo", "A new game against Lorenzo il Magnifico"
-                   + (" (you will be asked about the saved one)" if items else "")),
-                  ("versus", "Play against the computer", "You and 1 to 3 computer players, on this computer"),
+                   + (" (you will be asked about the saved one)" if solo_saved else "")),
+                  ("versus", "Play against the computer", "You and 1 to 3 computer players, on this computer"
+                   + (" (the saved game is kept unless you choose to replace it)" if versus_saved else "")),
                   ("host", "Host a LAN game", "Open a game on this computer for friends on your network"),
                   ("join", "Join a game", "Join a friend's game, found on your network"),
                   ("past", "Past games", "Go through a finished game again, move by move; open a game file"),
@@ -155,14 +180,30 @@ class TitleScene(PaintedScene):
                   ("settings", "Settings", "Your nickname, the window, sound, the port you host on"),
                   ("quit", "Quit", None)]
         self.captions = {name: tip for name, _text, tip in items if tip}
-        bw, bh, gap = round(360 * u), round(50 * u), round(12 * u)
+        widest = max(fonts.font(26).size(text)[0] for _name, text, _tip in items)
+        bw, bh, gap = round(min(max(360, widest + 40), MENU_TEXT_MAX + 35) * u), round(50 * u), round(12 * u)
+        cx = w // 2 + max(0, bw - round(420 * u)) // 2      # a wide column leans away from the cards
         top = round(h * 0.36)
-        if len(items) >= 7:
-            top = round(h * {7: 0.34, 8: 0.31}.get(len(items), 0.29))
-            bh, gap = round({7: 50, 8: 45}.get(len(items), 42) * u), round({7: 12, 8: 9}.get(len(items), 8) * u)
-        rects = self.column(w // 2, top, bw, bh, gap, len(items))
-        for (name, text, _tip), rect in zip(items, rects):   # what a button does is said under the menu
-            self.button(name, rect, text, "@menu_quiet" if name in ("past", "help", "settings", "quit") else "@menu")
+        quiet = ("past", "help", "settings", "quit")
+        row = [item for item in items if item[0] in quiet] if len(items) > 8 else []
+        column = [item for item in items if item not in row]   # many unfinished games: the quiet ones in a row
+        n = len(column) + (1 if row else 0)
+        if n >= 7:
+            top = round(h * {7: 0.34, 8: 0.31}.get(n, 0.29))
+            bh, gap = round({7: 50, 8: 45}.get(n, 42) * u), round({7: 12, 8: 9}.get(n, 8) * u)
+        rects = self.column(cx, top, bw, bh, gap, len(column))
+        for (name, text, _tip), rect in zip(column, rects):   # what a button does is said under the menu
+            self.button(name, rect, text, "@menu_quiet" if name in quiet else "@menu")
+        if row:
+            small_gap = round(8 * u)
+            words = [fonts.font(20).size(text)[0] + 20 for _name, text, _tip in row]   # each as wide as its words
+            spare = (bw / u - small_gap / u * (len(row) - 1) - sum(words)) / len(row)
+            x, y = rects[0].x, rects[-1].bottom + gap
+            for (name, text, _tip), width in zip(row, words):
+                rect = pygame.Rect(x, y, round((width + spare) * u), round(bh * 0.85))
+                x = rect.right + small_gap
+                rects.append(rect)
+                self.button(name, rect, text, "@quiet")
         self.caption_y = rects[-1].bottom + round(16 * u)
 
     def hovered(self) -> str | None:
@@ -224,6 +265,14 @@ class TitleScene(PaintedScene):
             app.stack.push(JoinScene(app))
         elif name in ("host", "return"):   # hosting again brings back the game it keeps
             app.stack.push(HostScene(app))
+        elif name == "rejoin" and self.seat is not None:   # joining again with the seat's token
+            app.stack.push(JoinScene(app, rejoin=self.seat))
+        elif name == "continue_versus":
+            from .versus import VersusScene
+            versus = VersusScene(app)
+            app.stack.push(versus)
+            if versus.saved:              # straight back to the board; a problem is said on that page
+                versus.begin(resume=True)
         elif name == "solo":
             self.ask_solo()
         elif name == "versus":
@@ -289,6 +338,23 @@ class TitleScene(PaintedScene):
         session = GameSession(match, app.config, match.nickname)
         session.pump()
         app.stack.reset(scene_for(app, session))
+
+
+def remote_seat(app) -> tuple[str, dict] | None:
+    """The newest game on a server (or a friend's LAN table) this install has a seat in and that
+    has not ended, as (seat key, record); the seat's token is kept beside it (see RemoteMatch)."""
+    from game.match import unfinished_games
+    for key, record in unfinished_games(app.data_dir / "unfinished-games.json"):
+        server = app.server
+        if server is not None and record["port"] == server.address[1] and \
+                record["host"] in ("127.0.0.1", "localhost", "::1"):
+            continue                  # the game this app hosts: "Return to your LAN game"
+        return key, record
+    return None
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def describe_solo_save(config, path) -> str | None:
@@ -673,7 +739,8 @@ class HostScene(PaintedScene):
         from .session import GameSession
         app = self.app
         try:
-            match = RemoteMatch("127.0.0.1", self.port, app.settings.nickname.strip(), connect_timeout=3)
+            match = RemoteMatch("127.0.0.1", self.port, app.settings.nickname.strip(), connect_timeout=3,
+                                remember=False)
         except OSError as e:
             self.error = f"The game server started but this computer could not join it ({e})."
             self.rebuild()
@@ -737,13 +804,17 @@ class JoinScene(PaintedScene):
     """Pick a game found on the network (or type the host's address) and a nickname; join its
     waiting room."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, rejoin: tuple[str, dict] | None = None) -> None:
         super().__init__(app)
         from .lan_list import LanGames
         self.lan = LanGames(on_change=app.wake)   # the games announced on the network, kept live
         self.lan_rect = pygame.Rect(0, 0, 0, 0)
         s = app.settings
         self.draft = {"address": s.last_address, "nickname": s.nickname}
+        self.rejoin = rejoin     # (seat key, record): the title's "Return to your game at host:port"
+        if rejoin is not None:
+            record = rejoin[1]
+            self.draft = {"address": _hostport(record["host"], record["port"]), "nickname": record["nickname"]}
         self.errors: dict[str, str] = {}
         self.error: str | None = None
         self.busy: str | None = None     # what we are doing, while connecting
@@ -760,6 +831,8 @@ class JoinScene(PaintedScene):
     def enter(self) -> None:
         self.lan.start()
         super().enter()
+        if self.rejoin is not None:        # straight back to the seat, as Join would with these fields
+            self.join()
 
     def exit(self) -> None:
         self.lan.close()
@@ -975,6 +1048,15 @@ class JoinScene(PaintedScene):
             return
         if any(m.get("type") == "ConnectionLost" for m in msgs):
             self._fail(f"The server at {_hostport(*self._target)} closed the connection.")  # type: ignore[misc]
+            return
+        if self.rejoin is not None and session.lobby.booked > 0 and not session.vm.has_game:
+            # the seat's game is not there any more (it ended meanwhile, or the server lost it)
+            from game.match import forget_unfinished
+            forget_unfinished(getattr(session.match, "games_file", None), self.rejoin[0])
+            where = _hostport(*self._target)  # type: ignore[misc]
+            self.rejoin = None
+            self._fail(f"Your game at {where} is not running there any more: it has ended, or the server "
+                       f"no longer has it. Join again to sit at a new table.")
             return
         if session.lobby.booked > 0 or session.vm.has_game:
             s = self.app.settings

@@ -325,3 +325,109 @@ def test_past_games_rows_keep_the_winner_and_fit_their_row(size, monkeypatch):
         walk.until_scene("ReplayScene")
     finally:
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- the title's unfinished games
+def _title_entries(walk: Walk) -> list[str]:
+    import pygame_gui
+    return [str(el.text) for el in sorted(walk.app.stack.top.ui.get_sprite_group().sprites(), key=lambda e: e.rect.y)
+            if isinstance(el, pygame_gui.elements.UIButton) and el.visible]
+
+
+def _cut(walk: Walk) -> list[str]:
+    """The title's entries whose words do not fit their button."""
+    import pygame_gui
+    return [str(el.text) for el in walk.app.stack.top.ui.get_sprite_group().sprites()
+            if isinstance(el, pygame_gui.elements.UIButton) and el.visible
+            and el.font.size(str(el.text))[0] > el.rect.w - 8]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_title_continues_a_saved_game_against_the_computer(size):
+    walk = _start(size, nickname="Ada")
+    try:
+        assert "Continue the game against the computer" not in _title_entries(walk)
+        walk.press("Play against the computer")
+        walk.until_scene("VersusScene")
+        walk.press("Start")
+        walk.until_scene("LeaderChoiceScene")
+        for k in (pygame.K_1, pygame.K_3, pygame.K_RETURN):      # keep two leaders: the game is saved
+            walk.key(k)
+        walk.until(lambda: walk.scene != "LeaderChoiceScene", 10, "the leaders kept")
+        saved = (walk.app.data_dir / "bots-game.json").read_bytes()
+        walk.press("Leave")
+        walk.until_scene("TitleScene")
+        entries = _title_entries(walk)
+        assert entries.index("Continue the game against the computer") < entries.index("Play solo")
+        assert not _cut(walk), _cut(walk)
+        walk.press("Continue the game against the computer")      # straight back to the board
+        walk.until(lambda: walk.scene in ("BoardScene", "ResourceChoiceScene"), 10, "the game")
+        assert (walk.app.data_dir / "bots-game.json").exists()
+        walk.press("Leave")
+        walk.until_scene("TitleScene")
+        # a new game against the computer asks before it replaces the saved one
+        walk.press("Play against the computer")
+        walk.until_scene("VersusScene")
+        walk.press("Start")
+        assert walk.scene == "VersusScene" and walk.button_at("Replace it") is not None
+        assert (walk.app.data_dir / "bots-game.json").read_bytes()[:40] == saved[:40]
+    finally:
+        _close(walk.app)
+
+
+def _server(config, data: Path, port: int = 0):
+    from game.netcode.server import Server, ServerOptions
+    server = Server(config, ServerOptions(host="127.0.0.1", port=port, data_dir=data, announce=False))
+    server.start()
+    return server
+
+
+@pytest.mark.timeout(150)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_title_returns_to_a_game_on_a_server_and_forgets_one_the_server_lost(size, tmp_path):
+    from game.match import RemoteMatch
+    from game.scenes.session import GameSession
+    walk = _start(size, nickname="Ada")
+    server = _server(walk.app.config, tmp_path / "srv")
+    port = server.address[1]
+    bea = None
+    try:
+        _join(walk, port, "Ada")
+        walk.until_scene("LobbyScene")
+        walk.press("2 players")
+        bea = GameSession(RemoteMatch("127.0.0.1", port, "Bea", token_file=tmp_path / "bea" / "seats.json"),
+                          walk.app.config, "Bea")
+        walk.until(lambda: (bea.pump() or True) and walk.scene == "LeaderChoiceScene", 15, "the leaders")
+        walk.press("Leave")
+        walk.until_scene("TitleScene")
+        where = f"Return to your game at 127.0.0.1:{port}"
+        entries = _title_entries(walk)
+        assert entries[0] == where, entries
+        assert not _cut(walk), _cut(walk)
+        # the application closed and started again: still offered, and it puts Ada back in her seat
+        _close(walk.app)
+        walk = _start(size)
+        assert _title_entries(walk)[0] == where
+        walk.press(where)
+        walk.until_scene("LeaderChoiceScene", 15)
+        assert "Ada" in server.room_of("Ada").online
+        walk.press("Leave")
+        walk.until_scene("TitleScene")
+        # the server loses the game (a new one, with an empty folder, on the same port): Return says
+        # so in words, and the title stops offering it
+        bea.close()
+        server.stop()
+        server = _server(walk.app.config, tmp_path / "srv2", port)
+        walk.press(where)
+        walk.until(lambda: walk.scene == "JoinScene" and walk.app.stack.top.error is not None, 15, "the answer")
+        assert "not running there any more" in walk.app.stack.top.error
+        walk.press("Back")
+        walk.until_scene("TitleScene")
+        walk.app.stack.reset(TitleScene(walk.app))
+        walk.frames(2)
+        assert where not in _title_entries(walk)
+    finally:
+        if bea is not None:
+            bea.close()
+        server.stop()
+        _close(walk.app)
