@@ -45,6 +45,10 @@ class Decision:
 
     action: Action
     why: str
+    then: tuple[Action, ...] = ()
+    """The requests that finish what ``action`` starts, in order (after a rearrangement of the
+    warehouse: the other moves and the market take it is for). A bot asked again after ``action``
+    may choose otherwise; a hint shows the whole as one plan."""
 
 
 class Bot(Protocol):

@@ -97,6 +97,9 @@ class Job:
     version: int                 # the game's version the view was taken at
     budget: int | None = None    # search effort of the hard bot (None: its calibrated default)
     config_path: str | None = None
+    config: GameConfig | None = None
+    """The rules themselves, for rules that come from no file (a server's game read from its
+    ``UpdateGame``, :func:`game.rules.views.config_from_view`); None: those of the pool."""
 
 
 def make_job(game: Game, nickname: str, level: str, budget: int | None = None) -> Job:
@@ -116,6 +119,7 @@ class Answer:
     level: str                   # the job's level, or FALLBACK_LEVEL when the bot was late or failed
     seconds: float
     pid: int = 0                 # the process that thought it (0: this one)
+    then: tuple[Action, ...] = ()   # the requests that finish what ``action`` starts (Decision.then)
 
 
 _BOTS: dict[tuple[str, int | None, int], Any] = {}
@@ -139,9 +143,14 @@ def think(job: Job, config: GameConfig, level: str | None = None) -> Answer:
     """
     level = level or job.level
     t0 = time.perf_counter()
-    decision = _bot(level, config, job.budget if level == "hard" else None).decide(
-        job.view, job.nickname, random.Random(job.seed))
-    return Answer(job, decision.action, decision.why, level, time.perf_counter() - t0)
+    budget = job.budget if level == "hard" else None
+    if job.config is not None:           # rules of their own: a bot for this decision alone
+        from game.bots import make_bot
+        bot = make_bot(level, job.config, budget=budget)
+    else:
+        bot = _bot(level, config, budget)
+    decision = bot.decide(job.view, job.nickname, random.Random(job.seed))
+    return Answer(job, decision.action, decision.why, level, time.perf_counter() - t0, then=decision.then)
 
 
 # ---------------------------------------------------------------------------- worker processes
@@ -172,9 +181,9 @@ def _exit_with(parent: Any) -> None:
     os._exit(0)
 
 
-def _think_in_worker(job: Job) -> tuple[dict[str, Any], str, str, float, int]:
+def _think_in_worker(job: Job) -> tuple[dict[str, Any], str, str, float, int, list[dict[str, Any]]]:
     a = think(job, _WORKER_CONFIG[0])
-    return a.action.to_dict(), a.why, a.level, a.seconds, os.getpid()
+    return a.action.to_dict(), a.why, a.level, a.seconds, os.getpid(), [t.to_dict() for t in a.then]
 
 
 def _ready_in_worker() -> int:
@@ -378,8 +387,9 @@ class BotPool:
                 settle(res)
             else:
                 self._proven = True
-                action, why, level, seconds, pid = res
-                settle(Answer(job, Action.from_dict(action), why, level, seconds, pid))
+                action, why, level, seconds, pid, then = res
+                settle(Answer(job, Action.from_dict(action), why, level, seconds, pid,
+                              tuple(Action.from_dict(t) for t in then)))
 
         timer = threading.Timer(self.time_limit, replace, ("was late",))
         timer.daemon = True

@@ -84,7 +84,8 @@ class Policy:
         """The request to make now for the main action ``best``: a swap it needs first, a leader
         to discard before the game ends with it, or the action itself."""
         if best.pre:
-            return Decision(best.pre[0], f"Rearrange the warehouse first, {best.words(g, p)}")
+            return Decision(best.pre[0], f"Rearrange the warehouse first, {best.words(g, p)}",
+                            then=(*best.pre[1:], best.main))
         after = self._after(g, best)
         if after is not None and after.phase == ENDED:     # (a last round still lets it play leaders after)
             discard = self.discard_now(g, p, end_of_game=True)

@@ -419,7 +419,7 @@ class BoardScene(Scene):
         if version != self.session.version or not self._can_act() or self.plan is not None:
             return   # the game moved on (or the player started a plan): the hint is stale
         sh = self.session.shadow()
-        self.plan = plan_for(answer.action, answer.why, sh, sh.player(self.vm.nickname))
+        self.plan = plan_for(answer.action, answer.why, sh, sh.player(self.vm.nickname), answer.then)
         self.selected_item = self._next_unplaced()
 
     def exit(self) -> None:

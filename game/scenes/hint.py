@@ -7,18 +7,20 @@ machine and in a remote one), so the board never waits for it. Its request becom
 board would have built for it by hand (:func:`plan_for`): a market line with each resource's
 shelf, a card with its slot and payment, productions with their choices; anything else (play
 or discard a leader, end the turn, swap two shelves) becomes a :class:`HintPlan` that only says
-what it does. Every such plan carries the bot's one line saying why (``plan.why``). The player
+what it does. A rearrangement of the warehouse made for a market take (``Decision.then``) is one
+market plan: the shelves rearranged first, then the take, sent together on Confirm. Every such plan carries the bot's one line saying why (``plan.why``). The player
 may change the plan, confirm it, or drop it (Back, Esc).
 """
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from game.rules.actions import (Action, ReqActivateProductions, ReqBuyDevCard, ReqEndTurn, ReqLeaderAction,
                                 ReqMoveResources, ReqSwapShelves, ReqTakeFromMarket)
-from game.rules.components import GameConfig
+from game.rules.components import GameConfig, default_config
 from game.rules.engine import Game
 from game.rules.state import PlayerState
 
@@ -49,7 +51,9 @@ class Hinter:
         from game.bots.driver import BotPool
         self.config = config
         self.on_ready = on_ready
-        self._pool = BotPool(config, processes=True)
+        # rules read from a server's messages are in no file a worker could load: each job carries them
+        self._from_file = os.path.isfile(config.path)
+        self._pool = BotPool(config if self._from_file else default_config(), processes=True)
         self._lock = threading.Lock()
         self._asked: Any = None            # the job under way (or answered, not yet taken)
         self._answer: Any = None
@@ -65,8 +69,9 @@ class Hinter:
         with self._lock:
             if self._asked is not None:
                 return False
+            own = None if self._from_file else self.config
             job = Job(nickname, HINT_LEVEL, view, f"hint:{nickname}:{version}", -1, version, HINT_BUDGET,
-                      self.config.path)
+                      self.config.path, own)
             self._asked, self._answer, self._answered = job, None, False
         self._pool.submit(job, lambda answer: self._done(job, answer))
         return True
@@ -98,15 +103,25 @@ class Hinter:
         self._pool.close()
 
 
-def plan_for(action: Action, why: str, game: Game, player: PlayerState) -> Any:
-    """The plan that builds ``action`` (see the module docstring), with ``why`` on it.
+def plan_for(action: Action, why: str, game: Game, player: PlayerState, then: Sequence[Action] = ()) -> Any:
+    """The plan that builds ``action`` (see the module docstring), with ``why`` on it; ``then``
+    (``Decision.then``): the requests that finish what ``action`` starts.
 
     ``game`` is the player's shadow game (:func:`game.rules.views.shadow_game`).
     """
     plan: Any
+    moves: list[Action] = []
+    if (then and isinstance(then[-1], ReqTakeFromMarket)
+            and all(isinstance(a, (ReqSwapShelves, ReqMoveResources)) for a in (action, *then[:-1]))):
+        moves, action = [action, *then[:-1]], then[-1]        # the rearranging, then the take it is for
     if isinstance(action, ReqTakeFromMarket):
         plan = MarketPlan.start(game, player, action.is_row, action.index)
-        plan.reset_arrangement()   # the bot's take is for the warehouse as it is
+        plan.reset_arrangement()   # the bot's take is for the warehouse as it is, or as it rearranges it
+        try:
+            for m in moves:
+                plan._apply(m)
+        except ValueError:         # (a shadow game that no longer agrees: the first step alone)
+            return plan_for(moves[0], why, game, player)
         if len(plan.white_options) > 1 and action.replacements:
             plan.white_choice = [r for r, n in sorted(action.replacements.items()) for _ in range(n)][
                 :len(plan.white_choice)] or plan.white_choice

@@ -3,6 +3,7 @@ plan the player would have built by hand, with the bot's reason; confirmed like 
 from __future__ import annotations
 
 import copy
+import os
 import random
 import sys
 import time
@@ -75,10 +76,16 @@ def test_a_hint_is_a_plan_with_a_reason_that_the_player_confirms(players, tmp_pa
     plan = board.plan
     assert plan.why and isinstance(plan.why, str)
     assert getattr(plan, "ready", True)
+    # the bot thought in a worker process, by the rules the session reads from the game's messages
+    # (which no file holds: the worker once failed to load them and the hint fell back to a thread)
+    assert board.hinter._pool.mode == "processes" and not os.path.isfile(session.config.path)
     # the hard bot, asked the same question directly, gives this very request
-    expected = make_bot("hard", CFG, budget=8).decide(player_view(game, "Ada"), "Ada",
-                                                      random.Random(f"hint:Ada:{session.version}")).action
-    if isinstance(expected, (ReqTakeFromMarket, ReqBuyDevCard)):
+    decided = make_bot("hard", CFG, budget=8).decide(player_view(game, "Ada"), "Ada",
+                                                     random.Random(f"hint:Ada:{session.version}"))
+    expected = decided.action
+    if decided.then:                                # a rearranging, and the take it is for: one plan
+        assert plan.requests() == [expected, *decided.then]
+    elif isinstance(expected, (ReqTakeFromMarket, ReqBuyDevCard)):
         assert plan.request() == expected
     else:
         assert type(plan.request()) is type(expected)
@@ -87,7 +94,7 @@ def test_a_hint_is_a_plan_with_a_reason_that_the_player_confirms(players, tmp_pa
     if board.confirm_dialog is not None:
         click(app, board.confirm_dialog.confirm_button.rect.center)
     assert session.error is None
-    assert len(game.history) == before + 1 and game.history[-1][1] == "Ada"
+    assert len(game.history) == before + 1 + len(decided.then) and game.history[-1][1] == "Ada"
 
 
 def test_a_stale_hint_is_dropped_and_back_drops_a_hint(tmp_path):
@@ -148,3 +155,86 @@ def test_each_kind_of_request_becomes_its_plan():
                 assert req == decision.action and plan.text
             game.apply(nick, decision.action)
     assert {"MarketPlan", "BuyPlan", "HintPlan"} <= kinds, kinds
+
+
+def a_rearranging_decision():
+    """A seeded game between two medium bots, just before a decision that rearranges the
+    warehouse for a market take (``Decision.then``): (that game, who decides, the decision)."""
+    from game.bots import arena
+    before: list = [None]
+    found: list = []
+
+    def seen(game, nick, decision):
+        if found:
+            return
+        if decision.then:
+            found.append((before[0], nick, decision))
+        before[0] = copy.deepcopy(game)
+
+    arena.play(CFG, ["medium", "medium"], 1, on_decision=seen)
+    assert found, "the seeded game has no rearranging decision any more: choose another seed"
+    game, nick, decision = found[0]
+    assert player_view(game, nick) and decision.action == make_bot("medium", CFG).decide(
+        player_view(game, nick), nick, random.Random()).action
+    return game, nick, decision
+
+
+def test_a_hint_that_rearranges_the_warehouse_first_is_one_plan_with_the_take_it_is_for():
+    """QA: Confirm on 'Rearrange the warehouse first…' did the swap alone, and the next Hint often
+    proposed another swap: the player needed three hints for one take. Now the rearranging and
+    the take are one market plan, sent together on Confirm."""
+    from game.rules.actions import ReqSwapShelves
+    game, nick, decision = a_rearranging_decision()
+    assert isinstance(decision.action, ReqSwapShelves) and isinstance(decision.then[-1], ReqTakeFromMarket)
+    sh = shadow_game(player_view(game, nick), CFG, nick)
+    plan = H.plan_for(decision.action, decision.why, sh, sh.player(nick), decision.then)
+    assert type(plan).__name__ == "MarketPlan" and plan.why == decision.why
+    assert plan.requests() == [decision.action, *decision.then]
+    # through the board: the answer comes, the plan shows, one Confirm sends every request
+    app = App(headless=True, size=(1280, 800))
+    session = GameSession(TableMatch(game, nick), CFG, nick)
+    board = BoardScene(app, session)
+    app.stack.push(board)
+    app.frame(0.016)
+    from game.bots.driver import Answer
+
+    class Answered:                                  # the hard bot's answer, as the worker gives it
+        thinking = False
+
+        def take(self):
+            return session.version, Answer(None, decision.action, decision.why, "hard", 0.1,
+                                           then=decision.then)
+
+        def close(self):
+            pass
+
+    board.hinter = Answered()
+    app.frame(0.016)
+    assert board.plan is not None and board.plan.requests() == [decision.action, *decision.then]
+    app.draw()
+    before = len(game.history)
+    click(app, board.buttons["confirm"].rect.center)
+    if board.confirm_dialog is not None:
+        click(app, board.confirm_dialog.confirm_button.rect.center)
+    assert session.error is None
+    sent = [h for h in game.history[before:] if h[1] == nick]
+    assert len(sent) == 1 + len(decision.then)      # the swaps and the take, from one Confirm
+    assert game.main_done
+
+
+def test_a_rearranging_decision_keeps_its_take_through_a_worker_process():
+    from game.bots.driver import BotPool, Job
+    game, nick, decision = a_rearranging_decision()
+    pool = BotPool(CFG, processes=True)
+    got = []
+    try:
+        import threading
+        done = threading.Event()
+        pool.submit(Job(nick, "medium", player_view(game, nick), "s", 0, 0, None, CFG.path),
+                    lambda a: (got.append(a), done.set()))
+        assert done.wait(60)
+    finally:
+        pool.close()
+    answer = got[0]
+    assert answer is not None and pool.mode == "processes" and answer.pid
+    assert (answer.action, answer.then) == (decision.action, decision.then)
