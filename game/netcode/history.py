@@ -37,10 +37,13 @@ HISTORY_CALLS: int | None = None
 all of them (None), so the log of a player who comes back starts with the game."""
 
 
-def recent_history(game: Game, nickname: str, calls: int | None = HISTORY_CALLS) -> tuple[list[Msg], list[int]]:
+def recent_history(game: Game, nickname: str, calls: int | None = HISTORY_CALLS,
+                   chat: "list[tuple[str, str, int]] | tuple" = ()) -> tuple[list[Msg], list[int]]:
     """The messages ``nickname`` received during the last ``calls`` calls of ``game`` (None: the
     whole game; an ``UpdateGame`` first), and the rounds of their turns skipped while they were
-    last away.
+    last away. ``chat``: lines said at the table as (player, text, calls in the game's history
+    when said); each goes in as an ``UpdateChat`` where it was said among the moves, so that a
+    returning player reads the table's talk in the order everyone else did.
 
     :raises GameError: the game's history does not replay (it always does for a real game).
     """
@@ -59,9 +62,21 @@ def recent_history(game: Game, nickname: str, calls: int | None = HISTORY_CALLS)
             skipped.append(rounds)
         lost = False
 
+    said = sorted(chat, key=lambda c: c[2])       # (stable: lines said at one moment keep their order)
+    told = 0                                      # the chat lines already placed
+
+    def tell(upto: int) -> None:                  # the lines said before call ``upto``
+        nonlocal told
+        while told < len(said) and said[told][2] <= upto:
+            who, text, _at = said[told]
+            out.append({"player": who, "text": text, "type": "UpdateChat"})
+            told += 1
+
     for i, (kind, nick, arg) in enumerate(history):
         if i == cut:
             out.append(player_view(g, nickname))
+        if i >= cut:
+            tell(i)
         before, playing, main_done = g.current, g.phase == "play", g.main_done
         if kind == "apply":
             events = g.apply(nick, arg if isinstance(arg, Action) else Action.from_dict(arg))
@@ -96,6 +111,7 @@ def recent_history(game: Game, nickname: str, calls: int | None = HISTORY_CALLS)
             out.extend(e for e in events if visible_to(e, nickname))
     if cut >= len(history):
         out.append(player_view(g, nickname))
+    tell(1 << 62)                                 # what was said since the last move
     back = next((bool(arg) for kind, nick, arg in reversed(history) if kind == "active" and nick == nickname), False)
     return out, (skipped if back else [])
 

@@ -80,7 +80,7 @@ class Room:
         self.humans = tuple(n for n in self._nicknames if n not in self.bots)
         self.online: set[str] = set()
         self.plain: set[str] = set()      # connected with a reference client (no extensions)
-        self.chat: deque[tuple[str, str]] = deque(maxlen=CHAT_KEPT)   # the last lines said at the table
+        self.chat: deque[tuple[str, str, int]] = deque(maxlen=CHAT_KEPT)   # the last lines said at the table (who, what, after how many calls)
         self.lock = threading.Lock()
         self.empty_since: float | None = time.monotonic()
         self.closed = False

@@ -984,7 +984,7 @@ class Server:
             return
         log.error("game %d: %s %s; it leaves the table and the game goes on without it", gid, nick, why)
         text = f"Sorry, I {why}, so I leave the table: the game goes on without me."
-        room.chat.append((nick, text))
+        room.chat.append((nick, text, len(room.game.history)))
         data = encode(P.update_chat(nick, text))
         for person in room.nicknames:
             s = self.by_nick.get(person)
@@ -1088,7 +1088,7 @@ class Server:
                     other.push(data)
             return
         assert room is not None
-        room.chat.append((s.nickname, msg.text))
+        room.chat.append((s.nickname, msg.text, len(room.game.history)))   # and where among the moves
         for nick in room.nicknames:
             other = self.by_nick.get(nick)
             if other is not None and other.room is room and (other.extensions or other is s):
@@ -1184,25 +1184,28 @@ class Server:
             s.nickname = s.room = s.token = None
             s.send(P.err_nickname(P.TAKEN))
             return
-        if s.extensions:   # how the game got here (our extension): the log of a player who comes back
-            self._send_history(s, room, nick)
-        if s.extensions and room.chat:   # what was said at the table lately, after the game
-            s.push(b"".join(encode(P.update_chat(who, text)) for who, text in room.chat))
+        # how the game got here (our extension): the log of a player who comes back, with what was
+        # said at the table lately where it was said among the moves
+        if s.extensions and not self._send_history(s, room, nick) and room.chat:
+            s.push(b"".join(encode(P.update_chat(who, text)) for who, text, _at in room.chat))
         log.info("%s rejoined game %d", nick, room.id)
         if room.bots:
             self._bots_step(room)   # a person is back at the table: the bots carry on
 
     @staticmethod
-    def _send_history(s: Session, room: Room, nick: str) -> None:
+    def _send_history(s: Session, room: Room, nick: str) -> bool:
         """``UpdateHistory`` (see :mod:`game.netcode.history`): the whole game's updates as ``nick``
-        saw them and their turns skipped while away. A failure is logged, never fatal to the rejoin."""
+        saw them, the table's recent chat among them, and their turns skipped while away. A
+        failure is logged, never fatal to the rejoin (False: nothing was sent)."""
         from .history import history_lines, recent_history
         try:
             with room.lock:
-                messages, skipped = recent_history(room.game, nick)
+                messages, skipped = recent_history(room.game, nick, chat=list(room.chat))
             s.push(b"".join(encode(m) for m in history_lines(messages, skipped)))
+            return True
         except Exception:
             log.exception("cannot tell %s the history of game %d", nick, room.id)
+            return False
 
     def _enter_lobby(self, s: Session, nick: str, token: str | None) -> None:
         s.nickname = nick

@@ -46,16 +46,21 @@ class Narrator:
         self._before: Msg | None = None
         self._extra: list[str] = []
         self._status = False     # the last update was a player leaving or coming back
+        self._gone: str | None = None   # ... and it was this player leaving
 
     def take(self, m: Msg) -> str | None:
         """Read one message; return a finished log line, if this message finished one."""
         t = m.get("type")
         status, self._status = self._status, False
+        gone, self._gone = self._gone, None
         if t == "UpdateSetupDone":   # (the reference follows every status change with it)
-            self._status = status
+            self._status, self._gone = status, gone
             return None
         if t == "UpdateCurrentPlayer" and status and self._before is not None:
             # the turn passed because a player left or came back, not at the end of a turn
+            if gone is not None:     # the player whose turn it was left: their turn is passed
+                line = f"{self._away([gone])}, so {self._turn_of(m['player'])}."
+                return line[:1].upper() + line[1:]
             return f"It is {'your' if m['player'] == self.vm.nickname else m['player'] + chr(39) + 's'} turn."
         if t == "UpdateGame":
             self._before = _copy(self.vm.game)
@@ -78,6 +83,7 @@ class Narrator:
             return f"{m['player']} took back their {what}."
         elif t == "UpdatePlayerStatus":
             self._status = True
+            self._gone = None if m["isActive"] else m["player"]
             if m["player"] == self.vm.nickname:
                 return None      # our own return (the reference tells the returning player too)
             return f"{m['player']} {'is back at the table' if m['isActive'] else 'left the table'}."
@@ -134,10 +140,41 @@ class Narrator:
                         color=t.get("discardedDevCardColor", ""))
                     return f"{who} ended the turn. Lorenzo {words}"
                 return f"{who} ended the turn"
-            if after["ended"] or after["currentPlayer"] == who:
+            if after["ended"]:
+                return f"{who} ended the turn"
+            passed = self._passed_over(after, who, after["currentPlayer"])
+            if passed:                # the away players' turns are passed, each time: say so
+                again = " again" if after["currentPlayer"] == who else ""
+                return f"{who} ended the turn; {self._away(passed)}, so {self._turn_of(after['currentPlayer'])}{again}"
+            if after["currentPlayer"] == who:
                 return f"{who} ended the turn"
             return f"{who} ended the turn; it is {after['currentPlayer']}'s turn"
         return f"{who}: {action.lower().replace('_', ' ')}"
+
+    @staticmethod
+    def _passed_over(g: Msg, start: str, stop: str) -> list[str]:
+        """The players seated after ``start`` and before ``stop`` (going round the table) who are
+        away: their turns were passed over."""
+        seats = [p["nickname"] for p in g["players"]]
+        if start not in seats or stop not in seats:
+            return []
+        i, out = seats.index(start), []
+        for _ in range(len(seats)):
+            i = (i + 1) % len(seats)
+            if seats[i] == stop:
+                break
+            if not g["players"][i].get("active", True):
+                out.append(seats[i])
+        return out
+
+    def _away(self, who: list[str]) -> str:
+        """"Ada is away", "Ada and Cosimo are away", "you were away" (a returning player's history)."""
+        names = ["you" if n == self.vm.nickname else n for n in who]
+        verb = "were" if names == ["you"] else "is" if len(names) == 1 else "are"
+        return f"{' and '.join(names)} {verb} away"
+
+    def _turn_of(self, player: str) -> str:
+        return "it is your turn" if player == self.vm.nickname else f"the turn passes to {player}"
 
     def _market(self, who: str, before: Msg, after: Msg) -> str:
         line, gave = _market_line(before["market"], after["market"])

@@ -202,6 +202,9 @@ class GameSession:
         narrator = Narrator(vm)
         told: list[str] = []
         for m in messages:
+            if m.get("type") == "UpdateChat":   # what was said at the table, where it was said
+                told.append(ChatLine.of(str(m.get("player")), str(m.get("text"))))
+                continue
             try:
                 vm.feed(m)
                 line = narrator.take(m)
@@ -213,16 +216,27 @@ class GameSession:
         ours = [i for i, line in enumerate(self.log) if not isinstance(line, (ChatLine, Note))]
         if not ours:
             self.log[:0] = told
+            for line in told:
+                if isinstance(line, ChatLine):
+                    self._chat_seen.append((line.speaker, line[len(line.speaker) + 2:]))
         else:
             have = [self.log[i] for i in ours]
+            moves = [j for j, line in enumerate(told) if not isinstance(line, ChatLine)]
+            plain = [told[j] for j in moves]
             new = told
             for k in range(min(len(have), 6), 0, -1):   # the longest tail of ours found in the history
                 tail = have[-k:]
-                at = [j for j in range(len(told) - k + 1) if told[j:j + k] == tail]
+                at = [j for j in range(len(plain) - k + 1) if plain[j:j + k] == tail]
                 if at:
-                    new = told[at[-1] + k:]
+                    new = told[moves[at[-1] + k - 1] + 1:]
                     break
+            heard = {str(line) for line in self.log[-60:] if isinstance(line, ChatLine)}
+            new = [line for line in new if not (isinstance(line, ChatLine) and str(line) in heard)]
+            for line in new:
+                if isinstance(line, ChatLine):
+                    self._chat_seen.append((line.speaker, line[len(line.speaker) + 2:]))
             self.log.extend(new)
+        del self._chat_seen[:-40]
         if skipped:
             self.log.append(Note(skipped_words(skipped)))
         self.skipped = list(skipped)

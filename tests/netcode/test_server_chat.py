@@ -101,5 +101,33 @@ def test_who_comes_back_hears_what_was_said_lately(server, players):
     (back,) = players(server.address, "hb")
     answer = back.join(token=token)
     assert answer[-1]["type"] == "UpdateGame"
-    heard = back.until(lambda m: m["type"] == P.UPDATE_CHAT and m["text"] == "line 24")
-    assert [m["text"] for m in heard if m["type"] == P.UPDATE_CHAT] == [f"line {i}" for i in range(5, 25)]
+    told = [m for h in _history(back) for m in h["messages"]]        # inside the game's history
+    assert [m["text"] for m in told if m["type"] == P.UPDATE_CHAT] == [f"line {i}" for i in range(5, 25)]
+
+
+def _history(p) -> list[dict]:
+    """The ``UpdateHistory`` lines a returning player gets, up to the last one."""
+    got = p.until(lambda m: m["type"] == "UpdateHistory" and m.get("last", True))
+    return [m for m in got if m["type"] == "UpdateHistory"]
+
+
+def test_who_comes_back_reads_the_chat_where_it_was_said_among_the_moves(server, players):
+    from game.rules.actions import ReqChooseLeaders
+    a, b = players(server.address, "ha", "hb")
+    start_game(a, b)
+    a.send(P.ReqChat("before the choice"))
+    a.until_type(P.UPDATE_CHAT)
+    hand = room_of(server, "ha").game.player("ha").hand
+    a.send(ReqChooseLeaders(tuple(hand[:2])))
+    a.until(lambda m: m["type"] == "UpdateAction")
+    a.send(P.ReqChat("after the choice"))
+    a.until(lambda m: m["type"] == P.UPDATE_CHAT and m["text"] == "after the choice")
+    token = b.token
+    b.close()
+    (back,) = players(server.address, "hb")
+    back.join(token=token)
+    told = [m for h in _history(back) for m in h["messages"]]
+    order = [m.get("text") or m.get("action") for m in told
+             if m["type"] == P.UPDATE_CHAT or (m["type"] == "UpdateAction" and m.get("player") == "ha")]
+    assert order == ["before the choice", "CHOOSE_LEADERS", "after the choice"], order
+    assert not [m for m in back.received[-5:] if m["type"] == P.UPDATE_CHAT]   # not told twice

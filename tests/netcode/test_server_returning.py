@@ -248,8 +248,13 @@ def test_the_log_says_whose_turn_it_is_when_a_departure_passes_it_on():
         play(g.apply(second, choose(g, second, rng)))
     play(g.apply(second, ReqEndTurn()))
     play(g.set_active(first, False))                     # the current player leaves: the turn is mine
-    assert session.log[-2:] == [f"{first} left the table.", "It is your turn."]
-    assert sum(line.startswith("It is") for line in session.log) == 1
+    assert session.log[-2:] == [f"{first} left the table.", f"{first.capitalize()} is away, so it is your turn."]
+    # each time the turn would come to the player who is away, the log says it is passed
+    while not g.main_done:
+        play(g.apply(second, choose(g, second, rng)))
+    play(g.apply(second, ReqEndTurn()))
+    assert session.log[-1] == f"{second.capitalize()} ended the turn; {first} is away, so it is your turn again."
+    assert sum("is away" in line for line in session.log) == 2
 
 
 def test_after_a_restart_the_turn_waits_for_its_player_half_done_as_it_was(make_server, players):

@@ -431,3 +431,74 @@ def test_the_title_returns_to_a_game_on_a_server_and_forgets_one_the_server_lost
             bea.close()
         server.stop()
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- the log of a table left and rejoined
+def _to_the_board(*walks: Walk) -> None:
+    """Frames for every player until each sees the board; the second player takes their resource."""
+    end = time.monotonic() + 30
+    while not all(w.scene == "BoardScene" for w in walks):
+        assert time.monotonic() < end, [w.scene for w in walks]
+        for w in walks:
+            if w.scene == "LeaderChoiceScene" and w.button_at("Keep these") is None:
+                for k in (pygame.K_1, pygame.K_3, pygame.K_RETURN):
+                    w.key(k)
+            if w.scene == "ResourceChoiceScene" and w.button_at("Take it") is None:
+                w.click(w.app.stack.top.token_rects["Coin"].center)
+                for label in ("Bottom", "Take it"):
+                    if w.scene == "ResourceChoiceScene" and w.button_at(label) is not None:
+                        w.click(w.button_at(label))
+            w.frames(1)
+        time.sleep(0.005)
+
+
+@pytest.mark.timeout(150)
+def test_a_returning_player_reads_the_chat_in_order_and_the_others_read_their_turns_passed(tmp_path):
+    from walk import play_market_turn
+    ada = _start(name="ada", nickname="Ada")
+    bea = _start(name="bea", nickname="Bea")
+    back = None
+    server = _server(ada.app.config, tmp_path / "srv")
+    port = server.address[1]
+    try:
+        _join(ada, port, "Ada")
+        ada.until_scene("LobbyScene")
+        ada.press("2 players")
+        _join(bea, port, "Bea")
+        _to_the_board(ada, bea)
+        # Bea says something at the table, then Ada leaves it
+        bea.click(bea.entry_at(0))
+        bea.type("hello from Bea")
+        bea.key(pygame.K_RETURN, "\r")
+        log_of = lambda w: [str(line) for line in w.app.stack.top.session.log]   # noqa: E731
+        ada.until(lambda: "Bea: hello from Bea" in log_of(ada), 10, "the chat line")
+        ada.press("Leave")
+        ada.until_scene("TitleScene")
+        _close(ada.app)
+        # Bea plays on; each time the turn passes over Ada, her log says so
+        turns, end = 0, time.monotonic() + 40
+        while sum("Ada is away" in line for line in log_of(bea)) < 2:
+            assert turns < 3 and time.monotonic() < end, log_of(bea)[-6:]
+            bea.frames(2)
+            if bea.button_at("End turn") is None and server.room_of("Bea").game.current_player.nickname == "Bea":
+                play_market_turn(bea, 2, line=turns)
+                turns += 1
+            time.sleep(0.01)
+        away = [line for line in log_of(bea) if "Ada is away" in line]
+        assert all(line.endswith(("it is your turn.", "it is your turn again.")) for line in away), away
+        assert not any(line.endswith("ended the turn.") for line in log_of(bea)[-4:]), log_of(bea)[-4:]
+        # Ada comes back on a new start of the game: her log has the chat line where it was said
+        back = _start(name="back", nickname="Ada")
+        _join(back, port, "Ada")
+        back.until_scene("BoardScene", 15)
+        back.until(lambda: any("Bea took" in line for line in log_of(back)), 10, "the history")
+        told = log_of(back)
+        said = told.index("Bea: hello from Bea")
+        after = [i for i, line in enumerate(told) if line.startswith("Bea took")]
+        assert after and said < min(after), told
+        assert told.count("Bea: hello from Bea") == 1
+    finally:
+        for w in (back, bea, ada):
+            if w is not None:
+                _close(w.app)
+        server.stop()
