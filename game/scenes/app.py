@@ -29,6 +29,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import signal
 import threading
 import time
 from pathlib import Path
@@ -53,6 +54,8 @@ POLL = 1 / 60
 """Seconds between two looks at pygame's event queue while idle (the latency of input then)."""
 IDLE_TICK = 5.0
 """A sleeping app still runs one frame this often (a safety net; nothing should rely on it)."""
+TERMINATE_SIGNALS = ("SIGTERM", "SIGHUP")
+"""Signals on which :meth:`App.run` ends without asking anything (see :meth:`App._catch_terminate`)."""
 MAX_DT = 0.5
 
 
@@ -102,6 +105,7 @@ class App:
         self._last_frame = 0.0
         self.drawn = 0                        # frames drawn by run() (tests and the bench read it)
         self.server = None        # an in-process server while hosting (see HostScene)
+        self.terminated_by: str | None = None   # the signal that ended run(), if one did
         self.sound = None
 
     @property
@@ -118,19 +122,49 @@ class App:
         self.stack.push(first)
         last = time.perf_counter()
         self.wake()
-        while self.running and self.stack.top is not None:
-            events = self._wait()
-            if not self.running:
-                break
-            now = time.perf_counter()
-            self.frame(min(MAX_DT, now - last), events)
-            last = now
-            self.drawn += 1
-            if not self.headless:
-                pygame.display.flip()
-            if self._awake(time.perf_counter()):
-                self.clock.tick(FPS)
+        caught = self._catch_terminate()
+        try:
+            while self.running and self.stack.top is not None:
+                events = self._wait()
+                if not self.running:
+                    break
+                now = time.perf_counter()
+                self.frame(min(MAX_DT, now - last), events)
+                last = now
+                self.drawn += 1
+                if not self.headless:
+                    pygame.display.flip()
+                if self._awake(time.perf_counter()):
+                    self.clock.tick(FPS)
+        finally:
+            for sig, handler in caught.items():
+                signal.signal(sig, handler)
+        if self.terminated_by:
+            log.info("%s: quitting without asking", self.terminated_by)
         self.shutdown()
+
+    def _catch_terminate(self) -> dict[int, object]:
+        """End the loop, without asking, on the signals that end a program nobody is there to
+        answer for (a logout or shutdown, ``kill``, a closed terminal): SDL turns them into a
+        window close, which asks first while hosting, and the question waited for ever (QA).
+        Quitting this way is like *Quit*: a hosted game is kept and goes on when hosted again.
+        Returns the handlers replaced (only the main thread can catch signals)."""
+        if threading.current_thread() is not threading.main_thread():
+            return {}
+        caught = {}
+        for name in TERMINATE_SIGNALS:
+            sig = getattr(signal, name, None)
+            if sig is not None:
+                try:
+                    caught[sig] = signal.signal(sig, self._terminated)
+                except (OSError, ValueError):
+                    pass
+        return caught
+
+    def _terminated(self, signum: int, frame: object) -> None:
+        # (a signal handler: no locks here, :meth:`_wait` sees ``running`` within POLL seconds)
+        self.terminated_by = signal.Signals(signum).name
+        self.running = False
 
     def wake(self) -> None:
         """Ask for frames now (from any thread): something changed that the player should see."""
@@ -157,7 +191,7 @@ class App:
             due = self._last_frame + (IDLE_TICK if interval is None else min(interval, IDLE_TICK))
             while True:
                 events = pygame.event.get()
-                if events or self.wake_event.is_set():
+                if events or self.wake_event.is_set() or not self.running:
                     break
                 now = time.perf_counter()
                 if now >= due:
