@@ -175,3 +175,23 @@ def test_the_board_keeps_no_window_sized_background_besides_its_frame_and_lets_i
                     assert s.get_width() * s.get_height() < window * 0.6, (name, s.get_size())
     app.stack.reset(TitleScene(app))
     assert board._static is None and board._base is None
+
+
+def test_one_font_object_per_style_serves_every_size_with_the_pixels_of_its_own_font():
+    """Each pygame Font holds a FreeType face and HarfBuzz tables (about 180 KB): a game asked for
+    some eighty sizes. One object per style now serves them all, drawing what a font opened at
+    that size draws."""
+    from game.scenes.art import fonts as F
+    pygame.font.init()
+    seen = {}
+    for size, style, text in ((14, "regular", "Coin 0123"), (76, "regular", "Masters"), (22, "italic", "the end"),
+                              (14, "caps", "warehouse"), (9, "regular", "x 3"), (14, "regular", "Shield")):
+        f = F.font(size, style)
+        seen.setdefault(style, set()).add(id(f))
+        own = pygame.font.Font(F.FONTS_DIR / F._FILES[style], size)
+        assert f.size(text) == own.size(text) and f.get_height() == own.get_height()
+        assert pygame.image.tobytes(f.render(text, True, (60, 40, 20)), "RGBA") == \
+            pygame.image.tobytes(own.render(text, True, (60, 40, 20)), "RGBA")
+    assert all(len(ids) == 1 for ids in seen.values()) and len(seen) == 3
+    with pytest.raises(ValueError):
+        F.font(12, "bold")

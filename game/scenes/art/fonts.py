@@ -1,4 +1,10 @@
-"""EB Garamond, cached: ``font``, ``render`` and ``fit``."""
+"""EB Garamond, cached: ``font``, ``render`` and ``fit``.
+
+One ``pygame.font.Font`` per style serves every size (its point size is set before each use):
+each Font object holds its own FreeType face, HarfBuzz tables and glyph cache (about 180 KB), and
+a game's board and menus use some eighty sizes. Rendered texts are cached, so the font is only
+asked for what is new. Take a font, use it, and ask again after calling anything that may ask
+for another size."""
 from __future__ import annotations
 
 import functools
@@ -17,19 +23,24 @@ _FILES = {
 
 
 def font(size: int, style: str = "regular") -> pygame.font.Font:
-    """EB Garamond at ``size`` px; ``style`` is "regular", "italic" or "caps" (small capitals)."""
+    """EB Garamond at ``size`` px; ``style`` is "regular", "italic" or "caps" (small capitals).
+    The same object for every size of a style (see the module's note)."""
     if not pygame.font.get_init():   # pygame was quit and started again: old Font objects are dead
         pygame.font.init()
-        _font.cache_clear()
+        _face.cache_clear()
         _render.cache_clear()
-    return _font(int(size), style)
+    f = _face(style)
+    size = max(1, int(size))
+    if f.point_size != size:
+        f.point_size = size
+    return f
 
 
-@functools.lru_cache(maxsize=256)
-def _font(size: int, style: str) -> pygame.font.Font:
+@functools.lru_cache(maxsize=None)
+def _face(style: str) -> pygame.font.Font:
     if style not in _FILES:
         raise ValueError(f"unknown font style {style!r}")
-    return pygame.font.Font(FONTS_DIR / _FILES[style], max(1, int(size)))
+    return pygame.font.Font(FONTS_DIR / _FILES[style], 12)
 
 
 @surface_cache(16, 1024)   # a board shows a few hundred texts; each surface may weigh 50 KB
