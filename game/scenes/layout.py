@@ -82,7 +82,7 @@ def board_layout(size: tuple[int, int], n_players: int, solo: bool) -> BoardLayo
     title_w = round(top.w * 0.34)
     rest = Rect(top.x + title_w + m, top.y, top.w - title_w - m, top.h)
     if solo:
-        tw = min(rest.w, top.h * 9)
+        tw = min(rest.w, top.h * 13)            # room for his face-up tokens as words
         token = Rect(rest.right - tw, top.y, tw, top.h)
     elif n_players > 1:
         opponents = _split_h(rest, *([1] * (n_players - 1)), gap=m)

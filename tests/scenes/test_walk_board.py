@@ -416,3 +416,59 @@ def test_the_connection_lost_card_is_opaque_over_a_blurred_board(size):
         finally:
             _close(walk.app)
     assert _changed_box(*cards) is None
+
+
+# ---------------------------------------------------------------------------- Lorenzo's pile
+def _solo_with_tokens_face_up(size) -> tuple[Walk, object]:
+    """A solo board where Lorenzo has turned up a -2 Purple, a +2 and a -2 Green since the shuffle
+    (his last one the -2 Green)."""
+    from screenshots import TableMatch, mid_game
+
+    from game.rules import default_config
+    from game.scenes.board import BoardScene
+    from game.scenes.session import GameSession
+    game = mid_game(["Ada"], 3, 6)
+    toks = game.config.solo_tokens
+    up = [next(t.id for t in toks if t.kind == "discard" and t.color == "Purple"),
+          next(t.id for t in toks if t.kind == "move"),
+          next(t.id for t in toks if t.kind == "discard" and t.color == "Green")]
+    game.tokens = [t for t in game.tokens if t not in up] + up
+    game.revealed = list(up)
+    game.last_token = up[-1]
+    app = App(headless=True, size=size)
+    walk = Walk(app, None, "pile")
+    app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+    walk.frames(2)
+    app.frame(5.0)
+    walk.move((3, 3))
+    walk.frames(2)
+    return walk, game
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_lorenzos_face_up_tokens_are_readable_and_say_what_they_are_on_hover(size):
+    from game.scenes.layout import board_layout
+    walk, game = _solo_with_tokens_face_up(size)
+    L = board_layout(size, 1, True)
+    board = walk.app.stack.top
+    try:
+        ctx = board.context()
+        chips = board.top_bar.revealed_rects(ctx)
+        assert [tid for tid, _r in chips] == game.revealed
+        for _tid, r in chips:
+            assert r.h >= 18 and r.w >= 2 * r.h and L.top_bar.contains(r), r     # a chip with words
+        assert not any(a.colliderect(b) for i, (_t, a) in enumerate(chips) for _u, b in chips[i + 1:])
+        big = board.top_bar.token_rect()
+        for where in [r.center for _t, r in chips] + [big.center]:
+            calm = walk.app.window.copy()
+            walk.move(where)
+            walk.frames(2)
+            box = _changed_box(calm, walk.app.window)
+            assert box is not None, f"nothing shown on hovering {where}"
+            assert not box.colliderect(L.faith) and not box.colliderect(L.market), box   # the track stays in view
+            walk.move((3, 3))
+            walk.frames(2)
+        words = board.top_bar.pile_words(board.context())
+        assert "2 Purple" in words and "2 Green" in words and "black cross" in words
+    finally:
+        _close(walk.app)

@@ -1,5 +1,6 @@
-"""The enlarged art shown for what the mouse is over (a card, a leader, a favor tile, Lorenzo's
-token, a marble), with a line of words under it."""
+"""The enlarged art shown for what the mouse is over (a card, a leader, a favor tile, a marble),
+with a line of words under it. (Lorenzo's tokens are told in words in the top bar itself: see
+:meth:`~game.scenes.panels.top_bar.TopBar.draw_hover`.)"""
 from __future__ import annotations
 
 import pygame
@@ -47,14 +48,6 @@ def hover_art(ctx: Context, unit: float) -> tuple[pygame.Surface | None, str | N
                  "REMOVED": "Lost: you were before space {0} when the report came".format(sec["faithPointsBeginning"]),
                  }.get(state, f"Vatican report {t[1] + 1}: {sec['victoryPoints']} VP if you are on space "
                               f"{sec['faithPointsBeginning']} or beyond when a marker reaches {sec['faithPointsEnd']}")
-    elif t[0] == "token":
-        tokens = {k["id"]: k for k in g.get("actionTokens", [])}
-        tok = tokens.get(g.get("lastActionToken"))
-        if tok is not None:
-            img = C.token(tok, round(120 * unit))
-            from ..narration import TOKEN_WORDS
-            words = "Lorenzo " + TOKEN_WORDS.get(tok["kind"], "played a token").format(
-                color=tok.get("discardedDevCardColor", ""))
     elif t[0] == "marble":
         kind = g["market"]["grid"][t[1]][t[2]]
         img = M.marble(kind, round(90 * unit))

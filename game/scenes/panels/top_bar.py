@@ -35,7 +35,31 @@ class TopBar(Panel):
         tr = self.token_rect()
         if tr is not None and ctx.g.get("lastActionToken") is not None:
             out.append(Hit(tr, ("token",)))
+        out += [Hit(r, ("faceup", tid)) for tid, r in self.revealed_rects(ctx)]
         return out
+
+    def _pile_tip(self, surface: pygame.Surface, ctx: Context) -> None:
+        """The pile in words, on a dark label in the top bar left of Lorenzo (over the player's
+        own heading, for as long as the pointer stays): the track and the market stay in view."""
+        from ..art import fonts as F
+        from ..backdrop import wrap
+        r = self.rect
+        room = pygame.Rect(r.x + self.px(4), r.y + self.px(3), self.token.x - r.x - self.px(12), r.h - self.px(6))
+        size = self.px(16)
+        while True:
+            lines = wrap(self.pile_words(ctx), size, room.w - self.px(16), "italic")
+            lead = round(size * 1.15)
+            if len(lines) * lead + self.px(6) <= room.h or size <= 11:
+                break
+            size -= 1
+        lines = lines[:max(1, (room.h - self.px(6)) // lead)]
+        label = pygame.Rect(0, 0, max(F.font(size, "italic").size(ln)[0] for ln in lines) + self.px(16),
+                            len(lines) * lead + self.px(6))
+        label.midright = (room.right, room.centery)
+        pygame.draw.rect(surface, P.INK, label, border_radius=6)
+        pygame.draw.rect(surface, P.GOLD, label, width=1, border_radius=6)
+        for i, line in enumerate(lines):
+            text(surface, line, (label.x + self.px(8), label.y + self.px(3) + i * lead), size, P.PARCHMENT, "italic")
 
     def draw(self, surface: pygame.Surface, ctx: Context) -> None:
         r = self.rect
@@ -85,8 +109,9 @@ class TopBar(Panel):
              max_width=inner.w - self.px(14))
 
     def _lorenzo(self, surface: pygame.Surface, ctx: Context) -> None:
-        """Lorenzo: his black cross, the tokens face up since the last shuffle, how many are left
-        in the pile, a warning when one token would end the game, and his last token."""
+        """Lorenzo: his black cross, the tokens face up since the last shuffle (as chips with words:
+        "−2 Purple", "+2"), how many are left in the pile, a warning when one token would end the
+        game, and his last token."""
         rect = self.token
         g = ctx.g
         tok = g.get("lastActionToken")
@@ -100,23 +125,68 @@ class TopBar(Panel):
         if not tokens:
             return
         shown = [t for t in ctx.vm.revealed_tokens if t in tokens]
-        x = rect.x + self.px(130)
-        right = (tr.x if tr is not None else rect.right) - self.px(8)
-        warn = pile_warning(g, shown)
-        if warn:
-            text(surface, warn, (x, rect.y + self.px(4)), self.px(16), P.OXBLOOD, "italic", max_width=right - x)
-        else:
-            text(surface, "Face up since the shuffle:" if shown else "No token face up since the shuffle",
-                 (x, rect.y + self.px(6)), self.px(15), P.SEPIA, "italic", max_width=right - x)
-        mini = self.px(18)
-        for i, tid in enumerate(shown):
-            surface.blit(C.token(tokens[tid], mini), (x + i * (mini + self.px(3)), rect.y + self.px(24)))
+        x, right = self._pile_span()
         left = len(tokens) - len(shown)
-        text(surface, f"{left} of {len(tokens)} left in the pile", (x, rect.bottom - self.px(4)), self.px(14),
-             P.SEPIA, "italic", anchor="bottomleft", max_width=right - x)
+        warn = pile_warning(g, shown)
+        count = f"{left} of {len(tokens)} left in the pile"
+        if warn:
+            text(surface, f"{warn} · {count}", (x, rect.y + self.px(4)), self.px(16), P.OXBLOOD, "italic",
+                 max_width=right - x)
+        else:
+            text(surface, f"Face up since the shuffle · {count}" if shown else
+                 f"No token face up since the shuffle · {count}",
+                 (x, rect.y + self.px(5)), self.px(15), P.SEPIA, "italic", max_width=right - x)
+        for tid, r in self.revealed_rects(ctx):
+            surface.blit(_chip(tokens[tid], r.size), r)
+
+    def _pile_span(self) -> tuple[int, int]:
+        """Left and right of the pile's words and chips (between the name and the last token)."""
+        tr = self.token_rect()
+        return self.token.x + self.px(130), (tr.x if tr is not None else self.token.right) - self.px(8)
+
+    def revealed_rects(self, ctx: Context) -> list[tuple[int, pygame.Rect]]:
+        """(token id, rect) of each chip for a token face up since the shuffle, in the order they
+        came; at least 18 pixels high."""
+        if self.token is None:
+            return []
+        tokens = {t["id"]: t for t in ctx.g.get("actionTokens", [])}
+        shown = [t for t in ctx.vm.revealed_tokens if t in tokens]
+        x, right = self._pile_span()
+        h = max(18, self.px(24))
+        y = self.token.bottom - h - self.px(4)
+        gap = self.px(5)
+        widths = [_chip_width(tokens[t], h) for t in shown]
+        total = sum(widths) + gap * max(0, len(shown) - 1)
+        if total > right - x and total:          # very narrow: the chips share the room
+            scale = (right - x - gap * max(0, len(shown) - 1)) / sum(widths)
+            widths = [max(2 * h, int(w * scale)) for w in widths]
+        out = []
+        for tid, w in zip(shown, widths):
+            out.append((tid, pygame.Rect(x, y, w, h)))
+            x += w + gap
+        return out
+
+    def pile_words(self, ctx: Context) -> str:
+        """Lorenzo's pile in words (the tooltip of his tokens): his last token, those face up
+        since the shuffle, and how many are left."""
+        from ..narration import TOKEN_WORDS
+        g = ctx.g
+        tokens = {t["id"]: t for t in g.get("actionTokens", [])}
+        shown = [t for t in ctx.vm.revealed_tokens if t in tokens]
+        last = tokens.get(g.get("lastActionToken"))
+        parts = []
+        if last is not None:
+            parts.append("Last: Lorenzo " + TOKEN_WORDS.get(last["kind"], "played a token").format(
+                color=last.get("discardedDevCardColor", "")) + ".")
+        if shown:
+            parts.append("Face up since the shuffle: " + ", ".join(chip_words(tokens[t], True) for t in shown) + ".")
+        parts.append(f"{len(tokens) - len(shown)} of {len(tokens)} left in the pile.")
+        return " ".join(parts)
 
     def draw_hover(self, surface: pygame.Surface, ctx: Context) -> None:
         t = ctx.hover
+        if t is not None and t[0] in ("token", "faceup") and self.token is not None:
+            self._pile_tip(surface, ctx)
         if t is not None and t[0] == "opponent":
             for rect, p in zip(self.opponents, self._others(ctx)):
                 if p["nickname"] == t[1]:
@@ -134,3 +204,43 @@ def pile_warning(g: dict[str, Any], revealed: list[int]) -> str | None:
         if sum(left[color]) <= 2:
             return f"Beware: one more {color} token and you lose"
     return None
+
+
+def chip_words(token: dict[str, Any], long: bool = False) -> str:
+    """A face-up token in a few words: "−2 Purple", "+2" ("+2 black cross" when ``long``)."""
+    if token.get("kind") == "ActionTokenDiscardTwo":
+        return f"\u22122 {token.get('discardedDevCardColor', '')}"
+    two = token.get("kind") == "ActionTokenBlackMoveTwo"
+    return ("+2" if two else "+1") + (" black cross" if long else "")
+
+
+def _chip_width(token: dict[str, Any], h: int) -> int:
+    from ..art import fonts as F
+    words = chip_words(token)
+    w = F.font(round(h * 0.72), "regular").size(words)[0] + round(h * 0.7)
+    if token.get("kind") != "ActionTokenDiscardTwo":
+        w += h                                   # the black cross beside the words
+    return max(2 * h, w)
+
+
+def _chip(token: dict[str, Any], size: tuple[int, int]) -> pygame.Surface:
+    """A face-up token as a small plaque: the cards' colour with "−2 Purple" on it, or ivory
+    with the black cross and "+2"."""
+    from ..art import fonts as F
+    from ..art import icons as I
+    w, h = size
+    out = pygame.Surface((w, h), pygame.SRCALPHA)
+    discard = token.get("kind") == "ActionTokenDiscardTwo"
+    fill = P.CARD_COLORS.get(token.get("discardedDevCardColor", ""), P.SEPIA) if discard else P.IVORY
+    pygame.draw.rect(out, fill, out.get_rect(), border_radius=max(3, h // 4))
+    pygame.draw.rect(out, P.GOLD_DARK, out.get_rect(), width=1,
+                     border_radius=max(3, h // 4))
+    x = round(h * 0.35)
+    if not discard:
+        cross = I.black_cross(h - 4)
+        out.blit(cross, cross.get_rect(midleft=(x - 2, h // 2)))
+        x += h - 2
+    words = F.render(chip_words(token), F.fit(chip_words(token), w - x - 2, round(h * 0.72)),
+                     P.IVORY if discard else P.INK, "regular")
+    out.blit(words, words.get_rect(midleft=(x, h // 2)))
+    return out
