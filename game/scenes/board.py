@@ -44,6 +44,9 @@ from .session import GameSession
 DRAG_DISTANCE = 6
 """Pixels the mouse must travel with the button down before a press on a shelf becomes a drag."""
 
+GREY_DELAY = 0.6
+"""Seconds the pointer rests on a greyed button before the board says why it is greyed."""
+
 OVER_GUARD = 1.0
 """Seconds after the game ends on the board during which Enter does not leave it for the scores."""
 
@@ -86,6 +89,7 @@ class BoardScene(Scene):
         self._played = False                         # the game was in play under this board
         self.over_for: float | None = None           # seconds since the game ended on this board
         self._held: set[int] = set()                 # keys down when it ended (released before they count)
+        self._grey: tuple[Any, float] = (None, 0.0)  # the greyed button under the pointer, and for how long
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -109,7 +113,16 @@ class BoardScene(Scene):
                        selected_shelf=self.selected_shelf, viewing=self.viewing, flash=self.flash,
                        buyable=self._buyable, cards=self._cards_by_id, leaders=self._leaders_by_id,
                        chat=self.chat_entry is not None, log_scroll=self.log_scroll,
-                       note=self.note)
+                       note=self.note, can_produce=self._can_produce())
+
+    def _can_produce(self) -> bool:
+        """Whether some production could run now (computed once per state)."""
+        if getattr(self, "_produce_key", None) != self.session.version:
+            from game.rules.choices import runnable_productions
+            sh = self.session.shadow()
+            self._produce_ok = bool(runnable_productions(sh, sh.player(self.vm.nickname)))
+            self._produce_key = self.session.version
+        return self._produce_ok
 
     def _buyable(self) -> set[tuple[str, int]]:
         """(colour, level) of the cards this player can buy now; computed once per state."""
@@ -228,6 +241,49 @@ class BoardScene(Scene):
             self._log_rows = rows
             self.action_bar.place_tooltips(self.ui)
         self._refresh_buttons()
+        under = self._greyed_under(pygame.mouse.get_pos())
+        self._grey = (under, self._grey[1] + dt if under is not None and under is self._grey[0] else 0.0)
+
+    # ------------------------------------------------------------------ greyed buttons say why
+    def _greyed_under(self, pos: tuple[int, int]) -> Any:
+        """The visible, greyed button of the action bar (or a leader's Play) under ``pos``."""
+        for el in [*self.buttons.values(), *self._leader_buttons]:
+            if el.visible and not el.is_enabled and el.rect.collidepoint(pos):
+                return el
+        return None
+
+    def greyed_tip(self) -> str | None:
+        """Why the greyed button under the pointer is greyed, once the pointer has rested on it
+        :data:`GREY_DELAY` seconds (pygame_gui gives a disabled button no tooltip)."""
+        el, t = self._grey
+        if el is None or t < GREY_DELAY or self.layout is None or self.g is None:
+            return None
+        why = getattr(el, "why", None)
+        if why:
+            return why
+        key = next((k for k, b in self.buttons.items() if b is el), None)
+        from .panels.actions import greyed_words
+        return greyed_words(key, self.context()) if key else None
+
+    def _draw_greyed_tip(self, surface: pygame.Surface) -> None:
+        """The reason, as a tooltip above the action bar (right-aligned with it)."""
+        words = self.greyed_tip()
+        if not words:
+            return
+        from .art import fonts as F
+        from .backdrop import wrap
+        u = self.layout.unit
+        size = round(17 * u)
+        lines = wrap(words, size, round(330 * u), "regular")
+        lead = round(size * 1.25)
+        w = max(F.font(size, "regular").size(ln)[0] for ln in lines) + round(20 * u)
+        box = pygame.Rect(0, 0, w, len(lines) * lead + round(12 * u))
+        box.bottomright = (self.layout.actions.right, self.layout.actions.top - round(6 * u))
+        box.clamp_ip(surface.get_rect())
+        pygame.draw.rect(surface, P.INK, box, border_radius=6)
+        pygame.draw.rect(surface, P.GOLD, box, width=1, border_radius=6)
+        for i, line in enumerate(lines):
+            text(surface, line, (box.x + round(10 * u), box.y + round(6 * u) + i * lead), size, P.PARCHMENT)
 
     # ------------------------------------------------------------------ input
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -680,6 +736,7 @@ class BoardScene(Scene):
                                             tool_tip_text="Play this leader: its ability works from now on" if ready
                                             else missing_words(sh, me, lid))
         play.leader_action = (lid, True)  # type: ignore[attr-defined]
+        play.why = None if ready else missing_words(sh, me, lid)   # type: ignore[attr-defined]
         if not ready:
             play.disable()
         discard = pygame_gui.elements.UIButton(discard_rect, "Discard (+1 faith)", self.ui,
@@ -740,8 +797,9 @@ class BoardScene(Scene):
                     glow(surface, rect.inflate(6, 6), P.OXBLOOD[:3], width=4)
         if self.dragging:
             self._draw_dragged(surface, ctx)
-        elif self.viewing is None:
+        elif self.viewing is None and self.leader_menu is None:   # (a leader's menu: the card is chosen)
             draw_hover_card(surface, ctx, L.unit, self.mouse, self.keep_clear())
+        self._draw_greyed_tip(surface)
 
     def banner_room(self) -> pygame.Rect:
         """Where a Vatican report's banner may go: the top of the card slots, under the track and

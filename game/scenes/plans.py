@@ -337,10 +337,13 @@ class ProductionPlan:
     input_blanks: dict[int, list[str]] = field(default_factory=dict)
     output_blanks: dict[int, list[str]] = field(default_factory=dict)
     payment: Payment | None = None
+    runnable: set[int] = field(default_factory=set)   # those that could each run on their own now
 
     @classmethod
     def start(cls, game: Game, player: PlayerState) -> "ProductionPlan":
-        return cls(game, player, dict(game.available_productions(player)))
+        from game.rules.choices import runnable_productions
+        return cls(game, player, dict(game.available_productions(player)),
+                   runnable={prod.id for prod in runnable_productions(game, player)})
 
     def toggle(self, pid: int) -> None:
         if pid in self.selected:

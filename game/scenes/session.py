@@ -83,6 +83,7 @@ class GameSession:
     replay_error: str | None = None
     undoable: int = field(default=0, init=False)   # my requests of this turn that may be taken back
     _final_seen: bool = field(default=False, init=False)
+    _undo_reason: str = field(default="turn", init=False)   # why nothing can be undone: see undo_words
     _undone: bool = field(default=False, init=False)
     _chat_seen: list[tuple[str, str]] = field(default_factory=list, init=False)
     _chat_replay: list[tuple[str, str]] | None = field(default=None, init=False)
@@ -256,6 +257,16 @@ class GameSession:
         return (bool(getattr(self.match, "supports_undo", False)) and self.undoable > 0
                 and self.vm.has_game and self.vm.my_turn and not self.vm.game["ended"])
 
+    def undo_words(self) -> str | None:
+        """Why Undo is greyed on this player's turn, in words (None when it is not)."""
+        if not getattr(self.match, "supports_undo", False) or self.can_undo:
+            return None
+        return {"loaded": "Nothing to undo since the game was resumed: the moves made before stay as they are.",
+                "final": "Your last move cannot be taken back: a card was bought, or something new was turned "
+                         "up (a card, a token, a Vatican report).",
+                "undone": "Nothing more to undo this turn: your moves are all taken back.",
+                }.get(self._undo_reason, "Nothing to undo yet: you have not moved this turn.")
+
     def undo(self) -> None:
         """Take back my last request of this turn (answered by the table as it was, or a refusal)."""
         if getattr(self.match, "supports_undo", False):
@@ -269,10 +280,12 @@ class GameSession:
         if t == "UpdateUndo":
             if m.get("player") == me:
                 self.undoable = max(0, self.undoable - 1)
+                self._undo_reason = "undone"
             self._undone = True      # the UpdateGame that follows is the same turn
         elif t == "UpdateGame":
             if not self._undone:
                 self.undoable = 0
+                self._undo_reason = "loaded" if m.get("isSetupDone") else "turn"
             self._undone = False
         elif t in ("UpdateDevSlot", "UpdateVaticanSection", "UpdateLastRound", "UpdateActionToken",
                    "UpdateGameEnd") or (t == "UpdateFaithPoints" and not m.get("isBlackCross")
@@ -280,9 +293,12 @@ class GameSession:
             self._final_seen = True
         elif t in ("UpdateCurrentPlayer", "UpdatePlayerStatus", "UpdateSetupDone"):
             self.undoable = 0
+            self._undo_reason = "turn"
         elif t == "UpdateAction":
             if m.get("player") == me and m.get("action") not in ("END_TURN", "CHOOSE_LEADERS", "CHOOSE_RESOURCES"):
                 self.undoable = 0 if self._final_seen else self.undoable + 1
+                if self._final_seen:
+                    self._undo_reason = "final"
             self._final_seen = False
 
     @property

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pygame
+import pygame_gui
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
@@ -215,7 +216,6 @@ def test_the_base_production_picker_has_cells_to_click_comfortably(size):
     walk, _game = _table(size)
     L = board_layout(size, 3, False)
     try:
-        walk.press("Produce")
         walk.click(PlayerBoardPanel(L.board, L.unit).base_production.center)   # pay ? ? -> get ?
         groups = picker_cells(L.log, L.unit, 3)
         cells = [c for g in groups for c in g]
@@ -470,5 +470,133 @@ def test_lorenzos_face_up_tokens_are_readable_and_say_what_they_are_on_hover(siz
             walk.frames(2)
         words = board.top_bar.pile_words(board.context())
         assert "2 Purple" in words and "2 Green" in words and "black cross" in words
+    finally:
+        _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- greyed buttons say why
+def _tip_after_hover(walk: Walk, pointer: list, pos) -> tuple[pygame.Rect | None, str | None]:
+    """Hover ``pos`` for a second: the box of what appeared, and the board's words for it."""
+    hover(walk, pointer, pos)
+    walk.frames(2)
+    before = walk.app.window.copy()
+    walk.frames(60)
+    box = _changed_box(before, walk.app.window)
+    return box, walk.app.stack.top.greyed_tip()
+
+
+def _button(walk: Walk, label: str):
+    return next(el for el in walk.app.stack.top.ui.get_sprite_group().sprites()
+                if isinstance(el, pygame_gui.elements.UIButton) and el.visible and str(el.text).startswith(label))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_on_the_first_turn_produce_is_greyed_and_says_why(size, pointer):
+    """A new solo game: the player owns nothing, so nothing can be produced."""
+    from game.scenes.layout import board_layout
+    walk = _solo_board(size)
+    L = board_layout(size, 1, True)
+    try:
+        produce = _button(walk, "Produce")
+        assert not produce.is_enabled
+        box, words = _tip_after_hover(walk, pointer, produce.rect.center)
+        assert words is not None and "nothing" in words.lower()
+        assert box is not None and box.bottom <= L.actions.top and box.w >= 2 * box.h    # above the bar, wide
+        hover(walk, pointer, (3, 3))
+        walk.frames(3)
+        assert walk.app.stack.top.greyed_tip() is None
+    finally:
+        _close(walk.app)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_leaders_greyed_play_says_what_is_missing_and_its_card_stays_small(size, pointer):
+    """A fresh solo board (nothing owned): a leader clicked opens Play (greyed) and Discard; the
+    pointer still on the card shows no enlarged card over the board; hovering Play says why."""
+    from screenshots import TableMatch, mid_game
+
+    from game.rules import default_config
+    from game.scenes.board import BoardScene
+    from game.scenes.layout import board_layout
+    from game.scenes.session import GameSession
+    game = mid_game(["Ada"], 3, 0)
+    app = App(headless=True, size=size)
+    walk = Walk(app, None, "leader")
+    app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+    walk.frames(2)
+    app.frame(5.0)
+    L = board_layout(size, 1, True)
+    try:
+        for card in _leader_rects(size, game):
+            hover(walk, pointer, (3, 3))
+            walk.frames(2)
+            calm = walk.app.window.copy()
+            hover(walk, pointer, card.center)
+            walk.click(card.center)                          # the pointer stays on the card
+            walk.frames(2)
+            for r in _changed_rects(calm, walk.app.window):  # the card marked, the bar changed: no more
+                assert card.inflate(20, 20).contains(r) or L.actions.contains(r), (r, card)
+            play = _button(walk, "Play")
+            assert not play.is_enabled
+            box, words = _tip_after_hover(walk, pointer, play.rect.center)
+            assert words is not None and words.startswith("Needs"), words
+            assert box is not None and not box.colliderect(play.rect)
+            walk.key(pygame.K_ESCAPE)
+    finally:
+        _close(walk.app)
+
+
+def test_undo_after_a_resume_says_why_it_is_greyed(tmp_path, pointer):
+    """A move made, the game left and continued from the title: Undo is greyed, and says that
+    nothing can be taken back since the game was resumed."""
+    from walk import board_geometry
+    walk = _solo_board((1024, 640))
+    try:
+        walk.click(board_geometry((1024, 640), 1)["arrows"][0].center)
+        walk.key(pygame.K_RETURN)
+        if walk.scene == "AskScene":
+            walk.key(pygame.K_RETURN)
+        assert walk.button_at("Undo") is not None            # the take can be undone now
+        walk.press("Leave")
+        walk.until_scene("TitleScene")
+        walk.press("Continue solo game")
+        walk.until_scene("BoardScene")
+        walk.frames(60)
+        undo = _button(walk, "Undo")
+        assert not undo.is_enabled
+        _box, words = _tip_after_hover(walk, pointer, undo.rect.center)
+        assert words is not None and "resumed" in words, words
+    finally:
+        _close(walk.app)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_production_picker_rings_only_what_can_run(size):
+    """Ada owns nothing: Produce is greyed; a click on her base production still opens the
+    picker (to see what it would take), and no other production is ringed as if it could run."""
+    from game.scenes.layout import board_layout
+    from game.scenes.panels.player_board import PlayerBoardPanel
+    walk, game = _table(size)
+    p = game.player("Ada")
+    for c in [*p.shelves, *p.depots, p.strongbox]:
+        c.content = {}
+    walk.app.stack.top.session.match.out.append(__import__("game.rules.views", fromlist=["x"]).player_view(game, "Ada"))
+    walk.frames(3)
+    walk.app.frame(5.0)
+    walk.move((3, 3))
+    walk.frames(2)
+    L = board_layout(size, 3, False)
+    panel = PlayerBoardPanel(L.board, L.unit)
+    try:
+        assert walk.button_at("Produce") is None
+        calm = walk.app.window.copy()
+        walk.click(panel.base_production.center)
+        walk.move((3, 3))
+        walk.frames(2)
+        assert walk.button_at("Confirm") is None and walk.button_at("Back") is not None   # the picker is open
+        slots_with_cards = [r for r, slot in zip(panel.slots, walk.app.stack.top.me["devSlots"]) if slot]
+        assert slots_with_cards
+        for r in _changed_rects(calm, walk.app.window):
+            assert not any(r.colliderect(s) for s in slots_with_cards), (r, slots_with_cards)
     finally:
         _close(walk.app)

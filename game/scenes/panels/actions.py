@@ -83,7 +83,8 @@ class ActionBar(Panel):
             (buttons[key].show if planning else buttons[key].hide)()
         (buttons["produce"].hide if planning else buttons["produce"].show)()
         (buttons["end"].hide if planning else buttons["end"].show)()
-        (buttons["produce"].enable if ctx.main_open and not planning else buttons["produce"].disable)()
+        (buttons["produce"].enable if ctx.main_open and ctx.can_produce and not planning
+         else buttons["produce"].disable)()
         if "hint" in buttons:   # the board sets its text while the hint is being thought about
             (buttons["hint"].enable if ctx.can_act and not planning else buttons["hint"].disable)()
         done = ctx.can_act and ctx.g["isMandatoryActionDone"]
@@ -94,3 +95,33 @@ class ActionBar(Panel):
         if planning:
             ready = getattr(ctx.plan, "ready", True)
             (buttons["confirm"].enable if ready else buttons["confirm"].disable)()
+
+
+def greyed_words(key: str, ctx: Context) -> str | None:
+    """Why the action bar's button ``key`` is greyed now, in words (None: no reason to give)."""
+    g = ctx.g
+    session = ctx.session
+    if g is None:
+        return None
+    if g.get("ended"):
+        return "The game is over."
+    if session.connection_lost:
+        return "Waiting for the connection to come back."
+    if not ctx.vm.my_turn:
+        return f"It is {g['currentPlayer']}'s turn: wait for yours."
+    main_done = g["isMandatoryActionDone"]
+    if key == "produce":
+        if main_done:
+            return "You have taken your main action this turn: one per turn (market, a card or production)."
+        if not ctx.can_produce:
+            return ("Nothing can be produced now: no production can be paid with what you own "
+                    "(the base one takes any 2 resources).")
+    elif key == "end":
+        if not main_done:
+            return "Take your main action first: a market line, a development card, or production."
+    elif key == "undo":
+        return session.undo_words()
+    elif key == "confirm" and ctx.plan is not None:
+        problem = getattr(ctx.plan, "problem", None)
+        return problem() if callable(problem) else None
+    return None

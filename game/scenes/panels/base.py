@@ -47,6 +47,7 @@ class Context:
     chat: bool = False
     log_scroll: int = 0
     note: str | None = None        # why the last choice in the plan could not be taken
+    can_produce: bool = True       # some production could run now with what the player owns
 
     @property
     def vm(self):

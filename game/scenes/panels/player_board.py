@@ -293,7 +293,7 @@ class PlayerBoardPanel(Panel):
             return
         if pid in plan.selected:
             glow(surface, rect, P.OXBLOOD[:3], width=4)
-        elif pid in plan.available:
+        elif pid in plan.runnable:   # only what could run is offered (nothing rings when nothing can)
             glow(surface, rect, P.HIGHLIGHT[:3], width=2)
 
     def draw_hover(self, surface: pygame.Surface, ctx: Context) -> None:
