@@ -221,9 +221,10 @@ def test_from_the_scores_the_final_board_of_every_player(tmp_path):
 
 
 def _my_turn(walk: Walk) -> bool:
-    """Whether the board offers this player their main action (Produce is enabled only then)."""
+    """Whether it is this player's turn, main action still to take (Hint is enabled only on the
+    player's turn; End turn only once the main action is done)."""
     walk.frames(1)
-    return walk.scene == "BoardScene" and walk.button_at("Produce") is not None
+    return walk.scene == "BoardScene" and walk.button_at("Hint") is not None and walk.button_at("End turn") is None
 
 
 def _quiet(walk: Walk) -> None:
