@@ -133,6 +133,7 @@ def plan_for(action: Action, why: str, game: Game, player: PlayerState, then: Se
                     if n and item == r and plan.target[i] is None:
                         plan.target[i] = cid
                         n -= 1
+        plan.suggested = list(plan.target)   # the hint's placement: already made
     elif isinstance(action, ReqBuyDevCard) and game.top_card(action.color, action.level) is not None:
         plan = BuyPlan.start(game, player, game.top_card(action.color, action.level))
         if action.dev_slot in plan.slots:

@@ -127,6 +127,12 @@ class MarketPlan:
                     if n and item == r and self.target[i] is None:
                         self.target[i] = cid
                         n -= 1
+        self.suggested = list(self.target)
+
+    @property
+    def as_suggested(self) -> bool:
+        """Whether every resource is where the suggestion (or a hint) put it."""
+        return list(self.target) == list(getattr(self, "suggested", []) or [])
 
     # rearranging -------------------------------------------------------------------------
     def rearrange(self, request: ReqSwapShelves | ReqMoveResources) -> None:

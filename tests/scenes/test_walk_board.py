@@ -600,3 +600,26 @@ def test_the_production_picker_rings_only_what_can_run(size):
             assert not any(r.colliderect(s) for s in slots_with_cards), (r, slots_with_cards)
     finally:
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- the plan says what is left to do
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_market_plan_placed_by_the_suggestion_says_so(size):
+    from game.scenes.panels.plan import market_headline
+    from walk import board_geometry
+    walk, game = _table(size)
+    try:
+        walk.click(board_geometry(size, 3)["arrows"][0].center)
+        board = walk.app.stack.top
+        plan = board.plan
+        assert plan is not None and plan.items
+        head = market_headline(plan)
+        assert "placed as suggested" in head and "glowing shelf" not in head, head
+        placed = next(h for h in board.hits if h.target[0] == "item" and plan.target[h.target[1]] is not None)
+        walk.click(placed.rect.center)                             # a resource picked...
+        discard = next(h for h in board.hits if h.target == ("discard",))
+        walk.click(discard.rect.center)                            # ... and discarded by hand
+        head = market_headline(plan)
+        assert "as suggested" not in head, head
+    finally:
+        _close(walk.app)

@@ -78,10 +78,8 @@ class PlanPanel(Panel):
         hits = self.hits(ctx)
         width = r.w - self.px(24)
         if isinstance(plan, MarketPlan):
-            where = f"{'row' if plan.is_row else 'column'} {plan.index + 1}"
-            head = f"Taking {where}" + (f" (+{plan.faith} faith)" if plan.faith else "")
-            head += " — click a resource, then a glowing shelf" if plan.items else " — nothing to store"
-            text(surface, head, (x, r.y + self.px(8)), self.px(18), P.INK, "italic", max_width=width)
+            text(surface, market_headline(plan), (x, r.y + self.px(8)), self.px(18), P.INK, "italic",
+                 max_width=width)
             for hit in hits:
                 t = hit.target
                 if t[0] == "item":
@@ -173,6 +171,8 @@ class PlanPanel(Panel):
             size = self.px(16)
             step = round(size * 1.2)
             lines = wrap("Hint: " + why, size, width, "italic")[:2]
+            if isinstance(plan, MarketPlan) and plan.white_choice:   # the white marbles' row: one line
+                lines = lines[:1]
             if isinstance(plan, HintPlan):
                 y = r.y + self.px(40)
             elif isinstance(plan, MarketPlan):   # above the bottom line (the warning, or how to rearrange)
@@ -207,6 +207,22 @@ class PlanPanel(Panel):
                 pygame.draw.rect(surface, P.SEPIA, hit.rect, width=1, border_radius=6)
                 text(surface, f"{res} from {names.get(dst, dst)}", hit.rect.center, self.px(13), P.INK,
                      anchor="center", max_width=hit.rect.w - 6)
+
+
+def market_headline(plan: MarketPlan) -> str:
+    """The market plan's first line: which line, and what is left to do (nothing to place when the
+    suggestion, or a hint, has already placed what is taken)."""
+    where = f"{'row' if plan.is_row else 'column'} {plan.index + 1}"
+    head = f"Taking {where}" + (f" (+{plan.faith} faith)" if plan.faith else "")
+    if not plan.items:
+        return head + " — nothing to store"
+    placed = all(t is not None for t in plan.target)
+    if plan.as_suggested and any(t is not None for t in plan.target):
+        return head + (" — placed as suggested: click a resource to move it" if placed else
+                       " — placed as suggested, the rest discarded: click a resource to move it")
+    if placed:
+        return head + " — all placed: click a resource to move it"
+    return head + " — click a resource, then a glowing shelf"
 
 
 PICK = 28
