@@ -309,10 +309,11 @@ class BoardScene(Scene):
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.mouse = event.pos
             target = self._target_at(event.pos)
-            # during a market plan, a press on one stored resource may start carrying that one alone
+            # outside a plan or during a market plan, a press on one stored resource may start
+            # carrying that one alone
             unit = (self.player_board.held_at(self.context(), target[1], event.pos)
-                    if isinstance(self.plan, MarketPlan) and target is not None and target[0] in ("shelf", "depot")
-                    else None)
+                    if (self.plan is None or isinstance(self.plan, MarketPlan)) and target is not None
+                    and target[0] in ("shelf", "depot") else None)
             self._click(target)
             self._drag_unit = None
             if target is not None and target[0] in ("shelf", "depot") and self.selected_shelf == target[1]:
@@ -506,6 +507,10 @@ class BoardScene(Scene):
                 self._plan_move(self.plan, start, target[1], unit, 1)
                 self.selected_shelf = None
                 return
+            if self.plan is None and self._can_act():   # a drag moves what fits (or swaps if nothing can)
+                self._rearrange(start, target[1], unit, swap_first=False)
+                self.selected_shelf = None
+                return
             self._click(target)
 
     def _cancel(self) -> None:
@@ -587,11 +592,43 @@ class BoardScene(Scene):
                 self.selected_shelf = target[1]
             elif self.selected_shelf == target[1]:
                 self.selected_shelf = None
-            else:
-                self.session.send(ReqSwapShelves(self.selected_shelf, target[1]))
+            else:   # a swap if the rules let them swap, else what fits moves over
+                self._rearrange(self.selected_shelf, target[1], None, swap_first=True)
                 self.selected_shelf = None
         elif kind == "leader" and target[1] in self.me["leadersHand"] and not self._leaders_by_id[target[1]]["active"]:
             self._open_leader_menu(target[1])
+
+    def _rearrange(self, src: int, dst: int, unit: str | None, swap_first: bool) -> None:
+        """Outside a plan, move from shelf (or depot) ``src`` to ``dst`` what the rules allow,
+        tried on a copy of the game first: ``unit`` alone when one resource was carried; else a
+        swap of the two or as much of ``src`` as fits on ``dst`` (the swap first after two clicks,
+        the move first after a drag). Nothing possible: the first refusal, in words."""
+        from game.rules.actions import ReqMoveResources
+        content = self.vm.container(src)["content"]
+        moves = ([ReqMoveResources(src, dst, unit, 1)] if unit is not None else
+                 [ReqMoveResources(src, dst, res, k) for res, n in sorted(content.items()) for k in range(n, 0, -1)])
+        swap = [ReqSwapShelves(src, dst)] if unit is None else []
+        first_why = None
+        for request in (swap + moves if swap_first else moves + swap):
+            why = self._refusal(request)
+            if why is None:
+                self.session.error = None
+                self.session.send(request)
+                return
+            first_why = first_why or why
+        self.session.error = first_why or "Nothing there to move."
+
+    def _refusal(self, request: Any) -> str | None:
+        """Why the engine would refuse ``request`` now (tried on a copy of the player's game), or None."""
+        import copy
+
+        from game.rules.errors import GameError
+        game = copy.deepcopy(self.session.shadow())
+        try:
+            game.apply(self.vm.nickname, request)
+        except GameError as e:
+            return e.describe() if hasattr(e, "describe") else str(e)
+        return None
 
     def _plan_shelf_click(self, plan: MarketPlan, cid: int) -> None:
         """A shelf or depot clicked during a market plan: the selected resource goes there if it

@@ -623,3 +623,35 @@ def test_a_market_plan_placed_by_the_suggestion_says_so(size):
         assert "as suggested" not in head, head
     finally:
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- part of a shelf, outside a plan
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_outside_a_plan_a_drag_moves_what_fits_and_a_click_click_too(size):
+    """No plan: one Stone dragged onto the leader's depot moves alone (no swap of whole shelves,
+    which the rules refuse: 3 Stone do not fit a depot of 2); then shelf 3 clicked, then the
+    depot: one more Stone moves (what fits). An impossible move says why."""
+    from game.rules.actions import ReqMoveResources
+    walk, game = _solo_with_a_stone_depot(size)
+    p = game.player("Ada")
+    try:
+        shelves, depot = _boxes(size, game)
+        stone = (shelves[2].x + shelves[2].w // 6, shelves[2].centery)
+        walk.move(stone)
+        before = len(game.history)
+        walk.frames(1, [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=stone, button=1)])
+        for k in range(1, 6):
+            walk.move((stone[0] + k * (depot.centerx - stone[0]) // 5, stone[1] + k * (depot.centery - stone[1]) // 5))
+        walk.frames(3, [pygame.event.Event(pygame.MOUSEBUTTONUP, pos=depot.center, button=1)])
+        sent = [a for kind, _n, a in game.history[before:] if kind == "apply"]
+        assert [type(a) for a in sent] == [ReqMoveResources] and sent[0].count == 1, sent
+        assert p.depots[-1].content == {"Stone": 1} and p.shelves[2].content == {"Stone": 2}
+        walk.click(shelves[2].center)
+        walk.click(depot.center)
+        assert p.depots[-1].content == {"Stone": 2} and p.shelves[2].content == {"Stone": 1}
+        walk.click(shelves[1].center)                          # 2 Coin onto a full Stone depot: no
+        walk.click(depot.center)
+        assert p.shelves[1].content == {"Coin": 2} and p.depots[-1].content == {"Stone": 2}
+        assert walk.app.stack.top.session.error                # said in words
+    finally:
+        _close(walk.app)
