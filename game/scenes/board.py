@@ -734,11 +734,13 @@ class BoardScene(Scene):
             self.session.send(request)   # a market plan's rearranging first, then the take
         self.plan = None
         self.selected_item = None
+        self.selected_shelf = None
 
     def _end_turn(self) -> None:
         if self.app.settings.confirm_end_turn:
-            self._ask("end", "End your turn?", "The next player takes their turn. (Settings can stop this "
-                      "question.)", "End turn")
+            who = ("Lorenzo takes his turn: one token from his pile." if len(self.g["players"]) == 1
+                   else "The next player takes their turn.")
+            self._ask("end", "End your turn?", f"{who} (Settings can stop this question.)", "End turn")
         else:
             self.session.send(ReqEndTurn())
 
@@ -909,12 +911,26 @@ class BoardScene(Scene):
         veil.fill((20, 12, 6, 150))
         surface.blit(veil, (0, 0))
         p = self.vm.player(nick)
-        big = board_layout(self.app.size, len(self.g["players"]), False)
-        PlayerBoardPanel(big.board, big.unit).draw(surface, ctx, p)
-        panel(surface, pygame.Rect(big.board.x, big.board.y - round(40 * u), round(420 * u), round(36 * u)))
-        text(surface, f"{nick}'s board — {p['victoryPoints']} VP, faith {p['faithPoints']} (click to close)",
-             (big.board.x + round(10 * u), big.board.y - round(36 * u)), round(18 * u), P.INK, "italic",
-             max_width=round(400 * u))
+        head = self.opponent_header()
+        body = self.opponent_board_rect()
+        panel(surface, head.union(body).inflate(round(8 * u), round(8 * u)))   # one panel: its header, then the board
+        PlayerBoardPanel(body, u).draw(surface, ctx, p)
+        text(surface, f"{nick}'s board — {p['victoryPoints']} VP, faith {p['faithPoints']}",
+             (head.x + round(10 * u), head.centery), round(19 * u), P.INK, "caps", anchor="midleft",
+             max_width=head.w * 2 // 3)
+        text(surface, "click anywhere to close (Esc)", (head.right - round(10 * u), head.centery), round(16 * u),
+             P.SEPIA, "italic", anchor="midright", max_width=head.w // 3 - round(20 * u))
+
+    def opponent_header(self) -> pygame.Rect:
+        """The header row of an opponent's board when it is open: where the player's own board
+        starts (under the faith track, which stays in view)."""
+        b = self.layout.board
+        return pygame.Rect(b.x, b.y, b.w, round(34 * self.layout.unit))
+
+    def opponent_board_rect(self) -> pygame.Rect:
+        """The opponent's board under its header (it reaches over the log, veiled meanwhile)."""
+        b = self.layout.board
+        return b.move(0, self.opponent_header().h + round(6 * self.layout.unit))
 
     def _draw_dragged(self, surface: pygame.Surface, ctx: Context) -> None:
         """The shelf the player drags: the shelf it would swap with glows, and what the dragged one

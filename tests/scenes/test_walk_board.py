@@ -655,3 +655,45 @@ def test_outside_a_plan_a_drag_moves_what_fits_and_a_click_click_too(size):
         assert walk.app.stack.top.session.error                # said in words
     finally:
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- an opponent's board
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_an_opponents_board_keeps_its_caption_off_the_faith_track(size):
+    """Click an opponent in the top bar: their board opens under its own header; the faith track
+    (with every player's favor tiles) is only veiled, nothing is drawn over it."""
+    from game.scenes.layout import board_layout
+    walk, _game = _table(size)
+    L = board_layout(size, 3, False)
+    try:
+        calm = walk.app.window.copy()
+        walk.click(L.opponents[0].center)
+        walk.move((3, 3))
+        walk.frames(2)
+        assert walk.app.stack.top.viewing == "Bruno"
+        veiled = calm.copy()
+        veil = pygame.Surface(size, pygame.SRCALPHA)
+        veil.fill((20, 12, 6, 150))
+        veiled.blit(veil, (0, 0))
+        seen = walk.app.window
+        track = L.faith.inflate(-4, -4)
+        off = [(x, y) for x in range(track.x, track.right, 3) for y in range(track.y, track.bottom, 3)
+               if max(abs(a - b) for a, b in zip(seen.get_at((x, y))[:3], veiled.get_at((x, y))[:3])) > 6]
+        assert not off, f"drawn over the track at {off[:5]} ... ({len(off)} points)"
+        walk.click((3, 3))                                   # a click closes it
+        assert walk.app.stack.top.viewing is None
+    finally:
+        _close(walk.app)
+
+
+def test_a_bot_of_a_game_on_this_machine_is_named_with_its_level():
+    """The top bar's name cards and the scores name a bot with its level (a game against the
+    computer knows them: its match's ``bots``)."""
+    from types import SimpleNamespace
+
+    from game.rules import default_config
+    from game.scenes.session import GameSession
+    s = GameSession(SimpleNamespace(bots={"Lucrezia (bot)": "hard"}, poll=lambda: [], send=lambda r: None),
+                    default_config(), "Ada")
+    assert s.shown_name("Lucrezia (bot)") == "Lucrezia · hard bot"
+    assert s.shown_name("Ada") == "Ada" and s.shown_name("Cosimo (bot)") == "Cosimo (bot)"
