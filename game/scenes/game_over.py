@@ -206,7 +206,8 @@ class GameOverScene(SessionScene):
                 band.fill((*GOLD_LIGHT, 90))
                 surface.blit(band, row)
                 pygame.draw.rect(surface, GOLD, row, max(1, round(1.5 * u)), border_radius=round(6 * u))
-            label = nick + (" (you)" if nick == self.session.nickname and len(self.rows) > 1 else "")
+            label = self.session.shown_name(nick) + (" (you)" if nick == self.session.nickname and len(self.rows) > 1
+                                                     else "")
             x = inner.x
             if not solo:
                 numeral = fonts.render(ROMAN[rank] if rank < len(ROMAN) else str(rank + 1), max(11, round(18 * u)),

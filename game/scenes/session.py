@@ -257,6 +257,14 @@ class GameSession:
         return (bool(getattr(self.match, "supports_undo", False)) and self.undoable > 0
                 and self.vm.has_game and self.vm.my_turn and not self.vm.game["ended"])
 
+    def shown_name(self, nick: str) -> str:
+        """A player's name as the table shows it: a bot of a game on this machine with its level
+        ("Lucrezia · hard bot" for "Lucrezia (bot)")."""
+        level = (getattr(self.match, "bots", None) or {}).get(nick)
+        if isinstance(level, str) and nick.endswith(" (bot)"):
+            return f"{nick.removesuffix(' (bot)')} · {level} bot"
+        return nick
+
     def undo_words(self) -> str | None:
         """Why Undo is greyed on this player's turn, in words (None when it is not)."""
         if not getattr(self.match, "supports_undo", False) or self.can_undo:

@@ -95,7 +95,7 @@ class TopBar(Panel):
         pygame.draw.rect(surface, border, inner, width=2, border_radius=8)
         seat = [q["nickname"] for q in ctx.g["players"]].index(p["nickname"])
         pygame.draw.circle(surface, PLAYER_COLORS[seat % 4], (inner.x + self.px(14), inner.y + self.px(16)), self.px(7))
-        name = p["nickname"] + ("" if p["active"] else " (away)")
+        name = ctx.session.shown_name(p["nickname"]) + ("" if p["active"] else " (away)")
         text(surface, name, (inner.x + self.px(26), inner.y + self.px(3)), self.px(19), P.INK, "regular",
              max_width=inner.w - self.px(34))
         cards = sum(len(s) for s in p["devSlots"])
