@@ -928,9 +928,11 @@ class BoardScene(Scene):
         return pygame.Rect(b.x, b.y, b.w, round(34 * self.layout.unit))
 
     def opponent_board_rect(self) -> pygame.Rect:
-        """The opponent's board under its header (it reaches over the log, veiled meanwhile)."""
+        """The opponent's board under its header, in the rest of the player's board's place (the
+        action bar's buttons stay clear of it)."""
         b = self.layout.board
-        return b.move(0, self.opponent_header().h + round(6 * self.layout.unit))
+        top = self.opponent_header().bottom + round(6 * self.layout.unit)
+        return pygame.Rect(b.x, top, b.w, b.bottom - top)
 
     def _draw_dragged(self, surface: pygame.Surface, ctx: Context) -> None:
         """The shelf the player drags: the shelf it would swap with glows, and what the dragged one
