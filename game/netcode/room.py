@@ -271,7 +271,11 @@ class Room:
         """``nickname``'s ``UpdateGame``; a reference client's lacks our extension keys that are
         for our clients only (:func:`_plain_view`)."""
         view = player_view(self.game, nickname)
-        return _plain_view(view) if nickname in self.plain else view
+        if nickname in self.plain:
+            return _plain_view(view)
+        if self.bots:   # our extension: each bot's level, for our clients' name cards and scores
+            view[BOT_LEVELS] = dict(self.bots)
+        return view
 
     # ------------------------------------------------------------------ internals
     def _set_active(self, nickname: str, active: bool, skip: str | None = None) -> None:
@@ -337,6 +341,10 @@ class Room:
             data = b"".join([line for e, line in zip(events, lines) if visible_to(e, nick)])
             if data:
                 send_bytes(nick, data)
+
+
+BOT_LEVELS = "botLevels"
+"""``UpdateGame.botLevels`` (our extension, only to our clients): {bot nickname: "easy"|"medium"|"hard"}."""
 
 
 def _plain_view(view: dict[str, Any]) -> dict[str, Any]:

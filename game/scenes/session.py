@@ -260,7 +260,7 @@ class GameSession:
     def shown_name(self, nick: str) -> str:
         """A player's name as the table shows it: a bot of a game on this machine with its level
         ("Lucrezia · hard bot" for "Lucrezia (bot)")."""
-        level = (getattr(self.match, "bots", None) or {}).get(nick)
+        level = (getattr(self.match, "bots", None) or self.vm.bot_levels or {}).get(nick)
         if isinstance(level, str) and nick.endswith(" (bot)"):
             return f"{nick.removesuffix(' (bot)')} · {level} bot"
         return nick

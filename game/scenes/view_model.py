@@ -45,6 +45,7 @@ class ViewModel:
         self._containers: dict[int, Msg] = {}
         self._leaders: dict[int, Msg] = {}
         self.revealed_tokens: list[int] = []   # solo: Lorenzo's tokens face up since the last shuffle
+        self.bot_levels: dict[str, str] = {}   # a server game's bots' levels (our extension botLevels)
 
     # ------------------------------------------------------------------ feeding
     @property
@@ -72,6 +73,9 @@ class ViewModel:
         # the whole game again (a start, a resume, a rejoin, an undo): our server and the engine
         # say which tokens are face up (our extension); from a reference server, at least the
         # last one is known
+        levels = msg.get("botLevels")   # our server's extension: the bots' levels
+        if isinstance(levels, dict):
+            self.bot_levels = {str(k): str(v) for k, v in levels.items()}
         revealed = msg.get(REVEALED_TOKENS)
         last = msg.get("lastActionToken")
         kinds = {t["id"]: t.get("kind") for t in msg.get("actionTokens", [])}

@@ -352,3 +352,16 @@ class TestABrokenBot:
         assert gone == bots and not any(room.game.player(b).active for b in bots)
         entries = [orjson.loads(x) for x in (tmp_path / "data" / "games" / f"{room.id}.jsonl").read_bytes().splitlines()[1:]]
         assert {tuple(e[1:]) for e in entries if e[0] == "active"} >= {(b, False) for b in bots}
+
+
+def test_our_clients_read_the_bots_levels_and_a_reference_client_does_not(make_server, players):
+    server = make_server(bot_delay=0)
+    eve, ned = players(server.address, "Eve", "Ned")
+    eve.join()
+    ned.join(token=None)                    # a reference client at the same table
+    eve.send({"type": "ReqNewGame", "playersCount": 3, "bots": ["hard"]})
+    eve.until_type("UpdateJoinGame")
+    ours, theirs = eve.until_type("UpdateGame")[-1], ned.until_type("UpdateGame")[-1]
+    levels = ours["botLevels"]
+    assert list(levels.values()) == ["hard"] and all(n.endswith(" (bot)") for n in levels)
+    assert "botLevels" not in theirs

@@ -697,3 +697,24 @@ def test_a_bot_of_a_game_on_this_machine_is_named_with_its_level():
                     default_config(), "Ada")
     assert s.shown_name("Lucrezia (bot)") == "Lucrezia · hard bot"
     assert s.shown_name("Ada") == "Ada" and s.shown_name("Cosimo (bot)") == "Cosimo (bot)"
+
+
+def test_a_bot_of_a_server_game_is_named_with_the_level_the_server_says():
+    """Our server tells our clients the bots' levels (UpdateGame.botLevels): the name cards use them."""
+    from screenshots import TableMatch, mid_game
+
+    from game.rules import default_config
+    from game.rules.views import player_view
+    from game.scenes.board import BoardScene
+    from game.scenes.session import GameSession
+    game = mid_game(["Ada", "Piero (bot)"], 3, 20)
+    match = TableMatch(game, "Ada")
+    match.out = [{**player_view(game, "Ada"), "botLevels": {"Piero (bot)": "hard"}}]
+    app = App(headless=True, size=(1024, 640))
+    walk = Walk(app, None, "levels")
+    try:
+        app.stack.push(BoardScene(app, GameSession(match, default_config(), "Ada")))
+        walk.frames(3)
+        assert walk.app.stack.top.session.shown_name("Piero (bot)") == "Piero · hard bot"
+    finally:
+        _close(app)
