@@ -195,3 +195,38 @@ def test_one_font_object_per_style_serves_every_size_with_the_pixels_of_its_own_
     assert all(len(ids) == 1 for ids in seen.values()) and len(seen) == 3
     with pytest.raises(ValueError):
         F.font(12, "bold")
+
+
+def test_the_heap_is_given_back_when_a_scene_hands_over_and_after_a_game_is_left(app, monkeypatch):
+    """glibc keeps freed pictures in the process: the app returns them (malloc_trim) in the frame
+    a scene is popped or replaced, and after a game is left (with a collection first)."""
+    from game.scenes import app as app_module
+    from game.scenes.menus import SettingsScene, TitleScene
+    calls = []
+    monkeypatch.setattr(app_module, "give_back", lambda: calls.append("trim"))
+    monkeypatch.setattr(app_module.gc, "collect", lambda *a: calls.append("gc") or 0)
+    app.stack.push(TitleScene(app))
+    app.frame(1 / 60)
+    app.frame(1 / 60)
+    calls.clear()
+    app.frame(1 / 60)
+    assert calls == []                                # nothing handed over: nothing to give back
+    settings = SettingsScene(app)
+    app.stack.push(settings)
+    app.frame(1 / 60)
+
+    class Pop(type(settings)):
+        def update(self, dt):
+            self.app.stack.pop()
+    settings.__class__ = Pop
+    calls.clear()
+    app.frame(1 / 60)                                 # the scene pops itself in its update
+    assert calls == ["trim"]
+    calls.clear()
+
+    class Leave(TitleScene):
+        def update(self, dt):
+            self.app.stack.reset(TitleScene(self.app))
+    app.stack.top.__class__ = Leave
+    app.frame(1 / 60)
+    assert calls == ["gc", "trim"]
