@@ -1179,6 +1179,8 @@ class Server:
             room.plain.discard(nick)
         else:
             room.plain.add(nick)
+        with room.lock:     # marked away (turns may have been skipped), or back before that (a drop
+            away = not room.game.player(nick).active   # within a restart's grace: nothing skipped)
         if not room.rejoin(nick, intro):  # the room closed itself (its log failed)
             del self.by_nick[nick]
             s.nickname = s.room = s.token = None
@@ -1186,21 +1188,24 @@ class Server:
             return
         # how the game got here (our extension): the log of a player who comes back, with what was
         # said at the table lately where it was said among the moves
-        if s.extensions and not self._send_history(s, room, nick) and room.chat:
+        if s.extensions and not self._send_history(s, room, nick, away) and room.chat:
             s.push(b"".join(encode(P.update_chat(who, text)) for who, text, _at in room.chat))
         log.info("%s rejoined game %d", nick, room.id)
         if room.bots:
             self._bots_step(room)   # a person is back at the table: the bots carry on
 
     @staticmethod
-    def _send_history(s: Session, room: Room, nick: str) -> bool:
+    def _send_history(s: Session, room: Room, nick: str, away: bool = True) -> bool:
         """``UpdateHistory`` (see :mod:`game.netcode.history`): the whole game's updates as ``nick``
-        saw them, the table's recent chat among them, and their turns skipped while away. A
-        failure is logged, never fatal to the rejoin (False: nothing was sent)."""
+        saw them, the table's recent chat among them, and their turns skipped while away (none
+        when they were not marked away: an absence told once is not told again). A failure is
+        logged, never fatal to the rejoin (False: nothing was sent)."""
         from .history import history_lines, recent_history
         try:
             with room.lock:
                 messages, skipped = recent_history(room.game, nick, chat=list(room.chat))
+                if not away:
+                    skipped = []
             s.push(b"".join(encode(m) for m in history_lines(messages, skipped)))
             return True
         except Exception:

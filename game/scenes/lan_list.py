@@ -39,6 +39,7 @@ class LanGames:
         self.actions: list[str] = []             # what each painted row offers ("Join", "Rejoin as Bob"...)
         self.hover: str | None = None
         self.rect = pygame.Rect(0, 0, 0, 0)
+        self._seen: dict[str, int] = {}           # service -> when it was first listed (its row's rank)
 
     def start(self) -> None:
         self._seats = _read_seats(self.seat_file)
@@ -55,7 +56,12 @@ class LanGames:
             self.browser = None
 
     def games(self) -> list[FoundGame]:
-        return self.browser.games() if self.browser is not None else []
+        """The games found, in the order they were first seen: a table found later goes at the end,
+        so the rows never move under a player's pointer when another table appears."""
+        found = self.browser.games() if self.browser is not None else []
+        for g in found:
+            self._seen.setdefault(g.service, len(self._seen))
+        return sorted(found, key=lambda g: self._seen[g.service])
 
     @property
     def version(self) -> int:

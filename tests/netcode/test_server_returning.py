@@ -305,3 +305,33 @@ def test_a_player_not_back_within_the_grace_is_passed_over(make_server, players)
     assert {"player": current, "isActive": False, "type": "UpdatePlayerStatus"} in told
     assert told[-1]["player"] == other
     assert room_of(srv2, other).game.current_player.nickname == other
+
+
+def test_turns_skipped_in_an_absence_already_told_are_not_told_again_after_a_restart(make_server, players):
+    """Bea is away for a round (her turn passed over), comes back and is told; the server then
+    restarts and she is back within its grace: nothing of hers was skipped this time, and her
+    history says nothing skipped (the old absence is not told as new)."""
+    srv = make_server()
+    a, b = players(srv.address, "a", "b")
+    start_game(a, b)
+    game = room_of(srv, "a").game
+    rng = random.Random(16)
+    drive(game, [a, b], rng, stop=lambda g: g.phase == "play" and g.current_player.nickname == "a")
+    token = b.token
+    b.close()
+    import time
+    end = time.monotonic() + 5
+    while game.player("b").active:
+        assert time.monotonic() < end
+        time.sleep(0.01)
+    version = game.version
+    drive(game, [a], rng, stop=lambda g: g.version > version and g.current_player.nickname == "a"
+          and g.history[-1][0] == "apply" and type(g.history[-1][2]).__name__ == "ReqEndTurn")
+    (back,) = players(srv.address, "b")
+    back.join(token=token)
+    assert _until_history(back)[-1]["skipped"], "the turn passed over while away is told"
+    srv.stop()
+    srv2 = make_server(restart_grace=30)
+    (again,) = players(srv2.address, "b")
+    again.join(token=token)
+    assert _until_history(again)[-1]["skipped"] == []

@@ -58,3 +58,16 @@ def test_a_damaged_seats_file_lists_the_games_as_usual(tmp_path):
     seats.write_bytes(b"\x00garbage{")
     lan = painted(LanGames(seat_file=seats), [found("T", "10.0.0.2", 51015, taken=2, started=True)])
     assert lan.actions == ["Wait for a seat"]
+
+
+def test_a_table_found_later_goes_at_the_end_and_the_rows_under_the_pointer_stay(tmp_path):
+    pygame.init()
+    lan = LanGames(seat_file=tmp_path / "seats.json")
+    mine = found("Zeno's table", "10.0.0.2", 51015, taken=1, free=1)
+    painted(lan, [mine])
+    row, game = lan.rows[0]
+    # a table that sorts before it appears (and another goes): the row under the pointer is the same
+    other = found("Ada's table", "10.0.0.3", 51015, taken=1, free=3)
+    painted(lan, [other, mine])
+    assert lan.at(row.center) is not None and lan.at(row.center).service == mine.service
+    assert [g.service for _, g in lan.rows] == [mine.service, other.service]
