@@ -80,6 +80,7 @@ class BoardScene(Scene):
         self._base: pygame.Surface | None = None     # the whole board without the hover card
         self._base_key: tuple | None = None
         self._rev = 0                                # bumped by every click or key (plan edits)
+        self._refused: int | None = None             # a shelf pressed that the picked resource cannot go to
         self.note: str | None = None                 # why the last pick in a plan was refused
         self.log_scroll = 0                          # rows of the log scrolled back from the newest
         self.moments: list[VaticanMoment] = []       # Vatican reports being shown, the first one now
@@ -213,8 +214,9 @@ class BoardScene(Scene):
         self._take_hint()
         if self.session.version != before:
             self.flash = 1.2
-            if self.plan is not None and not self._can_act():
+            if not self._can_act():   # (no longer this player's turn: nothing stays picked)
                 self.plan = None
+                self.selected_item = self.selected_shelf = self._refused = None
         if self.session.turn_started:
             self.session.turn_started = False
             self.app.notify_turn()
@@ -314,9 +316,11 @@ class BoardScene(Scene):
             unit = (self.player_board.held_at(self.context(), target[1], event.pos)
                     if (self.plan is None or isinstance(self.plan, MarketPlan)) and target is not None
                     and target[0] in ("shelf", "depot") else None)
+            self._refused = None
             self._click(target)
             self._drag_unit = None
-            if target is not None and target[0] in ("shelf", "depot") and self.selected_shelf == target[1]:
+            if target is not None and target[0] in ("shelf", "depot") and target[1] in (self.selected_shelf,
+                                                                                      self._refused):
                 self.drag_from, self._drag_start, self.dragging = target[1], event.pos, False
                 self._drag_unit = unit
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
@@ -478,6 +482,7 @@ class BoardScene(Scene):
         sh = self.session.shadow()
         self.plan = plan_for(answer.action, answer.why, sh, sh.player(self.vm.nickname), answer.then)
         self.selected_item = self._next_unplaced()
+        self.selected_shelf = None
 
     def exit(self) -> None:
         if self.hinter is not None:
@@ -500,6 +505,8 @@ class BoardScene(Scene):
         if start is None or not dragging:
             return
         self._rev += 1
+        if start == self._refused:   # a press that was refused for the picked resource, then dragged
+            self.selected_shelf, self.note, self._refused = start, None, None
         target = self._target_at(pos)
         if (target is not None and target[0] in ("shelf", "depot") and target[1] != start
                 and self.selected_shelf == start):
@@ -541,6 +548,7 @@ class BoardScene(Scene):
         me = sh.player(self.vm.nickname)
         plan = self.plan
         if isinstance(plan, MarketPlan):
+            self.note = None
             if kind == "item":
                 self.selected_item, self.selected_shelf = target[1], None
             elif kind in ("shelf", "depot"):
@@ -597,6 +605,8 @@ class BoardScene(Scene):
                 self.selected_shelf = None
         elif kind == "leader" and target[1] in self.me["leadersHand"] and not self._leaders_by_id[target[1]]["active"]:
             self._open_leader_menu(target[1])
+        if self.plan is not None:   # a plan begun: a shelf picked before it is no longer picked
+            self.selected_shelf = None
 
     def _rearrange(self, src: int, dst: int, unit: str | None, swap_first: bool) -> None:
         """Outside a plan, move from shelf (or depot) ``src`` to ``dst`` what the rules allow,
@@ -649,6 +659,9 @@ class BoardScene(Scene):
         elif self.selected_item is not None and cid in plan.targets_for(self.selected_item):
             plan.put(self.selected_item, cid)
             self.selected_item = self._next_unplaced()
+        elif self.selected_item is not None:   # a shelf that does not glow for the picked resource: why
+            self.note = plan.why_not(self.selected_item, cid) or "That resource does not fit there."
+            self.selected_item, self._refused = None, cid    # (a drag from it still moves what it holds)
         else:
             self.selected_shelf, self.selected_item = cid, None
 
@@ -717,6 +730,7 @@ class BoardScene(Scene):
             return
         sh = self.session.shadow()
         self.plan = ProductionPlan.start(sh, sh.player(self.vm.nickname))
+        self.selected_shelf = None
 
     def _confirm(self) -> None:
         plan = self.plan
@@ -737,6 +751,7 @@ class BoardScene(Scene):
         self.selected_shelf = None
 
     def _end_turn(self) -> None:
+        self.selected_item = self.selected_shelf = self._refused = None   # nothing stays picked into the next turn
         if self.app.settings.confirm_end_turn:
             who = ("Lorenzo takes his turn: one token from his pile." if len(self.g["players"]) == 1
                    else "The next player takes their turn.")

@@ -212,6 +212,73 @@ class MarketPlan:
             out.append(c.id)
         return out
 
+    def box_name(self, cid: int) -> str:
+        """"shelf 2", or "the Stone depot" for a leader's depot."""
+        for k, s in enumerate(self.player.shelves):
+            if s.id == cid:
+                return f"shelf {k + 1}"
+        c = next((d for d in self.player.depots if d.id == cid), None)
+        return f"the {c.bound} depot" if c is not None and c.bound else "the leader's depot"
+
+    def _holding(self, i: int) -> ContainerMap:
+        """What each container holds with everything planned but item ``i``."""
+        placed = self.placement()
+        if self.target[i] is not None:
+            _add(placed, self.target[i], self.items[i], -1)
+        out: ContainerMap = {}
+        for c in self.player.depot_like():
+            inner = dict(c.content)
+            for r, n in placed.get(c.id, {}).items():
+                inner[r] = inner.get(r, 0) + n
+            out[c.id] = inner
+        return out
+
+    def why_not(self, i: int, cid: int) -> str | None:
+        """Why item ``i`` cannot go to ``cid`` now, in plain words with what to do instead (None:
+        it can). A shelf holds one kind of resource, and no two shelves the same kind."""
+        if cid in self.targets_for(i):
+            return None
+        res = self.items[i]
+        boxes = {c.id: c for c in self.player.depot_like()}
+        c = boxes.get(cid)
+        if c is None:
+            return None
+        held = self._holding(i)
+        name = self.box_name(cid)
+        if c.kind == SHELF:
+            twin = next((s for s in self.player.shelves if s is not c and held[s.id].get(res)), None)
+            if twin is not None:
+                k = self.box_name(twin.id)
+                n = held[twin.id][res] + (self.target[i] == twin.id)
+                them = "both" if n == 2 else f"all {n}" if n > 2 else "it"
+                if sum(held[twin.id].values()) + (self.target[i] == twin.id) <= c.capacity \
+                        and sum(held[cid].values()) <= twin.capacity:
+                    return f"{res} is also on {k}: click {k}, then {name}, to move {them}"
+                return f"{res} is also on {k} (one kind per shelf), and {name} holds only {c.capacity}"
+        others = sorted(r for r in held[cid] if r != res)
+        if c.bound is not None and c.bound != res:
+            return f"{name[0].upper()}{name[1:]} takes only {c.bound}"
+        if others and c.kind == SHELF:
+            return f"{name[0].upper()}{name[1:]} holds {others[0]}: one kind per shelf"
+        return f"{name[0].upper()}{name[1:]} is full (it holds {c.capacity})"
+
+    def why_stuck(self, i: int) -> str | None:
+        """When item ``i`` can go nowhere but where it is: why, and what to do (a shelf's
+        reason that says which clicks move it), else None."""
+        if any(cid != self.target[i] for cid in self.targets_for(i)):
+            return None
+        reasons = [w for c in self.player.depot_like() if c.id != self.target[i]
+                   for w in [self.why_not(i, c.id)] if w]
+        if not reasons:
+            return None
+        best = next((w for w in reasons if "click" in w), None)
+        if best is not None:
+            return best
+        res = self.items[i]
+        if self.target[i] is not None:
+            return f"No other place has room for this {res}: it stays on {self.box_name(self.target[i])}"
+        return f"No place has room for this {res}: discard it, or rearrange first"
+
     def put(self, i: int, cid: int | None) -> None:
         """Send item ``i`` to container ``cid`` (None: discard it).
 

@@ -118,6 +118,22 @@ class Panel:
         """Marks for what the mouse is over (every frame, over the cached board)."""
 
 
+def reading_size(unit: float) -> int:
+    """The log's type size at this board's scale: no text a player must read is smaller."""
+    return max(12, round(15 * unit))
+
+
+def fit_lines(words: str, size: int, floor: int, width: int, most: int, style: str = "italic") -> tuple[int, list[str]]:
+    """``words`` wrapped to ``width``: at ``size`` if that takes at most ``most`` lines, else at
+    the largest size down to ``floor`` that does, else at ``floor`` (every line; the caller cuts)."""
+    from ..backdrop import wrap
+    for s in range(max(size, floor), floor - 1, -1):
+        lines = wrap(words, s, width, style)
+        if len(lines) <= most:
+            return s, lines
+    return floor, wrap(words, floor, width, style)
+
+
 def target_at(hits: list[Hit], pos: tuple[int, int]) -> Target | None:
     """The topmost target under ``pos``."""
     for hit in reversed(hits):

@@ -14,7 +14,7 @@ import pygame_gui
 from ..art import fonts as F
 from ..art import palette as P
 from ..session import ChatLine
-from .base import Context, Panel, text
+from .base import Context, Panel, reading_size, text
 
 Row = tuple[str, str, bool, bool]
 """(speaker or "", words, first row of its line, newest line)."""
@@ -57,7 +57,7 @@ class LogPanel(Panel):
 
     @property
     def size(self) -> int:
-        return max(12, self.px(15))
+        return reading_size(self.unit)
 
     @property
     def line_h(self) -> int:

@@ -13,7 +13,7 @@ from ..art import palette as P
 from ..backdrop import wrap
 from ..hint import HintPlan
 from ..plans import BuyPlan, MarketPlan, ProductionPlan
-from .base import RESOURCES, Context, Hit, Panel, glow, panel, text, veil
+from .base import RESOURCES, Context, Hit, Panel, fit_lines, glow, panel, reading_size, text, veil
 
 HINT_INK = (46, 96, 58)
 """The green ink of a hint's reason."""
@@ -27,6 +27,7 @@ class PlanPanel(Panel):
         plan = ctx.plan
         x, y = r.x + self.px(12), r.y + self.px(36)
         if isinstance(plan, MarketPlan):
+            y = self._market_head(plan)[2]
             for i, _ in enumerate(plan.items):
                 out.append(Hit(pygame.Rect(x + i * (size + self.px(6)), y, size, size), ("item", i)))
             x2 = x + max(1, len(plan.items)) * (size + self.px(6)) + self.px(12)
@@ -78,8 +79,9 @@ class PlanPanel(Panel):
         hits = self.hits(ctx)
         width = r.w - self.px(24)
         if isinstance(plan, MarketPlan):
-            text(surface, market_headline(plan), (x, r.y + self.px(8)), self.px(18), P.INK, "italic",
-                 max_width=width)
+            size, lines, _y = self._market_head(plan)
+            for i, line in enumerate(lines):
+                text(surface, line, (x, r.y + self.px(8) + i * round(size * 1.2)), size, P.INK, "italic")
             for hit in hits:
                 t = hit.target
                 if t[0] == "item":
@@ -93,26 +95,15 @@ class PlanPanel(Panel):
                 elif t[0] in ("discard", "suggest"):
                     pygame.draw.rect(surface, P.PARCHMENT_DARK, hit.rect, border_radius=6)
                     pygame.draw.rect(surface, P.SEPIA, hit.rect, width=1, border_radius=6)
-                    text(surface, "Discard it" if t[0] == "discard" else "Suggest", hit.rect.center, self.px(16),
-                         P.INK, anchor="center")
+                    text(surface, "Discard it" if t[0] == "discard" else "Suggest", hit.rect.center,
+                         max(self.px(16), reading_size(self.unit)), P.INK, anchor="center")
                 elif t[0] == "white":
                     surface.blit(M.marble("Zero", hit.rect.h), hit.rect)
                     icon = I.resource_icon(plan.white_choice[t[1]], hit.rect.h // 2)
                     surface.blit(icon, icon.get_rect(center=hit.rect.center))
-            warn = plan.discard_warning()
-            if warn:
-                text(surface, warn, (x, r.bottom - self.px(26)), self.px(16), P.OXBLOOD, "italic", max_width=width)
-            elif plan.moves:   # the shelves are shown as they will be; say so
-                n = len(plan.moves)
-                text(surface, f"Your shelves are rearranged first ({n} move{'s' * (n > 1)}, sent with the take) "
-                     "to keep everything", (x, r.bottom - self.px(26)), self.px(16), P.SEPIA, "italic",
-                     max_width=width)
-            else:
-                text(surface, "To rearrange first: click a shelf, then another (swap, or move what fits), "
-                     "or drag one resource onto another shelf",
-                     (x, r.bottom - self.px(26)), self.px(16), P.SEPIA,
-                     "italic", max_width=width)
-        elif isinstance(plan, BuyPlan):
+            self._market_foot(surface, ctx, plan, max(h.rect.bottom for h in hits) + self.px(6))
+            return
+        if isinstance(plan, BuyPlan):
             c = plan.card
             cost = ", ".join(f"{n} {res}" for res, n in sorted(plan.cost.items())) or "free"
             text(surface, f"Buying a level {c.level} {c.color} card for {cost}"
@@ -171,16 +162,60 @@ class PlanPanel(Panel):
             size = self.px(16)
             step = round(size * 1.2)
             lines = wrap("Hint: " + why, size, width, "italic")[:2]
-            if isinstance(plan, MarketPlan) and plan.white_choice:   # the white marbles' row: one line
-                lines = lines[:1]
             if isinstance(plan, HintPlan):
                 y = r.y + self.px(40)
-            elif isinstance(plan, MarketPlan):   # above the bottom line (the warning, or how to rearrange)
-                y = r.bottom - self.px(28) - len(lines) * step
             else:
                 y = r.bottom - self.px(26) - (len(lines) - 1) * step
             for i, line in enumerate(lines):
                 text(surface, line, (x, y + i * step), size, HINT_INK, "italic", max_width=width)
+
+    def _market_head(self, plan: MarketPlan) -> tuple[int, list[str], int]:
+        """The market plan's headline: its type size, its lines (one, or two when one line would
+        have to be smaller than the log's type), and the y where the row of resources starts."""
+        width = self.rect.w - self.px(24)
+        size, lines = fit_lines(market_headline(plan), self.px(18), reading_size(self.unit), width, 1)
+        lines = lines[:2]
+        return size, lines, self.rect.y + self.px(8) + len(lines) * round(size * 1.2) + self.px(6)
+
+    def _market_foot(self, surface: pygame.Surface, ctx: Context, plan: MarketPlan, top: int) -> None:
+        """Under the row of resources, from the bottom up: the line that says what the plan does
+        (a discard's cost, the rearranging planned, or how to rearrange), above it why the picked
+        resource cannot go where it was asked, above that a hint's reason. None is ever smaller
+        than the log's type: a line that does not fit wraps, and what finds no room is cut short."""
+        r = self.rect
+        x, width = r.x + self.px(12), r.w - self.px(24)
+        floor = reading_size(self.unit)
+        size = max(floor, self.px(16))
+        step = round(size * 1.2)
+        rows = max(1, (r.bottom - self.px(6) - top) // step)
+        warn = plan.discard_warning()
+        if warn:
+            foot, ink = warn, P.OXBLOOD
+        elif plan.moves:   # the shelves are shown as they will be; say so
+            n = len(plan.moves)
+            foot, ink = f"Your shelves are rearranged first ({n} move{'s' * (n > 1)}, sent with the take).", P.SEPIA
+        else:
+            foot, ink = "To rearrange first: click a shelf, then another, or drag a resource onto a shelf.", P.SEPIA
+        note = ctx.note or (plan.why_stuck(ctx.selected_item) if ctx.selected_item is not None else None)
+        why = getattr(plan, "why", None)
+        blocks = [(foot, ink, 2), (note, P.OXBLOOD, 2), ("Hint: " + why if why else None, HINT_INK, 2)]
+        placed: list[tuple[list[str], tuple]] = []
+        left = rows
+        for words, colour, most in blocks:   # by priority: what the plan does, the refusal, the hint
+            if not words or left <= 0:
+                continue
+            lines = wrap(words, size, width, "italic")
+            keep = min(most, left, len(lines))
+            if keep < len(lines):
+                lines = lines[:keep]
+                lines[-1] = _cut(lines[-1] + " …", size, width)
+            placed.append((lines, colour))
+            left -= keep
+        y = r.bottom - self.px(6) - step
+        for lines, colour in placed:         # drawn from the bottom up
+            for line in reversed(lines):
+                text(surface, line, (x, y + (step - size) // 2), size, colour, "italic")
+                y -= step
 
     def _production_lines(self, ctx: Context) -> tuple[int, int]:
         """(y of the note on a refused choice, y of the payment line) under the picker."""
@@ -207,6 +242,15 @@ class PlanPanel(Panel):
                 pygame.draw.rect(surface, P.SEPIA, hit.rect, width=1, border_radius=6)
                 text(surface, f"{res} from {names.get(dst, dst)}", hit.rect.center, self.px(13), P.INK,
                      anchor="center", max_width=hit.rect.w - 6)
+
+
+def _cut(line: str, size: int, width: int) -> str:
+    """``line`` (ending in " …") shortened word by word until it fits ``width``."""
+    from ..art import fonts as F
+    font = F.font(size, "italic")
+    while font.size(line)[0] > width and " " in line[:-2]:
+        line = line[:-2].rsplit(" ", 1)[0] + " …"
+    return line
 
 
 def market_headline(plan: MarketPlan) -> str:

@@ -1,0 +1,224 @@
+"""The market plan panel, walked like a player (the real ``App`` frame loop, posted events): its
+words are never smaller than the log's, and a picked resource that no shelf can take says why.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from walk import Walk, board_geometry  # noqa: E402
+
+from game.scenes.app import App  # noqa: E402
+
+pytestmark = pytest.mark.timeout(120)
+SIZES = [(1024, 640), (1920, 1080)]
+
+
+@pytest.fixture(autouse=True)
+def _dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+
+
+@pytest.fixture
+def words(monkeypatch):
+    """Every line the plan panel draws, with its type size: [(words, size)] (what the player reads)."""
+    from game.scenes.art import fonts as F
+    from game.scenes.panels.plan import PlanPanel
+    seen: list[tuple[str, int]] = []
+    inside = [False]
+    render, draw = F.render, PlanPanel.draw
+
+    def spy_render(text, size, *a, **k):
+        if inside[0]:
+            seen.append((str(text), int(size)))
+        return render(text, size, *a, **k)
+
+    def spy_draw(self, *a, **k):
+        inside[0] = True
+        try:
+            return draw(self, *a, **k)
+        finally:
+            inside[0] = False
+    monkeypatch.setattr(F, "render", spy_render)
+    monkeypatch.setattr(PlanPanel, "draw", spy_draw)
+    return seen
+
+
+def _close(app: App) -> None:
+    while app.stack.top is not None:
+        app.stack.pop()
+
+
+def _two_stone(size, first_row=("Stone", "Stone", "Faith", "Zero")) -> tuple[Walk, object]:
+    """A solo board, shelves empty; the market's first row gives 2 Stone (and a faith)."""
+    from screenshots import TableMatch, mid_game
+
+    from game.rules import default_config
+    from game.scenes.board import BoardScene
+    from game.scenes.session import GameSession
+    game = mid_game(["Ada"], 3, 0)
+    for shelf in game.player("Ada").shelves:
+        shelf.content = {}
+    game.market[:len(first_row)] = list(first_row)
+    app = App(headless=True, size=size)
+    walk = Walk(app, None, "plan")
+    app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+    walk.frames(2)
+    app.frame(5.0)
+    walk.move((3, 3))
+    walk.frames(2)
+    return walk, game
+
+
+def _shelves(size, game) -> list[pygame.Rect]:
+    from types import SimpleNamespace
+
+    from game.rules.views import player_view
+    from game.scenes.layout import board_layout
+    from game.scenes.panels.player_board import PlayerBoardPanel
+    from game.scenes.view_model import ViewModel
+    vm = ViewModel("Ada")
+    vm.feed(player_view(game, "Ada"))
+    L = board_layout(size, 1, True)
+    rects = PlayerBoardPanel(L.board, L.unit).shelf_rects(SimpleNamespace(vm=vm), vm.me)
+    return [rects[cid] for cid in vm.me["warehouseShelves"]]
+
+
+def _items(walk: Walk) -> list[pygame.Rect]:
+    return [h.rect for h in walk.app.stack.top.plan_panel.hits(walk.app.stack.top.context()) if h.target[0] == "item"]
+
+
+def _log_size(size) -> int:
+    from game.scenes.layout import board_layout
+    from game.scenes.panels.log import LogPanel
+    L = board_layout(size, 1, True)
+    return LogPanel(L.log, L.unit).size
+
+
+def _confirm(walk: Walk) -> None:
+    walk.key(pygame.K_RETURN)
+    if walk.scene == "AskScene":
+        walk.key(pygame.K_RETURN)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_market_plans_words_are_never_smaller_than_the_logs(size, words):
+    """The help line under the plan (how to rearrange first) and the headline are at least the
+    log's size at every window size: a line too long wraps, it is never shrunk."""
+    walk, _game = _two_stone(size)
+    try:
+        floor = _log_size(size)
+        walk.click(board_geometry(size, 1)["arrows"][0].center)
+        walk.move((3, 3))
+        walk.frames(2)
+        assert walk.app.stack.top.plan is not None
+        said = " ".join(w for w, _s in words)
+        assert "rearrange" in said.lower() and "Taking row 1" in said, said
+        small = [(w, s) for w, s in words if s < floor]
+        assert not small, f"shrunk below the log's {floor} px: {small}"
+    finally:
+        _close(walk.app)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_picked_resource_no_shelf_can_take_says_why_and_a_click_elsewhere_starts_no_swap(size, words):
+    """2 Stone taken, both placed on shelf 2. One Stone picked: no other shelf can take it alone
+    (the other stays on shelf 2, one kind per shelf), and the panel says so and what to do. A
+    click on the empty shelf 3 says why and selects nothing (no ring, no swap). Then doing what
+    it says (shelf 2, then shelf 3) moves both Stone to shelf 3."""
+    walk, game = _two_stone(size)
+    try:
+        floor = _log_size(size)
+        shelves = _shelves(size, game)
+        walk.click(board_geometry(size, 1)["arrows"][0].center)
+        walk.move((3, 3))
+        walk.frames(2)
+        words.clear()
+        walk.click(_items(walk)[0].center)                         # one Stone picked
+        walk.move((3, 3))
+        walk.frames(2)
+        said = [(w, s) for w, s in words if "shelf 2" in w]
+        assert said and all(s >= floor for _w, s in said), words
+        assert "Stone is also on shelf 2" in " ".join(w for w, _s in words), words
+        picked = walk.app.window.copy()
+        words.clear()
+        walk.click(shelves[2].center)                              # the empty shelf 3, which does not glow
+        walk.move((3, 3))
+        walk.frames(2)
+        seen = walk.app.window
+        ring, above = shelves[2].inflate(12, 12), shelves[1].inflate(12, 12)   # (shelf 2 stops glowing)
+        changed = [(x, y) for x in range(ring.x, ring.right, 2) for y in range(ring.y, ring.bottom, 2)
+                   if not above.collidepoint(x, y) and picked.get_at((x, y)) != seen.get_at((x, y))]
+        assert not changed, f"shelf 3 was marked (a swap begun): {changed[:4]}"
+        assert "click shelf 2, then shelf 3" in " ".join(w for w, _s in words), words
+        walk.click(shelves[1].center)                              # as it says: shelf 2, then shelf 3
+        walk.click(shelves[2].center)
+        _confirm(walk)
+        p = game.player("Ada")
+        assert p.shelves[2].content == {"Stone": 2} and not p.shelves[1].content, [s.content for s in p.shelves]
+    finally:
+        _close(walk.app)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_refused_shelf_can_still_be_dragged(size):
+    """With a resource picked, a press on a shelf it cannot go to, then a drag onto another
+    shelf, still moves that shelf (the refusal is only for a click)."""
+    walk, game = _two_stone(size)
+    try:
+        shelves = _shelves(size, game)
+        walk.click(board_geometry(size, 1)["arrows"][0].center)
+        walk.click(_items(walk)[0].center)                         # one Stone picked
+        a, b = shelves[1].center, shelves[2].center                # shelf 2 (both Stone) onto shelf 3
+        walk.move(b)
+        walk.frames(1, [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=b, button=1)])
+        for k in range(1, 6):
+            walk.move((b[0] + k * (a[0] - b[0]) // 5, b[1] + k * (a[1] - b[1]) // 5))
+        walk.frames(2, [pygame.event.Event(pygame.MOUSEBUTTONUP, pos=a, button=1)])
+        _confirm(walk)
+        p = game.player("Ada")
+        assert p.shelves[2].content == {"Stone": 2}, [s.content for s in p.shelves]
+    finally:
+        _close(walk.app)
+
+
+def _region_changed(a: pygame.Surface, b: pygame.Surface, rect: pygame.Rect, skip: pygame.Rect) -> bool:
+    return any(a.get_at((x, y)) != b.get_at((x, y)) for x in range(rect.x, rect.right, 2)
+               for y in range(rect.y, rect.bottom, 2) if not skip.collidepoint(x, y))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_picked_shelf_is_forgotten_when_a_plan_begins_and_when_the_turn_ends(size):
+    """Shelf 1 clicked (ringed as the first of a swap), then a market line taken: the ring goes.
+    Confirmed, shelf 1 clicked again, End turn: on the next turn shelf 1 is plain again."""
+    walk, game = _two_stone(size)
+    walk.app.settings.confirm_end_turn = False
+    try:
+        shelves = _shelves(size, game)
+        ring, below = shelves[0].inflate(12, 12), shelves[1].inflate(12, 12)
+        calm = walk.app.window.copy()
+        walk.click(shelves[0].center)
+        walk.move((3, 3))
+        walk.frames(2)
+        assert _region_changed(calm, walk.app.window, ring, below)        # ringed
+        walk.click(board_geometry(size, 1)["arrows"][0].center)
+        walk.move((3, 3))
+        walk.frames(2)
+        assert walk.app.stack.top.plan is not None
+        assert not _region_changed(calm, walk.app.window, ring, below), "shelf 1 still ringed in the plan"
+        _confirm(walk)
+        walk.click(shelves[0].center)
+        walk.press("End turn")
+        walk.frames(3)
+        walk.app.frame(5.0)                                               # past the glow of the change
+        walk.move((3, 3))
+        walk.frames(2)
+        assert game.player("Ada") is game.current_player and not game.main_done   # the next turn
+        assert not _region_changed(calm, walk.app.window, ring, below), "shelf 1 still ringed next turn"
+    finally:
+        _close(walk.app)
