@@ -872,6 +872,8 @@ class BoardScene(Scene):
         out = [L.actions, L.log] + [b.rect for b in self._leader_buttons]
         if self.hover is not None:
             out += [h.rect for h in self.hits if h.target == self.hover][:1]
+            if self.hover[0] == "leader":   # the track and the top bar stay in view (beside the card: the slots)
+                out += [L.faith, L.top_bar]
         return out
 
     def _frame_key(self) -> tuple:
@@ -930,7 +932,8 @@ class BoardScene(Scene):
         body = self.opponent_board_rect()
         panel(surface, head.union(body).inflate(round(8 * u), round(8 * u)))   # one panel: its header, then the board
         PlayerBoardPanel(body, u).draw(surface, ctx, p)
-        text(surface, f"{nick}'s board — {p['victoryPoints']} VP, faith {p['faithPoints']}",
+        text(surface, f"The board of {self.session.shown_name(nick)} — {p['victoryPoints']} VP, "
+                      f"faith {p['faithPoints']}",
              (head.x + round(10 * u), head.centery), round(19 * u), P.INK, "caps", anchor="midleft",
              max_width=head.w * 2 // 3)
         text(surface, "click anywhere to close (Esc)", (head.right - round(10 * u), head.centery), round(16 * u),

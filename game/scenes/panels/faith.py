@@ -63,6 +63,28 @@ class FaithPanel(Panel):
             out.append(row)
         return out
 
+    def pawn_spots(self, ctx: Context) -> dict[int, tuple[int, int, int]]:
+        """Each player's pawn on the track, {seat: (x, y, radius)}: alone, centred low in its
+        space; players on the same space side by side, two to a row (never stacked on each other)."""
+        inner, sw, sh, top = self.geometry(ctx)
+        here: dict[int, list[int]] = {}
+        for seat, p in enumerate(ctx.g["players"]):
+            here.setdefault(p["faithPoints"], []).append(seat)
+        out = {}
+        for space, seats in here.items():
+            cx = inner.x + space * sw + sw // 2 - 1
+            if len(seats) == 1:
+                r = max(4, sw // 5)
+                out[seats[0]] = (cx, top + sh - r - max(3, sw // 6), r)
+                continue
+            r = max(3, (sw - 6) // 4)
+            for k, seat in enumerate(seats):
+                col, row = k % 2, k // 2
+                x = cx + (col * 2 - 1) * (r + 1) if len(seats) - row * 2 > 1 else cx
+                y = top + sh - r - 3 - row * (2 * r + 3)
+                out[seat] = (x, y, r)
+        return out
+
     def hits(self, ctx: Context) -> list[Hit]:
         return [Hit(rect, ("favor", i)) for i, rect in enumerate(self.favor_rects(ctx))]
 
@@ -79,12 +101,10 @@ class FaithPanel(Panel):
             surface.blit(img, (inner.x + n * sw, top))
         players = ctx.g["players"]
         marker = max(6, sw // 3)
-        for seat, p in enumerate(players):
-            x = inner.x + p["faithPoints"] * sw + sw // 2
-            y = top + sh - marker - 2 - (seat % 2) * (marker // 2) - (seat // 2) * marker
-            pygame.draw.circle(surface, (20, 12, 6), (x + 1, y + 2), marker // 2 + 2)
-            pygame.draw.circle(surface, PLAYER_COLORS[seat % 4], (x, y), marker // 2 + 1)
-            pygame.draw.circle(surface, P.GOLD_LIGHT, (x, y), marker // 2 + 1, width=2)
+        for seat, (x, y, r) in self.pawn_spots(ctx).items():
+            pygame.draw.circle(surface, (20, 12, 6), (x, y), r + 1)      # a dark rim: apart from its neighbours
+            pygame.draw.circle(surface, PLAYER_COLORS[seat % 4], (x, y), r)
+            pygame.draw.circle(surface, P.GOLD_LIGHT, (x, y), r, width=max(1, r // 3))
         if len(players) == 1:
             img = I.black_cross(marker + 6)
             x = inner.x + ctx.g["blackPoints"] * sw + sw // 2
@@ -106,7 +126,12 @@ class FaithPanel(Panel):
         self.ring(surface, rect, seat)
 
     def ring(self, surface: pygame.Surface, rect: pygame.Rect, seat: int) -> None:
-        pygame.draw.rect(surface, PLAYER_COLORS[seat % 4], rect.inflate(2, 2), width=max(1, self.px(2)),
+        """The player's colour around their tile, with a line of ink between the two (an amber
+        ring stays apart from a gold tile)."""
+        w = max(2, self.px(2))
+        pygame.draw.rect(surface, PLAYER_COLORS[seat % 4], rect.inflate(2, 2), width=w,
+                         border_radius=max(2, rect.h // 5))
+        pygame.draw.rect(surface, P.INK, rect.inflate(2 - 2 * w, 2 - 2 * w), width=1,
                          border_radius=max(2, rect.h // 5))
 
 

@@ -80,6 +80,7 @@ def place(size: tuple[int, int], mouse: tuple[int, int], bounds: pygame.Rect,
     mx, my = mouse
     pointer = pygame.Rect(mx - 10, my - 10, 20, 20)
     xs = [mx + 18, mx - 18 - w, mx - w // 2]
+    xs += [a.left - 6 - w for a in avoid] + [a.right + 6 for a in avoid]
     ys = [my - h // 2, my - h + 40, my - 40, bounds.top, bounds.bottom - h]
     ys += [a.top - 6 - h for a in avoid] + [a.bottom + 6 for a in avoid]
     best = None

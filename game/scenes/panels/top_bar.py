@@ -7,8 +7,9 @@ from typing import Any
 import pygame
 
 from ..art import cards as C
+from ..art import fonts as F
 from ..art import palette as P
-from .base import PLAYER_COLORS, Context, Hit, Panel, glow, text
+from .base import PLAYER_COLORS, Context, Hit, Panel, glow, reading_size, text
 
 
 class TopBar(Panel):
@@ -94,19 +95,38 @@ class TopBar(Panel):
         border = P.OXBLOOD if p["nickname"] == ctx.g["currentPlayer"] else P.GOLD
         pygame.draw.rect(surface, border, inner, width=2, border_radius=8)
         seat = [q["nickname"] for q in ctx.g["players"]].index(p["nickname"])
-        pygame.draw.circle(surface, PLAYER_COLORS[seat % 4], (inner.x + self.px(14), inner.y + self.px(16)), self.px(7))
         name = ctx.session.shown_name(p["nickname"]) + ("" if p["active"] else " (away)")
-        text(surface, name, (inner.x + self.px(26), inner.y + self.px(3)), self.px(19), P.INK, "regular",
+        facts, leaders = self.chip_facts(ctx, p)
+        floor = reading_size(self.unit)
+        room = inner.w - self.px(14)
+        size = max(floor, self.px(15))
+        lines = [f"{facts} · {leaders}"]
+        if F.font(size, "regular").size(lines[0])[0] > room:   # too long for one line: two, never smaller
+            lines = [facts, leaders]
+        step = size + max(1, self.px(2))
+        body = len(lines) * step
+        name_size = max(floor, min(self.px(19), inner.h - body - self.px(4)))
+        top = inner.y + max(1, (inner.h - name_size - body) // 2 - self.px(1))
+        text(surface, name, (inner.x + self.px(26), top), name_size, P.INK, "regular",
              max_width=inner.w - self.px(34))
+        pygame.draw.circle(surface, PLAYER_COLORS[seat % 4], (inner.x + self.px(14), top + name_size * 2 // 3),
+                           max(4, self.px(7)))
+        y = top + name_size + max(1, self.px(3))
+        for line in lines:
+            text(surface, line, (inner.x + self.px(8), y), size, P.SEPIA, "regular", max_width=room)
+            y += step
+
+    def chip_facts(self, ctx: Context, p: dict[str, Any]) -> tuple[str, str]:
+        """An opponent's card in words: ("24 VP · faith 15 · 4 cards · 3 res", "0 leaders played,
+        2 in hand")."""
         cards = sum(len(s) for s in p["devSlots"])
         res = sum(sum(ctx.vm.container(c)["content"].values())
                   for c in [*p["warehouseShelves"], p["strongbox"], *p.get("leaderDepots", [])])
         played = sum(1 for lid in p["leadersHand"] if ctx.leaders.get(lid, {}).get("active"))
         held = p["leadersHandCount"] - played
         leaders = f"{played} leader{'s' * (played != 1)} played" + (f", {held} in hand" if held else "")
-        info = f"{p['victoryPoints']} VP · faith {p['faithPoints']} · {cards} cards · {res} res · {leaders}"
-        text(surface, info, (inner.x + self.px(8), inner.y + self.px(28)), self.px(15), P.SEPIA, "regular",
-             max_width=inner.w - self.px(14))
+        return (f"{p['victoryPoints']} VP · faith {p['faithPoints']} · {cards} card{'s' * (cards != 1)} · "
+                f"{res} res"), leaders
 
     def _lorenzo(self, surface: pygame.Surface, ctx: Context) -> None:
         """Lorenzo: his black cross, the tokens face up since the last shuffle (as chips with words:

@@ -1,0 +1,188 @@
+"""A 4-player table, walked like a player (the real ``App`` frame loop, posted events): the
+opponents' cards are readable at every window size, their pawns and favor tiles are told apart,
+an opponent's board is named as their card names them, and an enlarged card covers nothing the
+player is about to read or click.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from walk import Walk  # noqa: E402
+
+from game.scenes.app import App  # noqa: E402
+
+pytestmark = pytest.mark.timeout(120)
+SIZES = [(1024, 640), (1920, 1080)]
+NICKS = ("Ada", "Isabella (bot)", "Lucrezia (bot)", "Cosimo (bot)")
+
+
+@pytest.fixture(autouse=True)
+def _dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+
+
+def _close(app: App) -> None:
+    while app.stack.top is not None:
+        app.stack.pop()
+
+
+def _table(size, faith: dict[str, int] | None = None) -> tuple[Walk, object]:
+    """Ada's turn at a 4-player table against three bots of known levels (a game on this machine)."""
+    from screenshots import TableMatch, mid_game
+
+    from game.rules import default_config
+    from game.scenes.board import BoardScene
+    from game.scenes.session import GameSession
+    game = mid_game(list(NICKS), 3, 40)
+    for p in game.players:
+        if faith and p.nickname in faith:
+            p.faith = faith[p.nickname]
+    match = TableMatch(game, "Ada")
+    match.bots = {"Isabella (bot)": "medium", "Lucrezia (bot)": "hard", "Cosimo (bot)": "easy"}
+    app = App(headless=True, size=size)
+    walk = Walk(app, None, "table")
+    app.stack.push(BoardScene(app, GameSession(match, default_config(), "Ada")))
+    walk.frames(2)
+    app.frame(5.0)
+    walk.move((3, 3))
+    walk.frames(2)
+    return walk, game
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_opponents_cards_say_every_fact_at_the_logs_size_inside_the_card(size, monkeypatch):
+    from game.scenes.layout import board_layout
+    from game.scenes.panels import top_bar
+    from game.scenes.panels.log import LogPanel
+    L = board_layout(size, 4, False)
+    floor = LogPanel(L.log, L.unit).size
+    drawn: list[tuple[str, int, pygame.Rect]] = []
+    inside = [False]
+    text, chip = top_bar.text, top_bar.TopBar._chip
+
+    def spy_text(surface, words, pos, size, *a, max_width=None, **k):
+        from game.scenes.art import fonts as F
+        shown = F.fit(words, max_width, size, a[1] if len(a) > 1 else k.get("style", "regular")) \
+            if max_width is not None else size
+        rect = text(surface, words, pos, size, *a, max_width=max_width, **k)
+        if inside[0]:
+            drawn.append((words, shown, rect))
+        return rect
+
+    def spy_chip(self, *a, **k):
+        inside[0] = True
+        try:
+            return chip(self, *a, **k)
+        finally:
+            inside[0] = False
+    monkeypatch.setattr(top_bar, "text", spy_text)
+    monkeypatch.setattr(top_bar.TopBar, "_chip", spy_chip)
+    walk, game = _table(size)
+    try:
+        walk.app.stack.top._rev += 1       # (drawn again with the spies)
+        walk.frames(2)
+        assert drawn
+        for words, shown, rect in drawn:
+            assert shown >= floor, f"{words!r} at {shown} px, under the log's {floor}"
+            assert any(o.contains(rect) for o in L.opponents), (words, rect)
+        said = " ".join(w for w, _s, _r in drawn)
+        for name in ("Isabella · medium bot", "Lucrezia · hard bot", "Cosimo · easy bot"):
+            assert name in said
+        for fact in ("VP", "faith", "card", "res", "leader", "in hand"):
+            assert said.count(fact) >= 3, (fact, said)
+    finally:
+        _close(walk.app)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_pawns_on_one_space_stand_side_by_side(size):
+    """Three players on space 6: each pawn shows its own colour at its centre, none on another."""
+    from game.scenes.panels.base import PLAYER_COLORS
+    walk, game = _table(size, faith={"Ada": 6, "Isabella (bot)": 6, "Lucrezia (bot)": 6, "Cosimo (bot)": 9})
+    board = walk.app.stack.top
+    try:
+        spots = board.faith.pawn_spots(board.context())
+        seats = [p["nickname"] for p in board.g["players"]]
+        on6 = [seats.index(n) for n in ("Ada", "Isabella (bot)", "Lucrezia (bot)")]
+        for a in on6:
+            xa, ya, ra = spots[a]
+            assert ra >= 3
+            assert walk.app.window.get_at((xa, ya))[:3] == PLAYER_COLORS[a % 4], (a, spots[a])
+            for b in on6:
+                if b != a:
+                    xb, yb, rb = spots[b]
+                    assert (xa - xb) ** 2 + (ya - yb) ** 2 >= (ra + rb) ** 2, (spots[a], spots[b])
+            assert board.layout.faith.collidepoint(xa, ya)
+    finally:
+        _close(walk.app)
+
+
+def _changed_rects(a: pygame.Surface, b: pygame.Surface) -> list[pygame.Rect]:
+    mask = pygame.mask.from_threshold(a, (0, 0, 0), (1, 1, 1, 255), b, 1)
+    diff = pygame.mask.Mask(a.get_size(), fill=True)
+    diff.erase(mask, (0, 0))
+    return diff.get_bounding_rects()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_leaders_enlarged_card_covers_neither_the_track_nor_the_top_bar(size):
+    """The pointer resting on each leader in hand shows the leader enlarged, beside it: never
+    over the faith track, the top bar, the action bar or the leader itself."""
+    from game.scenes.layout import board_layout
+    walk, _game = _table(size)
+    L = board_layout(size, 4, False)
+    board = walk.app.stack.top
+    try:
+        leaders = list(board.player_board.leader_rects(board.me).values())
+        assert leaders
+        for card in leaders:
+            walk.move((3, 3))
+            walk.frames(2)
+            calm = walk.app.window.copy()
+            walk.move(card.center)
+            walk.frames(2)
+            changed = [r for r in _changed_rects(calm, walk.app.window) if not card.inflate(12, 12).contains(r)]
+            assert changed, "no enlarged card"
+            big = changed[0].unionall(changed[1:])
+            assert big.h >= card.h, big                                        # enlarged, not a mark
+            for where, rect in (("track", L.faith), ("top bar", L.top_bar), ("action bar", L.actions)):
+                assert not big.colliderect(rect), f"over the {where}: {big} / {rect}"
+            assert not big.colliderect(card), (big, card)
+    finally:
+        _close(walk.app)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_an_opponents_board_is_named_as_their_card_names_them(size, monkeypatch):
+    from game.scenes import board as board_module
+    from game.scenes.layout import board_layout
+    said: list[str] = []
+    text = board_module.text
+
+    def spy(surface, words, *a, **k):
+        said.append(str(words))
+        return text(surface, words, *a, **k)
+    monkeypatch.setattr(board_module, "text", spy)
+    walk, _game = _table(size)
+    L = board_layout(size, 4, False)
+    try:
+        for chip in L.opponents:
+            said.clear()
+            walk.click(chip.center)
+            walk.move((3, 3))
+            walk.frames(2)
+            nick = walk.app.stack.top.viewing
+            assert nick is not None
+            shown = walk.app.stack.top.session.shown_name(nick)
+            assert " · " in shown and "bot" in shown
+            assert any(shown in w for w in said), said
+            assert not any("(bot)'s" in w for w in said), said
+            walk.click((3, 3))
+    finally:
+        _close(walk.app)
