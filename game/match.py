@@ -472,6 +472,9 @@ class RemoteMatch:
                  retry_delays: tuple[float, ...] = (0.5, 1, 2, 3, 5, 5, 10, 10, 15, 30),
                  heartbeat_interval: float = 10.0, token_file: Path | None = None, remember: bool = True) -> None:
         self.host, self.port, self.nickname = host, port, nickname
+        # what the network's list of tables said of this one, when it was joined from there (so
+        # that a lost connection can say whom it waits for); "" when the address was typed
+        self.table_name = self.host_name = ""
         self.token_file = token_file if token_file is not None else data_dir() / "seats.json"
         # a game this seat plays is remembered until it ends, for the title's "Return to your game at
         # host:port" (not the host's own seat: the title offers the game it hosts in its own words)

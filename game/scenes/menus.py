@@ -944,6 +944,7 @@ class JoinScene(PaintedScene):
     def join_found(self, game) -> None:
         """Join a game found on the network: its address goes in the field, then as typed."""
         address = f"{game.address}:{game.port}"
+        self._found = game       # its name and host, for the words of a lost connection
         widget = self.widgets.get("address")
         if widget is not None:
             widget.set_text(address)
@@ -1026,6 +1027,9 @@ class JoinScene(PaintedScene):
             if isinstance(result, OSError):
                 self._fail(describe_connect_error(result, *self._target))  # type: ignore[misc]
                 return
+            found = getattr(self, "_found", None)
+            if found is not None and (found.address, found.port) == tuple(self._target):   # type: ignore[arg-type]
+                result.table_name, result.host_name = found.info.name, found.info.host
             from .session import GameSession
             self.session = GameSession(result, self.app.config, result.nickname)
             self.busy = "Joining the waiting room\u2026"

@@ -96,13 +96,35 @@ class ConnectionOverlay(PaintedScene):
             colour = tuple(round(a + (b - a) * phase) for a, b in zip(FADED, INK))
             dot = fonts.render(".", size, colour)
             surface.blit(dot, (rect.right + i * round(size * 0.28), rect.y))
+        y = rect.bottom + round(12 * u)
+        waiting = waiting_words(self.session.match)
+        if waiting:   # whom (or what) it waits for, as far as this client knows
+            small = max(12, round(20 * u))
+            lines = wrap(waiting, small, self.card.w - round(80 * u), "italic")[:2]
+            y = blit_lines(surface, lines, small, SEPIA, cx, y, "italic", align="center") + round(4 * u)
         note = tracked("the board will be back as it was", max(11, round(17 * u)), FADED, max(1, round(2 * u)))
-        surface.blit(note, note.get_rect(midtop=(cx, rect.bottom + round(14 * u))))
+        surface.blit(note, note.get_rect(midtop=(cx, y + round(4 * u))))
 
     def on_button(self, name: str) -> None:
         if name == "leave":
             from .router import leave_game
             leave_game(self.app, self.session)
+
+
+def waiting_words(match) -> str | None:
+    """Whom a lost connection waits for: the host by name when the table was joined from the
+    network's list and is a player's ("Waiting for Ada to host the table again (192.0.2.2:51015)"),
+    else the table or the address; None for a game on this machine."""
+    host, port = getattr(match, "host", None), getattr(match, "port", None)
+    if not isinstance(host, str) or not host:
+        return None
+    where = f"{host}:{port}"
+    name, table = getattr(match, "host_name", "") or "", getattr(match, "table_name", "") or ""
+    if name and table == f"{name}'s table" and name != getattr(match, "nickname", None):
+        return f"Waiting for {name} to host the table again ({where})"
+    if table:
+        return f"Waiting for \u201c{table}\u201d to come back ({where})"
+    return f"Waiting for the game at {where} to come back"
 
 
 def failure_words(reason: str, host: str | None) -> str:

@@ -1,0 +1,150 @@
+"""A LAN table that goes away, walked like a player (the real ``App`` frame loop, posted events):
+Bea joined Ada's table from the network's list; Ada stops hosting; Bea's "Connection lost" card
+says whom it waits for, by name and address.
+"""
+from __future__ import annotations
+
+import socket
+import sys
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from walk import Walk  # noqa: E402
+
+from game.scenes.app import App  # noqa: E402
+from game.scenes.menus import TitleScene  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+
+
+def _close(app: App) -> None:
+    while app.stack.top is not None:
+        app.stack.pop()
+    if app.server is not None:
+        app.server.stop()
+        app.server = None
+
+
+def _start(size, nickname: str) -> Walk:
+    app = App(headless=True, size=size)
+    app.settings.confirm_end_turn = False
+    app.settings.nickname = nickname
+    walk = Walk(app, None, nickname)
+    app.stack.push(TitleScene(app))
+    walk.frames(2)
+    return walk
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _keep_two_leaders(walk: Walk) -> None:
+    walk.until_scene("LeaderChoiceScene")
+    walk.key(pygame.K_1, "1")
+    walk.key(pygame.K_3, "3")
+    walk.key(pygame.K_RETURN, "\r")
+
+
+def _both_to_the_board(*walks: Walk) -> None:
+    end = time.monotonic() + 20
+    while not all(w.scene == "BoardScene" for w in walks):
+        assert time.monotonic() < end, [w.scene for w in walks]
+        for w in walks:
+            if w.scene == "ResourceChoiceScene" and w.button_at("Take it") is None:
+                w.click(w.app.stack.top.token_rects["Coin"].center)
+                for label in ("Bottom", "Take it"):
+                    if w.scene == "ResourceChoiceScene" and w.button_at(label) is not None:
+                        w.click(w.button_at(label))
+            w.frames(1)
+        time.sleep(0.005)
+
+
+@pytest.mark.timeout(150)
+def test_the_lost_connection_card_names_the_host_who_stopped_hosting(monkeypatch):
+    from game.scenes import overlay
+    said: list[str] = []
+    blit_lines = overlay.blit_lines
+
+    def spy(surface, lines, *a, **k):
+        said.extend(lines)
+        return blit_lines(surface, lines, *a, **k)
+    monkeypatch.setattr(overlay, "blit_lines", spy)
+    size = (1024, 640)
+    host, guest = _start(size, "Ada"), _start(size, "Bea")
+    port = _free_port()
+    host.app.settings.server_port = port
+    try:
+        host.press("Host a LAN game")
+        host.until_scene("LobbyScene")
+        host.press("2 players")
+        guest.press("Join a game")
+        guest.until_scene("JoinScene")
+        rows = lambda: [r for r, g in guest.app.stack.top.lan.rows if g.port == port]   # noqa: E731
+        guest.until(lambda: bool(rows()), 20, "Ada's table in the list")
+        guest.click(rows()[0].center)                          # joined from the list, by a click
+        _keep_two_leaders(host)
+        _keep_two_leaders(guest)
+        _both_to_the_board(host, guest)
+        host.press("Leave")
+        host.until_scene("AskScene")
+        host.press("Stop hosting")
+        host.until_scene("TitleScene")
+        guest.until_scene("ConnectionOverlay", 15)
+        said.clear()
+        guest.frames(3)
+        words = " ".join(said)
+        assert f"Waiting for Ada to host the table again (127.0.0.1:{port})" in words, said
+    finally:
+        _close(guest.app)
+        _close(host.app)
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_lost_connection_card_keeps_its_words_inside_it(size, monkeypatch):
+    """A table joined by its typed address: the card names the address; every line it draws is
+    inside the card and none is smaller than the log's type."""
+    from screenshots import TableMatch, mid_game
+
+    from game.rules import default_config
+    from game.scenes import overlay
+    from game.scenes.board import BoardScene
+    from game.scenes.session import GameSession
+    drawn: list[tuple[str, pygame.Rect]] = []
+    blit_lines = overlay.blit_lines
+
+    def spy(surface, lines, size_, colour, x, y, *a, **k):
+        bottom = blit_lines(surface, lines, size_, colour, x, y, *a, **k)
+        from game.scenes.art import fonts
+        for i, line in enumerate(lines):
+            w = fonts.font(size_, a[0] if a else "italic").size(line)[0]
+            drawn.append((line, pygame.Rect(x - w // 2, y + i * round(size_ * 1.18), w, size_)))
+        assert size_ >= 12
+        return bottom
+    monkeypatch.setattr(overlay, "blit_lines", spy)
+    game = mid_game(["Ada", "Bea"], 3, 10)
+    match = TableMatch(game, "Bea")
+    match.host, match.port, match.nickname = "192.0.2.2", 51015, "Bea"
+    app = App(headless=True, size=size)
+    walk = Walk(app, None, "lost")
+    try:
+        app.stack.push(BoardScene(app, GameSession(match, default_config(), "Bea")))
+        walk.frames(3)
+        match.out.append({"type": "ConnectionLost"})
+        walk.until_scene("ConnectionOverlay")
+        walk.frames(2)
+        card = app.stack.top.card
+        assert drawn and all(card.contains(r) for _w, r in drawn), (card, drawn)
+        assert "Waiting for the game at 192.0.2.2:51015 to come back" in " ".join(w for w, _r in drawn)
+    finally:
+        _close(app)
