@@ -647,11 +647,10 @@ class BoardScene(Scene):
         if self.selected_shelf is not None and self.selected_shelf != cid:
             try:
                 plan.rearrange(ReqSwapShelves(self.selected_shelf, cid))
-            except ValueError as e:   # they cannot swap: move over what fits (part of a shelf)
+            except ValueError:   # they cannot swap: move over what fits (part of a shelf)
                 if not self._move_what_fits(plan, self.selected_shelf, cid):
-                    self.session.error = str(e)
-            else:
-                self.session.error = None
+                    self.note = plan.why_no_swap(self.selected_shelf, cid)   # said in the plan, in words
+            self.session.error = None
             self.selected_shelf = None
             self.selected_item = self._next_unplaced()
         elif self.selected_shelf == cid:
@@ -679,9 +678,9 @@ class BoardScene(Scene):
         from game.rules.actions import ReqMoveResources
         try:
             plan.rearrange(ReqMoveResources(src, dst, res, k))
-        except ValueError as e:
-            if not quiet:
-                self.session.error = str(e)
+        except ValueError:
+            if not quiet:   # in the plan panel, where the player is looking, in plain words
+                self.note = plan.why_no_move(src, dst, res)
             return False
         self.session.error = None
         self.selected_item = self._next_unplaced()
@@ -903,14 +902,32 @@ class BoardScene(Scene):
         else:
             self.log.draw(surface, ctx)
         if self.session.error:
-            L = self.layout
-            u = L.unit
-            text(surface, self.session.error, (L.board.x + round(12 * u), L.board.bottom - round(26 * u)),
-                 round(18 * u), P.OXBLOOD, "italic", max_width=L.board.w - round(24 * u))
+            self._draw_error(surface, self.session.error)
         if self.over_for is not None:
             self._draw_over(surface)
         if self.viewing is not None:
             self._draw_opponent_full(surface, ctx, self.viewing)
+
+    def _draw_error(self, surface: pygame.Surface, words: str) -> None:
+        """A refusal, on its own label at the foot of the card slots (over nothing the player
+        reads at that moment), at the log's size or larger, wrapped on two lines at most."""
+        from .art import fonts as F
+        from .backdrop import wrap
+        from .panels.base import reading_size
+        u = self.layout.unit
+        slots = self.player_board.slots
+        room = pygame.Rect(slots[0].x, slots[0].y, slots[-1].right - slots[0].x, slots[0].h)
+        size = max(reading_size(u), round(17 * u))
+        pad = max(4, round(8 * u))
+        lines = wrap(words, size, room.w - 2 * pad, "italic")[:2]
+        step = round(size * 1.2)
+        w = max(F.font(size, "italic").size(ln)[0] for ln in lines) + 2 * pad
+        box = pygame.Rect(0, 0, w, len(lines) * step + pad)
+        box.midbottom = (room.centerx, room.bottom - round(6 * u))
+        pygame.draw.rect(surface, P.PARCHMENT, box, border_radius=6)
+        pygame.draw.rect(surface, P.OXBLOOD, box, width=2, border_radius=6)
+        for i, line in enumerate(lines):
+            text(surface, line, (box.centerx, box.y + pad // 2 + i * step), size, P.OXBLOOD, "italic", anchor="midtop")
 
     def _draw_over(self, surface: pygame.Surface) -> None:
         """Who won, in the action bar under *See the scores*."""

@@ -262,6 +262,43 @@ class MarketPlan:
             return f"{name[0].upper()}{name[1:]} holds {others[0]}: one kind per shelf"
         return f"{name[0].upper()}{name[1:]} is full (it holds {c.capacity})"
 
+    def why_no_swap(self, a: int, b: int) -> str:
+        """Why the shelves (or depots) ``a`` and ``b`` cannot swap, nor the one's content move onto
+        the other, before the take, in plain words ("2 Coin do not fit on shelf 1: it holds 1")."""
+        boxes = {c.id: c for c in self.player.depot_like()}
+        src, dst = boxes.get(a), boxes.get(b)
+        if src is None or dst is None:
+            return "Those two cannot be swapped."
+        for one, other in ((src, dst), (dst, src)):
+            n = sum(one.content.values())
+            kinds = sorted(r for r, k in one.content.items() if k)
+            if other.bound is not None and any(r != other.bound for r in kinds):
+                return f"{self.box_name(other.id)[0].upper()}{self.box_name(other.id)[1:]} takes only {other.bound}."
+            if n > other.capacity:
+                what = ", ".join(f"{k} {r}" for r, k in sorted(one.content.items()))
+                return (f"{what} {'do' if n > 1 else 'does'} not fit on {self.box_name(other.id)}: "
+                        f"it holds {other.capacity}.")
+        return "What you are taking would not fit after that swap."
+
+    def why_no_move(self, src: int, dst: int, res: str) -> str:
+        """Why one ``res`` cannot move from ``src`` onto ``dst`` before the take, in plain words."""
+        boxes = {c.id: c for c in self.player.depot_like()}
+        c = boxes.get(dst)
+        if c is None:
+            return "It cannot go there."
+        name = self.box_name(dst)
+        cap = name[0].upper() + name[1:]
+        if c.bound is not None and c.bound != res:
+            return f"{cap} takes only {c.bound}."
+        other = sorted(r for r, k in c.content.items() if k and r != res)
+        if other and c.bound is None:
+            return f"{cap} holds {other[0]}: one kind per shelf."
+        if c.kind == SHELF:
+            twin = next((s for s in self.player.shelves if s.id not in (src, dst) and s.content.get(res)), None)
+            if twin is not None:
+                return f"{res} is also on {self.box_name(twin.id)}: one kind per shelf."
+        return f"{cap} is full: it holds {c.capacity}."
+
     def why_stuck(self, i: int) -> str | None:
         """When item ``i`` can go nowhere but where it is: why, and what to do (a shelf's
         reason that says which clicks move it), else None."""

@@ -222,3 +222,83 @@ def test_a_picked_shelf_is_forgotten_when_a_plan_begins_and_when_the_turn_ends(s
         assert not _region_changed(calm, walk.app.window, ring, below), "shelf 1 still ringed next turn"
     finally:
         _close(walk.app)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_in_a_plan_a_swap_that_cannot_be_says_why_in_the_plan_in_plain_words(size, words, monkeypatch):
+    """Shelves 1 Coin / 2 Servant / 3 Stone, a line taken: shelf 1 clicked, then shelf 2 (2 Servant
+    cannot go on a shelf of 1, and a Coin cannot join the Servant): the plan panel says so in
+    plain words, at the log's size; nothing is written over the player's board."""
+    from game.scenes import board as board_module
+    on_board: list[str] = []
+    text = board_module.text
+
+    def spy(surface, w, *a, **k):
+        on_board.append(str(w))
+        return text(surface, w, *a, **k)
+    monkeypatch.setattr(board_module, "text", spy)
+    walk, game = _two_stone(size, ("Zero", "Zero", "Zero", "Faith"))
+    for shelf, content in zip(game.player("Ada").shelves, [{"Coin": 1}, {"Servant": 2}, {"Stone": 3}]):
+        shelf.content = dict(content)
+    walk.app.stack.top.session.match.out.append(__import__("game.rules.views", fromlist=["x"]).player_view(game, "Ada"))
+    walk.frames(3)
+    try:
+        floor = _log_size(size)
+        shelves = _shelves(size, game)
+        walk.click(board_geometry(size, 1)["arrows"][0].center)
+        assert walk.app.stack.top.plan is not None
+        words.clear()
+        on_board.clear()
+        walk.click(shelves[0].center)
+        walk.click(shelves[1].center)
+        walk.move((3, 3))
+        walk.frames(2)
+        said = [(w, s) for w, s in words if "Servant" in w]
+        assert any("2 Servant do not fit on shelf 1" in w for w, _s in said), words
+        assert all(s >= floor for _w, s in said), said
+        assert not any("Cannot" in w or "depot" in w for w in on_board), on_board
+    finally:
+        _close(walk.app)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_outside_a_plan_a_refused_rearrangement_is_said_on_a_label_clear_of_the_warehouse(size, monkeypatch):
+    from game.scenes import board as board_module
+    on_board: list[tuple[str, int]] = []
+    text = board_module.text
+
+    def spy(surface, w, pos, s, *a, **k):
+        on_board.append((str(w), int(s)))
+        return text(surface, w, pos, s, *a, **k)
+    monkeypatch.setattr(board_module, "text", spy)
+    walk, game = _two_stone(size)
+    for shelf, content in zip(game.player("Ada").shelves, [{"Coin": 1}, {"Servant": 2}, {"Stone": 3}]):
+        shelf.content = dict(content)
+    walk.app.stack.top.session.match.out.append(__import__("game.rules.views", fromlist=["x"]).player_view(game, "Ada"))
+    walk.frames(3)
+    walk.app.frame(5.0)
+    walk.move((3, 3))
+    walk.frames(2)
+    board = walk.app.stack.top
+    try:
+        shelves = _shelves(size, game)
+        calm = walk.app.window.copy()
+        on_board.clear()
+        walk.click(shelves[1].center)                       # 2 Servant onto the shelf of 1 holding a Coin
+        walk.click(shelves[0].center)
+        walk.move((3, 3))
+        walk.frames(2)
+        assert [s.content for s in game.player("Ada").shelves][:2] == [{"Coin": 1}, {"Servant": 2}]
+        said = [(w, s) for w, s in on_board if w == board.session.error]
+        assert said and all(s >= _log_size(size) for _w, s in said), on_board
+        keep = [board.player_board.warehouse, board.player_board.strongbox]
+        mask = pygame.mask.from_threshold(calm, (0, 0, 0), (1, 1, 1, 255), walk.app.window, 1)
+        diff = pygame.mask.Mask(calm.get_size(), fill=True)
+        diff.erase(mask, (0, 0))
+        changed = diff.get_bounding_rects()
+        assert changed
+        for r in changed:
+            for k in keep:
+                assert not r.colliderect(k.inflate(-4, -4)), f"written over the warehouse or strongbox: {r} / {k}"
+    finally:
+        _close(walk.app)

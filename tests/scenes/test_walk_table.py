@@ -186,3 +186,49 @@ def test_an_opponents_board_is_named_as_their_card_names_them(size, monkeypatch)
             walk.click((3, 3))
     finally:
         _close(walk.app)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_lorenzos_warning_goes_when_the_game_is_over(size, monkeypatch):
+    """Solo, one Purple token from losing, Lorenzo's next token ends the game (his cross to 24):
+    the warning is in the top bar before, and gone from the board once the game is over."""
+    from screenshots import TableMatch, mid_game
+
+    from game.rules import default_config
+    from game.scenes.board import BoardScene
+    from game.scenes.panels import top_bar
+    from game.scenes.session import GameSession
+    said: list[str] = []
+    text = top_bar.text
+
+    def spy(surface, w, *a, **k):
+        said.append(str(w))
+        return text(surface, w, *a, **k)
+    monkeypatch.setattr(top_bar, "text", spy)
+    game = mid_game(["Ada"], 3, 6)
+    game.black_cross = 22
+    move = next(t.id for t in game.config.solo_tokens if t.kind == "move" and t.spaces == 2)
+    game.tokens.remove(move)
+    game.tokens.insert(0, move)
+    game.main_done = True
+    decks = game.decks["Purple"]
+    for lv in decks:
+        del decks[lv][1 if lv == min(decks) else 0:]
+    game.revealed = []
+    app = App(headless=True, size=size)
+    app.settings.confirm_end_turn = False
+    walk = Walk(app, None, "end")
+    try:
+        app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+        walk.frames(2)
+        app.frame(5.0)
+        assert any("Beware" in w for w in said), said
+        walk.press("End turn")
+        walk.frames(30)
+        assert game.phase == "ended" and walk.scene == "BoardScene"
+        said.clear()
+        walk.app.stack.top._rev += 1
+        walk.frames(2)
+        assert said and not any("Beware" in w for w in said), said
+    finally:
+        _close(app)

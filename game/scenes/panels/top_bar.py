@@ -147,7 +147,7 @@ class TopBar(Panel):
         shown = [t for t in ctx.vm.revealed_tokens if t in tokens]
         x, right = self._pile_span()
         left = len(tokens) - len(shown)
-        warn = pile_warning(g, shown)
+        warn = pile_warning(g, shown) if not g.get("ended") else None   # (no warning once it is over)
         count = f"{left} of {len(tokens)} left in the pile"
         if warn:
             text(surface, f"{warn} · {count}", (x, rect.y + self.px(4)), self.px(16), P.OXBLOOD, "italic",
