@@ -302,3 +302,56 @@ def test_outside_a_plan_a_refused_rearrangement_is_said_on_a_label_clear_of_the_
                 assert not r.colliderect(k.inflate(-4, -4)), f"written over the warehouse or strongbox: {r} / {k}"
     finally:
         _close(walk.app)
+
+
+def _rich(size) -> tuple[Walk, object]:
+    """A solo board: 1 Coin, 2 Servant, 3 Stone on the shelves and 5 of each in the strongbox."""
+    walk, game = _two_stone(size)
+    p = game.player("Ada")
+    for shelf, content in zip(p.shelves, [{"Coin": 1}, {"Servant": 2}, {"Stone": 3}]):
+        shelf.content = dict(content)
+    p.strongbox.content = {r: 5 for r in ("Coin", "Servant", "Shield", "Stone")}
+    walk.app.stack.top.session.match.out.append(__import__("game.rules.views", fromlist=["x"]).player_view(game, "Ada"))
+    walk.frames(3)
+    walk.app.frame(5.0)
+    walk.move((3, 3))
+    walk.frames(2)
+    return walk, game
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_purchase_and_productions_plans_words_are_never_smaller_than_the_logs(size, words):
+    """A card paid from the shelves, with buttons to pay from the strongbox instead; then the base
+    production's picker: every word the plan panel draws is at least the log's size, and the
+    buttons' words fit inside them."""
+    walk, game = _rich(size)
+    board = walk.app.stack.top
+    try:
+        floor = _log_size(size)
+        cards = [h for h in board.grid.hits(board.context()) if h.target[0] == "card"]
+
+        def cost_of(h):
+            card = game.top_card(h.target[1], h.target[2])
+            return card.cost if card is not None else {}
+        pick = next(h for h in cards if set(cost_of(h)) & {"Coin", "Servant", "Stone"})
+        words.clear()
+        walk.click(pick.rect.center)
+        walk.move((3, 3))
+        walk.frames(2)
+        assert type(board.plan).__name__ == "BuyPlan"
+        said = " ".join(w for w, _s in words)
+        assert "Paying" in said and "from strongbox" in said, words
+        small = [(w, s) for w, s in words if s < floor]
+        assert not small, f"shrunk below the log's {floor} px: {small}"
+        for h in board.plan_panel.hits(board.context()):
+            assert board.layout.log.contains(h.rect), h
+        walk.key(pygame.K_ESCAPE)
+        words.clear()
+        walk.click(board.player_board.base_production.center)
+        walk.move((3, 3))
+        walk.frames(2)
+        assert type(board.plan).__name__ == "ProductionPlan"
+        small = [(w, s) for w, s in words if s < floor]
+        assert words and not small, f"shrunk below the log's {floor} px: {small}"
+    finally:
+        _close(walk.app)

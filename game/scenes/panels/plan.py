@@ -9,6 +9,7 @@ import pygame
 
 from ..art import icons as I
 from ..art import marbles as M
+from ..art import fonts as F
 from ..art import palette as P
 from ..backdrop import wrap
 from ..hint import HintPlan
@@ -35,20 +36,13 @@ class PlanPanel(Panel):
             out.append(Hit(pygame.Rect(x2 + self.px(100), y, self.px(90), size), ("suggest",)))
             for i, _ in enumerate(plan.white_choice):
                 out.append(Hit(pygame.Rect(x + i * (size + self.px(6)), y + size + self.px(8), size, size), ("white", i)))
-        elif isinstance(plan, (BuyPlan, ProductionPlan)):
-            pay = plan.payment if isinstance(plan, BuyPlan) else plan.get_payment()
-            if isinstance(plan, ProductionPlan):
-                out += self.picker_hits(ctx)
-            y2 = r.y + self.px(58) if isinstance(plan, BuyPlan) else self._production_lines(ctx)[1] + self.px(20)
-            cx = x
-            for res in sorted(pay.cost):
-                srcs = pay.sources(res)
-                for cid, held, taken in srcs:
-                    if taken < held:
-                        donor = next((c for c, _h, t in srcs if t > 0 and c != cid), None)
-                        if donor is not None:
-                            out.append(Hit(pygame.Rect(cx, y2, self.px(120), self.px(22)), ("pay", res, donor, cid)))
-                            cx += self.px(126)
+        elif isinstance(plan, BuyPlan):
+            if not plan.problem():
+                out += self._pay_layout(ctx, plan.payment, self._buy_head(plan)[2])[2]
+        elif isinstance(plan, ProductionPlan):
+            out += self.picker_hits(ctx)
+            if plan.selected and not plan.problem():
+                out += self._pay_layout(ctx, plan.get_payment(), self._production_lines(ctx)[1])[2]
         return out
 
     def picker_hits(self, ctx: Context) -> list[Hit]:
@@ -103,17 +97,16 @@ class PlanPanel(Panel):
                     surface.blit(icon, icon.get_rect(center=hit.rect.center))
             self._market_foot(surface, ctx, plan, max(h.rect.bottom for h in hits) + self.px(6))
             return
+        floor = reading_size(self.unit)
         if isinstance(plan, BuyPlan):
-            c = plan.card
-            cost = ", ".join(f"{n} {res}" for res, n in sorted(plan.cost.items())) or "free"
-            text(surface, f"Buying a level {c.level} {c.color} card for {cost}"
-                 + (" — choose a glowing slot" if len(plan.slots) > 1 else ""),
-                 (x, r.y + self.px(8)), self.px(18), P.INK, "italic", max_width=width)
+            size, lines, y = self._buy_head(plan)
+            for i, line in enumerate(lines):
+                text(surface, line, (x, r.y + self.px(8) + i * round(size * 1.2)), size, P.INK, "italic")
             problem = plan.problem()
             if problem:
-                text(surface, problem, (x, r.y + self.px(36)), self.px(17), P.OXBLOOD, "italic", max_width=width)
+                self._lines(surface, problem, max(floor, self.px(17)), y, P.OXBLOOD, 2)
             else:
-                self._payment(surface, ctx, plan.payment, r.y + self.px(34), hits)
+                self._payment(surface, ctx, plan.payment, y)
         elif isinstance(plan, ProductionPlan):
             ins = ", ".join(f"{n} {res}" for res, n in sorted(plan.total_input().items())) or "—"
             outs = ", ".join(f"{n} {res}" for res, n in sorted(plan.total_output().items())) or "—"
@@ -121,6 +114,10 @@ class PlanPanel(Panel):
             head = ("Click the productions to run (base, top cards, leaders)" if not plan.selected
                     else f"Pay {ins}  →  get {outs}" + ("  (click a resource below to change a free choice)"
                                                          if blanks else ""))
+            if blanks and F.fit(head, width, self.px(18), "italic") < floor:   # too long: the hint goes
+                head = f"Pay {ins}  →  get {outs}"
+            if F.fit(head, width, self.px(18), "italic") < floor:
+                head = _cut(head + " …", floor, width)
             text(surface, head, (x, r.y + self.px(8)), self.px(18), P.INK, "italic", max_width=width)
             owned = ctx.vm_totals()
             for hit in hits:
@@ -132,34 +129,33 @@ class PlanPanel(Panel):
                 if res == RESOURCES[0]:
                     square = hit.rect.unionall([h.rect for h in hits if h.target[:4] == t[:4]])
                     text(surface, "pay" if side == "in" else "get", (square.x - self.px(4), square.centery),
-                         max(11, self.px(14)), P.SEPIA, "italic", anchor="midright")
+                         max(floor, self.px(14)), P.SEPIA, "italic", anchor="midright")
                 surface.blit(I.resource_icon(res, hit.rect.h), hit.rect)
                 if side == "in":
                     n = owned.get(res, 0)
                     if not n:
                         veil(surface, hit.rect, 140, radius=hit.rect.w // 2)
-                    side_px = max(15, self.px(15))
+                    side_px = max(16, self.px(15))
                     badge = pygame.Rect(0, 0, side_px, side_px)
                     badge.center = (hit.rect.right - 2, hit.rect.bottom - 3)
                     pygame.draw.ellipse(surface, P.INK if n else P.OXBLOOD, badge)
-                    text(surface, str(n), badge.center, max(11, self.px(12)), P.PARCHMENT, anchor="center")
+                    text(surface, str(n), badge.center, max(floor, self.px(12)), P.PARCHMENT, anchor="center")
                 if chosen:
                     glow(surface, hit.rect, P.OXBLOOD[:3], width=3, radius=hit.rect.w // 2)
             note_y, pay_y = self._production_lines(ctx)
             if ctx.note:
-                text(surface, ctx.note, (x, note_y), self.px(15), P.OXBLOOD, "italic", max_width=width)
+                self._lines(surface, ctx.note, max(floor, self.px(15)), note_y, P.OXBLOOD, 2)
             problem = plan.problem()
             if problem and plan.selected:
-                text(surface, problem, (x, max(pay_y, r.bottom - self.px(26))), self.px(16), P.OXBLOOD, "italic",
-                     max_width=width)
+                self._lines(surface, problem, max(floor, self.px(16)), pay_y, P.OXBLOOD, 2)
             elif plan.selected:
-                self._payment(surface, ctx, plan.get_payment(), pay_y, hits)
+                self._payment(surface, ctx, plan.get_payment(), pay_y)
         elif isinstance(plan, HintPlan):
             text(surface, plan.text + " — Confirm to do it, Back to drop it", (x, r.y + self.px(8)), self.px(18),
                  P.INK, "italic", max_width=width)
         why = getattr(plan, "why", None)
         if why:   # a hint's plan: the hard bot's reason, under the plan (two lines at most)
-            size = self.px(16)
+            size = max(floor, self.px(16))
             step = round(size * 1.2)
             lines = wrap("Hint: " + why, size, width, "italic")[:2]
             if isinstance(plan, HintPlan):
@@ -167,7 +163,7 @@ class PlanPanel(Panel):
             else:
                 y = r.bottom - self.px(26) - (len(lines) - 1) * step
             for i, line in enumerate(lines):
-                text(surface, line, (x, y + i * step), size, HINT_INK, "italic", max_width=width)
+                text(surface, line, (x, y + i * step), size, HINT_INK, "italic")
 
     def _market_head(self, plan: MarketPlan) -> tuple[int, list[str], int]:
         """The market plan's headline: its type size, its lines (one, or two when one line would
@@ -220,28 +216,92 @@ class PlanPanel(Panel):
     def _production_lines(self, ctx: Context) -> tuple[int, int]:
         """(y of the note on a refused choice, y of the payment line) under the picker."""
         top = self.picker_bottom(ctx) if ctx.plan is not None and ctx.plan.selected else self.rect.y + self.px(32)
-        note = self.px(17) if ctx.note else 0
-        return top, top + note
+        if not ctx.note:
+            return top, top
+        size = max(reading_size(self.unit), self.px(15))
+        n = len(wrap(ctx.note, size, self.rect.w - self.px(24), "italic")[:2])
+        return top, top + n * round(size * 1.2) + self.px(2)
 
-    def _payment(self, surface: pygame.Surface, ctx: Context, pay: Any, y: int, hits: list[Hit]) -> None:
-        names = {}
+    def _buy_head(self, plan: BuyPlan) -> tuple[int, list[str], int]:
+        """The purchase's headline (one line, or two rather than smaller than the log's type) and
+        the y under it."""
+        c = plan.card
+        cost = ", ".join(f"{n} {res}" for res, n in sorted(plan.cost.items())) or "free"
+        head = (f"Buying a level {c.level} {c.color} card for {cost}"
+                + (" — choose a glowing slot" if len(plan.slots) > 1 else ""))
+        floor = max(reading_size(self.unit), self.px(16))   # (never smaller than the payment under it)
+        size, lines = fit_lines(head, self.px(18), floor, self.rect.w - self.px(24), 1)
+        lines = lines[:2]
+        return size, lines, self.rect.y + self.px(8) + len(lines) * round(size * 1.2) + self.px(4)
+
+    def _lines(self, surface: pygame.Surface, words: str, size: int, y: int, colour, most: int) -> int:
+        """``words`` wrapped from ``y`` (``most`` lines, the last cut short if need be, none below
+        the panel's foot); the y under them."""
+        r = self.rect
+        width = r.w - self.px(24)
+        step = round(size * 1.2)
+        lines = wrap(words, size, width, "italic")
+        room = max(1, min(most, (r.bottom - self.px(4) - y) // step))
+        if len(lines) > room:
+            lines = lines[:room]
+            lines[-1] = _cut(lines[-1] + " …", size, width)
+        for i, line in enumerate(lines):
+            text(surface, line, (r.x + self.px(12), y + i * step), size, colour, "italic")
+        return y + len(lines) * step
+
+    def _names(self, ctx: Context) -> dict[int, str]:
         me = ctx.me
-        for i, cid in enumerate(me["warehouseShelves"]):
-            names[cid] = f"shelf {i + 1}"
+        names = {cid: f"shelf {i + 1}" for i, cid in enumerate(me["warehouseShelves"])}
         names[me["strongbox"]] = "strongbox"
         for cid in me.get("leaderDepots", []):
             names[cid] = "leader depot"
-        parts = [f"{', '.join(f'{n} {r}' for r, n in m.items())} from the {names.get(cid, cid)}"
+        return names
+
+    def _pay_layout(self, ctx: Context, pay: Any, y: int) -> tuple[int, list[str], list[Hit], list[str]]:
+        """Where the payment goes from ``y``: (type size, its lines, the buttons that take a
+        resource from elsewhere instead, their words), the buttons as wide as their words at the
+        log's type or larger, flowing onto a second row when one is full."""
+        r = self.rect
+        floor = reading_size(self.unit)
+        width = r.w - self.px(24)
+        names = self._names(ctx)
+        parts = [f"{', '.join(f'{n} {res}' for res, n in m.items())} from the {names.get(cid, cid)}"
                  for cid, m in pay.taken.items()]
-        text(surface, "Paying " + ("; ".join(parts) or "nothing"), (self.rect.x + self.px(12), y), self.px(16),
-             P.SEPIA, "italic", max_width=self.rect.w - self.px(24))
-        for hit in hits:
-            if hit.target[0] == "pay":
-                _, res, src, dst = hit.target
-                pygame.draw.rect(surface, P.PARCHMENT_DARK, hit.rect, border_radius=6)
-                pygame.draw.rect(surface, P.SEPIA, hit.rect, width=1, border_radius=6)
-                text(surface, f"{res} from {names.get(dst, dst)}", hit.rect.center, self.px(13), P.INK,
-                     anchor="center", max_width=hit.rect.w - 6)
+        size = max(floor, self.px(16))
+        lines = wrap("Paying " + ("; ".join(parts) or "nothing"), size, width, "italic")[:2]
+        by = y + len(lines) * round(size * 1.2) + self.px(4)
+        bsize = max(floor, self.px(13))
+        h = max(self.px(22), bsize + 8)
+        x0 = r.x + self.px(12)
+        cx = x0
+        hits, labels = [], []
+        for res in sorted(pay.cost):
+            srcs = pay.sources(res)
+            for cid, held, taken in srcs:
+                if taken < held:
+                    donor = next((c for c, _h, t in srcs if t > 0 and c != cid), None)
+                    if donor is not None:
+                        label = f"{res} from {names.get(cid, cid)}"
+                        w = F.font(bsize, "regular").size(label)[0] + self.px(16)
+                        if cx > x0 and cx + w > x0 + width:
+                            cx, by = x0, by + h + self.px(4)
+                        hits.append(Hit(pygame.Rect(cx, by, w, h), ("pay", res, donor, cid)))
+                        labels.append(label)
+                        cx += w + self.px(6)
+        return size, lines, hits, labels
+
+    def _payment(self, surface: pygame.Surface, ctx: Context, pay: Any, y: int) -> None:
+        size, lines, hits, labels = self._pay_layout(ctx, pay, y)
+        step = round(size * 1.2)
+        for i, line in enumerate(lines):
+            text(surface, line, (self.rect.x + self.px(12), y + i * step), size, P.SEPIA, "italic")
+        bsize = max(reading_size(self.unit), self.px(13))
+        for hit, label in zip(hits, labels):
+            if hit.rect.bottom > self.rect.bottom - 2:
+                continue   # (no room left in the panel)
+            pygame.draw.rect(surface, P.PARCHMENT_DARK, hit.rect, border_radius=6)
+            pygame.draw.rect(surface, P.SEPIA, hit.rect, width=1, border_radius=6)
+            text(surface, label, hit.rect.center, bsize, P.INK, anchor="center")
 
 
 def _cut(line: str, size: int, width: int) -> str:
