@@ -138,7 +138,9 @@ def shots(app) -> dict:
     def setup_scene(kind):
         def make():
             g = Game.new(cfg, ["Ada", "Bruno", "Cora", "Dario"], 7)
-            me = g.players[3].nickname
+            # the fourth player has resources to choose after the leaders; the first has none, so
+            # once its leaders are kept it waits for the others (the waiting page, not a hand-over)
+            me = g.players[0 if kind == "waiting" else 3].nickname
             s = GameSession(TableMatch(g, me), cfg, me)
             s.pump()
             if kind != "leaders":
