@@ -232,3 +232,22 @@ def test_lorenzos_warning_goes_when_the_game_is_over(size, monkeypatch):
         assert said and not any("Beware" in w for w in said), said
     finally:
         _close(app)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_points_under_the_tracks_spaces_are_readable(size):
+    """On the track, the victory points of spaces 3, 6, …, 21 are figures at least 6 px tall
+    (dark ink in the lower part of the space), at 1024x640 as at 1920x1080."""
+    walk, game = _table(size, faith={n: 0 for n in NICKS})
+    board = walk.app.stack.top
+    try:
+        inner, sw, sh, top = board.faith.geometry(board.context())
+        shot = walk.app.window
+        for n in (3, 6, 9, 12, 15, 18, 21):
+            space = pygame.Rect(inner.x + n * sw, top, sw - 2, sh)
+            low = pygame.Rect(space.x + 2, space.y + sh * 45 // 100, space.w - 4, sh * 55 // 100 - 2)
+            ys = [y for y in range(low.y, low.bottom) for x in range(low.x, low.right)
+                  if sum(shot.get_at((x, y))[:3]) < 260]
+            assert ys and max(ys) - min(ys) + 1 >= 6, (n, size, (min(ys), max(ys)) if ys else None)
+    finally:
+        _close(walk.app)

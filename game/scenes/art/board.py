@@ -152,12 +152,20 @@ def faith_space(n: int, w: int, h: int, *, pope: bool = False, section: bool = F
         pygame.draw.polygon(s, shade(GOLD_DARK, -0.3), cp)
         pygame.draw.polygon(s, GOLD_LIGHT, transform(cross_poly(0.16, 0.42, 0.075), W / 2, H * 0.45,
                                                      min(W, H) * 0.62))
+    small = min(w, h) < 40   # (a 1024x640 window: the star-burst's number would be ~3 px)
     t = fonts.figures(str(n), round(min(W, H) * (0.2 if pope else 0.3)), num, bold=True)
     if pope:
         s.blit(t, t.get_rect(bottomright=(r.right - m * 2, r.bottom - m * 2)))
     else:
-        s.blit(t, t.get_rect(center=(W / 2, H * (0.36 if vp else 0.5))))
-    if vp:
+        s.blit(t, t.get_rect(center=(W / 2, H * ((0.3 if small else 0.36) if vp else 0.5))))
+    if vp and small:   # a plain gold disc with the points in bold, as large as the space allows
+        d = min(W, H) * (0.52 if pope else 0.64)
+        c = (r.left + m + d / 2, r.top + m + d / 2) if pope else (W / 2, H - m * 2 - d / 2)
+        pygame.draw.circle(s, shade(GOLD_DARK, -0.2), c, d / 2)
+        pygame.draw.circle(s, GOLD_LIGHT, c, d / 2 - max(2, k))
+        f = fonts.figures(str(vp), round(d * (0.56 if vp < 10 else 0.46)), INK, bold=True)
+        s.blit(f, f.get_rect(center=(round(c[0]), round(c[1]))))
+    elif vp:
         b = vp_badge(int(vp), round(min(W, H) * 0.5))
         s.blit(b, b.get_rect(center=(W / 2, H * 0.72)) if not pope else b.get_rect(topleft=(r.left + m, r.top + m)))
     return down(s, (w, h))
