@@ -51,16 +51,40 @@ def recent_history(game: Game, nickname: str, calls: int | None = HISTORY_CALLS,
     cut = 0 if calls is None else max(0, len(history) - calls)
     g = Game(game.config, game.nicknames, game.seed)
     seat = g.player(nickname).seat
+    n = len(g.players)
     out: list[Msg] = []
     rounds, skipped = 0, []
-    played = False        # a request was accepted since the round began
-    lost = True           # ... since the last turn of the player's that was skipped
+    # Rounds and skips follow the turn as the players met it: it moves only when it reaches
+    # someone who can play. A turn the engine hands to a seat whose player is away while nobody
+    # can play (everyone gone, as when a restart's grace ended with nobody back) is no move: the
+    # turn stays where it was (``at``) until someone can play again, and then goes on from there.
+    at: int | None = None   # the seat the turn really is at (None: the game has not begun; a
+                            # walk from there starts at the first seat, with no round passed)
+    unfinished = False      # the player's own turn left them (a departure) before they played it
+    lost = True             # an action was accepted since the last turn of theirs that was skipped
 
-    def skip() -> None:   # a turn of the player's went by while they were away
+    def skip() -> None:     # a turn of the player's went by while they were away
         nonlocal lost
-        if lost:          # (a turn passed on twice with nothing played between is one turn lost)
+        if lost:            # (a turn passed on twice with nothing played between is one turn lost)
             skipped.append(rounds)
         lost = False
+
+    def walk(to: int) -> None:
+        """The turn goes from ``at`` to ``to`` (all the way round when they are the same seat):
+        a round begins each time it passes the first seat; a seat passed over was away."""
+        nonlocal rounds, unfinished
+        if at == seat and unfinished and not g.players[seat].active:
+            skip()          # their turn went on to the others while they were away
+        unfinished = False
+        s = -1 if at is None else at
+        while True:
+            s = (s + 1) % n
+            if s == 0 and at is not None:
+                rounds += 1
+            if s == to:
+                break
+            if s == seat:
+                skip()
 
     said = sorted(chat, key=lambda c: c[2])       # (stable: lines said at one moment keep their order)
     told = 0                                      # the chat lines already placed
@@ -80,7 +104,7 @@ def recent_history(game: Game, nickname: str, calls: int | None = HISTORY_CALLS,
         before, playing, main_done = g.current, g.phase == "play", g.main_done
         if kind == "apply":
             events = g.apply(nick, arg if isinstance(arg, Action) else Action.from_dict(arg))
-            played = lost = True
+            lost = True
         elif kind == "undo":
             events = g.undo(nick)
         else:
@@ -88,25 +112,17 @@ def recent_history(game: Game, nickname: str, calls: int | None = HISTORY_CALLS,
             if nick == nickname and not arg:
                 skipped, lost = [], True           # a new absence starts
         if not playing and g.phase == "play":
-            rounds, played = 1, False
-        elif playing and any(e.get("type") == "UpdateCurrentPlayer" for e in events):
-            # a turn is skipped when it goes, while its player is away, to someone who can play:
-            # over their seat, or away from it before they took their main action (the turn of a
-            # player who leaves, or which a restart passed on); never when it only moved between
-            # players who are all away (as when a restart's grace ended with nobody back)
-            to_someone = g.players[g.current].active
-            away = not g.players[seat].active
-            if before == seat and kind != "apply" and away and to_someone and not main_done:
-                skip()
-            s = before
-            while True:                            # every seat the turn passes over, and where it stops
-                s = (s + 1) % len(g.players)       # (all the way round when the others are away)
-                if s == 0 and played:              # a new round, if anything was played in the last
-                    rounds, played = rounds + 1, False
-                if s == g.current:
-                    break
-                if s == seat and to_someone:
-                    skip()
+            rounds = 1
+        if g.phase == "play" and n > 1:
+            moved = any(e.get("type") == "UpdateCurrentPlayer" for e in events)
+            if moved and before == seat == at and kind != "apply" and not main_done:
+                unfinished = True                  # their turn was taken from them half-done or unplayed
+            if g.players[g.current].active:       # someone can play: the turn is theirs
+                if g.current != at or (moved and before == at):
+                    walk(g.current)                # (round to the same seat only when passed on from it)
+                elif moved:
+                    unfinished = False             # back where it was: that turn resumes
+                at = g.current
         if i >= cut:
             out.extend(e for e in events if visible_to(e, nickname))
     if cut >= len(history):

@@ -223,7 +223,7 @@ class Room:
         with self.lock:
             if self.game.ended or self.closed:
                 return
-            for nick in self.humans:
+            for nick in self._current_last(self.humans):
                 if nick not in self.online:
                     self._set_active(nick, False)
 
@@ -241,7 +241,7 @@ class Room:
         with self.lock:
             if self.game.ended:
                 return
-            for nick in self.humans:
+            for nick in self._current_last(self.humans):
                 self._set_active(nick, False)
 
     @property
@@ -278,6 +278,12 @@ class Room:
         return view
 
     # ------------------------------------------------------------------ internals
+    def _current_last(self, nicknames: tuple[str, ...]) -> list[str]:
+        """``nicknames`` with the current player's last: marking the others away first, the turn
+        goes from its player straight to someone who is there (not handed between empty seats)."""
+        current = self.game.current_player.nickname if self.game.phase == "play" else None
+        return sorted(nicknames, key=lambda n: n == current)
+
     def _set_active(self, nickname: str, active: bool, skip: str | None = None) -> None:
         game = self.game
         playing = game.phase == "play"
