@@ -701,6 +701,8 @@ class RemoteMatch:
                     self._retry_now = False
                 else:
                     time.sleep(delay)
+                if self._closing:           # closed while waiting: never take the seat back
+                    return
                 try:
                     conn = self._connect()
                 except OSError as e:

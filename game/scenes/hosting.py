@@ -4,7 +4,8 @@ stranded.
 A host's game runs on a server inside this process (``app.server``). Leaving the table keeps it
 running (the others play on, the host's turns are skipped, and the title offers "Return to your
 LAN game"); stopping it, or quitting the application, disconnects everyone (the game is kept in
-the data directory and goes on when it is hosted again). Either way, with other people at the
+the data directory as it stands, nobody's departure recorded, and goes on when it is hosted
+again: the turn waits for its player as after a server restart). Either way, with other people at the
 table the host is asked first and told what happens to them.
 """
 from __future__ import annotations
@@ -83,8 +84,8 @@ def ask_before_leaving(app: "App", session: "GameSession | None", leave: Callabl
     if in_game:
         text = (f"{who} {verb} at your table. If you leave the table, the game goes on without you on this "
                 f"computer's server and your turns are skipped until you return (\u201cReturn to your LAN game\u201d "
-                f"on the title). If you stop hosting, {who} {verb} disconnected; the game is kept and goes on "
-                f"when you host again.")
+                f"on the title). If you stop hosting, {who} {verb} disconnected and the game waits, kept as it "
+                f"is (your turn too), until you host again.")
         answers = [("leave", "Leave the table", None), ("stop", "Stop hosting", None), ("stay", "Stay", None)]
     elif session is not None and session.vm.has_game:
         text = (f"{who} {verb} still at the table, looking at the final scores. Stopping the game server "

@@ -74,14 +74,17 @@ def leave_game(app: "App", session: "GameSession | None", *, ask: bool = True, s
         from .hosting import ask_before_leaving
         if ask_before_leaving(app, session, lambda stop: leave_game(app, session, ask=False, stop_server=stop)):
             return
+    if app.server is not None and stop_server:
+        # the server first: it closes its games before their connections, so that stopping
+        # hosting is nobody's departure (as a restart); the host's own goodbye would otherwise
+        # be recorded as his leaving, and his turn passed on (QA), before the game is closed
+        app.server.stop()
+        app.server = None
     if session is not None:
         try:
             session.close()
         except OSError:
             pass
-    if app.server is not None and stop_server:
-        app.server.stop()
-        app.server = None
     app.stack.reset(TitleScene(app))
 
 

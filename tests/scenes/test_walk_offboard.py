@@ -504,3 +504,50 @@ def test_a_returning_player_reads_the_chat_in_order_and_the_others_read_their_tu
             if w is not None:
                 _close(w.app)
         server.stop()
+
+
+# ---------------------------------------------------------------------------- stopping hosting on one's turn
+@pytest.mark.timeout(150)
+def test_a_host_who_stops_hosting_on_his_turn_finds_it_waiting_when_he_hosts_again():
+    """Ada hosts, Bea joins; on Ada's turn she stops hosting (asked first) and hosts again from
+    the title: the game waits for her as after a server restart. It is still her turn, nothing
+    of hers was skipped, and Bea (connected the whole time, back by herself) reads no turn of
+    Ada's passed and no "While you were away" line."""
+    from walk import play_market_turn
+    ada = _start(name="ada", nickname="Ada")
+    bea = _start(name="bea", nickname="Bea")
+    port = _free_port()
+    ada.app.settings.server_port = port
+    log_of = lambda w: [str(line) for line in w.app.stack.top.session.log]   # noqa: E731
+    try:
+        ada.press("Host a LAN game")
+        ada.until_scene("LobbyScene")
+        ada.press("2 players")
+        _join(bea, port, "Bea")
+        _to_the_board(ada, bea)
+        game = ada.app.server.room_of("Ada").game
+        if game.current_player.nickname == "Bea":      # Bea plays first: her turn, then Ada's
+            play_market_turn(bea, 2)
+        ada.until(lambda: game.current_player.nickname == "Ada", 10, "Ada's turn")
+        ada.frames(2)
+        assert ada.button_at("Hint") is not None       # Ada's board: her turn
+        ada.press("Leave")
+        ada.until_scene("AskScene")
+        assert "the game waits, kept as it is (your turn too), until you host again" in ada.app.stack.top.text
+        ada.press("Stop hosting")
+        ada.until_scene("TitleScene")
+        assert not any(kind == "active" for kind, _n, _a in game.history[-3:]), game.history[-3:]
+        ada.press("Return to your LAN game")
+        ada.until_scene("BoardScene", 15)
+        game = ada.app.server.room_of("Ada").game
+        _both(ada, bea, until=lambda: "Bea" in ada.app.server.room_of("Ada").online
+              and bea.scene == "BoardScene" and not bea.app.stack.top.session.connection_lost)
+        ada.frames(3)
+        bea.frames(3)
+        assert game.current_player.nickname == "Ada" and all(p.active for p in game.players)
+        assert ada.button_at("Hint") is not None       # still her turn, on her board
+        assert not any("skipped" in line for line in log_of(ada)), log_of(ada)[-5:]
+        assert not any("Ada is away" in line or "skipped" in line for line in log_of(bea)), log_of(bea)[-5:]
+    finally:
+        _close(bea.app)
+        _close(ada.app)
