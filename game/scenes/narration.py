@@ -69,15 +69,13 @@ class Narrator:
         if self._before is None:
             return None
         if t == "UpdateVaticanSection":
-            who = m["bonusGivenPlayers"]
-            sec = next((s for s in self._before["faithTrack"]["vaticanSections"].values() if s["id"] == m["vaticanSection"]), None)
-            n = sorted(int(k) for k in self._before["faithTrack"]["vaticanSections"]).index(sec["faithPointsEnd"]) + 1 if sec else 0
-            self._extra.append(f"Vatican report {n}: " + (f"{' and '.join(who)} turn{'s' * (len(who) == 1)} the favor tile face up"
-                                                         if who else "nobody is in the section"))
+            self._extra.append(self._vatican(m))
         elif t == "UpdateLastRound":
-            self._extra.append("the last round has begun")
+            self._extra.append(LAST_ROUND)       # told at the end of the action (see below)
         elif t == "UpdateGameEnd":
-            self._extra.append(f"the game is over: {m['winner']} wins" if "winner" in m else "the game is over: Lorenzo wins")
+            # the game is over at once: no last round to play (in solo there is never one)
+            self._extra = [x for x in self._extra if x is not LAST_ROUND]
+            self._extra.append(self._game_end(m))
         elif t == "UpdateUndo":
             what = UNDONE.get(m.get("action", ""), "last move")
             return f"{m['player']} took back their {what}."
@@ -89,12 +87,74 @@ class Narrator:
             return f"{m['player']} {'is back at the table' if m['isActive'] else 'left the table'}."
         elif t == "UpdateAction":
             line = self._sentence(m["action"], m["player"])
+            self._extra = [self._last_round(m["player"]) if x is LAST_ROUND else x for x in self._extra]
             if self._extra:
                 line += " — " + "; ".join(self._extra)
             self._extra = []
             self._before = _copy(self.vm.game)
             return line[:1].upper() + line[1:] + "."
         return None
+
+    # ------------------------------------------------------------------ what an action led to
+    def _vatican(self, m: Msg) -> str:
+        """"Vatican report 2: Ada and Bea turn the favor tile face up (+3 VP); Cosimo's is removed";
+        in solo the one player is in the section or not (Lorenzo has no tile)."""
+        assert self._before is not None
+        who = list(m["bonusGivenPlayers"])
+        sections = self._before["faithTrack"]["vaticanSections"]
+        sec = next((x for x in sections.values() if x["id"] == m["vaticanSection"]), None)
+        n = sorted(int(k) for k in sections).index(sec["faithPointsEnd"]) + 1 if sec else 0
+        vp = f" (+{sec['victoryPoints']} VP)" if sec and sec.get("victoryPoints") else ""
+        players = [p["nickname"] for p in self._before["players"]]
+        out = [p for p in players if p not in who]
+        head = f"Vatican report {n}: "
+        if len(players) == 1:
+            me = players[0]
+            if who:
+                return head + f"{me} is in the section and turns the favor tile face up{vp}"
+            return head + f"{me} is not in the section; the favor tile is removed"
+        if not who:
+            return head + "nobody is in the section; every favor tile is removed"
+        said = head + f"{_and(who)} turn{'s' * (len(who) == 1)} the favor tile face up{vp}"
+        if out:
+            said += f"; {_and(out)}{chr(39)}s " + ("is" if len(out) == 1 else "are") + " removed"
+        return said
+
+    def _last_round(self, actor: str) -> str:
+        """Why the last round began: the player who reached the end of the track or bought a
+        seventh card (the one who acted first: discarded resources may move the others too)."""
+        g = self.vm.game
+        assert g is not None
+        top = int(g.get("faithTrack", {}).get("maxFaith", 24))
+        players = sorted(g["players"], key=lambda p: p["nickname"] != actor)
+        for p in players:
+            if int(p.get("faithPoints", 0)) >= top:
+                return f"{p['nickname']} reached the end of the faith track: the last round has begun"
+            if sum(len(s) for s in p["devSlots"]) >= 7:
+                return f"{p['nickname']} has seven development cards: the last round has begun"
+        return "the last round has begun"
+
+    def _game_end(self, m: Msg) -> str:
+        """Who ended the game, why, and who won."""
+        g = self.vm.game
+        assert g is not None
+        top = int(g.get("faithTrack", {}).get("maxFaith", 24))
+        if len(g["players"]) > 1:
+            return f"the last round was played out: {m.get('winner', 'nobody')} wins"
+        p = g["players"][0]
+        me = p["nickname"]
+        if "winner" not in m:
+            if int(g.get("blackPoints", 0)) >= top:
+                return "Lorenzo's black cross reached the end of the faith track: Lorenzo wins"
+            gone = _vanished_colour(g)
+            if gone:
+                return f"no {gone} card is left on the grid: Lorenzo wins"
+            return "a colour of development cards ran out on the grid: Lorenzo wins"
+        if int(p.get("faithPoints", 0)) >= top:
+            return f"{me} reached the end of the faith track before Lorenzo: {me} wins"
+        if sum(len(s) for s in p["devSlots"]) >= 7:
+            return f"that is {me}'s seventh development card, before Lorenzo could stop it: {me} wins"
+        return f"the game is over: {me} wins"
 
     # ------------------------------------------------------------------ sentences
     def _sentence(self, action: str, who: str) -> str:
@@ -192,9 +252,27 @@ class Narrator:
             dropped = {r: n - stored.get(r, 0) for r, n in taken.items() if n > stored.get(r, 0)}
             n = sum(dropped.values())
             if n:
-                gain = f"Lorenzo +{n}" if len(after["players"]) == 1 else f"everyone else +{n} faith"
+                gain = f"Lorenzo's black cross +{n}" if len(after["players"]) == 1 else f"everyone else +{n} faith"
                 text += f"; discarded {amounts(dropped)} — {gain}"
         return text
+
+
+LAST_ROUND = "the last round has begun"
+"""Stands in the action's line for the start of the last round until the action is over (then
+it says who began it, or goes when the game ended at once)."""
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _vanished_colour(g: Msg) -> str | None:
+    """A colour with no development card left on the grid (None if every colour has one)."""
+    grid = g.get("devCardGrid")
+    top = grid.get("topCards") if isinstance(grid, dict) else None
+    if not isinstance(top, dict):
+        return None
+    return next((colour for colour, cards in top.items() if not any(c is not None for c in cards)), None)
 
 
 def leader_ability(ld: Msg) -> str:
