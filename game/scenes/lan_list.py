@@ -39,7 +39,10 @@ class LanGames:
         self.actions: list[str] = []             # what each painted row offers ("Join", "Rejoin as Bob"...)
         self.hover: str | None = None
         self.rect = pygame.Rect(0, 0, 0, 0)
-        self._seen: dict[str, int] = {}           # service -> when it was first listed (its row's rank)
+        self._slots: list[str] = []               # the services painted, row by row, in the order found
+        self._last: dict[str, FoundGame] = {}     # each service as it was last announced
+        self.pointer: tuple[int, int] | None = None   # where the mouse is (the scene tells)
+        self.gone_rows: list[pygame.Rect] = []    # painted rows of tables that left while pointed at
 
     def start(self) -> None:
         self._seats = _read_seats(self.seat_file)
@@ -56,23 +59,41 @@ class LanGames:
             self.browser = None
 
     def games(self) -> list[FoundGame]:
-        """The games found, in the order they were first seen: a table found later goes at the end,
-        so the rows never move under a player's pointer when another table appears."""
+        """The games on the network now, in the order of their rows (see :meth:`listing`)."""
+        return [g for g, here in self.listing() if here]
+
+    def listing(self) -> list[tuple[FoundGame, bool]]:
+        """The rows: each table found, in the order it was first seen (a table found later goes at
+        the end), and whether it is still on the network. While the pointer is over the list a
+        table that leaves keeps its row (greyed, not joinable), so no row moves or changes under
+        the pointer; once the pointer is elsewhere the rows close up."""
         found = self.browser.games() if self.browser is not None else []
+        live = {g.service: g for g in found}
+        self._last.update(live)
+        held = self.pointer is not None and self.rect.collidepoint(self.pointer)
+        if not held:
+            self._slots = [s for s in self._slots if s in live]
         for g in found:
-            self._seen.setdefault(g.service, len(self._seen))
-        return sorted(found, key=lambda g: self._seen[g.service])
+            if g.service not in self._slots:
+                self._slots.append(g.service)
+        for gone in set(self._last) - set(self._slots):
+            del self._last[gone]
+        return [(self._last[s], s in live) for s in self._slots]
 
     @property
     def version(self) -> int:
         return self.browser.version if self.browser is not None else 0
 
     def at(self, pos: tuple[int, int]) -> FoundGame | None:
-        """The game whose row is under ``pos``."""
+        """The game whose row is under ``pos`` (None over the row of a table that has left)."""
         for rect, game in self.rows:
             if rect.collidepoint(pos):
                 return game
         return None
+
+    def gone_at(self, pos: tuple[int, int]) -> bool:
+        """Whether ``pos`` is on the row of a table that left the network while pointed at."""
+        return any(r.collidepoint(pos) for r in self.gone_rows)
 
     @property
     def searching(self) -> bool:
@@ -99,8 +120,10 @@ class LanGames:
         small = max(11, round(18 * u))
         k = tracked("games on this network", small, OXBLOOD, max(1, round(2 * u)))
         surface.blit(k, k.get_rect(midtop=(rect.centerx, rect.y + round(18 * u))))
-        games = self.games()
+        listing = self.listing()
+        games = [g for g, _here in listing]
         self.rows = []
+        self.gone_rows = []
         self.actions = []
         top = rect.y + round(18 * u) + k.get_height() + round(12 * u)
         inner = rect.inflate(-round(60 * u), 0)
@@ -116,8 +139,20 @@ class LanGames:
         row_h = round(50 * u)
         gap = round(6 * u)
         name_size, note_size = max(12, round(23 * u)), max(10, round(17 * u))
-        for i, g in enumerate(games[:MAX_ROWS]):
+        for i, (g, here) in enumerate(listing[:MAX_ROWS]):
             r = pygame.Rect(inner.x, top + i * (row_h + gap), inner.w, row_h)
+            if not here:                      # left the network while pointed at: its row stays, greyed
+                self.gone_rows.append(r)
+                self.actions.append("")
+                pygame.draw.rect(surface, mix(PANEL, FADED, 0.08), r, border_radius=round(8 * u))
+                pad = round(14 * u)
+                name = fonts.render(g.info.name or g.address, name_size, FADED)
+                surface.blit(name, name.get_rect(midleft=(r.x + pad, r.centery - round(9 * u))))
+                note = fonts.render(f"no longer on the network \u00b7 {g.address}:{g.port}", note_size, FADED, "italic")
+                surface.blit(note, note.get_rect(midleft=(r.x + pad, r.centery + round(13 * u))))
+                act = fonts.render("Closed", name_size, FADED, "italic")
+                surface.blit(act, act.get_rect(midright=(r.right - pad, r.centery)))
+                continue
             self.rows.append((r, g))
             hot = enabled and self.hover == g.service
             mine = self.seated(g) if g.info.started else []

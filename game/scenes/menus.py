@@ -934,12 +934,16 @@ class JoinScene(PaintedScene):
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.on_button("back")
         elif event.type == pygame.MOUSEMOTION:
+            self.lan.pointer = event.pos           # the rows hold still while the pointer is on them
             game = self.lan.at(event.pos)
             self.lan.hover = game.service if game is not None else None
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.busy is None:
+            self.lan.pointer = event.pos
             game = self.lan.at(event.pos)
             if game is not None:
                 self.join_found(game)
+            elif self.lan.gone_at(event.pos):
+                self.error = "That table is no longer on the network: its host stopped hosting or left."
 
     def join_found(self, game) -> None:
         """Join a game found on the network: its address goes in the field, then as typed."""

@@ -71,3 +71,26 @@ def test_a_table_found_later_goes_at_the_end_and_the_rows_under_the_pointer_stay
     painted(lan, [other, mine])
     assert lan.at(row.center) is not None and lan.at(row.center).service == mine.service
     assert [g.service for _, g in lan.rows] == [mine.service, other.service]
+
+
+def test_a_table_that_leaves_keeps_its_row_while_the_pointer_is_on_the_list(tmp_path):
+    """QA (s5-i-B-join3/4): with the pointer on the second row, the first table leaves the network:
+    the second row stays where it is with the same table; the first is greyed and joins nothing.
+    Once the pointer leaves the list, the rows close up."""
+    pygame.init()
+    lan = LanGames(seat_file=tmp_path / "seats.json")
+    first = found("Ada's table", "10.0.0.2", 51015, taken=1, free=1)
+    second = found("Bea's table", "10.0.0.3", 51015, taken=1, free=1)
+    painted(lan, [first, second])
+    (row1, _), (row2, _) = lan.rows
+    lan.pointer = row2.center
+    painted(lan, [second])
+    assert lan.at(row2.center).service == second.service
+    assert lan.at(row1.center) is None and lan.gone_at(row1.center)
+    third = found("Cy's table", "10.0.0.4", 51015, taken=1, free=1)
+    painted(lan, [third, second])                      # a new table goes after them, never in the gap
+    assert [g.service for _, g in lan.rows] == [second.service, third.service]
+    assert lan.at(row2.center).service == second.service and lan.gone_at(row1.center)
+    lan.pointer = (0, 0)                               # the pointer elsewhere: the rows close up
+    painted(lan, [third, second])
+    assert lan.at(row1.center).service == second.service and not lan.gone_at(row1.center)

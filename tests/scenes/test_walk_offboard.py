@@ -16,7 +16,7 @@ import pygame
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk  # noqa: E402
+from walk import Walk, region  # noqa: E402
 
 from game.scenes.app import App  # noqa: E402
 from game.scenes.menus import TitleScene  # noqa: E402
@@ -551,3 +551,60 @@ def test_a_host_who_stops_hosting_on_his_turn_finds_it_waiting_when_he_hosts_aga
     finally:
         _close(bea.app)
         _close(ada.app)
+
+
+# ---------------------------------------------------------------------------- the Join list holds still
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_join_list_holds_still_under_the_pointer_while_tables_come_and_go(size, monkeypatch):
+    """Two tables listed; the pointer on the second. The first leaves the network and a third
+    appears: the second's row is drawn where it was, pixel for pixel, and a click on it joins
+    the second table (QA: a click joined the table that slid under the pointer). A click on the
+    row of the table that left joins nothing and says why."""
+    from game.netcode.discovery import FoundGame, TableInfo
+    from game.scenes import lan_list
+
+    def table(name: str, port: int) -> FoundGame:
+        return FoundGame(service=f"{name} ({port})", address="127.0.0.1", port=port,
+                         info=TableInfo(name=name, host=name.split("'")[0], taken=1, free=1), seen=time.monotonic())
+
+    class Network:
+        games: list[FoundGame] = []
+
+    class FakeBrowser:
+        problem = ""
+        version = 1
+
+        def __init__(self, on_change=None) -> None:
+            self.started = time.monotonic() - 10
+
+        def games(self):
+            return list(Network.games)
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(lan_list, "Browser", FakeBrowser)
+    ada, bea, cy = table("Ada's table", _free_port()), table("Bea's table", _free_port()), table("Cy's table", _free_port())
+    Network.games = [ada, bea]
+    walk = _start(size)
+    try:
+        walk.press("Join a game")
+        walk.until_scene("JoinScene")
+        walk.frames(2)
+        lan = walk.app.stack.top.lan
+        (row1, _), (row2, _) = lan.rows
+        walk.move(row2.center)
+        walk.frames(2)
+        before = region(walk.app.window, row2)
+        Network.games = [cy, bea]                  # Ada's table leaves, Cy's appears (found first)
+        walk.move((row2.centerx + 3, row2.centery))
+        walk.frames(2)
+        assert region(walk.app.window, row2) == before
+        walk.click(row2.center)
+        assert walk.app.stack.top.widgets["address"].get_text() == f"127.0.0.1:{bea.port}"
+        walk.until(lambda: walk.app.stack.top.busy is None, 10, "the knock to end")
+        walk.click(row1.center)                    # the row of the table that left
+        assert walk.app.stack.top.widgets["address"].get_text() == f"127.0.0.1:{bea.port}"
+        assert "no longer on the network" in (walk.app.stack.top.error or "")
+    finally:
+        _close(walk.app)
