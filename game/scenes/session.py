@@ -8,6 +8,7 @@ should be on (:meth:`GameSession.stage`). Scenes read it; only scenes send reque
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -181,7 +182,7 @@ class GameSession:
             self.vm.errors.clear()
         line = self.narrator.take(m)
         if line:
-            self.log.append(line)
+            add_line(self.log, line)
         if self.vm.my_turn and not was_my_turn:
             self.turn_started = True
 
@@ -213,7 +214,7 @@ class GameSession:
                 log.exception("cannot tell the history at %.200r", m)
                 break
             if line:
-                told.append(line)
+                add_line(told, line)
         ours = [i for i, line in enumerate(self.log) if not isinstance(line, (ChatLine, Note))]
         if not ours:
             self.log[:0] = told
@@ -348,6 +349,21 @@ class GameSession:
             self._shadow = shadow_game(self.vm.game, self.config, self.nickname)
             self._shadow_version = self.version
         return self._shadow
+
+
+_REARRANGED = re.compile(r"(?P<who>.+) rearranged the warehouse(?: \((?P<n>\d+) moves\))?\.")
+
+
+def add_line(lines: list, line: str) -> None:
+    """Put a told line at the end of a log. A player's moves in the warehouse one after another
+    are one line, with their count ("Bea rearranged the warehouse (3 moves)."), as a plan sends
+    its rearrangement: a request per move."""
+    if type(line) is str and lines and type(lines[-1]) is str:
+        new, last = _REARRANGED.fullmatch(line), _REARRANGED.fullmatch(lines[-1])
+        if new is not None and last is not None and new["who"] == last["who"]:
+            lines[-1] = f"{new['who']} rearranged the warehouse ({int(last['n'] or 1) + 1} moves)."
+            return
+    lines.append(line)
 
 
 def skipped_words(rounds: list[int]) -> str:

@@ -175,3 +175,69 @@ def test_with_others_the_last_round_says_who_began_it_and_the_end_who_won():
     session.pump()
     winner = game.outcome().winners[0]
     assert str(session.log[-1]).endswith(f"— the last round was played out: {winner} wins."), session.log[-1]
+
+
+def _swappable(seed_from: int = 3):
+    """A solo game at Ada's turn with two shelves, one not empty, that fit each other's contents."""
+    from screenshots import mid_game
+    for seed in range(seed_from, seed_from + 60):
+        game = mid_game(["Ada"], seed, 12)
+        shelves = game.player("Ada").shelves
+        for i, a in enumerate(shelves):
+            for j, b in enumerate(shelves):
+                if i < j and a.total() + b.total() and a.total() <= b.capacity and b.total() <= a.capacity:
+                    return game, i, j
+    raise RuntimeError("no game with two shelves to swap")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_moves_in_the_warehouse_one_after_another_are_one_line_with_their_count(size, monkeypatch):
+    """QA (s6-lan-b-plan-sent): three moves sent with a plan read "Bea rearranged the warehouse."
+    three times. Ada swaps two shelves, then swaps them back, with the mouse: one line says
+    both; her next move in the market is a line of its own."""
+    from types import SimpleNamespace
+
+    from screenshots import TableMatch
+
+    from game.rules import default_config
+    from game.rules.views import player_view
+    from game.scenes.board import BoardScene
+    from game.scenes.layout import board_layout
+    from game.scenes.panels.player_board import PlayerBoardPanel
+    from game.scenes.session import GameSession
+    from game.scenes.view_model import ViewModel
+    from walk import board_geometry
+    game, i, j = _swappable()
+    app = App(headless=True, size=size)
+    app.settings.confirm_end_turn = False
+    walk = Walk(app, None, "log")
+    session = GameSession(TableMatch(game, "Ada"), default_config(), "Ada")
+    app.stack.push(BoardScene(app, session))
+    walk.frames(3)
+    vm = ViewModel("Ada")
+    vm.feed(player_view(game, "Ada"))
+    panel = PlayerBoardPanel(board_layout(size, 1, True).board, board_layout(size, 1, True).unit)
+    rects = panel.shelf_rects(SimpleNamespace(vm=vm), vm.me)
+    shelves = [rects[cid] for cid in vm.me["warehouseShelves"]]
+    try:
+        words = Words(monkeypatch)
+        before = len(session.log)
+        for _ in range(2):
+            walk.click(shelves[i].center)
+            walk.click(shelves[j].center)
+            walk.frames(2)
+        swaps = [a for kind, _n, a in game.history if kind == "apply" and type(a).__name__ == "ReqSwapShelves"]
+        assert len(swaps) == 2
+        assert [str(x) for x in session.log[before:]] == ["Ada rearranged the warehouse (2 moves)."]
+        walk.click(board_geometry(size, 1)["arrows"][0].center)
+        walk.key(pygame.K_RETURN, "\r")
+        if walk.scene == "AskScene":
+            walk.key(pygame.K_RETURN, "\r")
+        walk.frames(3)
+        import re                            # (the plan may rearrange more first: counted in)
+        assert re.fullmatch(r"Ada rearranged the warehouse \((\d+) moves\)\.", str(session.log[-2]))
+        assert str(session.log[-1]).startswith("Ada took ")
+        assert sum("rearranged" in str(x) for x in session.log[before:]) == 1
+        assert any("rearranged the warehouse (2 moves)" in s for s in words.seen)
+    finally:
+        _close(walk.app)
