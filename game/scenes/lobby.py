@@ -110,6 +110,8 @@ class LobbyScene(SessionScene):
                                 "@quiet", tooltip="Take the computer player out of this seat",
                                 enabled=self.asked is None)
                     continue
+                if k > len(lobby.bots):
+                    break              # the levels under the next free seat only: a bot sits where asked
                 for j, (level, text) in enumerate(BOT_LEVELS):
                     self.button(f"bot_{i}_{level}", pygame.Rect(xs[i] - bw // 2, top + j * (bh + gap), bw, bh),
                                 text, "@quiet", tooltip=f"Seat a computer player ({level}) here",

@@ -608,3 +608,33 @@ def test_the_join_list_holds_still_under_the_pointer_while_tables_come_and_go(si
         assert "no longer on the network" in (walk.app.stack.top.error or "")
     finally:
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- a bot sits where asked
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_bot_asked_for_in_the_waiting_room_sits_under_the_buttons_clicked(size):
+    """QA (s6-host4b-1920): the bot levels were under every empty seat, and "Easy bot" under the
+    fourth seat seated the bot in the second. The levels are under the next free seat only; a
+    click seats the bot there, and the levels move on to the seat after it."""
+    walk = _start(size, name="host", nickname="Ada")
+    walk.app.settings.server_port = _free_port()
+
+    def levels() -> list[tuple[int, int]]:
+        top = walk.app.stack.top
+        return [el.rect.center for el in top.ui.get_sprite_group().sprites()
+                if str(getattr(el, "text", "")) == "Easy bot" and el.visible]
+
+    try:
+        walk.press("Host a LAN game")
+        walk.until_scene("LobbyScene")
+        walk.press("4 players")
+        walk.until(lambda: walk.button_at("Easy bot") is not None, 10, "the bot buttons")
+        _seats, _r, _cy, xs = walk.app.stack.top._seat_geometry()
+        assert [x for x, _y in levels()] == [xs[1]]
+        walk.press("Easy bot")
+        walk.until(lambda: walk.app.server.pending_bots == ("easy",) and [x for x, _ in levels()] == [xs[2]],
+                   10, "the bot seated and the levels under the next seat")
+        free = walk.button_at("Free the seat")
+        assert free is not None and free[0] == xs[1]
+    finally:
+        _close(walk.app)
