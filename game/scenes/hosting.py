@@ -42,10 +42,16 @@ def hosted_game_open(app: "App", me: str | None = None) -> bool:
 
 def saved_hosted_players(data_dir: Path) -> set[str]:
     """The people of the unfinished games kept in a server data directory (from the logs' headers)."""
-    out: set[str] = set()
+    return {n for _path, people in saved_hosted_games(data_dir) for n in people}
+
+
+def saved_hosted_games(data_dir: Path, me: str | None = None) -> list[tuple[Path, list[str]]]:
+    """The unfinished games kept in a server data directory (``me`` at them, if given): each
+    log's path and its people (the bots left out), from the logs' headers."""
+    out: list[tuple[Path, list[str]]] = []
     folder = data_dir / "games"
     try:
-        names = [p for p in folder.iterdir() if p.suffix == ".jsonl" and p.stem.isdigit()]
+        names = sorted(p for p in folder.iterdir() if p.suffix == ".jsonl" and p.stem.isdigit())
     except OSError:
         return out
     for path in names:
@@ -60,8 +66,29 @@ def saved_hosted_players(data_dir: Path) -> set[str]:
         except (OSError, ValueError):
             continue
         bots = header.get("bots") or {}
-        out |= {str(n) for n in header.get("nicknames") or () if n not in bots}
+        people = [str(n) for n in header.get("nicknames") or () if n not in bots]
+        if me is None or me in people:
+            out.append((path, people))
     return out
+
+
+def end_saved_hosted_games(data_dir: Path, me: str) -> int:
+    """End the unfinished games kept in a server data directory that ``me`` plays (their logs
+    marked ended and put with the finished ones: they are not brought back any more). Returns
+    how many. Only while this app does not host (the data directory is taken for the while).
+
+    :raises OSError: another game server uses the data directory, or a log cannot be written.
+    """
+    from game.netcode.store import GameLog, GameStore
+    store = GameStore(data_dir)
+    store.lock()
+    try:
+        games = saved_hosted_games(data_dir, me)
+        for path, _people in games:
+            GameLog(path, fsync=True).finish()
+        return len(games)
+    finally:
+        store.unlock()
 
 
 def _names(people: list[str]) -> str:

@@ -263,8 +263,10 @@ class TitleScene(PaintedScene):
             app.stack.push(PastGamesScene(app))
         elif name == "join":
             app.stack.push(JoinScene(app))
-        elif name in ("host", "return"):   # hosting again brings back the game it keeps
+        elif name == "return":             # hosting again brings back the game it keeps
             app.stack.push(HostScene(app))
+        elif name == "host":
+            self.ask_host()
         elif name == "rejoin" and self.seat is not None:   # joining again with the seat's token
             app.stack.push(JoinScene(app, rejoin=self.seat))
         elif name == "continue_versus":
@@ -283,6 +285,39 @@ class TitleScene(PaintedScene):
                 self.ask_solo()     # it cannot be opened: say so, and offer a new game
             else:
                 self.start_solo(resume=True)
+
+    def ask_host(self) -> None:
+        """Open a table. With a hosted game kept unfinished on this computer (not hosted now),
+        ask first: continue it, or end it and open a new table (hosting always brings back the
+        games it keeps, so a new table means ending the old game)."""
+        app = self.app
+        from .hosting import end_saved_hosted_games, saved_hosted_games
+        me = app.settings.nickname.strip()
+        kept = saved_hosted_games(app.data_dir / "server", me) if app.server is None else []
+        if not kept:
+            app.stack.push(HostScene(app))
+            return
+        from .ask import AskScene
+        others = sorted({n for _path, people in kept for n in people if n != me})
+        text = ("Your LAN game" + (f" with {_and(others)}" if others else "") + " is not finished: it is kept "
+                "on this computer, and hosting brings it back as it was. Continue it, or end it for good and "
+                "open a new table" + (f" ({_and(others)} cannot take {'their seats' if len(others) > 1 else 'a seat'} "
+                                      "in it again)." if others else "."))
+
+        def then(answer: str) -> None:
+            if answer == "continue":
+                app.stack.push(HostScene(app))
+            elif answer == "new":
+                try:
+                    end_saved_hosted_games(app.data_dir / "server", me)
+                except OSError as e:
+                    log.warning("cannot end the hosted game: %s", e)
+                    self.message = f"The old game could not be ended ({e.strerror or e}); it is kept."
+                    return
+                app.stack.push(HostScene(app))
+        app.stack.push(AskScene(app, "Your LAN game is not finished", text,
+                                [("continue", "Continue it", None), ("new", "New table, end it", None),
+                                 ("cancel", "Cancel", None)], then, default="continue"))
 
     def ask_solo(self) -> None:
         """A new solo game; if one is saved, first ask whether to continue it or lose it."""

@@ -638,3 +638,46 @@ def test_a_bot_asked_for_in_the_waiting_room_sits_under_the_buttons_clicked(size
         assert free is not None and free[0] == xs[1]
     finally:
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- a new table or the old game
+@pytest.mark.timeout(150)
+def test_host_with_a_kept_game_asks_to_continue_it_or_end_it_for_a_new_table():
+    """QA (s6-r-c-host3a): with a hosted game kept unfinished, "Host a LAN game" went straight
+    back into it. Now it asks: Continue it (the old board), or New table, end it (a fresh
+    waiting room; the old game is not brought back any more, and the title stops offering it)."""
+    ada = _start(name="ada", nickname="Ada")
+    bea = _start(name="bea", nickname="Bea")
+    port = _free_port()
+    ada.app.settings.server_port = port
+    try:
+        ada.press("Host a LAN game")
+        ada.until_scene("LobbyScene")
+        ada.press("2 players")
+        _join(bea, port, "Bea")
+        _to_the_board(ada, bea)
+        for answer in ("Continue it", "New table, end it"):
+            ada.press("Leave")
+            ada.until_scene("AskScene")
+            ada.press("Stop hosting")
+            ada.until_scene("TitleScene")
+            assert ada.button_at("Return to your LAN game") is not None
+            ada.press("Host a LAN game")
+            ada.until_scene("AskScene")
+            ask = ada.app.stack.top
+            assert ask.title == "Your LAN game is not finished" and "with Bea" in ask.text
+            ada.press(answer)
+            if answer == "Continue it":
+                ada.until_scene("BoardScene", 15)
+                _both(ada, bea, until=lambda: "Bea" in ada.app.server.room_of("Ada").online)
+        ada.until_scene("LobbyScene", 15)
+        ada.until(lambda: ada.app.stack.top.choosing, 10, "a new table's waiting room")
+        assert ada.app.server.room_of("Ada") is None
+        games = ada.app.data_dir / "server" / "games"
+        assert not list(games.glob("*.jsonl")) and list((games / "finished").glob("*.jsonl"))
+        ada.press("Stop hosting")
+        ada.until_scene("TitleScene")
+        assert ada.button_at("Return to your LAN game") is None
+    finally:
+        _close(bea.app)
+        _close(ada.app)
