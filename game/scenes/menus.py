@@ -274,7 +274,7 @@ class TitleScene(PaintedScene):
             versus = VersusScene(app)
             app.stack.push(versus)
             if versus.saved:              # straight back to the board; a problem is said on that page
-                versus.begin(resume=True)
+                versus.open(resume=True)
         elif name == "solo":
             self.ask_solo()
         elif name == "versus":

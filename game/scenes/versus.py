@@ -60,6 +60,26 @@ class VersusScene(PaintedScene):
         self.rows: list[pygame.Rect] = []
         self.count_row = pygame.Rect(0, 0, 0, 0)
         self.saved, self.problem = saved_summary(bots_save_path(app), app.config)
+        self.opening: bool | None = None   # a game being opened (resume or not): said for a frame first
+        self._opening_frames = 0
+
+    def open(self, resume: bool) -> None:
+        """Say "Opening…" on this page, then start (or continue) the game a frame later: loading
+        a saved game and starting the computer players takes a few seconds on a slow machine, and
+        a click must show at once that it was taken (QA)."""
+        self.opening, self._opening_frames = resume, 0
+        self.rebuild()
+
+    def frame_interval(self) -> float | None:
+        return 0 if self.opening is not None else super().frame_interval()
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        if self.opening is not None:
+            self._opening_frames += 1
+            if self._opening_frames >= 3:      # the page with its words is on the screen by now
+                resume, self.opening = self.opening, None
+                self.begin(resume)
 
     def layout(self) -> None:
         w, h = self.app.size
@@ -95,7 +115,7 @@ class VersusScene(PaintedScene):
         bw, bh = round(200 * u), round(50 * u)
         self.button("start", pygame.Rect(self.sheet.centerx - bw - round(10 * u), by, bw, bh),
                     "Replace it" if self.confirm else "Start",
-                    tooltip="Start a new game against these opponents")
+                    tooltip="Start a new game against these opponents", enabled=self.opening is None)
         self.button("back", pygame.Rect(self.sheet.centerx + round(10 * u), by, bw, bh), "Back", "@menu_quiet")
 
     def paint(self, surface: pygame.Surface) -> None:
@@ -132,7 +152,9 @@ class VersusScene(PaintedScene):
                        max(10, round(16 * u)), FADED, max(1, round(2 * u)))
         surface.blit(note, note.get_rect(midtop=(self.sheet.centerx, self.sheet.bottom + round(10 * u))))
         message = self.message
-        if self.confirm and not message:
+        if self.opening is not None:
+            message = ("Opening the saved game\u2026" if self.opening else "Setting up the table\u2026")
+        elif self.confirm and not message:
             message = "Starting a new game replaces the saved one. Press Replace it to go ahead, Back to keep it."
         if message:
             lines = wrap(message, small, self.sheet.w - round(100 * u), "italic")
@@ -159,14 +181,16 @@ class VersusScene(PaintedScene):
             _, i, level = name.split("_", 2)
             self.levels[int(i)] = level
             self.rebuild()
+        elif self.opening is not None:
+            return                             # a game is being opened
         elif name == "continue":
-            self.begin(resume=True)
+            self.open(resume=True)
         elif name == "start":
             if (self.saved or self.problem) and not self.confirm:
                 self.confirm = True
                 self.rebuild()
                 return
-            self.begin(resume=False)
+            self.open(resume=False)
 
     def begin(self, resume: bool) -> None:
         """Start (or continue) the game and go to the screen it is at."""

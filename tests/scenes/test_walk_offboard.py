@@ -343,7 +343,7 @@ def _cut(walk: Walk) -> list[str]:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_title_continues_a_saved_game_against_the_computer(size):
+def test_the_title_continues_a_saved_game_against_the_computer(size, monkeypatch):
     walk = _start(size, nickname="Ada")
     try:
         assert "Continue the game against the computer" not in _title_entries(walk)
@@ -360,8 +360,10 @@ def test_the_title_continues_a_saved_game_against_the_computer(size):
         entries = _title_entries(walk)
         assert entries.index("Continue the game against the computer") < entries.index("Play solo")
         assert not _cut(walk), _cut(walk)
-        walk.press("Continue the game against the computer")      # straight back to the board
+        words = Words(monkeypatch)
+        walk.press("Continue the game against the computer")      # straight back to the board,
         walk.until(lambda: walk.scene in ("BoardScene", "ResourceChoiceScene"), 10, "the game")
+        assert "Opening the saved game\u2026" in words         # saying at once that the click was taken
         assert (walk.app.data_dir / "bots-game.json").exists()
         walk.press("Leave")
         walk.until_scene("TitleScene")
