@@ -1083,8 +1083,13 @@ class JoinScene(PaintedScene):
             if session.lobby.error == NICKNAME_ERRORS["TAKEN"]:   # someone at that table has this name
                 nick = session.nickname
                 self.instead = another_nickname(nick)
-                self.errors["nickname"] = (f"\u201c{nick}\u201d is already playing at this table: "
-                                           f"choose another name.")
+                if getattr(session.match, "token", None):   # we asked for our seat back with a kept token
+                    self.errors["nickname"] = (
+                        f"\u201c{nick}\u201d has a seat at this table, but not the one this computer kept "
+                        f"under that name (that was another game at this address): choose another name.")
+                else:
+                    self.errors["nickname"] = (f"\u201c{nick}\u201d is already playing at this table: "
+                                               f"choose another name.")
                 self._fail("")
                 return
             self._fail(session.lobby.error)

@@ -683,3 +683,41 @@ def test_host_with_a_kept_game_asks_to_continue_it_or_end_it_for_a_new_table():
     finally:
         _close(bea.app)
         _close(ada.app)
+
+
+# ---------------------------------------------------------------------------- a seat kept for another game
+@pytest.mark.timeout(120)
+def test_a_seat_kept_for_another_game_at_the_same_address_is_told_as_such(tmp_path):
+    """QA (s6-r-b-rejoined): the seat kept on this computer for "Bea" at an address was for
+    another game there; joining as Bea said she "is already playing at this table" although
+    her seat was empty. It says the kept seat is not this table's."""
+    import orjson
+
+    from game.match import RemoteMatch
+    from game.scenes.session import GameSession
+    walk = _start(nickname="Bea")
+    server = _server(walk.app.config, tmp_path / "srv")
+    port = server.address[1]
+    ada = bea = None
+    try:
+        ada = GameSession(RemoteMatch("127.0.0.1", port, "Ada", token_file=tmp_path / "ada" / "seats.json"),
+                          walk.app.config, "Ada")
+        walk.until(lambda: (ada.pump() or True) and ada.lobby.head == "Ada", 10, "Ada waiting")
+        ada.match.new_game(2)
+        bea = GameSession(RemoteMatch("127.0.0.1", port, "Bea", token_file=tmp_path / "bea" / "seats.json"),
+                          walk.app.config, "Bea")
+        walk.until(lambda: (ada.pump() or bea.pump() or True) and server.room_of("Bea") is not None, 10, "the game")
+        bea.close()                                    # Bea's other install leaves: her seat is empty
+        seats = walk.app.data_dir / "seats.json"       # this install's seat there: another game's
+        seats.parent.mkdir(parents=True, exist_ok=True)
+        seats.write_bytes(orjson.dumps({f"127.0.0.1:{port}/Bea": "a-token-of-another-game"}))
+        _join(walk, port, "Bea")
+        walk.until(lambda: "nickname" in walk.app.stack.top.errors, 10, "the answer")
+        said = walk.app.stack.top.errors["nickname"]
+        assert "not the one this computer kept" in said and "already playing" not in said, said
+    finally:
+        for s in (ada, bea):
+            if s is not None:
+                s.close()
+        server.stop()
+        _close(walk.app)
