@@ -106,9 +106,10 @@ class LobbyScene(SessionScene):
                     break
                 k = i - lobby.booked
                 if k < len(lobby.bots):
+                    # (no tooltip: it comes up under the pointer that just seated the bot, over
+                    # the levels of the next seat)
                     self.button(f"unbot_{k}", pygame.Rect(xs[i] - bw // 2, top, bw, bh), "Free the seat",
-                                "@quiet", tooltip="Take the computer player out of this seat",
-                                enabled=self.asked is None)
+                                "@quiet", enabled=self.asked is None)
                     continue
                 if k > len(lobby.bots):
                     break              # the levels under the next free seat only: a bot sits where asked

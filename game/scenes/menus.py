@@ -299,8 +299,8 @@ class TitleScene(PaintedScene):
             return
         from .ask import AskScene
         others = sorted({n for _path, people in kept for n in people if n != me})
-        text = ("Your LAN game" + (f" with {_and(others)}" if others else "") + " is not finished: it is kept "
-                "on this computer, and hosting brings it back as it was. Continue it, or end it for good and "
+        text = ("Your LAN game" + (f" with {_and(others)}" if others else "") + " is kept on this computer, "
+                "and hosting brings it back as it was. Continue it, or end it for good and "
                 "open a new table" + (f" ({_and(others)} cannot take {'their seats' if len(others) > 1 else 'a seat'} "
                                       "in it again)." if others else "."))
 

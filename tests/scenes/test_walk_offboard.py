@@ -614,10 +614,14 @@ def test_the_join_list_holds_still_under_the_pointer_while_tables_come_and_go(si
 
 # ---------------------------------------------------------------------------- a bot sits where asked
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_a_bot_asked_for_in_the_waiting_room_sits_under_the_buttons_clicked(size):
+def test_a_bot_asked_for_in_the_waiting_room_sits_under_the_buttons_clicked(size, monkeypatch):
     """QA (s6-host4b-1920): the bot levels were under every empty seat, and "Easy bot" under the
     fourth seat seated the bot in the second. The levels are under the next free seat only; a
-    click seats the bot there, and the levels move on to the seat after it."""
+    click seats the bot there, and the levels move on to the seat after it; the pointer resting
+    where it clicked brings up no tooltip over them."""
+    import pygame_gui
+    at = [(0, 0)]
+    monkeypatch.setattr(pygame.mouse, "get_pos", lambda: at[0])   # (a headless display has no pointer)
     walk = _start(size, name="host", nickname="Ada")
     walk.app.settings.server_port = _free_port()
 
@@ -633,11 +637,19 @@ def test_a_bot_asked_for_in_the_waiting_room_sits_under_the_buttons_clicked(size
         walk.until(lambda: walk.button_at("Easy bot") is not None, 10, "the bot buttons")
         _seats, _r, _cy, xs = walk.app.stack.top._seat_geometry()
         assert [x for x, _y in levels()] == [xs[1]]
+        at[0] = walk.button_at("Easy bot")
         walk.press("Easy bot")
         walk.until(lambda: walk.app.server.pending_bots == ("easy",) and [x for x, _ in levels()] == [xs[2]],
                    10, "the bot seated and the levels under the next seat")
         free = walk.button_at("Free the seat")
         assert free is not None and free[0] == xs[1]
+        walk.frames(150)                                # the pointer rests on "Free the seat"
+        top = walk.app.stack.top
+        tips = [el.rect for el in top.ui.get_sprite_group().sprites()
+                if isinstance(el, pygame_gui.elements.UITooltip) and el.visible]
+        buttons = [el.rect for el in top.ui.get_sprite_group().sprites()
+                   if str(getattr(el, "text", "")).endswith(" bot") and el.visible]
+        assert not any(t.colliderect(b) for t in tips for b in buttons), (tips, buttons)
     finally:
         _close(walk.app)
 
