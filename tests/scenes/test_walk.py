@@ -178,7 +178,7 @@ def test_a_hosted_game_joined_over_loopback_shows_whole_boards_on_their_first_fr
         host.until_scene("AskScene")
         host.press("Stop hosting")
         host.until_scene("TitleScene")
-        host.press("Host a LAN game")
+        host.press("Return to your LAN game")   # (Host a LAN game would ask: continue it or a new table)
         host.until_scene("BoardScene", timeout=15)
         assert board_check(host.first("BoardScene", 1), 2) == ALL
     finally:
