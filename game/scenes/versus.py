@@ -141,7 +141,7 @@ class VersusScene(PaintedScene):
             surface.blit(img, img.get_rect(midleft=(rect.x, rect.centery)))
             desc = fonts.render(about[self.levels[i]] + ".", small, FADED, "italic")
             surface.blit(desc, desc.get_rect(topleft=(rect.right, rect.bottom + round(5 * u))))
-        if not self.message and not self.confirm:
+        if not self.message and not self.confirm and self.opening is None:
             hint = "You and the computer players take turns here; the game is saved after every move."
             lines = wrap(hint, small, self.sheet.w - round(100 * u), "italic")
             blit_lines(surface, lines, small, SEPIA, self.sheet.centerx,

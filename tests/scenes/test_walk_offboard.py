@@ -364,6 +364,7 @@ def test_the_title_continues_a_saved_game_against_the_computer(size, monkeypatch
         walk.press("Continue the game against the computer")      # straight back to the board,
         walk.until(lambda: walk.scene in ("BoardScene", "ResourceChoiceScene"), 10, "the game")
         assert "Opening the saved game\u2026" in words         # saying at once that the click was taken
+        assert "take turns here" not in words                # in the footer's place, not printed over it
         assert (walk.app.data_dir / "bots-game.json").exists()
         walk.press("Leave")
         walk.until_scene("TitleScene")
