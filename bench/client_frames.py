@@ -4,9 +4,11 @@ Prints readable lines, then as its LAST line one JSON object:
 ``first_frame_s`` (from process start to the first drawn frame of the title scene, headless),
 ``frame_p50_ms``/``frame_p95_ms`` (the 4-player board mid-game at 1600x900 with the mouse moving
 over it, dummy video driver), ``peak_rss_mb`` (the larger of: the process drawing those frames;
-the client through a whole 4-player game against 3 easy bots at 1600x900 as a player meets it:
-from the title, by the mouse, its turns played on the board with the mouse moving while the bots
-play, to the game-over page and back to the title; ``game_peak_rss_mb`` alone,
+the client through a whole 4-player game against 3 medium bots at 1600x900 as a player meets it:
+from the title, by the mouse, its turns played on the board by Hint and Confirm (a market line
+when the hint's move is not the turn's main action) with the mouse moving every frame, to the
+game-over page and back to the title; in a real window when ``$DISPLAY`` is set (``--dummy``: SDL's
+dummy driver anyway), ``game_driver`` says which video driver drew it; ``game_peak_rss_mb`` alone,
 ``game_over_rss_mb`` and ``title_after_game_rss_mb`` the RSS on those pages, ``game_peak_rss_1920_mb``
 the same game at 1920x1080, ``bots_worker_rss_mb`` the bots' worker process (not the client's memory),
 ``cached_pictures_mb`` the most the caches of pictures held, see ``game/scenes/memory.py``), ``idle_cpu_title_pct`` and
@@ -23,7 +25,10 @@ Targets: first frame <= 1.0 s, p95 <= 8 ms, RSS <= 150 MB, idle <= 3 % of a core
 thinks, p95 as without one.
 
 ``--idle-seconds N`` measures idle over N seconds instead of 10; ``--bots-only`` measures the
-frames while a bot thinks and nothing else.
+frames while a bot thinks and nothing else; ``--game-only`` the whole game's memory only.
+The whole game here draws a frame after every event and never sleeps (the worst case: a player
+whose mouse never rests); ``tools/xgame.py`` plays one through the X server with the real frame
+loop, which sleeps, and gives memory back, between bursts.
 """
 from __future__ import annotations
 
@@ -36,6 +41,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYTHONPATH": str(ROOT)}
+REAL = {**ENV}
+"""The environment of the whole game's process: a real window on ``$DISPLAY`` when there is one
+(see :func:`main`'s ``--dummy``), SDL's dummy driver otherwise."""
 
 FIRST_FRAME = """
 import os, sys, time, tempfile
@@ -229,7 +237,10 @@ def children_rss():
 
 BOT_PACES["normal"] = 0.0
 w, h = int(sys.argv[1]), int(sys.argv[2])
-app = App(headless=True, size=(w, h))
+# a real window when the driver is a real one (x11 on $DISPLAY): SDL's window surface and its
+# libraries are the player's memory too; the dummy driver draws into a plain surface
+app = App(headless=os.environ.get("SDL_VIDEODRIVER") == "dummy", size=(w, h))
+driver = pygame.display.get_driver()
 app.settings.confirm_end_turn = False
 walk = Walk(app)
 app.on_frame.remove(walk._record)       # the walk keeps no copies of frames: they are not the game's memory
@@ -239,7 +250,7 @@ walk.frames(3)
 walk.press("Play against the computer")
 walk.click(app.stack.top.widgets["count_3"].rect.center)
 for i in range(3):
-    walk.click(app.stack.top.widgets[f"level_{i}_easy"].rect.center)
+    walk.click(app.stack.top.widgets[f"level_{i}_medium"].rect.center)   # the level a player meets first
 walk.click(app.stack.top.widgets["start"].rect.center)
 session = app.stack.top.session
 from game.scenes.setup import LeaderChoiceScene, ResourceChoiceScene
@@ -276,11 +287,26 @@ while not isinstance(app.stack.top, GameOverScene):
         walk.press("See the scores")
     if isinstance(app.stack.top, GameOverScene):
         break
-    line = next(hit.rect.center for hit in board.hits if hit.target == ("line", turns % 2 == 0, turns % 3))
-    walk.click(line)
-    walk.click(board.buttons["confirm"].rect.center)
-    if board.confirm_dialog is not None:
-        walk.click(board.confirm_dialog.confirm_button.rect.center)
+    for _ in range(2):      # the player asks for a hint and confirms it, as QA plays
+        if vm.game["isMandatoryActionDone"]:
+            break
+        version = session.version
+        walk.click(board.buttons["hint"].rect.center)
+        walk.until(lambda: look() or board.plan is not None, 60)
+        walk.click(board.buttons["confirm"].rect.center)
+        if board.confirm_dialog is not None:
+            walk.click(board.confirm_dialog.confirm_button.rect.center)
+        end = time.monotonic() + 30
+        while session.version == version and time.monotonic() < end:
+            look()
+        if board.plan is not None:      # a plan that could not be sent: dropped (Esc)
+            walk.key(pygame.K_ESCAPE)
+    if not vm.game["isMandatoryActionDone"]:    # a leader played or shelves swapped: a market line then
+        line = next(hit.rect.center for hit in board.hits if hit.target == ("line", turns % 2 == 0, turns % 3))
+        walk.click(line)
+        walk.click(board.buttons["confirm"].rect.center)
+        if board.confirm_dialog is not None:
+            walk.click(board.confirm_dialog.confirm_button.rect.center)
     walk.until(lambda: look() or vm.game["isMandatoryActionDone"] or not isinstance(app.stack.top, BoardScene)
                or board.over_for is not None, 60)
     if isinstance(app.stack.top, BoardScene) and board.over_for is None:
@@ -294,16 +320,24 @@ del board, vm, session, leaders
 walk.press("Back to the title")
 walk.frames(10)
 title = status()
-print(json.dumps({"turns": turns, "last": type(app.stack.top).__name__, "rss": over["VmHWM"],
+print(json.dumps({"turns": turns, "last": type(app.stack.top).__name__, "rss": over["VmHWM"], "driver": driver,
                   "rss_over": over["VmRSS"], "rss_title": title["VmRSS"], "children": children,
                   "cached": cached / 2**20, "budget": memory.budget_bytes() / 2**20}))
 """
 
 
 def whole_game(size: tuple[int, int] = (1600, 900)) -> dict:
-    out = subprocess.run([sys.executable, "-c", WHOLE, *map(str, size)], env=ENV, capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-c", WHOLE, *map(str, size)], env=REAL, capture_output=True, text=True,
                          check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def say_whole(size: str, wg: dict) -> None:
+    print(f"a whole 4-player game against 3 medium bots at {size}, video driver {wg['driver']} "
+          f"({wg['turns']} turns of the player, then {wg['last']}): "
+          f"peak RSS {wg['rss']:.1f} MB, {wg['rss_over']:.1f} MB on the game-over page, {wg['rss_title']:.1f} MB "
+          f"back on the title; the bots' worker {wg['children']:.0f} MB; cached pictures at most "
+          f"{wg['cached']:.0f} MB (budgets {wg['budget']:.0f} MB)")
 
 
 def first_frame() -> float:
@@ -325,9 +359,30 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--idle-seconds", type=float, default=10.0)
     ap.add_argument("--bots-only", action="store_true", help="only the frames while a bot thinks")
+    ap.add_argument("--game-only", action="store_true", help="only the whole game's memory (at both sizes)")
+    ap.add_argument("--dummy", action="store_true",
+                    help="the whole game with SDL's dummy driver even when $DISPLAY is set")
     args = ap.parse_args()
+    if os.environ.get("DISPLAY") and not args.dummy:
+        REAL.pop("SDL_VIDEODRIVER", None)
     if args.bots_only:
         print(json.dumps(bots_part()))
+        return
+    if args.game_only:
+        res = {}
+        for size in ((1600, 900), (1920, 1080)):
+            wg = whole_game(size)
+            say_whole(f"{size[0]}x{size[1]}", wg)
+            res[f"{size[0]}x{size[1]}"] = wg
+        print(json.dumps({"game_driver": res["1600x900"]["driver"], "game_peak_rss_mb": round(res["1600x900"]["rss"], 1),
+                          "game_over_rss_mb": round(res["1600x900"]["rss_over"], 1),
+                          "title_after_game_rss_mb": round(res["1600x900"]["rss_title"], 1),
+                          "game_peak_rss_1920_mb": round(res["1920x1080"]["rss"], 1),
+                          "title_after_game_rss_1920_mb": round(res["1920x1080"]["rss_title"], 1),
+                          "game_turns": res["1600x900"]["turns"],
+                          "bots_worker_rss_mb": round(res["1600x900"]["children"], 1),
+                          "cached_pictures_mb": round(res["1600x900"]["cached"], 1),
+                          "load_avg": round(os.getloadavg()[0], 2)}))
         return
     ff = first_frame()
     fr = frames()
@@ -337,10 +392,7 @@ def main() -> None:
     print(f"first frame: {ff:.3f} s (best of 3)")
     print(f"4-player board at 1600x900: p50 {fr['p50']:.2f} ms, p95 {fr['p95']:.2f} ms; peak RSS {fr['rss']:.0f} MB")
     for size, wg in (("1600x900", whole), ("1920x1080", whole_hd)):
-        print(f"a whole 4-player game against 3 bots at {size} ({wg['turns']} turns of the player, then {wg['last']}): "
-              f"peak RSS {wg['rss']:.0f} MB, {wg['rss_over']:.0f} MB on the game-over page, {wg['rss_title']:.0f} MB "
-              f"back on the title; the bots' worker {wg['children']:.0f} MB; cached pictures at most "
-              f"{wg['cached']:.0f} MB (budgets {wg['budget']:.0f} MB)")
+        say_whole(size, wg)
     print(f"idle, {args.idle_seconds:g} s without input: title {title['cpu']:.2f} % of a core ({title['frames']} frames), "
           f"board {board['cpu']:.2f} % ({board['frames']} frames)")
     print(f"frames that redraw the whole board (after a change): p50 {fr['redraw_p50']:.2f} ms, "
@@ -352,6 +404,7 @@ def main() -> None:
                       "game_peak_rss_mb": round(whole["rss"], 1), "game_over_rss_mb": round(whole["rss_over"], 1),
                       "title_after_game_rss_mb": round(whole["rss_title"], 1),
                       "game_peak_rss_1920_mb": round(whole_hd["rss"], 1), "bots_worker_rss_mb": round(whole["children"], 1),
+                      "game_driver": whole["driver"], "load_avg": round(os.getloadavg()[0], 2),
                       "cached_pictures_mb": round(whole["cached"], 1), **bots}))
 
 

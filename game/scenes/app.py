@@ -6,8 +6,10 @@ scenes draw, bottom first, each followed by its widgets. Nothing in a frame bloc
 polled, never waited on.
 
 Idle when idle: :meth:`App.run` runs frames (60 a second) only while something happens, and
-sleeps otherwise. It stays awake for :data:`LINGER` seconds after any input or wake-up (pygame_gui's
-hover states and tooltips, a button's press, the board's flash after a change), and for as long as
+sleeps otherwise; when it falls asleep it gives the memory freed meanwhile back to the system
+(:func:`~game.scenes.memory.give_back`: glibc would keep it resident, and a long game's board
+drew and dropped enough pictures to hold some 20 MB that way). It stays awake for :data:`LINGER`
+seconds after any input or wake-up (pygame_gui's hover states and tooltips, a button's press, the board's flash after a change), and for as long as
 a visible scene's :meth:`~game.scenes.scene.Scene.frame_interval` asks (an animation: every frame;
 a blinking text cursor, a breathing mark: a few frames a second). Otherwise it sleeps on
 :attr:`App.wake_event`, looking at pygame's queue every :data:`POLL` seconds (pygame's own
@@ -123,6 +125,7 @@ class App:
         last = time.perf_counter()
         self.wake()
         caught = self._catch_terminate()
+        busy = False
         try:
             while self.running and self.stack.top is not None:
                 events = self._wait()
@@ -136,6 +139,10 @@ class App:
                     pygame.display.flip()
                 if self._awake(time.perf_counter()):
                     self.clock.tick(FPS)
+                    busy = True
+                elif busy:   # the last frame of a burst: the app sleeps now, and gives back what it freed
+                    busy = False
+                    give_back()
         finally:
             for sig, handler in caught.items():
                 signal.signal(sig, handler)
@@ -214,10 +221,12 @@ class App:
     def frame(self, dt: float, injected: list[pygame.event.Event] = ()) -> None:  # type: ignore[assignment]
         """Process one frame: ``injected`` events (tests), pending pygame events, an update, drawing."""
         events = [*injected, *pygame.event.get()]
+        # before the events: a click (a button's event) hands over as often as an update does
+        first, resets = self.stack.top, self.stack.resets
         try:
             for event in events:
                 self._event(event)
-            top, resets = self.stack.top, self.stack.resets
+            top = self.stack.top
             if top is not None:
                 top.ui.update(dt)
                 top.update(dt)
@@ -227,7 +236,7 @@ class App:
             if self.stack.resets != resets:   # a game was left: its objects go, and their memory with them
                 gc.collect()
                 give_back()
-            elif self.stack.top is not top:
+            elif self.stack.top is not first:
                 give_back()
         except Exception as e:
             if self.strict:

@@ -22,6 +22,7 @@ from game.scenes.memory import SurfaceCache, surface_cache
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from screenshots import session_for  # noqa: E402
+from walk import Walk  # noqa: E402
 
 
 @pytest.fixture
@@ -230,3 +231,76 @@ def test_the_heap_is_given_back_when_a_scene_hands_over_and_after_a_game_is_left
     app.stack.top.__class__ = Leave
     app.frame(1 / 60)
     assert calls == ["gc", "trim"]
+
+
+def test_a_click_that_leaves_a_scene_gives_the_heap_back_in_that_frame(app, monkeypatch):
+    """A scene left by a click (a button's event, handled before the update) gives its memory
+    back as one left in an update does; a game left by a click is collected first. (A whole game
+    on a real display kept every byte on the title after it: 'Back to the title' is a click.)"""
+    from game.scenes import app as app_module
+    from game.scenes.menus import SettingsScene, TitleScene
+    calls = []
+    monkeypatch.setattr(app_module, "give_back", lambda: calls.append("trim"))
+    monkeypatch.setattr(app_module.gc, "collect", lambda *a: calls.append("gc") or 0)
+    walk = Walk(app)
+    app.stack.push(TitleScene(app))
+    walk.frames(3)
+    calls.clear()
+    walk.click(app.stack.top.widgets["settings"].rect.center, after=3)
+    assert isinstance(app.stack.top, SettingsScene) and calls == ["trim"]
+    walk.frames(2)
+    calls.clear()
+    walk.key(pygame.K_ESCAPE, after=3)                # Esc: back to the title
+    assert isinstance(app.stack.top, TitleScene) and calls == ["trim"]
+
+    class Leave(TitleScene):                          # a game left by a key (as Esc leaves a board)
+        def handle_event(self, event):
+            if event.type == pygame.KEYDOWN and event.key == pygame.K_q:
+                self.app.stack.reset(TitleScene(self.app))
+    app.stack.reset(Leave(app))
+    walk.frames(2)
+    calls.clear()
+    walk.key(pygame.K_q, after=0)
+    assert type(app.stack.top) is TitleScene and calls == ["gc", "trim"]
+
+
+def test_the_frame_loop_gives_the_heap_back_when_it_falls_asleep_once_per_burst(app, monkeypatch):
+    """``App.run`` gives the memory freed while it drew back to the system each time it falls
+    asleep after a burst of frames, once (not on the frames of its idle tick)."""
+    import threading
+    import time
+    from game.scenes import app as app_module
+    from game.scenes.menus import TitleScene
+    trims = []
+    monkeypatch.setattr(app_module, "give_back", lambda: trims.append(time.perf_counter()))
+    monkeypatch.setattr(app_module, "LINGER", 0.2)
+    monkeypatch.setattr(app_module, "IDLE_TICK", 0.25)
+    app.shutdown = lambda: None
+    seen, error = {}, []
+
+    def script():
+        try:
+            end = time.monotonic() + 10
+            while app.drawn == 0 and time.monotonic() < end:
+                time.sleep(0.01)
+            time.sleep(0.6)                           # the first burst has ended: asleep
+            seen["first"] = len(trims)
+            time.sleep(1.0)                           # asleep: idle ticks only (about four)
+            seen["asleep"] = len(trims) - seen["first"]
+            drawn = app.drawn
+            pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(5, 5), rel=(0, 0), buttons=(0, 0, 0)))
+            time.sleep(0.8)                           # awake for the linger, then asleep again
+            seen["burst"] = app.drawn - drawn
+            seen["after"] = len(trims) - seen["first"] - seen["asleep"]
+        except BaseException as e:
+            error.append(e)
+        finally:
+            app.running = False
+            app.wake()
+
+    threading.Thread(target=script, daemon=True).start()
+    app.run(TitleScene(app))
+    assert not error, error
+    assert seen["first"] == 1                         # the title's first frames, then sleep: given back
+    assert seen["asleep"] == 0                        # idle ticks give nothing back (nothing was drawn)
+    assert seen["burst"] > 3 and seen["after"] == 1   # one burst, one give-back

@@ -43,7 +43,9 @@ def _face(style: str) -> pygame.font.Font:
     return pygame.font.Font(FONTS_DIR / _FILES[style], 12)
 
 
-@surface_cache(16, 1024)   # a board shows a few hundred texts; each surface may weigh 50 KB
+@surface_cache(6, 1024)   # a board shows a few hundred texts (0.3 MB of them at 1920x1080), a menu a few
+# large titles (300 KB each): 6 MB holds several screens. (16 MB filled up with every log line and
+# title of a whole game: the resident memory crept by it, about 0.5 MB a round.)
 def _render(text: str, size: int, color: tuple, style: str) -> pygame.Surface:
     return font(size, style).render(text, True, color)
 
