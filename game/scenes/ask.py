@@ -92,10 +92,15 @@ class AskScene(PaintedScene):
 
 
 def dim(surface: pygame.Surface) -> None:
-    """Blur and darken what is on ``surface``: the screen behind a modal question."""
+    """Blur and darken what is on ``surface``: the screen behind a modal question. Done in place:
+    no window-sized picture is made (two were made every frame a question was up)."""
     w, h = surface.get_size()
     small = pygame.transform.smoothscale(surface, (max(1, w // BLUR), max(1, h // BLUR)))
-    surface.blit(pygame.transform.smoothscale(small, (w, h)), (0, 0))
-    veil = pygame.Surface((w, h), pygame.SRCALPHA)
-    veil.fill(VEIL)
-    surface.blit(veil, (0, 0))
+    try:
+        pygame.transform.smoothscale(small, (w, h), surface)
+    except (ValueError, pygame.error):   # a surface smoothscale cannot write into
+        surface.blit(pygame.transform.smoothscale(small, (w, h)), (0, 0))
+    # the veil: VEIL's colour over everything at VEIL's alpha (out = behind * (1 - a) + colour * a)
+    a = VEIL[3]
+    surface.fill((256 - a,) * 3, special_flags=pygame.BLEND_RGB_MULT)
+    surface.fill(tuple(round(c * a / 255) for c in VEIL[:3]), special_flags=pygame.BLEND_RGB_ADD)

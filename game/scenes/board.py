@@ -831,11 +831,15 @@ class BoardScene(Scene):
             self._base_key = None
         key = self._frame_key()
         if key != self._base_key or self._base is None:
-            base = self._static.copy()
+            if self._base is None or self._base.get_size() != size:
+                self._base = self._static.copy()
+            else:   # drawn again in place: a new window-sized copy each change kept two (QA's peak RSS)
+                self._base_key = None
+                self._base.blit(self._static, (0, 0))
             ctx = self.context()
             ctx.hover = None              # hover marks are drawn on top, not cached
-            self._draw_dynamic(base, ctx)
-            self._base, self._base_key = base, key
+            self._draw_dynamic(self._base, ctx)
+            self._base_key = key
         surface.blit(self._base, (0, 0))
         ctx = self.context()
         if self.moments:

@@ -304,3 +304,59 @@ def test_the_frame_loop_gives_the_heap_back_when_it_falls_asleep_once_per_burst(
     assert seen["first"] == 1                         # the title's first frames, then sleep: given back
     assert seen["asleep"] == 0                        # idle ticks give nothing back (nothing was drawn)
     assert seen["burst"] > 3 and seen["after"] == 1   # one burst, one give-back
+
+
+def test_the_board_draws_a_change_into_the_same_frame_and_a_question_dims_in_place(app):
+    """A change on the board is drawn into the board's frame it already has (a new window-sized
+    copy for each change made two of them live at once), and the screen behind a question is
+    blurred and darkened in place, the same pixels as a veil laid over it."""
+    from game.scenes.ask import BLUR, VEIL, dim
+    game = Game.new(default_config(), ["Ada", "Bruno"], 3)
+    for nick, action in steps(game, random.Random(3)):
+        game.apply(nick, action)
+        if game.phase == "play":
+            break
+    board = BoardScene(app, session_for(game, "Ada"))
+    app.stack.reset(board)
+    app.frame(1 / 60)
+    base, static = board._base, board._static
+    before = pygame.image.tobytes(base, "RGB")
+    board.session.error = "That shelf is full."        # something changed: the board is drawn again
+    app.frame(1 / 60)
+    assert board._base is base and board._static is static
+    assert pygame.image.tobytes(base, "RGB") != before
+    # dim: in place, as the veil over the blur did it (within rounding)
+    shot = app.window.copy()
+    w, h = shot.get_size()
+    want = pygame.transform.smoothscale(pygame.transform.smoothscale(shot, (w // BLUR, h // BLUR)), (w, h))
+    veil = pygame.Surface((w, h), pygame.SRCALPHA)
+    veil.fill(VEIL)
+    want.blit(veil, (0, 0))
+    dim(shot)
+    for x, y in ((5, 5), (w // 2, h // 2), (w - 7, h // 3), (w // 5, h - 9), (w // 3, h // 4)):
+        assert all(abs(a - b) <= 3 for a, b in zip(shot.get_at((x, y))[:3], want.get_at((x, y))[:3])), (x, y)
+
+
+def test_the_boards_window_sized_table_is_drawn_with_at_most_three_window_sized_pictures_alive(tmp_path):
+    """The walnut table under the board is drawn once per board at the window's size: its layers
+    are cut to the parts that show (the stiles' columns, the rounded corners) and let go as soon as
+    used. It made five window-sized pictures at once (39 MB at 1920x1080, the peak of a board's
+    first frame); now the process's peak rises by less than 3.5 windows' worth while it is drawn."""
+    import os
+    import subprocess
+    root = Path(__file__).resolve().parents[2]
+    code = (
+        "import pygame\n"
+        "pygame.init()\n"
+        "from game.scenes.art import board\n"
+        "def hwm():\n"
+        "    return next(int(l.split()[1]) * 1024 for l in open('/proc/self/status') if l.startswith('VmHWM'))\n"
+        "h0 = hwm()\n"
+        "s = board.wood_panel.once(1920, 1080)\n"
+        "print(hwm() - h0, s.get_width() * s.get_height() * 4)\n")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYTHONPATH": str(root)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60,
+                         cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    rise, window = map(int, out.stdout.split()[-2:])
+    assert rise < 3.5 * window, (rise / 2**20, window / 2**20)

@@ -206,6 +206,7 @@ def paper(w: int, h: int, seed: int = 1592, top=(246, 236, 212), bottom=(228, 20
             pygame.draw.circle(blot, c, (rng.uniform(0, sw), rng.uniform(0, sh)), r)
         blot = pygame.transform.smoothscale(blur(blot, 1) if min(sw, sh) > 4 else blot, (w, h))
         surf.blit(blot, (0, 0))
+        del blot              # let go before the vignette's layer is made
     if vig_alpha:
         vig = radial_gradient(w, h, lambda u, v: (*vignette, round(vig_alpha * min(
             1.0, math.hypot((u * 2 - 1) * 0.95, (v * 2 - 1))) ** 3.2)), grid=32)
@@ -244,6 +245,7 @@ def wood(w: int, h: int, base=(96, 60, 34), seed: int = 7, vertical: bool = Fals
         if len(pts) > 1:
             pygame.draw.lines(lines, c, False, pts, 1)
     strip.blit(lines, (0, 0))
+    del lines                 # (one window-sized picture fewer while the strip is turned)
     if vertical:
         strip = pygame.transform.rotate(strip, 90)
     return strip
