@@ -252,6 +252,7 @@ walk.click(app.stack.top.widgets["count_3"].rect.center)
 for i in range(3):
     walk.click(app.stack.top.widgets[f"level_{i}_medium"].rect.center)   # the level a player meets first
 walk.click(app.stack.top.widgets["start"].rect.center)
+walk.until(lambda: hasattr(app.stack.top, "session"))     # "Setting up the table…" is drawn first
 session = app.stack.top.session
 from game.scenes.setup import LeaderChoiceScene, ResourceChoiceScene
 walk.until(lambda: isinstance(app.stack.top, LeaderChoiceScene))
@@ -327,8 +328,9 @@ print(json.dumps({"turns": turns, "last": type(app.stack.top).__name__, "rss": o
 
 
 def whole_game(size: tuple[int, int] = (1600, 900)) -> dict:
-    out = subprocess.run([sys.executable, "-c", WHOLE, *map(str, size)], env=REAL, capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run([sys.executable, "-c", WHOLE, *map(str, size)], env=REAL, capture_output=True, text=True)
+    if out.returncode:      # the game's own traceback, not the bench's
+        sys.exit(f"the whole game at {size[0]}x{size[1]} stopped:\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
