@@ -222,7 +222,7 @@ class App:
         """Process one frame: ``injected`` events (tests), pending pygame events, an update, drawing."""
         events = [*injected, *pygame.event.get()]
         # before the events: a click (a button's event) hands over as often as an update does
-        first, resets = self.stack.top, self.stack.resets
+        first, went = self.stack.top, (self.stack.resets, self.stack.handovers)
         try:
             for event in events:
                 self._event(event)
@@ -232,11 +232,11 @@ class App:
                 top.update(dt)
                 if self.stack.top is not top and self.stack.top is not None:
                     self.stack.top.ui.update(0.0)   # a scene handed over: its widgets show on its first frame
-            self.draw()
-            if self.stack.resets != resets:   # a game was left: its objects go, and their memory with them
+            gone = (self.stack.resets, self.stack.handovers) != went
+            if gone:    # a game or a scene was left: its objects go before the next one draws its pictures
                 gc.collect()
-                give_back()
-            elif self.stack.top is not first:
+            self.draw()
+            if gone or self.stack.top is not first:
                 give_back()
         except Exception as e:
             if self.strict:

@@ -200,6 +200,7 @@ class SceneStack:
     def __init__(self) -> None:
         self.scenes: list[Scene] = []
         self.resets = 0      # times the stack started again (see :meth:`reset`)
+        self.handovers = 0   # times a scene took the top one's place (see :meth:`replace`)
 
     @property
     def top(self) -> Scene | None:
@@ -222,8 +223,14 @@ class SceneStack:
         return scene
 
     def replace(self, scene: Scene) -> None:
+        """``scene`` takes the top one's place (a game's next stage, the next menu): the pictures
+        cached for the one that goes are dropped, as by :meth:`reset` (the leader choice's large
+        cards and halos were kept through a whole game, the board's through the scores)."""
+        from .memory import clear_caches
         if self.scenes:
             self.scenes.pop().exit()
+            clear_caches()
+            self.handovers += 1
         self.scenes.append(scene)
         scene.enter()
         scene.resume()

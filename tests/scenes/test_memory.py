@@ -22,7 +22,7 @@ from game.scenes.memory import SurfaceCache, surface_cache
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from screenshots import session_for  # noqa: E402
-from walk import Walk  # noqa: E402
+from walk import Walk, board_check  # noqa: E402
 
 
 @pytest.fixture
@@ -360,3 +360,31 @@ def test_the_boards_window_sized_table_is_drawn_with_at_most_three_window_sized_
     assert out.returncode == 0, out.stderr
     rise, window = map(int, out.stdout.split()[-2:])
     assert rise < 3.5 * window, (rise / 2**20, window / 2**20)
+
+
+def test_a_stage_that_hands_over_leaves_its_pictures_behind(app):
+    """Title → Play solo → leader choice → board, through the frame loop: the leader choice's large
+    cards and halos are not kept through the game once the board has taken its place (they were,
+    to the end of it: with the board's panel paper, about 20 MB of a 4-player game's peak at
+    1600x900), and the board's parchment and walnut live in its frame, not in a cache as well."""
+    from game.scenes.menus import TitleScene
+    walk = Walk(app)
+    app.settings.confirm_end_turn = False
+    app.stack.push(TitleScene(app))
+    walk.frames(2)
+    walk.press("Play solo")
+    walk.until_scene("LeaderChoiceScene")
+    walk.frames(2)
+    leaders = memory._CACHES["game.scenes.art.cards._leader_card"]
+    glow = memory._CACHES["game.scenes.backdrop.glow"]
+    shown = set(leaders._data)
+    assert len(shown) == 4 and len(glow) > 0          # the choice drew its four cards, lifted on halos
+    walk.key(pygame.K_1, "1")
+    walk.key(pygame.K_3, "3")
+    walk.key(pygame.K_RETURN, "\r")
+    walk.until_scene("BoardScene")                    # the board's first frame
+    assert board_check(app.window, 1)["cards"]
+    assert not shown & set(leaders._data) and len(glow) == 0
+    assert len(memory._CACHES["game.scenes.art.board.parchment"]) == 0
+    assert len(memory._CACHES["game.scenes.art.board.wood_panel"]) == 0
+    assert memory.cached_bytes() > 0                  # what the board draws again stays cached
