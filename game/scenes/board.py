@@ -629,15 +629,18 @@ class BoardScene(Scene):
         self.session.error = first_why or "Nothing there to move."
 
     def _refusal(self, request: Any) -> str | None:
-        """Why the engine would refuse ``request`` now (tried on a copy of the player's game), or None."""
+        """Why the engine would refuse ``request`` now (tried on a copy of the player's game), in
+        the player's words (the engine's go to the log file), or None."""
         import copy
 
         from game.rules.errors import GameError
+
+        from .refusals import words_for
         game = copy.deepcopy(self.session.shadow())
         try:
             game.apply(self.vm.nickname, request)
         except GameError as e:
-            return e.describe() if hasattr(e, "describe") else str(e)
+            return words_for(e, request, game.player(self.vm.nickname))
         return None
 
     def _plan_shelf_click(self, plan: MarketPlan, cid: int) -> None:

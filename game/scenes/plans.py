@@ -22,6 +22,8 @@ from game.rules.engine import Game
 from game.rules.state import SHELF, PlayerState
 from game.rules.warehouse import fits
 
+from .refusals import box_name, why_no_move, why_no_swap, words_for
+
 ContainerMap = dict[int, dict[str, int]]
 
 
@@ -171,7 +173,7 @@ class MarketPlan:
         try:
             self.game.apply(self.player.nickname, request)
         except GameError as e:
-            raise ValueError(e.describe() if hasattr(e, "describe") else str(e)) from None
+            raise ValueError(words_for(e, request, self.player)) from None
         self.moves.append(request)
 
     def reset_arrangement(self) -> None:
@@ -214,11 +216,7 @@ class MarketPlan:
 
     def box_name(self, cid: int) -> str:
         """"shelf 2", or "the Stone depot" for a leader's depot."""
-        for k, s in enumerate(self.player.shelves):
-            if s.id == cid:
-                return f"shelf {k + 1}"
-        c = next((d for d in self.player.depots if d.id == cid), None)
-        return f"the {c.bound} depot" if c is not None and c.bound else "the leader's depot"
+        return box_name(self.player, cid)
 
     def _holding(self, i: int) -> ContainerMap:
         """What each container holds with everything planned but item ``i``."""
@@ -265,39 +263,11 @@ class MarketPlan:
     def why_no_swap(self, a: int, b: int) -> str:
         """Why the shelves (or depots) ``a`` and ``b`` cannot swap, nor the one's content move onto
         the other, before the take, in plain words ("2 Coin do not fit on shelf 1: it holds 1")."""
-        boxes = {c.id: c for c in self.player.depot_like()}
-        src, dst = boxes.get(a), boxes.get(b)
-        if src is None or dst is None:
-            return "Those two cannot be swapped."
-        for one, other in ((src, dst), (dst, src)):
-            n = sum(one.content.values())
-            kinds = sorted(r for r, k in one.content.items() if k)
-            if other.bound is not None and any(r != other.bound for r in kinds):
-                return f"{self.box_name(other.id)[0].upper()}{self.box_name(other.id)[1:]} takes only {other.bound}."
-            if n > other.capacity:
-                what = ", ".join(f"{k} {r}" for r, k in sorted(one.content.items()))
-                return (f"{what} {'do' if n > 1 else 'does'} not fit on {self.box_name(other.id)}: "
-                        f"it holds {other.capacity}.")
-        return "What you are taking would not fit after that swap."
+        return why_no_swap(self.player, a, b) or "What you are taking would not fit after that swap."
 
     def why_no_move(self, src: int, dst: int, res: str) -> str:
         """Why one ``res`` cannot move from ``src`` onto ``dst`` before the take, in plain words."""
-        boxes = {c.id: c for c in self.player.depot_like()}
-        c = boxes.get(dst)
-        if c is None:
-            return "It cannot go there."
-        name = self.box_name(dst)
-        cap = name[0].upper() + name[1:]
-        if c.bound is not None and c.bound != res:
-            return f"{cap} takes only {c.bound}."
-        other = sorted(r for r, k in c.content.items() if k and r != res)
-        if other and c.bound is None:
-            return f"{cap} holds {other[0]}: one kind per shelf."
-        if c.kind == SHELF:
-            twin = next((s for s in self.player.shelves if s.id not in (src, dst) and s.content.get(res)), None)
-            if twin is not None:
-                return f"{res} is also on {self.box_name(twin.id)}: one kind per shelf."
-        return f"{cap} is full: it holds {c.capacity}."
+        return why_no_move(self.player, src, dst, res)
 
     def why_stuck(self, i: int) -> str | None:
         """When item ``i`` can go nowhere but where it is: why, and what to do (a shelf's

@@ -86,6 +86,7 @@ class GameSession:
     _final_seen: bool = field(default=False, init=False)
     _undo_reason: str = field(default="turn", init=False)   # why nothing can be undone: see undo_words
     _undone: bool = field(default=False, init=False)
+    _sent: Action | None = field(default=None, init=False)   # the last request sent (to word its refusal)
     _chat_seen: list[tuple[str, str]] = field(default_factory=list, init=False)
     _chat_replay: list[tuple[str, str]] | None = field(default=None, init=False)
     _history: list[Msg] = field(default_factory=list, init=False)   # UpdateHistory lines so far
@@ -178,7 +179,7 @@ class GameSession:
         if t == "UpdateGame" and self.remote:
             self._adopt_server_game()
         if t.startswith("Err") and t not in ("ErrNickname", "ErrNewGame"):
-            self.error = describe_error(m)
+            self.error = self._refusal(m)
             self.vm.errors.clear()
         line = self.narrator.take(m)
         if line:
@@ -247,7 +248,22 @@ class GameSession:
     # ------------------------------------------------------------------ requests
     def send(self, action: Action) -> None:
         self.error = None
+        self._sent = action
         self.match.send(action)
+
+    def _refusal(self, m: Msg) -> str:
+        """A refusal of the last request, in the player's words (:mod:`game.scenes.refusals`);
+        the engine's or the server's own words go to the log file."""
+        from .refusals import refusal_words
+        request = self._sent
+        log.warning("refused %r: %s", request, describe_error(m))
+        player = None
+        if self.vm.has_game and self.vm.game.get("isSetupDone"):
+            try:
+                player = self.shadow().player(self.nickname)
+            except Exception:   # a view this client cannot rebuild: the error's own fields are said
+                log.exception("no picture of the game to word a refusal with")
+        return refusal_words(m, request, player)
 
     # ------------------------------------------------------------------ undo
     @property
@@ -280,6 +296,7 @@ class GameSession:
         """Take back my last request of this turn (answered by the table as it was, or a refusal)."""
         if getattr(self.match, "supports_undo", False):
             self.error = None
+            self._sent = None
             self.match.undo()
 
     def _track_undo(self, m: Msg) -> None:
@@ -391,7 +408,8 @@ def skipped_words(rounds: list[int]) -> str:
 
 
 def describe_error(m: Msg) -> str:
-    """A refusal from the engine or the server, in plain words."""
+    """A refusal from the engine or the server, in the engine's words (for the log file; the
+    player reads :func:`game.scenes.refusals.refusal_words`)."""
     from game.rules import errors as E
     t = m.get("type")
     if t == "ErrProtocol":

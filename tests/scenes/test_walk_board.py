@@ -546,6 +546,55 @@ def test_a_leaders_greyed_play_says_what_is_missing_and_its_card_stays_small(siz
         _close(walk.app)
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_leader_the_engine_refuses_is_said_in_the_players_words(size, monkeypatch, caplog):
+    """A leader that asks for 5 of a resource, and 5 on the board; the game moves on behind the
+    board's back (a server's answer to a stale view): Play is refused, and the board says what is
+    missing and what the player can do, never the engine's "Requirements not met" (in the log)."""
+    import logging
+
+    from screenshots import TableMatch, mid_game
+
+    from game.rules import default_config
+    from game.scenes import board as board_module
+    from game.scenes.board import BoardScene
+    from game.scenes.session import GameSession
+    caplog.set_level(logging.INFO)
+    on_board: list[str] = []
+    text = board_module.text
+    monkeypatch.setattr(board_module, "text", lambda surface, w, *a, **k: (on_board.append(str(w)),
+                                                                           text(surface, w, *a, **k))[1])
+    game = mid_game(["Ada"], 3, 0)
+    lid = next(ld.id for ld in game.config.leaders if ld.kind == "extra_depot" and ld.requires_resources)
+    (res, n), = game.config.leaders[lid].requires_resources.items()
+    p = game.player("Ada")
+    p.hand, p.active_leaders = [lid], []
+    for shelf in p.shelves:
+        shelf.content = {}
+    p.strongbox.content = {res: n}
+    app = App(headless=True, size=size)
+    walk = Walk(app, None, "leader")
+    app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+    walk.frames(2)
+    app.frame(5.0)
+    try:
+        p.strongbox.content = {res: n - 2}                     # gone, and the board does not know yet
+        walk.click(_leader_rects(size, game)[0].center)
+        on_board.clear()
+        walk.press("Play")
+        walk.move((3, 3))
+        walk.frames(2)
+        assert lid not in p.active_leaders
+        said = walk.app.stack.top.session.error
+        assert said == (f"You cannot play this leader yet: it needs 2 more {res}. "
+                        "You can keep it for later, or discard it."), said
+        assert said in " ".join(on_board), on_board             # on the board (wrapped on two lines)
+        assert not any("Requirements" in w or "missing" in w for w in on_board), on_board
+        assert "Requirements not met" in caplog.text
+    finally:
+        _close(walk.app)
+
+
 def test_undo_after_a_resume_says_why_it_is_greyed(tmp_path, pointer):
     """A move made, the game left and continued from the title: Undo is greyed, and says that
     nothing can be taken back since the game was resumed."""

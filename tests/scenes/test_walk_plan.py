@@ -262,7 +262,13 @@ def test_in_a_plan_a_swap_that_cannot_be_says_why_in_the_plan_in_plain_words(siz
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_outside_a_plan_a_refused_rearrangement_is_said_on_a_label_clear_of_the_warehouse(size, monkeypatch):
+def test_outside_a_plan_a_refused_rearrangement_is_said_on_a_label_clear_of_the_warehouse(size, monkeypatch,
+                                                                                              caplog):
+    """No plan, shelves 1 Coin / 2 Servant / 3 Stone: shelf 2 clicked, then shelf 1. Nothing moves;
+    a label at the foot of the slots says so in the plan's words ("2 Servant do not fit on shelf 1:
+    it holds 1."), never the engine's ("Cannot add …: the depot is full"), which go to the log."""
+    import logging
+    caplog.set_level(logging.INFO)
     from game.scenes import board as board_module
     on_board: list[tuple[str, int]] = []
     text = board_module.text
@@ -291,6 +297,9 @@ def test_outside_a_plan_a_refused_rearrangement_is_said_on_a_label_clear_of_the_
         assert [s.content for s in game.player("Ada").shelves][:2] == [{"Coin": 1}, {"Servant": 2}]
         said = [(w, s) for w, s in on_board if w == board.session.error]
         assert said and all(s >= _log_size(size) for _w, s in said), on_board
+        assert board.session.error == "2 Servant do not fit on shelf 1: it holds 1."
+        assert not any("Cannot" in w or "depot" in w for w, _s in on_board), on_board
+        assert "Cannot add Servant" in caplog.text              # the engine's words, in the log
         keep = [board.player_board.warehouse, board.player_board.strongbox]
         mask = pygame.mask.from_threshold(calm, (0, 0, 0), (1, 1, 1, 255), walk.app.window, 1)
         diff = pygame.mask.Mask(calm.get_size(), fill=True)
