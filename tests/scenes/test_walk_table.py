@@ -100,27 +100,68 @@ def test_the_opponents_cards_say_every_fact_at_the_logs_size_inside_the_card(siz
         _close(walk.app)
 
 
+PAWN_MIN = {(1024, 640): 14, (1920, 1080): 24}
+"""The least a pawn's drawn diameter may be: at 1024x640 a pawn used to be 8 px (QA)."""
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_pawns_on_one_space_stand_side_by_side(size):
-    """Three players on space 6: each pawn shows its own colour at its centre, none on another."""
+def test_pawns_on_one_space_stand_side_by_side_readable_over_their_space(size):
+    """Three players on space 6, the fourth on 7: each pawn is drawn at least PAWN_MIN across, in
+    its own colour at its centre, none on another; they stand above the track (over none of its
+    numbers and points), each group over its own space."""
     from game.scenes.panels.base import PLAYER_COLORS
-    walk, game = _table(size, faith={"Ada": 6, "Isabella (bot)": 6, "Lucrezia (bot)": 6, "Cosimo (bot)": 9})
+    walk, game = _table(size, faith={"Ada": 6, "Isabella (bot)": 6, "Lucrezia (bot)": 6, "Cosimo (bot)": 7})
     board = walk.app.stack.top
     try:
-        spots = board.faith.pawn_spots(board.context())
+        ctx = board.context()
+        spots = board.faith.pawn_spots(ctx)
+        inner, sw, _sh, top = board.faith.geometry(ctx)
         seats = [p["nickname"] for p in board.g["players"]]
-        on6 = [seats.index(n) for n in ("Ada", "Isabella (bot)", "Lucrezia (bot)")]
-        for a in on6:
+        for a in range(4):
             xa, ya, ra = spots[a]
-            assert ra >= 3
+            assert 2 * ra + 1 >= PAWN_MIN[size], (size, spots[a])
             assert walk.app.window.get_at((xa, ya))[:3] == PLAYER_COLORS[a % 4], (a, spots[a])
-            for b in on6:
+            assert walk.app.window.get_at((xa + ra - 1, ya))[:3] != PLAYER_COLORS[a % 4]   # a rim around it
+            for b in range(4):
                 if b != a:
                     xb, yb, rb = spots[b]
-                    assert (xa - xb) ** 2 + (ya - yb) ** 2 >= (ra + rb) ** 2, (spots[a], spots[b])
-            assert board.layout.faith.collidepoint(xa, ya)
+                    assert (xa - xb) ** 2 + (ya - yb) ** 2 >= (ra + rb + 1) ** 2, (spots[a], spots[b])
+            assert ya + ra < top and board.layout.faith.collidepoint(xa, ya - ra)   # above the spaces, in the panel
+        for space, names in ((6, ("Ada", "Isabella (bot)", "Lucrezia (bot)")), (7, ("Cosimo (bot)",))):
+            xs = [spots[seats.index(n)][0] for n in names]
+            assert abs((min(xs) + max(xs)) / 2 - (inner.x + space * sw + sw / 2)) <= sw / 2, (space, xs)
     finally:
         _close(walk.app)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_lorenzos_cross_and_the_players_pawn_on_one_space_stand_apart(size):
+    """Solo: the player and Lorenzo's black cross on space 3: the pawn in its colour, the cross
+    dark, side by side over space 3, as large as a pawn."""
+    from screenshots import TableMatch, mid_game
+
+    from game.rules import default_config
+    from game.scenes.board import BoardScene
+    from game.scenes.panels.base import PLAYER_COLORS
+    from game.scenes.session import GameSession
+    game = mid_game(["Ada"], 3, 0)
+    game.player("Ada").faith, game.black_cross = 3, 3
+    app = App(headless=True, size=size)
+    walk = Walk(app, None, "solo")
+    app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+    walk.frames(2)
+    app.frame(5.0)
+    walk.frames(2)
+    board = app.stack.top
+    try:
+        spots = board.faith.pawn_spots(board.context())
+        (xa, ya, ra), (xl, yl, rl) = spots[0], spots["lorenzo"]
+        assert 2 * ra + 1 >= PAWN_MIN[size] and rl >= ra
+        assert abs(xa - xl) >= ra + rl, (spots, size)
+        assert app.window.get_at((xa, ya))[:3] == PLAYER_COLORS[0]
+        assert min(sum(app.window.get_at((xl, y))[:3]) for y in range(yl - rl // 2, yl + rl // 2)) < 150   # dark
+    finally:
+        _close(app)
 
 
 def _changed_rects(a: pygame.Surface, b: pygame.Surface) -> list[pygame.Rect]:

@@ -19,11 +19,20 @@ from .base import PLAYER_COLORS, Context, Hit, Panel, glow
 
 class FaithPanel(Panel):
     def geometry(self, ctx: Context) -> tuple[pygame.Rect, int, int, int]:
-        """(inner rect, space width, space height, top of the spaces)."""
+        """(inner rect, space width, space height, top of the spaces). The spaces stand under the
+        pawns' row (:meth:`pawn_row`), the favor tiles under the spaces."""
         inner = self.rect.inflate(-self.px(20), -self.px(20))
         sw = inner.w // (ctx.g["faithTrack"]["maxFaith"] + 1)
-        sh = min(round(sw * 1.25), inner.h - self.px(40))
-        return inner, sw, sh, inner.y + self.px(6)
+        row_top, d = self.pawn_row(ctx)
+        top = row_top + d + self.px(7)
+        sh = min(round(sw * 1.25), self.rect.bottom - top - self.px(40))
+        return inner, sw, sh, top
+
+    def pawn_row(self, ctx: Context) -> tuple[int, int]:
+        """(top, height) of the row above the spaces where the pawns and Lorenzo's cross stand:
+        a pawn as large as that, over its space, covers neither its number nor its points."""
+        sw = self.rect.inflate(-self.px(20), 0).w // (ctx.g["faithTrack"]["maxFaith"] + 1)
+        return self.rect.y + self.px(7), min(round(sw * 0.72), self.px(24))
 
     @staticmethod
     def sections_of(g: dict) -> list[dict]:
@@ -35,7 +44,7 @@ class FaithPanel(Panel):
     def favor_rects(self, ctx: Context) -> list[pygame.Rect]:
         """Where the favor tiles sit: under the middle of their Vatican sections."""
         inner, sw, sh, top = self.geometry(ctx)
-        tsize = min(self.px(36), inner.bottom - (top + sh) - self.px(2))
+        tsize = min(self.px(36), self.rect.bottom - self.px(6) - (top + sh + self.px(2)))
         out = []
         for sec in self.sections(ctx):
             cx = inner.x + ((sec["faithPointsBeginning"] + sec["faithPointsEnd"]) / 2) * sw + sw // 2
@@ -63,27 +72,37 @@ class FaithPanel(Panel):
             out.append(row)
         return out
 
-    def pawn_spots(self, ctx: Context) -> dict[int, tuple[int, int, int]]:
-        """Each player's pawn on the track, {seat: (x, y, radius)}: alone, centred low in its
-        space; players on the same space side by side, two to a row (never stacked on each other)."""
-        inner, sw, sh, top = self.geometry(ctx)
-        here: dict[int, list[int]] = {}
+    def pawn_groups(self, ctx: Context) -> list[tuple[int, dict[int | str, tuple[int, int, int]]]]:
+        """Who stands on each occupied space, [(the space's centre x, {who: (x, y, radius)})]:
+        ``who`` is a player's seat, or "lorenzo" for his black cross in a solo game. The pawns stand
+        in the row above the track (over nothing printed on it), those of one space side by side
+        and never on each other; groups that would touch move apart, each kept over its own space,
+        and all pawns shrink a little only when that cannot be done at full size."""
+        inner, sw, _sh, _top = self.geometry(ctx)
+        row_top, d1 = self.pawn_row(ctx)
+        gap, apart = max(1, self.px(2)), max(2, self.px(5))
+        here: dict[int, list[int | str]] = {}
         for seat, p in enumerate(ctx.g["players"]):
             here.setdefault(p["faithPoints"], []).append(seat)
-        out = {}
-        for space, seats in here.items():
-            cx = inner.x + space * sw + sw // 2 - 1
-            if len(seats) == 1:
-                r = max(4, sw // 5)
-                out[seats[0]] = (cx, top + sh - r - max(3, sw // 6), r)
-                continue
-            r = max(3, (sw - 6) // 4)
-            for k, seat in enumerate(seats):
-                col, row = k % 2, k // 2
-                x = cx + (col * 2 - 1) * (r + 1) if len(seats) - row * 2 > 1 else cx
-                y = top + sh - r - 3 - row * (2 * r + 3)
-                out[seat] = (x, y, r)
+        if len(ctx.g["players"]) == 1:
+            here.setdefault(int(ctx.g.get("blackPoints") or 0), []).append("lorenzo")
+        groups = sorted(here.items())
+        centres = [inner.x + space * sw + sw // 2 - 1 for space, _who in groups]
+        lo, hi = inner.x - self.px(3), inner.x + (ctx.g["faithTrack"]["maxFaith"] + 1) * sw + self.px(3)
+        for d in range(d1, 5, -1):
+            widths = [len(who) * d + (len(who) - 1) * gap for _space, who in groups]
+            lefts = spread(list(zip(centres, widths)), apart, lo, hi)
+            if all(abs(left + w / 2 - c) <= sw * 0.4 for left, w, c in zip(lefts, widths, centres)):
+                break
+        out = []
+        for (_space, who), c, left in zip(groups, centres, lefts):
+            out.append((c, {one: (round(left) + k * (d + gap) + d // 2, row_top + d1 - d // 2 - 1, d // 2)
+                            for k, one in enumerate(who)}))
         return out
+
+    def pawn_spots(self, ctx: Context) -> dict[int | str, tuple[int, int, int]]:
+        """Where each pawn stands, {seat or "lorenzo": (x, y, radius)} (see :meth:`pawn_groups`)."""
+        return {who: spot for _c, spots in self.pawn_groups(ctx) for who, spot in spots.items()}
 
     def hits(self, ctx: Context) -> list[Hit]:
         return [Hit(rect, ("favor", i)) for i, rect in enumerate(self.favor_rects(ctx))]
@@ -99,16 +118,20 @@ class FaithPanel(Panel):
             pope = any(s["faithPointsEnd"] == n for s in sections)
             img = art.board.faith_space(n, sw - 2, sh, pope=pope, section=in_sec, vp=vps.get(n))
             surface.blit(img, (inner.x + n * sw, top))
-        players = ctx.g["players"]
-        marker = max(6, sw // 3)
-        for seat, (x, y, r) in self.pawn_spots(ctx).items():
-            pygame.draw.circle(surface, (20, 12, 6), (x, y), r + 1)      # a dark rim: apart from its neighbours
-            pygame.draw.circle(surface, PLAYER_COLORS[seat % 4], (x, y), r)
-            pygame.draw.circle(surface, P.GOLD_LIGHT, (x, y), r, width=max(1, r // 3))
-        if len(players) == 1:
-            img = I.black_cross(marker + 6)
-            x = inner.x + ctx.g["blackPoints"] * sw + sw // 2
-            surface.blit(img, img.get_rect(center=(x, top + marker)))
+        for c, spots in self.pawn_groups(ctx):
+            xs = [x for x, _y, _r in spots.values()]
+            r = next(iter(spots.values()))[2]
+            foot = max(y for _x, y, _r in spots.values()) + r + 1   # a stand under the group, pointing at its space
+            t = max(2, self.px(4))
+            pygame.draw.line(surface, P.INK, (min(min(xs) - r // 2, c - t), foot), (max(max(xs) + r // 2, c + t), foot),
+                             max(1, self.px(2)))
+            pygame.draw.polygon(surface, P.INK, [(c - t, foot), (c + t, foot), (c, foot + t)])
+            for who, (x, y, r) in spots.items():
+                if who == "lorenzo":   # his black cross, as large as a pawn
+                    img = I.black_cross(2 * r + 2)
+                    surface.blit(img, img.get_rect(center=(x, y)))
+                else:
+                    pawn(surface, (x, y), r, PLAYER_COLORS[int(who) % 4])
         tiles = ctx.me.get("favorTiles", ["DOWN"] * len(sections))
         for i, rect in enumerate(self.favor_rects(ctx)):
             state = tiles[i] if i < len(tiles) else "DOWN"
@@ -133,6 +156,48 @@ class FaithPanel(Panel):
                          border_radius=max(2, rect.h // 5))
         pygame.draw.rect(surface, P.INK, rect.inflate(2 - 2 * w, 2 - 2 * w), width=1,
                          border_radius=max(2, rect.h // 5))
+
+
+def spread(items: list[tuple[float, float]], apart: float, lo: float, hi: float) -> list[float]:
+    """Lay out along a line things of given widths, each wished centred at a point ([(centre,
+    width)], in order of their centres): the left edge of each, none closer than ``apart`` to the
+    next, all between ``lo`` and ``hi``; things that would touch are moved apart as a block, centred
+    where their members wish to be on average."""
+    blocks: list[list] = []   # [first, last, left]
+    for i, (c, w) in enumerate(items):
+        blocks.append([i, i, c - w / 2])
+        while True:
+            last = blocks[-1]
+            span = sum(items[j][1] for j in range(last[0], last[1] + 1)) + apart * (last[1] - last[0])
+            off, wish = 0.0, 0.0
+            for j in range(last[0], last[1] + 1):
+                wish += items[j][0] - (off + items[j][1] / 2)
+                off += items[j][1] + apart
+            last[2] = min(max(wish / (last[1] - last[0] + 1), lo), hi - span)
+            if len(blocks) < 2:
+                break
+            prev = blocks[-2]
+            right = prev[2] + sum(items[j][1] for j in range(prev[0], prev[1] + 1)) + apart * (prev[1] - prev[0])
+            if right + apart <= last[2]:
+                break
+            blocks[-2:] = [[prev[0], last[1], 0.0]]
+    lefts: list[float] = []
+    for first, last_i, left in blocks:
+        for j in range(first, last_i + 1):
+            lefts.append(left)
+            left += items[j][1] + apart
+    return lefts
+
+
+def pawn(surface: pygame.Surface, at: tuple[int, int], r: int, colour) -> None:
+    """A player's pawn seen from above: their colour in a gold ring, inside a line of ink that
+    keeps it apart from the track and from a neighbour, with a spot of light."""
+    x, y = at
+    pygame.draw.circle(surface, P.INK, (x, y), r)
+    pygame.draw.circle(surface, P.GOLD_LIGHT, (x, y), r - 1)
+    pygame.draw.circle(surface, colour, (x, y), max(1, r - max(2, r // 4)))
+    if r >= 8:   # (smaller, the spot would blur the colour)
+        pygame.draw.circle(surface, (255, 255, 255), (x - r // 3, y - r // 3), max(1, r // 5))
 
 
 @dataclass
