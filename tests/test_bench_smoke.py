@@ -60,6 +60,18 @@ def test_bots_bench_runs_every_part_and_reports_every_figure():
                                 "medium_vs_easy_2p": 2, "four_player": 2}
 
 
+@pytest.mark.timeout(120)
+def test_bot_decisions_bench_times_both_levels_on_its_positions():
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "bot_decisions.py"), "--per-table", "1",
+                          "--budget", "2"], cwd=ROOT, capture_output=True, text=True, timeout=110)
+    assert out.returncode == 0, out.stderr[-2000:]
+    figures = json.loads(out.stdout.strip().splitlines()[-1])
+    assert figures["positions"] == {"1": 1, "2": 1, "4": 1} and figures["hard_budget"] == 2
+    for level in ("medium", "hard"):
+        assert 0 < figures[f"{level}_decision_p50_ms"] <= figures[f"{level}_decision_p95_ms"]
+        assert len(figures[f"{level}_requests_digest"]) == 16
+
+
 def test_bots_bench_refuses_an_unknown_level():
     out = subprocess.run([sys.executable, str(ROOT / "bench" / "bots.py"), "--games", "1", "--levels", "easy,wizard"],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
