@@ -36,12 +36,23 @@ def board(view: dict, config: GameConfig, nickname: str) -> tuple[Game, PlayerSt
 
 
 # ---------------------------------------------------------------------------- copying
-_DONE = frozenset({"config", "containers", "leader_depot", "players", "by_nick", "decks", "market",
-                   "tokens", "fired", "history", "_events", "_dirty", "rng", "nicknames", "winners"})
+_SHARED = frozenset({
+    # never changed in place by the engine (replaced, or fixed for the whole game)
+    "config", "seed", "nicknames", "solo", "version", "search", "slide", "last_token", "black_cross",
+    "phase", "current", "main_done", "last_round", "termination", "lorenzo_won", "winners",
+    "_end_pending", "_undo_mark", "_undo_barrier",
+    # rebuilt by clone below
+    "containers", "leader_depot", "players", "by_nick", "decks", "market", "tokens", "fired",
+    "history", "_events", "_dirty", "rng", "revealed", "_undo_stack"})
+"""Every attribute of a :class:`Game` that :func:`clone` may take over as it is or builds anew
+(``tests/bots`` checks that a game has no other: a new one must be added here, and copied below
+if it can change in place)."""
 
 
 def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False) -> Game:
-    """An independent copy of ``g`` (its history left out) for trying requests on.
+    """An independent copy of ``g`` for trying requests on: a *search* copy
+    (:attr:`Game.search`), which changes exactly as ``g`` would but records nothing (no
+    history, no undo, no events) and so costs less to play on.
 
     ``rng`` becomes the copy's random generator (Lorenzo's reshuffles); by default the copy gets
     a copy of ``g``'s generator, or a fixed one when ``g`` has none (a shadow game).
@@ -49,20 +60,16 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
     nothing (anything but the end of a solo turn).
 
     The hard bot makes tens of thousands of copies a game, so this is written for speed: plain
-    attribute copies, no ``copy`` module (``tests/bots`` compares a copy with its original).
+    attribute copies, no ``copy`` module, and the containers' contents are shared (the engine
+    replaces a container's ``content``, it never changes one in place). ``tests/bots`` compares
+    a copy with its original and plays whole games on copies.
     """
     new = _new(Game)
     d = new.__dict__
-    src = g.__dict__
-    d.update(src)
-    for k in src.keys() - _DONE:      # anything else (e.g. the undo stack) is copied, never shared
-        v = src[k]
-        if isinstance(v, (list, dict, set)):
-            d[k] = v.copy()
-    # a game rebuilt from a view has nothing to undo (shadow_game predates undo)
-    d.setdefault("_undo_mark", None)
-    d.setdefault("_undo_stack", [])
-    d.setdefault("_undo_barrier", None)
+    d.update(g.__dict__)
+    d["search"] = True
+    d["revealed"] = g.revealed.copy()
+    d["_undo_stack"] = g._undo_stack.copy()   # (taken back on the copy only, until it is played on)
     conts = []
     add = conts.append
     for c in g.containers:
@@ -72,14 +79,15 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
         n.capacity = c.capacity
         n.bound = c.bound
         n.owner = c.owner
-        n.content = c.content.copy()
+        n.content = c.content
         add(n)
     d["containers"] = conts
     d["leader_depot"] = {lid: conts[c.id] for lid, c in g.leader_depot.items()}
     players = []
+    by_nick = {}
     for p in g.players:
         q = _new(PlayerState)
-        q.nickname = p.nickname
+        q.nickname = nick = p.nickname
         q.seat = p.seat
         q.active = p.active
         q.faith = p.faith
@@ -89,15 +97,22 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
         q.vp = p.vp
         q.shelves = [conts[s.id] for s in p.shelves]
         q.strongbox = conts[p.strongbox.id]
-        q.depots = [conts[s.id] for s in p.depots]
+        q.depots = [conts[s.id] for s in p.depots] if p.depots else []
         q.slots = [s.copy() for s in p.slots]
         q.hand = p.hand.copy()
         q.active_leaders = p.active_leaders.copy()
         q.favors = p.favors.copy()
         players.append(q)
+        by_nick[nick] = q
     d["players"] = players
-    d["by_nick"] = {q.nickname: q for q in players}
-    d["decks"] = {c: {lv: deck.copy() for lv, deck in ds.items()} for c, ds in g.decks.items()}
+    d["by_nick"] = by_nick
+    decks = {}
+    for color, ds in g.decks.items():
+        copied = ds.copy()
+        for lv, deck in ds.items():
+            copied[lv] = deck.copy()
+        decks[color] = copied
+    d["decks"] = decks
     d["market"] = g.market.copy()
     d["tokens"] = g.tokens.copy()
     d["fired"] = g.fired.copy()

@@ -14,7 +14,7 @@ it on the game rebuilt from its view; the hard bot runs it inside its playouts.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations, permutations
 from typing import Callable
 
@@ -44,6 +44,9 @@ class Candidate:
     main: Action
     words: Callable[[Game, PlayerState], str]
     value: float = 0.0
+    tried: tuple[Game, Game] | None = field(default=None, repr=False, compare=False)
+    """(the game, the copy the action was tried on) once :meth:`Policy.ranked` has tried it:
+    :meth:`Policy.explain` looks at that copy rather than trying the action again."""
 
 
 class Policy:
@@ -86,7 +89,8 @@ class Policy:
         if best.pre:
             return Decision(best.pre[0], f"Rearrange the warehouse first, {best.words(g, p)}",
                             then=(*best.pre[1:], best.main))
-        after = self._after(g, best)
+        tried = best.tried
+        after = tried[1] if tried is not None and tried[0] is g else self._after(g, best)
         if after is not None and after.phase == ENDED:     # (a last round still lets it play leaders after)
             discard = self.discard_now(g, p, end_of_game=True)
             if discard is not None:
@@ -179,6 +183,7 @@ class Policy:
             h = self._after(g, c)
             if h is None:
                 continue
+            c.tried = (g, h)
             c.value = self.ev.value(h, h.player(p.nickname))
             key = (round(c.value, 6), not c.pre,
                    (_arrangement(h.player(p.nickname)), str(c.main)) if c.pre else ())

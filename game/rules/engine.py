@@ -78,6 +78,13 @@ class Outcome:
 class Game:
     """A game in progress. See the module docstring for the contract."""
 
+    search = False
+    """A copy used only to look ahead (a bot's): :meth:`apply` then keeps no undo information and
+    no history, builds no events and returns ``[]``; the game itself changes exactly as it would
+    otherwise (``tests/rules/test_search_copy.py`` compares every state along whole games), and
+    :meth:`set_active` likewise returns ``[]``. Set on the bots' copies
+    (:func:`game.bots.common.clone`); never on a game that players, a server or a replay use."""
+
     def __init__(self, config: GameConfig, nicknames: Sequence[str], seed: int) -> None:
         """Use :meth:`new`; this builds the initial state (setup phase)."""
         n = len(nicknames)
@@ -91,6 +98,7 @@ class Game:
         self.rng = random.Random(seed)
         self.history: list[tuple[str, str, Any]] = []
         self.version = 0
+        self.search = False
         self.solo = n == 1
         self._events: list[Event] = []
         self._dirty: set[int] = set()
@@ -211,6 +219,16 @@ class Game:
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise E.MalformedRequest(detail=f"{type(action).__name__} is not a game request")
+        if self.search:   # a look-ahead copy: the same changes, nothing recorded
+            if self._undo_mark is not None or self._undo_stack:
+                # what came before the copy was taken cannot be taken back once it is played on
+                self._undo_mark, self._undo_stack, self._undo_barrier = None, [], None
+            self._dirty.clear()
+            handler(self, p, action)
+            self._flush_vp()
+            self._end_pending = False
+            self.version += 1
+            return []
         # the state before this request, if it may become the point an undo goes back to (ending
         # the turn and buying a card are always final)
         mark = (self._capture() if not self._undo_stack and self.phase == PLAY and self.current == p.seat
@@ -254,6 +272,10 @@ class Game:
             elif active and not self.current_player.active:
                 self._pass_turn()
         self._close_events()
+        if self.search:
+            self.version += 1
+            self._events = []
+            return []
         self.history.append(("active", nickname, active))
         self.version += 1
         self._events = []
@@ -459,10 +481,11 @@ class Game:
         return out
 
     def _commit(self, new: Mapping[Container, dict[str, int]]) -> None:
-        ev = self._events
+        ev = None if self.search else self._events
         for c, content in new.items():
             c.content = {r: n for r, n in content.items() if n}
-            ev.append({"resContainer": c.to_wire(), "type": "UpdateResourceContainer"})
+            if ev is not None:
+                ev.append({"resContainer": c.to_wire(), "type": "UpdateResourceContainer"})
             if c.owner is not None:
                 self._dirty.add(c.owner)
 
@@ -504,6 +527,8 @@ class Game:
         return a.ACTION
 
     def _emit_hand(self, p: PlayerState) -> None:
+        if self.search:
+            return
         self._events.append({"player": p.nickname, "leaders": list(p.hand), "type": "UpdateLeadersHand"})
         self._events.append({"player": p.nickname, "leadersHandCount": len(p.hand),
                              "type": "UpdateLeadersHandCount"})
@@ -523,14 +548,16 @@ class Game:
                 self._commit(new)
                 p.chose_resources = True
         self.phase = PLAY
-        self._events.append({"type": "UpdateSetupDone"})
+        if not self.search:
+            self._events.append({"type": "UpdateSetupDone"})
         self.current = 0
         self.main_done = False
         if not self.current_player.active:
             # the first seat is away: say who plays first (otherwise every view already names the
             # first seat, and the reference sends nothing after UpdateSetupDone)
             self.current = self._next_active_seat(self.current)[0]
-            self._events.append({"player": self.current_player.nickname, "type": "UpdateCurrentPlayer"})
+            if not self.search:
+                self._events.append({"player": self.current_player.nickname, "type": "UpdateCurrentPlayer"})
 
     # ------------------------------------------------------------------ shelves
     def _swap_shelves(self, p: PlayerState, a: ReqSwapShelves) -> str:
@@ -592,7 +619,8 @@ class Game:
             depot.owner = p.seat
             p.depots.append(depot)
         self._dirty.add(p.seat)
-        self._events.append({"leader": leader.id, "player": p.nickname, "type": "UpdateActivateLeader"})
+        if not self.search:
+            self._events.append({"leader": leader.id, "player": p.nickname, "type": "UpdateActivateLeader"})
         return "ACTIVATE_LEADER"
 
     def missing_requirements(self, p: PlayerState, leader: LeaderCard) -> tuple[list[dict[str, Any]], dict[str, int]]:
@@ -703,7 +731,8 @@ class Game:
                 m[a_] = m[b]
             m[positions[-1]] = self.slide
         self.slide = out
-        self._events.append({"market": self.market_wire(), "type": "UpdateMarket"})
+        if not self.search:
+            self._events.append({"market": self.market_wire(), "type": "UpdateMarket"})
 
     def market_wire(self) -> dict[str, Any]:
         cols = self.config.market_columns
@@ -757,9 +786,10 @@ class Game:
         self.decks[color][card.level].pop()
         p.slots[a.dev_slot].append(card.id)
         self._dirty.add(p.seat)
-        self._events.append({"player": p.nickname, "devSlot": a.dev_slot, "devCards": list(p.slots[a.dev_slot]),
-                             "type": "UpdateDevSlot"})
-        self._events.append({"devCardGrid": self.grid_wire(), "type": "UpdateDevCardGrid"})
+        if not self.search:
+            self._events.append({"player": p.nickname, "devSlot": a.dev_slot,
+                                 "devCards": list(p.slots[a.dev_slot]), "type": "UpdateDevSlot"})
+            self._events.append({"devCardGrid": self.grid_wire(), "type": "UpdateDevCardGrid"})
         if self.solo and self._color_gone(color):
             self._end(Termination.LORENZO_COLOR)
         elif p.card_count() >= cfg.end_game_cards:
@@ -866,21 +896,23 @@ class Game:
     def _faith_step(self, moves: Mapping[int, int]) -> None:
         """Move markers at once, then resolve reports and end conditions (one "faith step")."""
         last = self.config.last_space
-        ev = self._events
+        ev = None if self.search else self._events
         for seat, n in moves.items():
             if seat == LORENZO:
                 new = min(last, self.black_cross + n)
                 if new != self.black_cross:
                     self.black_cross = new
-                    ev.append({"isBlackCross": True, "faithPoints": new, "type": "UpdateFaithPoints"})
+                    if ev is not None:
+                        ev.append({"isBlackCross": True, "faithPoints": new, "type": "UpdateFaithPoints"})
             else:
                 q = self.players[seat]
                 new = min(last, q.faith + n)
                 if new != q.faith:
                     q.faith = new
                     self._dirty.add(seat)
-                    ev.append({"player": q.nickname, "isBlackCross": False, "faithPoints": new,
-                               "type": "UpdateFaithPoints"})
+                    if ev is not None:
+                        ev.append({"player": q.nickname, "isBlackCross": False, "faithPoints": new,
+                                   "type": "UpdateFaithPoints"})
         top = max(max(q.faith for q in self.players), self.black_cross)
         for i, sec in enumerate(self.config.vatican_sections):
             if not self.fired[i] and top >= sec.pope_space:
@@ -893,7 +925,8 @@ class Game:
                     else:
                         q.favors[i] = FAVOR_REMOVED
                     self._dirty.add(q.seat)
-                ev.append({"vaticanSection": sec.id, "bonusGivenPlayers": given, "type": "UpdateVaticanSection"})
+                if ev is not None:
+                    ev.append({"vaticanSection": sec.id, "bonusGivenPlayers": given, "type": "UpdateVaticanSection"})
         if self.phase == ENDED:
             return
         if self.solo:
@@ -913,7 +946,8 @@ class Game:
             self._reveal_token()
             if self.phase != ENDED:
                 self.main_done = False
-                self._events.append({"player": p.nickname, "type": "UpdateCurrentPlayer"})
+                if not self.search:
+                    self._events.append({"player": p.nickname, "type": "UpdateCurrentPlayer"})
         else:
             self._pass_turn()
         return a.ACTION
@@ -940,12 +974,14 @@ class Game:
             return
         self.current = nxt
         self.main_done = False
-        self._events.append({"player": self.players[nxt].nickname, "type": "UpdateCurrentPlayer"})
+        if not self.search:
+            self._events.append({"player": self.players[nxt].nickname, "type": "UpdateCurrentPlayer"})
 
     def _trigger_last_round(self) -> None:
         if not self.last_round:
             self.last_round = True
-            self._events.append({"type": "UpdateLastRound"})
+            if not self.search:
+                self._events.append({"type": "UpdateLastRound"})
 
     def _reveal_token(self) -> None:
         cfg = self.config
@@ -959,7 +995,8 @@ class Game:
                 while deck and left:
                     deck.pop()
                     left -= 1
-            self._events.append({"devCardGrid": self.grid_wire(), "type": "UpdateDevCardGrid"})
+            if not self.search:
+                self._events.append({"devCardGrid": self.grid_wire(), "type": "UpdateDevCardGrid"})
         else:
             self._faith_step({LORENZO: token.spaces})
         if token.kind == "move_shuffle":
@@ -969,7 +1006,8 @@ class Game:
         else:
             self.tokens.append(tid)  # kept face up until the next shuffle; never drawn before it
             self.revealed.append(tid)
-        self._events.append({"actionToken": tid, "type": "UpdateActionToken"})
+        if not self.search:
+            self._events.append({"actionToken": tid, "type": "UpdateActionToken"})
         if self.phase != ENDED and token.kind == "discard" and self._color_gone(token.color):
             self._end(Termination.LORENZO_COLOR)
 
@@ -1040,7 +1078,8 @@ class Game:
             vp = cards + track + favors + leaders + count // self.config.resources_per_vp
             if vp != q.vp:
                 q.vp = vp
-                self._events.append({"player": q.nickname, "victoryPoints": vp, "type": "UpdateVictoryPoints"})
+                if not self.search:
+                    self._events.append({"player": q.nickname, "victoryPoints": vp, "type": "UpdateVictoryPoints"})
         dirty.clear()
 
     # ------------------------------------------------------------------ snapshots

@@ -200,6 +200,26 @@ def test_clone_is_independent_of_its_original():
     assert copy.ended and g.snapshot() == before
 
 
+def test_clone_makes_a_search_copy_and_knows_every_attribute_of_a_game():
+    """A bot's copy records nothing (see tests/rules/test_search_copy.py) and plays like its
+    original; clone knows what to do with every attribute a game (or a shadow) has."""
+    from game.bots.common import _SHARED, board
+    g = Game.new(CFG, ["A", "B"], 9)
+    moves = []
+    scratch = Game.new(CFG, ["A", "B"], 9)
+    for move in zip(range(60), steps(scratch, random.Random(9))):
+        scratch.apply(*move[1])
+        moves.append(move)
+    for game in (g, board(player_view(g, "A"), CFG, "A")[0]):
+        assert set(vars(game)) <= _SHARED, set(vars(game)) - _SHARED
+    copy = clone(g)
+    assert copy.search and not g.search
+    for _, (nick, action) in moves:
+        assert copy.apply(nick, action) == [] and g.apply(nick, action)
+    assert copy.snapshot() == g.snapshot() and copy.history == [] and len(g.history) == 60
+    assert set(vars(g)) <= _SHARED and set(vars(copy)) <= _SHARED
+
+
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_the_hard_bots_sampled_worlds_agree_with_the_view(players):
     """A world the hard bot plays out on shows its player exactly the view it came from, holds
