@@ -96,7 +96,8 @@ def _keep_replay(match: Any, kind: str) -> None:
     """A local game has ended: its replay goes to the ``replays`` folder beside its save (once)."""
     if getattr(match, "replay_path", None) is None and match.save_path is not None:
         from game.replays import REPLAYS, save_finished
-        match.replay_path = save_finished(match.game, match.save_path.parent / REPLAYS, kind, match.nickname)
+        match.replay_path = save_finished(match.game, match.save_path.parent / REPLAYS, kind, match.nickname,
+                                          getattr(match, "bots", None))
 
 
 class LocalMatch:

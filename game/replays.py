@@ -7,7 +7,10 @@ replay is exact by construction. The file (one JSON object, a few KB) is::
     {"format": "mor-replay/1", "configDigest": "<sha256 of the rules>", "nicknames": [...],
      "seed": n, "history": [["apply", nick, {request}], ["active", nick, bool], ["undo", nick, null]],
      "kind": "solo" | "bots" | "lan" | "server", "viewer": nick | null, "finishedAt": "ISO time",
-     "winners": [...]}
+     "winners": [...], "bots": {nick: "easy" | "medium" | "hard"}}
+
+(``bots``, the computer players' levels, may be missing: files made before it name them
+"Cosimo (bot)" alone.)
 
 Opening one checks its format, that it was made with the same rules (``configDigest``), and that
 it replays to a finished game; anything else is a :class:`ReplayError` that says which.
@@ -28,7 +31,7 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -69,15 +72,20 @@ def config_digest(config: GameConfig) -> str:
     return _DIGESTS[key]
 
 
-def replay_record(game: Game, kind: str, viewer: str | None = None) -> Msg:
-    """The export of a finished (or any) game: see the module docstring."""
-    return {"format": FORMAT, "configDigest": config_digest(game.config), "nicknames": list(game.nicknames),
-            "seed": game.seed, "history": [history_entry(*h) for h in game.history], "kind": kind,
-            "viewer": viewer, "finishedAt": time.strftime("%Y-%m-%dT%H:%M:%S"),
-            "winners": list(game.winners)}
+def replay_record(game: Game, kind: str, viewer: str | None = None, bots: dict[str, str] | None = None) -> Msg:
+    """The export of a finished (or any) game: see the module docstring. ``bots``: the computer
+    players' levels ({nickname: level})."""
+    record = {"format": FORMAT, "configDigest": config_digest(game.config), "nicknames": list(game.nicknames),
+              "seed": game.seed, "history": [history_entry(*h) for h in game.history], "kind": kind,
+              "viewer": viewer, "finishedAt": time.strftime("%Y-%m-%dT%H:%M:%S"),
+              "winners": list(game.winners)}
+    if bots:
+        record["bots"] = dict(bots)
+    return record
 
 
-def save_finished(game: Game, folder: Path, kind: str, viewer: str | None) -> Path | None:
+def save_finished(game: Game, folder: Path, kind: str, viewer: str | None,
+                  bots: dict[str, str] | None = None) -> Path | None:
     """Write a finished game's replay into ``folder`` (a new file); None if it cannot be written
     (a replay is a bonus: a failure must not stop the game from ending properly)."""
     try:
@@ -89,7 +97,7 @@ def save_finished(game: Game, folder: Path, kind: str, viewer: str | None) -> Pa
             n += 1
             path = folder / f"{stem}-{n}.json"
         tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(orjson.dumps(replay_record(game, kind, viewer)))
+        tmp.write_bytes(orjson.dumps(replay_record(game, kind, viewer, bots)))
         os.replace(tmp, path)
         return path
     except OSError:
@@ -129,7 +137,7 @@ def record_from_log(data: bytes, source: str = "lan") -> Msg:
         entries.pop()
     return {"format": FORMAT, "configDigest": None, "nicknames": header.get("nicknames"),
             "seed": header.get("seed"), "history": entries, "kind": source, "viewer": None,
-            "finishedAt": None, "winners": None}
+            "finishedAt": None, "winners": None, "bots": header.get("bots")}
 
 
 def read_record(path: Path) -> Msg:
@@ -195,6 +203,10 @@ class Replay:
         want = viewer if viewer in self.nicknames else record.get("viewer")
         self.viewer: str = want if want in self.nicknames else self.nicknames[0]
         self.kind = str(record.get("kind") or "")
+        levels = record.get("bots")
+        self.bots: dict[str, str] = ({n: v for n, v in levels.items() if n in self.nicknames and isinstance(v, str)}
+                                     if isinstance(levels, dict) else {})
+        """The computer players' levels ({nickname: level}; empty for a file that does not say)."""
         try:
             game = Game.new(config, self.nicknames, seed)
         except ValueError as e:
@@ -311,6 +323,7 @@ class PastGame:
     players: list[str]
     winners: list[str]
     when: float          # seconds since the epoch (the file's time)
+    bots: dict[str, str] = field(default_factory=dict)   # the computer players' levels, when the file says
 
     @property
     def title(self) -> str:
@@ -339,8 +352,10 @@ def past_games(data_dir: Path, limit: int = 200) -> list[PastGame]:
         if not isinstance(players, list):
             continue
         winners = record.get("winners")
+        levels = record.get("bots")
         out.append(PastGame(path, str(record.get("kind") or ""), [str(p) for p in players],
-                            [str(w) for w in winners] if isinstance(winners, list) else [], _mtime(path)))
+                            [str(w) for w in winners] if isinstance(winners, list) else [], _mtime(path),
+                            {str(k): str(v) for k, v in levels.items()} if isinstance(levels, dict) else {}))
     return out
 
 

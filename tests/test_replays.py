@@ -112,13 +112,14 @@ def test_the_games_of_this_machine_are_kept_and_listed(tmp_path):
     folder = data / R.HOSTED
     folder.mkdir(parents=True)
     lines = [orjson.dumps({"format": "mor-log/1", "game": 0, "config": None, "nicknames": list(game.nicknames),
-                           "seed": game.seed, "tokens": {}})]
+                           "seed": game.seed, "tokens": {}, "bots": {NICKS[1]: "medium"}})]
     lines += [orjson.dumps(h) for h in R.replay_record(game, "lan")["history"]] + [b'["end"]']
     (folder / "0.jsonl").write_bytes(b"\n".join(lines) + b"\n")
     games = R.past_games(data)
     assert {g.kind for g in games} == {"solo", "lan"}
     hosted = next(g for g in games if g.kind == "lan")
     assert R.open_replay(hosted.path, CFG, viewer="Bruno").final.snapshot() == game.snapshot()
+    assert R.open_replay(hosted.path, CFG).bots == {NICKS[1]: "medium"}      # the log's bots, with their levels
 
 
 def test_a_game_against_the_computer_is_kept_when_it_ends(tmp_path):
@@ -138,3 +139,4 @@ def test_a_game_against_the_computer_is_kept_when_it_ends(tmp_path):
     assert match.game.ended
     (kept,) = R.past_games(data)
     assert kept.kind == "bots" and set(kept.players) == set(match.game.nicknames)
+    assert R.open_replay(kept.path, CFG).bots == match.bots and set(match.bots.values()) == {"easy"}   # levels kept

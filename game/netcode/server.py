@@ -1128,7 +1128,7 @@ class Server:
                 if not room.game.ended:
                     s.send({"reason": P.REPLAY_NOT_FINISHED, "type": P.ERR_REPLAY})
                     return
-                record = replay_record(room.game, "server", s.nickname)
+                record = replay_record(room.game, "server", s.nickname, room.bots)
             s.send({"game": room.id, "replay": record, "type": P.UPDATE_REPLAY})
             return
         data_dir = self.store.data_dir

@@ -28,7 +28,7 @@ from .backdrop import OXBLOOD, SEPIA, PaintedScene, title_block
 from .board import BoardScene
 from .panels.base import text
 from .narration import Narrator
-from .session import GameSession
+from .session import GameSession, named
 from .view_model import ViewModel
 
 CONTROLS = [("first", "\u00ab", "To the start: the deal (Home)"),
@@ -55,8 +55,9 @@ class ReplayFeed:
 
     supports_undo = False
 
-    def __init__(self, nickname: str) -> None:
+    def __init__(self, nickname: str, bots: dict[str, str] | None = None) -> None:
         self.nickname = nickname
+        self.bots = dict(bots or {})   # the computer players' levels: "Cosimo · hard bot", as in the game
         self.out: deque[dict[str, Any]] = deque()
 
     def send(self, request: Any) -> None:
@@ -79,7 +80,7 @@ class ReplayScene(BoardScene):
         self.step = 0 if step is None else max(0, min(step, len(replay)))
         self.export_dir = export_dir
         self.note: str | None = None          # the last export's result, in words
-        feed = ReplayFeed(replay.viewer)
+        feed = ReplayFeed(replay.viewer, replay.bots)
         session = GameSession(feed, replay.config, replay.viewer)
         session.vm = ReplayViewModel(replay.viewer)
         session.narrator = Narrator(session.vm)
@@ -364,7 +365,7 @@ def paint_row(surface: pygame.Surface, game: Any, rect: pygame.Rect, u: float, h
     room = inner.w - result.get_width() - round(20 * u)
     img = fonts.render(_fit(head, big, room, "regular"), big, INK)
     surface.blit(img, img.get_rect(topleft=(inner.x, top)))
-    players = ", ".join(game.players)
+    players = ", ".join(named(n, game.bots) for n in game.players)
     img = fonts.render(_fit(players, small, inner.w, "italic"), small, SEPIA, "italic")
     surface.blit(img, img.get_rect(bottomleft=(inner.x, rect.bottom - round(6 * u))))
 
@@ -392,7 +393,8 @@ def watch_finished(app: Any, session: GameSession) -> None:
     if game is not None and game.ended:      # solo, or against the computer: the engine is here
         from game.replays import replay_record
         kind = "solo" if game.solo else "bots"
-        app.stack.push(ReplayScene(app, Replay(replay_record(game, kind, session.nickname), app.config)))
+        app.stack.push(ReplayScene(app, Replay(replay_record(game, kind, session.nickname, getattr(match, "bots", None)),
+                                               app.config)))
         return
     app.stack.push(FetchReplayScene(app, session))
 
@@ -434,7 +436,7 @@ class FetchReplayScene(PaintedScene):
                 return
             if self.app.server is None:   # a game hosted here is kept by its server already
                 from game.replays import REPLAYS, save_finished
-                save_finished(replay.final, self.app.data_dir / REPLAYS, "server", replay.viewer)
+                save_finished(replay.final, self.app.data_dir / REPLAYS, "server", replay.viewer, replay.bots)
             self.app.stack.replace(ReplayScene(self.app, replay))
 
     def paint(self, surface: pygame.Surface) -> None:

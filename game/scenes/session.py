@@ -277,10 +277,7 @@ class GameSession:
     def shown_name(self, nick: str) -> str:
         """A player's name as the table shows it: a bot of a game on this machine with its level
         ("Lucrezia · hard bot" for "Lucrezia (bot)")."""
-        level = (getattr(self.match, "bots", None) or self.vm.bot_levels or {}).get(nick)
-        if isinstance(level, str) and nick.endswith(" (bot)"):
-            return f"{nick.removesuffix(' (bot)')} · {level} bot"
-        return nick
+        return named(nick, getattr(self.match, "bots", None) or self.vm.bot_levels or {})
 
     def undo_words(self) -> str | None:
         """Why Undo is greyed on this player's turn, in words (None when it is not)."""
@@ -405,6 +402,15 @@ def skipped_words(rounds: list[int]) -> str:
         which = "rounds " + ", ".join(str(r) for r in rounds[:-1]) + f" and {rounds[-1]}"
     return (f"While you were away, your turn was skipped {times} ({which}): the game went on without you. "
             "The log above tells what happened.")
+
+
+def named(nick: str, levels: dict[str, str]) -> str:
+    """A player's name as the table shows it: a bot with its level ("Lucrezia · hard bot" for
+    "Lucrezia (bot)" when ``levels`` says "hard"), anyone else as they are."""
+    level = levels.get(nick)
+    if isinstance(level, str) and nick.endswith(" (bot)"):
+        return f"{nick.removesuffix(' (bot)')} · {level} bot"
+    return nick
 
 
 def describe_error(m: Msg) -> str:

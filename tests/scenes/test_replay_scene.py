@@ -144,3 +144,61 @@ def test_the_game_over_page_opens_the_replay_of_the_game_just_played(app):
     scene = app.stack.top
     assert isinstance(scene, ReplayScene) and scene.replay.final.snapshot() == match.game.snapshot()
     assert [g.kind for g in R.past_games(app.data_dir)] == ["solo"]     # and it is kept
+
+
+LEVELS = {"Cosimo (bot)": "hard", "Lucrezia (bot)": "easy"}
+
+
+def _names_on_the_top_bar(app: App, monkeypatch) -> list[str]:
+    """The words the replay's top bar writes (its opponents' cards), drawn again."""
+    from game.scenes.panels import top_bar
+    said: list[str] = []
+    text = top_bar.text
+    monkeypatch.setattr(top_bar, "text", lambda surface, words, *a, **k: (said.append(str(words)),
+                                                                          text(surface, words, *a, **k))[1])
+    app.stack.top._rev += 1
+    frames(app)
+    return said
+
+
+def test_a_replay_of_a_game_against_the_computer_names_each_bot_with_its_level(app, monkeypatch):
+    """A game against the computer, finished: its replay, opened from the game-over page and again
+    from Past games, names the bots as the game did ("Cosimo · hard bot"), never "Cosimo (bot)"."""
+    from types import SimpleNamespace
+
+    from game.match import _keep_replay
+    from game.rules.views import player_view
+    from game.scenes.router import scene_for
+    from game.scenes.session import GameSession
+    game = random_game(CFG, ["Ada", *LEVELS], seed=12)
+    match = SimpleNamespace(game=game, bots=dict(LEVELS), nickname="Ada", replay_path=None,
+                            save_path=app.data_dir / "bots-game.json", supports_undo=False,
+                            poll=lambda: [], send=lambda request: None, close=lambda: None)
+    session = GameSession(match, CFG, "Ada")
+    session.vm.feed(player_view(game, "Ada"))
+    app.stack.reset(scene_for(app, session))
+    frames(app)
+    click(app, "replay")                                   # from the game-over page
+    assert isinstance(app.stack.top, ReplayScene)
+    said = " ".join(_names_on_the_top_bar(app, monkeypatch))
+    assert "Cosimo · hard bot" in said and "Lucrezia · easy bot" in said and "(bot)" not in said, said
+    while app.stack.top is not None:
+        app.stack.pop()
+    _keep_replay(match, "bots")                             # the game is kept as it ends
+    assert R.read_record(match.replay_path)["bots"] == LEVELS
+    app.stack.reset(TitleScene(app))
+    frames(app)
+    from game.scenes.art import fonts
+    rendered: list[str] = []
+    render = fonts.render
+    monkeypatch.setattr(fonts, "render", lambda words, *a, **k: (rendered.append(str(words)), render(words, *a, **k))[1])
+    click(app, "past")
+    page = app.stack.top
+    assert isinstance(page, PastGamesScene)
+    row = next(w for w in rendered if w.startswith("Ada, "))
+    assert "Cosimo · hard bot" in row or row.endswith("\u2026"), row   # the list names them so too
+    assert "(bot)" not in row, row
+    click(app, "game0")                                    # from Past games
+    assert isinstance(app.stack.top, ReplayScene)
+    said = " ".join(_names_on_the_top_bar(app, monkeypatch))
+    assert "Cosimo · hard bot" in said and "Lucrezia · easy bot" in said and "(bot)" not in said, said
