@@ -66,6 +66,7 @@ class BoardScene(Scene):
         self.leader_menu: int | None = None          # a leader whose Play/Discard buttons are open
         self.viewing: str | None = None              # an opponent whose board is open
         self.hover: Target | None = None
+        self.hover_rect: pygame.Rect | None = None   # where the enlarged hover card was last drawn
         self.mouse = (0, 0)
         self.drag_from: int | None = None            # the shelf the left button went down on
         self._drag_unit: str | None = None           # ... and the one stored resource carried (in a plan)
@@ -855,10 +856,11 @@ class BoardScene(Scene):
                 rect = next((h.rect for h in self.hits if h.target == ("leader", self.leader_menu)), None)
                 if rect is not None:
                     glow(surface, rect.inflate(6, 6), P.OXBLOOD[:3], width=4)
+        self.hover_rect = None
         if self.dragging:
             self._draw_dragged(surface, ctx)
         elif self.viewing is None and self.leader_menu is None:   # (a leader's menu: the card is chosen)
-            draw_hover_card(surface, ctx, L.unit, self.mouse, self.keep_clear())
+            self.hover_rect = draw_hover_card(surface, ctx, L.unit, self.mouse, self.keep_clear())
         self._draw_greyed_tip(surface)
 
     def banner_room(self) -> pygame.Rect:
@@ -873,13 +875,16 @@ class BoardScene(Scene):
 
     def keep_clear(self) -> list[pygame.Rect]:
         """What hover art never covers: the action bar, the log or the plan being confirmed,
-        an open leader menu, and the hovered thing itself."""
+        an open leader menu, and the hovered thing itself; a leader's, the track and the top bar;
+        a card of the grid's, the grid and the market's arrows (what the pointer goes to next)."""
         L = self.layout
         out = [L.actions, L.log] + [b.rect for b in self._leader_buttons]
         if self.hover is not None:
             out += [h.rect for h in self.hits if h.target == self.hover][:1]
             if self.hover[0] == "leader":   # the track and the top bar stay in view (beside the card: the slots)
                 out += [L.faith, L.top_bar]
+            elif self.hover[0] == "card":   # beside the grid: its other cards and the market's arrows stay in view
+                out += [L.grid] + [h.rect for h in self.hits if h.target[0] == "line"]
         return out
 
     def _frame_key(self) -> tuple:

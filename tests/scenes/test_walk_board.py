@@ -595,6 +595,32 @@ def test_a_leader_the_engine_refuses_is_said_in_the_players_words(size, monkeypa
         _close(walk.app)
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_grid_cards_hover_card_covers_neither_the_grid_nor_the_markets_arrows(size, pointer):
+    """The pointer on each card of the grid in turn: its enlarged card is drawn, whole, beside the
+    grid: over none of the grid's cards (what may be clicked next), the market's row and column
+    arrows, the log or the action bar."""
+    walk, _game = _table(size)
+    board = walk.app.stack.top
+    try:
+        cards = [h for h in board.hits if h.target[0] == "card"]
+        arrows = [h.rect for h in board.hits if h.target[0] == "line"]
+        assert len(cards) == 12 and len(arrows) == 7
+        L = board.layout
+        for hit in cards:
+            hover(walk, pointer, hit.rect.center)
+            walk.frames(2)
+            shown = board.hover_rect
+            assert shown is not None and shown.w >= hit.rect.w, (hit.target, shown)   # enlarged
+            for keep in [*arrows, L.grid, L.log, L.actions]:
+                assert not shown.colliderect(keep), (hit.target, shown, keep)
+        hover(walk, pointer, (3, 3))
+        walk.frames(2)
+        assert board.hover_rect is None
+    finally:
+        _close(walk.app)
+
+
 def test_undo_after_a_resume_says_why_it_is_greyed(tmp_path, pointer):
     """A move made, the game left and continued from the title: Undo is greyed, and says that
     nothing can be taken back since the game was resumed."""
