@@ -14,6 +14,7 @@ from screenshots import TableMatch, mid_game  # noqa: E402
 from game.rules import default_config  # noqa: E402
 from game.scenes.app import App  # noqa: E402
 from game.scenes.board import BoardScene  # noqa: E402
+from game.scenes.panels.faith import VaticanMoment  # noqa: E402
 from game.scenes.session import GameSession  # noqa: E402
 
 CFG = default_config()
@@ -187,6 +188,9 @@ def test_a_vatican_report_gets_its_moment_on_the_board(size, tmp_path):
     moment = scene.moments[0]
     assert moment.gained == ["Ada"] and moment.lost == ["Bruno"] and moment.mine == "UP"
     assert moment.words("Ada") == "you turn the tile face up: +2 VP; Bruno loses it"
+    many = VaticanMoment(0, 2, ["Lucrezia (bot)", "Isabella (bot)", "Cosimo (bot)"], ["Ada", "Bruno"], "REMOVED")
+    assert many.words("Ada") == ("Lucrezia (bot), Isabella (bot) and Cosimo (bot) turn the tile face up: +2 VP; "
+                                 "Bruno loses it; you were not in the section: your tile is removed")
     for _ in range(40):
         app.frame(0.15)
     assert not scene.moments and scene.frame_interval() is None
