@@ -69,22 +69,25 @@ def outcome_words(session: "GameSession", rows: list[tuple[str, dict[str, int]]]
         return f"{winner} wins", why
     if not winner and rows:
         winner = rows[0][0]
-    head = "You win" if winner == me else f"{winner} wins"
+    says = session.name_in_words          # a bot with its level: "Lucrezia (hard bot) wins"
+    head = "You win" if winner == me else f"{says(winner)} wins"
     trigger = ""
     for p in players:
         if int(p.get("faithPoints", 0)) >= max_faith:
-            trigger = f"{p['nickname']} reached the end of the faith track, and the round was played out."
+            trigger = f"{says(p['nickname'])} reached the end of the faith track, and the round was played out."
             break
         if sum(len(s) for s in p["devSlots"]) >= 7:
-            trigger = f"{p['nickname']} bought a seventh development card, and the round was played out."
+            trigger = f"{says(p['nickname'])} bought a seventh development card, and the round was played out."
             break
     tie = ""
     if len(rows) > 1 and rows[0][1]["total"] == rows[1][1]["total"]:
-        tie = (f" Tied on {rows[0][1]['total']} points, {winner} wins on the resources left "
+        tie = (f" Tied on {rows[0][1]['total']} points, {says(winner)} wins on the resources left "
                f"({rows[0][1]['resources']} against {rows[1][1]['resources']}).")
         if rows[0][1]["resources"] == rows[1][1]["resources"]:
-            tied = [n for n, s in rows if s["total"] == rows[0][1]["total"] and s["resources"] == rows[0][1]["resources"]]
-            tie = f" {' and '.join(tied)} tied on points and resources left: they share the win."
+            tied = [says(n) for n, s in rows
+                    if s["total"] == rows[0][1]["total"] and s["resources"] == rows[0][1]["resources"]]
+            from .narration import _and
+            tie = f" {_and(tied)} tied on points and resources left: they share the win."
             head = "You share the win" if me in tied else "A shared win"
     return head, (trigger + tie).strip() or "The final round was played out."
 

@@ -279,6 +279,15 @@ class GameSession:
         ("Lucrezia · hard bot" for "Lucrezia (bot)")."""
         return named(nick, getattr(self.match, "bots", None) or self.vm.bot_levels or {})
 
+    def name_in_words(self, nick: str) -> str:
+        """A player's name in a sentence: a bot of a game on this machine with its level in
+        brackets ("Lucrezia (hard bot) wins" for "Lucrezia (bot)"), anyone else as they are."""
+        shown = self.shown_name(nick)
+        if shown == nick:
+            return nick
+        name, level = shown.split(" \u00b7 ", 1)
+        return f"{name} ({level})"
+
     def undo_words(self) -> str | None:
         """Why Undo is greyed on this player's turn, in words (None when it is not)."""
         if not getattr(self.match, "supports_undo", False) or self.can_undo:

@@ -292,3 +292,39 @@ def test_the_points_under_the_tracks_spaces_are_readable(size):
             assert ys and max(ys) - min(ys) + 1 >= 6, (n, size, (min(ys), max(ys)) if ys else None)
     finally:
         _close(walk.app)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_bots_turn_and_the_scores_name_it_with_its_level(size, monkeypatch):
+    """The top bar says whose turn it is as the bot's card says who it is ("Isabella's turn ·
+    medium bot", never "Isabella (bot)'s turn"), and the scores' sentences name a bot with its
+    level ("Lucrezia (hard bot) wins")."""
+    from game.scenes.game_over import outcome_words
+    from game.scenes.panels import top_bar
+    from walk import play_market_turn
+    said: list[str] = []
+    text = top_bar.text
+    monkeypatch.setattr(top_bar, "text", lambda surface, words, *a, **k: said.append(str(words))
+                        or text(surface, words, *a, **k))
+    walk, game = _table(size)
+    walk.app.settings.confirm_end_turn = False
+    try:
+        said.clear()
+        play_market_turn(walk, 4)                     # Ada's turn, with the mouse: now a bot's
+        bot = game.current_player.nickname
+        level = walk.app.stack.top.session.match.bots[bot]
+        walk.frames(2)                                # (the board was drawn again as the turn passed)
+        assert f"{bot.removesuffix(' (bot)')}'s turn \u00b7 {level} bot" in said, said
+        assert not any("(bot)'s" in w for w in said), said
+        session = walk.app.stack.top.session
+        g = dict(session.vm.game, winnerPlayer="Lucrezia (bot)")
+        monkeypatch.setattr(session.vm, "game", g)
+        rows = [(n, {"total": 40 - i, "resources": 3}) for i, n in enumerate(
+            ("Lucrezia (bot)", "Ada", "Isabella (bot)", "Cosimo (bot)"))]
+        head, _why = outcome_words(session, rows)
+        assert head == "Lucrezia (hard bot) wins"
+        rows[1] = ("Ada", {"total": 40, "resources": 3})
+        _head, why = outcome_words(session, rows)
+        assert "Lucrezia (hard bot) and Ada tied on points and resources left" in why, why
+    finally:
+        _close(walk.app)

@@ -73,8 +73,9 @@ class TopBar(Panel):
         elif ctx.vm.my_turn:
             status = "Your turn" + (" — take from the market, buy a card or produce" if not g["isMandatoryActionDone"]
                                     else " — play a leader, rearrange, or end the turn")
-        else:
-            status = f"{cur}'s turn"
+        else:   # a bot with its level after its name: "Lucrezia's turn · hard bot"
+            name, _, level = ctx.session.shown_name(cur).partition(" \u00b7 ")
+            status = f"{name}'s turn" + (f" \u00b7 {level}" if level else "")
         if g["lastRound"] and not g.get("ended"):
             status += " · last round"
         left = r.x + self.px(14)
