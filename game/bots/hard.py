@@ -165,7 +165,7 @@ class HardBot:
         self.budget = None if budget is None else max(1, budget)
         self.ev = Evaluator(config)
         self.policy = Policy(config, self.ev)
-        self.rollout = Policy(config, self.ev, fast=True)
+        self.rollout = Policy(config, self.ev, fast=True, quiet=True)
         self.solo_judge = SoloJudge(config)
 
     def decide(self, view: dict, nickname: str, rng: random.Random) -> Decision:
@@ -212,8 +212,7 @@ class HardBot:
                 turns += 1
                 if turns > HORIZON:
                     break
-            q = h.player(nick)
-            h.apply(nick, self.rollout.decide(h, q).action)
+            h = self.rollout.advance(h, h.player(nick))
         return self.judge(h, me)
 
     def judge(self, h: Game, me: str) -> float:

@@ -29,7 +29,7 @@ from game.rules.errors import GameError
 from game.rules.state import PlayerState
 
 from . import Decision
-from .common import board, card_words, clone, empties_color, leader_words, line_words, res_words, slot_words
+from .common import board, card_words, clone, discard_copy, empties_color, leader_words, line_words, res_words, slot_words
 from .evaluate import ABILITY, Evaluator
 
 _ABILITY_WORDS = {"discount": "its cards cost one {r} less", "extra_depot": "two more {r} fit in storage",
@@ -47,19 +47,25 @@ class Candidate:
     tried: tuple[Game, Game] | None = field(default=None, repr=False, compare=False)
     """(the game, the copy the action was tried on) once :meth:`Policy.ranked` has tried it:
     :meth:`Policy.explain` looks at that copy rather than trying the action again."""
+    start: tuple[Game, Game] | None = field(default=None, repr=False, compare=False)
+    """(the game, a copy of it with ``pre`` made) when the candidate was built on such a copy:
+    the main action is tried on a copy of that one, the rearranging is not made again."""
 
 
 class Policy:
     """The medium policy for one player of a game (see the module docstring).
 
     ``fast`` trims the choices it tries (for playouts): no warehouse rearranging unless the line
-    at all, fewer production sets.
+    at all, fewer production sets. ``quiet`` leaves the reason of a main action unsaid (empty):
+    for playouts, where nobody reads it; the request is the same.
     """
 
-    def __init__(self, config: GameConfig, evaluator: Evaluator | None = None, *, fast: bool = False) -> None:
+    def __init__(self, config: GameConfig, evaluator: Evaluator | None = None, *, fast: bool = False,
+                 quiet: bool = False) -> None:
         self.config = config
         self.ev = evaluator or Evaluator(config)
         self.fast = fast
+        self.quiet = quiet
 
     # ------------------------------------------------------------------ entry
     def decide(self, g: Game, p: PlayerState) -> Decision:
@@ -78,6 +84,25 @@ class Policy:
             return Decision(ReqEndTurn(), "End the turn: the main action is done.")
         return self.explain(g, p, self.best_main(g, p))
 
+    def advance(self, g: Game, p: PlayerState) -> Game:
+        """Make on ``g`` (a copy for searching) the request :meth:`decide` would make, and return
+        the game after it: ``g`` itself, or for a main action the copy :meth:`ranked` tried it on,
+        which is that very position (so it is not played again)."""
+        if g.phase != SETUP and not g.main_done:
+            leader = self.ready_leader(g, p)
+            if leader is not None:
+                action = ReqLeaderAction(leader.id, True)
+            else:
+                best = self.best_main(g, p)
+                action = self.explain(g, p, best).action
+                tried = best.tried
+                if action is best.main and tried is not None and tried[0] is g:
+                    return tried[1]
+        else:
+            action = self.decide(g, p).action
+        g.apply(p.nickname, action)
+        return g
+
     def ready_leader(self, g: Game, p: PlayerState) -> LeaderCard | None:
         """A leader in hand whose requirement is met (played at once: it costs nothing)."""
         ready = activatable_leaders(g, p)
@@ -95,6 +120,8 @@ class Policy:
             discard = self.discard_now(g, p, end_of_game=True)
             if discard is not None:
                 return discard
+        if self.quiet:
+            return Decision(best.main, "")
         why = best.words(g, p)
         if searched:
             why = why.rstrip(".") + f"; it came out best in {searched} playouts."
@@ -151,7 +178,7 @@ class Policy:
         now = self.ev.value(g, p)
         best = None
         for lid in hand:
-            h = clone(g, share_rng=True)
+            h = discard_copy(g)
             h.apply(p.nickname, ReqLeaderAction(lid, False))
             v = self.ev.value(h, h.player(p.nickname))
             if v > now + 0.25 and (best is None or v > best[0]):
@@ -163,11 +190,15 @@ class Policy:
 
     # ------------------------------------------------------------------ main action
     def _after(self, g: Game, c: Candidate) -> Game | None:
-        h = clone(g, share_rng=True)
         nick = g.current_player.nickname
+        start = c.start
         try:
-            for a in c.pre:
-                h.apply(nick, a)
+            if start is not None and start[0] is g:
+                h = clone(start[1], share_rng=True)
+            else:
+                h = clone(g, share_rng=True)
+                for a in c.pre:
+                    h.apply(nick, a)
             h.apply(nick, c.main)
         except GameError:
             return None
@@ -268,12 +299,15 @@ class Policy:
                 if self.fast:
                     continue
                 if orders is None:
-                    orders = [o for o in self._shelf_orders(p) if o]
-                for swaps in orders:
-                    h = clone(g, share_rng=True)
-                    q = h.player(p.nickname)
-                    for a, b in swaps:
-                        h.apply(p.nickname, ReqSwapShelves(a, b))
+                    # each rearrangement made once, on a copy shared by every line it is tried for
+                    orders = []
+                    for swaps in self._shelf_orders(p):
+                        if swaps:
+                            h = clone(g, share_rng=True)
+                            for a, b in swaps:
+                                h.apply(p.nickname, ReqSwapShelves(a, b))
+                            orders.append((swaps, h, h.player(p.nickname)))
+                for swaps, h, q in orders:
                     plan2 = suggest_placement(h, q, intake)
                     spill2 = sum(intake.values()) - sum(n for m in plan2.values() for n in m.values())
 
@@ -281,7 +315,8 @@ class Policy:
                         return (f"so that {line_words(line.is_row, line.index)} of the market ({res_words(gain)}) "
                                 f"fits better" + (f" ({spill2} will not fit)." if spill2 else "."))
                     yield Candidate(tuple(ReqSwapShelves(a, b) for a, b in swaps),
-                                    ReqTakeFromMarket(line.is_row, line.index, reps, plan2), words2)
+                                    ReqTakeFromMarket(line.is_row, line.index, reps, plan2), words2,
+                                    start=(g, h))
 
     def _aim_words(self, g: Game, p: PlayerState) -> str:
         ts = self.ev.targets(g, p, p.resource_totals())

@@ -220,6 +220,69 @@ def test_clone_makes_a_search_copy_and_knows_every_attribute_of_a_game():
     assert set(vars(g)) <= _SHARED and set(vars(copy)) <= _SHARED
 
 
+@pytest.mark.parametrize("players", [1, 3])
+def test_the_medium_policys_shortcuts_give_the_same_positions_and_requests(players):
+    """A market take after a rearrangement is tried on a copy of the rearranged warehouse made
+    once for every line, a quiet policy (the hard bot's playouts) leaves its reasons unsaid, and
+    a playout goes on from the copy its main action was tried on: the positions tried and
+    reached and the requests made are those of the long way."""
+    from game.bots.medium import Policy
+    from game.rules.errors import GameError
+    loud, quiet = Policy(CFG), Policy(CFG, fast=True, quiet=True)
+    fast = Policy(CFG, fast=True)
+    g = Game.new(CFG, [f"P{i}" for i in range(players)], 60 + players)
+    rearranged = 0
+    for k, (nick, action) in enumerate(steps(g, random.Random(players))):
+        g.apply(nick, action)
+        if g.phase != "play" or g.main_done or k % 4:
+            continue
+        p = g.current_player
+        for c in loud.ranked(g, p):
+            long_way = clone(g, share_rng=True)
+            try:
+                for a in (*c.pre, c.main):
+                    long_way.apply(p.nickname, a)
+            except GameError:
+                continue
+            assert c.tried[1].snapshot() == long_way.snapshot()
+            rearranged += c.start is not None
+        assert quiet.decide(g, p).action == fast.decide(g, p).action
+        # a playout's step: the position reached is the one the request leads to
+        for policy in (quiet, loud):
+            stepped = clone(g, share_rng=True)
+            played = clone(g, share_rng=True)
+            played.apply(p.nickname, policy.decide(played, played.player(p.nickname)).action)
+            stepped = policy.advance(stepped, stepped.player(p.nickname))
+            assert stepped.snapshot() == played.snapshot()
+    assert rearranged > 10
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_a_discard_copy_discards_like_a_clone_and_leaves_the_original_alone(players):
+    from game.bots.common import discard_copy
+    from game.rules.actions import ReqLeaderAction
+    g = Game.new(CFG, [f"P{i}" for i in range(players)], 40 + players)
+    tried = ended = 0
+    for k, (nick, action) in enumerate(steps(g, random.Random(players))):
+        g.apply(nick, action)
+        if g.phase != "play" or k % 3:
+            continue
+        me = g.current_player
+        for lid in [lid for lid in me.hand if lid not in me.active_leaders]:
+            for near_end in (False, True):
+                base = clone(g, share_rng=True)
+                if near_end:     # the discard reaches the end of the track: reports, the end
+                    base.player(me.nickname).faith = CFG.last_space - 1
+                before = base.snapshot()
+                full, light = clone(base, share_rng=True), discard_copy(base)
+                full.apply(me.nickname, ReqLeaderAction(lid, False))
+                assert light.apply(me.nickname, ReqLeaderAction(lid, False)) == []
+                assert light.snapshot() == full.snapshot() and base.snapshot() == before
+                tried += 1
+                ended += light.ended or light.last_round
+    assert tried > 20 and ended > 5
+
+
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_the_hard_bots_sampled_worlds_agree_with_the_view(players):
     """A world the hard bot plays out on shows its player exactly the view it came from, holds
