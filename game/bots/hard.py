@@ -27,12 +27,12 @@ from .common import board, clone
 from .evaluate import Evaluator
 from .medium import Candidate, Policy
 
-DEFAULT_BUDGET = {1: 240, 2: 120, 3: 80, 4: 60}
+DEFAULT_BUDGET = {1: 280, 2: 120, 3: 80, 4: 60}
 """Playouts per main action by table size when none is given: a playout costs more with more
 players (their turns are played out too), and these keep a decision's p95 under a second of one
-core of this machine at every size (measured: solo p95 0.49 s of processor time with the
-solo judge, 83 wins in 100 games against Lorenzo (seeds 10000-10099), median 48 VP; four players
-about 0.75 s)."""
+core of this machine at every size (measured solo, seeds 10000-10099 against Lorenzo, since bot
+copies are search copies: 280 playouts win 88 games of 100, median 48 VP, p95 0.34 s of processor
+time; 240 won 83, 360 also 88 at p95 0.49 s; four players at 60 about 0.75 s)."""
 WIDTH = 5                   # candidates searched (the medium policy's best)
 HORIZON = 2                 # own turns played out (this one included) before judging
 
