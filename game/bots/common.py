@@ -83,29 +83,9 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
         add(n)
     d["containers"] = conts
     d["leader_depot"] = {lid: conts[c.id] for lid, c in g.leader_depot.items()}
-    players = []
-    by_nick = {}
-    for p in g.players:
-        q = _new(PlayerState)
-        q.nickname = nick = p.nickname
-        q.seat = p.seat
-        q.active = p.active
-        q.faith = p.faith
-        q.chose_leaders = p.chose_leaders
-        q.chose_resources = p.chose_resources
-        q.bonus = p.bonus
-        q.vp = p.vp
-        q.shelves = [conts[s.id] for s in p.shelves]
-        q.strongbox = conts[p.strongbox.id]
-        q.depots = [conts[s.id] for s in p.depots] if p.depots else []
-        q.slots = [s.copy() for s in p.slots]
-        q.hand = p.hand.copy()
-        q.active_leaders = p.active_leaders.copy()
-        q.favors = p.favors.copy()
-        players.append(q)
-        by_nick[nick] = q
-    d["players"] = players
-    d["by_nick"] = by_nick
+    _seat([_player(p, [conts[s.id] for s in p.shelves], conts[p.strongbox.id],
+                   [conts[s.id] for s in p.depots] if p.depots else [], [s.copy() for s in p.slots],
+                   p.active_leaders.copy()) for p in g.players], d)
     decks = {}
     for color, ds in g.decks.items():
         copied = ds.copy()
@@ -115,10 +95,7 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
     d["decks"] = decks
     d["market"] = g.market.copy()
     d["tokens"] = g.tokens.copy()
-    d["fired"] = g.fired.copy()
-    d["history"] = []
-    d["_events"] = []
-    d["_dirty"] = set()
+    _unrecorded(g, d)
     if share_rng:
         rng = g.rng
     elif rng is None:
@@ -140,37 +117,47 @@ def discard_copy(g: Game) -> Game:
     d.update(g.__dict__)
     d["search"] = True
     d["_undo_mark"], d["_undo_stack"], d["_undo_barrier"] = None, [], None
-    players = []
-    by_nick = {}
-    for p in g.players:
-        q = _new(PlayerState)
-        q.nickname = nick = p.nickname
-        q.seat = p.seat
-        q.active = p.active
-        q.faith = p.faith
-        q.chose_leaders = p.chose_leaders
-        q.chose_resources = p.chose_resources
-        q.bonus = p.bonus
-        q.vp = p.vp
-        q.shelves = p.shelves
-        q.strongbox = p.strongbox
-        q.depots = p.depots
-        q.slots = p.slots
-        q.hand = p.hand.copy()
-        q.active_leaders = p.active_leaders
-        q.favors = p.favors.copy()
-        players.append(q)
-        by_nick[nick] = q
-    d["players"] = players
-    d["by_nick"] = by_nick
-    d["fired"] = g.fired.copy()
-    d["history"] = []
-    d["_events"] = []
-    d["_dirty"] = set()
+    _seat([_player(p, p.shelves, p.strongbox, p.depots, p.slots, p.active_leaders) for p in g.players], d)
+    _unrecorded(g, d)
     return new
 
 
 _new = object.__new__
+
+
+def _player(p: PlayerState, shelves, strongbox, depots, slots, active_leaders) -> PlayerState:
+    """A copy of ``p`` with its own hand and favor tiles, holding the storage, slots and played
+    leaders given (the copy's own, or ``p``'s shared)."""
+    q = _new(PlayerState)
+    q.nickname = p.nickname
+    q.seat = p.seat
+    q.active = p.active
+    q.faith = p.faith
+    q.chose_leaders = p.chose_leaders
+    q.chose_resources = p.chose_resources
+    q.bonus = p.bonus
+    q.vp = p.vp
+    q.shelves = shelves
+    q.strongbox = strongbox
+    q.depots = depots
+    q.slots = slots
+    q.hand = p.hand.copy()
+    q.active_leaders = active_leaders
+    q.favors = p.favors.copy()
+    return q
+
+
+def _seat(players: list[PlayerState], d: dict) -> None:
+    d["players"] = players
+    d["by_nick"] = {q.nickname: q for q in players}
+
+
+def _unrecorded(g: Game, d: dict) -> None:
+    """A search copy's own reports fired, and no history, events or changes recorded."""
+    d["fired"] = g.fired.copy()
+    d["history"] = []
+    d["_events"] = []
+    d["_dirty"] = set()
 
 
 # ---------------------------------------------------------------------------- rules facts
