@@ -63,6 +63,19 @@ def test_a_surface_cache_keeps_to_its_budget_in_bytes_and_in_entries():
     assert len(pair) == 1 and pair.nbytes == 2 * 10 * 10 * pygame.Surface((1, 1)).get_bytesize()
 
 
+def _first_board(app: App, nicks: list[str]) -> BoardScene:
+    """The board of ``nicks[0]`` at the first turn of a seeded game, drawn once."""
+    game = Game.new(default_config(), nicks, 3)
+    for nick, action in steps(game, random.Random(3)):
+        game.apply(nick, action)
+        if game.phase == "play":
+            break
+    board = BoardScene(app, session_for(game, nicks[0]))
+    app.stack.reset(board)
+    app.frame(1 / 60)
+    return board
+
+
 def _over_budget() -> dict[str, dict[str, int]]:
     return {name: info for name, info in memory.caches().items()
             if info["bytes"] > info["budget"] or info["count"] > info["maxsize"]}
@@ -159,14 +172,7 @@ def test_the_board_keeps_no_window_sized_background_besides_its_frame_and_lets_i
     if something still holds the scene."""
     from game.scenes.menus import TitleScene
     memory.clear_caches()
-    game = Game.new(default_config(), ["Ada", "Bruno", "Cora", "Dario"], 3)
-    for nick, action in steps(game, random.Random(3)):
-        game.apply(nick, action)
-        if game.phase == "play":
-            break
-    board = BoardScene(app, session_for(game, "Ada"))
-    app.stack.reset(board)
-    app.frame(1 / 60)
+    board = _first_board(app, ["Ada", "Bruno", "Cora", "Dario"])
     window = app.window.get_width() * app.window.get_height()
     assert board._static is not None and board._base is not None
     for name, cache in memory._CACHES.items():
@@ -311,14 +317,7 @@ def test_the_board_draws_a_change_into_the_same_frame_and_a_question_dims_in_pla
     copy for each change made two of them live at once), and the screen behind a question is
     blurred and darkened in place, the same pixels as a veil laid over it."""
     from game.scenes.ask import BLUR, VEIL, dim
-    game = Game.new(default_config(), ["Ada", "Bruno"], 3)
-    for nick, action in steps(game, random.Random(3)):
-        game.apply(nick, action)
-        if game.phase == "play":
-            break
-    board = BoardScene(app, session_for(game, "Ada"))
-    app.stack.reset(board)
-    app.frame(1 / 60)
+    board = _first_board(app, ["Ada", "Bruno"])
     base, static = board._base, board._static
     before = pygame.image.tobytes(base, "RGB")
     board.session.error = "That shelf is full."        # something changed: the board is drawn again
