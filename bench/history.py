@@ -79,7 +79,7 @@ def main() -> None:
 
     from game.scenes.app import App
     from game.scenes.board import BoardScene
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
 
     game = played_game()
     me = "Bruno"

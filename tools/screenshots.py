@@ -61,7 +61,7 @@ def mid_game(nicks: list[str], seed: int, moves: int) -> Game:
 
 
 def session_for(game: Game, nickname: str):
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     s = GameSession(TableMatch(game, nickname), default_config(), nickname)
     s.pump()
     return s
@@ -110,7 +110,7 @@ def shots(app) -> dict:
     from game.scenes import game_over, lobby, menus, overlay, setup
     from game.scenes import help as help_
     from game.scenes.board import BoardScene
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     cfg = default_config()
 
     def board(nicks, seed, moves, act=None):

@@ -7,7 +7,7 @@ track, the player's board, the log (or the plan being built, in its place) and t
 This scene composes them and keeps the input flow.
 
 Input is read in one place (:meth:`BoardScene._click`): a click on a target either starts a plan
-(:mod:`game.scenes.plans`: take a line, buy a card, run productions), edits the current plan, or
+(:mod:`game.client.plans`: take a line, buy a card, run productions), edits the current plan, or
 does a one-step action (swap two shelves, also by dragging one onto the other; play or discard a
 leader). Esc or Back drops the plan: nothing is sent until Confirm (or Enter, which also answers
 yes to a warning). Illegal targets are greyed out before they are tried; refusals are shown as
@@ -21,6 +21,9 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
+from game.client.hint import HintPlan, Hinter, plan_for
+from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
+from game.client.session import GameSession
 from game.rules.actions import ReqEndTurn, ReqLeaderAction, ReqSwapShelves
 from game.rules.choices import activatable_leaders, affordable_cards
 
@@ -36,10 +39,7 @@ from .panels.market import MarketPanel
 from .panels.plan import PlanPanel
 from .panels.player_board import PlayerBoardPanel
 from .panels.top_bar import TopBar
-from .hint import HintPlan, Hinter, plan_for
-from .plans import BuyPlan, MarketPlan, ProductionPlan
 from .scene import Scene
-from .session import GameSession
 
 DRAG_DISTANCE = 6
 """Pixels the mouse must travel with the button down before a press on a shelf becomes a drag."""
@@ -456,7 +456,7 @@ class BoardScene(Scene):
 
     # ------------------------------------------------------------------ hint
     def _hint(self) -> None:
-        """Ask the hard bot what to do now (on a worker thread; see :mod:`game.scenes.hint`)."""
+        """Ask the hard bot what to do now (on a worker thread; see :mod:`game.client.hint`)."""
         if not self._can_act() or self.plan is not None:
             return
         if self.hinter is None:
@@ -636,7 +636,7 @@ class BoardScene(Scene):
 
         from game.rules.errors import GameError
 
-        from .refusals import words_for
+        from game.client.refusals import words_for
         game = copy.deepcopy(self.session.shadow())
         try:
             game.apply(self.vm.nickname, request)
@@ -947,7 +947,8 @@ class BoardScene(Scene):
 
     def _draw_over(self, surface: pygame.Surface) -> None:
         """Who won, in the action bar under *See the scores*."""
-        from .game_over import final_scores, outcome_words
+        from game.client.session import final_scores
+        from game.client.words import outcome_words
         head, _why = outcome_words(self.session, final_scores(self.session))
         a = self.layout.actions
         top = self.action_bar.main_rects()[0].bottom

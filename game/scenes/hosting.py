@@ -14,9 +14,12 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from game.client.words import joined
+
 if TYPE_CHECKING:
+    from game.client.session import GameSession
+
     from .app import App
-    from .session import GameSession
 
 
 def others_at_table(app: "App", me: str | None = None) -> list[str]:
@@ -91,12 +94,6 @@ def end_saved_hosted_games(data_dir: Path, me: str) -> int:
         store.unlock()
 
 
-def _names(people: list[str]) -> str:
-    if len(people) == 1:
-        return people[0]
-    return ", ".join(people[:-1]) + " and " + people[-1]
-
-
 def ask_before_leaving(app: "App", session: "GameSession | None", leave: Callable[[bool], None]) -> bool:
     """If this app hosts a game with other people at it, ask the host first and return True;
     ``leave(stop_server)`` is called with the answer (not at all for "Stay"). Returns False when
@@ -105,7 +102,7 @@ def ask_before_leaving(app: "App", session: "GameSession | None", leave: Callabl
     if not people:
         return False
     from .ask import AskScene
-    who = _names(people)
+    who = joined(people)
     verb = "is" if len(people) == 1 else "are"
     in_game = session is not None and session.vm.has_game and not session.vm.game["ended"]
     if in_game:
@@ -146,7 +143,7 @@ def ask_before_quitting(app: "App") -> bool:
     if isinstance(top, AskScene) and top.title == QUIT_TITLE:
         return False         # closing the window again while asked: quit
 
-    who = _names(people)
+    who = joined(people)
     verb = "is" if len(people) == 1 else "are"
     text = (f"{who} {verb} playing on the game server of this computer. Quitting closes it: {who} "
             f"{verb} disconnected. The game is kept and goes on when you host it again.")

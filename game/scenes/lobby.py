@@ -17,7 +17,7 @@ from .backdrop import FADED, INK, OXBLOOD, SEPIA, blit_lines, panel, title_block
 from .router import SessionScene, leave_game
 
 if TYPE_CHECKING:
-    from .session import GameSession
+    from game.client.session import GameSession
 
 SEAT_CHOICES = (("players_1", "Solo", 1), ("players_2", "2 players", 2), ("players_3", "3 players", 3),
                 ("players_4", "4 players", 4))

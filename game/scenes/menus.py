@@ -16,6 +16,7 @@ from typing import Any
 import pygame
 import pygame_gui
 
+from game.client.words import joined
 from game.netcode.protocol import NICKNAME_MAX, validate_nickname
 from game.settings import BOT_PACES
 
@@ -160,7 +161,7 @@ class TitleScene(PaintedScene):
                     else "Return to your game on its server"
             items.append(("rejoin", label,
                           f"Back to your seat as {record['nickname']}"
-                          + (f", with {_and(players)}" if players else "")))
+                          + (f", with {joined(players)}" if players else "")))
         solo_saved = self.app.solo_save_path.exists()
         if solo_saved:
             items.append(("continue", "Continue solo game", "Pick up your saved game against Lorenzo"))
@@ -299,9 +300,9 @@ class TitleScene(PaintedScene):
             return
         from .ask import AskScene
         others = sorted({n for _path, people in kept for n in people if n != me})
-        text = ("Your LAN game" + (f" with {_and(others)}" if others else "") + " is kept on this computer, "
+        text = ("Your LAN game" + (f" with {joined(others)}" if others else "") + " is kept on this computer, "
                 "and hosting brings it back as it was. Continue it, or end it for good and "
-                "open a new table" + (f" ({_and(others)} cannot take {'their seats' if len(others) > 1 else 'a seat'} "
+                "open a new table" + (f" ({joined(others)} cannot take {'their seats' if len(others) > 1 else 'a seat'} "
                                       "in it again)." if others else "."))
 
         def then(answer: str) -> None:
@@ -352,7 +353,7 @@ class TitleScene(PaintedScene):
         from game.rules.errors import GameError
 
         from .router import scene_for
-        from .session import GameSession
+        from game.client.session import GameSession
 
         app = self.app
         try:
@@ -386,10 +387,6 @@ def remote_seat(app) -> tuple[str, dict] | None:
             continue                  # the game this app hosts: "Return to your LAN game"
         return key, record
     return None
-
-
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def describe_solo_save(config, path) -> str | None:
@@ -771,7 +768,7 @@ class HostScene(PaintedScene):
         from game.match import RemoteMatch
 
         from .lobby import LobbyScene
-        from .session import GameSession
+        from game.client.session import GameSession
         app = self.app
         try:
             match = RemoteMatch("127.0.0.1", self.port, app.settings.nickname.strip(), connect_timeout=3,
@@ -1069,7 +1066,7 @@ class JoinScene(PaintedScene):
             found = getattr(self, "_found", None)
             if found is not None and (found.address, found.port) == tuple(self._target):   # type: ignore[arg-type]
                 result.table_name, result.host_name = found.info.name, found.info.host
-            from .session import GameSession
+            from game.client.session import GameSession
             self.session = GameSession(result, self.app.config, result.nickname)
             self.busy = "Joining the waiting room\u2026"
         self.follow_join()
@@ -1079,7 +1076,7 @@ class JoinScene(PaintedScene):
         session = self.session
         msgs = session.pump()
         if session.lobby.error:
-            from .session import NICKNAME_ERRORS
+            from game.client.session import NICKNAME_ERRORS
             if session.lobby.error == NICKNAME_ERRORS["TAKEN"]:   # someone at that table has this name
                 nick = session.nickname
                 self.instead = another_nickname(nick)

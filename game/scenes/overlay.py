@@ -17,7 +17,7 @@ from .ask import dim
 from .backdrop import FADED, INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_lines, panel, tracked, wrap
 
 if TYPE_CHECKING:
-    from .session import GameSession
+    from game.client.session import GameSession
 
 
 class ConnectionOverlay(PaintedScene):

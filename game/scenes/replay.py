@@ -20,16 +20,17 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
-from game.replays import Replay, ReplayError, export_to
+from game.client.narration import Narrator
+from game.client.replay import Replay, ReplayError, export_to
+from game.client.session import GameSession, named
+from game.client.view_model import ViewModel
+from game.client.words import joined
 
 from .art import fonts
 from .art import palette as P
 from .backdrop import OXBLOOD, SEPIA, PaintedScene, title_block
 from .board import BoardScene
 from .panels.base import text
-from .narration import Narrator
-from .session import GameSession, named
-from .view_model import ViewModel
 
 CONTROLS = [("first", "\u00ab", "To the start: the deal (Home)"),
             ("back", "\u2039", "One move back (Left)"),
@@ -224,7 +225,7 @@ def default_export_dir() -> Path:
 
 def open_replay_scene(app: Any, path: Path, viewer: str | None = None) -> "ReplayScene | str":
     """The replay scene of a file, or the reason it cannot be opened (in words)."""
-    from game.replays import open_replay
+    from game.client.replay import open_replay
     try:
         replay = open_replay(path, app.config, viewer)
     except ReplayError as e:
@@ -242,7 +243,7 @@ class PastGamesScene(PaintedScene):
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
-        from game.replays import past_games
+        from game.client.replay import past_games
         self.games = past_games(app.data_dir)
         self.page = 0
         self.message: str | None = None
@@ -343,7 +344,7 @@ def result_of(game: Any) -> str:
     if len(winners) == 1:
         return f"{winners[0]} won"
     if winners:
-        return f"{', '.join(winners[:-1])} and {winners[-1]} shared the win"
+        return f"{joined(winners)} shared the win"
     return "Lorenzo won" if game.kind == "solo" else "No winner"
 
 

@@ -14,7 +14,7 @@ from .scene import Scene
 
 if TYPE_CHECKING:
     from .app import App
-    from .session import GameSession
+    from game.client.session import GameSession
 
 
 def scene_for(app: "App", session: "GameSession") -> Scene | None:

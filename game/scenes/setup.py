@@ -6,10 +6,11 @@ scene hands over (see :func:`router.follow`). A refusal is shown in words under 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pygame
 
+from game.client.words import leader_words
 from game.rules.actions import ReqChooseLeaders, ReqChooseResources
 
 from .art import fonts
@@ -18,47 +19,10 @@ from .backdrop import (FADED, GOLD, GOLD_LIGHT, GREEN_INK, INK, OXBLOOD, SEPIA, 
 from .router import SessionScene, leave_game
 
 if TYPE_CHECKING:
-    from .session import GameSession
+    from game.client.session import GameSession
 
 ORDINALS = ["first", "second", "third", "fourth"]
 SHELF_NAMES = ["top shelf", "middle shelf", "bottom shelf"]
-
-
-# ---------------------------------------------------------------------------- words
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def leader_words(ld: dict[str, Any], productions: dict[int, dict]) -> tuple[str, str, str, int]:
-    """A leader in words: (name, ability, requirement, victory points)."""
-    res = ld["resourceType"]
-    kind = ld["leaderType"]
-    if kind == "DISCOUNT":
-        name = f"Patron of {res}"
-        ability = f"Every development card you buy costs {_count(ld.get('discount', 1), res)} less."
-    elif kind == "DEPOT":
-        name = f"Steward of {res}"
-        ability = f"An extra depot that holds up to 2 {res}, besides your warehouse."
-    elif kind == "ZERO":
-        name = f"Alchemist of {res}"
-        ability = f"Each white marble you take from the market becomes 1 {res}."
-    elif kind == "PRODUCTION":
-        name = f"Artisan of {res}"
-        prod = productions.get(ld.get("production", -1)) or {}
-        gives = ", ".join(_count(n, r) for r, n in prod.get("output", {}).items())
-        extra = prod.get("outputBlanks", 1)
-        out = " and ".join(x for x in (_count(extra, "resource") + " of your choice" if extra else "", gives) if x)
-        ability = f"A production of your own: {_count(1, res)} gives {out or '1 resource of your choice and 1 Faith'}."
-    else:
-        name, ability = f"Leader of {res}", kind.title()
-    needs: list[str] = []
-    for e in (ld.get("devCardRequirement") or {}).get("entries", []):
-        level = f"level {e['level']} " if e.get("level") else ""
-        needs.append(f"{e['quantity']} {level}{e['color'].lower()} card{'s' if e['quantity'] != 1 else ''}")
-    for r, n in (ld.get("resourceRequirement") or {}).get("requirements", {}).items():
-        needs.append(f"{n} {r}")
-    need = "To play it you need " + (" and ".join(needs) if needs else "nothing") + "."
-    return name, ability, need, int(ld.get("victoryPoints", 0))
 
 
 # ---------------------------------------------------------------------------- leaders

@@ -13,6 +13,7 @@ from typing import Any
 
 import pygame
 
+from game.client.words import joined
 from game.settings import BOT_PACES
 
 from .art import fonts
@@ -41,11 +42,7 @@ def saved_summary(path: Path, config: Any) -> tuple[str | None, str | None]:
         names = [f"{nick.removesuffix(' (bot)')} ({level})" for nick, level in bots.items()]
     except (OSError, orjson.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
         return None, f"The saved game could not be read ({type(e).__name__}); it is kept as it is."
-    return "A game against " + _and(names) + " is saved.", None
-
-
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return "A game against " + joined(names) + " is saved.", None
 
 
 class VersusScene(PaintedScene):
@@ -200,7 +197,7 @@ class VersusScene(PaintedScene):
 
         from .menus import check_nickname
         from .router import scene_for
-        from .session import GameSession
+        from game.client.session import GameSession
 
         app = self.app
         pace = BOT_PACES.get(app.settings.bot_pace, BOT_PACES["normal"])

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from game.netcode import protocol as P
-from game.replays import Replay
+from game.client.replay import Replay
 
 from conftest import CONFIG, drive, room_of, start_game
 

@@ -133,7 +133,7 @@ def test_the_turns_skipped_while_away_are_the_rounds_the_others_played():
     seat. A player who leaves at the start of round r and is away for two rounds missed r and r+1."""
     from game.rules.actions import ReqEndTurn
     from game.rules.playout import choose
-    from game.scenes.session import skipped_words
+    from game.client.session import skipped_words
     g = Game.new(CONFIG, ["a", "b", "c"], 21)
     rng = random.Random(21)
     while g.phase == "setup":
@@ -211,7 +211,7 @@ def test_the_log_says_whose_turn_it_is_when_a_departure_passes_it_on():
     from game.rules.actions import ReqEndTurn
     from game.rules.playout import choose
     from game.rules.views import player_view
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
 
     class Feed:
         def __init__(self) -> None:

@@ -14,7 +14,7 @@ from game.match import LocalMatch  # noqa: E402
 from game.rules import default_config, player_view  # noqa: E402
 from game.scenes.app import App  # noqa: E402
 from game.scenes.board import BoardScene  # noqa: E402
-from game.scenes.session import GameSession  # noqa: E402
+from game.client.session import GameSession  # noqa: E402
 
 CFG = default_config()
 
@@ -352,7 +352,7 @@ class _Table(TableMatch):
 
 
 def test_the_table_chats_from_the_foot_of_the_log():
-    from game.scenes.session import ChatLine
+    from game.client.session import ChatLine
     app = App(headless=True, size=(1280, 800))
     game = mid_game(["Ada", "Bruno"], 5, 30)
     match = _Table(game, "Ada")

@@ -15,7 +15,7 @@ from game.rules import default_config  # noqa: E402
 from game.scenes.app import App  # noqa: E402
 from game.scenes.board import BoardScene  # noqa: E402
 from game.scenes.panels.faith import VaticanMoment  # noqa: E402
-from game.scenes.session import GameSession  # noqa: E402
+from game.client.session import GameSession  # noqa: E402
 
 CFG = default_config()
 SIZES = [(1024, 640), (1920, 1080)]

@@ -81,7 +81,7 @@ def test_the_rules_open_over_a_game_and_lead_back_to_it(app):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
     from screenshots import TableMatch, mid_game
     from game.scenes.board import BoardScene
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     game = mid_game(["Ada", "Bruno"], 5, 30)
     board = BoardScene(app, GameSession(TableMatch(game, "Ada"), app.config, "Ada"))
     app.stack.push(board)

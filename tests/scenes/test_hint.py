@@ -20,10 +20,10 @@ from game.match import LocalMatch  # noqa: E402
 from game.rules import default_config, player_view  # noqa: E402
 from game.rules.actions import ReqActivateProductions, ReqBuyDevCard, ReqTakeFromMarket  # noqa: E402
 from game.rules.views import shadow_game  # noqa: E402
-from game.scenes import hint as H  # noqa: E402
+from game.client import hint as H  # noqa: E402
 from game.scenes.app import App  # noqa: E402
 from game.scenes.board import BoardScene  # noqa: E402
-from game.scenes.session import GameSession  # noqa: E402
+from game.client.session import GameSession  # noqa: E402
 
 CFG = default_config()
 pytestmark = pytest.mark.timeout(120)

@@ -102,7 +102,7 @@ def test_the_title_sleeps_and_a_click_wakes_it(dirs):
 
 def test_a_message_from_the_server_wakes_a_sleeping_waiting_room(dirs, tmp_path):
     from game.scenes.lobby import LobbyScene
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     srv = Server(CFG, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", heartbeat=5))
     srv.start()
     try:

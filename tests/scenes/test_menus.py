@@ -17,7 +17,7 @@ from game.rules.actions import ReqChooseLeaders, ReqChooseResources
 from game.rules.engine import Game, Termination
 from game.rules.views import player_view
 from game.scenes.app import App
-from game.scenes.session import GameSession
+from game.client.session import GameSession
 from game.settings import Settings
 
 pytestmark = pytest.mark.timeout(120)
@@ -761,7 +761,8 @@ def test_lobby_leave_closes_the_match(app):
 # ---------------------------------------------------------------------------- game over
 class TestGameOver:
     def test_scores_add_up_and_the_winner_leads(self, app):
-        from game.scenes.game_over import GameOverScene, final_scores
+        from game.client.session import final_scores
+        from game.scenes.game_over import GameOverScene
         s = ended_session(app.config, ["Ada", "Bea", "Cy"])
         rows = final_scores(s)
         for _nick, sc in rows:

@@ -15,7 +15,7 @@ from game.rules import default_config
 from game.rules.playout import choose
 from game.rules.views import player_view, shadow_game
 from game.scenes.app import App
-from game.scenes.session import GameSession
+from game.client.session import GameSession
 
 CFG = default_config()
 
@@ -130,7 +130,7 @@ def test_a_hosted_game_is_played_to_the_end_by_two_clients(server, tmp_path):
 
 @pytest.mark.timeout(60)
 def test_an_update_the_client_cannot_read_is_skipped_and_the_whole_game_fetched_again(server, tmp_path):
-    from game.scenes.session import UNREADABLE
+    from game.client.session import UNREADABLE
     session = solo_session(server, "Vera", tmp_path / "seats.json")
     match = session.match
     old_conn = match.conn
@@ -146,7 +146,7 @@ def test_an_update_the_client_cannot_read_is_skipped_and_the_whole_game_fetched_
 
 
 def test_a_local_match_with_an_unreadable_message_goes_on(tmp_path, monkeypatch):
-    from game.scenes.session import UNREADABLE
+    from game.client.session import UNREADABLE
 
     class Stub:
         def __init__(self) -> None:
@@ -189,7 +189,7 @@ def test_without_a_token_the_seat_is_asked_back_by_nickname(tmp_path, monkeypatc
 
 @pytest.mark.timeout(60)
 def test_two_clients_at_one_table_talk_to_each_other(server, tmp_path):
-    from game.scenes.session import ChatLine
+    from game.client.session import ChatLine
     a, b = table_of_two(server, tmp_path)
     assert a.can_chat and b.can_chat
     a.chat("  Buona   fortuna!  ")
@@ -200,7 +200,7 @@ def test_two_clients_at_one_table_talk_to_each_other(server, tmp_path):
 
 
 def test_a_rejoin_does_not_repeat_the_chat_already_shown():
-    from game.scenes.session import ChatLine
+    from game.client.session import ChatLine
     from game.rules.engine import Game
     game = Game.new(CFG, ["Ada", "Bruno"], 3)
     view = player_view(game, "Ada")
@@ -293,7 +293,7 @@ def _play_until(session: GameSession, rng, cond, limit: int = 400) -> None:
 @pytest.mark.timeout(90)
 def test_a_player_who_comes_back_with_a_new_client_reads_the_log_and_their_skipped_turns(server, tmp_path):
     from game.rules.actions import ReqChooseLeaders, ReqChooseResources
-    from game.scenes.session import ChatLine, Note
+    from game.client.session import ChatLine, Note
     a, b = table_of_two(server, tmp_path)
     for s in (a, b):          # setup through the engine's own requests
         s.send(ReqChooseLeaders(tuple(s.vm.me["leadersHand"][:2])))

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from game import replays as R
+from game.client import replay as C
 from game.match import RemoteMatch
 from game.netcode.server import Server, ServerOptions
 from game.rules import default_config
@@ -16,7 +16,7 @@ from game.rules.playout import choose
 from game.rules.views import player_view
 from game.scenes.app import App
 from game.scenes.replay import ReplayScene, watch_finished
-from game.scenes.session import GameSession
+from game.client.session import GameSession
 
 CFG = default_config()
 pytestmark = pytest.mark.timeout(120)
@@ -76,7 +76,7 @@ def test_undo_and_the_replay_of_a_game_on_our_server(server, tmp_path):
         pump_until(session, lambda: isinstance(app.stack.top, ReplayScene), app=app)
         replay = app.stack.top.replay
         assert replay.final.snapshot() == game.snapshot() and replay.viewer == "Ada"
-        assert [g.kind for g in R.past_games(app.data_dir)] == ["server"]
+        assert [g.kind for g in C.past_games(app.data_dir)] == ["server"]
     finally:
         while app.stack.top is not None:
             app.stack.pop()

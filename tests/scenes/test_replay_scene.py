@@ -11,6 +11,7 @@ import pygame
 import pytest
 
 from game import replays as R
+from game.client import replay as C
 from game.match import LocalMatch
 from game.rules import default_config
 from game.rules.playout import choose, random_game
@@ -60,7 +61,7 @@ def key(app: App, k: int) -> None:
 def shows(scene: ReplayScene, step: int) -> None:
     """The scene's board and log are those of ``step`` (from a replay of the file from the start)."""
     assert scene.step == step
-    fresh = R.Replay(scene.replay.record, CFG)
+    fresh = C.Replay(scene.replay.record, CFG)
     assert scene.session.vm.game == fresh.view_at(step)
     assert scene.session.log == fresh.lines_until(step)
 
@@ -131,7 +132,7 @@ def test_past_games_to_a_replay_stepped_exported_and_opened_again(app, tmp_path)
 
 def test_the_game_over_page_opens_the_replay_of_the_game_just_played(app):
     from game.scenes.router import scene_for
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     match = LocalMatch(CFG, "Ada", seed=3, save_path=app.data_dir / "solo-game.json")
     rng = random.Random(3)
     while not match.game.ended:
@@ -143,7 +144,7 @@ def test_the_game_over_page_opens_the_replay_of_the_game_just_played(app):
     click(app, "replay")
     scene = app.stack.top
     assert isinstance(scene, ReplayScene) and scene.replay.final.snapshot() == match.game.snapshot()
-    assert [g.kind for g in R.past_games(app.data_dir)] == ["solo"]     # and it is kept
+    assert [g.kind for g in C.past_games(app.data_dir)] == ["solo"]     # and it is kept
 
 
 LEVELS = {"Cosimo (bot)": "hard", "Lucrezia (bot)": "easy"}
@@ -169,7 +170,7 @@ def test_a_replay_of_a_game_against_the_computer_names_each_bot_with_its_level(a
     from game.match import _keep_replay
     from game.rules.views import player_view
     from game.scenes.router import scene_for
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     game = random_game(CFG, ["Ada", *LEVELS], seed=12)
     match = SimpleNamespace(game=game, bots=dict(LEVELS), nickname="Ada", replay_path=None,
                             save_path=app.data_dir / "bots-game.json", supports_undo=False,

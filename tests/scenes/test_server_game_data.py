@@ -25,7 +25,7 @@ from game.rules.actions import Action
 from game.rules.errors import GameError
 from game.rules.views import shadow_game
 from game.rules.playout import choose
-from game.scenes.session import GameSession
+from game.client.session import GameSession
 
 pytestmark = pytest.mark.timeout(60)
 

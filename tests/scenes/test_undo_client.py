@@ -21,7 +21,7 @@ from game.rules.engine import Game  # noqa: E402
 from game.rules.playout import choose  # noqa: E402
 from game.scenes.app import App  # noqa: E402
 from game.scenes.board import BoardScene  # noqa: E402
-from game.scenes.session import GameSession  # noqa: E402
+from game.client.session import GameSession  # noqa: E402
 
 CFG = default_config()
 

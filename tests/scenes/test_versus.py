@@ -380,7 +380,7 @@ def test_a_bot_that_cannot_go_on_says_so_in_the_log_and_leaves_the_table(app, mo
     from game.rules.actions import ReqEndTurn
     from game.scenes.board import BoardScene
     from game.scenes.router import scene_for
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     monkeypatch.setattr(driver, "think", lambda job, config, level=None: driver.Answer(
         job, ReqEndTurn(), "broken on purpose", level or job.level, 0.0))
     match = BotMatch(CFG, "Ada", ["medium", "hard"], seed=3, save_path=app.data_dir / "bots-game.json",

@@ -111,7 +111,7 @@ def _table(size, nicks=("Ada", "Bruno", "Cora"), faith: int | None = None) -> tu
 
     from game.rules import default_config
     from game.scenes.board import BoardScene
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     game = mid_game(list(nicks), 3, 40)
     if faith is not None:
         for p in game.players:
@@ -246,7 +246,7 @@ def _solo_with_a_stone_depot(size) -> tuple[Walk, object]:
 
     from game.rules import default_config
     from game.scenes.board import BoardScene
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     game = mid_game(["Ada"], 3, 6)
     p = game.player("Ada")
     for shelf, content in zip(p.shelves, [{}, {"Coin": 2}, {"Stone": 3}]):
@@ -275,7 +275,7 @@ def _boxes(size, game) -> tuple[list[pygame.Rect], pygame.Rect]:
     from game.rules.views import player_view
     from game.scenes.layout import board_layout
     from game.scenes.panels.player_board import PlayerBoardPanel
-    from game.scenes.view_model import ViewModel
+    from game.client.view_model import ViewModel
     vm = ViewModel("Ada")
     vm.feed(player_view(game, "Ada"))
     me = vm.me
@@ -349,7 +349,7 @@ def _solo_near_the_end(size) -> tuple[Walk, object]:
 
     from game.rules import default_config
     from game.scenes.board import BoardScene
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     game = mid_game(["Ada"], 3, 6)
     game.black_cross = 22
     move = next(t.id for t in game.config.solo_tokens if t.kind == "move" and t.spaces == 2)
@@ -426,7 +426,7 @@ def _solo_with_tokens_face_up(size) -> tuple[Walk, object]:
 
     from game.rules import default_config
     from game.scenes.board import BoardScene
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     game = mid_game(["Ada"], 3, 6)
     toks = game.config.solo_tokens
     up = [next(t.id for t in toks if t.kind == "discard" and t.color == "Purple"),
@@ -518,7 +518,7 @@ def test_a_leaders_greyed_play_says_what_is_missing_and_its_card_stays_small(siz
     from game.rules import default_config
     from game.scenes.board import BoardScene
     from game.scenes.layout import board_layout
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     game = mid_game(["Ada"], 3, 0)
     app = App(headless=True, size=size)
     walk = Walk(app, None, "leader")
@@ -558,7 +558,7 @@ def test_a_leader_the_engine_refuses_is_said_in_the_players_words(size, monkeypa
     from game.rules import default_config
     from game.scenes import board as board_module
     from game.scenes.board import BoardScene
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     caplog.set_level(logging.INFO)
     on_board: list[str] = []
     text = board_module.text
@@ -767,7 +767,7 @@ def test_a_bot_of_a_game_on_this_machine_is_named_with_its_level():
     from types import SimpleNamespace
 
     from game.rules import default_config
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     s = GameSession(SimpleNamespace(bots={"Lucrezia (bot)": "hard"}, poll=lambda: [], send=lambda r: None),
                     default_config(), "Ada")
     assert s.shown_name("Lucrezia (bot)") == "Lucrezia · hard bot"
@@ -781,7 +781,7 @@ def test_a_bot_of_a_server_game_is_named_with_the_level_the_server_says():
     from game.rules import default_config
     from game.rules.views import player_view
     from game.scenes.board import BoardScene
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     game = mid_game(["Ada", "Piero (bot)"], 3, 20)
     match = TableMatch(game, "Ada")
     match.out = [{**player_view(game, "Ada"), "botLevels": {"Piero (bot)": "hard"}}]

@@ -59,7 +59,7 @@ def _solo(size, *, cross: int, token: str, faith: int | None = None, setup=None)
 
     from game.rules import default_config
     from game.scenes.board import BoardScene
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     game = mid_game(["Ada"], 3, 6)
     game.black_cross = cross
     if faith is not None:
@@ -151,7 +151,7 @@ def test_with_others_the_last_round_says_who_began_it_and_the_end_who_won():
     from game.rules import default_config
     from game.rules.actions import ReqEndTurn, ReqLeaderAction
     from game.rules.playout import choose
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     game = mid_game(["Ada", "Bruno"], 5, 12)
     game.player("Ada").faith = 23
     game.player("Bruno").faith = 3
@@ -204,8 +204,8 @@ def test_moves_in_the_warehouse_one_after_another_are_one_line_with_their_count(
     from game.scenes.board import BoardScene
     from game.scenes.layout import board_layout
     from game.scenes.panels.player_board import PlayerBoardPanel
-    from game.scenes.session import GameSession
-    from game.scenes.view_model import ViewModel
+    from game.client.session import GameSession
+    from game.client.view_model import ViewModel
     from walk import board_geometry
     game, i, j = _swappable()
     app = App(headless=True, size=size)

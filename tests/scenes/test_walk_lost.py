@@ -119,7 +119,7 @@ def test_the_lost_connection_card_keeps_its_words_inside_it(size, monkeypatch):
     from game.rules import default_config
     from game.scenes import overlay
     from game.scenes.board import BoardScene
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     drawn: list[tuple[str, pygame.Rect]] = []
     blit_lines = overlay.blit_lines
 

@@ -215,7 +215,7 @@ def _finished_solo(app: App):
 
     from game.match import LocalMatch
     from game.rules.playout import choose
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     match = LocalMatch(app.config, "Ada", seed=3, save_path=app.data_dir / "solo-game.json")
     rng = random.Random(3)
     while not match.game.ended:
@@ -287,6 +287,7 @@ def test_the_replay_opens_at_the_deal_and_steps_like_a_media_player(size, monkey
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_past_games_rows_keep_the_winner_and_fit_their_row(size, monkeypatch):
     from game import replays as R
+    from game.client import replay as C
     from game.rules.playout import random_game
     walk = _start(size)
     try:
@@ -297,7 +298,7 @@ def test_past_games_rows_keep_the_winner_and_fit_their_row(size, monkeypatch):
             game = random_game(walk.app.config, nicks, seed=seed)
             R.save_finished(game, walk.app.data_dir / R.REPLAYS, "bots", nicks[0])
             time.sleep(0.01)
-        games = R.past_games(walk.app.data_dir)
+        games = C.past_games(walk.app.data_dir)
         words = Words(monkeypatch)
         walk.press("Past games")
         walk.until_scene("PastGamesScene")
@@ -389,7 +390,7 @@ def _server(config, data: Path, port: int = 0):
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_title_returns_to_a_game_on_a_server_and_forgets_one_the_server_lost(size, tmp_path):
     from game.match import RemoteMatch
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     walk = _start(size, nickname="Ada")
     server = _server(walk.app.config, tmp_path / "srv")
     port = server.address[1]
@@ -707,7 +708,7 @@ def test_a_seat_kept_for_another_game_at_the_same_address_is_told_as_such(tmp_pa
     import orjson
 
     from game.match import RemoteMatch
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     walk = _start(nickname="Bea")
     server = _server(walk.app.config, tmp_path / "srv")
     port = server.address[1]

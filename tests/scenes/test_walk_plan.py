@@ -60,7 +60,7 @@ def _two_stone(size, first_row=("Stone", "Stone", "Faith", "Zero")) -> tuple[Wal
 
     from game.rules import default_config
     from game.scenes.board import BoardScene
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     game = mid_game(["Ada"], 3, 0)
     for shelf in game.player("Ada").shelves:
         shelf.content = {}
@@ -81,7 +81,7 @@ def _shelves(size, game) -> list[pygame.Rect]:
     from game.rules.views import player_view
     from game.scenes.layout import board_layout
     from game.scenes.panels.player_board import PlayerBoardPanel
-    from game.scenes.view_model import ViewModel
+    from game.client.view_model import ViewModel
     vm = ViewModel("Ada")
     vm.feed(player_view(game, "Ada"))
     L = board_layout(size, 1, True)

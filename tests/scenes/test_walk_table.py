@@ -38,7 +38,7 @@ def _table(size, faith: dict[str, int] | None = None) -> tuple[Walk, object]:
 
     from game.rules import default_config
     from game.scenes.board import BoardScene
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     game = mid_game(list(NICKS), 3, 40)
     for p in game.players:
         if faith and p.nickname in faith:
@@ -143,7 +143,7 @@ def test_lorenzos_cross_and_the_players_pawn_on_one_space_stand_apart(size):
     from game.rules import default_config
     from game.scenes.board import BoardScene
     from game.scenes.panels.base import PLAYER_COLORS
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     game = mid_game(["Ada"], 3, 0)
     game.player("Ada").faith, game.black_cross = 3, 3
     app = App(headless=True, size=size)
@@ -238,7 +238,7 @@ def test_lorenzos_warning_goes_when_the_game_is_over(size, monkeypatch):
     from game.rules import default_config
     from game.scenes.board import BoardScene
     from game.scenes.panels import top_bar
-    from game.scenes.session import GameSession
+    from game.client.session import GameSession
     said: list[str] = []
     text = top_bar.text
 
@@ -299,7 +299,7 @@ def test_a_bots_turn_and_the_scores_name_it_with_its_level(size, monkeypatch):
     """The top bar says whose turn it is as the bot's card says who it is ("Isabella's turn ·
     medium bot", never "Isabella (bot)'s turn"), and the scores' sentences name a bot with its
     level ("Lucrezia (hard bot) wins")."""
-    from game.scenes.game_over import outcome_words
+    from game.client.words import outcome_words
     from game.scenes.panels import top_bar
     from walk import play_market_turn
     said: list[str] = []

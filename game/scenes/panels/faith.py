@@ -9,6 +9,8 @@ from typing import Any
 
 import pygame
 
+from game.client.words import joined
+
 from .. import art
 from ..art import cards as C
 from ..art import fonts as F
@@ -233,17 +235,16 @@ class VaticanMoment:
 
     def words(self, me: str) -> str:
         """The banner's words: "you, Ada and Bruno turn the tile face up: +2 VP; Cora loses it"."""
-        from ..narration import _and
 
         def name(n: str) -> str:
             return "you" if n == me else n
         parts = []
         if self.gained:
-            parts.append(f"{_and([name(n) for n in self.gained])} turn{'s' * (len(self.gained) == 1 and self.gained[0] != me)}"
+            parts.append(f"{joined([name(n) for n in self.gained])} turn{'s' * (len(self.gained) == 1 and self.gained[0] != me)}"
                          f" the tile face up: +{self.vp} VP")
         others = [n for n in self.lost if n != me]
         if others:
-            parts.append(f"{_and(others)} lose{'s' * (len(others) == 1)} it")
+            parts.append(f"{joined(others)} lose{'s' * (len(others) == 1)} it")
         if me in self.lost:
             parts.append("you were not in the section: your tile is removed")
         return "; ".join(parts)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pygame
 
+from game.client.plans import BuyPlan
+
 from ..art import cards as C
 from ..art import palette as P
-from ..plans import BuyPlan
 from .base import Context, Hit, Panel, glow, text, veil
 
 COLOR_ORDER = ["Green", "Blue", "Yellow", "Purple"]

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pygame
 
+from game.client.plans import BuyPlan
+
 from ..art import cards as C
 from ..art import fonts as F
 from ..art import marbles as M
 from ..art import palette as P
-from ..plans import BuyPlan
 from .base import Context
 
 
@@ -35,7 +36,7 @@ def hover_art(ctx: Context, unit: float) -> tuple[pygame.Surface | None, str | N
     elif t[0] == "leader":
         ld = ctx.leaders[t[1]]
         img = C.leader_card(ld, prods, big)
-        from ..narration import leader_ability
+        from game.client.words import leader_ability
         words = leader_ability(ld)
     elif t[0] == "production" and t[1] in {c["production"] for c in g["developmentCards"]}:
         card = next(c for c in g["developmentCards"] if c["production"] == t[1])

@@ -11,9 +11,10 @@ import functools
 import pygame
 import pygame_gui
 
+from game.client.session import ChatLine
+
 from ..art import fonts as F
 from ..art import palette as P
-from ..session import ChatLine
 from .base import Context, Panel, reading_size, text
 
 Row = tuple[str, str, bool, bool]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pygame
 
+from game.client.plans import MarketPlan
 from game.rules.choices import market_lines
 
 from ..art import fonts as F
 from ..art import icons as I
 from ..art import marbles as M
 from ..art import palette as P
-from ..plans import MarketPlan
 from .base import Context, Hit, Panel, Target, glow, text, veil
 
 

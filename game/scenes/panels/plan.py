@@ -7,13 +7,14 @@ from typing import Any
 
 import pygame
 
+from game.client.hint import HintPlan
+from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
+
 from ..art import icons as I
 from ..art import marbles as M
 from ..art import fonts as F
 from ..art import palette as P
 from ..backdrop import wrap
-from ..hint import HintPlan
-from ..plans import BuyPlan, MarketPlan, ProductionPlan
 from .base import RESOURCES, Context, Hit, Panel, fit_lines, glow, panel, reading_size, text, veil
 
 HINT_INK = (46, 96, 58)

@@ -7,12 +7,13 @@ from typing import Any
 
 import pygame
 
+from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
+
 from .. import art
 from ..art import cards as C
 from ..art import icons as I
 from ..art import palette as P
 from ..layout import board_parts
-from ..plans import BuyPlan, MarketPlan, ProductionPlan
 from .base import RESOURCES, Context, Hit, Panel, glow, text, veil
 
 

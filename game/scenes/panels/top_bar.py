@@ -190,7 +190,7 @@ class TopBar(Panel):
     def pile_words(self, ctx: Context) -> str:
         """Lorenzo's pile in words (the tooltip of his tokens): his last token, those face up
         since the shuffle, and how many are left."""
-        from ..narration import TOKEN_WORDS
+        from game.client.narration import TOKEN_WORDS
         g = ctx.g
         tokens = {t["id"]: t for t in g.get("actionTokens", [])}
         shown = [t for t in ctx.vm.revealed_tokens if t in tokens]

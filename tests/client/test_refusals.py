@@ -1,5 +1,5 @@
 """Every refusal of the rules engine or the server has words of the player's: what happened and
-what to do (:mod:`game.scenes.refusals`), never the engine's own text. The board shows them
+what to do (:mod:`game.client.refusals`), never the engine's own text. The board shows them
 through the frame loop: tests/scenes/test_walk_plan.py (a shelf) and test_walk_board.py (a leader).
 """
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from game.rules import errors as E
-from game.scenes.refusals import refusal_words
+from game.client.refusals import refusal_words
 
 ENGINE_WORDS = ("Cannot add", "Cannot take", "depot is full", "Requirements not met", "(s)", "Err")
 

@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 from game import replays as R
+from game.client import replay as C
 from game.match import BotMatch, LocalMatch
 from game.rules import default_config
 from game.rules.engine import Game
@@ -41,7 +42,7 @@ def with_undos(players: int, seed: int) -> Game:
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_a_replay_ends_in_the_games_final_state(players):
     game = with_undos(players, 20 + players)
-    replay = R.Replay(orjson.loads(orjson.dumps(R.replay_record(game, "bots", "Ada"))), CFG)
+    replay = C.Replay(orjson.loads(orjson.dumps(R.replay_record(game, "bots", "Ada"))), CFG)
     assert len(replay) == len(game.history)
     assert replay.final.snapshot() == game.snapshot()
     assert replay.game_at(len(replay)).snapshot() == game.snapshot()
@@ -52,7 +53,7 @@ def test_a_replay_ends_in_the_games_final_state(players):
 
 def test_stepping_back_and_forth_gives_the_states_of_a_replay_from_the_start():
     game = with_undos(3, 7)
-    replay = R.Replay(R.replay_record(game, "lan"), CFG, viewer="Bruno")
+    replay = C.Replay(R.replay_record(game, "lan"), CFG, viewer="Bruno")
     rng = random.Random(1)
     step = 0
     for _ in range(25):
@@ -72,9 +73,9 @@ def test_stepping_back_and_forth_gives_the_states_of_a_replay_from_the_start():
 
 def test_the_export_opens_in_another_copy_and_damaged_files_are_refused(tmp_path):
     game = random_game(CFG, NICKS[:2], seed=3)
-    replay = R.Replay(R.replay_record(game, "solo", "Ada"), CFG)
-    path = R.export_to(replay, tmp_path / "out")
-    again = R.open_replay(path, CFG)
+    replay = C.Replay(R.replay_record(game, "solo", "Ada"), CFG)
+    path = C.export_to(replay, tmp_path / "out")
+    again = C.open_replay(path, CFG)
     assert again.final.snapshot() == game.snapshot() and again.viewer == "Ada"
     record = orjson.loads(path.read_bytes())
 
@@ -82,7 +83,7 @@ def test_the_export_opens_in_another_copy_and_damaged_files_are_refused(tmp_path
         bad = tmp_path / "bad.json"
         bad.write_bytes(data)
         with pytest.raises(R.ReplayError) as info:
-            R.open_replay(bad, CFG)
+            C.open_replay(bad, CFG)
         assert words in str(info.value)
 
     refused(b"{not json", "not JSON")
@@ -104,9 +105,9 @@ def test_the_games_of_this_machine_are_kept_and_listed(tmp_path):
     while not solo.game.ended:
         solo.send(choose(solo.game, "Ada", rng))
     assert not (data / "solo-game.json").exists()          # the save goes, as before
-    (kept,) = R.past_games(data)
+    (kept,) = C.past_games(data)
     assert kept.kind == "solo" and kept.players == ["Ada"] and kept.title.startswith("Solo")
-    assert R.open_replay(kept.path, CFG).final.snapshot() == solo.game.snapshot()
+    assert C.open_replay(kept.path, CFG).final.snapshot() == solo.game.snapshot()
     # a hosted game's log, as the LAN host's server leaves it
     game = random_game(CFG, NICKS[:2], seed=9)
     folder = data / R.HOSTED
@@ -115,11 +116,11 @@ def test_the_games_of_this_machine_are_kept_and_listed(tmp_path):
                            "seed": game.seed, "tokens": {}, "bots": {NICKS[1]: "medium"}})]
     lines += [orjson.dumps(h) for h in R.replay_record(game, "lan")["history"]] + [b'["end"]']
     (folder / "0.jsonl").write_bytes(b"\n".join(lines) + b"\n")
-    games = R.past_games(data)
+    games = C.past_games(data)
     assert {g.kind for g in games} == {"solo", "lan"}
     hosted = next(g for g in games if g.kind == "lan")
-    assert R.open_replay(hosted.path, CFG, viewer="Bruno").final.snapshot() == game.snapshot()
-    assert R.open_replay(hosted.path, CFG).bots == {NICKS[1]: "medium"}      # the log's bots, with their levels
+    assert C.open_replay(hosted.path, CFG, viewer="Bruno").final.snapshot() == game.snapshot()
+    assert C.open_replay(hosted.path, CFG).bots == {NICKS[1]: "medium"}      # the log's bots, with their levels
 
 
 def test_a_game_against_the_computer_is_kept_when_it_ends(tmp_path):
@@ -137,6 +138,6 @@ def test_a_game_against_the_computer_is_kept_when_it_ends(tmp_path):
         time.sleep(0.001)
     match.close()
     assert match.game.ended
-    (kept,) = R.past_games(data)
+    (kept,) = C.past_games(data)
     assert kept.kind == "bots" and set(kept.players) == set(match.game.nicknames)
-    assert R.open_replay(kept.path, CFG).bots == match.bots and set(match.bots.values()) == {"easy"}   # levels kept
+    assert C.open_replay(kept.path, CFG).bots == match.bots and set(match.bots.values()) == {"easy"}   # levels kept

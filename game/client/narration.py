@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 
 from .view_model import ViewModel
+from .words import joined, leader_ability, vanished_colour
 
 Msg = dict[str, Any]
 TOKEN_WORDS = {
@@ -115,9 +116,9 @@ class Narrator:
             return head + f"{me} is not in the section; the favor tile is removed"
         if not who:
             return head + "nobody is in the section; every favor tile is removed"
-        said = head + f"{_and(who)} turn{'s' * (len(who) == 1)} the favor tile face up{vp}"
+        said = head + f"{joined(who)} turn{'s' * (len(who) == 1)} the favor tile face up{vp}"
         if out:
-            said += f"; {_and(out)}{chr(39)}s " + ("is" if len(out) == 1 else "are") + " removed"
+            said += f"; {joined(out)}{chr(39)}s " + ("is" if len(out) == 1 else "are") + " removed"
         return said
 
     def _last_round(self, actor: str) -> str:
@@ -146,7 +147,7 @@ class Narrator:
         if "winner" not in m:
             if int(g.get("blackPoints", 0)) >= top:
                 return "Lorenzo's black cross reached the end of the faith track: Lorenzo wins"
-            gone = _vanished_colour(g)
+            gone = vanished_colour(g)
             if gone:
                 return f"no {gone} card is left on the grid: Lorenzo wins"
             return "a colour of development cards ran out on the grid: Lorenzo wins"
@@ -260,27 +261,6 @@ class Narrator:
 LAST_ROUND = "the last round has begun"
 """Stands in the action's line for the start of the last round until the action is over (then
 it says who began it, or goes when the game ended at once)."""
-
-
-def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _vanished_colour(g: Msg) -> str | None:
-    """A colour with no development card left on the grid (None if every colour has one)."""
-    grid = g.get("devCardGrid")
-    top = grid.get("topCards") if isinstance(grid, dict) else None
-    if not isinstance(top, dict):
-        return None
-    return next((colour for colour, cards in top.items() if not any(c is not None for c in cards)), None)
-
-
-def leader_ability(ld: Msg) -> str:
-    res = ld["resourceType"]
-    return {"DISCOUNT": f"−{ld.get('discount', 1)} {res} on card costs",
-            "DEPOT": f"an extra depot for 2 {res}",
-            "ZERO": f"white marbles become {res}",
-            "PRODUCTION": f"1 {res} → 1 resource of your choice + 1 Faith"}.get(ld["leaderType"], ld["leaderType"])
 
 
 def _player(g: Msg, who: str) -> Msg:

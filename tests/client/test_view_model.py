@@ -10,7 +10,7 @@ from game.rules.components import default_config
 from game.rules.engine import Game
 from game.rules.playout import steps
 from game.rules.views import player_view
-from game.scenes.view_model import ViewModel
+from game.client.view_model import ViewModel
 
 CFG = default_config()
 

@@ -8,7 +8,7 @@ from game.rules.choices import affordable_cards
 from game.rules.errors import GameError
 from game.rules.playout import steps
 from game.rules.views import shadow_game
-from game.scenes.plans import BuyPlan, MarketPlan, ProductionPlan
+from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
 
 CFG = default_config()
 

@@ -1,7 +1,7 @@
 """A game as the client scenes see it: a match, the view model it feeds, and the story so far.
 
 :class:`GameSession` polls its :class:`~game.match.Match` once per frame (never blocking), feeds
-every message to the one :class:`~game.scenes.view_model.ViewModel`, keeps the lobby state of a
+every message to the one :class:`~game.client.view_model.ViewModel`, keeps the lobby state of a
 remote match, tells in words what happened (the action log), and says which screen the player
 should be on (:meth:`GameSession.stage`). Scenes read it; only scenes send requests through it.
 """
@@ -252,7 +252,7 @@ class GameSession:
         self.match.send(action)
 
     def _refusal(self, m: Msg) -> str:
-        """A refusal of the last request, in the player's words (:mod:`game.scenes.refusals`);
+        """A refusal of the last request, in the player's words (:mod:`game.client.refusals`);
         the engine's or the server's own words go to the log file."""
         from .refusals import refusal_words
         request = self._sent
@@ -424,7 +424,7 @@ def named(nick: str, levels: dict[str, str]) -> str:
 
 def describe_error(m: Msg) -> str:
     """A refusal from the engine or the server, in the engine's words (for the log file; the
-    player reads :func:`game.scenes.refusals.refusal_words`)."""
+    player reads :func:`game.client.refusals.refusal_words`)."""
     from game.rules import errors as E
     t = m.get("type")
     if t == "ErrProtocol":
@@ -442,3 +442,18 @@ def describe_error(m: Msg) -> str:
         return err.describe()
     except (KeyError, TypeError):
         return f"Refused: {t}."
+
+
+def final_scores(session: GameSession) -> list[tuple[str, dict[str, int]]]:
+    """Every player's score by category, best first (total, then resources left)."""
+    g = session.vm.game
+    assert g is not None
+    game = shadow_game(g, session.config, session.nickname)
+    rows = []
+    for p in g["players"]:
+        s = game.score(p["nickname"])
+        rows.append((p["nickname"], {"cards": s.cards, "faith_track": s.faith_track, "favors": s.favors,
+                                     "leaders": s.leaders, "resource_vp": s.resource_vp, "total": s.total,
+                                     "resources": s.resources}))
+    rows.sort(key=lambda r: (-r[1]["total"], -r[1]["resources"]))
+    return rows

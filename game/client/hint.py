@@ -196,7 +196,7 @@ def describe(action: Action, game: Game, player: PlayerState | None = None) -> s
 def _leader_name(game: Game, lid: int) -> str:
     from game.rules.views import leader_wire
 
-    from .setup import leader_words
+    from .words import leader_words
     leader = game.config.leaders.get(lid) if isinstance(game.config.leaders, dict) else next(
         (ld for ld in game.config.leaders if ld.id == lid), None)
     if leader is None:

@@ -1,0 +1,13 @@
+"""The client's game logic, for every front end: pure Python, no pygame, no drawing.
+
+- :mod:`.session`: a match as a player sees it (:class:`~.session.GameSession`, the front door);
+- :mod:`.view_model`: the table, built from the match's updates;
+- :mod:`.narration`: the log's lines, told from the updates;
+- :mod:`.plans`: a market take, a purchase, productions, arranged before they are sent;
+- :mod:`.refusals`: a refused request in the player's words;
+- :mod:`.hint`: what the hard bot would do now, as a plan;
+- :mod:`.words`: names joined in a sentence, a leader in words, the end of a game;
+- :mod:`.replay`: stepping through a finished game, the finished games of this machine.
+
+The pygame scenes (:mod:`game.scenes`) draw from it and send requests through it.
+"""

@@ -1,0 +1,127 @@
+"""What the player reads, in one place: names joined in a sentence, a leader in words, the end of a game.
+
+Pure Python (no pygame): the scenes and any other front end say the same things the same way.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .session import GameSession
+
+Msg = dict[str, Any]
+LORENZO = "Lorenzo il Magnifico"
+
+
+def joined(names: list[str]) -> str:
+    """Names in a sentence: "A", "A and B", "A, B and C".
+
+    >>> joined(["Ada"]), joined(["Ada", "Bea"]), joined(["Ada", "Bea", "Cosimo"])
+    ('Ada', 'Ada and Bea', 'Ada, Bea and Cosimo')
+    """
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def leader_words(ld: dict[str, Any], productions: dict[int, dict]) -> tuple[str, str, str, int]:
+    """A leader in words: (name, ability, requirement, victory points)."""
+    res = ld["resourceType"]
+    kind = ld["leaderType"]
+    if kind == "DISCOUNT":
+        name = f"Patron of {res}"
+        ability = f"Every development card you buy costs {_count(ld.get('discount', 1), res)} less."
+    elif kind == "DEPOT":
+        name = f"Steward of {res}"
+        ability = f"An extra depot that holds up to 2 {res}, besides your warehouse."
+    elif kind == "ZERO":
+        name = f"Alchemist of {res}"
+        ability = f"Each white marble you take from the market becomes 1 {res}."
+    elif kind == "PRODUCTION":
+        name = f"Artisan of {res}"
+        prod = productions.get(ld.get("production", -1)) or {}
+        gives = ", ".join(_count(n, r) for r, n in prod.get("output", {}).items())
+        extra = prod.get("outputBlanks", 1)
+        out = " and ".join(x for x in (_count(extra, "resource") + " of your choice" if extra else "", gives) if x)
+        ability = f"A production of your own: {_count(1, res)} gives {out or '1 resource of your choice and 1 Faith'}."
+    else:
+        name, ability = f"Leader of {res}", kind.title()
+    needs: list[str] = []
+    for e in (ld.get("devCardRequirement") or {}).get("entries", []):
+        level = f"level {e['level']} " if e.get("level") else ""
+        needs.append(f"{e['quantity']} {level}{e['color'].lower()} card{'s' if e['quantity'] != 1 else ''}")
+    for r, n in (ld.get("resourceRequirement") or {}).get("requirements", {}).items():
+        needs.append(f"{n} {r}")
+    need = "To play it you need " + (" and ".join(needs) if needs else "nothing") + "."
+    return name, ability, need, int(ld.get("victoryPoints", 0))
+
+
+def leader_ability(ld: Msg) -> str:
+    """A leader's ability in a few words, for a line of the log."""
+    res = ld["resourceType"]
+    return {"DISCOUNT": f"−{ld.get('discount', 1)} {res} on card costs",
+            "DEPOT": f"an extra depot for 2 {res}",
+            "ZERO": f"white marbles become {res}",
+            "PRODUCTION": f"1 {res} → 1 resource of your choice + 1 Faith"}.get(ld["leaderType"], ld["leaderType"])
+
+
+def vanished_colour(g: Msg) -> str | None:
+    """A colour with no development card left on the grid (None if every colour has one)."""
+    grid = g.get("devCardGrid")
+    top = grid.get("topCards") if isinstance(grid, dict) else None
+    if not isinstance(top, dict):
+        return None
+    return next((colour for colour, cards in top.items() if not any(c is not None for c in cards)), None)
+
+
+def outcome_words(session: "GameSession", rows: list[tuple[str, dict[str, int]]]) -> tuple[str, str]:
+    """The headline and the reason, in words."""
+    g = session.vm.game
+    assert g is not None
+    me = session.nickname
+    max_faith = int(g.get("faithTrack", {}).get("maxFaith", 24))
+    players = g["players"]
+    solo = len(players) == 1
+    winner = g.get("winnerPlayer")
+    if solo:
+        p = players[0]
+        cards = sum(len(s) for s in p["devSlots"])
+        if not winner:
+            if int(g.get("blackPoints", 0)) >= max_faith:
+                why = "His black cross reached the end of the faith track first."
+            else:
+                gone = vanished_colour(g)
+                why = (f"No {gone.lower()} development card is left on the grid." if gone
+                       else "A colour of development cards ran out on the grid.")
+            return f"{LORENZO} wins", why
+        if int(p.get("faithPoints", 0)) >= max_faith:
+            why = "You reached the end of the faith track before Lorenzo."
+        elif cards >= 7:
+            why = "You bought your seventh development card before Lorenzo could stop you."
+        else:
+            why = "You beat Lorenzo."
+        return f"{winner} wins", why
+    if not winner and rows:
+        winner = rows[0][0]
+    says = session.name_in_words          # a bot with its level: "Lucrezia (hard bot) wins"
+    head = "You win" if winner == me else f"{says(winner)} wins"
+    trigger = ""
+    for p in players:
+        if int(p.get("faithPoints", 0)) >= max_faith:
+            trigger = f"{says(p['nickname'])} reached the end of the faith track, and the round was played out."
+            break
+        if sum(len(s) for s in p["devSlots"]) >= 7:
+            trigger = f"{says(p['nickname'])} bought a seventh development card, and the round was played out."
+            break
+    tie = ""
+    if len(rows) > 1 and rows[0][1]["total"] == rows[1][1]["total"]:
+        tie = (f" Tied on {rows[0][1]['total']} points, {says(winner)} wins on the resources left "
+               f"({rows[0][1]['resources']} against {rows[1][1]['resources']}).")
+        if rows[0][1]["resources"] == rows[1][1]["resources"]:
+            tied = [says(n) for n, s in rows
+                    if s["total"] == rows[0][1]["total"] and s["resources"] == rows[0][1]["resources"]]
+            tie = f" {joined(tied)} tied on points and resources left: they share the win."
+            head = "You share the win" if me in tied else "A shared win"
+    return head, (trigger + tie).strip() or "The final round was played out."

@@ -1,0 +1,43 @@
+"""The player-facing words every front end shares (game/client/words.py), and the rule that the
+client's logic never needs pygame."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from game.client.words import joined, leader_words
+
+CLIENT = Path(__file__).resolve().parents[2] / "game" / "client"
+
+
+def test_names_are_joined_as_a_sentence():
+    assert joined(["Ada"]) == "Ada"
+    assert joined(["Ada", "Bea"]) == "Ada and Bea"
+    assert joined(["Ada", "Bea", "Cosimo"]) == "Ada, Bea and Cosimo"
+
+
+def test_a_leader_is_named_with_its_ability_requirement_and_points():
+    depot = {"leaderType": "DEPOT", "resourceType": "Coin", "victoryPoints": 3,
+             "resourceRequirement": {"requirements": {"Shield": 5}}}
+    assert leader_words(depot, {}) == ("Steward of Coin", "An extra depot that holds up to 2 Coin, besides your warehouse.",
+                                       "To play it you need 5 Shield.", 3)
+    discount = {"leaderType": "DISCOUNT", "resourceType": "Stone", "victoryPoints": 2, "discount": 1,
+                "devCardRequirement": {"entries": [{"color": "YELLOW", "quantity": 1},
+                                                   {"color": "GREEN", "quantity": 2, "level": 2}]}}
+    name, ability, need, vp = leader_words(discount, {})
+    assert (name, vp) == ("Patron of Stone", 2)
+    assert ability == "Every development card you buy costs 1 Stone less."
+    assert need == "To play it you need 1 yellow card and 2 level 2 green cards."
+
+
+def test_the_client_never_imports_pygame():
+    """game/client/ is for every front end (the text client too): no module imports pygame,
+    at its top or inside a function."""
+    found = []
+    for path in sorted(CLIENT.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path.name}: {n}" for n in names if n.split(".")[0] in ("pygame", "pygame_gui")
+                      or n.startswith("game.scenes")]
+    assert found == []
