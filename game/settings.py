@@ -15,6 +15,10 @@ import platformdirs
 
 APP = "masters-of-renaissance"
 
+GAME_PORT = 51015
+"""The port a game server listens on unless told otherwise, and the one a joiner knocks at when the
+address gives none (a player's own "Server port" setting is where *they* host, not where others do)."""
+
 BOT_PACES = {"fast": 0.3, "normal": 0.9, "slow": 1.8}
 """Seconds between two moves of the computer players in a game on this machine, by setting."""
 
@@ -63,7 +67,7 @@ class Settings:
     fullscreen: bool = False
     sound: bool = False
     confirm_end_turn: bool = True
-    server_port: int = 51015
+    server_port: int = GAME_PORT
     last_address: str = ""
     bot_pace: str = "normal"
     problem: str | None = field(default=None, compare=False)

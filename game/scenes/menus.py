@@ -18,7 +18,7 @@ import pygame_gui
 
 from game.client.words import joined
 from game.netcode.protocol import NICKNAME_MAX, validate_nickname
-from game.settings import BOT_PACES
+from game.settings import BOT_PACES, GAME_PORT
 
 from .app import WINDOW_SIZES, fits, largest_fitting
 from .art import fonts
@@ -1012,7 +1012,7 @@ class JoinScene(PaintedScene):
         if problem:
             self.errors["nickname"] = problem
         try:
-            target = parse_address(self.draft["address"], self.app.settings.server_port)
+            target = parse_address(self.draft["address"], GAME_PORT)
         except ValueError as e:
             self.errors["address"] = str(e)
             target = None

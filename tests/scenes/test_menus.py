@@ -582,6 +582,15 @@ class TestJoin:
         wait_until(app, lambda: scene.busy is None)
         assert scene.error == f"No game server answered at 127.0.0.1:{port}."
 
+    def test_an_address_without_a_port_knocks_at_the_games_port_not_the_players_own(self, app):
+        app.settings.server_port = 51017      # where this player hosts: not where the friend does
+        scene = self._open(app)
+        scene.widgets["address"].set_text("127.0.0.1")
+        click(app, "join")
+        wait_until(app, lambda: scene.busy is None)
+        assert scene._target == ("127.0.0.1", 51015)
+        assert "51017" not in (scene.error or "")
+
     @pytest.mark.parametrize("text", ["", "not an address!", "10.0.0.1:port", "10.0.0.1:0", "[::1"])
     def test_bad_addresses(self, app, text):
         scene = self._open(app)
