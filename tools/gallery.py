@@ -70,7 +70,7 @@ def pieces(msg: dict) -> pygame.Surface:
     _label(sheet, "Lorenzo's tokens", (30, y))
     _grid(sheet, [art.token(t, 120) for t in msg["actionTokens"]] + [art.token(t, 48) for t in msg["actionTokens"]],
           30, y + 36, 7, 14)
-    _label(sheet, "Papal favour tiles", (1060, y))
+    _label(sheet, "Papal favor tiles", (1060, y))
     tiles = [art.favor_tile(vp, st, 84) for st in ("UP", "DOWN", "REMOVED") for vp in (2, 3, 4)]
     _grid(sheet, tiles, 1060, y + 36, 3, 14)
     y = 860

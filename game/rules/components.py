@@ -182,7 +182,7 @@ class SoloToken(_Frozen):
 
 @dataclass(frozen=True, slots=True)
 class VaticanSection(_Frozen):
-    """A vatican report section of the faith track and its pope's favour tile."""
+    """A vatican report section of the faith track and its pope's favor tile."""
 
     id: int
     first_space: int

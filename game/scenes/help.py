@@ -40,7 +40,7 @@ def pages(config) -> list[Page]:
             "You are a merchant of Renaissance Florence. Whoever has the most victory points when the "
             "game ends wins.",
             f"Points come from the development cards you buy, from how far you go on the faith track, "
-            f"from the Pope's favour tiles you keep, from the leaders you play, and one for every "
+            f"from the Pope's favor tiles you keep, from the leaders you play, and one for every "
             f"{per_vp} resources you have left.",
             f"The end comes when a player buys a seventh card or reaches space {last} of the faith "
             f"track: the round is played out, so that everyone has had as many turns.",
@@ -86,7 +86,7 @@ def pages(config) -> list[Page]:
             f"Faith moves your marker along the track. When any marker reaches a pope's space ({spaces}), "
             f"the Vatican reports on that section.",
             f"Everyone whose marker is inside the section (from space {firsts}, in order) turns that "
-            f"favour tile face up: {favors} points. Everyone behind loses it for good.",
+            f"favor tile face up: {favors} points. Everyone behind loses it for good.",
         ), "faith"),
         Page("Solo against Lorenzo", (
             "After each of your turns, Lorenzo il Magnifico reveals a token: he throws away two cards "
@@ -247,7 +247,7 @@ class HelpScene(PaintedScene):
             y = row([C.favor_tile(s.favor_vp, "UP", round(70 * u)) for s in self.app.config.vatican_sections],
                     round(30 * u), round(18 * u))
             vps = [str(s.favor_vp) for s in self.app.config.vatican_sections]
-            caption(f"favour tiles: {', '.join(vps[:-1])} and {vps[-1]} points", y + round(14 * u))
+            caption(f"favor tiles: {', '.join(vps[:-1])} and {vps[-1]} points", y + round(14 * u))
 
         def solo() -> None:
             by_kind = {}

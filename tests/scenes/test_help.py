@@ -94,3 +94,26 @@ def test_the_rules_open_over_a_game_and_lead_back_to_it(app):
     assert isinstance(app.stack.top, HelpScene)
     click(app, "back")
     assert app.stack.top is board
+
+
+def test_every_word_drawn_says_favor_as_the_rules_do(app, monkeypatch):
+    """RULES.md says "favor tile", and so does the board: the pages and their pictures' captions too."""
+    from game.scenes import backdrop, help as help_module
+    from game.scenes.art import fonts
+    drawn: list[str] = []
+    render, tracked = fonts.render, backdrop.tracked
+
+    def spy_render(text, *a, **k):
+        drawn.append(str(text))
+        return render(text, *a, **k)
+
+    def spy_tracked(text, *a, **k):
+        drawn.append(str(text))
+        return tracked(text, *a, **k)
+    monkeypatch.setattr(fonts, "render", spy_render)
+    monkeypatch.setattr(help_module, "tracked", spy_tracked)
+    for i in range(len(pages(app.config))):
+        app.stack.reset(HelpScene(app, i))
+        frames(app, 2)
+    said = " ".join(drawn).lower()
+    assert "favor tile" in said and "favour" not in said

@@ -1,4 +1,4 @@
-"""Development cards, leader cards, card backs, Lorenzo's tokens and the papal favour tiles.
+"""Development cards, leader cards, card backs, Lorenzo's tokens and the papal favor tiles.
 
 The public functions take plain dicts from the ``UpdateGame`` message; they freeze them into
 hashable keys, so each picture is drawn once per (content, size) and then served from a cache
@@ -819,7 +819,7 @@ def _token(kind: str, color: str | None, size: int) -> pygame.Surface:
         if size >= 20 else down(s, (size, size))
 
 
-# -- papal favour tiles ----------------------------------------------------------------------------------------
+# -- papal favor tiles ----------------------------------------------------------------------------------------
 
 
 _FAVOR_COLORS = {2: (214, 168, 52), 3: (208, 118, 40), 4: (168, 44, 34)}
@@ -827,7 +827,7 @@ _FAVOR_COLORS = {2: (214, 168, 52), 3: (208, 118, 40), 4: (168, 44, 34)}
 
 @surface_cache(2, 64)
 def favor_tile(vp: int, state: str, size: int) -> pygame.Surface:
-    """A papal favour tile worth ``vp`` (2, 3, 4): "DOWN" (not yet decided), "UP" (earned) or "REMOVED"."""
+    """A papal favor tile worth ``vp`` (2, 3, 4): "DOWN" (not yet decided), "UP" (earned) or "REMOVED"."""
     size = max(4, int(size))
     k = 4 if size <= 120 else 2
     S = size * k
