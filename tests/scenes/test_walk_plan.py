@@ -349,7 +349,8 @@ def test_a_purchase_and_productions_plans_words_are_never_smaller_than_the_logs(
         walk.frames(2)
         assert type(board.plan).__name__ == "BuyPlan"
         said = " ".join(w for w, _s in words)
-        assert "Paying" in said and "from strongbox" in said, words
+        assert "Paying" in said and "from the strongbox" in said, words
+        assert "from shelf" in said and "the shelf" not in said, words        # "from shelf 3", never "from the shelf 3"
         small = [(w, s) for w, s in words if s < floor]
         assert not small, f"shrunk below the log's {floor} px: {small}"
         for h in board.plan_panel.hits(board.context()):

@@ -253,9 +253,9 @@ class PlanPanel(Panel):
     def _names(self, ctx: Context) -> dict[int, str]:
         me = ctx.me
         names = {cid: f"shelf {i + 1}" for i, cid in enumerate(me["warehouseShelves"])}
-        names[me["strongbox"]] = "strongbox"
+        names[me["strongbox"]] = "the strongbox"
         for cid in me.get("leaderDepots", []):
-            names[cid] = "leader depot"
+            names[cid] = "the leader depot"
         return names
 
     def _pay_layout(self, ctx: Context, pay: Any, y: int) -> tuple[int, list[str], list[Hit], list[str]]:
@@ -266,7 +266,7 @@ class PlanPanel(Panel):
         floor = reading_size(self.unit)
         width = r.w - self.px(24)
         names = self._names(ctx)
-        parts = [f"{', '.join(f'{n} {res}' for res, n in m.items())} from the {names.get(cid, cid)}"
+        parts = [f"{', '.join(f'{n} {res}' for res, n in m.items())} from {names.get(cid, cid)}"
                  for cid, m in pay.taken.items()]
         size = max(floor, self.px(16))
         lines = wrap("Paying " + ("; ".join(parts) or "nothing"), size, width, "italic")[:2]
