@@ -418,6 +418,7 @@ class ProductionPlan:
     output_blanks: dict[int, list[str]] = field(default_factory=dict)
     payment: Payment | None = None
     runnable: set[int] = field(default_factory=set)   # those that could each run on their own now
+    outputs_chosen: set[int] = field(default_factory=set)   # productions whose outputs the player chose
 
     @classmethod
     def start(cls, game: Game, player: PlayerState) -> "ProductionPlan":
@@ -430,20 +431,35 @@ class ProductionPlan:
             self.selected.remove(pid)
             self.input_blanks.pop(pid, None)
             self.output_blanks.pop(pid, None)
+            self.outputs_chosen.discard(pid)
         elif pid in self.available:
             prod = self.available[pid]
             self.selected.append(pid)
             totals = self.player.resource_totals()
             first = max(sorted(totals), key=lambda r: totals[r]) if totals else self.game.config.resources[0]
             self.input_blanks[pid] = [first] * prod.input_choice
-            self.output_blanks[pid] = [self.game.config.resources[0]] * prod.output_choice
+            self.output_blanks[pid] = [self._useful_output(pid)] * prod.output_choice
         self.payment = None
+
+    def _useful_output(self, pid: int) -> str:
+        """What a free output of ``pid`` gives until the player chooses: a resource that
+        production does not pay with, the one the player has least of (paying 1 Coin and 1
+        Servant to get 1 Coin back would waste the turn's main action)."""
+        prod = self.available[pid]
+        paid = set(prod.input) | set(self.input_blanks.get(pid, []))
+        totals = self.player.resource_totals()
+        kinds = list(self.game.config.resources)
+        return min(kinds, key=lambda r: (r in paid, totals.get(r, 0), kinds.index(r)))
 
     def set_blank(self, pid: int, side: str, i: int, res: str) -> None:
         """Choose blank ``i`` of production ``pid`` on ``side`` ("in" or "out")."""
         if res not in self.game.config.resources:
             raise ValueError("a blank can only be a resource, never Faith")
         (self.input_blanks if side == "in" else self.output_blanks)[pid][i] = res
+        if side == "out":
+            self.outputs_chosen.add(pid)
+        elif pid not in self.outputs_chosen and self.output_blanks.get(pid):
+            self.output_blanks[pid] = [self._useful_output(pid)] * len(self.output_blanks[pid])
         self.payment = None
 
     def _totals(self, side: str) -> dict[str, int]:

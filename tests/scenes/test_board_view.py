@@ -302,6 +302,7 @@ def test_base_production_offers_a_picker_of_what_the_player_owns():
     click(app, base.rect.center)
     plan = scene.plan
     assert plan.input_blanks[0] == ["Stone", "Stone"]          # what there is most of
+    assert plan.output_blanks[0] == ["Servant"]                # what is not paid, and least held
     picks = {h.target[1:]: h.rect for h in scene.hits if h.target[0] == "blank"}
     assert len(picks) == 12                                    # 2 to pay, 1 to get, 4 resources each
     before = pixels(app.window, scene.layout.log)
@@ -312,8 +313,35 @@ def test_base_production_offers_a_picker_of_what_the_player_owns():
     assert plan.input_blanks[0] == ["Stone", "Coin"] and scene.note is None
     click(app, picks[(0, "in", 0, "Coin")].center)            # a second Coin: only one is owned
     assert plan.input_blanks[0] == ["Stone", "Coin"] and scene.note == "You have 1 Coin: not enough to pay 2."
+    assert plan.output_blanks[0] == ["Servant"]                # never what is paid
     click(app, picks[(0, "out", 0, "Shield")].center)
     assert plan.output_blanks[0] == ["Shield"] and plan.ready
+    click(app, picks[(0, "in", 1, "Stone")].center)           # the player's own choice stays
+    assert plan.output_blanks[0] == ["Shield"]
+
+
+def test_base_production_never_offers_to_give_back_what_it_pays():
+    """1 Coin and 1 Servant owned: the base production pays them and, until the player chooses,
+    gives a Shield or a Stone (it gave a Coin back: the main action for nothing)."""
+    app = App(headless=True, size=(1024, 640))
+    game = mid_game(["Ada"], 3, 0)
+    ada = game.player("Ada")
+    for c in ada.shelves:
+        c.content.clear()
+    ada.strongbox.content.clear()
+    ada.strongbox.content.update({"Coin": 1, "Servant": 1})
+    scene = BoardScene(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+    app.stack.push(scene)
+    app.frame(0.001)
+    app.frame(5.0)
+    click(app, scene.buttons["produce"].rect.center)
+    base = next(h for h in scene.hits if h.target == ("production", 0))
+    click(app, base.rect.center)
+    plan = scene.plan
+    assert sorted(plan.input_blanks[0]) == ["Coin", "Servant"]
+    assert plan.output_blanks[0] in (["Shield"], ["Stone"]) and plan.ready
+    while app.stack.top is not None:
+        app.stack.pop()
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
