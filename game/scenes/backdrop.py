@@ -251,14 +251,18 @@ def title_block(surface: pygame.Surface, text: str, kicker: str | None, center_x
     """The big title with its kicker above and a divider below; returns the divider's bottom."""
     title_h = max(24, round(size * unit))
     y = top
+    t = fonts.render(text, title_h, INK)
     if kicker:
         k = tracked(kicker.lower(), max(12, round(26 * unit * size / 100)), OXBLOOD, max(1, round(3 * unit)))
         surface.blit(k, k.get_rect(midtop=(center_x, y)))
-        y += k.get_height() - round(4 * unit)
+        # the title's capitals stand clear of the kicker's letters (a smaller title has less room
+        # above its capitals inside its line: it was set against the kicker)
+        ink_gap = max(6, round(10 * unit))
+        y = max(y + k.get_height() - round(4 * unit),
+                y + k.get_bounding_rect().bottom + ink_gap - t.get_bounding_rect().top)
     shadow = fonts.render(text, title_h, (214, 190, 146))
     off = max(1, round(2 * unit))
     surface.blit(shadow, shadow.get_rect(midtop=(center_x + off, y + off)))
-    t = fonts.render(text, title_h, INK)
     r = surface.blit(t, t.get_rect(midtop=(center_x, y)))
     rule_w = round(min(520 * unit * size / 100, surface.get_width() * 0.6))
     rule_y = r.bottom + round(6 * unit)

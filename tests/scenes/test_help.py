@@ -117,3 +117,27 @@ def test_every_word_drawn_says_favor_as_the_rules_do(app, monkeypatch):
         frames(app, 2)
     said = " ".join(drawn).lower()
     assert "favor tile" in said and "favour" not in said
+
+
+def _kicker_to_title_gap(surface: pygame.Surface) -> int:
+    """Pixel rows between the kicker's last (oxblood) row and the title's first (ink) row."""
+    w, h = surface.get_size()
+
+    def near(c, ref, d):
+        return sum(abs(a - b) for a, b in zip(c[:3], ref)) < d
+    rows = []
+    for y in range(round(h * 0.05), round(h * 0.3)):
+        cs = [surface.get_at((x, y)) for x in range(round(w * 0.25), round(w * 0.75), 2)]
+        rows.append((y, sum(near(c, (122, 42, 30), 60) for c in cs), sum(near(c, (52, 32, 18), 40) for c in cs)))
+    first_ink = next(y for y, _ox, ink in rows if ink > 4)
+    return first_ink - max(y for y, ox, _ink in rows if ox > 1 and y < first_ink)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_kicker_stands_clear_of_the_title(app, size):
+    """'how to play · 3 of 8' sat against the title's capitals (3 to 8 px): a clear line now."""
+    app.resize(size)
+    for i in range(len(pages(app.config))):
+        app.stack.reset(HelpScene(app, i))
+        frames(app, 2)
+        assert _kicker_to_title_gap(app.window) >= round(size[1] / 80), app.stack.top.pages[i].title
