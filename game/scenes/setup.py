@@ -141,7 +141,7 @@ class LeaderChoiceScene(SessionScene):
         w, h = surface.get_size()
         u = self.unit
         vm = self.session.vm
-        bottom = title_block(surface, "Choose your leaders", None, w // 2, round(h * 0.045), u, size=60)
+        bottom = title_block(surface, "Choose your leaders", None, w // 2, round(h * 0.06), u, size=60)
         sub = (f"Keep {self.keep} of these {len(self.hand)}. Once played, a leader gives a lasting power; "
                "to play it you must own what it asks for.")
         small = max(12, round(21 * u))
@@ -421,7 +421,7 @@ class ResourceChoiceScene(SessionScene):
         w, h = surface.get_size()
         u = self.unit
         vm = self.session.vm
-        bottom = title_block(surface, "Your starting resources", None, w // 2, round(h * 0.045), u, size=60)
+        bottom = title_block(surface, "Your starting resources", None, w // 2, round(h * 0.06), u, size=60)
         seat = vm.game["players"].index(vm.me)
         faith = int(vm.me.get("faithPoints", 0))
         n = self.count

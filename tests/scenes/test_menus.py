@@ -459,6 +459,25 @@ class TestLeaderChoice:
 
 
 # ---------------------------------------------------------------------------- resources
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("which", ["leaders", "resources"])
+def test_the_setup_titles_stand_clear_of_the_frame(app, size, which):
+    """'Choose your leaders' touched the frame's inner rule at every size."""
+    from game.scenes.backdrop import unit_of
+    app.resize(size)
+    scene = next(v for k, v in _scenes(app) if k == which)
+    app.stack.reset(scene)
+    frames(app, 2)
+    w, h = size
+    u = unit_of(size)
+    rule = round(24 * u) + round(9 * u) + round(5 * u)          # the frame's innermost rule
+    def inked(y):
+        return sum(sum(abs(a - b) for a, b in zip(app.window.get_at((x, y))[:3], (52, 32, 18))) < 40
+                   for x in range(round(w * 0.3), round(w * 0.7), 2))
+    top = next(y for y in range(rule + 2, h // 3) if inked(y) > 2)
+    assert top - rule >= round(10 * u), (which, top, rule)
+
+
 class TestResourceChoice:
     def _scene(self, app, seat):
         from game.scenes.setup import ResourceChoiceScene
