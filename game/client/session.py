@@ -63,6 +63,7 @@ class Lobby:
     players_count: int | None = None
     bots: list[str] = field(default_factory=list)   # levels of the bots asked for (our extension)
     error: str | None = None
+    players: list[str] = field(default_factory=list)   # who waits, in order (our extension; else the head only)
 
 
 @dataclass
@@ -164,6 +165,7 @@ class GameSession:
         self._chat_replay = list(self._chat_seen) if t == "UpdateGame" else None
         if t == "UpdateBookedSeats":
             self.lobby.booked, self.lobby.head = m["bookedSeats"], m["canPrepareNewGame"]
+            self.lobby.players = [str(n) for n in m.get("players") or ()]
         elif t == "UpdateJoinGame":
             self.lobby.players_count = m["playersCount"]
             self.lobby.bots = [str(b) for b in m.get("bots") or ()]

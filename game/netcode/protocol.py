@@ -435,9 +435,14 @@ def res_quit() -> dict[str, Any]:
     return _msg(RES_QUIT)
 
 
-def update_booked_seats(booked_seats: int, can_prepare_new_game: str) -> dict[str, Any]:
-    """Waiting-list length and the nickname at its head (who may send ``ReqNewGame``)."""
-    return _msg(UPDATE_BOOKED_SEATS, bookedSeats=booked_seats, canPrepareNewGame=can_prepare_new_game)
+def update_booked_seats(booked_seats: int, can_prepare_new_game: str,
+                        players: list[str] | None = None) -> dict[str, Any]:
+    """Waiting-list length and the nickname at its head (who may send ``ReqNewGame``);
+    ``players`` (our extension, only for our clients): every nickname on the list, in its order."""
+    if players is None:
+        return _msg(UPDATE_BOOKED_SEATS, bookedSeats=booked_seats, canPrepareNewGame=can_prepare_new_game)
+    return _msg(UPDATE_BOOKED_SEATS, bookedSeats=booked_seats, canPrepareNewGame=can_prepare_new_game,
+                players=list(players))
 
 
 def update_join_game(players_count: int, bots: list[str] | None = None) -> dict[str, Any]:

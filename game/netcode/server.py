@@ -1306,9 +1306,12 @@ class Server:
 
     def _send_booked_seats(self) -> None:
         if self.waiting:
-            data = encode(P.update_booked_seats(len(self.waiting), self.waiting[0].nickname or ""))
+            head = self.waiting[0].nickname or ""
+            plain = encode(P.update_booked_seats(len(self.waiting), head))
+            names = encode(P.update_booked_seats(len(self.waiting), head,   # our clients see who waits
+                                                 [w.nickname or "" for w in self.waiting]))
             for w in self.waiting:
-                w.push(data)     # encoded once for the whole list
+                w.push(names if w.extensions else plain)     # each encoded once for the whole list
 
     def _start_game(self, players: list[Session], bots: tuple[str, ...] = (), pace: float | None = None) -> None:
         """Create the game, save its header, seat the players (and bots) and send each person

@@ -213,8 +213,8 @@ class LobbyScene(SessionScene):
             bot = filled <= i < filled + len(bots)
             _pawn(surface, c, r, PAWN_COLOURS[i % 4] if i < filled or bot else None,
                   lobby.players_count is not None and i >= lobby.players_count, u)
-            tag_text = lobby.head if i == 0 and lobby.head and filled else (
-                f"{bots[i - filled]} bot" if bot else None)
+            names = lobby.players or ([lobby.head] if lobby.head else [])   # a reference server names the head only
+            tag_text = names[i] if i < min(filled, len(names)) else (f"{bots[i - filled]} bot" if bot else None)
             if tag_text:
                 tag = fonts.render(tag_text, max(11, round(17 * u)), SEPIA, "italic")
                 surface.blit(tag, tag.get_rect(midtop=(c[0], c[1] + round(r * 1.55))))

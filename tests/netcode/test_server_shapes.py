@@ -42,6 +42,7 @@ EXTENSIONS = {
     "UpdateGame.players[].activeLeaders": "extension: ids of the player's active leaders",
     "UpdateGame.players[].leaderDepots": "extension: container ids of the player's active depot leaders",
     "UpdateGame.players[].favorTiles": "extension: state of each papal favor tile (DOWN/UP/REMOVED)",
+    "UpdateBookedSeats.players": "extension (to clients that joined with a token only): who waits, in order",
     "UpdateGame.lastActionToken": "extension: the solo token shown face up (solo only)",
     "UpdateGame.revealedActionTokens": "extension (solo, to clients that joined with a token only): Lorenzo's "
                                        "tokens face up since the last shuffle",

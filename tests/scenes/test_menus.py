@@ -654,6 +654,47 @@ class TestJoin:
             server.stop()
 
 
+def test_the_waiting_room_names_everyone_under_their_pawn(app, monkeypatch):
+    """Ada waits at a server; Bea joins from the app: both names are drawn under the pawns (only
+    the first pawn had a name: the host could not see who had joined). A reference client is
+    told only the count and the head, as the reference server tells it."""
+    from game.netcode.client import Connection
+    from game.netcode.server import Server, ServerOptions
+    from game.scenes.art import fonts
+    from game.scenes.lobby import LobbyScene
+    from game.match import RemoteMatch
+    drawn: list[str] = []
+    render = fonts.render
+    monkeypatch.setattr(fonts, "render", lambda text, *a, **k: (drawn.append(str(text)), render(text, *a, **k))[1])
+    server = Server(app.config, ServerOptions(host="127.0.0.1", port=0))
+    host, port = server.start()
+    other = plain = None
+    try:
+        other = RemoteMatch("127.0.0.1", port, "Ada")
+        plain = Connection("127.0.0.1", port)
+        plain.send({"type": "ReqJoin", "nickname": "Cy"})
+        scene = TestJoin()._open(app)
+        scene.widgets["address"].set_text(f"127.0.0.1:{port}")
+        scene.widgets["nickname"].set_text("Bea")
+        click(app, "join")
+        wait_until(app, lambda: isinstance(app.stack.top, LobbyScene))
+        lobby = app.stack.top
+        wait_until(app, lambda: lobby.session.lobby.booked == 3)
+        drawn.clear()
+        lobby.build()
+        frames(app, 2)
+        assert lobby.session.lobby.players == ["Ada", "Cy", "Bea"]
+        assert {"Ada", "Cy", "Bea"} <= set(drawn), drawn
+        seen = plain.wait_for(lambda m: m["type"] == "UpdateBookedSeats" and m["bookedSeats"] == 3, timeout=5)
+        assert "players" not in seen
+    finally:
+        for c in (other, plain):
+            if c is not None:
+                c.close()
+        _close(app)
+        server.stop()
+
+
 class TestHost:
     def test_port_in_use(self, app):
         from game.scenes.menus import HostScene
