@@ -64,6 +64,7 @@ class Lobby:
     bots: list[str] = field(default_factory=list)   # levels of the bots asked for (our extension)
     error: str | None = None
     players: list[str] = field(default_factory=list)   # who waits, in order (our extension; else the head only)
+    next_game: bool = False    # the table's game was under way when this player sat down: they wait for the next
 
 
 @dataclass

@@ -242,9 +242,16 @@ class LobbyScene(SessionScene):
                     more = max(0, c - n)
                     lines.append((f"A game for {c} players: waiting for {more} more to join\u2026" if more else
                                   f"A game for {c} players is starting\u2026", SEPIA, "italic"))
+            elif self.is_head and lobby.next_game:
+                lines.append(("The game at this table is already under way: you are first in line for the next "
+                              "one. Choose how many play in it; it starts as soon as enough players wait.",
+                              SEPIA, "italic"))
             elif self.is_head:
                 lines.append(("You choose how many play. The game starts as soon as enough players wait.",
                               SEPIA, "italic"))
+            elif lobby.next_game:
+                lines.append((f"The game at this table is already under way: you wait for the next one, "
+                              f"whose size {lobby.head or 'the first player'} chooses\u2026", SEPIA, "italic"))
             else:
                 lines.append((f"Waiting for {lobby.head or 'the first player'} to choose the number of players\u2026",
                               SEPIA, "italic"))

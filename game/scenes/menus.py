@@ -1064,10 +1064,13 @@ class JoinScene(PaintedScene):
                 self._fail(describe_connect_error(result, *self._target))  # type: ignore[misc]
                 return
             found = getattr(self, "_found", None)
+            waits = False
             if found is not None and (found.address, found.port) == tuple(self._target):   # type: ignore[arg-type]
                 result.table_name, result.host_name = found.info.name, found.info.host
+                waits = found.info.started and not found.info.free      # "Wait for a seat"
             from game.client.session import GameSession
             self.session = GameSession(result, self.app.config, result.nickname)
+            self.session.lobby.next_game = waits
             self.busy = "Joining the waiting room\u2026"
         self.follow_join()
 

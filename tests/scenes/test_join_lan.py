@@ -124,3 +124,47 @@ def test_without_multicast_the_page_says_why_and_the_address_still_joins(app, mo
         while app.stack.top is not None:
             app.stack.pop()
         server.stop()
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (1920, 1080)])
+def test_waiting_for_a_seat_at_a_table_playing_says_it_is_for_the_next_game(app, tmp_path, monkeypatch, size):
+    """Ada plays solo at her table; Bea clicks "Wait for a seat": the waiting room says the game
+    there is under way and Bea is first in line for the next (it only asked "How many players?")."""
+    from game.scenes import lobby as lobby_module
+    from game.scenes.lobby import LobbyScene
+    from game.scenes.menus import JoinScene
+    app.resize(size)
+    drawn: list[str] = []
+    blit_lines = lobby_module.blit_lines
+    monkeypatch.setattr(lobby_module, "blit_lines",
+                        lambda surface, lines, *a, **k: (drawn.extend(lines), blit_lines(surface, lines, *a, **k))[1])
+    server = Server(app.config, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", announce=True,
+                                              announce_name="Ada's table", announce_host="Ada"))
+    host, port = server.start()
+    ada = RemoteMatch("127.0.0.1", port, "Ada", token_file=tmp_path / "ada.json")
+    try:
+        deadline = time.monotonic() + 10
+        while not any(m.get("type") == "UpdateBookedSeats" for m in ada.poll()):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        ada.new_game(1)
+        app.settings.nickname = "Bea"
+        app.stack.push(JoinScene(app))
+        scene = app.stack.top
+        frames_until(app, lambda: any(g.port == port and g.info.started and not g.info.free
+                                      for _, g in scene.lan.rows))
+        i, (rect, _game) = next((i, row) for i, row in enumerate(scene.lan.rows) if row[1].port == port)
+        assert scene.lan.actions[i] == "Wait for a seat"
+        click_at(app, rect.center)
+        lobby = frames_until(app, lambda: isinstance(app.stack.top, LobbyScene) and app.stack.top)
+        frames_until(app, lambda: lobby.session.lobby.booked == 1 and lobby.choosing)
+        drawn.clear()
+        lobby.build()
+        app.frame(1 / 60)
+        said = " ".join(drawn)
+        assert "already under way" in said and "first in line for the next" in said, drawn
+    finally:
+        ada.close()
+        while app.stack.top is not None:
+            app.stack.pop()
+        server.stop()
