@@ -45,7 +45,7 @@ _LINE = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
 """``orjson.dumps(msg, option=_LINE)`` is ``framing.encode(msg)`` in one call: one wire line."""
 
 CHAT_KEPT = 20
-"""Chat lines a room keeps, for a player who comes back (they are not saved with the game)."""
+"""Chat lines a room keeps, for a player who comes back (saved with the game: a restart keeps them)."""
 
 INTERNAL_ERROR = "Internal server error."
 """``ErrProtocol.msg`` for a request the server failed on (a bug or a failing disk); our extension."""
@@ -294,6 +294,17 @@ class Room:
                 at = next((i + 1 for i, e in enumerate(events) if e.get("type") == "UpdatePlayerStatus"), 0)
                 events = events[:at] + [{"type": UPDATE_SETUP_DONE}] + events[at:]
             self._broadcast(events, skip=skip)
+
+    def say(self, nickname: str, text: str) -> None:
+        """Keep a line said at the table, where it falls among the moves, in memory and in the
+        game's log (a restarted server gives it back to whoever rejoins). A log that cannot be
+        written loses the line from the log only: chat never stops a game."""
+        self.chat.append((nickname, text, len(self.game.history)))
+        if self.log is not None:
+            try:
+                self.log.append(["chat", nickname, text])
+            except OSError as e:
+                log.warning("game %d: a chat line is not saved: %s", self.id, e)
 
     def _record(self, kind: str, nickname: str, arg: Any) -> bool:
         """Write one accepted call to the log; on failure close the room and return False."""

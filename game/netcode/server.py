@@ -426,6 +426,7 @@ class Server:
                 r.log.close()
                 continue
             room = self._new_room(r.game_id, r.game, r.log, r.tokens, r.bots, r.bot_pace)
+            room.chat.extend(r.chat)     # the last lines said at the table, for whoever rejoins
             # the turn waits for its player a while: a restart is nobody's departure, and the
             # first one back must not be handed someone else's turn (nor a half-done turn ended)
             if self.options.restart_grace > 0:
@@ -984,7 +985,7 @@ class Server:
             return
         log.error("game %d: %s %s; it leaves the table and the game goes on without it", gid, nick, why)
         text = f"Sorry, I {why}, so I leave the table: the game goes on without me."
-        room.chat.append((nick, text, len(room.game.history)))
+        room.say(nick, text)
         data = encode(P.update_chat(nick, text))
         for person in room.nicknames:
             s = self.by_nick.get(person)
@@ -1088,7 +1089,7 @@ class Server:
                     other.push(data)
             return
         assert room is not None
-        room.chat.append((s.nickname, msg.text, len(room.game.history)))   # and where among the moves
+        room.say(s.nickname, msg.text)          # kept with where it falls among the moves, and saved
         for nick in room.nicknames:
             other = self.by_nick.get(nick)
             if other is not None and other.room is room and (other.extensions or other is s):

@@ -5,7 +5,8 @@ Line 1 is a header ``{"format": "mor-log/1", "game": id, "config": path, "nickna
 computer players' seats, absent when there are none; ``botPace``: the pace their creator asked
 for, absent when the server's default applies); every later line is one accepted call
 ``["apply", nick, {request}]`` / ``["active", nick, bool]`` (a bot's requests too, like any
-player's), and a finished game ends with
+player's), with the lines said at the table among them (``["chat", nick, text]``, not calls: a
+restart gives them back to the players who rejoin), and a finished game ends with
 ``["end"]``. Each line is written to the OS before the request is answered, so a server killed
 with ``kill -9`` loses no answered request; with ``fsync=True`` each line also reaches the disk
 (safe against power loss, slower). A torn last line (a crash mid-write) is ignored on load.
@@ -42,6 +43,8 @@ from game.rules.engine import Game
 from game.rules.actions import Action
 
 LOG_FORMAT = "mor-log/1"
+CHAT = "chat"
+"""The kind of a log line that keeps a line said at the table (not a call: not replayed)."""
 FINISHED = "finished"
 """Folder of ``games/`` that holds the logs of games that are over."""
 log = logging.getLogger("mor.store")
@@ -101,6 +104,7 @@ class Restored:
     log: GameLog
     bots: dict[str, str] = field(default_factory=dict)
     bot_pace: float | None = None
+    chat: list[tuple[str, str, int]] = field(default_factory=list)   # (who, what, after how many calls)
 
 
 @dataclass
@@ -213,7 +217,12 @@ class GameStore:
             return None
         config = default if header["config"] in (None, default.path) else load_config(header["config"])
         game = Game.new(config, header["nicknames"], header["seed"])
+        chat: list[tuple[str, str, int]] = []
         for entry in entries:
+            if isinstance(entry, list) and len(entry) == 3 and entry[0] == CHAT:
+                if isinstance(entry[1], str) and isinstance(entry[2], str):
+                    chat.append((entry[1], entry[2], len(game.history)))
+                continue
             _replay_entry(game, entry)
         glog = GameLog(path, self.fsync)
         if game.ended:   # the server died between the last call and the end mark
@@ -233,7 +242,7 @@ class GameStore:
                         game_id, pace)
             pace = None
         return Restored(game_id, game, {str(k): str(v) for k, v in tokens.items()}, glog,
-                        {str(k): v for k, v in bots.items()}, None if pace is None else float(pace))
+                        {str(k): v for k, v in bots.items()}, None if pace is None else float(pace), chat)
 
 
 def _archive(path: Path) -> None:

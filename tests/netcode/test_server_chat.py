@@ -131,3 +131,34 @@ def test_who_comes_back_reads_the_chat_where_it_was_said_among_the_moves(server,
              if m["type"] == P.UPDATE_CHAT or (m["type"] == "UpdateAction" and m.get("player") == "ha")]
     assert order == ["before the choice", "CHOOSE_LEADERS", "after the choice"], order
     assert not [m for m in back.received[-5:] if m["type"] == P.UPDATE_CHAT]   # not told twice
+
+
+def test_what_was_said_comes_back_after_a_restart_where_it_was_said(make_server, players):
+    """The host restarts (the server stops and starts again on its data directory): the lines
+    said at the table come back to whoever rejoins, among the moves where they were said (they
+    were kept in memory only, and a restarted host's log had lost them)."""
+    from game.rules.actions import ReqChooseLeaders
+    from game.replays import record_from_log
+    srv = make_server()
+    a, b = players(srv.address, "ra", "rb")
+    start_game(a, b)
+    a.send(P.ReqChat("before the choice"))
+    a.until_type(P.UPDATE_CHAT)
+    hand = room_of(srv, "ra").game.player("ra").hand
+    a.send(ReqChooseLeaders(tuple(hand[:2])))
+    a.until(lambda m: m["type"] == "UpdateAction")
+    b.send(P.ReqChat("after the choice"))
+    a.until(lambda m: m["type"] == P.UPDATE_CHAT and m["text"] == "after the choice")
+    log_file = room_of(srv, "ra").log.path
+    tokens = a.token, b.token
+    srv.stop()
+    srv2 = make_server()                                       # the same data directory
+    back_a, back_b = players(srv2.address, "ra", "rb")
+    for p, token in zip((back_a, back_b), tokens):
+        p.join(token=token)
+        told = [m for h in _history(p) for m in h["messages"]]
+        order = [m.get("text") or m.get("action") for m in told
+                 if m["type"] == P.UPDATE_CHAT or (m["type"] == "UpdateAction" and m.get("player") == "ra")]
+        assert order == ["before the choice", "CHOOSE_LEADERS", "after the choice"], order
+    record = record_from_log(log_file.read_bytes())           # a replay of the log plays the moves only
+    assert [e[0] for e in record["history"]] == ["apply"]
