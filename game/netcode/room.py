@@ -11,9 +11,10 @@ Every request handed to :meth:`Room.submit` gets exactly one answer: the events 
 ``UpdateAction`` (to everyone connected), or one error message (to the requester only).
 
 Reference clients (the players in :attr:`Room.plain`) see the game as the reference server tells
-it: every change of a player's status is followed by ``UpdateSetupDone`` (once setup is over), and
-a solo game that ends in the middle of a main action ends as the reference ends a game, with
-``UpdateGameEnd`` then ``UpdateAction END_TURN``, after the action's own ``UpdateAction``.
+it: every change of a player's status is followed by ``UpdateSetupDone`` (once setup is over),
+nobody's coming or going is told once the game is over, and every update and refusal is sent in
+the reference's shape (:mod:`.reference`: its points, its solo ending as the answer to the next
+request, its refusals).
 
 Locking: the server may call :meth:`start`, :meth:`leave`, :meth:`rejoin` and :meth:`close` while
 holding its own lock; a room never calls back into the server except through ``send``, which must
@@ -34,6 +35,7 @@ from game.rules.engine import Game
 from game.rules.errors import GameError
 from game.rules.views import REVEALED_TOKENS, player_view
 
+from .reference import ReferenceWire, plain_view
 from .protocol import PRIVATE_UPDATES, UPDATE_SETUP_DONE, err_protocol, visible_to
 from .store import GameLog
 
@@ -82,6 +84,7 @@ class Room:
         self.plain: set[str] = set()      # connected with a reference client (no extensions)
         self.chat: deque[tuple[str, str, int]] = deque(maxlen=CHAT_KEPT)   # the last lines said at the table (who, what, after how many calls)
         self.lock = threading.Lock()
+        self._wire: ReferenceWire | None = None   # what reference clients were told (see reference.py)
         self.empty_since: float | None = time.monotonic()
         self.closed = False
 
@@ -123,10 +126,14 @@ class Room:
             if self.closed:
                 self.send(nickname, [err_protocol(INTERNAL_ERROR)])
                 return False
+            wire = self._reference_wire() if self.plain else None
             try:
                 events = self.game.apply(nickname, action)
             except GameError as err:
-                self.send(nickname, [err.to_dict()])
+                if wire is None or nickname not in self.plain:
+                    self.send(nickname, [err.to_dict()])
+                else:   # a solo game's ending still owed to its reference client, or its refusal
+                    self.send(nickname, wire.ending(nickname) or [wire.error(err, action, nickname)])
                 return False
             except Exception:
                 log.exception("game %d: the engine failed on %s's %r", self.id, nickname, action)
@@ -135,13 +142,12 @@ class Room:
             if not self._record("apply", nickname, action):
                 self.send(nickname, [err_protocol(INTERNAL_ERROR)])
                 return False
-            tail = _reference_end(events, nickname) if self.plain else None
-            if tail is None:
+            if wire is None:
                 self._broadcast(events, first=nickname)   # the requester's answer goes out first
             else:
                 plain = self.plain
                 self._broadcast(events, first=nickname, only=lambda n: n not in plain)
-                self._broadcast(tail, first=nickname, only=plain.__contains__)
+                self._broadcast(wire.events(events, nickname, action), first=nickname, only=plain.__contains__)
             return True
 
     def undo(self, nickname: str, ours: Collection[str]) -> bool:
@@ -176,8 +182,9 @@ class Room:
             if nickname in targets:   # the requester's answer goes out first
                 targets.remove(nickname)
                 targets.insert(0, nickname)
+            self._wire = None   # the points told to reference clients are those of their new UpdateGame
             for nick in targets:
-                self.send(nick, [said, views[nick]] if nick in ours else [_plain_view(views[nick])])
+                self.send(nick, [said, views[nick]] if nick in ours else [plain_view(_plain_view(views[nick]), self.game)])
             return True
 
     def leave(self, nickname: str) -> None:
@@ -272,12 +279,18 @@ class Room:
         for our clients only (:func:`_plain_view`)."""
         view = player_view(self.game, nickname)
         if nickname in self.plain:
-            return _plain_view(view)
+            return plain_view(_plain_view(view), self.game)
         if self.bots:   # our extension: each bot's level, for our clients' name cards and scores
             view[BOT_LEVELS] = dict(self.bots)
         return view
 
     # ------------------------------------------------------------------ internals
+    def _reference_wire(self) -> ReferenceWire:
+        """The room's :class:`ReferenceWire` (made from the game as it stands, the first time)."""
+        if self._wire is None:
+            self._wire = ReferenceWire(self.game)
+        return self._wire
+
     def _current_last(self, nicknames: tuple[str, ...]) -> list[str]:
         """``nicknames`` with the current player's last: marking the others away first, the turn
         goes from its player straight to someone who is there (not handed between empty seats)."""
@@ -293,7 +306,10 @@ class Room:
                 # the reference follows every status change with UpdateSetupDone, then the turn
                 at = next((i + 1 for i, e in enumerate(events) if e.get("type") == "UpdatePlayerStatus"), 0)
                 events = events[:at] + [{"type": UPDATE_SETUP_DONE}] + events[at:]
-            self._broadcast(events, skip=skip)
+            plain = self.plain
+            # once a game is over the reference tells nobody who comes and goes (its client, drawing
+            # the scores, failed on an UpdatePlayerStatus then)
+            self._broadcast(events, skip=skip, only=(lambda n: n not in plain) if game.ended and plain else None)
 
     def say(self, nickname: str, text: str) -> None:
         """Keep a line said at the table, where it falls among the moves, in memory and in the
@@ -371,21 +387,3 @@ def _plain_view(view: dict[str, Any]) -> dict[str, Any]:
     if REVEALED_TOKENS not in view:
         return view
     return {k: v for k, v in view.items() if k != REVEALED_TOKENS}
-
-
-def _reference_end(events: list[dict[str, Any]], nickname: str) -> list[dict[str, Any]] | None:
-    """The events of an action that ended the game, as a reference client needs them, or None.
-
-    The reference ends a game only at the end of a turn (``UpdateGameEnd``, ``UpdateAction
-    END_TURN``), and its client reaches its end screen only that way; our rules end a solo game
-    at once, in the middle of a main action (E27). Who wins and when stays ours; the reference
-    client gets the action's own ``UpdateAction`` first, then the reference's ending.
-    """
-    action = events[-1]
-    if action.get("type") != "UpdateAction" or action.get("action") == "END_TURN":
-        return None
-    at = next((i for i, e in enumerate(events) if e.get("type") == "UpdateGameEnd"), None)
-    if at is None:
-        return None
-    return [*events[:at], *events[at + 1:], events[at],
-            {"action": "END_TURN", "player": nickname, "type": "UpdateAction"}]

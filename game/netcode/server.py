@@ -96,8 +96,9 @@ Extensions and deliberate differences (a reference client never notices them)
     * A request the server fails on (a bug, a failing disk) is answered with
       ``ErrProtocol {msg: "Internal server error."}`` instead of silence.
     * A solo game ends the moment the rules say (E27), also in the middle of a main action; a
-      reference client is then sent the action's ``UpdateAction``, ``UpdateGameEnd`` and an
-      ``UpdateAction END_TURN``, the ending the reference's client knows (see :mod:`.room`).
+      reference client is sent the reference's ending (``UpdateGameEnd``, ``UpdateAction
+      END_TURN``) as the answer to its next request, as the reference ends a game at its
+      ``ReqEndTurn`` (see :mod:`.reference`, which words everything for reference clients).
     * The full list, with the reason for each: ``docs/compatibility.md``.
 """
 from __future__ import annotations

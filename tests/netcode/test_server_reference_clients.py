@@ -12,7 +12,7 @@ from pathlib import Path
 
 from game.netcode.room import Room
 from game.rules import default_config
-from game.rules.actions import ReqChooseLeaders, ReqTakeFromMarket
+from game.rules.actions import ReqChooseLeaders, ReqEndTurn, ReqTakeFromMarket
 from game.rules.engine import Game
 
 from conftest import Player, drive, room_of, start_game, wait_until
@@ -107,7 +107,7 @@ def test_a_drop_and_a_return_as_the_reference_tells_them(make_server, players):
     drive(game, [other, back], rng, stop=lambda g: g.version > 40)
 
 
-def ended_mid_action(plain: bool) -> tuple[list[dict], Game]:
+def ended_mid_action(plain: bool) -> tuple[list[dict], Game, Room]:
     """A solo game whose player reaches the last space of the track by a market take."""
     cfg = default_config()
     game = Game.new(cfg, ["ada"], 7)
@@ -123,37 +123,64 @@ def ended_mid_action(plain: bool) -> tuple[list[dict], Game]:
                 if "Faith" in game.market[i * cfg.market_columns:(i + 1) * cfg.market_columns])
     del got[:]
     assert room.submit("ada", ReqTakeFromMarket(True, line, {}, {}))
-    return got, game
+    return got, game, room
 
 
-def test_a_solo_game_won_mid_action_ends_as_the_reference_ends_games():
-    """Our rules end the solo game at once (E27): the winner and the moment stay ours. A reference
-    client then gets the action's ``UpdateAction`` and the reference's own ending (``UpdateGameEnd``,
-    ``UpdateAction END_TURN``), so it reaches its end screen without pressing End Turn."""
-    ref = reference_types("solo-to-end.jsonl", "A")
-    assert contains(ref, ["UpdateActionToken", "UpdateGameEnd", "UpdateAction", "ErrAction"])
-    got, game = ended_mid_action(plain=True)
+def reference_records(name: str, conn: str) -> list[tuple[str, dict]]:
+    """(direction, message) of every line ``conn`` sent or got in transcript ``name``."""
+    out = []
+    for line in (DATA / name).read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        if rec["dir"] in ("c2s", "s2c") and rec["conn"] == conn:
+            out.append((rec["dir"], json.loads(rec["line"])))
+    return out
+
+
+def test_a_solo_game_won_mid_action_ends_at_the_next_request_as_the_reference_ends_games():
+    """The reference ends a solo game only in answer to ``ReqEndTurn`` (then ``ErrAction
+    GAME_ENDED``); its client reaches its end screen only that way (sent unasked right after the
+    action, the ending found it drawing its turn menu again). Our rules end the game at once (E27),
+    the winner and the moment stay ours: a reference client gets the action's updates
+    (``UpdateLastRound`` among them) and ``UpdateAction``, then, as the answer to its next request,
+    its last points, ``UpdateGameEnd`` and ``UpdateAction END_TURN``."""
+    recs = reference_records("solo-to-end.jsonl", "A")
+    end = next(i for i, (d, m) in enumerate(recs) if m["type"] == "UpdateGameEnd")
+    asked = next(m for d, m in reversed(recs[:end]) if d == "c2s")
+    assert asked == {"type": "ReqEndTurn"}
+    assert [m["type"] for _, m in recs[end - 2:end + 2]] == [
+        "UpdateLastRound", "UpdateActionToken", "UpdateGameEnd", "UpdateAction"]
+    assert recs[end + 1][1]["action"] == "END_TURN"
+    assert recs[end + 2:end + 4] == [("c2s", {"type": "ReqEndTurn"}), ("s2c", {"reason": "GAME_ENDED", "type": "ErrAction"})]
+
+    got, game, room = ended_mid_action(plain=True)
     assert game.ended and game.winners == ("ada",)
-    assert "UpdateLastRound" in types(got)
-    assert types(got)[-3:] == ["UpdateAction", "UpdateGameEnd", "UpdateAction"]
-    assert got[-3]["action"] == "TAKE_MARKET_RESOURCES"
-    assert got[-2] == {"winner": "ada", "type": "UpdateGameEnd"}
-    assert got[-1] == {"action": "END_TURN", "player": "ada", "type": "UpdateAction"}
+    assert "UpdateGameEnd" not in types(got) and "UpdateLastRound" in types(got)
+    assert got[-1] == {"action": "TAKE_MARKET_RESOURCES", "player": "ada", "type": "UpdateAction"}
+    del got[:]
+    assert not room.submit("ada", ReqEndTurn())
+    assert got == [{"player": "ada", "victoryPoints": game.players[0].vp, "type": "UpdateVictoryPoints"},
+                   {"winner": "ada", "type": "UpdateGameEnd"},
+                   {"action": "END_TURN", "player": "ada", "type": "UpdateAction"}]
+    del got[:]
+    assert not room.submit("ada", ReqEndTurn())
+    assert got == [{"reason": "GAME_ENDED", "type": "ErrAction"}]
     # our own client keeps the engine's order: one answer, ending in the action's UpdateAction
-    ours, _ = ended_mid_action(plain=False)
+    ours, _, _ = ended_mid_action(plain=False)
     assert types(ours)[-2:] == ["UpdateGameEnd", "UpdateAction"]
     assert ours[-1]["action"] == "TAKE_MARKET_RESOURCES"
-    assert sorted(map(str, ours)) == sorted(map(str, got[:-1]))
 
 
 def test_a_whole_solo_game_ends_for_a_reference_client_with_end_turn(players, server):
     """However a solo game ends, a reference client's last game messages are ``UpdateGameEnd``
-    and ``UpdateAction END_TURN``, as on the reference server."""
+    and ``UpdateAction END_TURN``, as on the reference server (after its ``ReqEndTurn`` if the game
+    ended in the middle of its turn)."""
     (a,) = players(server.address, "solo")
     start_game(a, token=None)
     game = room_of(server, "solo").game
     drive(game, [a], random.Random(8))
     assert game.ended
+    if a.received[-1]["action"] != "END_TURN":
+        a.request(ReqEndTurn())
     end = [i for i, m in enumerate(a.received) if m["type"] == "UpdateGameEnd"]
     assert len(end) == 1
     assert a.received[end[0] + 1:] == [{"action": "END_TURN", "player": "solo", "type": "UpdateAction"}]

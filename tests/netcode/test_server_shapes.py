@@ -48,17 +48,12 @@ EXTENSIONS = {
                                        "tokens face up since the last shuffle",
     "UpdateGame.devCardGrid.cardsLeft": "extension: cards left in each deck, {colour: [0, l1, l2, l3]}",
     "UpdateDevCardGrid.devCardGrid.cardsLeft": "extension: cards left in each deck, {colour: [0, l1, l2, l3]}",
-    "ErrCardRequirements.missingResources": "in the reference catalogue (and its source); the transcripts "
-                                            "only show a card requirement missing",
     "UpdateGameEnd.winner": "in the reference catalogue; the transcripts only show Lorenzo winning, "
                             "where it is left out",
 }
 """Keys we send that the reference transcripts never show, and why."""
 
-REFERENCE_OPTIONAL = {
-    "ErrCardRequirements.missingDevCards": "left out when no card is missing (reference-notes); the one "
-                                           "captured refusal lacked cards only",
-}
+REFERENCE_OPTIONAL: dict[str, str] = {}
 """Keys every captured message has although the reference leaves them out at times, and why."""
 
 NOT_PRODUCED = {

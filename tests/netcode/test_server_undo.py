@@ -54,7 +54,9 @@ def test_undo_sends_everyone_the_table_as_it_was(server, players):
     a, b = seat(players(server.address, "ours", "ref"))
     game = room_of(server, "ours").game
     to_turn_of(game, [a, b], "ours", random.Random(3))
-    views = {n: wire(player_view(game, n)) for n in ("ours", "ref")}
+    views = {"ours": wire(player_view(game, "ours")),
+             "ref": wire(room_of(server, "ours").view("ref"))}   # the reference's points, no cardsLeft
+    assert "cardsLeft" not in views["ref"]["devCardGrid"]
     action = undoable(game, "ours")
     a.request(action)
     b.until_type("UpdateAction")
