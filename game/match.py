@@ -32,7 +32,8 @@ from typing import Any, Callable, Protocol
 import orjson
 
 from game.netcode import protocol as P
-from game.netcode.client import CONNECTION_LOST, Connection
+from game.netcode.client import (CONNECTION_LOST, Connection, KnownServers, ServerIdentityChanged,
+                                 client_tls_context, offered_tls_port)
 from game.netcode.history import history_lines, recent_history
 from game.rules import codec
 from game.rules.actions import Action
@@ -459,19 +460,38 @@ def forget_unfinished(path: Path | None, key: str) -> None:
         _write_unfinished(path, lambda games: games.pop(key, None))
 
 
+TLS_SCHEME = "tls://"
+"""A host given as ``tls://host`` is reached with TLS on the port given, without asking first."""
+
+KNOWN_SERVERS_FILE = "known_servers"
+"""The fingerprints of the TLS servers met (beside the seat tokens; see :class:`KnownServers`)."""
+
+
 class RemoteMatch:
     """A seat in a game on a server (or a place in its waiting room).
+
+    TLS: a server that speaks it is reached with it, before anything of ours is sent (the seat's
+    token above all). The host ``tls://host`` says so (``port`` is then the TLS port); otherwise
+    the plain port is asked first where the server speaks TLS (``ReqWelcome {tls: true}``, see
+    :func:`~game.netcode.client.offered_tls_port`), and the game goes there if it does. A
+    server's certificate is remembered the first time (:attr:`first_meeting`), as SSH does; one
+    that changed since, or a server that spoke TLS before and no longer does, is refused with
+    :class:`~game.netcode.client.ServerIdentityChanged`, which says so plainly.
 
     Lobby messages (``UpdateBookedSeats``, ``UpdateJoinGame``, ``ErrNickname``, ``ErrNewGame``) come
     through :meth:`poll` like everything else. :attr:`on_message`, if set, is called from a
     background thread whenever there is something new to poll (see :class:`Connection`).
 
-    :raises OSError: the server cannot be reached.
+    :raises OSError: the server cannot be reached (:class:`ServerIdentityChanged`: it is not the
+        one met there before).
     """
 
     def __init__(self, host: str, port: int, nickname: str, *, connect_timeout: float = 5.0,
                  retry_delays: tuple[float, ...] = (0.5, 1, 2, 3, 5, 5, 10, 10, 15, 30),
                  heartbeat_interval: float = 10.0, token_file: Path | None = None, remember: bool = True) -> None:
+        direct_tls = host.startswith(TLS_SCHEME)
+        if direct_tls:
+            host = host[len(TLS_SCHEME):]
         self.host, self.port, self.nickname = host, port, nickname
         # what the network's list of tables said of this one, when it was joined from there (so
         # that a lost connection can say whom it waits for); "" when the address was typed
@@ -495,7 +515,14 @@ class RemoteMatch:
         self._on_message: Any = None
         self._held: list[Msg] = []          # a return's messages, waiting for its history
         self._held_since: float | None = None
-        self.conn = self._connect()
+        self.known_servers = KnownServers(self.token_file.with_name(KNOWN_SERVERS_FILE))
+        self.first_meeting = False         # the server's certificate was met for the first time
+        try:
+            self.tls_port: int | None = port if direct_tls else self._offered_tls()
+            self.conn = self._connect()
+        except ServerIdentityChanged as e:   # the screen says it in a sentence; what to do is here
+            log.warning("%s", e)
+            raise
         # a saved token takes back our seat in a game still running there (e.g. after a crash)
         self.conn.send(P.ReqJoin(nickname, self.token or ""))
 
@@ -544,9 +571,46 @@ class RemoteMatch:
             "at": time.time()})
         self._remembered = True
 
+    @property
+    def _server_key(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    @property
+    def secure(self) -> bool:
+        """Whether the game is played over TLS."""
+        return self.tls_port is not None
+
+    @property
+    def server_fingerprint(self) -> str | None:
+        """The server certificate's fingerprint (over TLS)."""
+        return self.conn.fingerprint
+
+    def _offered_tls(self) -> int | None:
+        """Where the server speaks TLS (None: it does not), asked on its plain port.
+
+        :raises ServerIdentityChanged: it spoke TLS when we met it, and no longer does.
+        """
+        tls = offered_tls_port(self.host, self.port, self._connect_timeout)
+        if tls is None and self.known_servers.get(self._server_key) is not None:
+            raise ServerIdentityChanged(
+                f"The server at {self._server_key} spoke TLS when met, and no longer does: someone may be "
+                f"listening in, so nothing was sent. If its owner turned TLS off, remove the line of "
+                f"{self._server_key} from {self.known_servers.path} and join again.",
+                f"{self._server_key} stopped speaking securely: not connecting (someone may listen in).")
+        return tls
+
+    def _check_certificate(self, print_: str) -> None:
+        if not self.known_servers.check(self._server_key, print_):
+            self.first_meeting = True
+
     def _connect(self) -> Connection:
-        conn = Connection(self.host, self.port, timeout=self._connect_timeout,
-                          heartbeat_interval=self.heartbeat_interval)
+        if self.tls_port is None:
+            conn = Connection(self.host, self.port, timeout=self._connect_timeout,
+                              heartbeat_interval=self.heartbeat_interval)
+        else:
+            conn = Connection(self.host, self.tls_port, timeout=self._connect_timeout,
+                              heartbeat_interval=self.heartbeat_interval, tls=client_tls_context(),
+                              verify=self._check_certificate)
         conn.on_message = self._on_message
         return conn
 
@@ -706,6 +770,12 @@ class RemoteMatch:
                     return
                 try:
                     conn = self._connect()
+                except ServerIdentityChanged as e:   # not the server we played on: never send the token
+                    log.warning("%s", e)
+                    with self._lock:
+                        self._extra.append({"type": "ReconnectFailed", "reason": e.player_words})
+                    self._wake()
+                    return
                 except OSError as e:
                     log.info("reconnect failed: %s", e)
                     continue

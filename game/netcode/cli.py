@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
+import ssl
 import sys
 import threading
 from pathlib import Path
@@ -77,6 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the table's name in the announcement (default: \"<first waiting player>'s table\")")
     ap.add_argument("--bot-threads", action="store_true",
                     help="let bots think in threads of the server's process instead of a worker process")
+    ap.add_argument("--tls-cert", metavar="PEM", type=Path, default=None,
+                    help="serve TLS too, with this certificate (chain), on --tls-port; the plain port "
+                         "stays for reference clients (see docs/server.md)")
+    ap.add_argument("--tls-key", metavar="PEM", type=Path, default=None,
+                    help="the certificate's private key (default: in the --tls-cert file)")
+    ap.add_argument("--tls-port", type=int, default=None, metavar="N",
+                    help="the TLS port (default: --port + 1)")
     return ap
 
 
@@ -95,10 +103,18 @@ def main(argv: list[str] | None = None) -> int:
                             grace=args.grace, restart_grace=max(0.0, args.restart_grace), fsync=args.fsync,
                             status_interval=max(0.0, args.status_interval),
                             bot_delay=max(0.0, args.bot_delay), bot_processes=not args.bot_threads,
-                            announce=args.announce, announce_name=args.name.strip())
+                            announce=args.announce, announce_name=args.name.strip(),
+                            tls_cert=args.tls_cert, tls_key=args.tls_key, tls_port=args.tls_port)
+    if args.tls_cert is None and (args.tls_key is not None or args.tls_port is not None):
+        log.error("--tls-key and --tls-port need --tls-cert")
+        return 2
     try:
         server = Server(config, options)   # creates the data directory
         host, port = server.start()
+    except ssl.SSLError as e:
+        log.error("cannot use %s and %s as the TLS certificate and its key: %s", args.tls_cert,
+                  args.tls_key or args.tls_cert, e)
+        return 2
     except OSError as e:
         log.error("cannot start on %s:%d with data in %s: %s", args.host, args.port, args.data_dir, e)
         return 1

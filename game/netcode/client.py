@@ -36,14 +36,19 @@ belong to one thread.
 """
 from __future__ import annotations
 
+import ipaddress
 import logging
+import os
 import queue
+import select
 import socket
+import ssl
 import struct
 import sys
 import threading
 import time
 from collections import deque
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from game.rules.actions import Action
@@ -55,6 +60,7 @@ from .protocol import (
     REQ_WELCOME,
     RES_HEARTBEAT,
     ClientMessage,
+    fingerprint,
     req_heartbeat,
     res_heartbeat,
     res_welcome,
@@ -84,6 +90,14 @@ _ERR_MARK = b'"type":"Err'   # ... or an error
 _RES_HEARTBEAT = encode(res_heartbeat())
 _RES_WELCOME = encode(res_welcome())
 _REQ_HEARTBEAT = encode(req_heartbeat())
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
 
 
 def encode_outgoing(msg: Outgoing | bytes) -> bytes:
@@ -172,13 +186,178 @@ class ClientProtocol:
                 yield msg
 
 
+# --- TLS -----------------------------------------------------------------------------------------
+
+TLS_PORT_FIELD = "tlsPort"
+"""``ResWelcome.tlsPort`` (our extension): the port where the server speaks TLS. Sent only to a
+client whose ``ReqWelcome`` carried ``tls: true`` (ours), never to a reference client."""
+
+
+class ServerIdentityChanged(ConnectionError):
+    """The server's TLS certificate is not the one met there before (or it no longer offers TLS):
+    someone may stand between us and it. Nothing was sent to it.
+
+    ``str()`` is the whole story (for the log: fingerprints, the file and its line to remove);
+    :attr:`player_words` one sentence for a screen.
+    """
+
+    def __init__(self, message: str, player_words: str) -> None:
+        super().__init__(message)
+        self.player_words = player_words
+
+
+class KnownServers:
+    """The TLS servers this install has met, and their certificates' fingerprints: trust on first
+    use, as SSH's ``known_hosts``. One line per server, ``host:port SHA256:…``, so that a person can
+    read it and remove a line.
+
+    :param path: the file (created on first use; a damaged line is ignored).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def _read(self) -> dict[str, str]:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except OSError:
+            return {}
+        out = {}
+        for line in text.splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[1].startswith("SHA256:"):
+                out[parts[0]] = parts[1]
+        return out
+
+    def get(self, key: str) -> str | None:
+        """The fingerprint remembered for ``key`` (``host:port``), or None."""
+        return self._read().get(key)
+
+    def check(self, key: str, print_: str) -> bool:
+        """Accept ``print_`` for ``key``: True if it is remembered, False if it was met for the first
+        time (then it is remembered).
+
+        :raises ServerIdentityChanged: another fingerprint is remembered for ``key``.
+        """
+        known = self._read()
+        seen = known.get(key)
+        if seen == print_:
+            return True
+        if seen is not None:
+            raise ServerIdentityChanged(
+                f"The server at {key} is not the one met there before: its certificate changed (it was "
+                f"{seen}, it is {print_}). Someone may be listening in, so nothing was sent. If its "
+                f"owner made a new certificate, remove the line of {key} from {self.path} and join again.",
+                f"{key} changed its certificate: not connecting (someone may listen in).")
+        known[key] = print_
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text("".join(f"{k} {v}\n" for k, v in known.items()), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError as e:
+            log.info("cannot remember the server's fingerprint: %s", e)
+        log.info("first connection to %s: its certificate %s is remembered", key, print_)
+        return False
+
+
+def client_tls_context() -> ssl.SSLContext:
+    """Our client's TLS: TLS 1.2 at least, any certificate (a friend's is self-signed): who the
+    server is is checked by its fingerprint (:class:`KnownServers`), as SSH does."""
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    return ctx
+
+
+def offered_tls_port(host: str, port: int, timeout: float = 5.0) -> int | None:
+    """Ask the server on the plain port ``port`` where it speaks TLS: ``ReqWelcome {tls: true}``,
+    answered by ``ResWelcome {tlsPort}`` (our server serving TLS), or a plain ``ResWelcome`` (a
+    server without TLS, the reference server). Nothing else is sent.
+
+    :raises OSError: the server cannot be reached, or it did not answer within ``timeout``.
+    """
+    with socket.create_connection((host, port), timeout=timeout) as sock:
+        sock.sendall(encode({"tls": True, "type": "ReqWelcome"}))
+        lines = LineFeeder()
+        deadline = time.monotonic() + timeout
+        while True:
+            sock.settimeout(max(0.01, deadline - time.monotonic()))
+            data = sock.recv(CHUNK)
+            if not data:
+                raise ConnectionError("the server closed the connection")
+            for line in lines.feed(data):
+                try:
+                    msg = decode_line(line) if line.__class__ is bytes else {}
+                except ProtocolError:
+                    continue
+                if msg.get("type") == "ResWelcome":
+                    tls = msg.get(TLS_PORT_FIELD)
+                    return tls if type(tls) is int and 0 < tls < 65536 else None
+
+
+class _TlsStream:
+    """A TLS socket shared by the reader and the writers of one :class:`Connection`.
+
+    OpenSSL allows one thread at a time on a connection: every read and write holds one lock. The
+    socket is non-blocking, so a read under the lock never waits for the network; the reader waits
+    (outside the lock) in ``select`` until something comes.
+    """
+
+    def __init__(self, sock: ssl.SSLSocket, timeout: float) -> None:
+        self.sock = sock
+        self.timeout = timeout
+        self._lock = threading.Lock()
+        sock.setblocking(False)
+
+    def recv(self, n: int) -> bytes:
+        """What the server sent (b"" at its end), waiting as long as it takes."""
+        sock = self.sock
+        while True:
+            with self._lock:
+                try:
+                    return sock.recv(n)
+                except (ssl.SSLWantReadError, ssl.SSLWantWriteError, BlockingIOError):
+                    pass
+                except (ssl.SSLZeroReturnError, ssl.SSLEOFError):   # closed, with or without TLS's goodbye
+                    return b""
+            if sock.fileno() < 0:
+                raise OSError("the connection is closed")
+            select.select([sock], [], [], 1.0)
+
+    def sendall(self, data: bytes) -> None:
+        """Send everything, within ``timeout`` seconds.
+
+        :raises OSError: the socket failed or would not take the data in time.
+        """
+        view = memoryview(data)
+        deadline = time.monotonic() + self.timeout
+        with self._lock:
+            while view:
+                try:
+                    n = self.sock.send(view)
+                except (ssl.SSLWantWriteError, ssl.SSLWantReadError, BlockingIOError):
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise TimeoutError("the server does not take what is sent") from None
+                    select.select([], [self.sock], [], min(left, 1.0))
+                    continue
+                view = view[n:]
+
+
 class Connection:
     """A connected client socket with a reader thread and a keep-alive thread.
 
     :param timeout: seconds allowed to connect, and for a blocked send before the connection is
         given up. Reading has no timeout: the server's silence is normal.
     :param heartbeat_interval: seconds of outgoing silence before an automatic ``ReqHeartbeat``.
-    :raises OSError: if the connection cannot be made (refused, unreachable, timed out).
+    :param tls: speak TLS with this context (see :func:`client_tls_context`).
+    :param verify: with ``tls``, called with the server certificate's fingerprint once the
+        handshake is done, before anything is sent or read; it raises to refuse the server
+        (e.g. :meth:`KnownServers.check`), and the connection is then closed.
+    :raises OSError: if the connection cannot be made (refused, unreachable, timed out, a TLS
+        handshake that fails, a server ``verify`` refuses).
 
     :attr:`on_message`, if set, is called (on the reader thread, without arguments) after new
     messages were queued, ``ConnectionLost`` included: a loop that sleeps while nothing happens
@@ -188,10 +367,23 @@ class Connection:
     on_message: Callable[[], None] | None = None
 
     def __init__(self, host: str, port: int, timeout: float = 5.0,
-                 heartbeat_interval: float = HEARTBEAT_INTERVAL) -> None:
+                 heartbeat_interval: float = HEARTBEAT_INTERVAL, tls: ssl.SSLContext | None = None,
+                 verify: Callable[[str], Any] | None = None) -> None:
         self._sock = socket.create_connection((host, port), timeout=timeout)
         self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self._writer = LineWriter(self._sock)
+        self.fingerprint: str | None = None    # the server certificate's, over TLS
+        self._tls: _TlsStream | None = None
+        if tls is not None:
+            try:
+                self._sock = tls.wrap_socket(self._sock, server_hostname=None if _is_ip(host) else host)
+                self.fingerprint = fingerprint(self._sock.getpeercert(binary_form=True) or b"")
+                if verify is not None:
+                    verify(self.fingerprint)
+            except BaseException:
+                self._sock.close()
+                raise
+            self._tls = _TlsStream(self._sock, timeout)
+        self._writer = LineWriter(self._tls if self._tls is not None else self._sock)
         self._protocol = ClientProtocol(self._answer)
         self._queue: queue.Queue[Message] = queue.Queue()
         self._stash: deque[Message] = deque()  # taken off the queue by wait_for, not yet consumed
@@ -299,6 +491,11 @@ class Connection:
                     t.join()
             self._sock.close()
 
+    @property
+    def secure(self) -> bool:
+        """Whether the connection speaks TLS."""
+        return self._tls is not None
+
     def __enter__(self) -> "Connection":
         return self
 
@@ -318,7 +515,7 @@ class Connection:
     # --- threads ---------------------------------------------------------------------------------
 
     def _read_loop(self) -> None:
-        sock = self._sock
+        sock: Any = self._tls if self._tls is not None else self._sock
         feed = self._protocol.feed
         put = self._queue.put
         reason = "closed by server"

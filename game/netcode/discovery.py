@@ -2,9 +2,9 @@
 
 A server that wants to be found (a game hosted from the client, or ``server.py --announce``)
 runs an :class:`Announcer`: one DNS-SD service of type :data:`SERVICE_TYPE` whose TXT record
-says the table's name, the host's nickname, the seats taken and free and whether the game has
-started. The *Join* screen runs a :class:`Browser`, which keeps the list of such services up to
-date as they come, change and go.
+says the table's name, the host's nickname, the seats taken and free, whether the game has
+started and, when the server speaks TLS, on which port (``tls``). The *Join* screen runs a
+:class:`Browser`, which keeps the list of such services up to date as they come, change and go.
 
 Nothing here ever blocks its caller: ``zeroconf`` runs its own threads, and every call that waits
 on the network (registering takes about 1.5 s of probing, an update about 0.5 s, a lookup up to
@@ -62,10 +62,14 @@ class TableInfo:
     free: int = 0              # seats still free; 0 when full or started
     started: bool = False      # a game is being played (nothing to join but the waiting list)
     games: int = 0             # games being played on the server
+    tls: int = 0               # the port where the server speaks TLS (0: it does not)
 
     def properties(self) -> dict[str, str]:
-        return {"v": PROTOCOL, "name": self.name[:60], "host": self.host[:40], "taken": str(self.taken),
-                "free": str(self.free), "started": "1" if self.started else "0", "games": str(self.games)}
+        props = {"v": PROTOCOL, "name": self.name[:60], "host": self.host[:40], "taken": str(self.taken),
+                 "free": str(self.free), "started": "1" if self.started else "0", "games": str(self.games)}
+        if self.tls:
+            props["tls"] = str(self.tls)
+        return props
 
     @classmethod
     def from_properties(cls, props: dict[Any, Any]) -> "TableInfo":
@@ -81,8 +85,9 @@ class TableInfo:
             except ValueError:
                 return 0
 
+        tls = number("tls")
         return cls(text("name"), text("host"), number("taken"), number("free"), text("started") == "1",
-                   number("games"))
+                   number("games"), tls if tls < 65536 else 0)
 
 
 @dataclass(frozen=True)

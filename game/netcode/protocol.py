@@ -34,6 +34,7 @@ ReqJoin(nickname='alice', token=None)
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping, Union
 
@@ -187,9 +188,22 @@ class ClientMessage:
 
 @dataclass(frozen=True, slots=True)
 class ReqWelcome(ClientMessage):
-    """Handshake: the receiver answers ``ResWelcome``."""
+    """Handshake: the receiver answers ``ResWelcome``.
+
+    ``tls`` (our extension, ``"tls": true``): the client speaks TLS and asks where the server does;
+    our server then answers ``ResWelcome {tlsPort}`` if it serves TLS. A reference client never
+    sends it, so it never sees the field.
+    """
 
     TYPE: ClassVar[str] = REQ_WELCOME
+    tls: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tls": True, "type": self.TYPE} if self.tls else {"type": self.TYPE}
+
+    @classmethod
+    def parse(cls, d: Mapping[str, Any]) -> "ReqWelcome":
+        return cls(d.get("tls") is True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,8 +424,12 @@ def req_welcome() -> dict[str, Any]:
     return _msg(REQ_WELCOME)
 
 
-def res_welcome() -> dict[str, Any]:
-    return _msg(RES_WELCOME)
+def res_welcome(tls_port: int | None = None) -> dict[str, Any]:
+    """``tls_port`` (our extension, only to a client that asked with ``ReqWelcome {tls: true}``):
+    where the server speaks TLS."""
+    if tls_port is None:
+        return _msg(RES_WELCOME)
+    return _msg(RES_WELCOME, tlsPort=tls_port)
 
 
 def req_heartbeat() -> dict[str, Any]:
@@ -490,6 +508,13 @@ def visible_to(msg: Mapping[str, Any], nickname: str) -> bool:
     if msg.get("type") in PRIVATE_UPDATES:
         return msg.get("player") == nickname
     return True
+
+
+def fingerprint(der: bytes) -> str:
+    """A TLS certificate's SHA-256 fingerprint (from its DER bytes), as ``openssl x509 -noout
+    -fingerprint -sha256`` prints it: what the server logs and our client remembers."""
+    digest = hashlib.sha256(der).hexdigest().upper()
+    return "SHA256:" + ":".join(digest[i:i + 2] for i in range(0, len(digest), 2))
 
 
 def validate_nickname(s: Any) -> str | None:

@@ -99,6 +99,10 @@ Extensions and deliberate differences (a reference client never notices them)
       reference client is sent the reference's ending (``UpdateGameEnd``, ``UpdateAction
       END_TURN``) as the answer to its next request, as the reference ends a game at its
       ``ReqEndTurn`` (see :mod:`.reference`, which words everything for reference clients).
+    * TLS (``tls_cert``/``tls_key``): the same protocol on a port of its own (``tls_port``), the
+      plain port unchanged. A connection there is served once its handshake is over (a silent one
+      is closed by the heartbeat, as any other). ``ReqWelcome {tls: true}`` on the plain port
+      (our client's) is answered ``ResWelcome {tlsPort}``; a reference client never asks.
     * The full list, with the reason for each: ``docs/compatibility.md``.
 """
 from __future__ import annotations
@@ -111,6 +115,7 @@ import os
 import random
 import secrets
 import socket
+import ssl
 import threading
 import time
 from collections import deque
@@ -198,6 +203,9 @@ class ServerOptions:
     announce: bool | None = None     # announce the server on the LAN (mDNS); None: unless on loopback
     announce_name: str = ""          # the table's name in the announcement ("" : from the waiting list)
     announce_host: str = ""          # the host's nickname in it ("" : the head of the waiting list)
+    tls_cert: Path | None = None     # PEM certificate (chain): serve TLS on tls_port too
+    tls_key: Path | None = None      # its private key (None: in tls_cert)
+    tls_port: int | None = None      # None: port + 1 (0: any free port)
 
 
 class Session:
@@ -212,7 +220,8 @@ class Session:
 
     __slots__ = ("server", "sock", "fd", "addr", "number", "nickname", "token", "room", "left",
                  "announced", "line_reader", "out", "dirty", "writing", "closed", "goodbye",
-                 "hangup", "last_input", "pinged", "extensions", "chat_times", "__weakref__")
+                 "hangup", "last_input", "pinged", "extensions", "chat_times", "tls", "handshake",
+                 "__weakref__")
 
     def __init__(self, server: "Server", sock: socket.socket, addr: Any, number: int) -> None:
         self.server = server
@@ -236,6 +245,8 @@ class Session:
         self.pinged = False           # ReqHeartbeat sent since the last input
         self.extensions = False       # joined with a token field: our client, told our extensions
         self.chat_times: deque[float] = deque()   # when its last chat lines came (rate limit)
+        self.tls = isinstance(sock, ssl.SSLSocket)   # came in on the TLS port
+        self.handshake = self.tls     # its TLS handshake is not over: nothing is read or sent yet
 
     def __repr__(self) -> str:
         return f"<Session {self.number} {self.nickname or '-'} {self.addr}>"
@@ -313,6 +324,10 @@ class Server:
         self.seats: dict[str, Room] = {}
         self.by_nick: dict[str, Session] = {}
         self.listener: socket.socket | None = None
+        self.tls_listener: socket.socket | None = None   # the TLS port's (--tls-cert)
+        self.tls_address: tuple[str, int] | None = None
+        self._tls_context: ssl.SSLContext | None = None
+        self.tls_fingerprint = ""       # its certificate's, for the log (and the players who ask)
         self.wakeups = 0                   # loop iterations so far (tests check the loop is idle)
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -350,11 +365,20 @@ class Server:
         """
         self.store.lock()
         try:
+            self._tls_context = tls_context(self.options)
             self.listener = self._bind()
-        except OSError:
+            if self._tls_context is not None:
+                o = self.options
+                self.tls_listener = self._bind(o.port + 1 if o.tls_port is None and o.port else o.tls_port or 0)
+        except (OSError, ssl.SSLError):
+            if self.listener is not None:
+                self.listener.close()
             self.store.unlock()
             raise
         self.address = self.listener.getsockname()[:2]
+        if self.tls_listener is not None:
+            self.tls_address = self.tls_listener.getsockname()[:2]
+            self.tls_fingerprint = cert_fingerprint(self.options.tls_cert)
         self._restore_games()
         self._poller = Poller.create()
         self._wake_r, self._wake_w = socket.socketpair()
@@ -362,11 +386,15 @@ class Server:
         self._wake_w.setblocking(False)
         self._poller.register(self._wake_r.fileno(), _IN)
         self._poller.register(self.listener.fileno(), _IN)
+        if self.tls_listener is not None:
+            self._poller.register(self.tls_listener.fileno(), _IN)
         self._accepting = True
         self._call_at(time.monotonic() + SWEEP_INTERVAL, self._janitor)
         self._thread = threading.Thread(target=self._run, name="server-loop", daemon=True)
         self._thread.start()
         log.info("listening on %s:%d", *self.address)
+        if self.tls_address is not None:
+            log.info("listening with TLS on %s:%d, certificate %s", *self.tls_address, self.tls_fingerprint)
         announce = self.options.announce
         if announce or (announce is None and should_announce(self.options.host)):
             self.announcer = Announcer(self.table_info(), self.address[1], self.options.host)
@@ -392,7 +420,8 @@ class Server:
             free = max(0, self.config.max_players - taken) if waiting or not games else 0
         if not waiting and games:
             taken = playing
-        return TableInfo(name, host, taken, free, started=games > 0 and not waiting, games=games)
+        return TableInfo(name, host, taken, free, started=games > 0 and not waiting, games=games,
+                         tls=self.tls_address[1] if self.tls_address is not None else 0)
 
     def _announce_tick(self) -> None:
         """Hand the announcer the latest state (it sends only changes, from its own thread)."""
@@ -404,12 +433,12 @@ class Server:
         finally:
             self._call_at(time.monotonic() + ANNOUNCE_INTERVAL, self._announce_tick)
 
-    def _bind(self) -> socket.socket:
+    def _bind(self, port: int | None = None) -> socket.socket:
         family = socket.AF_INET6 if ":" in self.options.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind((self.options.host, self.options.port))
+            sock.bind((self.options.host, self.options.port if port is None else port))
             sock.listen(1024)
             sock.setblocking(False)
         except OSError:
@@ -464,9 +493,10 @@ class Server:
             if self._thread.is_alive():
                 log.error("the server loop did not stop in time")
         with self.lock:
-            if self.listener is not None:
-                self._unwatch(self.listener.fileno())
-                self.listener.close()
+            for listener in (self.listener, self.tls_listener):
+                if listener is not None:
+                    self._unwatch(listener.fileno())
+                    listener.close()
             for room in list(self.rooms.values()):    # first: no departure below reaches a log
                 room.close("shutdown")
             if self._bot_pool is not None:
@@ -528,6 +558,8 @@ class Server:
             if s is None:
                 if self.listener is not None and fd == self.listener.fileno():
                     self._accept_ready()
+                elif self.tls_listener is not None and fd == self.tls_listener.fileno():
+                    self._accept_ready(self.tls_listener)
                 elif self._wake_r is not None and fd == self._wake_r.fileno():
                     self._drain_wake()
                 continue
@@ -621,10 +653,11 @@ class Server:
                  len(self.waiting), lines / elapsed if elapsed > 0 else 0.0, pid_rss_mb())
 
     # ------------------------------------------------------------------ accepting
-    def _accept_ready(self) -> None:
-        """Accept every pending connection (up to ACCEPT_BATCH a wake-up). On a failure such as
-        EMFILE, stop watching the listener for ACCEPT_PAUSE seconds instead of spinning."""
-        listener = self.listener
+    def _accept_ready(self, tls: socket.socket | None = None) -> None:
+        """Accept every pending connection (up to ACCEPT_BATCH a wake-up) of the plain port, or of
+        the TLS port ``tls``. On a failure such as EMFILE, stop watching the listeners for
+        ACCEPT_PAUSE seconds instead of spinning."""
+        listener = tls or self.listener
         if listener is None or not self._accepting:
             return
         for _ in range(ACCEPT_BATCH):
@@ -639,14 +672,16 @@ class Server:
                     log.warning("accept failed: %s; retrying every %.1f s", e, ACCEPT_PAUSE)
                 self._accept_failing = True
                 self._accepting = False
-                self._unwatch(listener.fileno())
+                for each in (self.listener, self.tls_listener):
+                    if each is not None:
+                        self._unwatch(each.fileno())
                 self._call_at(time.monotonic() + ACCEPT_PAUSE, self._resume_accepting)
                 return
             if self._accept_failing:
                 self._accept_failing = False
                 log.warning("accepting connections again")
             try:
-                self._open_session(conn, addr)
+                self._open_session(conn, addr, tls is not None)
             except Exception:
                 log.exception("could not set up a connection from %s", addr)
                 try:
@@ -660,20 +695,52 @@ class Server:
         assert self._poller is not None
         self._accepting = True
         self._poller.register(self.listener.fileno(), _IN)
+        if self.tls_listener is not None:
+            self._poller.register(self.tls_listener.fileno(), _IN)
+            self._accept_ready(self.tls_listener)
         self._accept_ready()
 
-    def _open_session(self, conn: socket.socket, addr: Any) -> None:
+    def _open_session(self, conn: socket.socket, addr: Any, tls: bool = False) -> None:
         conn.setblocking(False)
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if tls:
+            assert self._tls_context is not None
+            conn = self._tls_context.wrap_socket(conn, server_side=True, do_handshake_on_connect=False)
         self._numbers += 1
         s = Session(self, conn, addr, self._numbers)
         assert self._poller is not None
         self._poller.register(s.fd, _IN, edge=True)
         self._conns[s.fd] = s
         self.sessions.add(s)
-        log.debug("connection %d from %s", s.number, addr)
-        s.send(P.req_welcome())
+        log.debug("connection %d from %s%s", s.number, addr, " (TLS)" if tls else "")
         self._call_at(s.last_input + self.options.heartbeat, self._check_silence, s)
+        if tls:
+            self._handshake(s)    # a silent one is closed by its heartbeat timer, as any other
+        else:
+            s.send(P.req_welcome())
+
+    def _handshake(self, s: Session) -> None:
+        """Take a TLS connection's handshake a step further (as its socket allows); once it is
+        over, the connection is served as any other, from ``ReqWelcome`` on."""
+        try:
+            s.sock.do_handshake()   # type: ignore[attr-defined]
+        except ssl.SSLWantReadError:
+            return self._want_out(s, False)
+        except ssl.SSLWantWriteError:
+            return self._want_out(s, True)
+        except OSError as e:   # ssl.SSLError included: not TLS, or not a version we speak
+            log.info("%r TLS handshake failed: %s", s, e)
+            self._close(s)
+            return
+        s.handshake = False
+        self._want_out(s, bool(s.out))
+        s.send(P.req_welcome())
+        self._read(s, time.monotonic())   # what came with the handshake's end
+
+    def _want_out(self, s: Session, out: bool) -> None:
+        if s.writing != out and not s.closed:
+            s.writing = out
+            self._watch(s)
 
     def _check_silence(self, s: Session) -> None:
         """The heartbeat timer of a connection: ``ReqHeartbeat`` after ``heartbeat`` seconds
@@ -699,13 +766,18 @@ class Server:
         has hung up, until the end; at most READS_PER_WAKEUP reads, then it waits its turn."""
         if s.goodbye:
             return
+        if s.handshake:
+            self._handshake(s)
+            return
         sock = s.sock
         feed = s.line_reader.feed
         for _ in range(READS_PER_WAKEUP):
             try:
                 data = sock.recv(RECV_BYTES)
-            except (BlockingIOError, InterruptedError):
+            except (BlockingIOError, InterruptedError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
                 return
+            except ssl.SSLZeroReturnError:   # the peer closed its TLS side
+                data = b""
             except OSError as e:
                 log.info("%r connection error: %s", s, e)
                 self._close(s)
@@ -722,7 +794,7 @@ class Server:
                     self._handle_line(s, line)
                 else:
                     s.send(line.to_dict())   # LineTooLong: its rest is dropped as it comes
-            if len(data) < RECV_BYTES and not s.hangup:
+            if len(data) < RECV_BYTES and not s.hangup and not s.tls:   # TLS: one record a recv
                 return
         self._unread.append(s)
 
@@ -769,11 +841,14 @@ class Server:
     def _flush(self, s: Session) -> None:
         """Send what the socket takes now; watch for OUT only while something is left. A
         connection with more than MAX_QUEUED_BYTES left is not reading: it is dropped."""
+        if s.handshake:
+            self._handshake(s)
+            return
         out = s.out
         if out:
             try:
                 n = s.sock.send(out)
-            except (BlockingIOError, InterruptedError):
+            except (BlockingIOError, InterruptedError, ssl.SSLWantWriteError, ssl.SSLWantReadError):
                 n = 0
             except OSError as e:
                 log.info("%r cannot be written to: %s", s, e)
@@ -1015,7 +1090,9 @@ class Server:
             handler(self, s, msg)
 
     def _welcome(self, s: Session, msg: P.ReqWelcome) -> None:
-        s.send(P.res_welcome())
+        # where TLS is spoken, to a client that asks (ours): a reference client never asks
+        tls = self.tls_address is not None and msg.tls and not s.tls
+        s.send(P.res_welcome(self.tls_address[1] if tls and self.tls_address is not None else None))
 
     def _heartbeat(self, s: Session, msg: P.ReqHeartbeat) -> None:
         s.send(P.res_heartbeat())
@@ -1447,6 +1524,32 @@ class FrozenHeap:
 
     def stop(self) -> None:
         gc.unfreeze()
+
+
+def tls_context(options: ServerOptions) -> ssl.SSLContext | None:
+    """The server's TLS context (TLS 1.2 at least) from ``tls_cert``/``tls_key``, or None without
+    a certificate.
+
+    :raises OSError: a file cannot be read; :raises ssl.SSLError: they are not a certificate and
+        its key.
+    """
+    if options.tls_cert is None:
+        return None
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+    ctx.load_cert_chain(options.tls_cert, options.tls_key)
+    return ctx
+
+
+def cert_fingerprint(path: Path | None) -> str:
+    """The fingerprint of the first certificate of a PEM file ("" if there is none to read)."""
+    try:
+        text = Path(path).read_text(encoding="ascii", errors="replace") if path is not None else ""
+        begin = text.index("-----BEGIN CERTIFICATE-----")
+        end = text.index("-----END CERTIFICATE-----", begin) + len("-----END CERTIFICATE-----")
+        return P.fingerprint(ssl.PEM_cert_to_DER_cert(text[begin:end]))
+    except (OSError, ValueError):
+        return ""
 
 
 def serve(config: GameConfig, options: ServerOptions) -> Server:

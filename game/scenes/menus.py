@@ -62,11 +62,15 @@ _HOST_RE = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
 
 
 def parse_address(text: str, default_port: int) -> tuple[str, int]:
-    """``host``, ``host:port``, ``[v6]`` or ``[v6]:port`` as (host, port).
+    """``host``, ``host:port``, ``[v6]`` or ``[v6]:port`` as (host, port); ``tls://`` before any of
+    them (a server's TLS port, by default the next one) stays on the host, for the match.
 
     :raises ValueError: with the problem in words.
     """
     s = text.strip()
+    if s[:6].lower() == "tls://":
+        host, port = parse_address(s[6:], default_port + 1)
+        return "tls://" + host, port
     example = "Type an address like 192.168.1.23 or 192.168.1.23:51015."
     if not s:
         raise ValueError("Type the address the host sees on their screen. " + example)
@@ -1139,6 +1143,9 @@ def _hostport(host: str, port: int) -> str:
 
 
 def describe_connect_error(e: OSError, host: str, port: int) -> str:
+    words = getattr(e, "player_words", None)   # e.g. a server whose certificate changed: said plainly
+    if words:
+        return str(words)
     where = _hostport(host, port)
     if isinstance(e, socket.gaierror):
         return f"No computer called \u201c{host}\u201d was found on the network."

@@ -1,0 +1,278 @@
+"""TLS: ``--tls-cert``/``--tls-key`` serve it on a port of its own beside the plain one.
+
+Reference clients keep the plain port and never see a field of ours; our client asks the plain
+port where TLS is spoken, goes there before it sends anything of its own (its seat's token
+above all), remembers the server's certificate the first time as SSH does, and refuses a server
+whose certificate changed or that stopped speaking TLS. The certificates are made at test time
+with ``openssl req`` (self-signed, for 127.0.0.1).
+"""
+from __future__ import annotations
+
+import shutil
+import socket
+import ssl
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from game.match import RemoteMatch
+from game.netcode.client import Connection, KnownServers, ServerIdentityChanged, client_tls_context
+from game.netcode.protocol import fingerprint
+from game.netcode.discovery import TableInfo
+
+from conftest import TIMEOUT, Peer, wait_until
+
+pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command")
+
+
+def make_cert(folder: Path, name: str = "server") -> tuple[Path, Path]:
+    """A self-signed certificate and its key for 127.0.0.1 (``openssl req``)."""
+    cert, key = folder / f"{name}.pem", folder / f"{name}.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-days", "2",
+                    "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True, timeout=60)
+    return cert, key
+
+
+@pytest.fixture(scope="module")
+def certs(tmp_path_factory) -> dict[str, tuple[Path, Path]]:
+    folder = tmp_path_factory.mktemp("certs")
+    return {"one": make_cert(folder, "one"), "two": make_cert(folder, "two")}
+
+
+def openssl_fingerprint(cert: Path) -> str:
+    out = subprocess.run(["openssl", "x509", "-in", str(cert), "-noout", "-fingerprint", "-sha256"],
+                         check=True, capture_output=True, text=True).stdout.strip()
+    return "SHA256:" + out.split("=", 1)[1]
+
+
+@pytest.fixture
+def tls_server(make_server, certs):
+    cert, key = certs["one"]
+    return make_server(tls_cert=cert, tls_key=key, tls_port=0)
+
+
+class Recorder:
+    """A TCP relay in front of a port that keeps every byte the client sent through it."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.sent = bytearray()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.address = self.listener.getsockname()[:2]
+        self._stop = False
+        self._socks: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(self.target)
+            self._socks += [client, server]
+            threading.Thread(target=self._pipe, args=(client, server, True), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(server, client, False), daemon=True).start()
+
+    def _pipe(self, src: socket.socket, dst: socket.socket, record: bool) -> None:
+        try:
+            while data := src.recv(65536):
+                if record:
+                    self.sent += data
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (src, dst):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self.listener.close()
+        for s in self._socks:
+            s.close()
+
+
+def test_the_tls_port_serves_the_game_and_its_certificate_is_the_one_given(tls_server, certs):
+    assert tls_server.tls_address is not None and tls_server.tls_address[1] != tls_server.address[1]
+    assert tls_server.tls_fingerprint == openssl_fingerprint(certs["one"][0])
+    conn = Connection(*tls_server.tls_address, timeout=TIMEOUT, tls=client_tls_context())
+    try:
+        assert conn.secure and conn.fingerprint == openssl_fingerprint(certs["one"][0])
+        conn.send({"nickname": "ada", "token": "", "type": "ReqJoin"})
+        seen = [conn.get(TIMEOUT)["type"] for _ in range(2)]
+        assert seen == ["UpdateSessionToken", "UpdateBookedSeats"]
+        conn.send({"type": "ReqWelcome", "tls": True})   # already on TLS: nothing more to tell
+        assert conn.get(TIMEOUT) == {"type": "ResWelcome"}
+        conn.send(b'{"type":"ReqNope","pad":"' + b"x" * 60000 + b'"}\n')   # a line of many TLS records
+        assert conn.get(TIMEOUT)["type"] == "ErrProtocol"
+        conn.send({"type": "ReqGoodbye"})
+        assert conn.get(TIMEOUT)["type"] == "ResGoodbye"
+        assert conn.wait_for(lambda m: m["type"] == "ConnectionLost", TIMEOUT)["reason"] == "closed by server"
+    finally:
+        conn.close()
+
+
+def test_only_a_client_that_asks_learns_where_tls_is(tls_server, make_server):
+    """A reference client's ``ReqWelcome`` is answered as the reference answers it; ours, with
+    ``tls: true``, gets the TLS port; a server without TLS answers it plainly."""
+    peer = Peer(tls_server.address)
+    peer.expect("ReqWelcome")
+    peer.send({"type": "ReqWelcome"})
+    assert peer.recv() == {"type": "ResWelcome"}
+    peer.send({"type": "ReqWelcome", "tls": True})
+    assert peer.recv() == {"tlsPort": tls_server.tls_address[1], "type": "ResWelcome"}
+    plain = make_server(data_dir=None)
+    other = Peer(plain.address)
+    other.expect("ReqWelcome")
+    other.send({"type": "ReqWelcome", "tls": True})
+    assert other.recv() == {"type": "ResWelcome"}
+    assert tls_server.table_info().tls == tls_server.tls_address[1] and plain.table_info().tls == 0
+    info = tls_server.table_info()
+    assert TableInfo.from_properties({k.encode(): v.encode() for k, v in info.properties().items()}) == info
+    assert "tls" not in plain.table_info().properties()
+
+
+def test_our_client_plays_over_tls_and_its_token_never_crosses_in_clear(tls_server, tmp_path):
+    """Joined by the plain address, the seat's token goes only over TLS, a return too."""
+    relay = Recorder(tls_server.address)
+    try:
+        match = RemoteMatch(*relay.address, "ada", token_file=tmp_path / "seats.json", remember=False,
+                            retry_delays=(0.05, 0.2, 0.5))
+        try:
+            assert match.secure and match.first_meeting
+            wait_until(lambda: match.poll() is None or match.token)
+            match.new_game(1)
+            wait_until(lambda: any(m.get("type") == "UpdateGame" for m in match.poll()))
+            token = match.token
+            match.conn.close()     # a drop: the seat is taken back over TLS with the token
+            got: list = []
+            wait_until(lambda: any(m.get("type") == "Reconnected" for m in got) or got.extend(match.poll()))
+            assert match.conn.secure and match.token == token
+        finally:
+            match.close()
+        assert token and token.encode() not in relay.sent
+        assert b"ReqJoin" not in relay.sent and relay.sent.count(b"\n") == 1   # its ReqWelcome alone
+    finally:
+        relay.close()
+
+
+def test_a_certificate_is_remembered_and_a_changed_one_refused(tls_server, make_server, certs, tmp_path):
+    seats = tmp_path / "seats.json"
+    first = RemoteMatch(*tls_server.address, "ada", token_file=seats, remember=False)
+    first.close()
+    known = KnownServers(tmp_path / "known_servers")
+    key = f"127.0.0.1:{tls_server.address[1]}"
+    assert first.first_meeting and known.get(key) == openssl_fingerprint(certs["one"][0])
+    again = RemoteMatch(*tls_server.address, "bob", token_file=seats, remember=False)
+    again.close()
+    assert not again.first_meeting
+    # the same address now answers with another certificate
+    other = fingerprint(b"another certificate")
+    (tmp_path / "known_servers").write_text(f"{key} {other}\n", encoding="utf-8")
+    joined = len(tls_server.sessions)
+    with pytest.raises(ServerIdentityChanged) as refused:
+        RemoteMatch(*tls_server.address, "cy", token_file=seats, remember=False)
+    story = str(refused.value)   # for the log: what changed, and the line to remove if it is right
+    assert "certificate changed" in story and other in story and str(tmp_path / "known_servers") in story
+    words = refused.value.player_words   # for the screen: one sentence
+    assert key in words and "not connecting" in words and len(words) < 100
+    wait_until(lambda: len(tls_server.sessions) <= joined)
+    assert "cy" not in tls_server.by_nick and known.get(key) == other   # nothing sent, nothing replaced
+
+
+def test_a_server_that_stops_speaking_tls_is_refused(make_server, tmp_path):
+    plain = make_server(data_dir=None)
+    key = f"127.0.0.1:{plain.address[1]}"
+    (tmp_path / "known_servers").write_text(f"{key} {fingerprint(b'x')}\n", encoding="utf-8")
+    with pytest.raises(ServerIdentityChanged, match="no longer does"):
+        RemoteMatch(*plain.address, "ada", token_file=tmp_path / "seats.json", remember=False)
+    assert "ada" not in plain.by_nick
+
+
+def test_a_typed_tls_address_goes_straight_to_tls(tls_server, tmp_path):
+    from game.scenes.menus import parse_address
+    host, port = tls_server.tls_address
+    assert parse_address(f" TLS://{host}:{port}", 51015) == (f"tls://{host}", port)
+    assert parse_address("tls://example.org", 51015) == ("tls://example.org", 51016)
+    match = RemoteMatch(*parse_address(f"tls://{host}:{port}", 51015), "ada", token_file=tmp_path / "seats.json",
+                        remember=False)
+    try:
+        assert match.secure and match.host == host
+        wait_until(lambda: match.poll() is None or match.token)
+    finally:
+        match.close()
+
+
+def test_strangers_on_the_tls_port_cost_the_others_nothing(make_server, certs):
+    """A connection that never starts its handshake, and one that speaks plain JSON to the TLS
+    port: a player is served meanwhile; the silent one is closed by the heartbeat, the other at once."""
+    cert, key = certs["two"]
+    srv = make_server(tls_cert=cert, tls_key=key, tls_port=0, heartbeat=0.3)
+    silent = socket.create_connection(srv.tls_address)
+    confused = socket.create_connection(srv.tls_address)
+    confused.sendall(b'{"type":"ReqJoin","nickname":"x"}\n')
+    confused.settimeout(TIMEOUT)
+    while confused.recv(100):   # a TLS alert at most, then the end
+        pass
+    conn = Connection(*srv.tls_address, timeout=TIMEOUT, tls=client_tls_context(), heartbeat_interval=0.1)
+    try:
+        conn.send({"nickname": "ada", "type": "ReqJoin"})
+        assert conn.wait_for(lambda m: m["type"] == "UpdateBookedSeats", TIMEOUT)["bookedSeats"] == 1
+    finally:
+        conn.close()
+    silent.settimeout(TIMEOUT)
+    start = time.monotonic()
+    assert silent.recv(100) == b"" and time.monotonic() - start < 2.0   # closed after 2 heartbeats
+    wait_until(lambda: not srv.sessions)
+    silent.close()
+    confused.close()
+
+
+def test_a_bad_certificate_stops_the_start_with_the_reason(make_server, tmp_path):
+    junk = tmp_path / "junk.pem"
+    junk.write_text("not a certificate", encoding="utf-8")
+    with pytest.raises(ssl.SSLError):
+        make_server(tls_cert=junk, tls_key=junk, tls_port=0)
+
+
+def test_the_command_line_serves_tls_and_says_its_fingerprint(certs, tmp_path):
+    """``server.py --tls-cert --tls-key --tls-port``: the log says where TLS is and the certificate's
+    fingerprint (to read to the players); SIGTERM stops it cleanly. Bad flags exit with 2."""
+    import re
+    import signal
+    import sys
+
+    from game.netcode import cli
+
+    root = Path(__file__).resolve().parents[2]
+    cert, key = certs["one"]
+    log_path = tmp_path / "server.log"
+    with log_path.open("wb") as errlog:
+        proc = subprocess.Popen([sys.executable, str(root / "server.py"), "--host", "127.0.0.1", "--port", "0",
+                                 "--data-dir", str(tmp_path / "data"), "--tls-cert", str(cert), "--tls-key",
+                                 str(key), "--tls-port", "0"], cwd=root, stdout=subprocess.PIPE, stderr=errlog)
+        try:
+            assert proc.stdout.readline().startswith(b"mor-server: listening on 127.0.0.1:")
+            said = wait_until(lambda: re.search(r"listening with TLS on 127\.0\.0\.1:(\d+), certificate (\S+)",
+                                                log_path.read_text()))
+            assert said.group(2) == openssl_fingerprint(cert)
+            conn = Connection("127.0.0.1", int(said.group(1)), timeout=TIMEOUT, tls=client_tls_context())
+            assert conn.fingerprint == said.group(2)
+            conn.close()
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=10) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert cli.main(["--tls-key", str(key), "--data-dir", str(tmp_path / "d2")]) == 2
+    assert cli.main(["--port", "0", "--host", "127.0.0.1", "--tls-cert", str(key), "--data-dir",
+                     str(tmp_path / "d3")]) == 2
