@@ -562,6 +562,23 @@ class TestSettings:
         assert "24" in scene.errors["nickname"] and "server_port" not in scene.errors
         assert not Settings.path().exists()
 
+    @pytest.mark.parametrize("nick", ["Ada \U0001F600", "\u2764\ufe0f Bea", "Cy \U0001F44D\U0001F3FD"])
+    def test_a_nickname_the_game_cannot_draw_is_refused_with_the_reason(self, app, monkeypatch, nick):
+        """An emoji drew as an empty box on every card and pawn: it is refused, and the words say why."""
+        from game.scenes import menus
+        drawn: list[str] = []
+        render = menus.fonts.render
+        monkeypatch.setattr(menus.fonts, "render", lambda t, *a, **k: (drawn.append(str(t)), render(t, *a, **k))[1])
+        scene = self._open(app)
+        scene.widgets["nickname"].set_text(nick)
+        click(app, "save")
+        assert scene.errors["nickname"] == "Emoji and some signs show as empty boxes: leave them out."
+        assert not Settings.path().exists()
+        assert "show as empty boxes" in " ".join(drawn), drawn
+        scene.widgets["nickname"].set_text("Zoë Ω Жанна")         # accents, Greek, Cyrillic: drawn
+        click(app, "save")
+        assert scene.errors == {}
+
     def test_valid_settings_persist(self, app):
         scene = self._open(app)
         scene.widgets["nickname"].set_text("  Lucrezia ")
