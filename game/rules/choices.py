@@ -405,7 +405,7 @@ def legal_actions(game: "Game", nickname: str) -> Iterator[Action]:
         if not p.chose_leaders:
             for pair in combinations(p.hand, game.config.leaders_kept):
                 yield ReqChooseLeaders(pair)
-        if not p.chose_resources:
+        if not p.chose_resources and p.bonus:      # (nothing to choose: no empty choice to send)
             for r in game.config.resources:
                 shelf = max(p.shelves, key=lambda s: s.capacity)
                 yield ReqChooseResources({shelf.id: {r: p.bonus}})

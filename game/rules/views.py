@@ -199,7 +199,8 @@ def shadow_game(view: dict[str, Any], config: GameConfig, nickname: str) -> "Gam
         for d in st.depots:
             d.owner = seat
         st.chose_leaders = p["setup"]["hasChosenLeaders"]
-        st.chose_resources = p["setup"]["hasChosenResources"]
+        # (the reference server leaves the flag false for a seat with nothing to choose)
+        st.chose_resources = p["setup"]["hasChosenResources"] or not p["setup"]["initialResources"]
         tiles = p.get("favorTiles")
         if tiles:
             st.favors = [{"DOWN": FAVOR_DOWN, "UP": 1, "REMOVED": FAVOR_REMOVED}[t] for t in tiles]

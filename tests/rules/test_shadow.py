@@ -43,3 +43,25 @@ def test_shadow_game_hides_what_the_player_cannot_see():
         for lv in CFG.levels:
             deck = shadow.decks[color][lv]
             assert len(deck) == len(g.decks[color][lv]) and len(set(deck)) <= 1   # only the top card is known
+
+
+@pytest.mark.parametrize("nicks", [["ada"], ["ada", "bea"]])
+def test_a_seat_with_nothing_to_choose_is_never_offered_an_empty_choice(nicks):
+    """The reference server leaves ``hasChosenResources`` false for a seat with no starting
+    resource; a client deciding from that view (the playouts' ``choose``, a bot) sent a pointless
+    ``ReqChooseResources`` of nothing. After the leaders, such a seat has nothing left to do."""
+    from game.rules.actions import ReqChooseLeaders, ReqChooseResources
+    from game.rules.playout import choose
+    cfg = default_config()
+    game = Game.new(cfg, nicks, 5)
+    first = next(p for p in game.players if p.bonus == 0)
+    game.apply(first.nickname, ReqChooseLeaders(tuple(first.hand[:cfg.leaders_kept])))
+    view = player_view(game, first.nickname)
+    for p in view["players"]:                      # as the reference sends it
+        if not p["setup"]["initialResources"]:
+            p["setup"]["hasChosenResources"] = False
+    shadow = shadow_game(view, cfg, first.nickname)
+    assert not [a for a in legal_actions(shadow, first.nickname) if isinstance(a, ReqChooseResources)]
+    assert not isinstance(choose(shadow, first.nickname, random.Random(1)), ReqChooseResources)
+    shadow.player(first.nickname).chose_resources = False        # even a game that says so offers none
+    assert not [a for a in legal_actions(shadow, first.nickname) if isinstance(a, ReqChooseResources)]
