@@ -191,7 +191,7 @@ class HardBot:
             score = total / len(worlds)
             if best is None or score > best[0] + 1e-9:
                 best = (score, c)
-        return self.policy.explain(g, p, best[1], searched=len(worlds) * len(cands))
+        return self.policy.explain(g, p, best[1], searched=len(worlds))   # (each candidate: as many futures)
 
     def playout(self, world: Game, me: str, c: Candidate, seed: int) -> float:
         h = clone(world, random.Random(seed))

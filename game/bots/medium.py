@@ -124,7 +124,8 @@ class Policy:
             return Decision(best.main, "")
         why = best.words(g, p)
         if searched:
-            why = why.rstrip(".") + f"; it came out best in {searched} playouts."
+            ways = "once" if searched == 1 else f"{searched} different ways"
+            why = why.rstrip(".") + f": with the game played on to its end {ways}, it did best."
         return Decision(best.main, why)
 
     # ------------------------------------------------------------------ setup
