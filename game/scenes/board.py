@@ -663,8 +663,14 @@ class BoardScene(Scene):
             plan.put(self.selected_item, cid)
             self.selected_item = self._next_unplaced()
         elif self.selected_item is not None:   # a shelf that does not glow for the picked resource: why
-            self.note = plan.why_not(self.selected_item, cid) or "That resource does not fit there."
-            self.selected_item, self._refused = None, cid    # (a drag from it still moves what it holds)
+            why = plan.why_not(self.selected_item, cid) or "That resource does not fit there"
+            if any(plan.arranged().get(cid, {}).values()):   # it holds something: the swap the footer offers
+                name = plan.box_name(cid)
+                self.note = f"{why.rstrip('.')}. Click another shelf to swap {name} with it."
+                self.selected_shelf, self.selected_item = cid, None
+            else:
+                self.note = why
+                self.selected_item, self._refused = None, cid    # (a drag from it still moves what it holds)
         else:
             self.selected_shelf, self.selected_item = cid, None
 

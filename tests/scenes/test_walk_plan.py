@@ -365,3 +365,36 @@ def test_a_purchase_and_productions_plans_words_are_never_smaller_than_the_logs(
         assert words and not small, f"shrunk below the log's {floor} px: {small}"
     finally:
         _close(walk.app)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_in_a_plan_a_first_click_on_a_full_shelf_starts_the_swap_the_footer_offers(size, words):
+    """Shelves 1 Servant / 2 Stone, Stone / 3 Shield, a line of 2 Coin taken (they fit nowhere;
+    a Coin is picked): a click on shelf 2, full, picks it for a swap and says so; a click on
+    shelf 3 swaps them (the first click only said "Shelf 2 is full", and the second was taken
+    as the start of a swap the wrong way round)."""
+    walk, game = _two_stone(size, ("Coin", "Coin", "Zero", "Zero"))
+    ada = game.player("Ada")
+    for shelf, content in zip(ada.shelves, [{"Servant": 1}, {"Stone": 2}, {"Shield": 1}]):
+        shelf.content = dict(content)
+    walk.app.stack.top.session.match.out.append(__import__("game.rules.views", fromlist=["x"]).player_view(game, "Ada"))
+    walk.frames(3)
+    board = walk.app.stack.top
+    try:
+        shelves = _shelves(size, game)
+        walk.click(board_geometry(size, 1)["arrows"][0].center)
+        plan = board.plan
+        assert plan is not None and board.selected_item is not None          # the Coin, picked
+        words.clear()
+        walk.click(shelves[1].center)
+        walk.move((3, 3))
+        walk.frames(2)
+        assert board.selected_shelf == ada.shelves[1].id
+        said = " ".join(w for w, _s in words)
+        assert "Click another shelf to swap shelf 2" in said, words
+        walk.click(shelves[2].center)
+        walk.frames(2)
+        assert plan.arranged()[ada.shelves[2].id] == {"Stone": 2}             # swapped, before the take
+        assert plan.arranged()[ada.shelves[1].id] == {"Shield": 1}
+    finally:
+        _close(walk.app)
