@@ -87,6 +87,7 @@ class BoardScene(Scene):
         self.moments: list[VaticanMoment] = []       # Vatican reports being shown, the first one now
         self._reported: set | None = None            # sections whose report was seen
         self._log_rows = 0
+        self.log_unseen = 0                          # rows told while the log was scrolled back
         self.hinter: Hinter | None = None            # the hard bot, asked on the Hint button
         self._played = False                         # the game was in play under this board
         self.over_for: float | None = None           # seconds since the game ended on this board
@@ -115,6 +116,7 @@ class BoardScene(Scene):
                        selected_shelf=self.selected_shelf, viewing=self.viewing, flash=self.flash,
                        buyable=self._buyable, cards=self._cards_by_id, leaders=self._leaders_by_id,
                        chat=self.chat_entry is not None, log_scroll=self.log_scroll,
+                       log_unseen=self.log_unseen if self.log_scroll else 0,
                        note=self.note, can_produce=self._can_produce())
 
     def _can_produce(self) -> bool:
@@ -241,6 +243,9 @@ class BoardScene(Scene):
             rows = len(self.log.rows(self.context()))
             if self.log_scroll and rows > self._log_rows:
                 self.log_scroll += rows - self._log_rows
+                self.log_unseen += rows - self._log_rows       # said below, until read
+            elif not self.log_scroll:
+                self.log_unseen = 0          # back at the newest line: the log follows again
             self._log_rows = rows
             self.action_bar.place_tooltips(self.ui)
         self._refresh_buttons()
@@ -442,6 +447,7 @@ class BoardScene(Scene):
             return
         most = self.log.max_scroll(self.context())
         self.log_scroll = max(0, min(most, self.log_scroll + 3 * steps))
+        self.log_unseen = min(self.log_unseen, self.log_scroll)     # what came into view is read
 
     def _target_at(self, pos: tuple[int, int]) -> Target | None:
         return target_at(self.hits, pos)

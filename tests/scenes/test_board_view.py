@@ -355,3 +355,46 @@ def test_every_button_of_the_action_bar_stays_inside_it(size):
         assert b.font.size(b.text)[0] <= b.rect.w - 4, b.text
     for i, a in enumerate(shown):
         assert not any(a.rect.colliderect(b.rect) for b in shown[i + 1:]), a.text
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_log_scrolled_back_says_how_many_new_lines_wait_below_and_follows_again_at_the_bottom(size, monkeypatch):
+    """Scrolled back to read, the player did not see the bots' and Lorenzo's moves arrive: the
+    log now says at its foot how many new lines wait below, and once scrolled back down it
+    follows the newest line again."""
+    from game.scenes.art import fonts as F
+    drawn: list[str] = []
+    render = F.render
+    monkeypatch.setattr(F, "render", lambda t, *a, **k: (drawn.append(str(t)), render(t, *a, **k))[1])
+    app = App(headless=True, size=size)
+    session = GameSession(_Chatty(mid_game(["Ada", "Bruno"], 5, 30), "Ada"), CFG, "Ada")
+    session.pump()
+    session.log += [f"Line {i}: Bruno takes row 2 from the market" for i in range(40)]
+    scene = BoardScene(app, session)
+    app.stack.push(scene)
+    app.frame(0.001)
+    app.frame(5.0)
+    try:
+        move(app, scene.layout.log.center)
+        app.frame(0.001, [pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=2, flipped=False)])   # 6 rows back
+        app.frame(0.001)
+        assert scene.log_scroll == 6
+        session.log += ["Bruno buys the level-1 green card", "Lorenzo il Magnifico moves his cross 2 spaces"]
+        drawn.clear()
+        app.frame(0.001)
+        app.frame(0.001)
+        assert "\u2193 2 new lines below: scroll down to read" in drawn, drawn
+        assert "Lorenzo il Magnifico moves his cross 2 spaces" not in drawn        # still reading the older lines
+        drawn.clear()
+        app.frame(0.001, [pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-5, flipped=False)])
+        app.frame(0.001)
+        assert scene.log_scroll == 0
+        assert "Lorenzo il Magnifico moves his cross 2 spaces" in drawn and not any("new line" in t for t in drawn)
+        session.log.append("Bruno ends his turn")                                 # following again
+        drawn.clear()
+        app.frame(0.001)
+        app.frame(0.001)
+        assert scene.log_scroll == 0 and "Bruno ends his turn" in drawn
+    finally:
+        while app.stack.top is not None:
+            app.stack.pop()

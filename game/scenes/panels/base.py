@@ -46,6 +46,7 @@ class Context:
     leaders: dict[int, dict] = field(default_factory=dict)
     chat: bool = False
     log_scroll: int = 0
+    log_unseen: int = 0            # rows told while the log was scrolled back (shown below, unread)
     note: str | None = None        # why the last choice in the plan could not be taken
     can_produce: bool = True       # some production could run now with what the player owns
 

@@ -137,6 +137,15 @@ class LogPanel(Panel):
             h = max(self.px(10), track.h * n // len(rows))
             top = track.bottom - h - (track.h - h) * scroll // max(1, len(rows) - n)
             pygame.draw.rect(surface, P.SEPIA, (track.x, top, track.w, h), border_radius=2)
-        if scroll:
+        if scroll and ctx.log_unseen:   # moves told meanwhile: said where the eye goes, at the foot
+            k = ctx.log_unseen
+            words = f"\u2193 {k} new line{'s' * (k != 1)} below: scroll down to read"
+            size = max(10, self.px(14))
+            img = F.render(words, size, P.OXBLOOD, "italic")
+            pill = img.get_rect(bottomright=(area.right, area.bottom)).inflate(self.px(12), self.px(4))
+            pygame.draw.rect(surface, P.GOLD_LIGHT, pill, border_radius=pill.h // 2)
+            pygame.draw.rect(surface, P.OXBLOOD, pill, 1, border_radius=pill.h // 2)
+            surface.blit(img, img.get_rect(center=pill.center))
+        elif scroll:
             text(surface, "newer lines below", (area.right, area.y), max(10, self.px(13)), P.OXBLOOD, "italic",
                  anchor="topright")
