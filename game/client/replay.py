@@ -7,7 +7,6 @@ Python: the replay scene draws what it gives. The file it reads is :mod:`game.re
 from __future__ import annotations
 
 import copy
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -222,16 +221,24 @@ def _mtime(path: Path) -> float:
         return 0.0
 
 
-def export_to(replay: Replay, folder: Path, name: str | None = None) -> Path:
-    """Write ``replay``'s export file into ``folder``; returns its path.
+def export_to(replay: Replay, folder: Path, name: str | None = None, make_folder: bool = True) -> Path:
+    """Write ``replay``'s export file into ``folder``; returns its path. A file already there is
+    never replaced: a second export of the same game is "…-2.json", and so on. ``make_folder``:
+    create ``folder`` if it is missing (else that is an error: a folder is not made unasked).
 
-    :raises OSError: it cannot be written.
+    :raises OSError: it cannot be written (or ``folder`` is missing and may not be made).
     """
-    folder.mkdir(parents=True, exist_ok=True)
+    if make_folder:
+        folder.mkdir(parents=True, exist_ok=True)
     stem = name or f"replay-{'-'.join(replay.nicknames)[:40]}-{replay.seed % 100000:05d}"
     stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in stem)
-    path = folder / f"{stem}.json"
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(replay.export())
-    os.replace(tmp, path)
-    return path
+    data = replay.export()
+    for n in range(1, 10_000):
+        path = folder / (f"{stem}.json" if n == 1 else f"{stem}-{n}.json")
+        try:
+            with open(path, "xb") as f:       # "x": never over a file already there
+                f.write(data)
+        except FileExistsError:
+            continue
+        return path
+    raise FileExistsError(f"too many exports of this game in {folder}")

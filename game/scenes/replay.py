@@ -22,6 +22,7 @@ from pygame_gui.core import ObjectID
 
 from game.client.narration import Narrator
 from game.client.replay import Replay, ReplayError, export_to
+from game.settings import data_dir
 from game.client.session import GameSession, named
 from game.client.view_model import ViewModel
 from game.client.words import joined
@@ -187,8 +188,8 @@ class ReplayScene(BoardScene):
     def export(self) -> Path | None:
         """Write the game's file (into the export folder: the user's documents by default)."""
         folder = self.export_dir or default_export_dir()
-        try:
-            path = export_to(self.replay, folder)
+        try:    # a folder of the game's own data may be made; the player's documents folder is not
+            path = export_to(self.replay, folder, make_folder=folder.parent == data_dir())
         except OSError as e:
             self.note = self.session.error = f"Could not save the file: {e.strerror or e}"
             return None
@@ -215,12 +216,19 @@ class ReplayScene(BoardScene):
 
 
 def default_export_dir() -> Path:
-    """Where exported games go: the user's documents folder (the home folder if there is none)."""
+    """Where exported games go: the ``exports`` folder of the game's data when ``MOR_DATA_DIR``
+    says where that is (a test, a portable copy); else the user's documents folder as it is (the
+    home folder if there is none): no folder of ours is made there unasked."""
+    import os
+
     import platformdirs
+    if os.environ.get("MOR_DATA_DIR"):
+        return data_dir() / "exports"
     try:
-        return Path(platformdirs.user_documents_dir()) / "Masters of Renaissance"
+        docs = Path(platformdirs.user_documents_dir())
     except Exception:   # platformdirs may fail on an odd system: the home folder will do
-        return Path.home() / "Masters of Renaissance"
+        docs = Path.home()
+    return docs if docs.is_dir() else Path.home()
 
 
 def open_replay_scene(app: Any, path: Path, viewer: str | None = None) -> "ReplayScene | str":

@@ -28,6 +28,7 @@ def app(tmp_path, monkeypatch):
     monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
     import game.scenes.replay as scene_module
     monkeypatch.setattr(scene_module, "default_export_dir", lambda: tmp_path / "exported")
+    (tmp_path / "exported").mkdir()          # (a documents folder: there already, never made by the game)
     a = App(headless=True, size=(1024, 640))
     yield a
     while a.stack.top is not None:
@@ -203,3 +204,32 @@ def test_a_replay_of_a_game_against_the_computer_names_each_bot_with_its_level(a
     assert isinstance(app.stack.top, ReplayScene)
     said = " ".join(_names_on_the_top_bar(app, monkeypatch))
     assert "Cosimo · hard bot" in said and "Lucrezia · easy bot" in said and "(bot)" not in said, said
+
+
+def test_export_goes_to_the_games_data_never_over_a_file_and_makes_no_folder_unasked(tmp_path, monkeypatch):
+    """With MOR_DATA_DIR set, Export wrote to ~/Documents (and made a folder there unasked), and a
+    second export replaced the first without asking: it goes to the data folder's exports, and
+    a second export is a second file."""
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    from game.client.replay import open_replay
+    from game.scenes.replay import ReplayScene, default_export_dir
+    assert default_export_dir() == tmp_path / "data" / "exports"
+    app = App(headless=True, size=(1024, 640))
+    try:
+        game = random_game(CFG, ["Ada", "Bruno"], seed=12)
+        saved = R.save_finished(game, app.data_dir / R.REPLAYS, "bots", "Ada")
+        scene = ReplayScene(app, open_replay(saved, app.config, "Ada"))
+        app.stack.push(scene)
+        frames(app, 3)
+        click_at(app, scene.buttons["rules"].rect.center)
+        click_at(app, scene.buttons["rules"].rect.center)
+        files = sorted((tmp_path / "data" / "exports").glob("*.json"))
+        assert len(files) == 2 and files[0].read_bytes() == files[1].read_bytes()
+        assert scene.session.error == f"Saved as {files[1]}" or scene.session.error == f"Saved as {files[0]}"
+        assert not any((tmp_path / "home").iterdir())                       # nothing made in the home folder
+    finally:
+        while app.stack.top is not None:
+            app.stack.pop()
