@@ -1,9 +1,18 @@
-"""The client's one view model, fed by one stream of protocol messages.
+"""The client's one view model, built by one reducer from one stream of protocol messages.
 
-It holds the last ``UpdateGame`` the player received and patches it with every state update
-that follows, so at any moment it equals what the server (or the in-process engine) would send
-in a fresh ``UpdateGame`` for this player. Scenes draw only from it. It is pure Python: no
-pygame, no sockets; the same object is fed by a local solo session and a remote one.
+Every message goes through :meth:`ViewModel.feed`, which hands it to the one handler of its type;
+a whole ``UpdateGame`` (a start, a resume, a rejoin, an undo, a replay's step) is one more such
+message. At any moment the model equals what the server (or the in-process engine) would send in
+a fresh ``UpdateGame`` for this player, however it got there: update by update, from a whole
+game, from a reloaded save, or in a replay (``tests/client/test_one_view.py`` checks it at every
+move of whole games).
+
+Its records (the game itself, each player, container, leader and card) are the same objects
+for the model's whole life: every message, ``UpdateGame`` included, changes them in place. A
+scene may keep one and draw from it later; it is never a stale copy (a board that kept the
+leaders of the game before an undo drew a leader played after it "in hand"). Scenes draw only
+from it. It is pure Python: no pygame, no sockets; the same object is fed by a local solo
+session and a remote one.
 
 >>> vm = ViewModel("Ada")
 >>> vm.feed({"type": "UpdateLastRound"})  # ignored until a game arrives
@@ -14,7 +23,10 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Callable
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+import orjson
 
 from game.rules.views import REVEALED_TOKENS
 
@@ -44,6 +56,7 @@ class ViewModel:
         self._players: dict[str, Msg] = {}
         self._containers: dict[int, Msg] = {}
         self._leaders: dict[int, Msg] = {}
+        self._cards: dict[int, Msg] = {}
         self.revealed_tokens: list[int] = []   # solo: Lorenzo's tokens face up since the last shuffle
         self.bot_levels: dict[str, str] = {}   # a server game's bots' levels (our extension botLevels)
 
@@ -55,19 +68,22 @@ class ViewModel:
     def feed(self, msg: Msg) -> None:
         """Apply one server message (an update, an error, or anything else, which is ignored)."""
         t = msg.get("type", "")
-        if t == "UpdateGame":
-            self._load(msg)
-        elif t.startswith("Err"):
+        if t.startswith("Err"):
             self.errors.append(msg)
-        elif self.game is not None:
+        elif self.game is not None or t == "UpdateGame":
             handler = getattr(self, "_on_" + t, None)
             if handler is not None:
                 handler(msg)
         for listener in self.listeners:
             listener(msg)
 
-    def _load(self, msg: Msg) -> None:
-        self.game = copy.deepcopy(msg)
+    def _on_UpdateGame(self, msg: Msg) -> None:
+        """The whole game: every field as the message gives it, in the records the model has."""
+        whole = orjson.loads(orjson.dumps(msg))   # a copy (JSON's: 7 times faster than deepcopy)
+        if self.game is None:
+            self.game = whole
+        else:
+            _assign(self.game, whole)
         self._index()
         self.changes = []
         # the whole game again (a start, a resume, a rejoin, an undo): our server and the engine
@@ -92,6 +108,7 @@ class ViewModel:
         self._players = {p["nickname"]: p for p in g["players"]}
         self._containers = {c["id"]: c for c in g["resContainers"]}
         self._leaders = {ld["id"]: ld for ld in g["leaderCards"]}
+        self._cards = {c["id"]: c for c in g["developmentCards"]}
 
     def snapshot(self) -> Msg:
         """The current state as an ``UpdateGame`` message (a copy)."""
@@ -244,6 +261,42 @@ class ViewModel:
         return self._leaders[lid]
 
     @property
+    def leaders(self) -> Mapping[int, Msg]:
+        """Every leader card of the game by id (read only)."""
+        return MappingProxyType(self._leaders)
+
+    @property
+    def cards(self) -> Mapping[int, Msg]:
+        """Every development card of the game by id (read only)."""
+        return MappingProxyType(self._cards)
+
+    @property
     def my_turn(self) -> bool:
         g = self.game
         return bool(g and g["isSetupDone"] and not g["ended"] and g["currentPlayer"] == self.nickname)
+
+
+
+def _key(value: Any) -> Any:
+    """What names a record in a list of them (a card's or container's id, a player's nickname)."""
+    if isinstance(value, dict):
+        return value.get("id", value.get("nickname"))
+    return None
+
+
+def _assign(old: Msg, new: Msg) -> Msg:
+    """Make ``old`` equal to ``new`` in place, keeping every record ``old`` holds that ``new``
+    still has (a dict under the same key, or in a list under the same id or nickname)."""
+    merged = {k: _assigned(old.get(k), v) for k, v in new.items()}
+    old.clear()
+    old.update(merged)
+    return old
+
+
+def _assigned(old: Any, new: Any) -> Any:
+    if isinstance(new, dict):
+        return _assign(old, new) if isinstance(old, dict) else new
+    if isinstance(new, list) and isinstance(old, list):
+        kept = {k: x for x in old if (k := _key(x)) is not None}
+        return [_assigned(kept.pop(_key(x), None), x) if _key(x) is not None else x for x in new]
+    return new

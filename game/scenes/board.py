@@ -114,7 +114,7 @@ class BoardScene(Scene):
         """What the panels draw from this frame."""
         return Context(self.session, plan=self.plan, hover=self.hover, selected_item=self.selected_item,
                        selected_shelf=self.selected_shelf, viewing=self.viewing, flash=self.flash,
-                       buyable=self._buyable, cards=self._cards_by_id, leaders=self._leaders_by_id,
+                       buyable=self._buyable, cards=self.vm.cards, leaders=self.vm.leaders,
                        chat=self.chat_entry is not None, log_scroll=self.log_scroll,
                        log_unseen=self.log_unseen if self.log_scroll else 0,
                        note=self.note, can_produce=self._can_produce())
@@ -159,8 +159,6 @@ class BoardScene(Scene):
         g = self.g
         if g is None:
             return
-        self._cards_by_id = {c["id"]: c for c in g["developmentCards"]}
-        self._leaders_by_id = {ld["id"]: ld for ld in g["leaderCards"]}
         n = len(g["players"])
         self.layout = L = board_layout(self.app.size, n, n == 1)
         u = L.unit
@@ -610,7 +608,7 @@ class BoardScene(Scene):
             else:   # a swap if the rules let them swap, else what fits moves over
                 self._rearrange(self.selected_shelf, target[1], None, swap_first=True)
                 self.selected_shelf = None
-        elif kind == "leader" and target[1] in self.me["leadersHand"] and not self._leaders_by_id[target[1]]["active"]:
+        elif kind == "leader" and target[1] in self.me["leadersHand"] and not self.vm.leader(target[1])["active"]:
             self._open_leader_menu(target[1])
         if self.plan is not None:   # a plan begun: a shelf picked before it is no longer picked
             self.selected_shelf = None

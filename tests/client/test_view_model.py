@@ -62,3 +62,24 @@ def test_leaders_played_in_another_order_than_kept_stay_in_step(seed: int, size:
     list them in the order played, as their view model learns of them (found by a long run)."""
     nicks = ["Ada", "Bruno", "Cora", "Dario"][:size]
     assert _play_and_compare(nicks, seed, drop=drop) > 20
+
+
+def test_a_whole_game_changes_the_records_a_scene_kept_in_place() -> None:
+    """An UpdateGame (an undo, a rejoin, a replay's step) is one more message: the game, its players,
+    containers, leaders and cards stay the objects a scene took, with the new game's contents."""
+    game = Game.new(CFG, ["Ada"], 2)
+    rng = random.Random(2)
+    vm = ViewModel("Ada")
+    vm.feed(player_view(game, "Ada"))
+    kept = (vm.game, vm.me, vm.container(0), vm.leader(1), vm.cards[1])
+    for nick, action in steps(game, rng):
+        game.apply(nick, action)
+        if len(game.history) == 40:
+            break
+    vm.feed(player_view(game, "Ada"))
+    assert vm.game == player_view(game, "Ada")
+    assert all(a is b for a, b in zip(kept, (vm.game, vm.me, vm.container(0), vm.leader(1), vm.cards[1])))
+    view = player_view(game, "Ada")
+    view["leaderCards"] = [ld for ld in view["leaderCards"] if ld["id"] != 1]   # a record the game no longer has
+    vm.feed(view)
+    assert 1 not in vm.leaders and vm.game == view

@@ -9,7 +9,7 @@ so drawing never depends on hit regions computed by an earlier frame.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import pygame
 
@@ -42,8 +42,8 @@ class Context:
     viewing: str | None = None
     flash: float = 0.0
     buyable: Callable[[], set] = field(default=lambda: set())
-    cards: dict[int, dict] = field(default_factory=dict)
-    leaders: dict[int, dict] = field(default_factory=dict)
+    cards: Mapping[int, dict] = field(default_factory=dict)
+    leaders: Mapping[int, dict] = field(default_factory=dict)
     chat: bool = False
     log_scroll: int = 0
     log_unseen: int = 0            # rows told while the log was scrolled back (shown below, unread)
