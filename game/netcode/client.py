@@ -302,7 +302,7 @@ class _TlsStream:
 
     OpenSSL allows one thread at a time on a connection: every read and write holds one lock. The
     socket is non-blocking, so a read under the lock never waits for the network; the reader waits
-    (outside the lock) in ``select`` until something comes.
+    (outside the lock) in ``select`` until something comes, or the connection is shut down.
     """
 
     def __init__(self, sock: ssl.SSLSocket, timeout: float) -> None:
@@ -322,9 +322,9 @@ class _TlsStream:
                     pass
                 except (ssl.SSLZeroReturnError, ssl.SSLEOFError):   # closed, with or without TLS's goodbye
                     return b""
-            if sock.fileno() < 0:
-                raise OSError("the connection is closed")
-            select.select([sock], [], [], 1.0)
+            # no timeout: a waiting game stays idle. Closing shuts the socket down first (which
+            # wakes this), and the socket is closed only once the reader is gone
+            select.select([sock], [], [])
 
     def sendall(self, data: bytes) -> None:
         """Send everything, within ``timeout`` seconds.
