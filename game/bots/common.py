@@ -12,8 +12,8 @@ from typing import Any, Mapping
 
 from game.rules.components import DevCard, GameConfig, LeaderCard
 from game.rules.engine import ENDED, PLAY, SETUP, Game
+from game.rules.shadow import shadow_game
 from game.rules.state import Container, PlayerState
-from game.rules.views import shadow_game
 
 
 def board(view: dict, config: GameConfig, nickname: str) -> tuple[Game, PlayerState]:

@@ -107,7 +107,7 @@ def plan_for(action: Action, why: str, game: Game, player: PlayerState, then: Se
     """The plan that builds ``action`` (see the module docstring), with ``why`` on it; ``then``
     (``Decision.then``): the requests that finish what ``action`` starts.
 
-    ``game`` is the player's shadow game (:func:`game.rules.views.shadow_game`).
+    ``game`` is the player's shadow game (:func:`game.rules.shadow.shadow_game`).
     """
     plan: Any
     moves: list[Action] = []

@@ -4,7 +4,7 @@ A *plan* is the unsent part of a choice. The board scene turns clicks into calls
 ("put this Coin on shelf 2", "pay the Stone from the strongbox", "add the base production")
 and sends ``plan.request()`` when the player confirms. Legality comes from the rules engine's own
 :mod:`game.rules.choices`, asked on a game rebuilt from the player's view
-(:func:`game.rules.views.shadow_game`), so the client never re-implements a rule.
+(:func:`game.rules.shadow.shadow_game`), so the client never re-implements a rule.
 
 Plans are pure Python and never touch pygame, so they are tested on their own.
 """

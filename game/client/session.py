@@ -15,7 +15,8 @@ from typing import Any
 from game.rules.actions import Action
 from game.rules.components import GameConfig
 from game.rules.engine import Game
-from game.rules.views import config_from_view, shadow_game
+from game.rules.shadow import shadow_game
+from game.rules.views import config_from_view
 
 from .narration import Narrator
 from .view_model import ViewModel

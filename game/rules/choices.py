@@ -6,18 +6,19 @@ them as "one click" defaults and a bot can play with them.
 """
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from itertools import combinations, permutations
-from typing import TYPE_CHECKING, Iterator, Mapping
+from typing import Iterator, Mapping
 
 from .actions import (Action, ProductionRequest, ReqActivateProductions, ReqBuyDevCard,
                       ReqChooseLeaders, ReqChooseResources, ReqEndTurn, ReqLeaderAction,
-                      ReqTakeFromMarket)
+                      ReqMoveResources, ReqSwapShelves, ReqTakeFromMarket)
 from .components import DevCard, LeaderCard, Production
-from .state import SHELF, Container, PlayerState
-
-if TYPE_CHECKING:
-    from .engine import Game
+from .engine import Game
+from .errors import ErrResourceTransfer
+from .state import ENDED, PLAY, SETUP, SHELF, Container, PlayerState
+from .warehouse import check_distinct_shelves, fits
 
 Placement = dict[int, dict[str, int]]
 
@@ -45,7 +46,7 @@ class CardOffer:
 
 
 # ---------------------------------------------------------------------------- market
-def market_lines(game: "Game", p: PlayerState) -> list[MarketLine]:
+def market_lines(game: Game, p: PlayerState) -> list[MarketLine]:
     """The 7 lines of the market (3 rows, then 4 columns) and what each would give ``p``."""
     options = tuple(ld.resource for ld in game.active_leaders_of(p, "white_marble"))
     out = []
@@ -64,7 +65,7 @@ def market_lines(game: "Game", p: PlayerState) -> list[MarketLine]:
     return out
 
 
-def placement_targets(game: "Game", p: PlayerState, res: str) -> list[int]:
+def placement_targets(game: Game, p: PlayerState, res: str) -> list[int]:
     """Ids of the shelves and leader depots where one more ``res`` could go right now."""
     out = []
     for c in p.depot_like():
@@ -82,7 +83,7 @@ def placement_targets(game: "Game", p: PlayerState, res: str) -> list[int]:
     return out
 
 
-def suggest_placement(game: "Game", p: PlayerState, intake: Mapping[str, int]) -> Placement:
+def suggest_placement(game: Game, p: PlayerState, intake: Mapping[str, int]) -> Placement:
     """A legal placement of ``intake`` that stores as many resources as possible (no rearranging).
 
     Leader depots of the right type fill first, then a shelf already holding that type, then the
@@ -154,7 +155,7 @@ REARRANGE_LIMIT = 20000
 """Warehouse states :func:`suggest_take` looks at, at most (a full search needs a few hundred)."""
 
 
-def suggest_take(game: "Game", p: PlayerState, intake: Mapping[str, int]
+def suggest_take(game: Game, p: PlayerState, intake: Mapping[str, int]
                  ) -> tuple[list[Action], Placement]:
     """Rearranging requests (``ReqSwapShelves``, ``ReqMoveResources``; each legal after the ones
     before it, as few as possible) and then a placement of ``intake`` that together store as much
@@ -163,12 +164,6 @@ def suggest_take(game: "Game", p: PlayerState, intake: Mapping[str, int]
     The placement is for the warehouse as the requests leave it. Without rearranging, the requests
     are ``[]`` and the placement is :func:`suggest_placement`'s.
     """
-    from collections import deque
-
-    from .actions import ReqMoveResources, ReqSwapShelves
-    from .warehouse import check_distinct_shelves, fits
-    from .errors import ErrResourceTransfer
-
     boxes = p.depot_like()
     n_shelves = len(p.shelves)
     plain = _placement_on(p.shelves, p.depots, intake)
@@ -252,15 +247,7 @@ def _stored(placement: Placement) -> int:
     return sum(n for m in placement.values() for n in m.values())
 
 
-def default_bonus_placement(game: "Game", p: PlayerState) -> Placement:
-    """Starting resources for a player who did not choose: all of the first resource, largest shelf."""
-    if not p.bonus:
-        return {}
-    shelf = max(p.shelves, key=lambda s: s.capacity)
-    return {shelf.id: {game.config.resources[0]: p.bonus}}
-
-
-def take_market_request(game: "Game", p: PlayerState, line: MarketLine,
+def take_market_request(game: Game, p: PlayerState, line: MarketLine,
                         white_choice: Mapping[str, int] | None = None) -> ReqTakeFromMarket:
     """A complete market request for ``line`` with the suggested placement (the rest is discarded).
 
@@ -276,13 +263,13 @@ def take_market_request(game: "Game", p: PlayerState, line: MarketLine,
     return ReqTakeFromMarket(line.is_row, line.index, reps, suggest_placement(game, p, intake))
 
 
-def discarded_if(game: "Game", p: PlayerState, intake: Mapping[str, int], placement: Placement) -> int:
+def discarded_if(game: Game, p: PlayerState, intake: Mapping[str, int], placement: Placement) -> int:
     """How many resources a placement would leave over (each gives faith to every opponent)."""
     return sum(intake.values()) - sum(n for m in placement.values() for n in m.values())
 
 
 # ---------------------------------------------------------------------------- cards
-def suggest_payment(game: "Game", p: PlayerState, cost: Mapping[str, int]) -> Placement | None:
+def suggest_payment(game: Game, p: PlayerState, cost: Mapping[str, int]) -> Placement | None:
     """Containers to pay ``cost`` from (shelves, then leader depots, then strongbox), or None."""
     plan: Placement = {}
     for r, need in cost.items():
@@ -299,7 +286,7 @@ def suggest_payment(game: "Game", p: PlayerState, cost: Mapping[str, int]) -> Pl
     return plan
 
 
-def affordable_cards(game: "Game", p: PlayerState) -> list[CardOffer]:
+def affordable_cards(game: Game, p: PlayerState) -> list[CardOffer]:
     """Top cards of the grid that ``p`` can pay for and has a legal slot for."""
     cfg = game.config
     totals = p.resource_totals()
@@ -318,14 +305,14 @@ def affordable_cards(game: "Game", p: PlayerState) -> list[CardOffer]:
     return out
 
 
-def buy_request(game: "Game", p: PlayerState, offer: CardOffer, slot: int | None = None) -> ReqBuyDevCard:
+def buy_request(game: Game, p: PlayerState, offer: CardOffer, slot: int | None = None) -> ReqBuyDevCard:
     """A complete purchase of ``offer`` into ``slot`` (default: its first legal slot)."""
     pay = suggest_payment(game, p, offer.cost) or {}
     return ReqBuyDevCard(offer.card.color, offer.card.level, offer.slots[0] if slot is None else slot, pay)
 
 
 # ---------------------------------------------------------------------------- leaders
-def activatable_leaders(game: "Game", p: PlayerState) -> list[LeaderCard]:
+def activatable_leaders(game: Game, p: PlayerState) -> list[LeaderCard]:
     """Leaders in ``p``'s hand whose requirement is met now."""
     out = []
     for lid in p.hand:
@@ -339,7 +326,7 @@ def activatable_leaders(game: "Game", p: PlayerState) -> list[LeaderCard]:
 
 
 # ---------------------------------------------------------------------------- productions
-def production_request(game: "Game", p: PlayerState, prod: Production,
+def production_request(game: Game, p: PlayerState, prod: Production,
                        taken: Mapping[int, Mapping[str, int]] | None = None,
                        output: Mapping[str, int] | None = None) -> ProductionRequest | None:
     """A request running ``prod`` with inputs from the player's containers (not counting what
@@ -385,21 +372,20 @@ def production_request(game: "Game", p: PlayerState, prod: Production,
     return ProductionRequest(prod.id, plan, {}, out)
 
 
-def runnable_productions(game: "Game", p: PlayerState) -> list[Production]:
+def runnable_productions(game: Game, p: PlayerState) -> list[Production]:
     """The player's available productions that could each run on their own now."""
     return [prod for prod in game.available_productions(p).values()
             if production_request(game, p, prod) is not None]
 
 
 # ---------------------------------------------------------------------------- everything
-def legal_actions(game: "Game", nickname: str) -> Iterator[Action]:
+def legal_actions(game: Game, nickname: str) -> Iterator[Action]:
     """A representative set of legal requests for ``nickname`` now (empty when none).
 
     One request per distinct decision a player makes (line, card and slot, set of productions,
     leader), each with the suggested placement or payment; free choices (blank resources, white
     marbles with two leaders) take their defaults. Every request yielded is accepted by the engine.
     """
-    from .engine import ENDED, PLAY, SETUP
     p = game.player(nickname)
     if game.phase == SETUP:
         if not p.chose_leaders:

@@ -28,12 +28,13 @@ from .actions import (Action, ReqActivateProductions, ReqBuyDevCard, ReqChooseLe
                       ReqChooseResources, ReqEndTurn, ReqLeaderAction, ReqMoveResources,
                       ReqSwapShelves, ReqTakeFromMarket)
 from .components import DevCard, GameConfig, LeaderCard, Production
-from .state import DEPOT, FAVOR_REMOVED, FAVOR_UP, SHELF, STRONGBOX, Container, PlayerState
-from .choices import default_bonus_placement
+# the phases live in state.py (choices and views read them too); they may be imported from here
+from .state import (DEPOT, ENDED, FAVOR_REMOVED, FAVOR_UP, PLAY, SETUP, SHELF, STRONGBOX, Container,
+                    PlayerState)
+from .views import player_view
 from .warehouse import (check_distinct_shelves, clean_res_map, fits, new_contents_after_add,
                         new_contents_after_take, res_name)
 
-SETUP, PLAY, ENDED = "setup", "play", "ended"
 LORENZO = -1  # faith "seat" of the black cross
 
 Event = dict[str, Any]
@@ -359,7 +360,6 @@ class Game:
             self._undo_mark = None
         self.history.append(("undo", nickname, None))
         self.version += 1
-        from .views import player_view   # views reads the engine: imported here, not at the top
         ev: list[Event] = [{"player": nickname, "action": _action_name(taken), "type": "UpdateUndo"}]
         for q in self.players:
             view = player_view(self, q.nickname)
@@ -543,9 +543,7 @@ class Game:
                 p.chose_leaders = True
                 self._emit_hand(p)
             if not p.chose_resources:
-                new = new_contents_after_add(
-                    {self.containers[cid]: m for cid, m in default_bonus_placement(self, p).items()}, p.shelves)
-                self._commit(new)
+                self._commit(new_contents_after_add(self._default_bonus(p), p.shelves))
                 p.chose_resources = True
         self.phase = PLAY
         if not self.search:
@@ -558,6 +556,13 @@ class Game:
             self.current = self._next_active_seat(self.current)[0]
             if not self.search:
                 self._events.append({"player": self.current_player.nickname, "type": "UpdateCurrentPlayer"})
+
+    def _default_bonus(self, p: PlayerState) -> dict[Container, dict[str, int]]:
+        """Starting resources for a player who did not choose: all of the first resource, on
+        the largest shelf."""
+        if not p.bonus:
+            return {}
+        return {max(p.shelves, key=lambda s: s.capacity): {self.config.resources[0]: p.bonus}}
 
     # ------------------------------------------------------------------ shelves
     def _swap_shelves(self, p: PlayerState, a: ReqSwapShelves) -> str:

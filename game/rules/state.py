@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+SETUP, PLAY, ENDED = "setup", "play", "ended"
+"""The phases of a game (``Game.phase``)."""
+
 SHELF = "shelf"
 STRONGBOX = "strongbox"
 DEPOT = "depot"

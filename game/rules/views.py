@@ -8,13 +8,40 @@ order of Lorenzo's token pile (tokens are listed by id, unlike the reference, wh
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import dataclasses
+from types import MappingProxyType
+from typing import Any, Mapping, Protocol, Sequence
 
-from .components import GameConfig, LeaderCard, Production
-from .state import FAVOR_UP
+from .components import (CardRequirement, DevCard, GameConfig, LeaderCard, Production, SeatSetup, SoloToken,
+                         VaticanSection)
+from .state import ENDED, FAVOR_UP, SETUP, Container, PlayerState
 
-if TYPE_CHECKING:
-    from .engine import Game
+
+class Table(Protocol):
+    """What a view reads of a game (:class:`game.rules.engine.Game` is one): the engine imports
+    this module for the views :meth:`~game.rules.engine.Game.undo` returns, so this one names
+    what it needs rather than importing the engine."""
+
+    config: GameConfig
+    players: list[PlayerState]
+    containers: list[Container]
+    leader_depot: Mapping[int, Container]
+    solo: bool
+    phase: str
+    main_done: bool
+    last_round: bool
+    fired: list[bool]
+    black_cross: int
+    last_token: int | None
+    revealed: list[int]
+    winners: Sequence[str]
+
+    @property
+    def current_player(self) -> PlayerState: ...
+
+    def market_wire(self) -> dict[str, Any]: ...
+
+    def grid_wire(self) -> dict[str, Any]: ...
 
 _LEADER_TYPES = {"discount": "DISCOUNT", "extra_depot": "DEPOT", "white_marble": "ZERO", "production": "PRODUCTION"}
 _TOKEN_KINDS = {"discard": "ActionTokenDiscardTwo", "move": "ActionTokenBlackMoveTwo",
@@ -33,7 +60,7 @@ def production_wire(prod: Production, config: GameConfig) -> dict[str, Any]:
             "outputBlanksExclusions": ["Faith"] if prod.output_choice else [], "discardableOutput": False}
 
 
-def leader_wire(leader: LeaderCard, game: "Game") -> dict[str, Any]:
+def leader_wire(leader: LeaderCard, game: Table) -> dict[str, Any]:
     out: dict[str, Any] = {"resourceType": leader.resource, "leaderType": _LEADER_TYPES[leader.kind]}
     if leader.requires_cards:
         out["devCardRequirement"] = {"entries": [{"color": r.color, "quantity": r.count, "level": r.level or 0}
@@ -52,7 +79,7 @@ def leader_wire(leader: LeaderCard, game: "Game") -> dict[str, Any]:
     return out
 
 
-def player_view(game: "Game", nickname: str | None) -> dict[str, Any]:
+def player_view(game: Table, nickname: str | None) -> dict[str, Any]:
     """The ``UpdateGame`` message for ``nickname`` (None: a spectator, who sees no hand at all)."""
     cfg = game.config
     players = []
@@ -110,7 +137,7 @@ def player_view(game: "Game", nickname: str | None) -> dict[str, Any]:
                        "maxFaith": cfg.last_space},
         "market": game.market_wire(),
         "devCardGrid": game.grid_wire(),
-        "isSetupDone": game.phase != "setup",
+        "isSetupDone": game.phase != SETUP,
         "devSlotsCount": cfg.dev_slots,
         "currentPlayer": game.current_player.nickname,
         "inkwellPlayer": game.players[0].nickname,
@@ -120,7 +147,7 @@ def player_view(game: "Game", nickname: str | None) -> dict[str, Any]:
     msg.update({
         "blackPoints": game.black_cross,
         "lastRound": game.last_round,
-        "ended": game.phase == "ended",
+        "ended": game.phase == ENDED,
         "isMandatoryActionDone": game.main_done,
     })
     if game.solo and game.last_token is not None:
@@ -138,102 +165,6 @@ def _token_wire(token: Any) -> dict[str, Any]:
     if token.color:
         out["discardedDevCardColor"] = token.color
     return out
-
-
-def shadow_game(view: dict[str, Any], config: GameConfig, nickname: str) -> "Game":
-    """A game rebuilt from what ``nickname`` sees (an ``UpdateGame`` kept up to date).
-
-    It holds no hidden information: decks hold only their top card (repeated to their size) and
-    other players' hands only their active leaders. It is good for asking
-    :mod:`game.rules.choices` what this player may do now (legal lines, affordable cards, where
-    resources fit, runnable productions), never for playing on: it has no random generator state.
-    """
-    from .engine import ENDED, PLAY, SETUP, Game
-    from .state import DEPOT, FAVOR_DOWN, FAVOR_REMOVED, SHELF, STRONGBOX, Container, PlayerState
-
-    g = Game.__new__(Game)
-    g.config = config
-    g.seed = 0
-    g.nicknames = tuple(p["nickname"] for p in view["players"])
-    g.rng = None  # type: ignore[assignment]
-    g.history = []
-    g.version = 0
-    g.solo = len(view["players"]) == 1
-    g._events, g._dirty, g._end_pending = [], set(), False
-    g._undo_mark, g._undo_stack, g._undo_barrier = None, [], None   # a shadow has nothing to undo
-    wire = {c["id"]: c for c in view["resContainers"]}
-    by_id = {}
-    for cid in sorted(wire):
-        c = wire[cid]
-        kind = STRONGBOX if c["size"] < 0 else SHELF
-        cont = Container(cid, kind, c["size"])
-        cont.content = {r: n for r, n in c["content"].items() if n}
-        by_id[cid] = cont
-    # the engine finds a container at the index of its id; the reference numbers them per server
-    # process (a later game's start at 12 or 1200), so the ids below are filled by one container
-    # nobody owns
-    nobody = Container(-1, SHELF, 0)
-    g.containers = [by_id.get(i, nobody) for i in range(max(by_id, default=-1) + 1)]
-    leaders = {ld["id"]: ld for ld in view["leaderCards"]}
-    g.leader_depot = {}
-    for lid, ld in leaders.items():
-        if ld["containerId"] >= 0 and ld["containerId"] in by_id:
-            depot = by_id[ld["containerId"]]
-            depot.kind, depot.bound = DEPOT, config.leaders[lid].resource
-            g.leader_depot[lid] = depot
-    g.players = []
-    for seat, p in enumerate(view["players"]):
-        shelves = [by_id[i] for i in p["warehouseShelves"]]
-        box = by_id[p["strongbox"]]
-        for c in (*shelves, box):
-            c.owner = seat
-        st = PlayerState(p["nickname"], seat, shelves, box, len(p["devSlots"]), len(config.vatican_sections),
-                         p["setup"]["initialResources"], 0)
-        st.active = p["active"]
-        st.faith = p["faithPoints"]
-        st.vp = p["victoryPoints"]
-        st.slots = [list(s) for s in p["devSlots"]]
-        st.hand = list(p["leadersHand"])
-        st.active_leaders = [i for i in p.get("activeLeaders", [i for i in p["leadersHand"] if leaders[i]["active"]])]
-        st.depots = [g.leader_depot[i] for i in st.active_leaders if i in g.leader_depot]
-        for d in st.depots:
-            d.owner = seat
-        st.chose_leaders = p["setup"]["hasChosenLeaders"]
-        # (the reference server leaves the flag false for a seat with nothing to choose)
-        st.chose_resources = p["setup"]["hasChosenResources"] or not p["setup"]["initialResources"]
-        tiles = p.get("favorTiles")
-        if tiles:
-            st.favors = [{"DOWN": FAVOR_DOWN, "UP": 1, "REMOVED": FAVOR_REMOVED}[t] for t in tiles]
-        g.players.append(st)
-    g.by_nick = {p.nickname: p for p in g.players}
-    grid = view["devCardGrid"]
-    left = grid.get("cardsLeft", {})
-    g.decks = {}
-    for color in config.colors:
-        tops = grid["topCards"].get(color, [None] * (len(config.levels) + 1))
-        counts = left.get(color)
-        g.decks[color] = {}
-        for lv in config.levels:
-            top = tops[lv] if lv < len(tops) else None
-            n = counts[lv] if counts else (1 if top is not None else 0)
-            g.decks[color][lv] = [top] * n if top is not None else []
-    m = view["market"]
-    g.market = [x for row in m["grid"] for x in row]
-    g.slide = m["slide"]
-    g.tokens = []
-    g.last_token = view.get("lastActionToken")
-    g.revealed = [t for t in view.get(REVEALED_TOKENS) or () if isinstance(t, int)]
-    g.black_cross = view["blackPoints"]
-    g.phase = ENDED if view["ended"] else (PLAY if view["isSetupDone"] else SETUP)
-    g.current = g.nicknames.index(view["currentPlayer"]) if view["currentPlayer"] in g.nicknames else 0
-    g.main_done = view["isMandatoryActionDone"]
-    g.last_round = view["lastRound"]
-    secs = sorted(view["faithTrack"]["vaticanSections"].values(), key=lambda s: s["faithPointsEnd"])
-    g.fired = [s["activated"] for s in secs]
-    g.termination = None
-    g.lorenzo_won = False
-    g.winners = (view["winnerPlayer"],) if "winnerPlayer" in view else ()
-    return g
 
 
 def config_from_view(view: dict[str, Any], base: GameConfig) -> GameConfig:
@@ -261,11 +192,6 @@ def _ordered(names: list[str], known: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _config_from_view(view: dict[str, Any], base: GameConfig) -> GameConfig:
-    import dataclasses
-    from types import MappingProxyType
-
-    from .components import (CardRequirement, DevCard, SeatSetup, SoloToken, VaticanSection)
-
     containers = {c["id"]: c for c in view["resContainers"]}
     prods: dict[int, Production] = {}
     for p in view["productions"]:

@@ -7,7 +7,7 @@ from game.rules import Game, default_config, player_view
 from game.rules.choices import affordable_cards
 from game.rules.errors import GameError
 from game.rules.playout import steps
-from game.rules.views import shadow_game
+from game.rules.shadow import shadow_game
 from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
 
 CFG = default_config()

@@ -6,7 +6,7 @@ import pytest
 from game.rules import Game, default_config, player_view
 from game.rules.choices import affordable_cards, legal_actions, market_lines, runnable_productions
 from game.rules.playout import steps
-from game.rules.views import shadow_game
+from game.rules.shadow import shadow_game
 
 CFG = default_config()
 

@@ -19,7 +19,7 @@ from game.bots import make_bot  # noqa: E402
 from game.match import LocalMatch  # noqa: E402
 from game.rules import default_config, player_view  # noqa: E402
 from game.rules.actions import ReqActivateProductions, ReqBuyDevCard, ReqTakeFromMarket  # noqa: E402
-from game.rules.views import shadow_game  # noqa: E402
+from game.rules.shadow import shadow_game  # noqa: E402
 from game.client import hint as H  # noqa: E402
 from game.scenes.app import App  # noqa: E402
 from game.scenes.board import BoardScene  # noqa: E402

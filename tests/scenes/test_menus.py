@@ -269,7 +269,7 @@ class TestTitle:
         import random
 
         from game.rules.playout import choose
-        from game.rules.views import shadow_game
+        from game.rules.shadow import shadow_game
         from game.scenes.menus import TitleScene
         match = LocalMatch(app.config, "Ada", seed=3, save_path=app.solo_save_path)
         first = GameSession(match, app.config, "Ada")

@@ -13,7 +13,8 @@ from game.match import RemoteMatch
 from game.netcode.server import Server, ServerOptions
 from game.rules import default_config
 from game.rules.playout import choose
-from game.rules.views import player_view, shadow_game
+from game.rules.shadow import shadow_game
+from game.rules.views import player_view
 from game.scenes.app import App
 from game.client.session import GameSession
 

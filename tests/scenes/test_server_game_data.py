@@ -23,7 +23,7 @@ from game.rules import default_config
 from game.rules.components import DEFAULT_CONFIG_PATH, load_config
 from game.rules.actions import Action
 from game.rules.errors import GameError
-from game.rules.views import shadow_game
+from game.rules.shadow import shadow_game
 from game.rules.playout import choose
 from game.client.session import GameSession
 
