@@ -231,6 +231,23 @@ class GameConfig(_Frozen):
         return hash((GameConfig, self.resources, self.colors, self.dev_cards, self.leaders))
 
 
+_DERIVED: dict[tuple[int, Callable], tuple[GameConfig, Any]] = {}
+
+
+def derived(config: GameConfig, make: Callable[[GameConfig], Any]) -> Any:
+    """``make(config)``, made once per config and kept (for the last few dozen configs): the
+    tables the engine and the views read on every request."""
+    key = (id(config), make)
+    hit = _DERIVED.get(key)
+    if hit is not None and hit[0] is config:
+        return hit[1]
+    if len(_DERIVED) >= 64:
+        del _DERIVED[next(iter(_DERIVED))]
+    value = make(config)
+    _DERIVED[key] = (config, value)
+    return value
+
+
 class ConfigError(ValueError):
     """A config file problem. ``str(e) == f"{file}: {field}: {problem}"``; ``field`` is a JSON
     path such as ``development_cards[12].cost.Coin``, ``$`` for the whole document, or

@@ -31,7 +31,7 @@ from .components import DevCard, GameConfig, LeaderCard, Production
 # the phases live in state.py (choices and views read them too); they may be imported from here
 from .state import (DEPOT, ENDED, FAVOR_REMOVED, FAVOR_UP, PLAY, SETUP, SHELF, STRONGBOX, Container,
                     PlayerState)
-from .views import player_view
+from .views import player_views
 from .warehouse import (check_distinct_shelves, clean_res_map, fits, new_contents_after_add,
                         new_contents_after_take, res_name)
 
@@ -361,8 +361,7 @@ class Game:
         self.history.append(("undo", nickname, None))
         self.version += 1
         ev: list[Event] = [{"player": nickname, "action": _action_name(taken), "type": "UpdateUndo"}]
-        for q in self.players:
-            view = player_view(self, q.nickname)
+        for q, view in zip(self.players, player_views(self, [q.nickname for q in self.players])):
             view["player"] = q.nickname
             ev.append(view)
         return ev

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any, Mapping, Protocol, Sequence
 
 from .components import (CardRequirement, DevCard, GameConfig, LeaderCard, Production, SeatSetup, SoloToken,
-                         VaticanSection)
+                         VaticanSection, derived)
 from .state import ENDED, FAVOR_UP, SETUP, Container, PlayerState
 
 
@@ -61,103 +61,144 @@ def production_wire(prod: Production, config: GameConfig) -> dict[str, Any]:
 
 
 def leader_wire(leader: LeaderCard, game: Table) -> dict[str, Any]:
-    out: dict[str, Any] = {"resourceType": leader.resource, "leaderType": _LEADER_TYPES[leader.kind]}
-    if leader.requires_cards:
-        out["devCardRequirement"] = {"entries": [{"color": r.color, "quantity": r.count, "level": r.level or 0}
-                                                 for r in leader.requires_cards]}
-    if leader.requires_resources:
-        out["resourceRequirement"] = {"requirements": dict(leader.requires_resources)}
+    active = any(leader.id in p.active_leaders for p in game.players)
+    return _leader_wire(derived(game.config, _Fixed).leaders[leader.id], leader, game, active)
+
+
+def _leader_wire(fixed: tuple[dict[str, Any], dict[str, Any]], leader: LeaderCard, game: Table,
+                 active: bool) -> dict[str, Any]:
+    head, tail = fixed
     depot = game.leader_depot.get(leader.id)
-    out.update({
-        "active": any(leader.id in p.active_leaders for p in game.players),
-        "containerId": depot.id if depot is not None else -1,
-        "discount": leader.discount,
-        "id": leader.id,
-        "victoryPoints": leader.victory_points,
-        "production": leader.production.id if leader.production is not None else -1,
-    })
-    return out
+    return {**head, "active": active, "containerId": depot.id if depot is not None else -1, **tail}
+
+
+class _Fixed:
+    """The parts of every ``UpdateGame`` of a config that no game changes (card and production
+    faces, resource types, colours, the track's tiles, Lorenzo's tokens), built once per config.
+    Every view holds these same objects: a view is read, sent or copied, never changed in place
+    (the client's view model copies the one it keeps)."""
+
+    def __init__(self, cfg: GameConfig) -> None:
+        self.colors = [{"name": c, "ansiColor": _ANSI.get(c, "")} for c in cfg.colors]
+        self.resource_types = [
+            {"name": r, "ansiColor": _ANSI.get(r, ""), "isStorable": True, "isGiveableToPlayer": False,
+             "isTakeableFromPlayer": True} for r in cfg.resources] + [
+            {"name": "Faith", "ansiColor": _ANSI["Faith"], "isStorable": False, "isGiveableToPlayer": True,
+             "isTakeableFromPlayer": False},
+            {"name": "Zero", "ansiColor": _ANSI["Zero"], "isStorable": False, "isGiveableToPlayer": False,
+             "isTakeableFromPlayer": False}]
+        self.dev_cards = [{"color": c.color, "cost": {"requirements": dict(c.cost)}, "level": c.level,
+                           "id": c.id, "victoryPoints": c.victory_points, "production": c.production.id}
+                          for c in cfg.dev_cards]
+        self.productions = [production_wire(cfg.productions[pid], cfg) for pid in sorted(cfg.productions)]
+        self.tokens = [_token_wire(t) for t in cfg.solo_tokens]   # by id: the draw order is secret
+        self.tiles = [{"faithPoints": s, "victoryPoints": v} for s, v in cfg.vp_squares]
+        self.leaders = []   # each leader's face, before and after what a game changes
+        for leader in cfg.leaders:
+            head: dict[str, Any] = {"resourceType": leader.resource, "leaderType": _LEADER_TYPES[leader.kind]}
+            if leader.requires_cards:
+                head["devCardRequirement"] = {"entries": [
+                    {"color": r.color, "quantity": r.count, "level": r.level or 0} for r in leader.requires_cards]}
+            if leader.requires_resources:
+                head["resourceRequirement"] = {"requirements": dict(leader.requires_resources)}
+            tail = {"discount": leader.discount, "id": leader.id, "victoryPoints": leader.victory_points,
+                    "production": leader.production.id if leader.production is not None else -1}
+            self.leaders.append((head, tail))
 
 
 def player_view(game: Table, nickname: str | None) -> dict[str, Any]:
-    """The ``UpdateGame`` message for ``nickname`` (None: a spectator, who sees no hand at all)."""
+    """The ``UpdateGame`` message for ``nickname`` (None: a spectator, who sees no hand at all).
+
+    A view shares with every other view of its config the parts no game changes (the cards'
+    faces, the productions...): read it, send it or copy it, never change it in place."""
+    return player_views(game, (nickname,))[0]
+
+
+def player_views(game: Table, nicknames: Sequence[str | None]) -> list[dict[str, Any]]:
+    """:func:`player_view` for each of ``nicknames``, at once: what they all see is built once,
+    and shared by the views (an undo sends every player theirs)."""
     cfg = game.config
-    players = []
+    fixed: _Fixed = derived(cfg, _Fixed)
+    base_production = cfg.base_production.id
+    kept = cfg.leaders_kept
+    public = []
+    own = {}
     for p in game.players:
-        own = p.nickname == nickname
-        players.append({
+        hand = p.hand
+        active_leaders = p.active_leaders
+        entry = {
             "nickname": p.nickname,
-            "baseProduction": cfg.base_production.id,
+            "baseProduction": base_production,
             "warehouseShelves": [s.id for s in p.shelves],
             "strongbox": p.strongbox.id,
-            "setup": {"chosenLeadersCount": cfg.leaders_kept, "initialResources": p.bonus,
+            "setup": {"chosenLeadersCount": kept, "initialResources": p.bonus,
                       "initialExcludedResources": ["Faith"], "hasChosenLeaders": p.chose_leaders,
                       "hasChosenResources": p.chose_resources},
             # others see only the leaders played, in the order they were played (the order a client
             # that follows the game's updates knows them in)
-            "leadersHand": list(p.hand) if own else [i for i in p.active_leaders if i in p.hand],
-            "leadersHandCount": len(p.hand),
-            "devSlots": [list(s) for s in p.slots],
+            "leadersHand": [i for i in active_leaders if i in hand],
+            "leadersHandCount": len(hand),
+            "devSlots": [s.copy() for s in p.slots],
             "faithPoints": p.faith,
             "victoryPoints": p.vp,
             "active": p.active,
             # extension fields (reference clients ignore unknown keys)
-            "activeLeaders": list(p.active_leaders),
+            "activeLeaders": active_leaders.copy(),
             "leaderDepots": [d.id for d in p.depots],
-            "favorTiles": [("DOWN", "UP", "REMOVED")[f] for f in p.favors],
-        })
+            "favorTiles": [_FAVOR_WORDS[f] for f in p.favors],
+        }
+        public.append(entry)
+        if p.nickname in nicknames:
+            own[p.nickname] = {**entry, "leadersHand": hand.copy()}
     sections = {}
+    players = game.players
     for i, sec in enumerate(cfg.vatican_sections):
         sections[str(sec.pope_space)] = {
             "id": sec.id, "faithPointsBeginning": sec.first_space, "faithPointsEnd": sec.pope_space,
             "victoryPoints": sec.favor_vp, "activated": game.fired[i],
-            "bonusGivenPlayers": [p.nickname for p in game.players if p.favors[i] == FAVOR_UP],
+            "bonusGivenPlayers": [p.nickname for p in players if p.favors[i] == FAVOR_UP],
         }
+    active = {lid for p in players for lid in p.active_leaders}
     msg: dict[str, Any] = {
-        "players": players,
-        "devCardColors": [{"name": c, "ansiColor": _ANSI.get(c, "")} for c in cfg.colors],
-        "resourceTypes": [{"name": r, "ansiColor": _ANSI.get(r, ""), "isStorable": True,
-                           "isGiveableToPlayer": False, "isTakeableFromPlayer": True} for r in cfg.resources]
-        + [{"name": "Faith", "ansiColor": _ANSI["Faith"], "isStorable": False, "isGiveableToPlayer": True,
-            "isTakeableFromPlayer": False},
-           {"name": "Zero", "ansiColor": _ANSI["Zero"], "isStorable": False, "isGiveableToPlayer": False,
-            "isTakeableFromPlayer": False}],
-        "leaderCards": [leader_wire(ld, game) for ld in cfg.leaders],
-        "developmentCards": [{"color": c.color, "cost": {"requirements": dict(c.cost)}, "level": c.level,
-                              "id": c.id, "victoryPoints": c.victory_points, "production": c.production.id}
-                             for c in cfg.dev_cards],
+        "players": public,
+        "devCardColors": fixed.colors,
+        "resourceTypes": fixed.resource_types,
+        "leaderCards": [_leader_wire(face, ld, game, ld.id in active) for face, ld in zip(fixed.leaders, cfg.leaders)],
+        "developmentCards": fixed.dev_cards,
         "resContainers": [c.to_wire() for c in game.containers],
-        "productions": [production_wire(cfg.productions[pid], cfg) for pid in sorted(cfg.productions)],
+        "productions": fixed.productions,
     }
     if game.solo:
-        msg["actionTokens"] = [_token_wire(t) for t in cfg.solo_tokens]  # by id: the draw order is secret
-    msg.update({
-        "faithTrack": {"vaticanSections": sections,
-                       "yellowTiles": [{"faithPoints": s, "victoryPoints": v} for s, v in cfg.vp_squares],
-                       "maxFaith": cfg.last_space},
-        "market": game.market_wire(),
-        "devCardGrid": game.grid_wire(),
-        "isSetupDone": game.phase != SETUP,
-        "devSlotsCount": cfg.dev_slots,
-        "currentPlayer": game.current_player.nickname,
-        "inkwellPlayer": game.players[0].nickname,
-    })
+        msg["actionTokens"] = fixed.tokens
+    msg["faithTrack"] = {"vaticanSections": sections, "yellowTiles": fixed.tiles, "maxFaith": cfg.last_space}
+    msg["market"] = game.market_wire()
+    msg["devCardGrid"] = game.grid_wire()
+    msg["isSetupDone"] = game.phase != SETUP
+    msg["devSlotsCount"] = cfg.dev_slots
+    msg["currentPlayer"] = game.current_player.nickname
+    msg["inkwellPlayer"] = players[0].nickname
     if game.winners:
         msg["winnerPlayer"] = game.winners[0]
-    msg.update({
-        "blackPoints": game.black_cross,
-        "lastRound": game.last_round,
-        "ended": game.phase == ENDED,
-        "isMandatoryActionDone": game.main_done,
-    })
+    msg["blackPoints"] = game.black_cross
+    msg["lastRound"] = game.last_round
+    msg["ended"] = game.phase == ENDED
+    msg["isMandatoryActionDone"] = game.main_done
     if game.solo and game.last_token is not None:
         msg["lastActionToken"] = game.last_token  # extension: the token shown face up
     if game.solo:
         # extension (our clients only; a server leaves it out for reference clients): the tokens
         # face up since the last shuffle, in the order they came. Public: each was shown face up.
-        msg[REVEALED_TOKENS] = list(game.revealed)
+        msg[REVEALED_TOKENS] = game.revealed.copy()
     msg["type"] = "UpdateGame"
-    return msg
+    out = []
+    for nick in nicknames:
+        view = msg.copy()
+        view["players"] = [own.get(e["nickname"], e) if e["nickname"] == nick else e for e in public]
+        out.append(view)
+    return out
+
+
+_FAVOR_WORDS = ("DOWN", "UP", "REMOVED")
 
 
 def _token_wire(token: Any) -> dict[str, Any]:

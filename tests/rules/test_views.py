@@ -16,7 +16,7 @@ import pytest
 from game.rules.components import default_config
 from game.rules.engine import Game
 from game.rules.playout import steps
-from game.rules.views import player_view
+from game.rules.views import player_view, player_views
 
 CFG = default_config()
 NICKS = {1: ["Ada"], 2: ["Ada", "Bo"], 3: ["Ada", "Bo", "Cy"], 4: ["Ada", "Bo", "Cy", "Di"]}
@@ -284,6 +284,31 @@ def test_changing_the_view_does_not_change_the_game():
         for tops in v["devCardGrid"]["topCards"].values():
             tops.append(1)
         assert g.snapshot() == before
+
+
+def test_views_of_every_player_at_once_are_each_players_own_view():
+    for g in list(games())[::3]:
+        nicks = [p.nickname for p in g.players] + [None]
+        assert player_views(g, nicks) == [player_view(g, n) for n in nicks]
+
+
+@pytest.mark.parametrize("n", [1, 4])
+def test_a_view_stays_as_it_was_sent_while_the_game_goes_on(n):
+    """Views share what no game changes (the cards' faces...), never a part of the game: one
+    taken at any point still says, at the end of the game, what it said then."""
+    g = Game.new(CFG, NICKS[n], 77)
+    kept = []
+    for i, (nick, action) in enumerate(steps(g, random.Random(7))):
+        g.apply(nick, action)
+        if i % 3 == 0:
+            views = player_views(g, [p.nickname for p in g.players])
+            kept += [(v, orjson.dumps(v)) for v in views + [player_view(g, nick)]]
+        if i % 5 == 0 and g.can_undo(nick):
+            events = g.undo(nick)
+            kept += [(e, orjson.dumps(e)) for e in events]
+            g.apply(nick, action)
+    assert g.phase == "ended" and len(kept) > 20
+    assert all(orjson.dumps(v) == sent for v, sent in kept)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
