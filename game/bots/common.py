@@ -38,11 +38,12 @@ def board(view: dict, config: GameConfig, nickname: str) -> tuple[Game, PlayerSt
 # ---------------------------------------------------------------------------- copying
 _SHARED = frozenset({
     # never changed in place by the engine (replaced, or fixed for the whole game)
-    "config", "seed", "nicknames", "solo", "version", "search", "slide", "last_token", "black_cross",
+    "config", "lookups", "seed", "nicknames", "solo", "version", "search", "market", "slide", "last_token",
+    "black_cross",
     "phase", "current", "main_done", "last_round", "termination", "lorenzo_won", "winners",
     "_end_pending", "_undo_mark", "_undo_barrier",
     # rebuilt by clone below
-    "containers", "leader_depot", "players", "by_nick", "decks", "market", "tokens", "fired",
+    "containers", "leader_depot", "players", "by_nick", "decks", "tokens", "fired",
     "history", "_events", "_dirty", "rng", "revealed", "_undo_stack"})
 """Every attribute of a :class:`Game` that :func:`clone` may take over as it is or builds anew
 (``tests/bots`` checks that a game has no other: a new one must be added here, and copied below
@@ -60,8 +61,8 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
     nothing (anything but the end of a solo turn).
 
     The hard bot makes tens of thousands of copies a game, so this is written for speed: plain
-    attribute copies, no ``copy`` module, and the containers' contents are shared (the engine
-    replaces a container's ``content``, it never changes one in place). ``tests/bots`` compares
+    attribute copies, no ``copy`` module, and the containers' contents and the market are shared
+    (the engine replaces them, it never changes one in place). ``tests/bots`` compares
     a copy with its original and plays whole games on copies.
     """
     new = _new(Game)
@@ -93,7 +94,6 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
             copied[lv] = deck.copy()
         decks[color] = copied
     d["decks"] = decks
-    d["market"] = g.market.copy()
     d["tokens"] = g.tokens.copy()
     _unrecorded(g, d)
     if share_rng:

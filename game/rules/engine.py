@@ -27,7 +27,7 @@ from . import errors as E
 from .actions import (Action, ReqActivateProductions, ReqBuyDevCard, ReqChooseLeaders,
                       ReqChooseResources, ReqEndTurn, ReqLeaderAction, ReqMoveResources,
                       ReqSwapShelves, ReqTakeFromMarket)
-from .components import DevCard, GameConfig, LeaderCard, Production
+from .components import DevCard, GameConfig, LeaderCard, Production, derived
 # the phases live in state.py (choices and views read them too); they may be imported from here
 from .state import (DEPOT, ENDED, FAVOR_REMOVED, FAVOR_UP, PLAY, SETUP, SHELF, STRONGBOX, Container,
                     PlayerState)
@@ -77,7 +77,11 @@ class Outcome:
 
 
 class Game:
-    """A game in progress. See the module docstring for the contract."""
+    """A game in progress. See the module docstring for the contract.
+
+    A container's ``content`` and the ``market`` are replaced, never changed in place, so that
+    an undo mark and a bot's copy (:func:`game.bots.common.clone`) may share them.
+    """
 
     search = False
     """A copy used only to look ahead (a bot's): :meth:`apply` then keeps no undo information and
@@ -94,6 +98,7 @@ class Game:
         if len(set(nicknames)) != n or any(not isinstance(x, str) or not x.strip() for x in nicknames):
             raise ValueError("nicknames must be distinct non-empty strings")
         self.config = config
+        self.lookups = lookups(config)
         self.seed = seed
         self.nicknames = tuple(nicknames)
         self.rng = random.Random(seed)
@@ -403,27 +408,31 @@ class Game:
         snapshots, so anything missed here would show.
         """
         p = self.players[self.current]
-        return (   # by seat and container id, so that a copy of the game (a bot's clone) may use it
-            p.seat, [(c.id, dict(c.content)) for c in (*p.shelves, p.strongbox)],
-            [(d.id, d.owner, dict(d.content)) for d in self.leader_depot.values()],
-            [d.id for d in p.depots], list(p.hand), list(p.active_leaders), p.faith, p.vp,
-            list(self.market), self.slide, self.black_cross, self.main_done,
+        # by seat and container id, so that a copy of the game (a bot's clone) may use it; the
+        # contents and the market are kept, not copied: the engine replaces them, never changes
+        # one in place
+        return (
+            p.seat, [(c.id, c.content) for c in (*p.shelves, p.strongbox)],
+            [(d.id, d.owner, d.content) for d in self.leader_depot.values()],
+            [d.id for d in p.depots], p.hand.copy(), p.active_leaders.copy(), p.faith, p.vp,
+            self.market, self.slide, self.black_cross, self.main_done,
         )
 
     def _restore(self, mark: tuple) -> None:
-        """Put back a state from :meth:`_capture` (copying it again: the mark stays intact)."""
+        """Put back a state from :meth:`_capture` (the mark stays intact: what the game may change
+        in place is copied again)."""
         (seat, storage, depots, p_depots, hand, leaders, faith, vp,
-         market, self.slide, self.black_cross, self.main_done) = mark
+         self.market, self.slide, self.black_cross, self.main_done) = mark
         conts = self.containers
         for cid, content in storage:
-            conts[cid].content = dict(content)
+            conts[cid].content = content
         for cid, owner, content in depots:
-            conts[cid].owner = owner
-            conts[cid].content = dict(content)
+            c = conts[cid]
+            c.owner = owner
+            c.content = content
         p = self.players[seat]
         p.depots = [conts[cid] for cid in p_depots]
-        p.hand, p.active_leaders, p.faith, p.vp = list(hand), list(leaders), faith, vp
-        self.market = list(market)
+        p.hand, p.active_leaders, p.faith, p.vp = hand.copy(), leaders.copy(), faith, vp
 
     # ------------------------------------------------------------------ checks shared by handlers
     def _check_turn(self, p: PlayerState) -> None:
@@ -722,18 +731,20 @@ class Game:
         return a.ACTION
 
     def _push_market(self, is_row: bool, index: int) -> None:
+        """Slide the spare marble into a line; the market becomes a new list (never changed in
+        place, so an undo mark and a bot's copy may keep the old one)."""
         cols = self.config.market_columns
-        m = self.market
+        m = self.market.copy()
         if is_row:
             start = index * cols
             out = m[start]
             m[start:start + cols] = m[start + 1:start + cols] + [self.slide]
         else:
-            positions = list(range(index, len(m), cols))
-            out = m[positions[0]]
-            for a_, b in zip(positions, positions[1:]):
-                m[a_] = m[b]
-            m[positions[-1]] = self.slide
+            out = m[index]
+            last = len(m) - cols + index
+            m[index:last:cols] = m[index + cols::cols]
+            m[last] = self.slide
+        self.market = m
         self.slide = out
         if not self.search:
             self._events.append({"market": self.market_wire(), "type": "UpdateMarket"})
@@ -917,7 +928,10 @@ class Game:
                     if ev is not None:
                         ev.append({"player": q.nickname, "isBlackCross": False, "faithPoints": new,
                                    "type": "UpdateFaithPoints"})
-        top = max(max(q.faith for q in self.players), self.black_cross)
+        top = self.black_cross
+        for q in self.players:
+            if q.faith > top:
+                top = q.faith
         for i, sec in enumerate(self.config.vatican_sections):
             if not self.fired[i] and top >= sec.pope_space:
                 self.fired[i] = True
@@ -938,7 +952,7 @@ class Game:
                 self._end(Termination.LORENZO_FAITH)
             elif self.players[0].faith >= last:
                 self._end(Termination.SOLO_FAITH)
-        elif any(q.faith >= last for q in self.players):
+        elif top >= last:   # (no black cross in multiplayer)
             self._trigger_last_round()
 
     # ------------------------------------------------------------------ turn flow & end
@@ -1046,40 +1060,45 @@ class Game:
     def _score(self, p: PlayerState) -> Score:
         """The score breakdown of ``p``."""
         cards, track, favors, leaders, count = self._score_parts(p)
-        return Score(cards, track, favors, leaders, count // self.config.resources_per_vp, count)
+        return Score(cards, track, favors, leaders, count // self.lookups.per_vp, count)
 
     def _score_parts(self, p: PlayerState) -> tuple[int, int, int, int, int]:
-        """Points from cards, the faith track, favor tiles and leaders, and the resources held.
-        Counted after every change, so in plain loops and without building a :class:`Score`."""
-        cfg = self.config
-        cards = cfg.dev_cards
-        card_vp = 0
+        """Points from cards, the faith track, favor tiles and leaders, and the resources held."""
+        t = self.lookups
+        card_vp = t.card_vp
+        cards = 0
         for slot in p.slots:
             for c in slot:
-                card_vp += cards[c].victory_points
-        i = bisect_right(_squares(cfg), p.faith)
-        track = cfg.vp_squares[i - 1][1] if i else 0
+                cards += card_vp[c]
         favors = 0
-        for sec, f in zip(cfg.vatican_sections, p.favors):
+        for vp, f in zip(t.favor_vp, p.favors):
             if f == FAVOR_UP:
-                favors += sec.favor_vp
+                favors += vp
+        leader_vp = t.leader_vp
         leaders = 0
         for lid in p.active_leaders:
-            leaders += cfg.leaders[lid].victory_points
+            leaders += leader_vp[lid]
         count = 0
-        for c in (*p.shelves, *p.depots, p.strongbox):
+        for c in p.shelves:
             for n in c.content.values():
                 count += n
-        return card_vp, track, favors, leaders, count
+        for c in p.depots:
+            for n in c.content.values():
+                count += n
+        for n in p.strongbox.content.values():
+            count += n
+        return cards, t.track(p.faith), favors, leaders, count
 
     def _flush_vp(self) -> None:
+        """Count again the points of the players a request changed (in seat order)."""
         dirty = self._dirty
         if not dirty:
             return
+        per_vp = self.lookups.per_vp
         for seat in sorted(dirty) if len(dirty) > 1 else dirty:
             q = self.players[seat]
             cards, track, favors, leaders, count = self._score_parts(q)
-            vp = cards + track + favors + leaders + count // self.config.resources_per_vp
+            vp = cards + track + favors + leaders + count // per_vp
             if vp != q.vp:
                 q.vp = vp
                 if not self.search:
@@ -1106,15 +1125,37 @@ class Game:
         }
 
 
-_SQUARES_CACHE: dict[int, list[int]] = {}
+class Lookups:
+    """What the engine reads of a config on every request, as flat tables by id (one per config,
+    shared by every game of it: see :func:`lookups`)."""
+
+    __slots__ = ("config", "card_vp", "leader_vp", "favor_vp", "track_vp", "per_vp")
+
+    def __init__(self, cfg: GameConfig) -> None:
+        self.config = cfg
+        self.card_vp = tuple(c.victory_points for c in cfg.dev_cards)      # ids are 0..n-1
+        self.leader_vp = tuple(ld.victory_points for ld in cfg.leaders)
+        self.favor_vp = tuple(sec.favor_vp for sec in cfg.vatican_sections)
+        squares = [s for s, _ in cfg.vp_squares]
+        self.track_vp = tuple(cfg.vp_squares[i - 1][1] if i else 0
+                              for i in (bisect_right(squares, f) for f in range(cfg.last_space + 1)))
+        self.per_vp = cfg.resources_per_vp
+
+    def __copy__(self) -> "Lookups":
+        return self          # immutable: a copied game (copy.deepcopy) keeps the same tables
+
+    def __deepcopy__(self, memo: dict) -> "Lookups":
+        return self
+
+    def track(self, faith: int) -> int:
+        """The points of the faith track at ``faith``."""
+        tv = self.track_vp
+        return tv[faith] if faith < len(tv) else tv[-1]
 
 
-def _squares(cfg: GameConfig) -> list[int]:
-    key = id(cfg)
-    sq = _SQUARES_CACHE.get(key)
-    if sq is None:
-        sq = _SQUARES_CACHE[key] = [s for s, _ in cfg.vp_squares]
-    return sq
+def lookups(cfg: GameConfig) -> Lookups:
+    """The :class:`Lookups` of ``cfg`` (made once per config)."""
+    return derived(cfg, Lookups)
 
 
 def _raise(err: Exception) -> Any:

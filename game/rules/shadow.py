@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .components import GameConfig
-from .engine import Game
+from .engine import Game, lookups
 from .state import DEPOT, ENDED, FAVOR_DOWN, FAVOR_REMOVED, PLAY, SETUP, SHELF, STRONGBOX, Container, PlayerState
 from .views import REVEALED_TOKENS
 
@@ -24,6 +24,7 @@ def shadow_game(view: dict[str, Any], config: GameConfig, nickname: str) -> Game
     """
     g = Game.__new__(Game)
     g.config = config
+    g.lookups = lookups(config)
     g.seed = 0
     g.nicknames = tuple(p["nickname"] for p in view["players"])
     g.rng = None  # type: ignore[assignment]

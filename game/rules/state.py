@@ -49,10 +49,15 @@ class Container:
         return None
 
     def to_wire(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "content": dict(self.content)}
-        t = self.res_type() if self.kind != STRONGBOX else None   # the reference binds no strongbox
-        if t is not None:
-            out["boundedResType"] = t
+        content = self.content
+        out: dict[str, Any] = {"id": self.id, "content": content.copy()}
+        if self.kind != STRONGBOX:   # the reference binds no strongbox
+            t = self.bound
+            if t is None:
+                for t in content:
+                    break
+            if t is not None:
+                out["boundedResType"] = t
         out["size"] = self.capacity
         return out
 

@@ -49,12 +49,15 @@ def clean_res_map(m: Mapping[str, int], resources: tuple[str, ...], *, is_input:
     for name, n in m.items():
         if n < 0:
             raise ErrInvalidResourceTransaction(is_input, is_replacement, NEGATIVE_VALUES)
-        try:
-            r = res_name(name, resources)
-        except ErrResourceTransfer:
-            if n == 0:
-                continue
-            raise ErrInvalidResourceTransaction(is_input, is_replacement, "ILLEGAL_NON_STORABLE") from None
+        if name in resources:   # as the names usually come
+            r = name
+        else:
+            try:
+                r = res_name(name, resources)
+            except ErrResourceTransfer:
+                if n == 0:
+                    continue
+                raise ErrInvalidResourceTransaction(is_input, is_replacement, "ILLEGAL_NON_STORABLE") from None
         if n:
             out[r] = out.get(r, 0) + n
     return out
