@@ -39,12 +39,12 @@ def board(view: dict, config: GameConfig, nickname: str) -> tuple[Game, PlayerSt
 _SHARED = frozenset({
     # never changed in place by the engine (replaced, or fixed for the whole game)
     "config", "lookups", "seed", "nicknames", "solo", "version", "search", "market", "slide", "last_token",
-    "black_cross",
+    "black_cross", "tokens", "revealed", "fired",
     "phase", "current", "main_done", "last_round", "termination", "lorenzo_won", "winners",
     "_end_pending", "_undo_mark", "_undo_barrier",
     # rebuilt by clone below
-    "containers", "leader_depot", "players", "by_nick", "decks", "tokens", "fired",
-    "history", "_events", "_dirty", "rng", "revealed", "_undo_stack"})
+    "containers", "leader_depot", "players", "by_nick", "decks",
+    "history", "_events", "_dirty", "rng", "_undo_stack"})
 """Every attribute of a :class:`Game` that :func:`clone` may take over as it is or builds anew
 (``tests/bots`` checks that a game has no other: a new one must be added here, and copied below
 if it can change in place)."""
@@ -61,15 +61,15 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
     nothing (anything but the end of a solo turn).
 
     The hard bot makes tens of thousands of copies a game, so this is written for speed: plain
-    attribute copies, no ``copy`` module, and the containers' contents and the market are shared
-    (the engine replaces them, it never changes one in place). ``tests/bots`` compares
-    a copy with its original and plays whole games on copies.
+    attribute copies, no ``copy`` module, and what the engine replaces rather than changes in
+    place is shared (the containers' contents, the market, each deck, Lorenzo's pile, the cards
+    of a slot, the favor tiles: see :class:`Game`). ``tests/bots`` compares a copy with its
+    original and plays whole games on copies.
     """
     new = _new(Game)
     d = new.__dict__
     d.update(g.__dict__)
     d["search"] = True
-    d["revealed"] = g.revealed.copy()
     d["_undo_stack"] = g._undo_stack.copy()   # (taken back on the copy only, until it is played on)
     conts = []
     add = conts.append
@@ -85,17 +85,10 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
     d["containers"] = conts
     d["leader_depot"] = {lid: conts[c.id] for lid, c in g.leader_depot.items()}
     _seat([_player(p, [conts[s.id] for s in p.shelves], conts[p.strongbox.id],
-                   [conts[s.id] for s in p.depots] if p.depots else [], [s.copy() for s in p.slots],
+                   [conts[s.id] for s in p.depots] if p.depots else [], p.slots.copy(),
                    p.active_leaders.copy()) for p in g.players], d)
-    decks = {}
-    for color, ds in g.decks.items():
-        copied = ds.copy()
-        for lv, deck in ds.items():
-            copied[lv] = deck.copy()
-        decks[color] = copied
-    d["decks"] = decks
-    d["tokens"] = g.tokens.copy()
-    _unrecorded(g, d)
+    d["decks"] = {color: ds.copy() for color, ds in g.decks.items()}   # (the engine replaces a deck)
+    _unrecorded(d)
     if share_rng:
         rng = g.rng
     elif rng is None:
@@ -118,7 +111,7 @@ def discard_copy(g: Game) -> Game:
     d["search"] = True
     d["_undo_mark"], d["_undo_stack"], d["_undo_barrier"] = None, [], None
     _seat([_player(p, p.shelves, p.strongbox, p.depots, p.slots, p.active_leaders) for p in g.players], d)
-    _unrecorded(g, d)
+    _unrecorded(d)
     return new
 
 
@@ -126,8 +119,8 @@ _new = object.__new__
 
 
 def _player(p: PlayerState, shelves, strongbox, depots, slots, active_leaders) -> PlayerState:
-    """A copy of ``p`` with its own hand and favor tiles, holding the storage, slots and played
-    leaders given (the copy's own, or ``p``'s shared)."""
+    """A copy of ``p`` with its own hand, holding the storage, slots and played leaders given (the
+    copy's own, or ``p``'s shared); the favor tiles are shared (the engine replaces them)."""
     q = _new(PlayerState)
     q.nickname = p.nickname
     q.seat = p.seat
@@ -143,7 +136,7 @@ def _player(p: PlayerState, shelves, strongbox, depots, slots, active_leaders) -
     q.slots = slots
     q.hand = p.hand.copy()
     q.active_leaders = active_leaders
-    q.favors = p.favors.copy()
+    q.favors = p.favors
     return q
 
 
@@ -152,9 +145,8 @@ def _seat(players: list[PlayerState], d: dict) -> None:
     d["by_nick"] = {q.nickname: q for q in players}
 
 
-def _unrecorded(g: Game, d: dict) -> None:
-    """A search copy's own reports fired, and no history, events or changes recorded."""
-    d["fired"] = g.fired.copy()
+def _unrecorded(d: dict) -> None:
+    """No history, events or changes recorded on a search copy."""
     d["history"] = []
     d["_events"] = []
     d["_dirty"] = set()

@@ -79,8 +79,10 @@ class Outcome:
 class Game:
     """A game in progress. See the module docstring for the contract.
 
-    A container's ``content`` and the ``market`` are replaced, never changed in place, so that
-    an undo mark and a bot's copy (:func:`game.bots.common.clone`) may share them.
+    The lists and dicts below are replaced, never changed in place, so that an undo mark and a
+    bot's copy (:func:`game.bots.common.clone`) may share them: a container's ``content``,
+    ``market``, each deck (``decks[color][level]``), ``tokens``, ``revealed``, ``fired``, a
+    player's ``favors`` and each of their ``slots``.
     """
 
     search = False
@@ -798,8 +800,9 @@ class Game:
         # committed from here on
         self.main_done = True
         self._commit(new)
-        self.decks[color][card.level].pop()
-        p.slots[a.dev_slot].append(card.id)
+        decks = self.decks[color]
+        decks[card.level] = decks[card.level][:-1]
+        p.slots[a.dev_slot] = [*p.slots[a.dev_slot], card.id]
         self._dirty.add(p.seat)
         if not self.search:
             self._events.append({"player": p.nickname, "devSlot": a.dev_slot,
@@ -934,14 +937,16 @@ class Game:
                 top = q.faith
         for i, sec in enumerate(self.config.vatican_sections):
             if not self.fired[i] and top >= sec.pope_space:
-                self.fired[i] = True
+                self.fired = fired = self.fired.copy()
+                fired[i] = True
                 given = []
                 for q in self.players:
+                    q.favors = favors = q.favors.copy()
                     if q.faith >= sec.first_space:
-                        q.favors[i] = FAVOR_UP
+                        favors[i] = FAVOR_UP
                         given.append(q.nickname)
                     else:
-                        q.favors[i] = FAVOR_REMOVED
+                        favors[i] = FAVOR_REMOVED
                     self._dirty.add(q.seat)
                 if ev is not None:
                     ev.append({"vaticanSection": sec.id, "bonusGivenPlayers": given, "type": "UpdateVaticanSection"})
@@ -1003,16 +1008,20 @@ class Game:
 
     def _reveal_token(self) -> None:
         cfg = self.config
-        tid = self.tokens.pop(0)
+        pile = self.tokens[1:]   # lists that a bot's copy may share are replaced, not changed
+        tid = self.tokens[0]
+        self.tokens = pile
         token = cfg.solo_tokens[tid]
         self.last_token = tid
         if token.kind == "discard":
             left = token.amount
+            decks = self.decks[token.color]
             for lv in cfg.levels:
-                deck = self.decks[token.color][lv]
-                while deck and left:
-                    deck.pop()
-                    left -= 1
+                deck = decks[lv]
+                n = min(left, len(deck))
+                if n:
+                    decks[lv] = deck[:-n]
+                    left -= n
             if not self.search:
                 self._events.append({"devCardGrid": self.grid_wire(), "type": "UpdateDevCardGrid"})
         else:
@@ -1022,8 +1031,8 @@ class Game:
             self.rng.shuffle(self.tokens)
             self.revealed = []       # every token back in the pile (the shuffle token shows as the last)
         else:
-            self.tokens.append(tid)  # kept face up until the next shuffle; never drawn before it
-            self.revealed.append(tid)
+            pile.append(tid)         # kept face up until the next shuffle; never drawn before it
+            self.revealed = [*self.revealed, tid]
         if not self.search:
             self._events.append({"actionToken": tid, "type": "UpdateActionToken"})
         if self.phase != ENDED and token.kind == "discard" and self._color_gone(token.color):
