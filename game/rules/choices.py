@@ -48,20 +48,27 @@ class CardOffer:
 # ---------------------------------------------------------------------------- market
 def market_lines(game: Game, p: PlayerState) -> list[MarketLine]:
     """The 7 lines of the market (3 rows, then 4 columns) and what each would give ``p``."""
-    options = tuple(ld.resource for ld in game.active_leaders_of(p, "white_marble"))
+    options = tuple(ld.resource for ld in game.active_leaders_of(p, "white_marble")) if p.active_leaders else ()
+    convert = options[0] if len(options) == 1 else None
     out = []
     cfg = game.config
+    cols = cfg.market_columns
+    market = game.market
     for is_row, count in ((True, cfg.market_rows), (False, cfg.market_columns)):
         for i in range(count):
-            marbles = tuple(game.line(is_row, i))
+            marbles = tuple(market[i * cols:(i + 1) * cols] if is_row else market[i::cols])   # Game.line
             res: dict[str, int] = {}
+            faith = whites = 0
             for m in marbles:
-                if m not in ("Zero", "Faith"):
+                if m == "Zero":
+                    whites += 1
+                elif m == "Faith":
+                    faith += 1
+                else:
                     res[m] = res.get(m, 0) + 1
-            whites = marbles.count("Zero")
-            if len(options) == 1 and whites:
-                res[options[0]] = res.get(options[0], 0) + whites
-            out.append(MarketLine(is_row, i, marbles, res, marbles.count("Faith"), whites, options))
+            if convert is not None and whites:
+                res[convert] = res.get(convert, 0) + whites
+            out.append(MarketLine(is_row, i, marbles, res, faith, whites, options))
     return out
 
 
@@ -289,19 +296,28 @@ def suggest_payment(game: Game, p: PlayerState, cost: Mapping[str, int]) -> Plac
 def affordable_cards(game: Game, p: PlayerState) -> list[CardOffer]:
     """Top cards of the grid that ``p`` can pay for and has a legal slot for."""
     cfg = game.config
+    cards = cfg.dev_cards
+    slots_for: dict[int, list[int]] = {}   # level -> the slots that take it (see Game.slot_accepts)
+    for i, s in enumerate(p.slots):
+        slots_for.setdefault(cards[s[-1]].level + 1 if s else cfg.levels[0], []).append(i)
     totals = p.resource_totals()
+    discounts = game.active_leaders_of(p, "discount") if p.active_leaders else ()
     out = []
+    decks = game.decks
     for color in cfg.colors:
+        ds = decks[color]
         for lv in cfg.levels:
-            card = game.top_card(color, lv)
-            if card is None:
+            slots = slots_for.get(lv)
+            deck = ds[lv]
+            if slots is None or not deck:
                 continue
-            slots = tuple(i for i in range(cfg.dev_slots) if game.slot_accepts(p, i, lv))
-            if not slots:
-                continue
-            cost = game.card_cost(p, card)
-            if all(totals.get(r, 0) >= n for r, n in cost.items()):
-                out.append(CardOffer(card, cost, slots))
+            card = cards[deck[-1]]
+            cost = game.card_cost(p, card) if discounts else {r: n for r, n in card.cost.items() if n}
+            for r, n in cost.items():
+                if totals.get(r, 0) < n:
+                    break
+            else:
+                out.append(CardOffer(card, cost, tuple(slots)))
     return out
 
 
@@ -313,14 +329,37 @@ def buy_request(game: Game, p: PlayerState, offer: CardOffer, slot: int | None =
 
 # ---------------------------------------------------------------------------- leaders
 def activatable_leaders(game: Game, p: PlayerState) -> list[LeaderCard]:
-    """Leaders in ``p``'s hand whose requirement is met now."""
+    """Leaders in ``p``'s hand whose requirement is met now (:meth:`Game.missing_requirements`
+    finds nothing missing)."""
     out = []
+    leaders = game.config.leaders
+    owned: list[DevCard] | None = None
+    totals: dict[str, int] | None = None
     for lid in p.hand:
         if lid in p.active_leaders:
             continue
-        leader = game.config.leaders[lid]
-        cards, res = game.missing_requirements(p, leader)
-        if not cards and not res:
+        leader = leaders[lid]
+        ok = True
+        if leader.requires_cards:
+            if owned is None:
+                cards = game.config.dev_cards
+                owned = [cards[cid] for slot in p.slots for cid in slot]
+            for req in leader.requires_cards:
+                color, level, have = req.color, req.level, 0
+                for c in owned:
+                    if c.color == color and (level is None or c.level == level):
+                        have += 1
+                if have < req.count:
+                    ok = False
+                    break
+        if ok and leader.requires_resources:
+            if totals is None:
+                totals = p.resource_totals()
+            for r, n in leader.requires_resources.items():
+                if totals.get(r, 0) < n:
+                    ok = False
+                    break
+        if ok:
             out.append(leader)
     return out
 
