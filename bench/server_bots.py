@@ -131,7 +131,9 @@ def main() -> None:
     ap.add_argument("--threads", action="store_true")
     args = ap.parse_args()
     server = Server(default_config(), ServerOptions(host="127.0.0.1", port=0, bot_delay=0.0,
-                                                    bot_processes=not args.threads, seed=7))
+                                                    bot_processes=not args.threads, seed=7,
+                                                    max_per_address=0, tables_per_address=0,
+                                                    bots_per_address=0, max_bots=0))
     server.start()
     rng = random.Random(1)
     try:

@@ -100,6 +100,12 @@ def dumps(msg: dict[str, Any]) -> bytes:
 
 
 # ----------------------------------------------------------------------------- server process
+LIFTED = ["--max-per-address", "0", "--tables-per-address", "0", "--line-rate", "0", "--join-time", "0",
+          "--lobby-time", "0", "--max-connections", "20000"]
+"""The limits meant for strangers, lifted: every client of the load generator comes from
+127.0.0.1, and a closed loop of few games sends more lines a second than a person does."""
+
+
 class ServerProcess:
     """``server.py`` as a subprocess, with a thread sampling its RSS and thread count."""
 
@@ -108,7 +114,7 @@ class ServerProcess:
         self.stderr_path = data_dir / "server.stderr"
         self._stderr = open(self.stderr_path, "wb")
         cmd = [sys.executable, str(SERVER), "--host", "127.0.0.1", "--port", "0",
-               "--data-dir", str(data_dir / "data"), "--log-level", "WARNING", *(extra_args or [])]
+               "--data-dir", str(data_dir / "data"), "--log-level", "WARNING", *LIFTED, *(extra_args or [])]
         preexec = (lambda: os.sched_setaffinity(0, {pin})) if pin is not None else None
         self.proc = subprocess.Popen(cmd, cwd=str(ROOT), stdout=subprocess.PIPE, stderr=self._stderr,
                                      stdin=subprocess.DEVNULL, preexec_fn=preexec)

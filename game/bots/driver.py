@@ -27,6 +27,7 @@ import random
 import threading
 import time
 from dataclasses import dataclass
+from dataclasses import replace as _with
 from typing import Any, Callable, Mapping
 
 from game.rules.actions import Action
@@ -100,6 +101,12 @@ class Job:
     config: GameConfig | None = None
     """The rules themselves, for rules that come from no file (a server's game read from its
     ``UpdateGame``, :func:`game.rules.views.config_from_view`); None: those of the pool."""
+    deadline: float = 0.0
+    """``time.time()`` after which nobody waits for this decision any more (the easy bot has
+    answered in its place): a worker that comes to it later skips it. 0: none (set by the pool)."""
+
+    def expired(self) -> bool:
+        return bool(self.deadline) and time.time() > self.deadline
 
 
 def make_job(game: Game, nickname: str, level: str, budget: int | None = None) -> Job:
@@ -181,7 +188,9 @@ def _exit_with(parent: Any) -> None:
     os._exit(0)
 
 
-def _think_in_worker(job: Job) -> tuple[dict[str, Any], str, str, float, int, list[dict[str, Any]]]:
+def _think_in_worker(job: Job) -> tuple[dict[str, Any], str, str, float, int, list[dict[str, Any]]] | None:
+    if job.expired():   # answered by the easy bot while it waited in the queue: nobody waits for it
+        return None
     a = think(job, _WORKER_CONFIG[0])
     return a.action.to_dict(), a.why, a.level, a.seconds, os.getpid(), [t.to_dict() for t in a.then]
 
@@ -304,16 +313,31 @@ class BotPool:
                 self._threads_from_now(f"{type(e).__name__}: {e}", pool=pool)
         fut.add_done_callback(started)
 
-    def submit(self, job: Job, done: Done) -> None:
+    def submit(self, job: Job, done: Done) -> Callable[[], None]:
         """Think about ``job`` in the background; ``done(answer)`` is called exactly once, from
         another thread: with the bot's answer, with the easy bot's one if the bot was late or
         failed, or with None if no answer can be had (the pool is closed, or even the easy bot failed).
+
+        Returns ``cancel()``: nobody waits for this decision any more (its game is gone, or
+        nobody is at the table); ``done`` is then never called, and the job is dropped if no
+        worker has started it. A job the easy bot answered because it was late is dropped the
+        same way when a worker comes to it (its ``deadline``): the workers never think about
+        decisions nobody waits for.
         """
         if self._closed:
             done(None)
-            return
+            return _nothing
+        job = _with(job, deadline=time.time() + self.time_limit)
         settled = threading.Event()
         lock = threading.Lock()
+        futures: list[cf.Future] = []
+
+        def cancel() -> None:
+            with lock:
+                settled.set()
+            timer.cancel()
+            for f in futures:
+                f.cancel()
 
         def settle(answer: Answer | None) -> bool:
             with lock:
@@ -349,7 +373,7 @@ class BotPool:
             try:
                 pool = self._executor()
                 fut = pool.submit(_think_in_worker, job) if pool_is_processes(pool) else pool.submit(
-                    think, job, self.config)
+                    _think_on_thread, job, self.config, settled)
             except RuntimeError:   # closed
                 settle(None)
                 return
@@ -357,6 +381,7 @@ class BotPool:
                 self._threads_from_now(f"{type(e).__name__}: {e}")
                 start()
                 return
+            futures.append(fut)
             fut.add_done_callback(lambda f: finished(f, pool))
 
         def finished(fut: cf.Future, pool: cf.Executor) -> None:
@@ -383,6 +408,8 @@ class BotPool:
                           e, exc_info=e)
                 replace("failed")
                 return
+            if res is None:      # skipped: the easy bot answered it (or answers it now)
+                return
             if isinstance(res, Answer):
                 settle(res)
             else:
@@ -395,6 +422,7 @@ class BotPool:
         timer.daemon = True
         timer.start()
         start()
+        return cancel
 
     def _spare_executor(self) -> cf.ThreadPoolExecutor:
         with self._lock:
@@ -420,6 +448,17 @@ class BotPool:
             self._pool = self._spare = None
         for p in pools:
             _end(p)
+
+
+def _nothing() -> None:
+    pass
+
+
+def _think_on_thread(job: Job, config: GameConfig, settled: threading.Event) -> Answer | None:
+    """``think`` on a worker thread, unless nobody waits for the answer any more."""
+    if settled.is_set() or job.expired():
+        return None
+    return think(job, config)
 
 
 def pool_is_processes(pool: cf.Executor) -> bool:

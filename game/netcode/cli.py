@@ -21,6 +21,8 @@ from pathlib import Path
 
 from game.rules.components import ConfigError, load_config
 
+from .server import LINE_BURST, MAX_QUEUED_BYTES, ServerOptions
+
 log = logging.getLogger("mor.server")
 
 
@@ -85,7 +87,54 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the certificate's private key (default: in the --tls-cert file)")
     ap.add_argument("--tls-port", type=int, default=None, metavar="N",
                     help="the TLS port (default: --port + 1)")
+    lim = ap.add_argument_group(
+        "limits", "What one stranger may take of the server (docs/server.md, 'On the internet'); 0 lifts a limit.")
+    d = ServerOptions()
+    lim.add_argument("--max-connections", type=_count, default=d.max_connections, metavar="N",
+                     help=f"connections at once; past them a newcomer is told the server is full (default "
+                          f"{d.max_connections}, and always under the limit of open files, which the server raises "
+                          f"as far as it may)")
+    lim.add_argument("--max-per-address", type=_count, default=d.max_per_address, metavar="N",
+                     help=f"connections at once from one IP address (an IPv6 /64) (default {d.max_per_address})")
+    lim.add_argument("--join-time", type=_seconds, default=d.join_time, metavar="SECONDS",
+                     help=f"seconds a new connection has to send its nickname (ReqJoin) (default {d.join_time:g})")
+    lim.add_argument("--lobby-time", type=_seconds, default=d.lobby_time, metavar="SECONDS",
+                     help=f"seconds a player may stay connected outside a game in progress: waiting, or after "
+                          f"their game ended (default {d.lobby_time:g})")
+    lim.add_argument("--head-time", type=_seconds, default=d.head_time, metavar="SECONDS",
+                     help=f"seconds the first of the waiting list has to choose the number of players while "
+                          f"others wait; then it goes to the back and the next is asked (default {d.head_time:g})")
+    lim.add_argument("--line-rate", type=_seconds, default=d.line_rate, metavar="LINES",
+                     help=f"lines a second one connection is served, after a burst of {LINE_BURST:g} s' worth; "
+                          f"a faster sender is simply read more slowly (default {d.line_rate:g})")
+    lim.add_argument("--max-output", type=_count, default=MAX_QUEUED_BYTES, metavar="BYTES",
+                     help=f"bytes waiting to be sent to one connection; past them it is not reading and is "
+                          f"dropped (default {MAX_QUEUED_BYTES})")
+    lim.add_argument("--max-output-total", type=_count, default=d.max_output_total, metavar="BYTES",
+                     help=f"bytes waiting to be sent to all connections together; past them the connections "
+                          f"that are behind are dropped (default {d.max_output_total})")
+    lim.add_argument("--tables-per-address", type=_count, default=d.tables_per_address, metavar="N",
+                     help=f"games in progress started from one address (default {d.tables_per_address})")
+    lim.add_argument("--bots-per-address", type=_count, default=d.bots_per_address, metavar="N",
+                     help=f"computer players in games in progress started from one address "
+                          f"(default {d.bots_per_address})")
+    lim.add_argument("--max-bots", type=_count, default=d.max_bots, metavar="N",
+                     help=f"computer players in games in progress on the whole server (default {d.max_bots})")
     return ap
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,17 +146,30 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as e:
         log.error("bad configuration: %s", e)
         return 2
-    from game.netcode.server import FrozenHeap, Server, ServerOptions
+    from game.netcode.server import FrozenHeap, Server
     options = ServerOptions(host=args.host, port=args.port, data_dir=Path(args.data_dir),
                             compat_rejoin=args.compat_rejoin, heartbeat=args.heartbeat,
                             grace=args.grace, restart_grace=max(0.0, args.restart_grace), fsync=args.fsync,
                             status_interval=max(0.0, args.status_interval),
                             bot_delay=max(0.0, args.bot_delay), bot_processes=not args.bot_threads,
                             announce=args.announce, announce_name=args.name.strip(),
-                            tls_cert=args.tls_cert, tls_key=args.tls_key, tls_port=args.tls_port)
+                            tls_cert=args.tls_cert, tls_key=args.tls_key, tls_port=args.tls_port,
+                            max_connections=args.max_connections, max_per_address=args.max_per_address,
+                            join_time=args.join_time, lobby_time=args.lobby_time, head_time=args.head_time,
+                            line_rate=args.line_rate, max_output=args.max_output,
+                            max_output_total=args.max_output_total, tables_per_address=args.tables_per_address,
+                            bots_per_address=args.bots_per_address, max_bots=args.max_bots)
     if args.tls_cert is None and (args.tls_key is not None or args.tls_port is not None):
         log.error("--tls-key and --tls-port need --tls-cert")
         return 2
+    done = threading.Event()
+
+    def stop(signum: int, frame: object) -> None:
+        done.set()
+
+    # before the server starts: a stop asked for as soon as it listens is a clean stop too
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
     try:
         server = Server(config, options)   # creates the data directory
         host, port = server.start()
@@ -121,13 +183,6 @@ def main(argv: list[str] | None = None) -> int:
     heap = FrozenHeap()    # no multi-millisecond collector pauses in the middle of serving
     heap.start()
     print(f"mor-server: listening on {host}:{port}", flush=True)
-    done = threading.Event()
-
-    def stop(signum: int, frame: object) -> None:
-        done.set()
-
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
     while not done.wait(0.25):
         heap.tick()
     server.stop()

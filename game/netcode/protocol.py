@@ -456,7 +456,8 @@ def res_quit() -> dict[str, Any]:
 def update_booked_seats(booked_seats: int, can_prepare_new_game: str,
                         players: list[str] | None = None) -> dict[str, Any]:
     """Waiting-list length and the nickname at its head (who may send ``ReqNewGame``);
-    ``players`` (our extension, only for our clients): every nickname on the list, in its order."""
+    ``players`` (our extension, only for our clients): the nicknames at the front of the list (the
+    next game's seats), in its order."""
     if players is None:
         return _msg(UPDATE_BOOKED_SEATS, bookedSeats=booked_seats, canPrepareNewGame=can_prepare_new_game)
     return _msg(UPDATE_BOOKED_SEATS, bookedSeats=booked_seats, canPrepareNewGame=can_prepare_new_game,

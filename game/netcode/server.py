@@ -19,6 +19,15 @@ One event-loop thread
     some requests waited two rounds instead of one). Hence a connection is read until a short
     read, and one that may have more (a flood) is put back in line for the next wake-up.
 
+Limits (what one stranger may take; each an option, see ``docs/server.md``)
+    Connections in total and per address (refused at the door with a line that says why; the
+    descriptor limit is raised at start, with headroom kept), the time to send ``ReqJoin``, the
+    time spent outside a game in progress, the head of the waiting list's time to choose, lines a
+    second per connection (a faster sender is read more slowly) and LINES_PER_TURN lines per
+    wake-up, output queued per connection and in total, games and bot seats per address, bot
+    seats in total. One timer watches every connection's clocks, so nothing of a closed
+    connection is left in the timers. Only the first few of the waiting list hear of its changes.
+
 Locks
     The loop holds ``Server.lock`` while it handles a wake-up (never while it waits), so another
     thread (``sweep()``, ``room_of()``, ``stop()``, tests) sees the tables between two wake-ups. A
@@ -154,6 +163,21 @@ READS_PER_WAKEUP = 8
 """``recv`` calls a connection gets per wake-up at most; one that filled them all is read again at
 the next wake-up, after the others (so a flood cannot starve anyone)."""
 
+LINES_PER_TURN = 32
+"""Lines of one connection answered per wake-up at most; the rest wait until every other ready
+connection has had its turn (what was read but not answered stays with the connection)."""
+
+LINE_BURST = 4.0
+"""A connection may send this many seconds' worth of ``line_rate`` lines at once (a burst after a
+quiet spell: a rejoin, a plan of several requests) before it is held to the rate."""
+
+DESCRIPTOR_HEADROOM = 64
+"""File descriptors kept free beyond ``max_connections`` (game logs, bot workers, the refusals of
+connections past the limit, which are accepted, told and closed)."""
+
+REFUSAL_LOG_INTERVAL = 10.0
+"""Seconds between two log lines about connections refused at the door (counted in between)."""
+
 ACCEPT_BATCH = 256
 """Connections accepted per wake-up at most (the rest are taken at the next one)."""
 
@@ -206,6 +230,19 @@ class ServerOptions:
     tls_cert: Path | None = None     # PEM certificate (chain): serve TLS on tls_port too
     tls_key: Path | None = None      # its private key (None: in tls_cert)
     tls_port: int | None = None      # None: port + 1 (0: any free port)
+    # limits, so that a stranger cannot take what the other players need (0: no limit)
+    max_connections: int = 4000      # connections at once (also kept under the descriptor limit)
+    max_per_address: int = 32        # connections at once from one address (an IPv6 /64)
+    join_time: float = 30.0          # seconds a new connection has to send ReqJoin
+    lobby_time: float = 1800.0       # seconds a player may stay connected outside a game in progress
+    head_time: float = 60.0          # seconds the head of the waiting list has to choose the number
+                                     # of players while others wait; then the next in line is asked
+    line_rate: float = 50.0          # lines a second one connection is served (bursts of 4 s' worth)
+    max_output: int | None = None    # bytes queued for one connection (None: MAX_QUEUED_BYTES)
+    max_output_total: int = 256 * 1024 * 1024   # bytes queued for all connections together
+    tables_per_address: int = 8      # games in progress started from one address
+    bots_per_address: int = 6        # bot seats in games in progress started from one address
+    max_bots: int = 24               # bot seats in games in progress on the whole server
 
 
 class Session:
@@ -221,6 +258,7 @@ class Session:
     __slots__ = ("server", "sock", "fd", "addr", "number", "nickname", "token", "room", "left",
                  "announced", "line_reader", "out", "dirty", "writing", "closed", "goodbye",
                  "hangup", "last_input", "pinged", "extensions", "chat_times", "tls", "handshake",
+                 "ip", "opened", "since", "pending", "pending_at", "allowance", "allowance_at", "throttled",
                  "__weakref__")
 
     def __init__(self, server: "Server", sock: socket.socket, addr: Any, number: int) -> None:
@@ -247,6 +285,14 @@ class Session:
         self.chat_times: deque[float] = deque()   # when its last chat lines came (rate limit)
         self.tls = isinstance(sock, ssl.SSLSocket)   # came in on the TLS port
         self.handshake = self.tls     # its TLS handshake is not over: nothing is read or sent yet
+        self.ip = address_key(addr)   # whom the per-address limits count it for
+        self.opened = self.last_input
+        self.since = self.last_input  # since when it has been outside a game in progress
+        self.pending: list[bytes | Any] = []   # lines read and not answered yet (its turn ended)
+        self.pending_at = 0
+        self.allowance = 0.0          # lines it may send now (line_rate; set when it is accepted)
+        self.allowance_at = self.last_input
+        self.throttled = False        # past its line rate: read again once the allowance is back
 
     def __repr__(self) -> str:
         return f"<Session {self.number} {self.nickname or '-'} {self.addr}>"
@@ -273,6 +319,7 @@ class Session:
             server._call_soon(self.push, data)
             return
         self.out += data
+        server.queued += len(data)
         if not self.dirty:
             self.dirty = True
             server._dirty.append(self)
@@ -300,6 +347,14 @@ class _BotTurn:
 
     ticket: int = 0          # the decision under way (0: none)
     last_move: float = 0.0   # when a bot of this game last moved (time.monotonic())
+    cancel: Callable[[], None] | None = None   # drops the decision under way (nobody waits for it)
+
+    def drop(self) -> None:
+        """Nobody waits for the decision under way any more: the worker does not think about it."""
+        if self.ticket and self.cancel is not None:
+            self.cancel()
+        self.ticket = 0
+        self.cancel = None
 
 
 class Server:
@@ -353,6 +408,13 @@ class Server:
         self._bot_tickets = 0
         self.address: tuple[str, int] = (self.options.host, self.options.port)
         self.announcer: Announcer | None = None
+        self.queued = 0                    # bytes queued for every connection together
+        self.per_address: dict[str, int] = {}   # address key -> its connections now
+        self.max_connections = self.options.max_connections   # lowered to fit the descriptor limit
+        self.refused: dict[str, int] = {}  # why -> connections refused at the door since the last log line
+        self._refused_logged = 0.0
+        self._origin: dict[int, str] = {}  # game id -> the address of whoever started it
+        self._head: tuple[Session | None, float] = (None, 0.0)   # the head of the list, and since when it is asked
 
     # ------------------------------------------------------------------ life cycle
     def start(self) -> tuple[str, int]:
@@ -363,6 +425,7 @@ class Server:
 
         :raises OSError: the address cannot be bound, or another server uses the data directory.
         """
+        self.max_connections = fit_descriptors(self.options.max_connections)
         self.store.lock()
         try:
             self._tls_context = tls_context(self.options)
@@ -390,6 +453,7 @@ class Server:
             self._poller.register(self.tls_listener.fileno(), _IN)
         self._accepting = True
         self._call_at(time.monotonic() + SWEEP_INTERVAL, self._janitor)
+        self._call_at(time.monotonic() + self._watch_interval(), self._watch_sessions)
         self._thread = threading.Thread(target=self._run, name="server-loop", daemon=True)
         self._thread.start()
         log.info("listening on %s:%d", *self.address)
@@ -701,6 +765,15 @@ class Server:
         self._accept_ready()
 
     def _open_session(self, conn: socket.socket, addr: Any, tls: bool = False) -> None:
+        o = self.options
+        key = address_key(addr)
+        here = self.per_address.get(key, 0)
+        if self.max_connections and len(self.sessions) >= self.max_connections:
+            self._refuse(conn, "full", SERVER_FULL, tls)
+            return
+        if o.max_per_address and here >= o.max_per_address:
+            self._refuse(conn, "address", TOO_MANY_CONNECTIONS.format(o.max_per_address), tls)
+            return
         conn.setblocking(False)
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         if tls:
@@ -708,14 +781,15 @@ class Server:
             conn = self._tls_context.wrap_socket(conn, server_side=True, do_handshake_on_connect=False)
         self._numbers += 1
         s = Session(self, conn, addr, self._numbers)
+        s.allowance = o.line_rate * LINE_BURST
         assert self._poller is not None
         self._poller.register(s.fd, _IN, edge=True)
         self._conns[s.fd] = s
         self.sessions.add(s)
+        self.per_address[key] = here + 1
         log.debug("connection %d from %s%s", s.number, addr, " (TLS)" if tls else "")
-        self._call_at(s.last_input + self.options.heartbeat, self._check_silence, s)
         if tls:
-            self._handshake(s)    # a silent one is closed by its heartbeat timer, as any other
+            self._handshake(s)    # a silent one is closed by the connections' watch, as any other
         else:
             s.send(P.req_welcome())
 
@@ -742,33 +816,118 @@ class Server:
             s.writing = out
             self._watch(s)
 
-    def _check_silence(self, s: Session) -> None:
-        """The heartbeat timer of a connection: ``ReqHeartbeat`` after ``heartbeat`` seconds
-        without input, closed after twice that. Each connection has one such timer pending."""
-        if s.closed:
+    def _refuse(self, conn: socket.socket, why: str, text: str, tls: bool = False) -> None:
+        """A connection past a limit: told why in one line (if its socket takes it now; on the
+        TLS port it is only closed: no handshake is spent on it), closed. Logged at most once
+        every REFUSAL_LOG_INTERVAL seconds, with the count since."""
+        if not tls:
+            try:
+                conn.setblocking(False)
+                conn.send(encode(P.req_welcome()) + encode(P.err_protocol(text)))
+            except OSError:
+                pass
+        conn.close()
+        self.refused[why] = self.refused.get(why, 0) + 1
+        now = time.monotonic()
+        if now - self._refused_logged >= REFUSAL_LOG_INTERVAL:
+            self._refused_logged = now
+            log.warning("connections refused: %s (%d connections now, at most %d; %d per address)",
+                        ", ".join(f"{n} {REFUSALS[k]}" for k, n in self.refused.items()),
+                        len(self.sessions), self.max_connections, self.options.max_per_address)
+            self.refused = {}
+
+    def _watch_interval(self) -> float:
+        o = self.options
+        times = [t for t in (o.heartbeat, o.join_time, o.lobby_time, o.head_time) if t > 0]
+        return max(0.05, min([SWEEP_INTERVAL] + [t / 4 for t in times]))
+
+    def _watch_sessions(self) -> None:
+        """The connections' clocks, looked at every second or so (one timer for them all, so a
+        closed connection leaves nothing behind in the timers): ``ReqHeartbeat`` after
+        ``heartbeat`` seconds without input, closed after twice that; closed when it has not
+        joined within ``join_time``, or stayed outside a game in progress for ``lobby_time``; and
+        the head of the waiting list that does not choose within ``head_time`` goes to the back."""
+        try:
+            self._check_sessions(time.monotonic())
+        finally:
+            if not self._stopping.is_set():
+                self._call_at(time.monotonic() + self._watch_interval(), self._watch_sessions)
+
+    def _check_sessions(self, now: float) -> None:
+        o = self.options
+        beat = o.heartbeat
+        for s in list(self.sessions):
+            if s.closed or s.goodbye:
+                continue
+            if s.handshake:   # a TLS handshake not over: nothing may be sent; closed if silent
+                if now - s.last_input >= 2 * beat:
+                    log.info("%r TLS handshake silent for %.1f s: closing", s, now - s.last_input)
+                    self._close(s)
+                continue
+            if s.throttled or s.pending:
+                s.last_input = now   # not silent: what it sent waits for its turn
+            silent = now - s.last_input
+            if silent >= 2 * beat and s.pinged:
+                log.info("%r silent for %.1f s: closing", s, silent)
+                self._close(s)
+                continue
+            if silent >= beat and not s.pinged:
+                s.pinged = True
+                s.send(P.req_heartbeat())
+            if s.nickname is None:
+                if o.join_time and now - s.opened >= o.join_time:
+                    self._turn_out(s, NO_JOIN.format(_secs(o.join_time)), "sent no ReqJoin")
+                continue
+            room = s.room
+            if room is not None and not room.finished and not s.left:
+                s.since = now
+            elif o.lobby_time and now - s.since >= o.lobby_time:
+                self._turn_out(s, NO_GAME.format(_secs(o.lobby_time)), "joined no game")
+        self._watch_head(now)
+
+    def _turn_out(self, s: Session, text: str, why: str) -> None:
+        """Close a connection that holds a place without using it, telling it why first."""
+        log.info("%r %s in time: closing", s, why)
+        s.send(P.err_protocol(text))
+        self._close(s)   # which sends what it can of the queue
+
+    def _watch_head(self, now: float) -> None:
+        """The head of the waiting list chooses the number of players within ``head_time`` while
+        others wait behind it; if not, it goes to the back and the next in line is asked."""
+        waiting = self.waiting
+        if not self.options.head_time or len(waiting) < 2 or self.pending_count is not None:
+            self._head = (None, now)
             return
-        beat = self.options.heartbeat
-        due = s.last_input + (2 * beat if s.pinged else beat)
-        if time.monotonic() < due:
-            self._call_at(due, self._check_silence, s)
-        elif not s.pinged:
-            s.pinged = True
-            s.send(P.req_heartbeat())
-            self._call_at(s.last_input + 2 * beat, self._check_silence, s)
-        else:
-            log.info("%r silent for %.1f s: closing", s, 2 * beat)
-            self._close(s)
+        head, since = self._head
+        if head is not waiting[0]:
+            self._head = (waiting[0], now)
+        elif now - since >= self.options.head_time:
+            waiting.append(waiting.pop(0))
+            head.announced = None
+            self._head = (waiting[0], now)
+            log.info("%s did not choose the number of players in %s s: %s is asked now",
+                     head.nickname, _secs(self.options.head_time), waiting[0].nickname)
+            self._send_booked_seats(0)
+            if len(waiting) > self._told():   # at the back, out of those told: told once here
+                self._tell_booked(head)
 
     # ------------------------------------------------------------------ reading
     def _read(self, s: Session, now: float) -> None:
         """Read and answer what a connection has sent, until a short read (all there is: an
         edge-triggered poller reports the connection again when more comes) or, once the peer
-        has hung up, until the end; at most READS_PER_WAKEUP reads, then it waits its turn."""
-        if s.goodbye:
+        has hung up, until the end; at most READS_PER_WAKEUP reads and LINES_PER_TURN lines, then
+        it waits its turn (what it sent stays with it). A connection past its ``line_rate`` is
+        not read until its allowance is back (what it sends meanwhile waits in the kernel)."""
+        if s.goodbye or s.throttled:
             return
         if s.handshake:
             self._handshake(s)
             return
+        budget = LINES_PER_TURN
+        if s.pending:
+            budget = self._serve_lines(s, now, budget)
+            if s.pending or s.closed or s.goodbye:
+                return
         sock = s.sock
         feed = s.line_reader.feed
         for _ in range(READS_PER_WAKEUP):
@@ -787,15 +946,61 @@ class Server:
                 return
             s.last_input = now
             s.pinged = False
-            for line in feed(data):
-                if s.closed or s.goodbye:
-                    return
-                if line.__class__ is bytes:
-                    self._handle_line(s, line)
-                else:
-                    s.send(line.to_dict())   # LineTooLong: its rest is dropped as it comes
+            s.pending = feed(data)
+            s.pending_at = 0
+            budget = self._serve_lines(s, now, budget)
+            if s.pending or s.closed or s.goodbye:
+                return   # its turn is over: it is in line again (or closing)
             if len(data) < RECV_BYTES and not s.hangup and not s.tls:   # TLS: one record a recv
                 return
+            if budget <= 0:
+                break
+        self._unread.append(s)   # it may have more: read again at the next wake-up
+
+    def _serve_lines(self, s: Session, now: float, budget: int) -> int:
+        """Answer the lines ``s`` has pending, as many as ``budget`` and its line rate allow.
+        Returns what is left of the budget: 0 or less when lines are left (the connection is
+        then put back in line, for the next wake-up or once its allowance is back)."""
+        rate = self.options.line_rate
+        if rate > 0:
+            s.allowance = min(rate * LINE_BURST, s.allowance + (now - s.allowance_at) * rate)
+            s.allowance_at = now
+        lines = s.pending
+        i = s.pending_at
+        end = len(lines)
+        while i < end:
+            if s.closed or s.goodbye:
+                lines = []
+                break
+            if budget <= 0:
+                break
+            if rate > 0:
+                if s.allowance < 1.0:
+                    s.throttled = True
+                    self._call_at(now + (1.0 - s.allowance) / rate, self._unthrottle, s)
+                    break
+                s.allowance -= 1.0
+            line = lines[i]
+            i += 1
+            budget -= 1
+            if line.__class__ is bytes:
+                self._handle_line(s, line)
+            else:
+                s.send(line.to_dict())   # LineTooLong: its rest is dropped as it comes
+        if i >= len(lines):
+            s.pending = []
+            s.pending_at = 0
+            return budget
+        s.pending = lines
+        s.pending_at = i
+        if not s.throttled:
+            self._unread.append(s)
+        return 0
+
+    def _unthrottle(self, s: Session) -> None:
+        if s.closed or not s.throttled:
+            return
+        s.throttled = False
         self._unread.append(s)
 
     def _handle_line(self, s: Session, line: bytes) -> None:
@@ -854,13 +1059,21 @@ class Server:
                 log.info("%r cannot be written to: %s", s, e)
                 self._close(s)
                 return
+            self.queued -= n
             if n == len(out):
                 out.clear()
             elif n:
                 del out[:n]
         if out:
-            if len(out) > MAX_QUEUED_BYTES:
+            limit = self.options.max_output or MAX_QUEUED_BYTES
+            if len(out) > limit:
                 log.warning("%r is not reading (%d bytes queued): dropping it", s, len(out))
+                self._close(s)
+                return
+            total = self.options.max_output_total
+            if total and self.queued > total and len(out) > min(limit, total) // 16:
+                log.warning("%r is not reading (%d bytes queued, %d for everyone): dropping it",
+                            s, len(out), self.queued)
                 self._close(s)
                 return
             if not s.writing:
@@ -909,10 +1122,17 @@ class Server:
                 s.sock.send(s.out)   # what is queued, if the socket takes it now (a last ResQuit)
             except OSError:
                 pass
+        self.queued -= len(s.out)
         s.out = bytearray()
+        s.pending = []
         if self._conns.get(s.fd) is s:
             del self._conns[s.fd]
             self._unwatch(s.fd)
+            left = self.per_address.get(s.ip, 0) - 1
+            if left > 0:
+                self.per_address[s.ip] = left
+            else:
+                self.per_address.pop(s.ip, None)
         try:
             s.sock.shutdown(socket.SHUT_RDWR)
         except OSError:
@@ -971,7 +1191,10 @@ class Server:
     def _remove_room(self, room: Room) -> None:
         with self.lock:
             self.rooms.pop(room.id, None)
-            self._bot_turns.pop(room.id, None)
+            self._origin.pop(room.id, None)
+            turn = self._bot_turns.pop(room.id, None)
+            if turn is not None:
+                turn.drop()
             for nick in room.nicknames:
                 if self.seats.get(nick) is room:
                     del self.seats[nick]
@@ -1004,7 +1227,8 @@ class Server:
             o = self.options
             self._bot_pool = BotPool(self.config, processes=o.bot_processes, workers=o.bot_workers,
                                      time_limit=o.bot_time_limit)
-        self._bot_pool.submit(job, lambda answer: self._call_soon(self._bot_answer, gid, ticket, job, answer))
+        turn.cancel = self._bot_pool.submit(
+            job, lambda answer: self._call_soon(self._bot_answer, gid, ticket, job, answer))
 
     def _bot_answer(self, gid: int, ticket: int, job: Any, answer: Any) -> None:
         """A bot has decided (loop thread): apply it now, or once the game's pace (its ``botPace``,
@@ -1161,10 +1385,11 @@ class Server:
             return
         times.append(now)
         data = encode(P.update_chat(s.nickname, msg.text))
-        if waiting:   # the waiting room talks among itself
-            for other in self.waiting:
-                if other.extensions or other is s:
+        if waiting:   # the next table talks among itself (the first of the waiting list)
+            for other in self.waiting[:self._told()]:
+                if other.extensions and other is not s:
                     other.push(data)
+            s.push(data)
             return
         assert room is not None
         room.say(s.nickname, msg.text)          # kept with where it falls among the moves, and saved
@@ -1296,10 +1521,14 @@ class Server:
         s.token = secrets.token_urlsafe(16)
         self.by_nick[nick] = s
         self.waiting.append(s)
+        s.since = time.monotonic()
         if token is not None:
             s.send(self._token_message(s.token))
         log.info("%s joined the waiting list", nick)
-        self._lobby_changed(booked=True)
+        at = len(self.waiting) - 1
+        if at >= self._told():   # the others are not told of one more behind them
+            self._tell_booked(s)
+        self._lobby_changed(at)
 
     @staticmethod
     def _token_message(token: str) -> dict[str, Any]:
@@ -1323,12 +1552,14 @@ class Server:
                 s.send(problem)
             elif pace is not None and (problem := self._pace_problem(s, pace)) is not None:
                 s.send(problem)
+            elif (problem := self._limits_problem(s, bots)) is not None:
+                s.send(problem)
             else:
                 self.pending_count = count
                 self.pending_bots = tuple(bots)
                 self.pending_pace = None if pace is None else float(pace)
                 s.announced = None          # the head always gets its answer, UpdateJoinGame
-                self._lobby_changed(booked=False)
+                self._lobby_changed(None)
 
     def _bots_problem(self, s: Session, count: int, bots: tuple[str, ...]) -> dict[str, Any] | None:
         """The refusal of a request for ``bots`` in a game of ``count``, or None if it may be had."""
@@ -1343,6 +1574,25 @@ class Server:
                                         f"{'s' if count != 2 else ''} at most (one seat is yours).")
         return None
 
+    def _limits_problem(self, s: Session, bots: tuple[str, ...]) -> dict[str, Any] | None:
+        """The refusal of a new game past the limits of ``s``'s address or of the server's bots,
+        or None. A reference client gets the bare ``ErrNewGame`` (no ``reason``)."""
+        o = self.options
+        live = [r for gid, ip in self._origin.items() if ip == s.ip
+                and (r := self.rooms.get(gid)) is not None and not r.finished and not r.closed]
+        why = None
+        if o.tables_per_address and len(live) >= o.tables_per_address:
+            why = TOO_MANY_TABLES.format(o.tables_per_address)
+        elif bots and o.bots_per_address and sum(len(r.bots) for r in live) + len(bots) > o.bots_per_address:
+            why = TOO_MANY_BOTS.format(o.bots_per_address)
+        elif bots and o.max_bots and sum(len(r.bots) for r in self.rooms.values()
+                                         if not r.finished and not r.closed) + len(bots) > o.max_bots:
+            why = BOTS_BUSY.format(o.max_bots)
+        if why is None:
+            return None
+        log.info("%r: new game refused: %s", s, why)
+        return P.err_new_game(False, why if s.extensions else None)
+
     @staticmethod
     def _pace_problem(s: Session, pace: Any) -> dict[str, Any] | None:
         """The refusal of ``botPace: pace`` (seconds between two bot moves), or None if it is good."""
@@ -1354,16 +1604,19 @@ class Server:
                                          f"not {shown}.")
         return None
 
-    def _lobby_changed(self, booked: bool) -> None:
+    def _lobby_changed(self, changed: int | None) -> None:
         """Tell the waiting list where it stands; start a game when enough players wait.
 
-        ``booked``: the list itself changed, so every waiting connection gets ``UpdateBookedSeats``.
-        When a game starts, its players leave the list and the others get a new
-        ``UpdateBookedSeats``; while a game is pending, its first players get ``UpdateJoinGame``
-        once. Called under the server lock.
+        ``changed``: the place in the list where it changed (a join, a departure), or None. Only
+        the first :meth:`_told` connections (whose next game it is) are sent ``UpdateBookedSeats``
+        on a change among them, so a join or a departure costs the same however long the list
+        is; the others were told where they stood when they joined, and are told again when they
+        move up among the first. When a game starts, its players leave the list and the new first
+        ones are told; while a game is pending, its first players get ``UpdateJoinGame`` once.
+        Called under the server lock.
         """
-        if booked:
-            self._send_booked_seats()
+        if changed is not None:
+            self._send_booked_seats(changed)
         count = self.pending_count
         if count is None:
             return
@@ -1375,7 +1628,7 @@ class Server:
             self.pending_count = None
             self.pending_bots = ()
             self.pending_pace = None
-            self._send_booked_seats()
+            self._send_booked_seats(0)
             return
         for w in self.waiting[:people]:
             said = (count, bots) if w.extensions and bots else count
@@ -1383,14 +1636,31 @@ class Server:
                 w.announced = said
                 w.send(P.update_join_game(count, list(bots) if w.extensions and bots else None))
 
-    def _send_booked_seats(self) -> None:
-        if self.waiting:
-            head = self.waiting[0].nickname or ""
-            plain = encode(P.update_booked_seats(len(self.waiting), head))
-            names = encode(P.update_booked_seats(len(self.waiting), head,   # our clients see who waits
-                                                 [w.nickname or "" for w in self.waiting]))
-            for w in self.waiting:
-                w.push(names if w.extensions else plain)     # each encoded once for the whole list
+    def _told(self) -> int:
+        """How many of the waiting list are told of its changes: a game's worth of players."""
+        return max(1, self.config.max_players)
+
+    def _booked_lines(self) -> tuple[bytes, bytes]:
+        """``UpdateBookedSeats`` encoded for a reference client, and for ours (with the names of
+        the first :meth:`_told` waiting: the seats their waiting room shows)."""
+        head = self.waiting[0].nickname or ""
+        plain = encode(P.update_booked_seats(len(self.waiting), head))
+        names = encode(P.update_booked_seats(len(self.waiting), head,
+                                             [w.nickname or "" for w in self.waiting[:self._told()]]))
+        return plain, names
+
+    def _tell_booked(self, w: Session) -> None:
+        plain, names = self._booked_lines()
+        w.push(names if w.extensions else plain)
+
+    def _send_booked_seats(self, changed: int) -> None:
+        """``UpdateBookedSeats`` to the first :meth:`_told` of the waiting list, if the list
+        changed among them (at ``changed``)."""
+        told = self._told()
+        if self.waiting and changed < told:
+            plain, names = self._booked_lines()     # each encoded once for all of them
+            for w in self.waiting[:told]:
+                w.push(names if w.extensions else plain)
 
     def _start_game(self, players: list[Session], bots: tuple[str, ...] = (), pace: float | None = None) -> None:
         """Create the game, save its header, seat the players (and bots) and send each person
@@ -1414,6 +1684,7 @@ class Server:
         glog = self.store.create(gid, self.config, game, tokens, seats, pace)
         room = self._new_room(gid, game, glog, tokens, seats, pace)
         room.plain = {p.nickname or "" for p in players if not p.extensions}
+        self._origin[gid] = players[0].ip if players else ""
         size = len(game.players)
         for p in players:
             p.room = room
@@ -1438,17 +1709,21 @@ class Server:
             if self.by_nick.get(s.nickname) is s:
                 del self.by_nick[s.nickname]
             if s in self.waiting:
-                head = self.waiting[0] is s
-                self.waiting.remove(s)
-                if head or not self.waiting:
+                at = self.waiting.index(s)
+                del self.waiting[at]
+                if at == 0 or not self.waiting:
                     self.pending_count = None  # the new head chooses the next game's size
                     self.pending_bots = ()
                     self.pending_pace = None
-                self._lobby_changed(booked=True)
+                self._lobby_changed(at)
             elif s.room is not None:
                 room = s.room
                 room.leave(s.nickname)
-                if room.bots:
+                if room.bots and not room.humans_online:   # bots play only while someone watches
+                    turn = self._bot_turns.get(room.id)
+                    if turn is not None:
+                        turn.drop()
+                elif room.bots:
                     self._bots_step(room)   # the turn may have passed to a bot
 
     def disconnected(self, s: Session) -> None:
@@ -1570,3 +1845,59 @@ def pid_rss_mb(pid: int | None = None) -> float:
     except OSError:
         pass
     return 0.0
+
+
+SERVER_FULL = "The server is full: try again later."
+TOO_MANY_CONNECTIONS = "Too many connections from your address (at most {}): close one and try again."
+NO_JOIN = "No ReqJoin within {} s: closing the connection."
+NO_GAME = "No game joined within {} s: closing the connection."
+TOO_MANY_TABLES = "Too many games in progress from your address (at most {}): finish one first."
+TOO_MANY_BOTS = "Too many computer players in games from your address (at most {}): finish a game first."
+BOTS_BUSY = "The server's computer players are all busy ({} seats taken): try again later, or play with people."
+REFUSALS = {"full": "(server full)", "address": "(too many from one address)"}
+
+
+def _secs(seconds: float) -> str:
+    return f"{seconds:g}"
+
+
+def address_key(addr: Any) -> str:
+    """Whom a connection from ``addr`` counts for in the per-address limits: its IPv4 address,
+    or the /64 network of an IPv6 one (a single host is given a whole /64)."""
+    host = addr[0] if isinstance(addr, tuple) and addr else str(addr)
+    if ":" not in host:
+        return host
+    if host.startswith("::ffff:") and "." in host:
+        return host[7:]
+    try:
+        import ipaddress
+        return str(ipaddress.IPv6Network(f"{host.split('%')[0]}/64", strict=False).network_address) + "/64"
+    except ValueError:
+        return host
+
+
+def fit_descriptors(wanted: int) -> int:
+    """Raise this process's soft limit of open files as far as the hard limit allows and return
+    how many connections fit under it with DESCRIPTOR_HEADROOM to spare (``wanted`` at most; 0
+    for ``wanted`` 0 means no limit of our own, only the descriptors')."""
+    try:
+        import resource
+    except ImportError:   # not on Unix
+        return wanted
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = (wanted or 1_000_000) + DESCRIPTOR_HEADROOM
+    if soft != resource.RLIM_INFINITY and soft < need:
+        target = need if hard == resource.RLIM_INFINITY else min(need, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError) as e:
+            log.warning("cannot raise the limit of open files from %d to %d: %s", soft, target, e)
+    if soft == resource.RLIM_INFINITY:
+        return wanted
+    fit = max(1, soft - min(DESCRIPTOR_HEADROOM, soft // 4))
+    if wanted and wanted <= fit:
+        return wanted
+    if wanted:
+        log.warning("at most %d connections, not %d: the limit of open files is %d", fit, wanted, soft)
+    return fit

@@ -12,7 +12,8 @@
 
 Servers draw their games' seeds from a fixed seed, so every run plays the same games.
 
-Servers get a short heartbeat only where a test asks for one (the default 5 s keeps slow machines
+Every test client comes from 127.0.0.1, so the per-address limits are lifted unless a test sets
+them (``test_server_limits.py``). Servers get a short heartbeat only where a test asks for one (the default 5 s keeps slow machines
 from dropping clients that are simply waiting for the test thread).
 """
 from __future__ import annotations
@@ -53,6 +54,8 @@ def make_server(tmp_path):
         opts.setdefault("heartbeat", 5.0)
         opts.setdefault("seed", 20260101)   # the same games on every run
         opts.setdefault("data_dir", tmp_path / "data")
+        for per_address in ("max_per_address", "tables_per_address", "bots_per_address"):
+            opts.setdefault(per_address, 0)   # every test client comes from 127.0.0.1
         srv = Server(CONFIG, ServerOptions(**opts))
         srv.start()
         servers.append(srv)
@@ -84,8 +87,10 @@ def wait_until(pred: Callable[[], Any], timeout: float = TIMEOUT, step: float = 
 class Peer:
     """A raw client socket. Nothing is answered automatically."""
 
-    def __init__(self, address: tuple[str, int], rcvbuf: int | None = None) -> None:
+    def __init__(self, address: tuple[str, int], rcvbuf: int | None = None, source: str | None = None) -> None:
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if source is not None:    # another loopback address (127.0.0.2...): another client machine
+            self.sock.bind((source, 0))
         if rcvbuf is not None:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
         self.sock.settimeout(TIMEOUT)

@@ -1,0 +1,404 @@
+"""The attacks of a server that strangers share (issue 20), each bounded in time, each checking
+that the other players are still served: a silent head of the waiting list, a long waiting
+list, a line flood, too many connections, connections that never join or never play, clients
+that never read, one address's tables and bots, and connections opened and closed in a loop.
+
+Other loopback addresses (127.0.0.2, ...) stand for other machines."""
+from __future__ import annotations
+
+import gc
+import logging
+import socket
+import threading
+import time
+
+import pytest
+
+from game.bots import driver
+from game.netcode import server as server_mod
+from game.netcode.server import LINE_BURST, LINES_PER_TURN, Session
+
+from conftest import CONFIG, TIMEOUT, Peer, wait_until
+
+
+def booked(msgs: list[dict]) -> dict:
+    return [m for m in msgs if m["type"] == "UpdateBookedSeats"][-1]
+
+
+class TestWaitingList:
+    @pytest.mark.timeout(30)
+    def test_a_head_that_never_chooses_blocks_nobody(self, make_server, peers):
+        """The head joins, then only answers heartbeats: after ``head_time`` the next in line is
+        asked, and starts a game (it used to get ErrNewGame forever)."""
+        srv = make_server(head_time=0.5)
+        silent = peers(srv.address).welcome()
+        silent.join("silent")
+        b = peers(srv.address).welcome()
+        assert booked(b.join("b"))["canPrepareNewGame"] == "silent"
+        b.send({"type": "ReqNewGame", "playersCount": 1})
+        assert b.expect("ErrNewGame")["isInvalidPlayersCount"] is False   # not yet its turn
+        t0 = time.monotonic()
+        b.until(lambda m: m.get("canPrepareNewGame") == "b", timeout=5)
+        assert time.monotonic() - t0 < 3
+        assert silent.expect("UpdateBookedSeats")["canPrepareNewGame"] == "silent"   # b's join
+        assert silent.expect("UpdateBookedSeats") == {"bookedSeats": 2, "canPrepareNewGame": "b",
+                                                      "type": "UpdateBookedSeats"}   # not first any more
+        b.send({"type": "ReqNewGame", "playersCount": 1})
+        b.until(lambda m: m["type"] == "UpdateGame")
+        assert silent.expect("UpdateBookedSeats")["canPrepareNewGame"] == "silent"   # first again, alone
+        silent.probe()
+
+    @pytest.mark.timeout(60)
+    def test_each_join_and_departure_costs_the_same_however_long_the_list(self, make_server):
+        """400 joiners: each is told where it stands when it joins, and only the first four (the
+        next game's players) hear of later changes: about 2 messages a join, not 200."""
+        srv = make_server(head_time=0, lobby_time=0)
+        n = 400
+        socks = []
+        try:
+            for i in range(n):
+                p = Peer(srv.address)
+                socks.append(p)
+                p.welcome()
+                got = p.join(f"w{i}")
+                assert booked(got) == {"bookedSeats": i + 1, "canPrepareNewGame": "w0",
+                                       "type": "UpdateBookedSeats"}
+            socks[200].close()                      # a departure far back: nobody needs to hear
+            socks[1].close()                        # one among the first: the first four hear
+            wait_until(lambda: len(srv.waiting) == n - 2)
+            time.sleep(0.2)
+            counts = []
+            for i, p in enumerate(socks):
+                if i in (1, 200):
+                    counts.append(0)
+                    continue
+                p.sock.setblocking(False)
+                data = b""
+                try:
+                    while chunk := p.sock.recv(1 << 16):
+                        data += chunk
+                except OSError:
+                    pass
+                counts.append(data.count(b"UpdateBookedSeats"))
+            extra = sum(counts)                     # beyond each joiner's own answer
+            # the joins of w1..w3 and w1's departure, told to the first four; w4 moved up among them
+            assert counts[:5] == [4, 0, 2, 1, 1] and extra == 8, counts[:8]   # was n (n - 1) / 2 = 79,800
+        finally:
+            for p in socks:
+                p.close()
+
+    @pytest.mark.timeout(30)
+    def test_the_first_four_see_the_reference_flow(self, make_server, peers):
+        """As the reference server: each join is told to every one of the (first four) waiting."""
+        srv = make_server()
+        a = peers(srv.address).welcome()
+        a.join("alice")
+        b = peers(srv.address).welcome()
+        assert booked(b.join("bob")) == {"bookedSeats": 2, "canPrepareNewGame": "alice", "type": "UpdateBookedSeats"}
+        assert a.expect("UpdateBookedSeats") == {"bookedSeats": 2, "canPrepareNewGame": "alice",
+                                                 "type": "UpdateBookedSeats"}
+        a.send({"type": "ReqNewGame", "playersCount": 2})
+        a.expect("UpdateJoinGame", playersCount=2)
+        b.expect("UpdateJoinGame", playersCount=2)
+
+
+class TestLineFlood:
+    @pytest.mark.timeout(30)
+    def test_a_tiny_line_flood_is_served_at_its_rate_and_the_game_next_to_it_is_not_slowed(
+            self, make_server, peers, players):
+        srv = make_server(line_rate=50)
+        a, = players(srv.address, "a")
+        a.join()
+        a.send({"type": "ReqNewGame", "playersCount": 1})
+        a.until_type("UpdateGame")
+        flood = peers(srv.address).welcome()
+        stop = threading.Event()
+        sent = [0]
+
+        def pour() -> None:
+            chunk = b"\n" * 4096                  # empty lines: each answered with an error
+            flood.sock.settimeout(0.05)
+            while not stop.is_set():
+                try:
+                    sent[0] += flood.sock.send(chunk)
+                except (TimeoutError, BlockingIOError):
+                    pass
+                except OSError:
+                    return
+        pourer = threading.Thread(target=pour, daemon=True)
+        pourer.start()
+        t0 = time.monotonic()
+        waits = []
+        try:
+            for _ in range(40):
+                t = time.monotonic()
+                a.send({"type": "ReqHeartbeat"})
+                a.until_type("ResHeartbeat")
+                waits.append(time.monotonic() - t)
+                time.sleep(0.03)
+        finally:
+            stop.set()
+            pourer.join(5)
+        elapsed = time.monotonic() - t0
+        answered = srv.lines_handled
+        assert sent[0] > 10_000                     # the flood was real
+        assert answered <= 50 * (elapsed + LINE_BURST) + 60, (answered, elapsed)   # was every line
+        waits.sort()
+        assert waits[len(waits) // 2] < 0.25 and waits[-1] < 2.5, waits   # was seconds a request
+
+    @pytest.mark.timeout(30)
+    def test_one_connection_is_served_its_share_of_a_wakeup_not_64_kb_of_lines(self, make_server, peers, monkeypatch):
+        """Without a line rate, a connection that sent 64 KB of lines at once still waits its
+        turn: the line of another connection ready at the same moment is answered after at most
+        LINES_PER_TURN of the flood's (it was answered after all of them)."""
+        srv = make_server(line_rate=0)
+        order = []
+        real = server_mod.Server._handle_line
+
+        def spy(self, s, line):
+            order.append(s.nickname or str(s.number))
+            return real(self, s, line)
+        monkeypatch.setattr(server_mod.Server, "_handle_line", spy)
+        flood = peers(srv.address).welcome()
+        other = peers(srv.address).welcome()
+        numbers = sorted(s.number for s in srv.sessions)
+        with srv.lock:                              # both arrive while the loop waits
+            flood.sock.sendall(b'{"type":"ReqHeartbeat"}\n' * 2700)
+            other.send({"type": "ReqHeartbeat"})
+            time.sleep(0.1)
+        other.expect("ResHeartbeat")
+        wait_until(lambda: len(order) == 2701)
+        mine = order.index(str(numbers[1]))
+        assert mine <= LINES_PER_TURN, mine
+
+
+class TestConnections:
+    @pytest.mark.timeout(30)
+    def test_connections_per_address_and_in_total(self, make_server, peers):
+        srv = make_server(max_per_address=3, max_connections=5)
+        mine = [peers(srv.address).welcome() for _ in range(3)]
+        extra = peers(srv.address)
+        extra.expect("ReqWelcome")
+        assert extra.expect("ErrProtocol")["msg"].startswith("Too many connections from your address (at most 3)")
+        assert extra.closed_by_server()
+        others = [peers(srv.address, source="127.0.0.2").welcome() for _ in range(2)]
+        full = peers(srv.address, source="127.0.0.3")
+        full.expect("ReqWelcome")
+        assert full.expect("ErrProtocol")["msg"] == "The server is full: try again later."
+        assert full.closed_by_server()
+        for p in mine + others:
+            p.probe()                               # everyone else is served as before
+        mine[0].close()
+        wait_until(lambda: len(srv.sessions) == 4)
+        peers(srv.address).welcome().probe()        # a place freed is a place taken
+
+    def test_the_server_raises_its_descriptor_limit_and_keeps_headroom(self, make_server):
+        resource = pytest.importorskip("resource")
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = min(hard, soft + 500) - server_mod.DESCRIPTOR_HEADROOM if hard != resource.RLIM_INFINITY else soft + 500
+        try:
+            srv = make_server(max_connections=want)
+            now = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+            assert now >= want + server_mod.DESCRIPTOR_HEADROOM or now == hard
+            assert srv.max_connections <= now - min(server_mod.DESCRIPTOR_HEADROOM, now // 4)
+        finally:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+    @pytest.mark.timeout(30)
+    def test_a_connection_that_never_sends_its_nickname_is_closed(self, make_server, peers, caplog):
+        caplog.set_level(logging.INFO, logger="mor.server")
+        srv = make_server(join_time=0.6)
+        idle = peers(srv.address).welcome()
+        joined = peers(srv.address).welcome()
+        joined.join("j")
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 3:
+            try:
+                idle.send({"type": "ReqHeartbeat"})   # alive, but never joins
+            except OSError:
+                break
+            time.sleep(0.1)
+        assert any(m.get("msg") == "No ReqJoin within 0.6 s: closing the connection." for m in idle.received) or \
+            idle.until(lambda m: m["type"] == "ErrProtocol", timeout=1)[-1]["msg"].startswith("No ReqJoin")
+        assert idle.closed_by_server(timeout=2)
+        joined.probe()
+        assert any("sent no ReqJoin in time" in r.getMessage() and r.levelno == logging.INFO for r in caplog.records)
+
+    @pytest.mark.timeout(30)
+    def test_a_player_who_never_gets_a_game_is_closed_and_one_in_a_game_is_not(self, make_server, peers, players):
+        srv = make_server(lobby_time=0.8, head_time=0)
+        a, = players(srv.address, "a")
+        a.join()
+        a.send({"type": "ReqNewGame", "playersCount": 1})
+        a.until_type("UpdateGame")
+        waiter = peers(srv.address).welcome()
+        waiter.join("waiter")
+        got = waiter.until(lambda m: m["type"] == "ErrProtocol", timeout=4)
+        assert got[-1]["msg"] == "No game joined within 0.8 s: closing the connection."
+        assert waiter.closed_by_server(timeout=2)
+        time.sleep(0.5)
+        a.probe()                                   # in a game: kept however long it plays
+
+
+class TestOutput:
+    @pytest.mark.timeout(30)
+    def test_clients_that_never_read_are_dropped_when_all_the_output_passes_its_limit(
+            self, make_server, peers, players, caplog):
+        caplog.set_level(logging.WARNING, logger="mor.server")
+        srv = make_server(line_rate=0, max_output=1 << 20, max_output_total=96 * 1024)
+        a, = players(srv.address, "a")
+        a.join()
+        stuck = [peers(srv.address, rcvbuf=1024) for _ in range(3)]
+        wait_until(lambda: len(srv.sessions) == 4)
+        for s in list(srv.sessions):
+            if s.nickname is None:
+                s.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        for p in stuck:                             # each is sent ~130 KB it never reads
+            p.sock.sendall(b'{"type":"ReqHeartbeat"}\n' * 5000)
+        wait_until(lambda: len(srv.sessions) < 4, timeout=10)
+        assert srv.queued <= 96 * 1024 + (1 << 17)
+        a.probe()
+        assert any("for everyone" in r.getMessage() for r in caplog.records)
+
+
+class TestTablesAndBots:
+    @pytest.mark.timeout(30)
+    def test_games_per_address(self, make_server, peers, players):
+        srv = make_server(tables_per_address=2)
+        for i in range(2):
+            p, = players(srv.address, f"p{i}")
+            p.join()
+            p.send({"type": "ReqNewGame", "playersCount": 1})
+            p.until_type("UpdateGame")
+        third, = players(srv.address, "third")
+        third.join()
+        third.send({"type": "ReqNewGame", "playersCount": 1})
+        err = third.until_type("ErrNewGame")[-1]
+        assert err["reason"] == "Too many games in progress from your address (at most 2): finish one first."
+        plain = peers(srv.address).welcome()       # a reference client gets the bare refusal
+        third.send({"type": "ReqQuit"})
+        third.until_type("ResQuit")
+        plain.join("plain")
+        plain.send({"type": "ReqNewGame", "playersCount": 1})
+        assert plain.expect("ErrNewGame") == {"isInvalidPlayersCount": False, "type": "ErrNewGame"}
+        plain.send({"type": "ReqQuit"})
+        plain.expect("ResQuit")
+        elsewhere = peers(srv.address, source="127.0.0.2").welcome()
+        elsewhere.join("elsewhere")
+        elsewhere.send({"type": "ReqNewGame", "playersCount": 1})
+        elsewhere.until(lambda m: m["type"] == "UpdateGame")
+
+    @pytest.mark.timeout(40)
+    def test_bot_seats_per_address_and_in_total(self, make_server, peers):
+        srv = make_server(bots_per_address=3, max_bots=4, tables_per_address=0, bot_delay=5.0)
+
+        def ask(source: str, nick: str, count: int, bots: list[str]) -> dict:
+            p = peers(srv.address, source=source).welcome()
+            p.join(nick, token="")
+            p.send({"type": "ReqNewGame", "playersCount": count, "bots": bots})
+            answer = p.until(lambda m: m["type"] in ("UpdateGame", "ErrNewGame"))[-1]
+            if answer["type"] == "ErrNewGame":      # out of the waiting list: the next may ask
+                p.send({"type": "ReqQuit"})
+                p.until(lambda m: m["type"] == "ResQuit")
+            return answer
+
+        assert ask("127.0.0.1", "a", 4, ["easy"] * 3)["type"] == "UpdateGame"
+        err = ask("127.0.0.1", "b", 2, ["easy"])
+        assert err["reason"].startswith("Too many computer players in games from your address (at most 3)")
+        assert ask("127.0.0.2", "c", 2, ["easy"])["type"] == "UpdateGame"
+        err = ask("127.0.0.3", "d", 2, ["easy"])
+        assert err["reason"].startswith("The server's computer players are all busy (4 seats taken)")
+
+
+class TestBotWork:
+    def _job(self, nick: str = "Cosimo (bot)", level: str = "medium") -> driver.Job:
+        from game.rules.engine import Game
+        game = Game.new(CONFIG, ["me", nick], 5)
+        return driver.make_job(game, nick, level)
+
+    @pytest.mark.timeout(30)
+    def test_a_decision_answered_late_by_the_easy_bot_is_never_thought_about(self, monkeypatch):
+        """One worker is busy past the time limit; the decision queued behind it is answered by
+        the easy bot, and the worker skips it when it comes to it (it used to think it anyway)."""
+        thought = []
+        real = driver.think
+
+        def slow(job, config, level=None):
+            thought.append((job.nickname, level or job.level))
+            if job.nickname == "slow":
+                time.sleep(0.8)
+            return real(job, config, level)
+        monkeypatch.setattr(driver, "think", slow)
+        pool = driver.BotPool(CONFIG, workers=1, time_limit=0.3)
+        answers: dict[str, list] = {"slow": [], "queued": []}
+        try:
+            pool.submit(self._job("slow"), answers["slow"].append)
+            pool.submit(self._job("queued"), answers["queued"].append)
+            wait_until(lambda: answers["slow"] and answers["queued"])
+            time.sleep(1.0)                         # the worker is free again and has seen the queue
+            assert answers["queued"][0].level == "easy"
+            assert ("queued", "medium") not in thought, thought
+        finally:
+            pool.close()
+
+    @pytest.mark.timeout(30)
+    def test_a_cancelled_decision_is_dropped(self, monkeypatch):
+        thought = []
+        real = driver.think
+
+        def slow(job, config, level=None):
+            thought.append(job.nickname)
+            time.sleep(0.3)
+            return real(job, config, level)
+        monkeypatch.setattr(driver, "think", slow)
+        pool = driver.BotPool(CONFIG, workers=1, time_limit=5.0)
+        got = []
+        try:
+            pool.submit(self._job("first"), got.append)
+            cancel = pool.submit(self._job("gone"), got.append)
+            cancel()
+            wait_until(lambda: got)
+            time.sleep(0.6)
+            assert thought == ["first"] and len(got) == 1
+        finally:
+            pool.close()
+
+    @pytest.mark.timeout(30)
+    def test_when_the_last_person_leaves_a_bot_game_its_decision_is_dropped(self, make_server, players, monkeypatch):
+        real = driver.think
+        monkeypatch.setattr(driver, "think", lambda *a, **k: (time.sleep(1.0), real(*a, **k))[1])
+        srv = make_server(bot_delay=0.0)
+        a, = players(srv.address, "a")
+        a.join()
+        a.send({"type": "ReqNewGame", "playersCount": 2, "bots": ["hard"]})
+        a.until_type("UpdateGame")
+        gid = srv.room_of("a").id
+        cancelled = []
+        with srv.lock:
+            turn = srv._bot_turns[gid]
+            assert turn.ticket                      # the bot is thinking about its leaders
+            drop = turn.cancel
+            turn.cancel = lambda: (cancelled.append(gid), drop())
+        a.close()
+        wait_until(lambda: not srv.rooms[gid].humans_online)
+        assert srv._bot_turns[gid].ticket == 0 and cancelled == [gid]
+
+
+class TestChurn:
+    @pytest.mark.timeout(60)
+    def test_closed_connections_leave_nothing_behind(self, make_server):
+        """2,000 connections opened and closed: no connection object, timer or count is left
+        (each used to be held by its heartbeat timer for 12.5 s)."""
+        srv = make_server(heartbeat=12.5)
+        for i in range(2000):
+            c = socket.create_connection(srv.address, timeout=TIMEOUT)
+            if i % 2:
+                c.sendall(b'{"type":"ReqJoin","nickname":"n%d"}\n' % i)
+            c.close()
+        wait_until(lambda: not srv.sessions, timeout=10)
+        with srv.lock:
+            assert len(srv._timers) < 10
+            assert not srv.per_address and not srv._conns and not srv.waiting
+            assert srv.queued == 0
+        gc.collect()
+        assert not [o for o in gc.get_objects() if type(o) is Session]
