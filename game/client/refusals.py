@@ -208,9 +208,11 @@ def refusal_words(m: Mapping[str, Any], request: Action | None = None, player: P
             return "Your leaders are already chosen."
         return "Keep exactly the number of different leaders asked for, from your own hand."
     if t == "ErrProtocol":
-        from game.netcode.protocol import CHAT_TOO_FAST
+        from game.netcode.protocol import CANNOT_SAVE, CHAT_TOO_FAST
         if fields.get("msg") == CHAT_TOO_FAST:
             return "You are chatting faster than the server allows: wait a moment."
+        if fields.get("msg") == CANNOT_SAVE:
+            return "The server cannot save the game right now, so that was not played: try again in a moment."
         return "The server could not read that request: try again; if it keeps happening, leave and rejoin the game."
     return "That was refused: the board shows the game as it is now."
 

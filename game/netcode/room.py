@@ -36,7 +36,7 @@ from game.rules.errors import GameError
 from game.rules.views import REVEALED_TOKENS, player_view
 
 from .reference import ReferenceWire, plain_view
-from .protocol import PRIVATE_UPDATES, UPDATE_SETUP_DONE, err_protocol, visible_to
+from .protocol import CANNOT_SAVE, PRIVATE_UPDATES, UPDATE_SETUP_DONE, err_protocol, visible_to
 from .store import GameLog
 
 Send = Callable[[str, list[dict[str, Any]]], None]
@@ -50,7 +50,11 @@ CHAT_KEPT = 20
 """Chat lines a room keeps, for a player who comes back (saved with the game: a restart keeps them)."""
 
 INTERNAL_ERROR = "Internal server error."
-"""``ErrProtocol.msg`` for a request the server failed on (a bug or a failing disk); our extension."""
+"""``ErrProtocol.msg`` for a request the server failed on (a bug); our extension."""
+
+SAVING_AGAIN = "The server can save the game again: play on."
+SERVER_VOICE = "Server"
+"""The ``player`` of the server's own notices in ``UpdateChat`` (only ever sent to our clients)."""
 
 
 class Room:
@@ -87,6 +91,10 @@ class Room:
         self._wire: ReferenceWire | None = None   # what reference clients were told (see reference.py)
         self.empty_since: float | None = time.monotonic()
         self.closed = False
+        self.saving = True            # False once a call could not be saved, until one is again
+        self.unsaved = False          # the last request handed to submit/undo was refused for that
+        self._unsaved_status: dict[str, bool] = {}   # arrivals and departures not saved yet
+        self._due: str | None = None   # the server's notice to the table, once the refusal is sent
 
     def __repr__(self) -> str:
         return f"<Room {self.id} {','.join(self.nicknames)}{' ended' if self.finished else ''}>"
@@ -123,6 +131,7 @@ class Room:
         a failed log write also closes the room, since the game would no longer match its file.
         """
         with self.lock:
+            self.unsaved = False
             if self.closed:
                 self.send(nickname, [err_protocol(INTERNAL_ERROR)])
                 return False
@@ -140,7 +149,8 @@ class Room:
                 self.send(nickname, [err_protocol(INTERNAL_ERROR)])
                 return False
             if not self._record("apply", nickname, action):
-                self.send(nickname, [err_protocol(INTERNAL_ERROR)])
+                self.send(nickname, [err_protocol(CANNOT_SAVE if self.unsaved else INTERNAL_ERROR)])
+                self._tell_due()
                 return False
             if wire is None:
                 self._broadcast(events, first=nickname)   # the requester's answer goes out first
@@ -159,6 +169,7 @@ class Room:
         ``ErrUndo {reason}``.
         """
         with self.lock:
+            self.unsaved = False
             if self.closed:
                 self.send(nickname, [err_protocol(INTERNAL_ERROR)])
                 return False
@@ -172,7 +183,8 @@ class Room:
                 self.send(nickname, [err_protocol(INTERNAL_ERROR)])
                 return False
             if not self._record("undo", nickname, None):
-                self.send(nickname, [err_protocol(INTERNAL_ERROR)])
+                self.send(nickname, [err_protocol(CANNOT_SAVE if self.unsaved else INTERNAL_ERROR)])
+                self._tell_due()
                 return False
             said, views = events[0], {}
             for e in events[1:]:
@@ -270,8 +282,9 @@ class Room:
                         self.log.finish()
                     else:
                         self.log.close()
-                except OSError:
-                    log.exception("game %d: cannot close its log", self.id)
+                except OSError as e:   # the game as saved is restored (or finished) at the next start
+                    log.warning("game %d: cannot mark its log: %s", self.id, e)
+                    self.log.close()
                 self.log = None
 
     def view(self, nickname: str) -> dict[str, Any]:
@@ -298,18 +311,26 @@ class Room:
         return sorted(nicknames, key=lambda n: n == current)
 
     def _set_active(self, nickname: str, active: bool, skip: str | None = None) -> None:
+        self._unsaved_status.pop(nickname, None)
         game = self.game
         playing = game.phase == "play"
         events = game.set_active(nickname, active)
-        if events and self._record("active", nickname, active):
-            if playing and not game.ended:
-                # the reference follows every status change with UpdateSetupDone, then the turn
-                at = next((i + 1 for i, e in enumerate(events) if e.get("type") == "UpdatePlayerStatus"), 0)
-                events = events[:at] + [{"type": UPDATE_SETUP_DONE}] + events[at:]
-            plain = self.plain
-            # once a game is over the reference tells nobody who comes and goes (its client, drawing
-            # the scores, failed on an UpdatePlayerStatus then)
-            self._broadcast(events, skip=skip, only=(lambda n: n not in plain) if game.ended and plain else None)
+        if not events:
+            return
+        self.unsaved = False
+        if not self._record("active", nickname, active):
+            if self.unsaved:
+                self._unsaved_status[nickname] = active   # said again once the disk has room
+                self._tell_due()
+            return
+        if playing and not game.ended:
+            # the reference follows every status change with UpdateSetupDone, then the turn
+            at = next((i + 1 for i, e in enumerate(events) if e.get("type") == "UpdatePlayerStatus"), 0)
+            events = events[:at] + [{"type": UPDATE_SETUP_DONE}] + events[at:]
+        plain = self.plain
+        # once a game is over the reference tells nobody who comes and goes (its client, drawing
+        # the scores, failed on an UpdatePlayerStatus then)
+        self._broadcast(events, skip=skip, only=(lambda n: n not in plain) if game.ended and plain else None)
 
     def say(self, nickname: str, text: str) -> None:
         """Keep a line said at the table, where it falls among the moves, in memory and in the
@@ -323,22 +344,68 @@ class Room:
                 log.warning("game %d: a chat line is not saved: %s", self.id, e)
 
     def _record(self, kind: str, nickname: str, arg: Any) -> bool:
-        """Write one accepted call to the log; on failure close the room and return False."""
+        """Write the call just made (the last of the game's history) to the log; True if saved.
+
+        When it cannot be saved (a full disk), the call is taken back: the game is rebuilt from
+        its history without it, as a restart would rebuild it, :attr:`unsaved` is set and the
+        table is told once (our clients) that the server cannot save; the next call saved tells
+        it that play goes on. Should the game not rebuild (a bug), the room is closed instead.
+        """
         if self.log is None:
             return True
         try:
             self.log.record(kind, nickname, arg)
-            if self.game.ended:
-                self.log.finish()
-                self.log = None
-        except OSError:
-            log.exception("game %d: cannot write its log; the game is stopped", self.id)
-            self.closed = True   # what the log holds is what a restart will restore
-            if self.log is not None:
+        except OSError as e:
+            self.unsaved = True
+            game = self.game
+            try:
+                self.game = Game.replay(game.config, self._nicknames, game.seed, game.history[:-1])
+                self._wire = None   # what reference clients were told is what the game was
+            except Exception:
+                log.exception("game %d: cannot take back a call it could not save; the game is stopped", self.id)
+                self.closed = True   # what the log holds is what a restart will restore
                 self.log.close()
                 self.log = None
+                return False
+            if self.saving:   # told once, after the refusal (the caller calls _tell_due)
+                self.saving = False
+                log.warning("game %d: cannot save (%s): requests are refused until it can", self.id, e)
+                self._due = CANNOT_SAVE
             return False
+        if not self.saving:
+            self.saving = True
+            log.warning("game %d: saving again", self.id)
+            self._notice(SAVING_AGAIN)
+        if self.game.ended:
+            try:
+                self.log.finish()
+            except OSError as e:   # the last call is saved: the next start sees the game is over
+                log.warning("game %d: cannot mark its log finished: %s", self.id, e)
+                self.log.close()
+            self.log = None
         return True
+
+    def _tell_due(self) -> None:
+        if self._due is not None:
+            text, self._due = self._due, None
+            self._notice(text)
+
+    def _notice(self, text: str) -> None:
+        """The server's word to the table (``UpdateChat`` to our clients; reference clients do not
+        know chat, and their requests' refusals say it anyway)."""
+        said = [{"player": SERVER_VOICE, "text": text, "type": "UpdateChat"}]
+        for nick in self.nicknames:
+            if nick in self.online and nick not in self.plain:
+                self.send(nick, said)
+
+    def retry_save(self) -> None:
+        """Say again the arrivals and departures that could not be saved (the server calls this
+        every second while :attr:`saving` is False): once one is saved, play goes on."""
+        with self.lock:
+            if self.saving or self.closed or not self._unsaved_status:
+                return
+            for nick, active in list(self._unsaved_status.items()):
+                self._set_active(nick, active)
 
     def _broadcast(self, events: list[dict[str, Any]], skip: str | None = None,
                    first: str | None = None, only: Callable[[str], bool] | None = None) -> None:

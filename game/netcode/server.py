@@ -143,7 +143,9 @@ from . import protocol as P
 from .discovery import Announcer, TableInfo, should_announce
 from .framing import LineFeeder, ProtocolError, decode_line, encode
 from .poller import Poller, SelectorPoller
-from .room import INTERNAL_ERROR, Room
+from .room import CANNOT_SAVE, INTERNAL_ERROR, SAVING_AGAIN, SERVER_VOICE, Room
+
+__all__ = ["CANNOT_SAVE", "CANNOT_START", "SAVING_AGAIN", "SERVER_VOICE", "Server", "ServerOptions", "serve"]
 from .store import GameLog, GameStore
 
 log = logging.getLogger("mor.server")
@@ -415,6 +417,7 @@ class Server:
         self._refused_logged = 0.0
         self._origin: dict[int, str] = {}  # game id -> the address of whoever started it
         self._head: tuple[Session | None, float] = (None, 0.0)   # the head of the list, and since when it is asked
+        self._start_failing = False        # the pending game could not be saved: tried again every second
 
     # ------------------------------------------------------------------ life cycle
     def start(self) -> tuple[str, int]:
@@ -693,6 +696,7 @@ class Server:
 
     def _janitor(self) -> None:
         try:
+            self._retry_saving()
             self.sweep()
             interval = self.options.status_interval
             if interval > 0 and time.monotonic() - self._status_at >= interval:
@@ -700,6 +704,17 @@ class Server:
         finally:
             if not self._stopping.is_set():
                 self._call_at(time.monotonic() + SWEEP_INTERVAL, self._janitor)
+
+    def _retry_saving(self) -> None:
+        """While the disk is full: start the game waiting to start, say the arrivals and
+        departures not saved yet, and let the bots ask again."""
+        if self._start_failing and self.pending_count is not None:
+            self._lobby_changed(None)
+        for room in list(self.rooms.values()):
+            if not room.saving:
+                room.retry_save()
+                if room.saving and room.bots:
+                    self._bots_step(room)
 
     def _log_status(self) -> None:
         """One line for the operator: who is here, what is being played, how busy the server is.
@@ -1264,6 +1279,9 @@ class Server:
             log.debug("game %d: %s (%s) %s: %s", gid, job.nickname, answer.level, answer.action.TYPE, answer.why)
             self._bots_step(room)
             return
+        if room.unsaved:   # refused because it could not be saved: asked again in a moment
+            self._call_at(time.monotonic() + SWEEP_INTERVAL, self._bots_step, room)
+            return
         from game.bots.driver import FALLBACK_LEVEL
         log.error("game %d: the engine refused %s's %r (%s bot)", gid, job.nickname, answer.action, answer.level)
         if answer.level == FALLBACK_LEVEL:
@@ -1623,8 +1641,21 @@ class Server:
         bots = self.pending_bots
         people = count - len(bots)
         if len(self.waiting) >= people:
-            self._start_game(self.waiting[:people], bots, self.pending_pace)   # raises, changing nothing,
-            del self.waiting[:people]                                          # if it cannot be saved
+            try:
+                self._start_game(self.waiting[:people], bots, self.pending_pace)
+            except OSError as e:   # it cannot be saved: nothing changed; the janitor tries again
+                if not self._start_failing:
+                    self._start_failing = True
+                    log.warning("cannot save a new game (%s): it starts once it can", e)
+                    data = encode(P.update_chat(SERVER_VOICE, CANNOT_START))
+                    for w in self.waiting[:people]:
+                        if w.extensions:
+                            w.push(data)
+                return
+            if self._start_failing:
+                self._start_failing = False
+                log.warning("saving again: the game waiting to start has started")
+            del self.waiting[:people]
             self.pending_count = None
             self.pending_bots = ()
             self.pending_pace = None
@@ -1847,6 +1878,7 @@ def pid_rss_mb(pid: int | None = None) -> float:
     return 0.0
 
 
+CANNOT_START = "The server cannot save a new game right now (its disk is full): it starts as soon as it can."
 SERVER_FULL = "The server is full: try again later."
 TOO_MANY_CONNECTIONS = "Too many connections from your address (at most {}): close one and try again."
 NO_JOIN = "No ReqJoin within {} s: closing the connection."

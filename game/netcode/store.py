@@ -58,25 +58,41 @@ class GameLog:
         self._fsync = fsync
         flags = os.O_WRONLY | os.O_APPEND | (os.O_CREAT | os.O_EXCL if new else 0)
         self._fd = os.open(path, flags, 0o600)
+        self._size = os.fstat(self._fd).st_size   # the file up to its last whole line
+        self._torn = False    # a failed write left part of a line after _size
         self._lock = threading.Lock()
 
     def append(self, entry: Any) -> None:
         """Write one line to the OS (and to the disk with ``fsync``) before returning.
 
-        :raises OSError: the write failed (e.g. the disk is full).
+        A write that fails part-way (a full disk) takes back what it wrote, so the file always
+        ends with a whole line; if even that fails, the next append tries again first and
+        refuses to write after a piece of a line (a restart cuts such a piece off anyway).
+
+        :raises OSError: the line is not saved (e.g. the disk is full).
         """
         data = orjson.dumps(entry, option=orjson.OPT_APPEND_NEWLINE)
         with self._lock:
             if self._fd < 0:
-                log.error("%s: write after close dropped: %s", self.path, data[:80])
-                return
-            n = os.write(self._fd, data)
-            if n < len(data):   # rare (a signal, a full disk about to fail): write the rest
-                rest = memoryview(data)[n:]
-                while rest:
+                raise OSError(errno.EBADF, f"{self.path} is closed")
+            if self._torn:
+                os.ftruncate(self._fd, self._size)
+                self._torn = False
+            try:
+                rest = memoryview(data)
+                while rest:   # a short write (a signal, a disk filling up): write the rest
                     rest = rest[os.write(self._fd, rest):]
-            if self._fsync:
-                os.fsync(self._fd)
+                if self._fsync:
+                    os.fsync(self._fd)
+            except OSError:
+                self._torn = True
+                try:
+                    os.ftruncate(self._fd, self._size)
+                    self._torn = False
+                except OSError:
+                    pass
+                raise
+            self._size += len(data)
 
     def record(self, kind: str, nickname: str, arg: Any) -> None:
         self.append(history_entry(kind, nickname, arg))
@@ -163,7 +179,8 @@ class GameStore:
         """
         if self.data_dir is None:
             return None
-        glog = GameLog(self.data_dir / "games" / f"{game_id}.jsonl", self.fsync, new=True)
+        path = self.data_dir / "games" / f"{game_id}.jsonl"
+        glog = GameLog(path, self.fsync, new=True)
         header = {"format": LOG_FORMAT, "game": game_id, "config": config.path,
                   "nicknames": list(game.nicknames), "seed": game.seed, "tokens": tokens}
         if bots:
@@ -174,6 +191,10 @@ class GameStore:
             glog.append(header)
         except OSError:
             glog.close()
+            try:
+                path.unlink()   # no headless file for the next start to stumble on
+            except OSError:
+                pass
             raise
         return glog
 
@@ -274,9 +295,21 @@ def _ends_finished(path: Path) -> bool:
 def _read_log(path: Path) -> tuple[dict[str, Any], list[Any]]:
     """The header and the entries of a log file; a torn last line is cut off the file.
 
+    A line is whole when it ends with its line feed: a last line without one was cut short (a
+    crash or a full disk in the middle of its write) and its request was never answered, so it
+    is cut off even when what is there happens to read as JSON.
+
     :raises ValueError: not a game log, or a damaged line that is not the last one.
     """
-    lines = path.read_bytes().split(b"\n")
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    if lines[-1]:   # no line feed at the end: a line cut short
+        log.warning("%s: cutting off a last line cut short (%d bytes)", path, len(lines[-1]))
+        with open(path, "r+b") as f:
+            f.truncate(len(data) - len(lines[-1]))
+    lines.pop()
+    if not lines:
+        raise ValueError("no whole header line")
     header = orjson.loads(lines[0])
     if not isinstance(header, dict) or header.get("format") != LOG_FORMAT:
         raise ValueError("not a game log")
