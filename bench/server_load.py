@@ -91,7 +91,6 @@ BUY_PROBABILITY = 0.6      # chance to buy a card when one is affordable
 END_TURN = b'{"type":"ReqEndTurn"}\n'
 REQ_QUIT = b'{"type":"ReqQuit"}\n'
 REQ_GOODBYE = b'{"type":"ReqGoodbye"}\n'
-REQ_NEW_GAME_2 = b'{"playersCount":2,"type":"ReqNewGame"}\n'
 MAIN_ACTIONS = frozenset({"TAKE_MARKET_RESOURCES", "BUY_DEVELOPMENT_CARD", "ACTIVATE_PRODUCTION"})
 
 
@@ -381,7 +380,11 @@ def line_choice(shelves: tuple[tuple[int, str | None, int], ...], marbles: list[
 # ----------------------------------------------------------------------------- the load generator
 class LoadGenerator:
     def __init__(self, host: str, port: int, server: ServerProcess, turns: int, seed: int,
-                 think: float = 0.0, spin: bool = False, mute: bool = True, prefix: str = "p") -> None:
+                 think: float = 0.0, spin: bool = False, mute: bool = True, prefix: str = "p",
+                 players: int = 2) -> None:
+        self.players = players           # players per game
+        self.think_range: tuple[float, float] | None = None   # think times drawn from it (seconds)
+        self.new_game = dumps({"playersCount": players, "type": "ReqNewGame"})
         self.host = host
         self.port = port
         self.server = server
@@ -518,7 +521,7 @@ class LoadGenerator:
     def on_booked_seats(self, c: Client, msg: dict[str, Any], now: float) -> None:
         if msg.get("canPrepareNewGame") == c.nick and not c.asked and c.state == "waiting":
             c.asked = True
-            self.send(c, REQ_NEW_GAME_2)
+            self.send(c, self.new_game)
 
     def on_game(self, c: Client, msg: dict[str, Any], now: float) -> None:
         if c.state == "waiting":
@@ -657,7 +660,8 @@ class LoadGenerator:
         if self.think and not now:
             if not c.scheduled:
                 c.scheduled = True
-                due = time.perf_counter() + self.think * (0.5 + c.rng.random())
+                lo_hi = self.think_range
+                due = time.perf_counter() + (c.rng.uniform(*lo_hi) if lo_hi else self.think * (0.5 + c.rng.random()))
                 heapq.heappush(self.timers, (due, id(c), c))
             return
         if c.main_done:
@@ -785,9 +789,9 @@ class LoadGenerator:
                 self.abandon(c)
 
     def lobby(self, games: int, limit: float) -> str:
-        self.to_join = list(reversed(self.clients[:2 * games]))
+        self.to_join = list(reversed(self.clients[:self.players * games]))
         self.pump_lobby()
-        n = 2 * games
+        n = self.players * games
         return self.run_until(lambda: self.setup_count >= n, limit, stall=30.0)
 
     def play(self, limit: float) -> str:

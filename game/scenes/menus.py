@@ -754,7 +754,10 @@ class HostScene(PaintedScene):
                 server = Server(app.config, ServerOptions(host="0.0.0.0", port=self.port, data_dir=data,
                                                           announce_name=f"{nick}'s table", announce_host=nick,
                                                           bot_delay=BOT_PACES.get(app.settings.bot_pace, 0.9),
-                                                          bot_processes=True))
+                                                          bot_processes=True,
+                                                          # the host's own table: the host chooses when
+                                                          # to start, and waits as long as it likes
+                                                          head_time=0.0, lobby_time=0.0))
                 server.start()
             except OSError as e:
                 self.error = describe_bind_error(e, self.port, data)

@@ -1,0 +1,307 @@
+"""The attacks of issue 20 against ``server.py`` run with its defaults, one after the other.
+
+Each attack runs against a fresh server process (its own data directory, the limits as an
+operator gets them), with an honest player beside it, and reports what the attacker got and
+what the honest player got:
+
+* ``silent_head``: the head of the waiting list joins and answers heartbeats only; a second
+  player asks ``ReqNewGame`` once a second. Seconds until that player's game starts (None: not
+  within ``--limit``).
+* ``joiners``: ``--joiners`` connections join the waiting list one after another and stay.
+  The server's CPU seconds for it, ``UpdateBookedSeats`` messages sent, and how long a newcomer
+  then waits for its ``UpdateBookedSeats``.
+* ``line_flood``: one connection pours empty lines for ``--seconds`` while a player in a solo
+  game sends a request and waits for its answer, again and again: the player's round trips
+  (count, p99) and the flooder's lines answered.
+* ``connections``: ``--connections`` connections from 127.0.0.1 that never join; how many the
+  server keeps, and whether a newcomer from another address (127.0.0.2) is welcomed.
+* ``bot_tables``: ``--bot-tables`` connections each ask a 4-player game with three hard bots;
+  how many games start.
+
+Prints a line per attack, then as its LAST line one JSON object with a key per attack and the
+load average. ``--server PATH`` runs another tree's ``server.py`` (to measure a "before").
+
+Usage: ``python bench/server_attacks.py [--server server.py] [--only silent_head,line_flood]
+[--server-args '--max-per-address 0']`` (``joiners`` from one address meet ``--max-per-address``
+first: lift it to see what the waiting list itself costs).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import select
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _cpu(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        parts = f.read().rsplit(")", 1)[1].split()
+    return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Server:
+    def __init__(self, script: Path, extra: list[str]) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix="mor-attack-"))
+        self.proc = subprocess.Popen(
+            [sys.executable, str(script), "--host", "127.0.0.1", "--port", "0", "--data-dir",
+             str(self.tmp / "data"), "--log-level", "WARNING", "--no-announce", *extra],
+            cwd=str(script.parent), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        line = self.proc.stdout.readline().decode()
+        self.port = int(line.rsplit(":", 1)[1])
+
+    def cpu(self) -> float:
+        return _cpu(self.proc.pid)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+class Client:
+    """A blocking line client."""
+
+    def __init__(self, port: int, source: str | None = None, timeout: float = 10.0) -> None:
+        self.sock = socket.socket()
+        if source:
+            self.sock.bind((source, 0))
+        self.sock.settimeout(timeout)
+        self.sock.connect(("127.0.0.1", port))
+        self.buf = b""
+
+    def send(self, msg: dict) -> None:
+        self.sock.sendall(json.dumps(msg).encode() + b"\n")
+
+    def recv(self, timeout: float = 10.0) -> dict | None:
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self.sock.settimeout(left)
+            try:
+                data = self.sock.recv(65536)
+            except (TimeoutError, socket.timeout):
+                return None
+            except OSError:
+                return {"type": "Closed"}
+            if not data:
+                return {"type": "Closed"}
+            self.buf += data
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def until(self, types: set[str], timeout: float = 10.0) -> dict | None:
+        deadline = time.monotonic() + timeout
+        while True:
+            m = self.recv(max(0.0, deadline - time.monotonic()))
+            if m is None or m["type"] in types or m["type"] == "Closed":
+                return m
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def silent_head(server: Server, limit: float) -> dict:
+    head = Client(server.port)
+    head.send({"type": "ReqJoin", "nickname": "silent"})
+    other = Client(server.port)
+    other.send({"type": "ReqJoin", "nickname": "other"})
+    t0 = time.monotonic()
+    started = None
+    while started is None and time.monotonic() - t0 < limit:
+        head.send({"type": "ReqHeartbeat"})
+        other.send({"type": "ReqNewGame", "playersCount": 1})
+        tick = time.monotonic() + 1.0
+        while time.monotonic() < tick:
+            m = other.recv(max(0.0, tick - time.monotonic()))
+            if m is None:
+                break
+            if m["type"] == "UpdateGame":
+                started = time.monotonic() - t0
+                break
+    head.close()
+    other.close()
+    return {"game_started_after_s": None if started is None else round(started, 1), "limit_s": limit}
+
+
+def joiners(server: Server, n: int) -> dict:
+    cpu0 = server.cpu()
+    socks = []
+    t0 = time.monotonic()
+    for i in range(n):
+        s = socket.create_connection(("127.0.0.1", server.port))
+        s.sendall(b'{"type":"ReqJoin","nickname":"j%d"}\n' % i)
+        socks.append(s)
+    joined = time.monotonic() - t0
+    t1 = time.monotonic()
+    newcomer = Client(server.port, timeout=30)
+    newcomer.send({"type": "ReqJoin", "nickname": "late"})
+    m = newcomer.until({"UpdateBookedSeats"}, timeout=30)
+    wait = time.monotonic() - t1
+    time.sleep(1.0)
+    booked = 0
+    for s in socks:
+        s.setblocking(False)
+        try:
+            while chunk := s.recv(1 << 20):
+                booked += chunk.count(b"UpdateBookedSeats")
+        except OSError:
+            pass
+    cpu = server.cpu() - cpu0
+    for s in socks:
+        s.close()
+    newcomer.close()
+    return {"joiners": n, "joins_s": round(joined, 1), "server_cpu_s": round(cpu, 2),
+            "booked_seats_sent": booked, "newcomer_wait_s": round(wait, 3) if m else None}
+
+
+def line_flood(server: Server, seconds: float) -> dict:
+    player = Client(server.port)
+    player.send({"type": "ReqJoin", "nickname": "player"})
+    player.until({"UpdateBookedSeats"})
+    player.send({"type": "ReqNewGame", "playersCount": 1})
+    player.until({"UpdateGame"})
+    flood = socket.create_connection(("127.0.0.1", server.port))
+    flood.setblocking(False)
+    stop = threading.Event()
+    got = [0]
+
+    def pour() -> None:
+        chunk = b"\n" * 8192
+        while not stop.is_set():
+            try:
+                flood.send(chunk)
+            except BlockingIOError:
+                select.select([flood], [flood], [], 0.05)
+            except OSError:
+                return
+            try:
+                while data := flood.recv(1 << 20):
+                    got[0] += data.count(b"\n")
+            except (BlockingIOError, OSError):
+                pass
+    t = threading.Thread(target=pour, daemon=True)
+    t.start()
+    waits = []
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < seconds:
+        s = time.monotonic()
+        player.send({"type": "ReqHeartbeat"})
+        if player.until({"ResHeartbeat"}, timeout=5) is None:
+            waits.append(5.0)
+        else:
+            waits.append(time.monotonic() - s)
+    stop.set()
+    t.join(5)
+    flood.close()
+    player.close()
+    waits.sort()
+    return {"seconds": seconds, "player_round_trips": len(waits),
+            "player_p99_ms": round(1000 * waits[int(0.99 * (len(waits) - 1))], 1),
+            "flood_lines_answered": got[0]}
+
+
+def connections(server: Server, n: int) -> dict:
+    socks = []
+    for _ in range(n):
+        try:
+            socks.append(socket.create_connection(("127.0.0.1", server.port), timeout=2))
+        except OSError:
+            break
+    time.sleep(1.0)
+    kept = 0
+    for s in socks:
+        s.setblocking(False)
+        try:
+            data = s.recv(4096)
+            kept += bool(data) and b"ErrProtocol" not in data
+        except BlockingIOError:
+            kept += 1   # nothing yet: in the backlog, not refused
+        except OSError:
+            pass
+    t0 = time.monotonic()
+    try:
+        fresh = Client(server.port, source="127.0.0.2", timeout=5)
+        welcomed = fresh.recv(5)
+        wait = time.monotonic() - t0 if welcomed and welcomed["type"] == "ReqWelcome" else None
+        fresh.close()
+    except OSError:
+        wait = None
+    for s in socks:
+        s.close()
+    return {"opened": len(socks), "held": kept, "newcomer_welcome_s": None if wait is None else round(wait, 3)}
+
+
+def bot_tables(server: Server, n: int) -> dict:
+    clients = []
+    started = 0
+    for i in range(n):
+        c = Client(server.port)
+        c.send({"type": "ReqJoin", "nickname": f"b{i}", "token": ""})
+        c.until({"UpdateBookedSeats"})
+        c.send({"type": "ReqNewGame", "playersCount": 4, "bots": ["hard"] * 3})
+        m = c.until({"UpdateGame", "ErrNewGame"})
+        if m and m["type"] == "UpdateGame":
+            started += 1
+            clients.append(c)
+        else:
+            c.send({"type": "ReqQuit"})
+            c.close()
+    time.sleep(2.0)
+    for c in clients:
+        c.close()
+    return {"asked": n, "started": started, "bot_seats": 3 * started}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--server", default=str(ROOT / "server.py"))
+    ap.add_argument("--only", default="silent_head,joiners,line_flood,connections,bot_tables")
+    ap.add_argument("--limit", type=float, default=20.0)
+    ap.add_argument("--joiners", type=int, default=2000)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--connections", type=int, default=1500)
+    ap.add_argument("--bot-tables", type=int, default=50)
+    ap.add_argument("--server-args", default="", help="more flags for the server, e.g. '--max-per-address 0'")
+    args = ap.parse_args()
+    out = {}
+    for name in args.only.split(","):
+        server = Server(Path(args.server).resolve(), args.server_args.split())
+        try:
+            if name == "silent_head":
+                r = silent_head(server, args.limit)
+            elif name == "joiners":
+                r = joiners(server, args.joiners)
+            elif name == "line_flood":
+                r = line_flood(server, args.seconds)
+            elif name == "connections":
+                r = connections(server, args.connections)
+            elif name == "bot_tables":
+                r = bot_tables(server, args.bot_tables)
+            else:
+                raise SystemExit(f"unknown attack {name!r}")
+        finally:
+            server.stop()
+        out[name] = r
+        print(f"{name}: {r}", flush=True)
+    out["load"] = os.getloadavg()[0]
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+"""Server scale benchmark: many 4-player tables played like people, in an open loop.
+
+``server_load.py`` is a closed loop (every game always has a request in flight). Here each
+request comes after a think time drawn between ``--think`` seconds (2 to 8 by default), like
+people: the load is the number of tables over the mean think time, whatever the server's speed,
+and what is measured is how long a request waits for its answer at that load.
+
+``server.py`` runs as its own process with the operator's limits, except those per address
+(every honest client comes from 127.0.0.1). ``--players`` clients connect and form
+``--players / 4`` four-player tables through the waiting list, play their setup, then each plays
+``--turns`` turns (a main action and ``ReqEndTurn``, each after a think time), and quits.
+With ``--attack``, during the play phase, three attackers run alongside (issue 20, section 2):
+a tiny-line flood (one connection from 127.0.0.2 pouring empty lines), ``--silent`` silent
+joiners (from 127.0.0.3: they join the waiting list and only answer heartbeats), and a flood of
+heartbeat requests from 127.0.0.4 that never reads its answers.
+
+Prints what it does, then as its LAST line one JSON object: ``players``, ``tables``,
+``requests``, ``requests_per_s``, ``p50_ms``, ``p99_ms`` (send to the arrival of the answer in
+the client's socket), ``app_p99_ms``, ``server_peak_rss_mb``, ``server_cpu_pct``, ``errors``,
+``attack`` (what the attackers sent and were answered), ``load`` (the load average at the end:
+other work on the machine counts in the figures).
+
+Targets (issue 20, section 6): 10,000 players at 2,500 tables, p99 <= 25 ms, RSS <= 400 MB,
+0 errors; with the attackers, p99 <= 50 ms. On a shared 2-core machine, scale ``--players`` down
+to what the load generator (one Python thread) can drive, and say at which load it ran.
+
+Usage: ``python bench/server_scale.py [--players 2000] [--turns 4] [--think 2,8] [--attack]``
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from server_load import LoadGenerator, ServerProcess, percentile  # noqa: E402
+
+OPERATOR = ["--line-rate", "50", "--lobby-time", "1800"]
+"""The operator's defaults again, after server_load's LIFTED (the last flag given wins); the
+per-address limits stay lifted, since every honest client comes from 127.0.0.1, and so does the
+time to join: the load generator connects everyone first, then joins them a few at a time."""
+
+
+class Attackers:
+    """The attackers of section 2, on their own thread, until ``stop``."""
+
+    def __init__(self, port: int, silent: int) -> None:
+        self.port = port
+        self.silent = silent
+        self.stop = threading.Event()
+        self.flood_sent = 0
+        self.flood_answered = 0
+        self.silent_joined = 0
+        self.blind_sent = 0
+        self.thread = threading.Thread(target=self.run, name="attackers", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def run(self) -> None:
+        socks = []
+        try:
+            flood = socket.socket()
+            flood.bind(("127.0.0.2", 0))
+            flood.connect(("127.0.0.1", self.port))
+            flood.setblocking(False)
+            blind = socket.socket()
+            blind.bind(("127.0.0.4", 0))
+            blind.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            blind.connect(("127.0.0.1", self.port))
+            blind.setblocking(False)
+            for i in range(self.silent):
+                s = socket.socket()
+                s.bind(("127.0.0.3", 0))
+                s.connect(("127.0.0.1", self.port))
+                s.sendall(b'{"type":"ReqJoin","nickname":"silent%d"}\n' % i)
+                s.setblocking(False)
+                socks.append(s)
+                self.silent_joined += 1
+            chunk = b"\n" * 8192
+            beats = b'{"type":"ReqHeartbeat"}\n' * 200
+            last_beat = time.monotonic()
+            while not self.stop.is_set():
+                try:
+                    self.flood_sent += flood.send(chunk)
+                except BlockingIOError:
+                    time.sleep(0.005)
+                except OSError:
+                    pass
+                try:
+                    while data := flood.recv(1 << 20):
+                        self.flood_answered += data.count(b"\n")
+                except (BlockingIOError, OSError):
+                    pass
+                try:
+                    self.blind_sent += blind.send(beats)
+                except (BlockingIOError, OSError):
+                    pass
+                if time.monotonic() - last_beat > 5:   # the silent ones stay alive, nothing more
+                    last_beat = time.monotonic()
+                    for s in socks:
+                        try:
+                            s.send(b'{"type":"ReqHeartbeat"}\n')
+                            while s.recv(65536):
+                                pass
+                        except OSError:
+                            pass
+        finally:
+            for s in socks:
+                s.close()
+
+    def report(self) -> dict:
+        return {"flood_bytes_sent": self.flood_sent, "flood_lines_answered": self.flood_answered,
+                "silent_joiners": self.silent_joined, "blind_bytes_sent": self.blind_sent}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, default=2000, help="honest players (a multiple of 4)")
+    ap.add_argument("--turns", type=int, default=4, help="turns each player plays")
+    ap.add_argument("--think", default="2,8", help="think time range in seconds, 'lo,hi'")
+    ap.add_argument("--attack", action="store_true", help="run the attackers alongside")
+    ap.add_argument("--silent", type=int, default=500, help="silent joiners with --attack")
+    args = ap.parse_args()
+    lo, hi = (float(x) for x in args.think.split(","))
+    tables = args.players // 4
+    tmp = Path(tempfile.mkdtemp(prefix="mor-scale-"))
+    server = ServerProcess(tmp, None, OPERATOR + ["--max-connections", str(args.players + args.silent + 200)])
+    gen = LoadGenerator("127.0.0.1", server.port, server, args.turns, seed=1, think=1.0, players=4)
+    gen.think_range = (lo, hi)
+    attackers = None
+    result: dict = {"players": 4 * tables, "tables": tables, "think_s": [lo, hi], "attack": None}
+    try:
+        t0 = time.perf_counter()
+        gen.connect_all(4 * tables)
+        status = gen.lobby(tables, limit=300.0 + tables)
+        print(f"{4 * tables} players at {tables} tables: lobby and setup {time.perf_counter() - t0:.1f} s "
+              f"({status}), server RSS {server.rss_mb():.1f} MB", flush=True)
+        if status != "ok":
+            gen.fail_outstanding(f"lobby {status}")
+        if args.attack:
+            attackers = Attackers(server.port, args.silent)
+            attackers.start()
+        cpu0 = sum(server.cpu_seconds())
+        t1 = time.perf_counter()
+        status = gen.play(limit=120.0 + args.turns * 4 * hi * 1.5)
+        play_s = time.perf_counter() - t1
+        cpu = sum(server.cpu_seconds()) - cpu0
+        if status != "ok":
+            gen.fail_outstanding(f"play {status}")
+        if attackers is not None:
+            attackers.stop.set()
+            attackers.thread.join(10)
+            result["attack"] = attackers.report()
+        status = gen.quit_all(limit=60.0)
+        if status != "ok":
+            gen.fail_outstanding(f"quit {status}")
+        lat = sorted(gen.latencies)
+        app = sorted(gen.app_latencies)
+        result.update({
+            "requests": gen.answered, "requests_per_s": round(gen.answered / play_s, 1),
+            "p50_ms": round(percentile(lat, 0.5), 2), "p99_ms": round(percentile(lat, 0.99), 2),
+            "app_p99_ms": round(percentile(app, 0.99), 2), "max_ms": round(lat[-1], 2) if lat else 0.0,
+            "server_peak_rss_mb": round(server.peak_rss_mb, 1), "server_cpu_pct": round(100 * cpu / play_s, 1),
+            "play_s": round(play_s, 1), "errors": gen.errors + (0 if server.alive() else 1),
+        })
+        if gen.error_kinds:
+            result["error_kinds"] = gen.error_kinds
+    finally:
+        if attackers is not None:
+            attackers.stop.set()
+        gen.close()
+        server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    result["load"] = os.getloadavg()[0]
+    print(f"p50 {result.get('p50_ms')} ms, p99 {result.get('p99_ms')} ms, {result.get('requests')} requests, "
+          f"RSS {result.get('server_peak_rss_mb')} MB, errors {result.get('errors')}", flush=True)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
