@@ -398,3 +398,27 @@ def test_a_log_scrolled_back_says_how_many_new_lines_wait_below_and_follows_agai
     finally:
         while app.stack.top is not None:
             app.stack.pop()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("seat", [0, 2])
+def test_the_players_own_colour_is_shown_before_their_name(size, seat):
+    """Each opponent's chip has a dot of their colour; the player's own colour was shown nowhere."""
+    from game.scenes.panels.top_bar import PLAYER_COLORS
+    nicks = ["Ada", "Bruno", "Carla"]
+    app = App(headless=True, size=size)
+    me = nicks[seat]
+    game = mid_game(nicks, 9, 12)
+    scene = BoardScene(app, GameSession(TableMatch(game, me), CFG, me))
+    app.stack.push(scene)
+    app.frame(0.001)
+    app.frame(5.0)
+    try:
+        seat_of = [p.nickname for p in game.players].index(me)
+        (cx, cy), rad, colour = scene.top_bar.own_dot(scene.context())
+        assert colour == PLAYER_COLORS[seat_of % 4]
+        assert tuple(app.window.get_at((cx, cy)))[:3] == colour
+        assert scene.layout.top_bar.contains(pygame.Rect(cx - rad, cy - rad, 2 * rad, 2 * rad))
+    finally:
+        while app.stack.top is not None:
+            app.stack.pop()

@@ -82,6 +82,13 @@ class TopBar(Panel):
         me = ctx.me
         head = f"{ctx.nickname} · {me['victoryPoints']} VP · faith {me['faithPoints']}"
         width = round(r.w * 0.34 - self.px(20))
+        dot = self.own_dot(ctx)
+        if dot is not None:   # the player's own colour, as each opponent's chip shows theirs
+            (cx, cy), rad, colour = dot
+            pygame.draw.circle(surface, P.INK, (cx, cy), rad + max(1, self.px(1.5)))
+            pygame.draw.circle(surface, colour, (cx, cy), rad)
+            shift = 2 * rad + self.px(10)
+            left, width = left + shift, width - shift
         text(surface, head, (left, r.y + self.px(4)), self.px(24), P.INK, "caps", max_width=width)
         text(surface, status, (left, r.y + self.px(34)), self.px(19), P.OXBLOOD if ctx.vm.my_turn else P.SEPIA,
              "italic", max_width=width)
@@ -89,6 +96,16 @@ class TopBar(Panel):
             self._chip(surface, ctx, rect, p)
         if self.token is not None:
             self._lorenzo(surface, ctx)
+
+    def own_dot(self, ctx: Context) -> tuple[tuple[int, int], int, tuple[int, int, int]] | None:
+        """Where the player's own colour is drawn, before their name: (centre, radius, colour);
+        None for one who has no seat at the table (a replay seen by nobody in it)."""
+        seats = [q["nickname"] for q in ctx.g["players"]]
+        if ctx.nickname not in seats:
+            return None
+        rad = max(4, self.px(8))
+        centre = (self.rect.x + self.px(14) + rad, self.rect.y + self.px(4) + self.px(24) * 3 // 5)
+        return centre, rad, PLAYER_COLORS[seats.index(ctx.nickname) % 4]
 
     def _chip(self, surface: pygame.Surface, ctx: Context, rect: pygame.Rect, p: dict[str, Any]) -> None:
         inner = rect.inflate(-self.px(6), -self.px(6))
