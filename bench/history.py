@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import orjson  # noqa: E402
 
 from game.bots import make_bot  # noqa: E402
+from game.match import Match  # noqa: E402
 from game.netcode.history import history_lines, recent_history  # noqa: E402
 from game.rules import default_config  # noqa: E402
 from game.rules.engine import Game  # noqa: E402
@@ -57,7 +58,7 @@ def played_game(seed: int = 7) -> Game:
     return Game.replay(cfg, NICKS, seed, g.history[:-6])    # a few moves before the end
 
 
-class Returning:
+class Returning(Match):
     """A match that hands a returning player their game and its whole history, then stays quiet."""
 
     def __init__(self, game: Game, nickname: str) -> None:

@@ -51,18 +51,69 @@ log = logging.getLogger("mor.match")
 
 
 class Match(Protocol):
-    """What a scene may do with a game."""
+    """Everything a client may do with a game, whoever runs it.
+
+    :class:`LocalMatch`, :class:`BotMatch` and :class:`RemoteMatch` implement it (the replay scene's
+    feed too); what one kind of match cannot do it says with a ``supports_*`` flag, never by
+    lacking a member. A class that subclasses it gets the defaults below: a game on this machine
+    with nobody else to talk to, no undo, nothing to fetch again and no server to ask.
+    """
 
     nickname: str
+    config: GameConfig | None = None
+    """The rules of a game the engine runs in this process; None when its messages bring the rules
+    (a server's game, a replay's views): the client then reads them from ``UpdateGame``."""
+    bots: dict[str, str] = {}
+    """The computer players of a game run here, with their levels ({nickname: level})."""
+    on_message: Callable[[], None] | None = None
+    """Called (from any thread) when :meth:`poll` has news, so that a sleeping frame loop wakes."""
+    supports_undo: bool = False
+    """Whether :meth:`undo` is understood (the engine here, or a server of ours)."""
+    supports_chat: bool = False
+    """Whether :meth:`chat` reaches other people (a server's table)."""
+    supports_resync: bool = False
+    """Whether :meth:`resync` fetches the whole game again (from a server)."""
+    host: str | None = None
+    """The server's address (None for a game on this machine), with :attr:`port`."""
+    port: int | None = None
+    host_name: str = ""
+    """Who hosts the table and its name, as the network's list of tables said ("" when unknown)."""
+    table_name: str = ""
 
     def send(self, request: Action) -> None:
         """Send a game request; its answer arrives later through :meth:`poll`."""
 
     def poll(self) -> list[Msg]:
         """Every message that arrived since the last call, oldest first (never blocks)."""
+        return []
 
     def close(self) -> None:
         """Leave the game (a local game stays saved; a remote seat becomes inactive)."""
+
+    def shutdown(self) -> None:
+        """The application quits: end what runs in the background for this match (a bot match's
+        worker process). The game itself stays as it is, saved or seated on its server."""
+
+    def undo(self) -> None:
+        """Take back my last request of this turn (answered through :meth:`poll`), if
+        :attr:`supports_undo`."""
+
+    def chat(self, text: str) -> None:
+        """Say a line to the table, if :attr:`supports_chat`."""
+
+    def resync(self) -> None:
+        """Fetch the whole game again (after an update that could not be read), if
+        :attr:`supports_resync`."""
+
+    def replay_record(self) -> Msg | None:
+        """The replay of this game, once it has ended, when the engine ran here (None otherwise:
+        ask the server with :meth:`fetch_replay`)."""
+        return None
+
+    def fetch_replay(self) -> bool:
+        """Ask the server for this game's replay (an ``UpdateReplay`` through :meth:`poll`);
+        False when there is no server of ours to ask."""
+        return False
 
 
 def local_apply(game: Game, nickname: str, request: Action, out: list[Msg]) -> list[Msg] | None:
@@ -93,28 +144,29 @@ def local_undo(game: Game, nickname: str) -> list[Msg]:
     return out
 
 
-def _keep_replay(match: Any, kind: str) -> None:
+def _keep_replay(match: "LocalMatch | BotMatch", kind: str) -> None:
     """A local game has ended: its replay goes to the ``replays`` folder beside its save (once)."""
-    if getattr(match, "replay_path", None) is None and match.save_path is not None:
+    if match.replay_path is None and match.save_path is not None:
         from game.replays import REPLAYS, save_finished
         match.replay_path = save_finished(match.game, match.save_path.parent / REPLAYS, kind, match.nickname,
-                                          getattr(match, "bots", None))
+                                          match.bots)
 
 
-class LocalMatch:
+class LocalMatch(Match):
     """A solo game against Lorenzo, run by the engine in this process.
 
     Its messages are made by :meth:`send`, on the caller's thread: it never needs to wake a
     sleeping frame loop (``on_message`` is there for the same interface as :class:`RemoteMatch`).
     """
 
-    on_message: Any = None
+    supports_undo = True
 
     def __init__(self, config: GameConfig, nickname: str, seed: int | None = None,
                  save_path: Path | None = None, game: Game | None = None) -> None:
         self.nickname = nickname
-        self.config = config
+        self.config: GameConfig = config
         self.save_path = save_path
+        self.replay_path: Path | None = None     # where the replay went when the game ended
         self.game = game if game is not None else Game.new(config, [nickname], seed if seed is not None
                                                            else random.SystemRandom().randrange(2**63))
         self._out: deque[Msg] = deque([player_view(self.game, nickname)])
@@ -155,12 +207,14 @@ class LocalMatch:
         self._out.extend(e for e in events if P.visible_to(e, self.nickname))
         self._save()
 
-    supports_undo = True
-
     def undo(self) -> None:
         """Take back the last request of this turn (answered through :meth:`poll`)."""
         self._out.extend(local_undo(self.game, self.nickname))
         self._save()
+
+    def replay_record(self) -> Msg | None:
+        from game.replays import replay_record
+        return replay_record(self.game, "solo", self.nickname) if self.game.ended else None
 
     def poll(self) -> list[Msg]:
         out = list(self._out)
@@ -191,7 +245,7 @@ BOTS_FORMAT = "mor-bots/1"
 "game": <codec.game_record>}``."""
 
 
-class BotMatch:
+class BotMatch(Match):
     """A game on this machine: the player against 1 to 3 bots, run by the engine in-process.
 
     Everything happens on the caller's thread except the bots' thinking (a worker process of
@@ -212,8 +266,9 @@ class BotMatch:
         from game.bots import LEVELS, UnknownLevel
         from game.bots.driver import BotPool, bot_nickname
         self.nickname = nickname
-        self.config = config
+        self.config: GameConfig = config
         self.save_path = save_path
+        self.replay_path: Path | None = None     # where the replay went when the game ended
         self.pace = pace
         self.budget = budget
         if isinstance(bots, dict):
@@ -282,6 +337,10 @@ class BotMatch:
 
     supports_undo = True
 
+    def replay_record(self) -> Msg | None:
+        from game.replays import replay_record
+        return replay_record(self.game, "bots", self.nickname, self.bots) if self.game.ended else None
+
     def undo(self) -> None:
         """Take back the player's last request of this turn (answered through :meth:`poll`)."""
         self._out.extend(local_undo(self.game, self.nickname))
@@ -302,6 +361,9 @@ class BotMatch:
         self._closed = True
         self._pool.close()
         self._save()
+
+    def shutdown(self) -> None:
+        self.close()     # its bots' worker process ends now (the game stays saved)
 
     @property
     def bot_mode(self) -> str:
@@ -467,7 +529,7 @@ KNOWN_SERVERS_FILE = "known_servers"
 """The fingerprints of the TLS servers met (beside the seat tokens; see :class:`KnownServers`)."""
 
 
-class RemoteMatch:
+class RemoteMatch(Match):
     """A seat in a game on a server (or a place in its waiting room).
 
     TLS: a server that speaks it is reached with it, before anything of ours is sent (the seat's
@@ -485,6 +547,9 @@ class RemoteMatch:
     :raises OSError: the server cannot be reached (:class:`ServerIdentityChanged`: it is not the
         one met there before).
     """
+
+    supports_chat = True
+    supports_resync = True
 
     def __init__(self, host: str, port: int, nickname: str, *, connect_timeout: float = 5.0,
                  retry_delays: tuple[float, ...] = (0.5, 1, 2, 3, 5, 5, 10, 10, 15, 30),
@@ -650,9 +715,13 @@ class RemoteMatch:
         """Ask the server to take back our last request of this turn (our extension)."""
         self._send(P.ReqUndo().to_dict())
 
-    def fetch_replay(self) -> None:
-        """Ask our server for the replay of this game, once it is over (``UpdateReplay``)."""
+    def fetch_replay(self) -> bool:
+        """Ask our server for the replay of this game, once it is over (``UpdateReplay``); a server
+        that is not ours (it gives no seat token) is not asked."""
+        if not self.supports_undo:
+            return False
         self._send(P.ReqReplay().to_dict())
+        return True
 
     def chat(self, text: str) -> None:
         """Say a line to the other players of this game (answered by an ``UpdateChat`` to all)."""

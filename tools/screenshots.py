@@ -18,12 +18,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
+from game.match import Match  # noqa: E402
 from game.netcode.protocol import visible_to  # noqa: E402
 from game.rules import Game, default_config, player_view  # noqa: E402
 from game.rules.playout import steps  # noqa: E402
 
 
-class TableMatch:
+class TableMatch(Match):
     """An in-process game seen by one of its players; the others are played by the random policy."""
 
     def __init__(self, game: Game, nickname: str) -> None:
@@ -79,7 +80,7 @@ def shoot_board(app, game: Game, nickname: str, path: Path, hover=None) -> None:
     app.screenshot(path)
 
 
-class _Lobby:
+class _Lobby(Match):
     """A match that only ever says where the waiting room stands (for the lobby picture)."""
 
     def __init__(self, msgs):

@@ -7,12 +7,15 @@ Python: the replay scene draws what it gives. The file it reads is :mod:`game.re
 from __future__ import annotations
 
 import copy
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import orjson
 
+from game.match import Match
 from game.replays import HOSTED, REPLAYS, Msg, ReplayError, config_digest, parse_history, read_record
+from game.rules.actions import Action
 from game.rules.components import GameConfig
 from game.rules.engine import Game
 from game.rules.errors import GameError, MalformedRequest
@@ -21,7 +24,7 @@ from game.rules.views import player_view
 from .narration import Narrator
 from .view_model import ViewModel
 
-__all__ = ["PastGame", "Replay", "ReplayError", "Step", "export_to", "open_replay", "past_games"]
+__all__ = ["PastGame", "Replay", "ReplayError", "ReplayFeed", "Step", "export_to", "open_replay", "past_games"]
 
 
 @dataclass
@@ -161,6 +164,26 @@ class Replay:
         record["viewer"] = self.viewer
         record["winners"] = list(self.final.winners)
         return orjson.dumps(record)
+
+
+class ReplayFeed(Match):
+    """The match behind a replay's session: it only hands over the views the scene queues."""
+
+    def __init__(self, nickname: str, bots: dict[str, str] | None = None) -> None:
+        self.nickname = nickname
+        self.bots = dict(bots or {})   # the computer players' levels: "Cosimo · hard bot", as in the game
+        self.out: deque[Msg] = deque()
+
+    def send(self, request: Action) -> None:
+        """A replay takes no requests."""
+
+    def poll(self) -> list[Msg]:
+        out = list(self.out)
+        self.out.clear()
+        return out
+
+    def close(self) -> None:
+        pass
 
 
 def open_replay(path: Path, config: GameConfig, viewer: str | None = None) -> Replay:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.rules.actions import Action
 from game.rules.components import GameConfig
@@ -20,6 +20,9 @@ from game.rules.views import config_from_view
 
 from .narration import Narrator
 from .view_model import ViewModel
+
+if TYPE_CHECKING:
+    from game.match import Match
 
 Msg = dict[str, Any]
 log = logging.getLogger("mor.session")
@@ -70,7 +73,7 @@ class Lobby:
 
 @dataclass
 class GameSession:
-    match: Any
+    match: Match
     config: GameConfig
     nickname: str
     vm: ViewModel = field(init=False)
@@ -103,7 +106,7 @@ class GameSession:
     @property
     def remote(self) -> bool:
         """Whether a server plays the game (a local match carries its engine's config)."""
-        return getattr(self.match, "config", None) is None
+        return self.match.config is None
 
     # ------------------------------------------------------------------ per frame
     def pump(self) -> list[Msg]:
@@ -120,10 +123,9 @@ class GameSession:
             except Exception:
                 log.exception("cannot apply %.200r", m)
                 self.error = UNREADABLE
-                resync = getattr(self.match, "resync", None)
-                if resync is not None and not resynced:
+                if self.match.supports_resync and not resynced:
                     resynced = True
-                    resync()
+                    self.match.resync()
         return msgs
 
     def _take(self, m: Msg) -> None:
@@ -275,13 +277,13 @@ class GameSession:
         """Whether the Undo button may be offered: my turn, a game that knows undo, and a request of
         mine this turn that the engine's rule lets me take back (followed from the updates, as
         ``Game.undo`` decides; the engine or the server has the last word)."""
-        return (bool(getattr(self.match, "supports_undo", False)) and self.undoable > 0
+        return (self.match.supports_undo and self.undoable > 0
                 and self.vm.has_game and self.vm.my_turn and not self.vm.game["ended"])
 
     def shown_name(self, nick: str) -> str:
         """A player's name as the table shows it: a bot of a game on this machine with its level
         ("Lucrezia · hard bot" for "Lucrezia (bot)")."""
-        return named(nick, getattr(self.match, "bots", None) or self.vm.bot_levels or {})
+        return named(nick, self.match.bots or self.vm.bot_levels or {})
 
     def name_in_words(self, nick: str) -> str:
         """A player's name in a sentence: a bot of a game on this machine with its level in
@@ -294,7 +296,7 @@ class GameSession:
 
     def undo_words(self) -> str | None:
         """Why Undo is greyed on this player's turn, in words (None when it is not)."""
-        if not getattr(self.match, "supports_undo", False) or self.can_undo:
+        if not self.match.supports_undo or self.can_undo:
             return None
         return {"loaded": "Nothing to undo since the game was resumed: the moves made before stay as they are.",
                 "final": "Your last move cannot be taken back: a card was bought, or something new was turned "
@@ -304,7 +306,7 @@ class GameSession:
 
     def undo(self) -> None:
         """Take back my last request of this turn (answered by the table as it was, or a refusal)."""
-        if getattr(self.match, "supports_undo", False):
+        if self.match.supports_undo:
             self.error = None
             self._sent = None
             self.match.undo()
@@ -340,7 +342,7 @@ class GameSession:
     @property
     def can_chat(self) -> bool:
         """Whether this game has other people to talk to (a remote game of two or more)."""
-        return (hasattr(self.match, "chat") and self.vm.has_game
+        return (self.match.supports_chat and self.vm.has_game
                 and len(self.vm.game["players"]) > 1)
 
     def chat(self, text: str) -> None:

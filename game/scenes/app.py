@@ -214,9 +214,8 @@ class App:
     def _hook_matches(self) -> None:
         """Let the match of every game on the stack wake the loop when a message arrives."""
         for scene in self.stack.scenes:
-            match = getattr(getattr(scene, "session", None), "match", None)
-            if match is not None and hasattr(match, "on_message") and match.on_message != self.wake:
-                match.on_message = self.wake
+            if scene.session is not None and scene.session.match.on_message != self.wake:
+                scene.session.match.on_message = self.wake
 
     def frame(self, dt: float, injected: list[pygame.event.Event] = ()) -> None:  # type: ignore[assignment]
         """Process one frame: ``injected`` events (tests), pending pygame events, an update, drawing."""
@@ -255,8 +254,8 @@ class App:
         if self._faults == 1:
             log.error("a frame failed; the game goes on", exc_info=error)
         self.fault = f"{type(error).__name__}: {error}"[:160]
-        session = getattr(self.stack.top, "session", None)
-        resync = getattr(getattr(session, "match", None), "resync", None)
+        session = self.stack.top.session if self.stack.top is not None else None
+        resync = session.match.resync if session is not None and session.match.supports_resync else None
         self._fault_hint = ("The game is being fetched again; press Esc for the title." if resync is not None
                             else "Press Esc for the title. A solo game is saved after every move: "
                                  "Continue picks it up.")
@@ -362,13 +361,11 @@ class App:
         self.running = False
 
     def shutdown(self) -> None:
-        from game.match import BotMatch
-        matches = {id(m): m for m in (getattr(getattr(sc, "session", None), "match", None)
-                                      for sc in self.stack.scenes) if isinstance(m, BotMatch)}
+        matches = {id(sc.session.match): sc.session.match for sc in self.stack.scenes if sc.session is not None}
         while self.stack.top is not None:
             self.stack.pop()
-        for match in matches.values():   # its bots' worker process ends now (the game stays saved)
-            match.close()
+        for match in matches.values():   # a bot match's worker process ends now (the game stays saved)
+            match.shutdown()
         if self.server is not None:
             self.server.stop()
             self.server = None

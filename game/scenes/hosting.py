@@ -135,7 +135,7 @@ def ask_before_quitting(app: "App") -> bool:
     if app.server is None:
         return False
     top = app.stack.top
-    session = getattr(top, "session", None)
+    session = top.session if top is not None else None
     people = others_at_table(app, session.nickname if session is not None else None)
     if not people:
         return False

@@ -11,7 +11,7 @@ import logging
 import re
 import socket
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 import pygame_gui
@@ -24,6 +24,9 @@ from .app import WINDOW_SIZES, fits, largest_fitting
 from .art import fonts
 from .backdrop import (FADED, INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, glow, panel, title_block,
                        tracked, wrap)
+
+if TYPE_CHECKING:
+    from game.match import RemoteMatch
 
 log = logging.getLogger("mor.menus")
 
@@ -876,6 +879,7 @@ class JoinScene(PaintedScene):
         self.error: str | None = None
         self.busy: str | None = None     # what we are doing, while connecting
         self.session = None
+        self.remote: RemoteMatch | None = None   # the RemoteMatch of ``session``: its seat token and remembered games
         self._thread: threading.Thread | None = None
         self._result: Any = None
         self._target: tuple[str, int] | None = None
@@ -1096,6 +1100,7 @@ class JoinScene(PaintedScene):
             from game.client.session import GameSession
             self.session = GameSession(result, self.app.config, result.nickname)
             self.session.lobby.next_game = waits
+            self.remote = result
             self.busy = "Joining the waiting room\u2026"
         self.follow_join()
 
@@ -1108,7 +1113,7 @@ class JoinScene(PaintedScene):
             if session.lobby.error == NICKNAME_ERRORS["TAKEN"]:   # someone at that table has this name
                 nick = session.nickname
                 self.instead = another_nickname(nick)
-                if getattr(session.match, "token", None):   # we asked for our seat back with a kept token
+                if self.remote.token:   # we asked for our seat back with a kept token
                     self.errors["nickname"] = (
                         f"\u201c{nick}\u201d has a seat at this table, but not the one this computer kept "
                         f"under that name (that was another game at this address): choose another name.")
@@ -1125,7 +1130,7 @@ class JoinScene(PaintedScene):
         if self.rejoin is not None and session.lobby.booked > 0 and not session.vm.has_game:
             # the seat's game is not there any more (it ended meanwhile, or the server lost it)
             from game.match import forget_unfinished
-            forget_unfinished(getattr(session.match, "games_file", None), self.rejoin[0])
+            forget_unfinished(self.remote.games_file, self.rejoin[0])
             where = _hostport(*self._target)  # type: ignore[misc]
             self.rejoin = None
             self._fail(f"Your game at {where} is not running there any more: it has ended, or the server "

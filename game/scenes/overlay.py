@@ -18,6 +18,7 @@ from .backdrop import FADED, INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_line
 
 if TYPE_CHECKING:
     from game.client.session import GameSession
+    from game.match import Match
 
 
 class ConnectionOverlay(PaintedScene):
@@ -81,7 +82,7 @@ class ConnectionOverlay(PaintedScene):
         if self.failed:
             head = fonts.render("Could not reconnect", size, OXBLOOD)
             surface.blit(head, head.get_rect(midtop=(cx, y)))
-            text = failure_words(self.failed, getattr(self.session.match, "host", None))
+            text = failure_words(self.failed, self.session.match.host)
             small = max(12, round(21 * u))
             lines = wrap(text, small, self.card.w - round(80 * u), "italic")
             blit_lines(surface, lines, small, SEPIA, cx, y + head.get_height() + round(12 * u), "italic",
@@ -111,16 +112,15 @@ class ConnectionOverlay(PaintedScene):
             leave_game(self.app, self.session)
 
 
-def waiting_words(match) -> str | None:
+def waiting_words(match: "Match") -> str | None:
     """Whom a lost connection waits for: the host by name when the table was joined from the
     network's list and is a player's ("Waiting for Ada to host the table again (192.0.2.2:51015)"),
     else the table or the address; None for a game on this machine."""
-    host, port = getattr(match, "host", None), getattr(match, "port", None)
-    if not isinstance(host, str) or not host:
+    if not match.host:
         return None
-    where = f"{host}:{port}"
-    name, table = getattr(match, "host_name", "") or "", getattr(match, "table_name", "") or ""
-    if name and table == f"{name}'s table" and name != getattr(match, "nickname", None):
+    where = f"{match.host}:{match.port}"
+    name, table = match.host_name, match.table_name
+    if name and table == f"{name}'s table" and name != match.nickname:
         return f"Waiting for {name} to host the table again ({where})"
     if table:
         return f"Waiting for \u201c{table}\u201d to come back ({where})"

@@ -12,7 +12,6 @@ A replay opens at the deal. Buttons and keys: «/» (Home/End) the deal and the 
 from __future__ import annotations
 
 import time
-from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ import pygame_gui
 from pygame_gui.core import ObjectID
 
 from game.client.narration import Narrator
-from game.client.replay import Replay, ReplayError, export_to
+from game.client.replay import Replay, ReplayError, ReplayFeed, export_to
 from game.settings import data_dir
 from game.client.session import GameSession, named
 from game.client.view_model import ViewModel
@@ -50,28 +49,6 @@ class ReplayViewModel(ViewModel):
     @property
     def my_turn(self) -> bool:
         return False
-
-
-class ReplayFeed:
-    """The match behind a replay's session: it only hands over the views the scene queues."""
-
-    supports_undo = False
-
-    def __init__(self, nickname: str, bots: dict[str, str] | None = None) -> None:
-        self.nickname = nickname
-        self.bots = dict(bots or {})   # the computer players' levels: "Cosimo · hard bot", as in the game
-        self.out: deque[dict[str, Any]] = deque()
-
-    def send(self, request: Any) -> None:
-        """A replay takes no requests."""
-
-    def poll(self) -> list[dict[str, Any]]:
-        out = list(self.out)
-        self.out.clear()
-        return out
-
-    def close(self) -> None:
-        pass
 
 
 class ReplayScene(BoardScene):
@@ -397,13 +374,9 @@ def _when(t: float) -> str:
 def watch_finished(app: Any, session: GameSession) -> None:
     """The replay of the game that just ended: made here for a game run on this machine, asked of
     the server for a remote one (our servers answer ``ReqReplay``; the scene waits for it)."""
-    match = session.match
-    game = getattr(match, "game", None)
-    if game is not None and game.ended:      # solo, or against the computer: the engine is here
-        from game.replays import replay_record
-        kind = "solo" if game.solo else "bots"
-        app.stack.push(ReplayScene(app, Replay(replay_record(game, kind, session.nickname, getattr(match, "bots", None)),
-                                               app.config)))
+    record = session.match.replay_record()
+    if record is not None:                   # solo, or against the computer: the engine is here
+        app.stack.push(ReplayScene(app, Replay(record, app.config)))
         return
     app.stack.push(FetchReplayScene(app, session))
 
@@ -417,9 +390,7 @@ class FetchReplayScene(PaintedScene):
         self.message = "Asking the server for the game's replay…"
         session.replay = None
         session.replay_error = None
-        if getattr(session.match, "supports_undo", False) and hasattr(session.match, "fetch_replay"):
-            session.match.fetch_replay()
-        else:
+        if not session.match.fetch_replay():
             self.message = "This server does not keep replays (it is not one of ours)."
 
     def layout(self) -> None:

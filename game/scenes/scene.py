@@ -28,6 +28,8 @@ import pygame_gui
 from game.resources import CONFIG_DIR, data_path
 
 if TYPE_CHECKING:
+    from game.client.session import GameSession
+
     from .app import App
 
 THEME_PATH = CONFIG_DIR / "theme.json"
@@ -127,6 +129,7 @@ class Scene:
     """Base class of every screen."""
 
     opaque = True  # False for overlays: the scene below is drawn first
+    session: "GameSession | None" = None   # the game this scene shows, if it shows one
 
     def __init__(self, app: "App") -> None:
         self.app = app

@@ -9,6 +9,7 @@ import random
 import orjson
 import pytest
 
+from game.match import Match
 from game.netcode.framing import MAX_LINE
 from game.netcode.history import history_lines, recent_history
 from game.rules.engine import Game
@@ -213,7 +214,7 @@ def test_the_log_says_whose_turn_it_is_when_a_departure_passes_it_on():
     from game.rules.views import player_view
     from game.client.session import GameSession
 
-    class Feed:
+    class Feed(Match):
         def __init__(self) -> None:
             self.out: list[dict] = []
 

@@ -251,6 +251,8 @@ def test_a_shelf_dropped_off_the_shelves_stays_selected_and_nothing_is_sent():
 class _Resyncing(TableMatch):
     """A match that can be asked for the whole game again (as a remote one)."""
 
+    supports_resync = True
+
     def __init__(self, game, nick):
         super().__init__(game, nick)
         self.resyncs = 0
@@ -341,6 +343,8 @@ def test_the_window_icon_is_drawn():
 
 class _Table(TableMatch):
     """A 2-player table as a remote match: it can chat (and echoes the line, as a server does)."""
+
+    supports_chat = True
 
     def __init__(self, game, nick):
         super().__init__(game, nick)

@@ -109,6 +109,8 @@ def test_hover_art_never_covers_the_production_being_confirmed(size):
 
 
 class _Chatty(TableMatch):
+    supports_chat = True
+
     def chat(self, text):
         self.out.append({"type": "UpdateChat", "player": self.nickname, "text": text})
 

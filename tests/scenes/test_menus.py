@@ -12,7 +12,7 @@ import time
 import pygame
 import pytest
 
-from game.match import LocalMatch
+from game.match import LocalMatch, Match
 from game.rules.actions import ReqChooseLeaders, ReqChooseResources
 from game.rules.engine import Game, Termination
 from game.rules.views import player_view
@@ -97,7 +97,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class FakeRemote:
+class FakeRemote(Match):
     """A remote match that hands out prepared messages (no sockets)."""
 
     def __init__(self, nickname: str, msgs=()) -> None:

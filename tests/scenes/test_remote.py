@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from game.match import RemoteMatch
+from game.match import Match, RemoteMatch
 from game.netcode.server import Server, ServerOptions
 from game.rules import default_config
 from game.rules.playout import choose
@@ -149,7 +149,7 @@ def test_an_update_the_client_cannot_read_is_skipped_and_the_whole_game_fetched_
 def test_a_local_match_with_an_unreadable_message_goes_on(tmp_path, monkeypatch):
     from game.client.session import UNREADABLE
 
-    class Stub:
+    class Stub(Match):
         def __init__(self) -> None:
             self.out = [{"type": "UpdateBookedSeats"}, {"type": "UpdateJoinGame", "playersCount": 2}]
 
@@ -209,7 +209,7 @@ def test_a_rejoin_does_not_repeat_the_chat_already_shown():
     def said(who, text):
         return {"type": "UpdateChat", "player": who, "text": text}
 
-    class Stub:
+    class Stub(Match):
         def __init__(self):
             self.out = [view, said("Ada", "hi"), said("Bruno", "hello")]
 

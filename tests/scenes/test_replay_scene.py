@@ -166,16 +166,23 @@ def _names_on_the_top_bar(app: App, monkeypatch) -> list[str]:
 def test_a_replay_of_a_game_against_the_computer_names_each_bot_with_its_level(app, monkeypatch):
     """A game against the computer, finished: its replay, opened from the game-over page and again
     from Past games, names the bots as the game did ("Cosimo · hard bot"), never "Cosimo (bot)"."""
-    from types import SimpleNamespace
-
-    from game.match import _keep_replay
+    from game.client.session import GameSession
+    from game.match import Match, _keep_replay
+    from game.replays import replay_record
     from game.rules.views import player_view
     from game.scenes.router import scene_for
-    from game.client.session import GameSession
     game = random_game(CFG, ["Ada", *LEVELS], seed=12)
-    match = SimpleNamespace(game=game, bots=dict(LEVELS), nickname="Ada", replay_path=None,
-                            save_path=app.data_dir / "bots-game.json", supports_undo=False,
-                            poll=lambda: [], send=lambda request: None, close=lambda: None)
+
+    class Ended(Match):                                    # a game against the computer, over
+        nickname, bots, replay_path, save_path = "Ada", dict(LEVELS), None, app.data_dir / "bots-game.json"
+
+        def __init__(self) -> None:
+            self.game = game
+
+        def replay_record(self):
+            return replay_record(game, "bots", "Ada", self.bots)
+
+    match = Ended()
     session = GameSession(match, CFG, "Ada")
     session.vm.feed(player_view(game, "Ada"))
     app.stack.reset(scene_for(app, session))

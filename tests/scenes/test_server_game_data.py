@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from game.match import RemoteMatch
+from game.match import Match, RemoteMatch
 from game.netcode.server import Server, ServerOptions
 from game.rules import choices as C
 from game.rules import default_config
@@ -121,7 +121,7 @@ def test_hints_costs_and_requests_follow_a_custom_server(tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------------------------------ reference traffic
-class Replay:
+class Replay(Match):
     """A match that hands the session the lines the reference sent to one connection."""
 
     def __init__(self) -> None:

@@ -767,12 +767,15 @@ def test_an_opponents_board_keeps_its_caption_off_the_faith_track(size):
 def test_a_bot_of_a_game_on_this_machine_is_named_with_its_level():
     """The top bar's name cards and the scores name a bot with its level (a game against the
     computer knows them: its match's ``bots``)."""
-    from types import SimpleNamespace
-
-    from game.rules import default_config
     from game.client.session import GameSession
-    s = GameSession(SimpleNamespace(bots={"Lucrezia (bot)": "hard"}, poll=lambda: [], send=lambda r: None),
-                    default_config(), "Ada")
+    from game.match import Match
+    from game.rules import default_config
+
+    class Bots(Match):
+        nickname = "Ada"
+        bots = {"Lucrezia (bot)": "hard"}
+
+    s = GameSession(Bots(), default_config(), "Ada")
     assert s.shown_name("Lucrezia (bot)") == "Lucrezia · hard bot"
     assert s.shown_name("Ada") == "Ada" and s.shown_name("Cosimo (bot)") == "Cosimo (bot)"
 

@@ -90,7 +90,7 @@ class ActionBar(Panel):
         done = ctx.can_act and ctx.g["isMandatoryActionDone"]
         (buttons["end"].enable if done and not planning else buttons["end"].disable)()
         session = ctx.session
-        (buttons["undo"].show if getattr(session.match, "supports_undo", False) else buttons["undo"].hide)()
+        (buttons["undo"].show if session.match.supports_undo else buttons["undo"].hide)()
         (buttons["undo"].enable if session.can_undo and not planning else buttons["undo"].disable)()
         if planning:
             ready = getattr(ctx.plan, "ready", True)
