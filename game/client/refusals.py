@@ -221,3 +221,15 @@ def words_for(err: E.GameError, request: Action | None = None, player: PlayerSta
     """:func:`refusal_words` for a refusal raised by the engine; the engine's own words go to the log."""
     log.info("refused %r: %s", request, err.describe())
     return refusal_words(err.to_dict(), request, player)
+
+
+def leader_missing_words(game: Any, player: PlayerState, lid: int) -> str:
+    """Why a leader cannot be played yet, in words ("Needs 5 Stone (you have 1)")."""
+    leader = game.config.leaders[lid]
+    cards, res = game.missing_requirements(player, leader)
+    totals = player.resource_totals()
+    parts = [f"{leader.requires_resources[r]} {r} (you have {totals.get(r, 0)})" for r in sorted(res)]
+    for c in cards:
+        level = f"level {c['level']} " if c["level"] else ""
+        parts.append(f"{c['quantity']} more {level}{c['color'].lower()} card{'s' * (c['quantity'] > 1)}")
+    return "Needs " + "; ".join(parts) if parts else "You do not have what it asks for yet"

@@ -10,15 +10,20 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from game.rules.actions import Action
+from game.rules.actions import (Action, ReqChooseLeaders, ReqChooseResources, ReqEndTurn,
+                                ReqLeaderAction)
+from game.rules.choices import MarketLine, activatable_leaders, affordable_cards, market_lines, runnable_productions
 from game.rules.components import GameConfig
 from game.rules.engine import Game
 from game.rules.shadow import shadow_game
+from game.rules.state import PlayerState
 from game.rules.views import config_from_view
 
 from .narration import Narrator
+from .plans import BuyPlan
+from .refusals import leader_missing_words, refusal_words
 from .view_model import ViewModel
 
 if TYPE_CHECKING:
@@ -85,6 +90,8 @@ class GameSession:
     turn_started: bool = False          # set when it becomes this player's turn (for the sound)
     _shadow: Game | None = field(default=None, init=False)
     _shadow_version: int = field(default=-1, init=False)
+    _answers: dict = field(default_factory=dict, init=False)   # what the front door said (see _answer)
+    _answers_version: int = field(default=-1, init=False)
     version: int = field(default=0, init=False)
     replay: dict | None = None          # a replay the server sent (UpdateReplay), for the replay scene
     replay_error: str | None = None
@@ -260,7 +267,6 @@ class GameSession:
     def _refusal(self, m: Msg) -> str:
         """A refusal of the last request, in the player's words (:mod:`game.client.refusals`);
         the engine's or the server's own words go to the log file."""
-        from .refusals import refusal_words
         request = self._sent
         log.warning("refused %r: %s", request, describe_error(m))
         player = None
@@ -378,6 +384,60 @@ class GameSession:
             self._shadow = shadow_game(self.vm.game, self.config, self.nickname)
             self._shadow_version = self.version
         return self._shadow
+
+    # ------------------------------------------------------------------ the front door
+    # What a front end asks the rules, answered from this player's own view (the shadow game):
+    # the scenes never import game.rules. Answers are kept until the game changes.
+    def _answer(self, key: Any, compute: Callable[[Game, PlayerState], Any]) -> Any:
+        if self._answers_version != self.version:
+            self._answers, self._answers_version = {}, self.version
+        if key not in self._answers:
+            sh = self.shadow()
+            self._answers[key] = compute(sh, sh.player(self.nickname))
+        return self._answers[key]
+
+    def can_produce(self) -> bool:
+        """Whether some production could run now."""
+        return self._answer("produce", lambda sh, me: bool(runnable_productions(sh, me)))
+
+    def buyable(self) -> set[tuple[str, int]]:
+        """(colour, level) of the cards of the grid this player can buy now."""
+        return self._answer("buyable", lambda sh, me: {(o.card.color, o.card.level) for o in affordable_cards(sh, me)})
+
+    def market_line(self, is_row: bool, index: int) -> MarketLine:
+        """What taking a row (``is_row``) or a column of the market would give this player."""
+        return self._answer(("line", is_row, index), lambda sh, me: next(
+            line for line in market_lines(sh, me) if line.is_row == is_row and line.index == index))
+
+    def purchase_words(self, color: str, level: int) -> str | None:
+        """Why the top card of a pile cannot be bought now, or "Click to buy" (None: the pile is empty)."""
+        def words(sh: Game, me: PlayerState) -> str | None:
+            card = sh.top_card(color, level)
+            return None if card is None else BuyPlan.start(sh, me, card).problem() or "Click to buy"
+        return self._answer(("buy", color, level), words)
+
+    def leader_refusal(self, lid: int) -> str | None:
+        """Why this player's leader ``lid`` cannot be played yet, in words (None: it can be)."""
+        def why(sh: Game, me: PlayerState) -> str | None:
+            if any(ld.id == lid for ld in activatable_leaders(sh, me)):
+                return None
+            return leader_missing_words(sh, me, lid)
+        return self._answer(("leader", lid), why)
+
+    def end_turn(self) -> None:
+        self.send(ReqEndTurn())
+
+    def leader_action(self, lid: int, play: bool) -> None:
+        """Play (``play``) or discard this player's leader ``lid``."""
+        self.send(ReqLeaderAction(lid, play))
+
+    def choose_leaders(self, ids: Sequence[int]) -> None:
+        """Keep these leaders of the four dealt (at the set-up)."""
+        self.send(ReqChooseLeaders(tuple(ids)))
+
+    def choose_resources(self, placed: dict[int, dict[str, int]]) -> None:
+        """The starting resources chosen, by shelf: {shelf id: {resource: count}}."""
+        self.send(ReqChooseResources(placed))
 
 
 _REARRANGED = re.compile(r"(?P<who>.+) rearranged the warehouse(?: \((?P<n>\d+) moves\))?\.")

@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from game.netcode.protocol import NICKNAME_MAX, validate_nickname
+
 if TYPE_CHECKING:
     from .session import GameSession
+
+__all__ = ["LORENZO", "NICKNAME_MAX", "joined", "leader_ability", "leader_words", "outcome_words",
+           "validate_nickname", "vanished_colour"]
 
 Msg = dict[str, Any]
 LORENZO = "Lorenzo il Magnifico"

@@ -40,7 +40,7 @@ from typing import Callable
 import pygame
 import pygame_gui
 
-from game.rules.components import GameConfig, default_config
+from game.client.games import GameConfig, default_config
 from game.settings import Settings, data_dir
 
 from .memory import clear_caches, give_back

@@ -6,7 +6,9 @@ turn; the opponents, or Lorenzo's last token), the market, the development card 
 track, the player's board, the log (or the plan being built, in its place) and the action bar.
 This scene composes them and keeps the input flow.
 
-Input is read in one place (:meth:`BoardScene._click`): a click on a target either starts a plan
+Input is read in one place: the scene turns a click into a target (:func:`input_target`), and
+the board's input (:class:`game.client.board_input.BoardInput`) turns the target into a plan
+step or a request: a click either starts a plan
 (:mod:`game.client.plans`: take a line, buy a card, run productions), edits the current plan, or
 does a one-step action (swap two shelves, also by dragging one onto the other; play or discard a
 leader). Esc or Back drops the plan: nothing is sent until Confirm (or Enter, which also answers
@@ -21,16 +23,16 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
-from game.client.hint import HintPlan, Hinter, plan_for
-from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
+from game.client import board_input as BI
+from game.client.board_input import BoardInput
+from game.client.hint import Hinter
+from game.client.plans import MarketPlan
 from game.client.session import GameSession
-from game.rules.actions import ReqEndTurn, ReqLeaderAction, ReqSwapShelves
-from game.rules.choices import activatable_leaders, affordable_cards
 
 from .art import palette as P
 from .layout import BoardLayout, board_layout
 from .panels.actions import ActionBar
-from .panels.base import RESOURCES, Context, Hit, Target, panel, target_at, text
+from .panels.base import Context, Hit, Target, panel, target_at, text
 from .panels.faith import FaithPanel, VaticanMoment, draw_moment
 from .panels.grid import GridPanel
 from .panels.hover import draw_hover_card
@@ -60,11 +62,8 @@ class BoardScene(Scene):
         super().__init__(app)
         self.session = session
         self.final = final                           # the finished game, looked at from the scores
-        self.plan: MarketPlan | BuyPlan | ProductionPlan | None = None
-        self.selected_item: int | None = None       # market plan: the item being placed
-        self.selected_shelf: int | None = None      # idle: first shelf of a swap
-        self.leader_menu: int | None = None          # a leader whose Play/Discard buttons are open
-        self.viewing: str | None = None              # an opponent whose board is open
+        self.input = BoardInput(session)             # the plan, what is picked: what a click does
+        self._menu_shown: int | None = None          # the leader whose Play/Discard buttons are up
         self.hover: Target | None = None
         self.hover_rect: pygame.Rect | None = None   # where the enlarged hover card was last drawn
         self.mouse = (0, 0)
@@ -81,8 +80,6 @@ class BoardScene(Scene):
         self._base: pygame.Surface | None = None     # the whole board without the hover card
         self._base_key: tuple | None = None
         self._rev = 0                                # bumped by every click or key (plan edits)
-        self._refused: int | None = None             # a shelf pressed that the picked resource cannot go to
-        self.note: str | None = None                 # why the last pick in a plan was refused
         self.log_scroll = 0                          # rows of the log scrolled back from the newest
         self.moments: list[VaticanMoment] = []       # Vatican reports being shown, the first one now
         self._reported: set | None = None            # sections whose report was seen
@@ -99,6 +96,16 @@ class BoardScene(Scene):
     def vm(self):
         return self.session.vm
 
+    # what the player is arranging lives in the board's input (game/client/board_input.py)
+    plan = property(lambda self: self.input.plan, lambda self, v: setattr(self.input, "plan", v))
+    selected_item = property(lambda self: self.input.selected_item,
+                             lambda self, v: setattr(self.input, "selected_item", v))
+    selected_shelf = property(lambda self: self.input.selected_shelf,
+                              lambda self, v: setattr(self.input, "selected_shelf", v))
+    viewing = property(lambda self: self.input.viewing, lambda self, v: setattr(self.input, "viewing", v))
+    note = property(lambda self: self.input.note, lambda self, v: setattr(self.input, "note", v))
+    leader_menu = property(lambda self: self.input.leader_menu)
+
     @property
     def g(self) -> dict[str, Any]:
         return self.session.vm.game  # type: ignore[return-value]
@@ -108,33 +115,16 @@ class BoardScene(Scene):
         return self.session.vm.me
 
     def _can_act(self) -> bool:
-        return self.vm.my_turn and not self.session.connection_lost and not self.g.get("ended")
+        return self.input.can_act()
 
     def context(self) -> Context:
         """What the panels draw from this frame."""
         return Context(self.session, plan=self.plan, hover=self.hover, selected_item=self.selected_item,
                        selected_shelf=self.selected_shelf, viewing=self.viewing, flash=self.flash,
-                       buyable=self._buyable, cards=self.vm.cards, leaders=self.vm.leaders,
+                       buyable=self.session.buyable, cards=self.vm.cards, leaders=self.vm.leaders,
                        chat=self.chat_entry is not None, log_scroll=self.log_scroll,
                        log_unseen=self.log_unseen if self.log_scroll else 0,
-                       note=self.note, can_produce=self._can_produce())
-
-    def _can_produce(self) -> bool:
-        """Whether some production could run now (computed once per state)."""
-        if getattr(self, "_produce_key", None) != self.session.version:
-            from game.rules.choices import runnable_productions
-            sh = self.session.shadow()
-            self._produce_ok = bool(runnable_productions(sh, sh.player(self.vm.nickname)))
-            self._produce_key = self.session.version
-        return self._produce_ok
-
-    def _buyable(self) -> set[tuple[str, int]]:
-        """(colour, level) of the cards this player can buy now; computed once per state."""
-        if getattr(self, "_buyable_key", None) != self.session.version:
-            sh = self.session.shadow()
-            self._buyable_set = {(o.card.color, o.card.level) for o in affordable_cards(sh, sh.player(self.vm.nickname))}
-            self._buyable_key = self.session.version
-        return self._buyable_set
+                       note=self.note, can_produce=self.session.can_produce())
 
     @property
     def hits(self) -> list[Hit]:
@@ -216,8 +206,7 @@ class BoardScene(Scene):
         if self.session.version != before:
             self.flash = 1.2
             if not self._can_act():   # (no longer this player's turn: nothing stays picked)
-                self.plan = None
-                self.selected_item = self.selected_shelf = self._refused = None
+                self.input.turn_over()
         if self.session.turn_started:
             self.session.turn_started = False
             self.app.notify_turn()
@@ -320,11 +309,11 @@ class BoardScene(Scene):
             unit = (self.player_board.held_at(self.context(), target[1], event.pos)
                     if (self.plan is None or isinstance(self.plan, MarketPlan)) and target is not None
                     and target[0] in ("shelf", "depot") else None)
-            self._refused = None
+            self.input.refused = None
             self._click(target)
             self._drag_unit = None
             if target is not None and target[0] in ("shelf", "depot") and target[1] in (self.selected_shelf,
-                                                                                      self._refused):
+                                                                                      self.input.refused):
                 self.drag_from, self._drag_start, self.dragging = target[1], event.pos, False
                 self._drag_unit = unit
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
@@ -357,7 +346,7 @@ class BoardScene(Scene):
             elif el is self.buttons.get("back"):
                 self._cancel()
             elif el is self.buttons.get("produce"):
-                self._start_production()
+                self.input.start_production()
             elif el is self.buttons.get("end"):
                 self._end_turn()
             elif el is self.buttons.get("rules"):
@@ -380,9 +369,9 @@ class BoardScene(Scene):
     def _confirmed(self, what: str) -> None:
         """A question was answered yes (its button, or Enter)."""
         if what == "market":
-            self._send_plan()
+            self.input.send_plan()
         elif what == "end":
-            self.session.send(ReqEndTurn())
+            self.session.end_turn()
 
     def _enter(self) -> None:
         """Enter: Confirm for a plan that is ready (a question over the board takes its own Enter)."""
@@ -484,10 +473,7 @@ class BoardScene(Scene):
             return
         if version != self.session.version or not self._can_act() or self.plan is not None:
             return   # the game moved on (or the player started a plan): the hint is stale
-        sh = self.session.shadow()
-        self.plan = plan_for(answer.action, answer.why, sh, sh.player(self.vm.nickname), answer.then)
-        self.selected_item = self._next_unplaced()
-        self.selected_shelf = None
+        self.input.take_hint(answer.action, answer.why, answer.then)
 
     def exit(self) -> None:
         if self.hinter is not None:
@@ -510,240 +496,18 @@ class BoardScene(Scene):
         if start is None or not dragging:
             return
         self._rev += 1
-        if start == self._refused:   # a press that was refused for the picked resource, then dragged
-            self.selected_shelf, self.note, self._refused = start, None, None
-        target = self._target_at(pos)
-        if (target is not None and target[0] in ("shelf", "depot") and target[1] != start
-                and self.selected_shelf == start):
-            if unit is not None and isinstance(self.plan, MarketPlan):   # one resource carried over
-                self._plan_move(self.plan, start, target[1], unit, 1)
-                self.selected_shelf = None
-                return
-            if self.plan is None and self._can_act():   # a drag moves what fits (or swaps if nothing can)
-                self._rearrange(start, target[1], unit, swap_first=False)
-                self.selected_shelf = None
-                return
-            self._click(target)
+        self.input.drop(start, input_target(self._target_at(pos)), unit)
+        self._sync_leader_menu()
 
     def _cancel(self) -> None:
-        self.note = None
+        self.input.cancel()
         self.drag_from, self.dragging = None, False
-        self.plan = None
-        self.selected_item = None
-        self.selected_shelf = None
-        self.viewing = None
         self._close_leader_menu()
 
     def _click(self, target: Target | None) -> None:
-        """Turn a click on a board target into a plan step or an action (the one place for input)."""
-        if self.viewing is not None:
-            self.viewing = None
-            return
-        self._close_leader_menu()
-        if target is None:
-            self.selected_shelf = None
-            return
-        kind = target[0]
-        if kind == "opponent":
-            self.viewing = target[1]
-            return
-        if not self._can_act():
-            return
-        sh = self.session.shadow()
-        me = sh.player(self.vm.nickname)
-        plan = self.plan
-        if isinstance(plan, MarketPlan):
-            self.note = None
-            if kind == "item":
-                self.selected_item, self.selected_shelf = target[1], None
-            elif kind in ("shelf", "depot"):
-                self._plan_shelf_click(plan, target[1])
-            elif kind == "discard" and self.selected_item is not None:
-                plan.put(self.selected_item, None)
-                self.selected_item = self._next_unplaced()
-            elif kind == "white":
-                i = target[1]
-                opts = plan.white_options
-                plan.choose_white(i, opts[(opts.index(plan.white_choice[i]) + 1) % len(opts)])
-            elif kind == "suggest":
-                plan.suggest()
-            return
-        if isinstance(plan, BuyPlan):
-            if kind == "slot" and target[1] in plan.slots:
-                plan.slot = target[1]
-            elif kind == "pay":
-                _, res, src, dst = target
-                plan.payment.move(res, src, dst)
-            return
-        if isinstance(plan, ProductionPlan):
-            if kind == "production":
-                plan.toggle(target[1])
-                self.note = None
-                self._default_blanks(plan, target[1])
-            elif kind == "blank":
-                self._pick(plan, *target[1:])
-            elif kind == "pay":
-                _, res, src, dst = target
-                plan.get_payment().move(res, src, dst)
-            return
-        # no plan yet
-        main_open = not self.g["isMandatoryActionDone"]
-        if kind == "line" and main_open:
-            self.plan = MarketPlan.start(sh, me, target[1], target[2])
-            self.selected_item = self._next_unplaced()
-        elif kind == "card" and main_open:
-            card = sh.top_card(target[1], target[2])
-            if card is not None:
-                self.plan = BuyPlan.start(sh, me, card)
-        elif kind == "production" and main_open:
-            self._start_production()
-            if isinstance(self.plan, ProductionPlan):
-                self.plan.toggle(target[1])
-                self._default_blanks(self.plan, target[1])
-        elif kind in ("shelf", "depot"):
-            if self.selected_shelf is None:
-                self.selected_shelf = target[1]
-            elif self.selected_shelf == target[1]:
-                self.selected_shelf = None
-            else:   # a swap if the rules let them swap, else what fits moves over
-                self._rearrange(self.selected_shelf, target[1], None, swap_first=True)
-                self.selected_shelf = None
-        elif kind == "leader" and target[1] in self.me["leadersHand"] and not self.vm.leader(target[1])["active"]:
-            self._open_leader_menu(target[1])
-        if self.plan is not None:   # a plan begun: a shelf picked before it is no longer picked
-            self.selected_shelf = None
-
-    def _rearrange(self, src: int, dst: int, unit: str | None, swap_first: bool) -> None:
-        """Outside a plan, move from shelf (or depot) ``src`` to ``dst`` what the rules allow,
-        tried on a copy of the game first: ``unit`` alone when one resource was carried; else a
-        swap of the two or as much of ``src`` as fits on ``dst`` (the swap first after two clicks,
-        the move first after a drag). Nothing possible: the first refusal, in words."""
-        from game.rules.actions import ReqMoveResources
-        content = self.vm.container(src)["content"]
-        moves = ([ReqMoveResources(src, dst, unit, 1)] if unit is not None else
-                 [ReqMoveResources(src, dst, res, k) for res, n in sorted(content.items()) for k in range(n, 0, -1)])
-        swap = [ReqSwapShelves(src, dst)] if unit is None else []
-        first_why = None
-        for request in (swap + moves if swap_first else moves + swap):
-            why = self._refusal(request)
-            if why is None:
-                self.session.error = None
-                self.session.send(request)
-                return
-            first_why = first_why or why
-        self.session.error = first_why or "Nothing there to move."
-
-    def _refusal(self, request: Any) -> str | None:
-        """Why the engine would refuse ``request`` now (tried on a copy of the player's game), in
-        the player's words (the engine's go to the log file), or None."""
-        import copy
-
-        from game.rules.errors import GameError
-
-        from game.client.refusals import words_for
-        game = copy.deepcopy(self.session.shadow())
-        try:
-            game.apply(self.vm.nickname, request)
-        except GameError as e:
-            return words_for(e, request, game.player(self.vm.nickname))
-        return None
-
-    def _plan_shelf_click(self, plan: MarketPlan, cid: int) -> None:
-        """A shelf or depot clicked during a market plan: the selected resource goes there if it
-        can; otherwise the shelf is picked, and a second one is swapped with it (in the plan:
-        the swap is sent before the take, on Confirm)."""
-        if self.selected_shelf is not None and self.selected_shelf != cid:
-            try:
-                plan.rearrange(ReqSwapShelves(self.selected_shelf, cid))
-            except ValueError:   # they cannot swap: move over what fits (part of a shelf)
-                if not self._move_what_fits(plan, self.selected_shelf, cid):
-                    self.note = plan.why_no_swap(self.selected_shelf, cid)   # said in the plan, in words
-            self.session.error = None
-            self.selected_shelf = None
-            self.selected_item = self._next_unplaced()
-        elif self.selected_shelf == cid:
-            self.selected_shelf = None
-        elif self.selected_item is not None and cid in plan.targets_for(self.selected_item):
-            plan.put(self.selected_item, cid)
-            self.selected_item = self._next_unplaced()
-        elif self.selected_item is not None:   # a shelf that does not glow for the picked resource: why
-            why = plan.why_not(self.selected_item, cid) or "That resource does not fit there"
-            if any(plan.arranged().get(cid, {}).values()):   # it holds something: the swap the footer offers
-                name = plan.box_name(cid)
-                self.note = f"{why.rstrip('.')}. Click another shelf to swap {name} with it."
-                self.selected_shelf, self.selected_item = cid, None
-            else:
-                self.note = why
-                self.selected_item, self._refused = None, cid    # (a drag from it still moves what it holds)
-        else:
-            self.selected_shelf, self.selected_item = cid, None
-
-    def _move_what_fits(self, plan: MarketPlan, src: int, dst: int) -> bool:
-        """Move as much of what ``src`` holds onto ``dst`` as the rules let (in the plan: the
-        request goes before the take); False if nothing can move."""
-        for res, n in sorted(plan.arranged().get(src, {}).items()):
-            for k in range(n, 0, -1):
-                if self._plan_move(plan, src, dst, res, k, quiet=True):
-                    return True
-        return False
-
-    def _plan_move(self, plan: MarketPlan, src: int, dst: int, res: str, k: int, quiet: bool = False) -> bool:
-        """``k`` of ``res`` from ``src`` to ``dst`` in the plan; a refusal is said in words."""
-        from game.rules.actions import ReqMoveResources
-        try:
-            plan.rearrange(ReqMoveResources(src, dst, res, k))
-        except ValueError:
-            if not quiet:   # in the plan panel, where the player is looking, in plain words
-                self.note = plan.why_no_move(src, dst, res)
-            return False
-        self.session.error = None
-        self.selected_item = self._next_unplaced()
-        return True
-
-    def _pick(self, plan: ProductionPlan, pid: int, side: str, i: int, res: str) -> None:
-        """Choose ``res`` for a free choice of a production; paying with what the player does not
-        have enough of is refused in words."""
-        self.note = None
-        if side == "in":
-            owned = self.context().vm_totals().get(res, 0)
-            need = plan.total_input().get(res, 0) - (plan.input_blanks[pid][i] == res) + 1
-            if owned < need:
-                self.note = (f"You have no {res} to pay with." if not owned else
-                             f"You have {owned} {res}: not enough to pay {need}.")
-                return
-        plan.set_blank(pid, side, i, res)
-
-    def _default_blanks(self, plan: ProductionPlan, pid: int) -> None:
-        """A production's free inputs paid with what the player has most of, one by one."""
-        if pid not in plan.input_blanks:
-            return
-        left = dict(self.context().vm_totals())
-        for res, n in plan.total_input().items():
-            left[res] = left.get(res, 0) - (n - sum(b.count(res) for b in plan.input_blanks.values()))
-        for p, blanks in plan.input_blanks.items():
-            if p != pid:
-                for r in blanks:
-                    left[r] = left.get(r, 0) - 1
-        for k in range(len(plan.input_blanks[pid])):
-            best = max(RESOURCES, key=lambda r: (left.get(r, 0), -RESOURCES.index(r)))
-            plan.set_blank(pid, "in", k, best)
-            left[best] = left.get(best, 0) - 1
-
-    def _next_unplaced(self) -> int | None:
-        plan = self.plan
-        if not isinstance(plan, MarketPlan):
-            return None
-        for i, t in enumerate(plan.target):
-            if t is None:
-                return i
-        return None
-
-    def _start_production(self) -> None:
-        if not self._can_act() or self.g["isMandatoryActionDone"]:
-            return
-        sh = self.session.shadow()
-        self.plan = ProductionPlan.start(sh, sh.player(self.vm.nickname))
-        self.selected_shelf = None
+        """A click on a board target: the board's input turns it into a plan step or a request."""
+        self.input.click(input_target(target))
+        self._sync_leader_menu()
 
     def _confirm(self) -> None:
         plan = self.plan
@@ -751,26 +515,16 @@ class BoardScene(Scene):
             self._ask("market", "Discard what does not fit?", plan.discard_warning() or "", "Discard and take",
                       "Back to the plan")
             return
-        self._send_plan()
-
-    def _send_plan(self) -> None:
-        plan = self.plan
-        if plan is None or not getattr(plan, "ready", True):
-            return
-        for request in (plan.requests() if isinstance(plan, MarketPlan) else [plan.request()]):
-            self.session.send(request)   # a market plan's rearranging first, then the take
-        self.plan = None
-        self.selected_item = None
-        self.selected_shelf = None
+        self.input.send_plan()
 
     def _end_turn(self) -> None:
-        self.selected_item = self.selected_shelf = self._refused = None   # nothing stays picked into the next turn
+        self.input.selected_item = self.input.selected_shelf = self.input.refused = None   # nothing stays picked
         if self.app.settings.confirm_end_turn:
             who = ("Lorenzo takes his turn: one token from his pile." if len(self.g["players"]) == 1
                    else "The next player takes their turn.")
             self._ask("end", "End your turn?", f"{who} (Settings can stop this question.)", "End turn")
         else:
-            self.session.send(ReqEndTurn())
+            self.session.end_turn()
 
     def _ask(self, what: str, title: str, text: str, action: str, back: str = "Back") -> None:
         """A modal question over the dimmed board (:class:`~game.scenes.ask.AskScene`): ``action``
@@ -791,19 +545,18 @@ class BoardScene(Scene):
         self._close_leader_menu()
         if not any(h.target == ("leader", lid) for h in self.hits):
             return
-        self.leader_menu = lid
-        sh = self.session.shadow()
-        me = sh.player(self.vm.nickname)
-        ready = any(ld.id == lid for ld in activatable_leaders(sh, me))
+        self.input.leader_menu = self._menu_shown = lid
+        why = self.session.leader_refusal(lid)
+        ready = why is None
         left, right = self.action_bar.main_rects()
         play_rect = pygame.Rect(left.x, left.y, round((right.right - left.x) * 0.4), left.h)
         discard_rect = pygame.Rect(play_rect.right + (right.x - left.right), left.y, 0, left.h)
         discard_rect.w = right.right - discard_rect.x     # the longer words get the wider button
         play = pygame_gui.elements.UIButton(play_rect, "Play", self.ui, object_id=ObjectID(class_id="@menu"),
                                             tool_tip_text="Play this leader: its ability works from now on" if ready
-                                            else missing_words(sh, me, lid))
+                                            else why)
         play.leader_action = (lid, True)  # type: ignore[attr-defined]
-        play.why = None if ready else missing_words(sh, me, lid)   # type: ignore[attr-defined]
+        play.why = why   # type: ignore[attr-defined]
         if not ready:
             play.disable()
         discard = pygame_gui.elements.UIButton(discard_rect, "Discard (+1 faith)", self.ui,
@@ -817,16 +570,25 @@ class BoardScene(Scene):
     def _close_leader_menu(self) -> None:
         for b in getattr(self, "_leader_buttons", []):
             b.kill()
-        was = getattr(self, "leader_menu", None)
+        was = getattr(self, "_menu_shown", None)
         self._leader_buttons = []
-        self.leader_menu = None
+        self._menu_shown = self.input.leader_menu = None
         if was is not None:
             self._refresh_buttons()
+
+    def _sync_leader_menu(self) -> None:
+        """Show the Play and Discard buttons of the leader the input offers them for (if any)."""
+        want = self.input.leader_menu
+        if want == self._menu_shown:
+            return
+        self._close_leader_menu()
+        if want is not None:
+            self._open_leader_menu(want)
 
     def _leader_button(self, el: Any) -> None:
         lid, activate = el.leader_action
         self._close_leader_menu()
-        self.session.send(ReqLeaderAction(lid, activate))
+        self.input.leader_action(lid, activate)
 
 
     # ------------------------------------------------------------------ drawing
@@ -1032,13 +794,17 @@ class BoardScene(Scene):
             surface.blit(icon, icon.get_rect(center=center))
 
 
-def missing_words(game, player, lid: int) -> str:
-    """Why a leader cannot be played yet, in words ("Needs 5 Stone: you have 1")."""
-    leader = game.config.leaders[lid]
-    cards, res = game.missing_requirements(player, leader)
-    totals = player.resource_totals()
-    parts = [f"{leader.requires_resources[r]} {r} (you have {totals.get(r, 0)})" for r in sorted(res)]
-    for c in cards:
-        level = f"level {c['level']} " if c["level"] else ""
-        parts.append(f"{c['quantity']} more {level}{c['color'].lower()} card{'s' * (c['quantity'] > 1)}")
-    return "Needs " + "; ".join(parts) if parts else "You do not have what it asks for yet"
+_TARGETS: dict[str, Any] = {"line": BI.Line, "card": BI.Card, "shelf": BI.Shelf, "depot": BI.Shelf, "item": BI.Item,
+                            "discard": BI.Discard, "suggest": BI.Suggest, "white": BI.White, "slot": BI.Slot,
+                            "pay": BI.Pay, "production": BI.Production, "blank": BI.Blank, "leader": BI.Leader,
+                            "opponent": BI.Opponent}
+
+
+def input_target(t: Target | None) -> BI.Target | None:
+    """A panel's hit (("line", True, 2), ("shelf", 7)...) as the board's input takes it
+    (``Line(True, 2)``, ``Shelf(7)``); a hit that no click acts on (a favour tile, a token...) is
+    ``Inert``, and a click on nothing None."""
+    if t is None:
+        return None
+    kind = _TARGETS.get(t[0])
+    return kind(*t[1:]) if kind is not None else BI.Inert(t[0])

@@ -10,10 +10,9 @@ table the host is asked first and told what happens to them.
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from game.client.lan import saved_hosted_players
 from game.client.words import joined
 
 if TYPE_CHECKING:
@@ -41,57 +40,6 @@ def hosted_game_open(app: "App", me: str | None = None) -> bool:
         with server.lock:
             return any(me in r.humans and not r.finished for r in server.rooms.values())
     return me in saved_hosted_players(app.data_dir / "server")
-
-
-def saved_hosted_players(data_dir: Path) -> set[str]:
-    """The people of the unfinished games kept in a server data directory (from the logs' headers)."""
-    return {n for _path, people in saved_hosted_games(data_dir) for n in people}
-
-
-def saved_hosted_games(data_dir: Path, me: str | None = None) -> list[tuple[Path, list[str]]]:
-    """The unfinished games kept in a server data directory (``me`` at them, if given): each
-    log's path and its people (the bots left out), from the logs' headers."""
-    out: list[tuple[Path, list[str]]] = []
-    folder = data_dir / "games"
-    try:
-        names = sorted(p for p in folder.iterdir() if p.suffix == ".jsonl" and p.stem.isdigit())
-    except OSError:
-        return out
-    for path in names:
-        try:
-            with open(path, "rb") as f:
-                header = json.loads(f.readline())
-                f.seek(0, 2)
-                size = f.tell()
-                f.seek(max(0, size - 16))
-                if f.read().endswith(b'["end"]\n'):
-                    continue
-        except (OSError, ValueError):
-            continue
-        bots = header.get("bots") or {}
-        people = [str(n) for n in header.get("nicknames") or () if n not in bots]
-        if me is None or me in people:
-            out.append((path, people))
-    return out
-
-
-def end_saved_hosted_games(data_dir: Path, me: str) -> int:
-    """End the unfinished games kept in a server data directory that ``me`` plays (their logs
-    marked ended and put with the finished ones: they are not brought back any more). Returns
-    how many. Only while this app does not host (the data directory is taken for the while).
-
-    :raises OSError: another game server uses the data directory, or a log cannot be written.
-    """
-    from game.netcode.store import GameLog, GameStore
-    store = GameStore(data_dir)
-    store.lock()
-    try:
-        games = saved_hosted_games(data_dir, me)
-        for path, _people in games:
-            GameLog(path, fsync=True).finish()
-        return len(games)
-    finally:
-        store.unlock()
 
 
 def ask_before_leaving(app: "App", session: "GameSession | None", leave: Callable[[bool], None]) -> bool:

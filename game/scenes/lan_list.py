@@ -1,6 +1,6 @@
 """The list of games found on the local network, drawn on the *Join* page.
 
-A :class:`LanGames` owns a :class:`~game.netcode.discovery.Browser` (zeroconf's threads keep its
+A :class:`LanGames` owns a :class:`~game.client.lan.Browser` (zeroconf's threads keep its
 list up to date); each frame it only reads that list, so it never holds up the frame loop. It
 paints one row per table (its name, its host, the seats taken and free, its address) and tells
 which row a click hit. A table where this player still holds a seat (a token in ``seats.json``, kept
@@ -15,7 +15,7 @@ from pathlib import Path
 import orjson
 import pygame
 
-from game.netcode.discovery import Browser, FoundGame
+from game.client.lan import Browser, FoundGame
 from game.settings import data_dir
 
 from .art import fonts

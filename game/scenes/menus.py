@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 import pygame
 import pygame_gui
 
-from game.client.words import joined
-from game.netcode.protocol import NICKNAME_MAX, validate_nickname
+from game.client.games import describe_solo_save, sample_view
+from game.client.words import NICKNAME_MAX, joined, validate_nickname
 from game.settings import BOT_PACES, GAME_PORT
 
 from .app import WINDOW_SIZES, fits, largest_fitting
@@ -317,7 +317,7 @@ class TitleScene(PaintedScene):
         ask first: continue it, or end it and open a new table (hosting always brings back the
         games it keeps, so a new table means ending the old game)."""
         app = self.app
-        from .hosting import end_saved_hosted_games, saved_hosted_games
+        from game.client.lan import end_saved_hosted_games, saved_hosted_games
         me = app.settings.nickname.strip()
         kept = saved_hosted_games(app.data_dir / "server", me) if app.server is None else []
         if not kept:
@@ -374,29 +374,26 @@ class TitleScene(PaintedScene):
 
     def start_solo(self, resume: bool) -> None:
         """Start (or resume) the solo game and go to the screen it is at."""
-        from game.match import LocalMatch
-        from game.rules.errors import GameError
+        from game.client.games import GameNotOpened, open_solo
 
         from .router import scene_for
-        from game.client.session import GameSession
 
         app = self.app
         try:
             if resume:
-                match = LocalMatch.resume(app.config, app.solo_save_path)
+                session = open_solo(app.config, app.solo_save_path)
             else:
                 nick = app.settings.nickname.strip()
                 if check_nickname(nick):
                     nick = "Player"
                 if app.solo_save_path.exists() and describe_solo_save(app.config, app.solo_save_path) is None:
                     app.solo_save_path.replace(app.solo_save_path.with_suffix(".damaged.json"))
-                match = LocalMatch(app.config, nick, save_path=app.solo_save_path)
-        except (ValueError, GameError, OSError) as e:
+                session = open_solo(app.config, app.solo_save_path, nick)
+        except (GameNotOpened, OSError) as e:
             log.warning("cannot start the solo game: %s", e)
             self.message = (f"The saved solo game could not be opened ({e}). Start a new one with Play solo."
                             if resume else f"The solo game could not start: {e}")
             return
-        session = GameSession(match, app.config, match.nickname)
         session.pump()
         app.stack.reset(scene_for(app, session))
 
@@ -412,24 +409,6 @@ def remote_seat(app) -> tuple[str, dict] | None:
             continue                  # the game this app hosts: "Return to your LAN game"
         return key, record
     return None
-
-
-def describe_solo_save(config, path) -> str | None:
-    """The saved solo game in a sentence ("At turn 16, you have 12 VP and Lorenzo's cross is on
-    space 9."), or None if it cannot be opened."""
-    from game.match import LocalMatch
-    from game.rules.actions import ReqEndTurn
-    from game.rules.errors import GameError
-    try:
-        game = LocalMatch.load(config, path)
-    except (ValueError, GameError, OSError):
-        return None
-    me = game.players[0]
-    if game.phase != "play":
-        return "It is still at the choice of leaders and resources."
-    turn = 1 + sum(1 for kind, _n, arg in game.history if kind == "apply" and isinstance(arg, ReqEndTurn))
-    return (f"At turn {turn}, you have {game.score(me.nickname).total} VP and faith {me.faith}; "
-            f"Lorenzo's cross is on space {game.black_cross}.")
 
 
 def _title_art(surface: pygame.Surface, app, u: float) -> None:
@@ -499,19 +478,6 @@ def _shadow_of(img: pygame.Surface, blur: int) -> pygame.Surface:
     k = max(2, blur)
     small = pygame.transform.smoothscale(padded, (max(1, padded.get_width() // k), max(1, padded.get_height() // k)))
     return pygame.transform.smoothscale(small, padded.get_size())
-
-
-_SAMPLE: dict[int, dict] = {}
-
-
-def sample_view(config) -> dict:
-    """An ``UpdateGame`` of a fresh solo game (its cards and productions, for decoration)."""
-    key = id(config)
-    if key not in _SAMPLE:
-        from game.rules.engine import Game
-        from game.rules.views import player_view
-        _SAMPLE[key] = player_view(Game.new(config, ["Ada"], 1592), "Ada")
-    return _SAMPLE[key]
 
 
 # ---------------------------------------------------------------------------- settings
@@ -743,7 +709,7 @@ class HostScene(PaintedScene):
         super().enter()
 
     def start_server(self) -> None:
-        from game.netcode.server import Server, ServerOptions
+        from game.client.lan import host_server
         app = self.app
         problem = check_nickname(app.settings.nickname)
         if problem:
@@ -754,14 +720,8 @@ class HostScene(PaintedScene):
             try:
                 data.mkdir(parents=True, exist_ok=True)
                 nick = app.settings.nickname.strip()
-                server = Server(app.config, ServerOptions(host="0.0.0.0", port=self.port, data_dir=data,
-                                                          announce_name=f"{nick}'s table", announce_host=nick,
-                                                          bot_delay=BOT_PACES.get(app.settings.bot_pace, 0.9),
-                                                          bot_processes=True,
-                                                          # the host's own table: the host chooses when
-                                                          # to start, and waits as long as it likes
-                                                          head_time=0.0, lobby_time=0.0))
-                server.start()
+                server = host_server(app.config, self.port, data, nick,
+                                     BOT_PACES.get(app.settings.bot_pace, 0.9))
             except OSError as e:
                 self.error = describe_bind_error(e, self.port, data)
                 log.warning("cannot host: %s", e)

@@ -58,12 +58,12 @@ class ReplayScene(BoardScene):
         self.replay = replay
         self.step = 0 if step is None else max(0, min(step, len(replay)))
         self.export_dir = export_dir
-        self.note: str | None = None          # the last export's result, in words
         feed = ReplayFeed(replay.viewer, replay.bots)
         session = GameSession(feed, replay.config, replay.viewer)
         session.vm = ReplayViewModel(replay.viewer)
         session.narrator = Narrator(session.vm)
         super().__init__(app, session)
+        self.note = None                      # (the board's note, here the last export's result, in words)
         self.controls: dict[str, pygame_gui.elements.UIButton] = {}
         self._show(self.step)
 

@@ -1,7 +1,7 @@
 """The set-up of a game: keep 2 of 4 leaders, take the starting resources, wait for the others.
 
-Each scene reads only the view model and sends one request (``ReqChooseLeaders`` or
-``ReqChooseResources``); when the server's answer moves the session to another stage, the
+Each scene reads only the view model and sends one request (the leaders kept, or the
+resources chosen); when the server's answer moves the session to another stage, the
 scene hands over (see :func:`router.follow`). A refusal is shown in words under the choice.
 """
 from __future__ import annotations
@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.client.words import leader_words
-from game.rules.actions import ReqChooseLeaders, ReqChooseResources
 
 from .art import fonts
 from .backdrop import (FADED, GOLD, GOLD_LIGHT, GREEN_INK, INK, OXBLOOD, SEPIA, blit_lines, glow, panel,
@@ -127,7 +126,7 @@ class LeaderChoiceScene(SessionScene):
     def confirm(self) -> None:
         self.sent = True
         self._refresh_confirm()
-        self.session.send(ReqChooseLeaders(tuple(self.selected)))
+        self.session.choose_leaders(self.selected)
 
     def tick(self, dt: float) -> None:
         self.t += dt
@@ -323,9 +322,10 @@ class ResourceChoiceScene(SessionScene):
         return (len(self.picks) == self.count and not self.sent and all(r in self.shelf_of for r in groups)
                 and len(set(self.shelf_of[r] for r in groups)) == len(groups))
 
-    def request(self) -> ReqChooseResources:
+    def placement(self) -> dict[int, dict[str, int]]:
+        """The resources chosen, by shelf id: {shelf: {resource: count}}."""
         ids = self.session.vm.me["warehouseShelves"]
-        return ReqChooseResources({ids[self.shelf_of[r]]: {r: n} for r, n in self.groups().items()})
+        return {ids[self.shelf_of[r]]: {r: n} for r, n in self.groups().items()}
 
     def _changed(self) -> None:
         self.session.error = None
@@ -384,7 +384,7 @@ class ResourceChoiceScene(SessionScene):
     def on_button(self, name: str) -> None:
         if name == "confirm" and self.ready:
             self.sent = True
-            self.session.send(self.request())
+            self.session.choose_resources(self.placement())
             self._changed()
         elif name == "leave":
             leave_game(self.app, self.session)

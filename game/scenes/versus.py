@@ -191,31 +191,27 @@ class VersusScene(PaintedScene):
 
     def begin(self, resume: bool) -> None:
         """Start (or continue) the game and go to the screen it is at."""
-        from game.bots import UnknownLevel
-        from game.match import BotMatch
-        from game.rules.errors import GameError
+        from game.client.games import GameNotOpened, open_bots
 
         from .menus import check_nickname
         from .router import scene_for
-        from game.client.session import GameSession
 
         app = self.app
         pace = BOT_PACES.get(app.settings.bot_pace, BOT_PACES["normal"])
         path = bots_save_path(app)
         try:
             if resume:
-                match = BotMatch.resume(app.config, path, pace=pace)
+                session = open_bots(app.config, path, pace)
             else:
                 nick = app.settings.nickname.strip()
                 if check_nickname(nick) or nick.endswith("(bot)"):
                     nick = "Player"
-                match = BotMatch(app.config, nick, list(self.levels), save_path=path, pace=pace)
-        except (ValueError, GameError, UnknownLevel, OSError) as e:
+                session = open_bots(app.config, path, pace, nick, self.levels)
+        except GameNotOpened as e:
             log.warning("cannot start the game against the computer: %s", e)
             self.message = (f"The saved game could not be opened ({e}). It is kept as it is; Start replaces it."
                             if resume else f"The game could not start: {e}")
             self.rebuild()
             return
-        session = GameSession(match, app.config, match.nickname)
         session.pump()
         app.stack.reset(scene_for(app, session))

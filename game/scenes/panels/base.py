@@ -13,13 +13,14 @@ from typing import Any, Callable, Mapping
 
 import pygame
 
+from game.client.board_input import RESOURCES, owned  # noqa: F401  (RESOURCES: the panels take it from here)
+
 from .. import art
 from ..art import fonts as F
 from ..art import palette as P
 
 Target = tuple[Any, ...]
 PLAYER_COLORS = [(178, 52, 40), (40, 96, 160), (46, 122, 70), (150, 104, 24)]
-RESOURCES = ("Coin", "Servant", "Shield", "Stone")
 
 
 @dataclass
@@ -77,12 +78,7 @@ class Context:
 
     def vm_totals(self) -> dict[str, int]:
         """What the player owns of each resource (shelves, leader depots and strongbox)."""
-        me = self.me
-        out: dict[str, int] = {}
-        for cid in [*me["warehouseShelves"], *me.get("leaderDepots", []), me["strongbox"]]:
-            for res, n in self.vm.container(cid)["content"].items():
-                out[res] = out.get(res, 0) + n
-        return out
+        return owned(self.vm)
 
     def productions(self) -> dict[int, dict[str, Any]]:
         return {p["id"]: p for p in self.g["productions"]}

@@ -29,10 +29,7 @@ def hover_art(ctx: Context, unit: float) -> tuple[pygame.Surface | None, str | N
         if cid is not None:
             img = C.dev_card(ctx.cards[cid], prods, big)
             if not isinstance(ctx.plan, BuyPlan) and ctx.can_act:
-                sh = ctx.session.shadow()
-                card = sh.top_card(t[1], t[2])
-                if card is not None:
-                    words = BuyPlan.start(sh, sh.player(ctx.nickname), card).problem() or "Click to buy"
+                words = ctx.session.purchase_words(t[1], t[2])
     elif t[0] == "leader":
         ld = ctx.leaders[t[1]]
         img = C.leader_card(ld, prods, big)

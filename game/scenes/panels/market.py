@@ -5,7 +5,6 @@ from __future__ import annotations
 import pygame
 
 from game.client.plans import MarketPlan
-from game.rules.choices import market_lines
 
 from ..art import fonts as F
 from ..art import icons as I
@@ -100,8 +99,7 @@ class MarketPanel(Panel):
         self._tip(surface, ctx, t)
 
     def _tip(self, surface: pygame.Surface, ctx: Context, t: Target) -> None:
-        sh = ctx.session.shadow()
-        line = next(l for l in market_lines(sh, sh.player(ctx.nickname)) if l.is_row == t[1] and l.index == t[2])
+        line = ctx.session.market_line(t[1], t[2])
         gives = dict(line.resources)
         if line.faith:
             gives["Faith"] = line.faith

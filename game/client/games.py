@@ -1,0 +1,76 @@
+"""Games on this machine: the rules, starting or resuming a solo game or a game against the
+computer, and what a save holds, for every front end (pure Python, no pygame)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from game.match import BotMatch, LocalMatch
+from game.rules.actions import ReqEndTurn
+from game.rules.components import GameConfig, default_config
+from game.rules.engine import Game
+from game.rules.errors import GameError
+from game.rules.views import player_view
+
+from .session import GameSession
+
+__all__ = ["GameConfig", "GameNotOpened", "default_config", "describe_solo_save", "open_bots", "open_solo",
+           "sample_view"]
+
+
+class GameNotOpened(Exception):
+    """A game that cannot start, or a save that cannot be resumed; the message says why."""
+
+
+def open_solo(config: GameConfig, save_path: Path, nickname: str | None = None) -> GameSession:
+    """A new solo game for ``nickname``, saved at ``save_path`` (None: resume the one saved there).
+
+    :raises GameNotOpened: a missing or damaged save, or one these rules do not replay.
+    """
+    try:
+        match = (LocalMatch.resume(config, save_path) if nickname is None
+                 else LocalMatch(config, nickname, save_path=save_path))
+    except (ValueError, GameError, OSError) as e:
+        raise GameNotOpened(str(e)) from e
+    return GameSession(match, config, match.nickname)
+
+
+def open_bots(config: GameConfig, save_path: Path, pace: float, nickname: str | None = None,
+              levels: Sequence[str] = ()) -> GameSession:
+    """A new game for ``nickname`` against bots of ``levels``, their moves ``pace`` seconds apart,
+    saved at ``save_path`` (``nickname`` None: resume the one saved there).
+
+    :raises GameNotOpened: an unknown level, or a missing or damaged save.
+    """
+    try:
+        match = (BotMatch.resume(config, save_path, pace=pace) if nickname is None
+                 else BotMatch(config, nickname, list(levels), save_path=save_path, pace=pace))
+    except (ValueError, GameError, OSError) as e:     # (an unknown level is a ValueError)
+        raise GameNotOpened(str(e)) from e
+    return GameSession(match, config, match.nickname)
+
+
+def describe_solo_save(config: GameConfig, path: Path) -> str | None:
+    """The saved solo game in a sentence ("At turn 16, you have 12 VP and Lorenzo's cross is on
+    space 9."), or None if it cannot be opened."""
+    try:
+        game = LocalMatch.load(config, path)
+    except (ValueError, GameError, OSError):
+        return None
+    me = game.players[0]
+    if game.phase != "play":
+        return "It is still at the choice of leaders and resources."
+    turn = 1 + sum(1 for kind, _n, arg in game.history if kind == "apply" and isinstance(arg, ReqEndTurn))
+    return (f"At turn {turn}, you have {game.score(me.nickname).total} VP and faith {me.faith}; "
+            f"Lorenzo's cross is on space {game.black_cross}.")
+
+
+_SAMPLE: dict[int, dict[str, Any]] = {}
+
+
+def sample_view(config: GameConfig) -> dict[str, Any]:
+    """An ``UpdateGame`` of a fresh solo game (its cards and productions, for decoration)."""
+    key = id(config)
+    if key not in _SAMPLE:
+        _SAMPLE[key] = player_view(Game.new(config, ["Ada"], 1592), "Ada")
+    return _SAMPLE[key]

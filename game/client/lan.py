@@ -1,0 +1,87 @@
+"""Playing over the network from the client: hosting a table in this process, finding tables on
+the local network, the games a host keeps (pure Python, no pygame).
+
+The scenes use these rather than :mod:`game.netcode` itself.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from game.netcode.discovery import Browser, FoundGame
+from game.netcode.store import GameLog, GameStore
+from game.rules.components import GameConfig
+
+if TYPE_CHECKING:
+    from game.netcode.server import Server
+
+__all__ = ["Browser", "FoundGame", "end_saved_hosted_games", "host_server", "saved_hosted_games",
+           "saved_hosted_players"]
+
+
+def host_server(config: GameConfig, port: int, data_dir: Path, nickname: str, bot_delay: float) -> Server:
+    """A game server for ``nickname``'s table, started in this process on ``port`` (0: any free
+    one) and announced on the local network, keeping its games in ``data_dir``.
+
+    :raises OSError: the port is taken, or the data directory is another server's.
+    """
+    from game.netcode.server import Server, ServerOptions    # (the server's modules load only to host)
+    server = Server(config, ServerOptions(host="0.0.0.0", port=port, data_dir=data_dir,
+                                          announce_name=f"{nickname}'s table", announce_host=nickname,
+                                          bot_delay=bot_delay, bot_processes=True,
+                                          # the host's own table: the host chooses when to start,
+                                          # and waits as long as it likes
+                                          head_time=0.0, lobby_time=0.0))
+    server.start()
+    return server
+
+
+def saved_hosted_players(data_dir: Path) -> set[str]:
+    """The people of the unfinished games kept in a server data directory (from the logs' headers)."""
+    return {n for _path, people in saved_hosted_games(data_dir) for n in people}
+
+
+def saved_hosted_games(data_dir: Path, me: str | None = None) -> list[tuple[Path, list[str]]]:
+    """The unfinished games kept in a server data directory (``me`` at them, if given): each
+    log's path and its people (the bots left out), from the logs' headers."""
+    out: list[tuple[Path, list[str]]] = []
+    folder = data_dir / "games"
+    try:
+        names = sorted(p for p in folder.iterdir() if p.suffix == ".jsonl" and p.stem.isdigit())
+    except OSError:
+        return out
+    for path in names:
+        try:
+            with open(path, "rb") as f:
+                header = json.loads(f.readline())
+                f.seek(0, 2)
+                size = f.tell()
+                f.seek(max(0, size - 16))
+                if f.read().endswith(b'["end"]\n'):
+                    continue
+        except (OSError, ValueError):
+            continue
+        bots = header.get("bots") or {}
+        people = [str(n) for n in header.get("nicknames") or () if n not in bots]
+        if me is None or me in people:
+            out.append((path, people))
+    return out
+
+
+def end_saved_hosted_games(data_dir: Path, me: str) -> int:
+    """End the unfinished games kept in a server data directory that ``me`` plays (their logs
+    marked ended and put with the finished ones: they are not brought back any more). Returns
+    how many. Only while this app does not host (the data directory is taken for the while).
+
+    :raises OSError: another game server uses the data directory, or a log cannot be written.
+    """
+    store = GameStore(data_dir)
+    store.lock()
+    try:
+        games = saved_hosted_games(data_dir, me)
+        for path, _people in games:
+            GameLog(path, fsync=True).finish()
+        return len(games)
+    finally:
+        store.unlock()

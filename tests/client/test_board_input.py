@@ -1,0 +1,131 @@
+"""The board's input (game/client/board_input.py), driven with typed targets and no display: a
+click starts a plan, edits it, or sends a request, and what the engine would refuse is said in
+words before anything is sent."""
+from __future__ import annotations
+
+import random
+
+from game.client.board_input import (BoardInput, Card, Inert, Item, Leader, Line, Opponent, Production,
+                                     Shelf, Suggest)
+from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
+from game.client.session import GameSession
+from game.match import Match
+from game.netcode.protocol import visible_to
+from game.rules import Game, default_config, player_view
+from game.rules.playout import choose
+
+CFG = default_config()
+
+
+class Table(Match):
+    """A game in this process, seen by ``nickname`` (the others move only when the test says)."""
+
+    def __init__(self, game: Game, nickname: str) -> None:
+        self.game, self.nickname = game, nickname
+        self.out = [player_view(game, nickname)]
+
+    def send(self, request) -> None:
+        from game.match import local_apply
+        events = local_apply(self.game, self.nickname, request, self.out)
+        self.out += [e for e in events or () if visible_to(e, self.nickname)]
+
+    def poll(self):
+        out, self.out = self.out, []
+        return out
+
+
+def table(players=("Ada", "Bruno"), seed=3) -> tuple[Game, GameSession, BoardInput]:
+    """A game just past its set-up, on Ada's first turn."""
+    game = Game.new(CFG, list(players), seed)
+    rng = random.Random(seed)
+    while game.phase == "setup":
+        nick = next(p.nickname for p in game.players if not (p.chose_leaders and p.chose_resources))
+        game.apply(nick, choose(game, nick, rng))
+    while game.current_player.nickname != "Ada":
+        game.apply(game.current_player.nickname, choose(game, game.current_player.nickname, rng))
+    session = GameSession(Table(game, "Ada"), CFG, "Ada")
+    session.pump()
+    return game, session, BoardInput(session)
+
+
+def test_a_market_line_becomes_a_plan_that_sends_the_take_on_confirm():
+    game, session, board = table()
+    assert board.can_act()
+    board.click(Line(True, 0))
+    assert isinstance(board.plan, MarketPlan) and board.selected_item == board.next_unplaced()
+    board.click(Item(0))                         # a resource picked, to be placed
+    assert board.selected_item == 0
+    board.click(Suggest())                       # every resource where the rules advise
+    before = len(game.history)
+    board.send_plan()
+    session.pump()
+    assert board.plan is None and session.error is None
+    assert game.main_done and len(game.history) > before
+
+
+def test_a_card_and_a_production_start_their_plans_and_cancel_drops_them():
+    _game, _session, board = table()
+    board.click(Card("Green", 1))
+    assert isinstance(board.plan, BuyPlan)
+    board.cancel()
+    assert board.plan is None
+    base = board.vm.me["baseProduction"]
+    board.click(Production(base))
+    assert isinstance(board.plan, ProductionPlan) and base in board.plan.selected
+
+
+def test_two_shelves_clicked_outside_a_plan_are_swapped_or_the_refusal_is_said():
+    game, session, board = table()
+    shelves = board.vm.me["warehouseShelves"]
+    board.click(Shelf(shelves[0]))
+    assert board.selected_shelf == shelves[0]
+    board.click(Inert("favor"))                  # a click on nothing clickable keeps it picked
+    assert board.selected_shelf == shelves[0]
+    board.click(Shelf(shelves[2]))
+    session.pump()
+    assert board.selected_shelf is None
+    assert session.error is None or "shelf" in session.error.lower()
+    board.click(Shelf(shelves[1]))
+    board.click(None)                            # a click on the table drops the pick
+    assert board.selected_shelf is None
+
+
+def test_a_leader_in_hand_offers_play_and_discard_and_says_why_not_yet():
+    game, session, board = table()
+    lid = board.vm.me["leadersHand"][0]
+    board.click(Leader(lid))
+    assert board.leader_menu == lid
+    why = session.leader_refusal(lid)
+    assert why is None or why.startswith("Needs") or why.startswith("You do not have")
+    board.click(Line(False, 1))                  # anything else closes it
+    assert board.leader_menu is None
+    board.cancel()
+    board.click(Leader(lid))
+    board.leader_action(lid, False)              # discarded for a step on the faith track
+    session.pump()
+    assert board.leader_menu is None and lid not in game.player("Ada").hand
+
+
+def test_an_opponent_is_looked_at_and_nothing_moves_out_of_turn():
+    game, session, board = table()
+    board.click(Opponent("Bruno"))
+    assert board.viewing == "Bruno"
+    board.click(Line(True, 0))                   # the first click only closes their board
+    assert board.viewing is None and board.plan is None
+    board.click(Line(True, 0))
+    board.send_plan()
+    session.end_turn()
+    session.pump()
+    assert not board.can_act()
+    board.click(Line(True, 0))
+    assert board.plan is None
+
+
+def test_the_session_answers_what_the_board_asks_of_the_rules():
+    _game, session, _board = table()
+    line = session.market_line(True, 0)
+    assert line.is_row and line.index == 0
+    assert all(isinstance(c, str) and isinstance(lv, int) for c, lv in session.buyable())
+    assert isinstance(session.can_produce(), bool)
+    words = session.purchase_words("Green", 1)
+    assert words == "Click to buy" or words
