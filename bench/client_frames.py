@@ -50,6 +50,8 @@ import os, sys, time, tempfile
 t0 = float(os.environ["MOR_T0"])
 os.environ["MOR_CONFIG_DIR"] = os.environ["MOR_DATA_DIR"] = tempfile.mkdtemp()
 from game.scenes.app import App
+from game.scenes.catalog import register_scenes
+register_scenes()
 from game.scenes.menus import TitleScene
 app = App(headless=True, size=(1280, 800))
 app.stack.push(TitleScene(app))
@@ -63,6 +65,8 @@ sys.path.insert(0, os.path.join(os.environ["PYTHONPATH"], "tools"))
 import pygame
 from screenshots import mid_game, session_for
 from game.scenes.app import App
+from game.scenes.catalog import register_scenes
+register_scenes()
 from game.scenes.board import BoardScene
 app = App(headless=True, size=(1600, 900))
 game = mid_game(["Ada", "Bruno", "Cora", "Dario"], 11, 120)
@@ -96,6 +100,8 @@ sys.path.insert(0, os.path.join(os.environ["PYTHONPATH"], "tools"))
 os.environ["MOR_CONFIG_DIR"] = os.environ["MOR_DATA_DIR"] = tempfile.mkdtemp()
 import pygame
 from game.scenes.app import App
+from game.scenes.catalog import register_scenes
+register_scenes()
 which, seconds = sys.argv[1], float(sys.argv[2])
 if which == "title":
     from game.scenes.menus import TitleScene
@@ -131,6 +137,8 @@ from screenshots import mid_game, session_for
 from game.bots.driver import BotPool, make_job
 from game.rules.components import default_config
 from game.scenes.app import App
+from game.scenes.catalog import register_scenes
+register_scenes()
 from game.scenes.board import BoardScene
 
 def main(mode):
@@ -216,6 +224,8 @@ os.environ["MOR_CONFIG_DIR"] = os.environ["MOR_DATA_DIR"] = tempfile.mkdtemp()
 import pygame
 from game.settings import BOT_PACES
 from game.scenes.app import App
+from game.scenes.catalog import register_scenes
+register_scenes()
 from game.scenes.board import BoardScene
 from game.scenes.game_over import GameOverScene
 from game.scenes import memory

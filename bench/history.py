@@ -79,6 +79,8 @@ def main() -> None:
     import pygame
 
     from game.scenes.app import App
+    from game.scenes.catalog import register_scenes
+    register_scenes()
     from game.scenes.board import BoardScene
     from game.client.session import GameSession
 

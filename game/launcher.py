@@ -92,12 +92,13 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
 
     from game.scenes.app import App
-    from game.scenes.menus import TitleScene
+    from game.scenes.catalog import register_scenes
+    register_scenes()                  # every screen, by name, once
 
     if args.screenshot is not None:
         app = App(headless=True, size=args.size or DEFAULT_SCREENSHOT_SIZE)
         try:
-            app.stack.push(TitleScene(app))
+            app.stack.push(app.scene("title"))
             for _ in range(2):          # let pygame_gui lay its widgets out
                 app.frame(1 / 60)
             args.screenshot.parent.mkdir(parents=True, exist_ok=True)
@@ -107,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     app = App(size=args.size)
-    app.run(TitleScene(app))
+    app.run(app.scene("title"))
     return 0
 
 

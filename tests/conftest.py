@@ -7,3 +7,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("MOR_LAN_INTERFACES", "127.0.0.1")
 # ... and under a service type of their own, so a player's list on this machine never shows them
 os.environ.setdefault("MOR_SERVICE_TYPE", "_mor-test._tcp.local.")
+
+
+def pytest_configure(config):
+    """Every screen registered by name, as the launcher does it (tests build the App themselves)."""
+    from game.scenes.catalog import register_scenes
+    register_scenes()

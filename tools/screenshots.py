@@ -199,6 +199,8 @@ def walked(out: Path) -> list[str]:
     import pygame
 
     from game.scenes.app import App
+    from game.scenes.catalog import register_scenes
+    register_scenes()
     from game.scenes.menus import TitleScene
     from walk import Walk, board_check
     names = []
@@ -250,6 +252,8 @@ def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else ROOT / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     from game.scenes.app import App
+    from game.scenes.catalog import register_scenes
+    register_scenes()
     app = App(headless=True, size=(1280, 800))
     for name, make in shots(app).items():
         make()

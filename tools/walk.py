@@ -20,6 +20,8 @@ import pygame
 import pygame_gui
 
 from game.scenes.app import App
+from game.scenes.catalog import register_scenes
+register_scenes()
 
 Pos = tuple[int, int]
 

@@ -483,6 +483,8 @@ def main() -> int:
     import logging
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     from game.scenes.app import App
+    from game.scenes.catalog import register_scenes
+    register_scenes()
     from game.scenes.menus import TitleScene
     app = App(size=(w, h))
     driver = Driver(app, args)

@@ -19,10 +19,12 @@ from typing import Callable, Iterable, Iterator, Sequence
 import orjson
 
 from game.rules.components import GameConfig, default_config
-from game.rules.engine import ENDED, SETUP, Game
+from game.rules.engine import Game
 from game.rules.views import player_view
 
-from . import Bot, Decision, make_bot
+from . import make_bot
+from .base import Bot, Decision
+from .common import who_acts
 
 
 @dataclass
@@ -36,18 +38,6 @@ class Played:
     times: dict[str, list[float]] = field(default_factory=dict)
     cpu: dict[str, list[float]] = field(default_factory=dict)
     whys: list[str] = field(default_factory=list)
-
-
-def who_acts(game: Game) -> str | None:
-    """The player the engine waits for: the first seat with a setup choice left, or the current one."""
-    if game.phase == ENDED:
-        return None
-    if game.phase == SETUP:
-        for p in game.players:
-            if p.active and not (p.chose_leaders and p.chose_resources):
-                return p.nickname
-        return None
-    return game.current_player.nickname
 
 
 def play(config: GameConfig, levels: Sequence[str], seed: int, *, budget: int | None = None,

@@ -188,3 +188,15 @@ def res_words(m: Mapping[str, Any]) -> str:
 
 def slot_words(slot: int) -> str:
     return f"slot {slot + 1}"
+
+
+def who_acts(game: Game) -> str | None:
+    """The player the engine waits for: the first seat with a setup choice left, or the current one."""
+    if game.phase == ENDED:
+        return None
+    if game.phase == SETUP:
+        for p in game.players:
+            if p.active and not (p.chose_leaders and p.chose_resources):
+                return p.nickname
+        return None
+    return game.current_player.nickname

@@ -16,7 +16,7 @@ from game.rules.choices import (activatable_leaders, affordable_cards, buy_reque
 from game.rules.components import GameConfig
 from game.rules.engine import SETUP
 
-from . import Decision
+from .base import Decision
 from .common import board, card_words, empties_color, leader_words, line_words, res_words, slot_words
 
 

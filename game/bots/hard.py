@@ -21,9 +21,8 @@ from game.rules.engine import ENDED, PLAY, SETUP, Game
 from game.rules.errors import GameError
 from game.rules.state import PlayerState
 
-from . import Decision
-from .arena import who_acts
-from .common import board, clone
+from .base import Decision
+from .common import board, clone, who_acts
 from .evaluate import Evaluator
 from .medium import Candidate, Policy
 

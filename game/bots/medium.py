@@ -28,7 +28,7 @@ from game.rules.engine import ENDED, SETUP, Game
 from game.rules.errors import GameError
 from game.rules.state import PlayerState
 
-from . import Decision
+from .base import Decision
 from .common import board, card_words, clone, discard_copy, empties_color, leader_words, line_words, res_words, slot_words
 from .evaluate import ABILITY, Evaluator
 

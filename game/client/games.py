@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
+import orjson
+
 from game.match import BotMatch, LocalMatch
 from game.rules.actions import ReqEndTurn
 from game.rules.components import GameConfig, default_config
@@ -13,9 +15,10 @@ from game.rules.errors import GameError
 from game.rules.views import player_view
 
 from .session import GameSession
+from .words import joined
 
-__all__ = ["GameConfig", "GameNotOpened", "default_config", "describe_solo_save", "open_bots", "open_solo",
-           "sample_view"]
+__all__ = ["GameConfig", "GameNotOpened", "bots_save_path", "default_config", "describe_solo_save", "open_bots", "open_solo",
+           "sample_view", "saved_summary"]
 
 
 class GameNotOpened(Exception):
@@ -74,3 +77,21 @@ def sample_view(config: GameConfig) -> dict[str, Any]:
     if key not in _SAMPLE:
         _SAMPLE[key] = player_view(Game.new(config, ["Ada"], 1592), "Ada")
     return _SAMPLE[key]
+
+
+def bots_save_path(app: Any) -> Path:
+    """Where the game against the computer is saved."""
+    return Path(app.data_dir) / "bots-game.json"
+
+
+def saved_summary(path: Path, config: Any) -> tuple[str | None, str | None]:
+    """(a line describing the saved game, or None; a problem reading it, or None)."""
+    if not path.exists():
+        return None, None
+    try:
+        data = orjson.loads(path.read_bytes())
+        bots = data["bots"]
+        names = [f"{nick.removesuffix(' (bot)')} ({level})" for nick, level in bots.items()]
+    except (OSError, orjson.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
+        return None, f"The saved game could not be read ({type(e).__name__}); it is kept as it is."
+    return "A game against " + joined(names) + " is saved.", None

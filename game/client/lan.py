@@ -6,6 +6,7 @@ The scenes use these rather than :mod:`game.netcode` itself.
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,7 @@ from game.rules.components import GameConfig
 if TYPE_CHECKING:
     from game.netcode.server import Server
 
-__all__ = ["Browser", "FoundGame", "end_saved_hosted_games", "host_server", "saved_hosted_games",
+__all__ = ["Browser", "FoundGame", "end_saved_hosted_games", "lan_addresses", "host_server", "saved_hosted_games",
            "saved_hosted_players"]
 
 
@@ -85,3 +86,28 @@ def end_saved_hosted_games(data_dir: Path, me: str) -> int:
         return len(games)
     finally:
         store.unlock()
+
+
+def lan_addresses() -> list[str]:
+    """This computer's LAN IPv4 addresses, best first (never loopback).
+
+    A UDP socket "connected" to a private address makes the system choose the interface it would
+    route through; no packet is sent.
+    """
+    found: list[str] = []
+    for probe in ("192.168.255.255", "10.255.255.255", "172.31.255.255", "203.0.113.1"):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 9))
+                ip = s.getsockname()[0]
+        except OSError:
+            continue
+        if ip and not ip.startswith(("127.", "0.")) and ip not in found:
+            found.append(ip)
+    try:
+        for ip in socket.gethostbyname_ex(socket.gethostname())[2]:
+            if not ip.startswith(("127.", "0.")) and ip not in found:
+                found.append(ip)
+    except OSError:
+        pass
+    return found

@@ -35,7 +35,7 @@ import signal
 import threading
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import pygame
 import pygame_gui
@@ -43,6 +43,7 @@ import pygame_gui
 from game.client.games import GameConfig, default_config
 from game.settings import Settings, data_dir
 
+from . import registry
 from .memory import clear_caches, give_back
 from .scene import Scene, SceneStack
 
@@ -267,14 +268,13 @@ class App:
             except Exception:
                 log.exception("could not fetch the game again")
         if any(e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE for e in events):
-            from .menus import TitleScene
             from .router import leave_game
             self.fault = None
             try:
                 leave_game(self, session, ask=False)
             except Exception:   # leaving failed too: the title, whatever it takes
                 log.exception("could not leave the game cleanly")
-                self.stack.reset(TitleScene(self))
+                self.stack.reset(self.scene("title"))
             return
         try:
             self._draw_fault()
@@ -339,6 +339,10 @@ class App:
         for scene in self.stack.scenes:
             scene.resize(size)
         give_back()
+
+    def scene(self, name: str, *args: Any, **kwargs: Any) -> Scene:
+        """The screen called ``name`` (see :mod:`.registry`), built for this app."""
+        return registry.make(name, self, *args, **kwargs)
 
     def notify_turn(self) -> None:
         """It is the player's turn: a short sound if enabled, and a title flash when unfocused."""

@@ -14,11 +14,8 @@ from typing import Callable, Sequence
 import pygame
 
 from .art import fonts
-from .backdrop import INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_lines, panel, wrap
+from .backdrop import INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_lines, dim, panel, wrap
 
-VEIL = (30, 20, 12, 175)
-BLUR = 6
-"""The screen behind a question is drawn this many times smaller and scaled back up (a blur)."""
 
 
 class AskScene(PaintedScene):
@@ -90,17 +87,3 @@ class AskScene(PaintedScene):
             self.app.stack.pop()
         self.then(name)
 
-
-def dim(surface: pygame.Surface) -> None:
-    """Blur and darken what is on ``surface``: the screen behind a modal question. Done in place:
-    no window-sized picture is made (two were made every frame a question was up)."""
-    w, h = surface.get_size()
-    small = pygame.transform.smoothscale(surface, (max(1, w // BLUR), max(1, h // BLUR)))
-    try:
-        pygame.transform.smoothscale(small, (w, h), surface)
-    except (ValueError, pygame.error):   # a surface smoothscale cannot write into
-        surface.blit(pygame.transform.smoothscale(small, (w, h)), (0, 0))
-    # the veil: VEIL's colour over everything at VEIL's alpha (out = behind * (1 - a) + colour * a)
-    a = VEIL[3]
-    surface.fill((256 - a,) * 3, special_flags=pygame.BLEND_RGB_MULT)
-    surface.fill(tuple(round(c * a / 255) for c in VEIL[:3]), special_flags=pygame.BLEND_RGB_ADD)

@@ -41,6 +41,7 @@ from .panels.market import MarketPanel
 from .panels.plan import PlanPanel
 from .panels.player_board import PlayerBoardPanel
 from .panels.top_bar import TopBar
+from .router import follow, leave_game, scene_for
 from .scene import Scene
 
 DRAG_DISTANCE = 6
@@ -192,7 +193,8 @@ class BoardScene(Scene):
     # ------------------------------------------------------------------ per frame
     def update(self, dt: float) -> None:
         before = self.session.version
-        self.session.pump()
+        if follow(self, self.session, self._stays):
+            return   # another screen took its place, or the connection's overlay covers it
         if self.layout is None and self.g is not None:
             self.build()
         self.flash = max(0.0, self.flash - dt)
@@ -207,25 +209,8 @@ class BoardScene(Scene):
             self.flash = 1.2
             if not self._can_act():   # (no longer this player's turn: nothing stays picked)
                 self.input.turn_over()
-        if self.session.turn_started:
-            self.session.turn_started = False
-            self.app.notify_turn()
-        stage = self.session.stage()
-        self._played |= stage == "board"
-        if stage == "ended" and self._played and not self.final and self.layout is not None:
+        if self.session.stage() == "ended" and not self.final:
             self._over(dt)   # the last moves stay in view until the player asks for the scores
-        elif stage != "board" and not self.final:
-            from .router import scene_for  # the router knows every game screen
-            nxt = scene_for(self.app, self.session)
-            if nxt is not None:
-                self.app.stack.replace(nxt)
-                return
-        if self.session.connection_lost and not getattr(self, "_overlay_shown", False):
-            self._overlay_shown = True
-            from .overlay import ReconnectOverlay
-            self.app.stack.push(ReconnectOverlay(self.app, self.session))
-        elif not self.session.connection_lost:
-            self._overlay_shown = False
         if self.layout is not None:   # a view scrolled back stays on the lines it shows
             rows = len(self.log.rows(self.context()))
             if self.log_scroll and rows > self._log_rows:
@@ -358,7 +343,6 @@ class BoardScene(Scene):
             elif el is self.buttons.get("hint"):
                 self._hint()
             elif el is self.buttons.get("leave"):
-                from .router import leave_game   # asks first while hosting with others at the table
                 leave_game(self.app, self.session)
             elif el in self._leader_buttons:
                 self._leader_button(el)
@@ -377,6 +361,12 @@ class BoardScene(Scene):
         """Enter: Confirm for a plan that is ready (a question over the board takes its own Enter)."""
         if self.plan is not None and getattr(self.plan, "ready", True) and self._can_act():
             self._confirm()
+
+    def _stays(self, stage: str) -> bool:
+        """The stages this board stays on: the game's board, and its end once it was in play here
+        (the last moves stay in view); a finished game looked at from the scores, all."""
+        self._played |= stage == "board"
+        return self.final or stage == "board" or (stage == "ended" and self._played and self.layout is not None)
 
     def _over(self, dt: float) -> None:
         """The game ended while this board was shown (Lorenzo's last token, another player's last
@@ -401,7 +391,6 @@ class BoardScene(Scene):
         self._refresh_buttons()
 
     def _to_scores(self) -> None:
-        from .router import scene_for
         nxt = scene_for(self.app, self.session)
         if nxt is not None:
             self.app.stack.replace(nxt)
@@ -484,8 +473,7 @@ class BoardScene(Scene):
 
     def _rules(self) -> None:
         """How to play, over the board (Back returns here; the game's messages wait meanwhile)."""
-        from .help import HelpScene
-        self.app.stack.push(HelpScene(self.app))
+        self.app.stack.push(self.app.scene("help"))
 
     def _drop(self, pos: tuple[int, int]) -> None:
         """The left button comes up: a shelf dragged onto another one is swapped with it (the same
@@ -529,13 +517,11 @@ class BoardScene(Scene):
     def _ask(self, what: str, title: str, text: str, action: str, back: str = "Back") -> None:
         """A modal question over the dimmed board (:class:`~game.scenes.ask.AskScene`): ``action``
         (also Enter) does it, ``back`` (also Esc) changes nothing."""
-        from .ask import AskScene
-
         def then(answer: str) -> None:
             self.confirm_dialog = None
             if answer == "yes" and self.app.stack.top is self:
                 self._confirmed(what)
-        self.confirm_dialog = AskScene(self.app, title, text, [("yes", action, None), ("no", back, None)], then)
+        self.confirm_dialog = self.app.scene("ask", title, text, [("yes", action, None), ("no", back, None)], then)
         self.app.stack.push(self.confirm_dialog)
 
     def _open_leader_menu(self, lid: int) -> None:

@@ -73,11 +73,9 @@ class GameOverScene(SessionScene):
         if name == "title":
             leave_game(self.app, self.session)
         elif name == "board":
-            from .board import BoardScene
-            self.app.stack.push(BoardScene(self.app, self.session, final=True))
+            self.app.stack.push(self.app.scene("board", self.session, final=True))
         elif name == "replay":
-            from .replay import watch_finished
-            watch_finished(self.app, self.session)
+            self.app.stack.push(self.app.scene("watch", self.session))
 
     def handle_event(self, event: pygame.event.Event) -> None:
         """Enter or Esc back to the title, once the scores have been seen: a key pressed within

@@ -11,12 +11,13 @@ from typing import Callable
 
 import pygame
 
+from game.client.games import sample_view
+
 from .art import cards as C
 from .art import icons as I
 from .art import marbles as M
 from .art.palette import INK, OXBLOOD, SEPIA
 from .backdrop import PaintedScene, blit_lines, title_block, tracked, wrap
-from .menus import sample_view
 
 
 @dataclass(frozen=True)

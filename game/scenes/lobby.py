@@ -40,7 +40,7 @@ class LobbyScene(SessionScene):
         self.you_top = 0
         self.hosting = app.server is not None
         if self.hosting:
-            from .menus import lan_addresses
+            from game.client.lan import lan_addresses
             self.addresses = lan_addresses()
 
     @property

@@ -16,14 +16,16 @@ from typing import TYPE_CHECKING, Any
 import pygame
 import pygame_gui
 
-from game.client.games import describe_solo_save, sample_view
-from game.client.words import NICKNAME_MAX, joined, validate_nickname
+from game.client.games import bots_save_path, describe_solo_save, sample_view, saved_summary
+from game.client.lan import lan_addresses
+from game.client.words import NICKNAME_MAX, joined
 from game.settings import BOT_PACES, GAME_PORT
 
 from .app import WINDOW_SIZES, fits, largest_fitting
 from .art import fonts
 from .backdrop import (FADED, INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, glow, panel, title_block,
                        tracked, wrap)
+from .nickname import check_nickname
 
 if TYPE_CHECKING:
     from game.match import RemoteMatch
@@ -40,36 +42,6 @@ KICKER = "A digital edition of the board game"
 
 def size_label(size: tuple[int, int]) -> str:
     return f"{size[0]} \u00d7 {size[1]}"
-
-
-def check_nickname(text: str) -> str | None:
-    """The problem with a nickname, in words, or None if it is fine."""
-    s = text.strip()
-    if not s:
-        return "Type a nickname."
-    if len(s) > NICKNAME_MAX:
-        return f"At most {NICKNAME_MAX} letters."
-    if validate_nickname(s) is None:
-        return "Use letters, digits, spaces and punctuation only."
-    if undrawable(s):        # (not quoted: it would be drawn as a box here too)
-        return "Emoji and some signs show as empty boxes: leave them out."
-    return None
-
-
-def undrawable(text: str) -> str:
-    """The characters of ``text`` the game's letters have no drawing for (emoji, most scripts
-    beyond Latin, Greek and Cyrillic), in order, each once; "" when every one can be drawn."""
-    f = fonts.font(20)
-
-    def ink(ch: str) -> tuple:
-        img = f.render(ch, False, (0, 0, 0))
-        return img.get_size(), pygame.image.tobytes(img, "RGBA")
-    box = ink("\U000F0000")        # a private-use sign no font draws: the font's empty box
-    out = ""
-    for ch in text:
-        if ch not in out and not ch.isspace() and (ch in "\ufe0f\u200d" or ink(ch) == box):
-            out += ch
-    return out
 
 
 def check_port(text: str) -> str | None:
@@ -128,31 +100,6 @@ def parse_address(text: str, default_port: int) -> tuple[str, int]:
     return host, int(port_text)
 
 
-def lan_addresses() -> list[str]:
-    """This computer's LAN IPv4 addresses, best first (never loopback).
-
-    A UDP socket "connected" to a private address makes the system choose the interface it would
-    route through; no packet is sent.
-    """
-    found: list[str] = []
-    for probe in ("192.168.255.255", "10.255.255.255", "172.31.255.255", "203.0.113.1"):
-        try:
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-                s.connect((probe, 9))
-                ip = s.getsockname()[0]
-        except OSError:
-            continue
-        if ip and not ip.startswith(("127.", "0.")) and ip not in found:
-            found.append(ip)
-    try:
-        for ip in socket.gethostbyname_ex(socket.gethostname())[2]:
-            if not ip.startswith(("127.", "0.")) and ip not in found:
-                found.append(ip)
-    except OSError:
-        pass
-    return found
-
-
 # ---------------------------------------------------------------------------- title
 class TitleScene(PaintedScene):
     """The title page: play solo (or continue), host, join, settings, quit."""
@@ -171,7 +118,6 @@ class TitleScene(PaintedScene):
         u = self.unit
         items = []
         from .hosting import hosted_game_open
-        from .versus import bots_save_path, saved_summary
         # every unfinished game first, each taking the player straight back to it
         if hosted_game_open(self.app):
             items.append(("return", "Return to your LAN game", "Back to your seat at the game you host"))
@@ -282,11 +228,9 @@ class TitleScene(PaintedScene):
         elif name == "settings":
             app.stack.push(SettingsScene(app))
         elif name == "help":
-            from .help import HelpScene
-            app.stack.push(HelpScene(app))
+            app.stack.push(app.scene("help"))
         elif name == "past":
-            from .replay import PastGamesScene
-            app.stack.push(PastGamesScene(app))
+            app.stack.push(app.scene("past_games"))
         elif name == "join":
             app.stack.push(JoinScene(app))
         elif name == "return":             # hosting again brings back the game it keeps
@@ -296,16 +240,14 @@ class TitleScene(PaintedScene):
         elif name == "rejoin" and self.seat is not None:   # joining again with the seat's token
             app.stack.push(JoinScene(app, rejoin=self.seat))
         elif name == "continue_versus":
-            from .versus import VersusScene
-            versus = VersusScene(app)
+            versus = app.scene("versus")
             app.stack.push(versus)
             if versus.saved:              # straight back to the board; a problem is said on that page
                 versus.open(resume=True)
         elif name == "solo":
             self.ask_solo()
         elif name == "versus":
-            from .versus import VersusScene
-            app.stack.push(VersusScene(app))
+            app.stack.push(app.scene("versus"))
         elif name == "continue":
             if describe_solo_save(app.config, app.solo_save_path) is None:
                 self.ask_solo()     # it cannot be opened: say so, and offer a new game
@@ -323,7 +265,6 @@ class TitleScene(PaintedScene):
         if not kept:
             app.stack.push(HostScene(app))
             return
-        from .ask import AskScene
         others = sorted({n for _path, people in kept for n in people if n != me})
         text = ("Your LAN game" + (f" with {joined(others)}" if others else "") + " is kept on this computer, "
                 "and hosting brings it back as it was. Continue it, or end it for good and "
@@ -341,9 +282,9 @@ class TitleScene(PaintedScene):
                     self.message = f"The old game could not be ended ({e.strerror or e}); it is kept."
                     return
                 app.stack.push(HostScene(app))
-        app.stack.push(AskScene(app, "Your LAN game is not finished", text,
-                                [("continue", "Continue it", None), ("new", "New table, end it", None),
-                                 ("cancel", "Cancel", None)], then, default="continue"))
+        app.stack.push(app.scene("ask", "Your LAN game is not finished", text,
+                                   [("continue", "Continue it", None), ("new", "New table, end it", None),
+                                    ("cancel", "Cancel", None)], then, default="continue"))
 
     def ask_solo(self) -> None:
         """A new solo game; if one is saved, first ask whether to continue it or lose it."""
@@ -351,7 +292,6 @@ class TitleScene(PaintedScene):
         if not app.solo_save_path.exists():
             self.start_solo(resume=False)
             return
-        from .ask import AskScene
         what = describe_solo_save(app.config, app.solo_save_path)
 
         def then(answer: str) -> None:
@@ -370,7 +310,7 @@ class TitleScene(PaintedScene):
             text = (f"{what} Starting a new game replaces it: the saved game is lost.")
             answers = [("continue", "Continue it", None), ("new", "New game, lose it", None),
                        ("cancel", "Cancel", None)]
-        app.stack.push(AskScene(app, title, text, answers, then, warning=True))
+        app.stack.push(app.scene("ask", title, text, answers, then, warning=True))
 
     def start_solo(self, resume: bool) -> None:
         """Start (or resume) the solo game and go to the screen it is at."""
@@ -753,10 +693,8 @@ class HostScene(PaintedScene):
         self.connect()
 
     def connect(self) -> None:
-        from game.match import RemoteMatch
-
-        from .lobby import LobbyScene
         from game.client.session import GameSession
+        from game.match import RemoteMatch
         app = self.app
         try:
             match = RemoteMatch("127.0.0.1", self.port, app.settings.nickname.strip(), connect_timeout=3,
@@ -766,7 +704,7 @@ class HostScene(PaintedScene):
             self.rebuild()
             return
         session = GameSession(match, app.config, match.nickname)
-        app.stack.replace(LobbyScene(app, session))
+        app.stack.replace(app.scene("lobby", session))
 
     def rebuild(self) -> None:
         self.ui.clear_and_reset()

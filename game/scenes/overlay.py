@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from .art import fonts
-from .ask import dim
-from .backdrop import FADED, INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_lines, panel, tracked, wrap
+from .backdrop import FADED, INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_lines, dim, panel, tracked, wrap
 
 if TYPE_CHECKING:
     from game.client.session import GameSession

@@ -371,14 +371,14 @@ def _when(t: float) -> str:
 
 
 # ---------------------------------------------------------------------------- from the game-over page
-def watch_finished(app: Any, session: GameSession) -> None:
-    """The replay of the game that just ended: made here for a game run on this machine, asked of
-    the server for a remote one (our servers answer ``ReqReplay``; the scene waits for it)."""
+def watch_finished(app: Any, session: GameSession) -> PaintedScene | ReplayScene:
+    """The screen of the replay of the game that just ended: made here for a game run on this
+    machine, asked of the server for a remote one (our servers answer ``ReqReplay``; the scene
+    waits for it)."""
     record = session.match.replay_record()
     if record is not None:                   # solo, or against the computer: the engine is here
-        app.stack.push(ReplayScene(app, Replay(record, app.config)))
-        return
-    app.stack.push(FetchReplayScene(app, session))
+        return ReplayScene(app, Replay(record, app.config))
+    return FetchReplayScene(app, session)
 
 
 class FetchReplayScene(PaintedScene):

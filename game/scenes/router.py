@@ -1,50 +1,40 @@
 """Which scene fits a game session now, and what every game scene does each frame.
 
-:func:`scene_for` maps :meth:`GameSession.stage` to a scene. :func:`follow` is the per-frame duty
-of a scene that shows a game: take the messages that arrived, ring for the player's turn, cover
-the screen with the reconnecting overlay when the connection drops, and hand over to the next
-scene when the stage changes. :class:`SessionScene` does it in ``update``.
+:func:`scene_for` maps :meth:`GameSession.stage` to a scene (by name, from the registry).
+:func:`follow` is the per-frame duty of a scene that shows a game: take the messages that
+arrived, ring for the player's turn, cover the screen with the reconnecting overlay when the
+connection drops, and hand over to the next scene when the stage changes. :class:`SessionScene`
+does it in ``update``, and the board in its own.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .backdrop import PaintedScene
 from .scene import Scene
 
 if TYPE_CHECKING:
-    from .app import App
     from game.client.session import GameSession
+
+    from .app import App
+
+
+STAGES = ("lobby", "leaders", "resources", "waiting", "board", "ended")
+"""The stages of a game (:meth:`GameSession.stage`), each the name of its screen in the registry."""
 
 
 def scene_for(app: "App", session: "GameSession") -> Scene | None:
     """The scene for the session's current stage (None for a stage this client does not know)."""
     stage = session.stage()
-    if stage == "lobby":
-        from .lobby import LobbyScene
-        return LobbyScene(app, session)
-    if stage == "leaders":
-        from .setup import LeaderChoiceScene
-        return LeaderChoiceScene(app, session)
-    if stage == "resources":
-        from .setup import ResourceChoiceScene
-        return ResourceChoiceScene(app, session)
-    if stage == "waiting":
-        from .setup import WaitingScene
-        return WaitingScene(app, session)
-    if stage == "board":
-        from .board import BoardScene
-        return BoardScene(app, session)
-    if stage == "ended":
-        from .game_over import GameOverScene
-        return GameOverScene(app, session)
-    return None
+    return app.scene(stage, session) if stage in STAGES else None
 
 
-def follow(scene: Scene, session: "GameSession", stage: str | None) -> bool:
-    """One frame of a game scene's duty; True if ``scene`` was replaced or covered.
+def follow(scene: Scene, session: "GameSession", stays: "str | Callable[[str], bool] | None") -> bool:
+    """One frame of a game scene's duty, the one place it is written; True if ``scene`` was replaced
+    or covered (by the connection's overlay).
 
-    ``stage`` is the stage ``scene`` shows (None: it does not change scene by stage).
+    ``stays``: the stage ``scene`` shows, or a test of the stages it stays on (None: it does not
+    change scene by stage); on any other stage the scene for it takes its place.
     """
     app = scene.app
     session.pump()
@@ -53,10 +43,10 @@ def follow(scene: Scene, session: "GameSession", stage: str | None) -> bool:
         app.notify_turn()
     if session.connection_lost or session.reconnect_failed:
         if app.stack.top is scene:
-            from .overlay import ConnectionOverlay
-            app.stack.push(ConnectionOverlay(app, session))
+            app.stack.push(app.scene("connection", session))
         return True
-    if stage is not None and session.stage() != stage:
+    stage = session.stage()
+    if stays is not None and not (stays(stage) if callable(stays) else stage == stays):
         nxt = scene_for(app, session)
         if nxt is not None and app.stack.top is scene:
             app.stack.replace(nxt)
@@ -69,7 +59,6 @@ def leave_game(app: "App", session: "GameSession | None", *, ask: bool = True, s
     ``stop_server``) for the title. With other people at a table this computer hosts, the host is
     asked first (``ask``; see :mod:`.hosting`): leave the table and let them play on, stop hosting,
     or stay."""
-    from .menus import TitleScene
     if ask and app.server is not None:
         from .hosting import ask_before_leaving
         if ask_before_leaving(app, session, lambda stop: leave_game(app, session, ask=False, stop_server=stop)):
@@ -85,7 +74,7 @@ def leave_game(app: "App", session: "GameSession | None", *, ask: bool = True, s
             session.close()
         except OSError:
             pass
-    app.stack.reset(TitleScene(app))
+    app.stack.reset(app.scene("title"))
 
 
 class SessionScene(PaintedScene):

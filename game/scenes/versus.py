@@ -8,41 +8,22 @@ a second time first. A save that cannot be read is reported, and left as it is.
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 from typing import Any
 
 import pygame
 
-from game.client.words import joined
+from game.client.games import bots_save_path, saved_summary
 from game.settings import BOT_PACES
 
 from .art import fonts
 from .backdrop import FADED, INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, panel, title_block, tracked, wrap
+from .nickname import check_nickname
 
 log = logging.getLogger("mor.versus")
 
 LEVELS = (("easy", "Easy", "A beginner who knows the rules: buys what it can, rarely plans ahead"),
           ("medium", "Medium", "A steady player: aims at cards and leaders that fit, watches the faith track"),
           ("hard", "Hard", "Looks ahead: tries each promising move many times before choosing"))
-
-
-def bots_save_path(app: Any) -> Path:
-    """Where the game against the computer is saved."""
-    return Path(app.data_dir) / "bots-game.json"
-
-
-def saved_summary(path: Path, config: Any) -> tuple[str | None, str | None]:
-    """(a line describing the saved game, or None; a problem reading it, or None)."""
-    import orjson
-    if not path.exists():
-        return None, None
-    try:
-        data = orjson.loads(path.read_bytes())
-        bots = data["bots"]
-        names = [f"{nick.removesuffix(' (bot)')} ({level})" for nick, level in bots.items()]
-    except (OSError, orjson.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
-        return None, f"The saved game could not be read ({type(e).__name__}); it is kept as it is."
-    return "A game against " + joined(names) + " is saved.", None
 
 
 class VersusScene(PaintedScene):
@@ -193,7 +174,6 @@ class VersusScene(PaintedScene):
         """Start (or continue) the game and go to the screen it is at."""
         from game.client.games import GameNotOpened, open_bots
 
-        from .menus import check_nickname
         from .router import scene_for
 
         app = self.app

@@ -316,7 +316,7 @@ def test_the_board_draws_a_change_into_the_same_frame_and_a_question_dims_in_pla
     """A change on the board is drawn into the board's frame it already has (a new window-sized
     copy for each change made two of them live at once), and the screen behind a question is
     blurred and darkened in place, the same pixels as a veil laid over it."""
-    from game.scenes.ask import BLUR, VEIL, dim
+    from game.scenes.backdrop import BLUR, VEIL, dim
     board = _first_board(app, ["Ada", "Bruno"])
     base, static = board._base, board._static
     before = pygame.image.tobytes(base, "RGB")

@@ -72,7 +72,7 @@ def test_undo_and_the_replay_of_a_game_on_our_server(server, tmp_path):
     assert undone == 3
     app = App(headless=True, size=(1024, 640))
     try:
-        watch_finished(app, session)
+        app.stack.push(watch_finished(app, session))
         pump_until(session, lambda: isinstance(app.stack.top, ReplayScene), app=app)
         replay = app.stack.top.replay
         assert replay.final.snapshot() == game.snapshot() and replay.viewer == "Ada"
