@@ -533,8 +533,8 @@ def test_a_host_who_stops_hosting_on_his_turn_finds_it_waiting_when_he_hosts_aga
         if game.current_player.nickname == "Bea":      # Bea plays first: her turn, then Ada's
             play_market_turn(bea, 2)
         ada.until(lambda: game.current_player.nickname == "Ada", 10, "Ada's turn")
-        ada.frames(2)
-        assert ada.button_at("Hint") is not None       # Ada's board: her turn
+        # the server's game says so at once; her board says so when her client has read it
+        ada.until(lambda: ada.button_at("Hint") is not None, 10, "Ada's board on her turn")
         ada.press("Leave")
         ada.until_scene("AskScene")
         assert "the game waits, kept as it is (your turn too), until you host again" in ada.app.stack.top.text
@@ -549,7 +549,7 @@ def test_a_host_who_stops_hosting_on_his_turn_finds_it_waiting_when_he_hosts_aga
         ada.frames(3)
         bea.frames(3)
         assert game.current_player.nickname == "Ada" and all(p.active for p in game.players)
-        assert ada.button_at("Hint") is not None       # still her turn, on her board
+        ada.until(lambda: ada.button_at("Hint") is not None, 10, "her turn still, on her board")
         assert not any("skipped" in line for line in log_of(ada)), log_of(ada)[-5:]
         assert not any("Ada is away" in line or "skipped" in line for line in log_of(bea)), log_of(bea)[-5:]
     finally:
