@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from screenshots import TableMatch, mid_game  # noqa: E402
 
 from game.bots import make_bot  # noqa: E402
+from game.bots.driver import BotPool  # noqa: E402
 from game.match import LocalMatch  # noqa: E402
 from game.rules import default_config, player_view  # noqa: E402
 from game.rules.actions import ReqActivateProductions, ReqBuyDevCard, ReqTakeFromMarket  # noqa: E402
@@ -46,16 +47,29 @@ def click(app: App, pos, frames: int = 2) -> None:
 
 
 def ask_hint(app: App, board: BoardScene) -> int:
-    """Press Hint and run frames until its plan shows; returns the frames run while it thought."""
+    """Press Hint and run frames until its plan shows; returns the frames run while it thought.
+
+    The question is held back from the bot's worker at first: frames go on, with no plan and the
+    hint thinking, so the frame loop never waits for the bot (a loop that did would hang here and
+    time out); then the question goes to the worker and its answer becomes the plan."""
     assert board.buttons["hint"].is_enabled
-    click(app, board.buttons["hint"].rect.center, frames=0)
-    waited = 0
+    held: list[tuple] = []
+    submit = BotPool.submit
+    BotPool.submit = lambda pool, job, callback: held.append((pool, job, callback))
+    try:
+        click(app, board.buttons["hint"].rect.center, frames=0)
+        for _ in range(5):
+            app.frame(0.016)
+        assert len(held) == 1, "the hint was not asked of the bot's worker"
+        assert board.plan is None and board.hinter.thinking
+    finally:
+        BotPool.submit = submit
+    submit(*held[0])
+    waited = 5
     end = time.monotonic() + 60
     while board.plan is None:
         assert time.monotonic() < end, "no hint came"
-        t0 = time.perf_counter()
         app.frame(0.016)
-        assert time.perf_counter() - t0 < 0.5      # the frame loop never waits for the bot
         waited += 1
         time.sleep(0.005)
     return waited
