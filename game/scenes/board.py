@@ -219,7 +219,7 @@ class BoardScene(Scene):
             elif not self.log_scroll:
                 self.log_unseen = 0          # back at the newest line: the log follows again
             self._log_rows = rows
-            self.action_bar.place_tooltips(self.ui)
+            self.action_bar.place_tooltips(self.ui, self.keep_readable())
         self._refresh_buttons()
         under = self._greyed_under(pygame.mouse.get_pos())
         self._grey = (under, self._grey[1] + dt if under is not None and under is self._grey[0] else 0.0)
@@ -257,9 +257,8 @@ class BoardScene(Scene):
         lines = wrap(words, size, round(330 * u), "regular")
         lead = round(size * 1.25)
         w = max(F.font(size, "regular").size(ln)[0] for ln in lines) + round(20 * u)
-        box = pygame.Rect(0, 0, w, len(lines) * lead + round(12 * u))
-        box.bottomright = (self.layout.actions.right, self.layout.actions.top - round(6 * u))
-        box.clamp_ip(surface.get_rect())
+        box = self.action_bar.tip_rect((w, len(lines) * lead + round(12 * u)), surface.get_rect(),
+                                       self.keep_readable())
         pygame.draw.rect(surface, P.INK, box, border_radius=6)
         pygame.draw.rect(surface, P.GOLD, box, width=1, border_radius=6)
         for i, line in enumerate(lines):
@@ -682,9 +681,13 @@ class BoardScene(Scene):
         if self.viewing is not None:
             self._draw_opponent_full(surface, ctx, self.viewing)
 
-    def _draw_error(self, surface: pygame.Surface, words: str) -> None:
-        """A refusal, on its own label at the foot of the card slots (over nothing the player
-        reads at that moment), at the log's size or larger, wrapped on two lines at most."""
+    def keep_readable(self) -> list[pygame.Rect]:
+        """What a tooltip never covers: the refusal (or note) the player is reading now."""
+        box = self.error_box(self.session.error) if self.session.error and self.layout is not None else None
+        return [box[0]] if box is not None else []
+
+    def error_box(self, words: str) -> tuple[pygame.Rect, list[str], int, int, int]:
+        """Where a refusal's label goes, and its lines: (box, lines, type size, line step, padding)."""
         from .art import fonts as F
         from .backdrop import wrap
         from .panels.base import reading_size
@@ -698,6 +701,13 @@ class BoardScene(Scene):
         w = max(F.font(size, "italic").size(ln)[0] for ln in lines) + 2 * pad
         box = pygame.Rect(0, 0, w, len(lines) * step + pad)
         box.midbottom = (room.centerx, room.bottom - round(6 * u))
+        return box, lines, size, step, pad
+
+    def _draw_error(self, surface: pygame.Surface, words: str) -> None:
+        """A refusal, on its own label at the foot of the card slots (over nothing the player
+        reads at that moment), at the log's size or larger, wrapped on two lines at most; no
+        tooltip covers it (:meth:`keep_readable`)."""
+        box, lines, size, step, pad = self.error_box(words)
         pygame.draw.rect(surface, P.PARCHMENT, box, border_radius=6)
         pygame.draw.rect(surface, P.OXBLOOD, box, width=2, border_radius=6)
         for i, line in enumerate(lines):

@@ -131,7 +131,7 @@ class ReplayScene(BoardScene):
         if self.layout is None and self.g is not None:
             self.build()
         if self.layout is not None:        # a tooltip never covers the controls it explains
-            self.action_bar.place_tooltips(self.ui)
+            self.action_bar.place_tooltips(self.ui, self.keep_readable())
         self.flash = max(0.0, self.flash - dt)
 
     def handle_event(self, event: pygame.event.Event) -> None:

@@ -2,6 +2,8 @@
 a row of small buttons at its foot (Rules, Leave; more can be added to :data:`SMALL`)."""
 from __future__ import annotations
 
+from typing import Sequence
+
 import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
@@ -59,19 +61,35 @@ class ActionBar(Panel):
                                                     object_id=ObjectID(class_id="@quiet"))
         return out
 
-    def place_tooltips(self, ui: pygame_gui.UIManager) -> None:
-        """A tooltip that would cover the bar goes above it instead, right-aligned with it (the
-        buttons stay in view while their tooltip is read)."""
+    def place_tooltips(self, ui: pygame_gui.UIManager, avoid: Sequence[pygame.Rect] = ()) -> None:
+        """A tooltip that would cover the bar, or what the player must read now (``avoid``: a
+        refusal, an export's "Saved as…"), goes where it covers neither (:meth:`tip_rect`)."""
         window = pygame.Rect((0, 0), ui.get_root_container().get_rect().size)
         for el in ui.get_sprite_group().sprites():
-            if isinstance(el, pygame_gui.elements.UITooltip) and el.rect.colliderect(self.rect):
-                r = pygame.Rect(el.rect)
-                r.bottomright = (self.rect.right, self.rect.top - self.px(6))
-                r.clamp_ip(window)
-                if r.colliderect(self.rect):   # no room above: beside it, on the left
-                    r.bottomright = (self.rect.left - self.px(6), self.rect.bottom)
-                    r.clamp_ip(window)
-                el.set_position(r.topleft)
+            if isinstance(el, pygame_gui.elements.UITooltip) and (
+                    el.rect.colliderect(self.rect) or any(el.rect.colliderect(a) for a in avoid)):
+                r = self.tip_rect(el.rect.size, window, avoid)
+                if r.topleft != el.rect.topleft:
+                    el.set_position(r.topleft)
+
+    def tip_rect(self, size: tuple[int, int], window: pygame.Rect,
+                 avoid: Sequence[pygame.Rect] = ()) -> pygame.Rect:
+        """Where a tooltip of ``size`` about the bar goes: above it, right-aligned with it (the
+        buttons stay in view while it is read); when that would cover something in ``avoid``,
+        beside the bar on the left, over the log's newest lines (or above those, when no room)."""
+        gap = self.px(6)
+        r = pygame.Rect((0, 0), size)
+        places = [("bottomright", (self.rect.right, self.rect.top - gap)),
+                  ("bottomright", (self.rect.left - gap, self.rect.bottom)),
+                  ("bottomleft", (self.rect.left, self.rect.top - gap))]
+        for anchor, at in places:
+            setattr(r, anchor, at)
+            r.clamp_ip(window)
+            if not r.colliderect(self.rect) and not any(r.colliderect(a) for a in avoid):
+                return r
+        r.bottomright = places[1][1]
+        r.clamp_ip(window)
+        return r
 
     @staticmethod
     def refresh(buttons: dict[str, pygame_gui.elements.UIButton], ctx: Context) -> None:

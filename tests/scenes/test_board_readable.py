@@ -1,0 +1,133 @@
+"""What the player must read now stays in view, in the real frame loop (posted events, the frames
+drawn): no tooltip covers a refusal or an export's "Saved as…"."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pygame
+import pygame_gui
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from screenshots import TableMatch, mid_game  # noqa: E402
+from walk import Walk  # noqa: E402
+
+from game.client.session import GameSession  # noqa: E402
+from game.rules import default_config  # noqa: E402
+from game.rules.playout import random_game  # noqa: E402
+from game.scenes.app import App  # noqa: E402
+from game.scenes.board import BoardScene  # noqa: E402
+
+pytestmark = pytest.mark.timeout(120)
+CFG = default_config()
+SIZES = [(1024, 640), (1600, 900), (1920, 1080)]
+
+
+@pytest.fixture(autouse=True)
+def _dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+
+
+@pytest.fixture
+def pointer(monkeypatch):
+    """Where the system pointer is (pygame_gui reads it for hovering; a headless display has none)."""
+    at = [(3, 3)]
+    monkeypatch.setattr(pygame.mouse, "get_pos", lambda: at[0])
+    return at
+
+
+def rest_on(walk: Walk, pointer: list, pos, frames: int = 60) -> None:
+    """The pointer moves to ``pos`` and stays there a second (past every tooltip's delay)."""
+    pointer[0] = (int(pos[0]), int(pos[1]))
+    walk.move(pointer[0])
+    walk.frames(frames)
+
+
+def pixels(surface: pygame.Surface, rect: pygame.Rect) -> bytes:
+    return pygame.image.tobytes(surface.subsurface(rect.clip(surface.get_rect())), "RGB")
+
+
+def tips(scene) -> list[pygame.Rect]:
+    return [pygame.Rect(el.rect) for el in scene.ui.get_sprite_group().sprites()
+            if isinstance(el, pygame_gui.elements.UITooltip) and el.visible]
+
+
+def _close(app: App) -> None:
+    while app.stack.top is not None:
+        app.stack.pop()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_no_tooltip_of_the_action_bar_covers_a_refusal(size, pointer):
+    """A refusal at the foot of the card slots; the pointer rests on End turn (greyed: the board's
+    own reason), then on Hint and Rules (pygame_gui's tooltips): the refusal stays whole."""
+    from game.rules.actions import ReqBuyDevCard
+    app = App(headless=True, size=size)
+    walk = Walk(app, None, "refusal")
+    session = GameSession(TableMatch(mid_game(["Ada", "Bruno"], 3, 20), "Ada"), CFG, "Ada")
+    scene = BoardScene(app, session)
+    app.stack.push(scene)
+    try:
+        walk.frames(2)
+        app.frame(5.0)                                      # past the glow of the first frame
+        session.send(ReqBuyDevCard("Green", 3, 0, {}))
+        walk.frames(2)
+        assert session.error
+        box = scene.keep_readable()[0]
+        calm = pixels(app.window, box)
+        end = scene.buttons["end"]
+        assert end.visible and not end.is_enabled
+        rest_on(walk, pointer, end.rect.center)
+        assert scene.greyed_tip(), "End turn says nothing"
+        assert pixels(app.window, box) == calm, "the reason End turn is greyed covers the refusal"
+        for key in ("hint", "rules"):
+            rest_on(walk, pointer, (3, 3), 3)
+            rest_on(walk, pointer, scene.buttons[key].rect.center)
+            shown = tips(scene)
+            assert shown, f"no tooltip on {key}"
+            assert not any(t.colliderect(box) for t in shown), f"{key}'s tooltip covers the refusal"
+            assert pixels(app.window, box) == calm
+    finally:
+        _close(app)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_export_tooltip_leaves_saved_as_readable(size, pointer, tmp_path, monkeypatch):
+    """A replay exported with its button, the pointer still on it: "Saved as…" stays whole."""
+    from game.client.replay import Replay
+    from game.scenes.replay import ReplayScene
+    app = App(headless=True, size=size)
+    walk = Walk(app, None, "export")
+    game = random_game(CFG, ["Ada", "Bruno"], seed=12)
+    from game import replays as R
+    R.save_finished(game, app.data_dir / R.REPLAYS, "bots", "Ada")
+    from game.client.replay import past_games
+    (record,) = past_games(app.data_dir)
+    scene = ReplayScene(app, __import__("game.client.replay", fromlist=["open_replay"]).open_replay(
+        record.path, app.config, "Ada"), export_dir=tmp_path / "out")
+    (tmp_path / "out").mkdir()
+    app.stack.push(scene)
+    try:
+        walk.frames(2)
+        export = scene.buttons["rules"]
+        assert export.text == "Export"
+        rest_on(walk, pointer, export.rect.center, 2)
+        walk.frames(1, [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pointer[0], button=1)])
+        walk.frames(2, [pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pointer[0], button=1)])
+        assert (scene.session.error or "").startswith("Saved as")
+        assert list((tmp_path / "out").glob("*.json"))
+        box = scene.keep_readable()[0]
+        walk.frames(60)                                     # the pointer stays on Export
+        shown = tips(scene)
+        assert shown, "no tooltip on Export"
+        assert not any(t.colliderect(box) for t in shown), "Export's tooltip covers Saved as"
+        app.draw()
+        calm = pixels(app.window, box)
+        rest_on(walk, pointer, (3, 3), 30)
+        assert not tips(scene)
+        app.draw()
+        assert pixels(app.window, box) == calm
+    finally:
+        _close(app)
