@@ -114,7 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"bytes waiting to be sent to all connections together; past them the connections "
                           f"that are behind are dropped (default {d.max_output_total})")
     lim.add_argument("--tables-per-address", type=_count, default=d.tables_per_address, metavar="N",
-                     help=f"games in progress started from one address (default {d.tables_per_address})")
+                     help=f"games in progress and open tables started from one address "
+                          f"(default {d.tables_per_address})")
     lim.add_argument("--bots-per-address", type=_count, default=d.bots_per_address, metavar="N",
                      help=f"computer players in games in progress started from one address "
                           f"(default {d.bots_per_address})")

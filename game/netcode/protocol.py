@@ -28,7 +28,7 @@ Differences from the reference, on purpose:
   unknown fields, so a reference-style client simply never sends it.
 
 >>> parse_client_message({"type": "ReqJoin", "nickname": "alice"})
-ReqJoin(nickname='alice', token=None)
+ReqJoin(nickname='alice', token=None, table=None)
 >>> update_booked_seats(1, "alice")
 {'bookedSeats': 1, 'canPrepareNewGame': 'alice', 'type': 'UpdateBookedSeats'}
 """
@@ -116,6 +116,18 @@ ERR_REPLAY = "ErrReplay"      # server to the requester: {"reason": one of REPLA
 REPLAY_NOT_FINISHED = "NOT_FINISHED"   # the game is not over (its replay would show hidden cards)
 REPLAY_NO_SUCH_GAME = "NO_SUCH_GAME"   # no finished game of that number here
 REPLAY_NOT_YOURS = "NOT_YOURS"         # the token is not one of that game's seats
+REQ_TABLES = "ReqTables"      # client to server, any time: {"from": n} (optional) lists the open tables
+UPDATE_TABLES = "UpdateTables"  # server to the asker: {tables: [...], from, total, queue: {waiting, playersCount}}
+ERR_TABLE = "ErrTable"        # server to the asker: {reason: one of TABLE_REASONS, msg: words}
+TABLE_NAME_MAX = 32           # a table's name, in characters (printable, surrounding spaces dropped)
+TABLES_PAGE = 20              # tables in one UpdateTables at most
+TABLE_NO_SUCH = "NO_SUCH_TABLE"    # no open table of that name, or no table with that code
+TABLE_PRIVATE = "PRIVATE"          # a private table is joined with its code, not its name
+TABLE_NAME_TAKEN = "NAME_TAKEN"    # an open table has that name already
+TABLE_BAD = "INVALID"              # the name, the count or the bots asked for are not acceptable
+TABLE_LIMIT = "LIMIT"              # too many tables and games from this address
+TABLE_EXTENSION = "EXTENSION"      # tables are for clients that join with a token
+TABLE_REASONS = frozenset({TABLE_NO_SUCH, TABLE_PRIVATE, TABLE_NAME_TAKEN, TABLE_BAD, TABLE_LIMIT, TABLE_EXTENSION})
 """Longest chat message, in characters, after stripping surrounding whitespace."""
 # Server to client: errors.
 ERR_PROTOCOL = "ErrProtocol"
@@ -250,6 +262,7 @@ class ReqJoin(ClientMessage):
     TYPE: ClassVar[str] = REQ_JOIN
     nickname: str | None = None
     token: str | None = None
+    table: "TableChoice | None" = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -257,12 +270,115 @@ class ReqJoin(ClientMessage):
             out["nickname"] = self.nickname
         if self.token is not None:
             out["token"] = self.token
+        if self.table is not None:
+            out["table"] = self.table.to_dict()
         out["type"] = self.TYPE
         return out
 
     @classmethod
     def parse(cls, d: Mapping[str, Any]) -> "ReqJoin":
-        return cls(_opt_str(d, "nickname"), _opt_str(d, "token"))
+        table = d.get("table")
+        return cls(_opt_str(d, "nickname"), _opt_str(d, "token"),
+                   None if table is None else TableChoice.parse(table))
+
+
+@dataclass(frozen=True, slots=True)
+class TableChoice:
+    """Where a ``ReqJoin`` asks to sit (our extension, the ``table`` field): an open table by its
+    ``name`` (a public one), any table by its invite ``code``, or a new table (``create``: its
+    name) of ``players_count`` seats, ``private`` or not, with ``bots`` (levels) in some of them
+    at ``bot_pace``. Without it a client joins the waiting list (the Quick game, seed 004's
+    random-players queue, which reference clients share).
+
+    >>> TableChoice.parse({"create": "Ada's table", "playersCount": 3, "private": True})
+    TableChoice(name=None, code=None, create="Ada's table", players_count=3, private=True, bots=(), bot_pace=None)
+    """
+
+    name: str | None = None
+    code: str | None = None
+    create: str | None = None
+    players_count: int | None = None
+    private: bool = False
+    bots: tuple[str, ...] = ()
+    bot_pace: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.create is not None:
+            out: dict[str, Any] = {"create": self.create, "playersCount": self.players_count,
+                                   "private": self.private}
+            if self.bots:
+                out["bots"] = list(self.bots)
+            if self.bot_pace is not None:
+                out["botPace"] = self.bot_pace
+            return out
+        return {"code": self.code} if self.code is not None else {"name": self.name}
+
+    @classmethod
+    def parse(cls, d: Any) -> "TableChoice":
+        if not isinstance(d, Mapping):
+            raise ProtocolError(INVALID_TYPES, "table must be an object")
+        name, code, create = (_opt_str(d, k) for k in ("name", "code", "create"))
+        if sum(v is not None for v in (name, code, create)) != 1:
+            raise ProtocolError(INVALID_TYPES, "table needs one of name, code or create")
+        if any(v is not None and len(v) > 64 for v in (name, code, create)):
+            raise ProtocolError(INVALID_TYPES, "table names and codes are short")
+        if create is None:
+            return cls(name, code)
+        n = d.get("playersCount")
+        private = d.get("private", False)
+        if type(n) is not int or type(private) is not bool:
+            raise ProtocolError(INVALID_TYPES, "a new table needs playersCount (an integer) and private (true or false)")
+        bots = d.get("bots") or []
+        if type(bots) is not list or len(bots) > 8 or any(type(b) is not str or len(b) > 24 for b in bots):
+            raise ProtocolError(INVALID_TYPES, "bots must be a list of levels")
+        pace = d.get("botPace")
+        if isinstance(pace, (str, list, dict)) and len(pace) > 64:
+            pace = "(too long)"
+        return cls(None, None, create, n, private, tuple(bots), pace)
+
+
+@dataclass(frozen=True, slots=True)
+class ReqTables(ClientMessage):
+    """Ask for the open tables (our extension; also before ``ReqJoin``): answered with
+    ``UpdateTables``, at most :data:`TABLES_PAGE` tables from the ``from``-th on."""
+
+    TYPE: ClassVar[str] = REQ_TABLES
+    start: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"from": self.start, "type": self.TYPE} if self.start else {"type": self.TYPE}
+
+    @classmethod
+    def parse(cls, d: Mapping[str, Any]) -> "ReqTables":
+        start = d.get("from", 0)
+        if type(start) is not int or start < 0:
+            raise ProtocolError(INVALID_TYPES, "from must be a number of tables")
+        return cls(start)
+
+
+def clean_table_name(text: Any) -> str | None:
+    """A table's name with surrounding whitespace removed and inner runs made one space, or None if
+    it is not 1 to :data:`TABLE_NAME_MAX` printable characters.
+
+    >>> clean_table_name("  Ada's   table ")
+    "Ada's table"
+    """
+    if type(text) is not str:
+        return None
+    text = " ".join(text.split())
+    if not 1 <= len(text) <= TABLE_NAME_MAX or not text.isprintable():
+        return None
+    return text
+
+
+def err_table(reason: str, msg: str) -> dict[str, Any]:
+    """``ErrTable`` (our extension): a ``ReqJoin`` with a ``table`` refused (nothing changed: the
+    nickname is not taken, the client may join again), with a reason code and words.
+
+    :raises ValueError: an unknown reason."""
+    if reason not in TABLE_REASONS:
+        raise ValueError(f"unknown ErrTable reason {reason!r}")
+    return _msg(ERR_TABLE, reason=reason, msg=msg)
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,7 +498,7 @@ def _opt_str(d: Mapping[str, Any], key: str) -> str | None:
 _NETWORK: dict[str, type[ClientMessage]] = {
     cls.TYPE: cls
     for cls in (ReqWelcome, ResWelcome, ReqHeartbeat, ResHeartbeat, ReqGoodbye, ReqQuit, ReqJoin,
-                ReqNewGame, ReqChat, ReqUndo, ReqReplay)
+                ReqNewGame, ReqChat, ReqUndo, ReqReplay, ReqTables)
 }
 
 AnyClientMessage = Union[ClientMessage, Action]
@@ -456,14 +572,28 @@ def res_quit() -> dict[str, Any]:
 
 
 def update_booked_seats(booked_seats: int, can_prepare_new_game: str,
-                        players: list[str] | None = None) -> dict[str, Any]:
+                        players: list[str] | None = None, table: dict[str, Any] | None = None) -> dict[str, Any]:
     """Waiting-list length and the nickname at its head (who may send ``ReqNewGame``);
     ``players`` (our extension, only for our clients): the nicknames at the front of the list (the
-    next game's seats), in its order."""
+    next game's seats), in its order. ``table`` (our extension, to the people at a table):
+    ``{name, private}`` and, at a private table, its invite ``code``; ``bookedSeats`` then counts
+    the people at that table and ``canPrepareNewGame`` is its host."""
     if players is None:
         return _msg(UPDATE_BOOKED_SEATS, bookedSeats=booked_seats, canPrepareNewGame=can_prepare_new_game)
+    if table is None:
+        return _msg(UPDATE_BOOKED_SEATS, bookedSeats=booked_seats, canPrepareNewGame=can_prepare_new_game,
+                    players=list(players))
     return _msg(UPDATE_BOOKED_SEATS, bookedSeats=booked_seats, canPrepareNewGame=can_prepare_new_game,
-                players=list(players))
+                players=list(players), table=table)
+
+
+def update_tables(tables: list[dict[str, Any]], start: int, total: int, waiting: int,
+                  players_count: int | None) -> dict[str, Any]:
+    """``UpdateTables`` (our extension): a page of the open tables (each ``{name, host, players,
+    taken, free, bots, private}``), where it starts in the list, how many there are, and the
+    Quick game's queue (``waiting`` people, the game their first chose, if any)."""
+    return _msg(UPDATE_TABLES, tables=tables, **{"from": start}, total=total,
+                queue={"waiting": waiting, "playersCount": players_count})
 
 
 def update_join_game(players_count: int, bots: list[str] | None = None) -> dict[str, Any]:

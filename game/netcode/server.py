@@ -26,7 +26,9 @@ Limits (what one stranger may take; each an option, see ``docs/server.md``)
     second per connection (a faster sender is read more slowly) and LINES_PER_TURN lines per
     wake-up, output queued per connection and in total, games and bot seats per address, bot
     seats in total. One timer watches every connection's clocks, so nothing of a closed
-    connection is left in the timers. Only the first few of the waiting list hear of its changes.
+    connection is left in the timers. Only the first few of the waiting list hear of its changes,
+    and only a table's people of that table's. A seat at a table is a place outside a game in
+    progress (``lobby_time``); open tables count among an address's games.
 
 Locks
     The loop holds ``Server.lock`` while it handles a wake-up (never while it waits), so another
@@ -112,6 +114,15 @@ Extensions and deliberate differences (a reference client never notices them)
       plain port unchanged. A connection there is served once its handshake is over (a silent one
       is closed by the heartbeat, as any other). ``ReqWelcome {tls: true}`` on the plain port
       (our client's) is answered ``ResWelcome {tlsPort}``; a reference client never asks.
+    * Tables (:mod:`.tables`): ``ReqTables {from}`` (any time, also before ``ReqJoin``) is
+      answered ``UpdateTables`` (a page of the open tables and the Quick game's queue);
+      ``ReqJoin {nickname, token, table}`` opens a named table (``create``, ``playersCount``,
+      ``private``, ``bots``, ``botPace``) or sits at one by ``name`` (public) or invite ``code``,
+      else ``ErrTable {reason, msg}`` and nothing is taken. Its people get ``UpdateJoinGame``
+      and ``UpdateBookedSeats {…, players, table}``; its host (the first seated) may change its
+      size and bots with ``ReqNewGame``; the game starts when people and bots fill it. A
+      ``ReqJoin`` without ``table`` joins the waiting list as before: the Quick game, shared
+      with reference clients, who never see a table.
     * The full list, with the reason for each: ``docs/compatibility.md``.
 """
 from __future__ import annotations
@@ -144,6 +155,7 @@ from .discovery import Announcer, TableInfo, should_announce
 from .framing import LineFeeder, ProtocolError, decode_line, encode
 from .poller import Poller, SelectorPoller
 from .room import CANNOT_SAVE, INTERNAL_ERROR, SAVING_AGAIN, SERVER_VOICE, Room
+from .tables import Table, TableBook
 
 __all__ = ["CANNOT_SAVE", "CANNOT_START", "SAVING_AGAIN", "SERVER_VOICE", "Server", "ServerOptions", "serve"]
 from .store import GameLog, GameStore
@@ -261,7 +273,7 @@ class Session:
                  "announced", "line_reader", "out", "dirty", "writing", "closed", "goodbye",
                  "hangup", "last_input", "pinged", "extensions", "chat_times", "tls", "handshake",
                  "ip", "opened", "since", "pending", "pending_at", "allowance", "allowance_at", "throttled",
-                 "__weakref__")
+                 "table", "__weakref__")
 
     def __init__(self, server: "Server", sock: socket.socket, addr: Any, number: int) -> None:
         self.server = server
@@ -272,6 +284,7 @@ class Session:
         self.nickname: str | None = None
         self.token: str | None = None
         self.room: Room | None = None
+        self.table: Table | None = None   # the open table it sits at, waiting for its game (our extension)
         self.left = False
         self.announced: int | None = None   # the game size already announced with UpdateJoinGame
         self.line_reader = LineFeeder()
@@ -374,6 +387,7 @@ class Server:
         self.lock = threading.RLock()
         self.sessions: set[Session] = set()
         self.waiting: list[Session] = []
+        self.tables = TableBook()      # the open tables (our extension), each waiting for its players
         self.pending_count: int | None = None
         self.pending_bots: tuple[str, ...] = ()
         self.pending_pace: float | None = None   # the pending game's botPace (None: bot_delay)
@@ -710,6 +724,10 @@ class Server:
         departures not saved yet, and let the bots ask again."""
         if self._start_failing and self.pending_count is not None:
             self._lobby_changed(None)
+        if self._start_failing:
+            for table in self.tables:
+                if table.full:
+                    self._table_changed(table)
         for room in list(self.rooms.values()):
             if not room.saving:
                 room.retry_save()
@@ -728,8 +746,8 @@ class Server:
             return
         players = sum(len(r.online) for r in live)
         log.info("status: connections %d; games in progress %d (players online %d); waiting to play "
-                 "%d; %.1f lines/s; %.1f MB", len(self.sessions), len(live), players,
-                 len(self.waiting), lines / elapsed if elapsed > 0 else 0.0, pid_rss_mb())
+                 "%d; open tables %d; %.1f lines/s; %.1f MB", len(self.sessions), len(live), players,
+                 len(self.waiting), len(self.tables), lines / elapsed if elapsed > 0 else 0.0, pid_rss_mb())
 
     # ------------------------------------------------------------------ accepting
     def _accept_ready(self, tls: socket.socket | None = None) -> None:
@@ -1382,6 +1400,8 @@ class Server:
                     # a game that ended while its player was away is still theirs to see, with
                     # the token that proves the seat; anyone else starts afresh in the waiting room
                     self._rejoin(s, nick, room, msg.token)
+                elif msg.table is not None:
+                    self._enter_table(s, nick, msg.token, msg.table)
                 else:
                     self._enter_lobby(s, nick, msg.token)
 
@@ -1390,7 +1410,8 @@ class Server:
         waiting room) who joined with our client, the sender included (that is its answer). At most CHAT_BURST lines in
         CHAT_WINDOW seconds; past that the sender is asked to wait."""
         room = s.room
-        waiting = room is None and s in self.waiting
+        table = s.table if room is None else None
+        waiting = room is None and (table is not None or s in self.waiting)
         if s.nickname is None or (room is None and not waiting) or s.left:
             s.send(P.err_nickname(P.NOT_IN_GAME if s.nickname is not None else P.NOT_SET))
             return
@@ -1404,7 +1425,7 @@ class Server:
         times.append(now)
         data = encode(P.update_chat(s.nickname, msg.text))
         if waiting:   # the next table talks among itself (the first of the waiting list)
-            for other in self.waiting[:self._told()]:
+            for other in table.seats if table is not None else self.waiting[:self._told()]:
                 if other.extensions and other is not s:
                     other.push(data)
             s.push(data)
@@ -1561,6 +1582,8 @@ class Server:
         with self.lock:
             if s.nickname is None:
                 s.send(P.err_nickname(P.NOT_SET))
+            elif s.table is not None and not s.left:
+                self._table_new_game(s, s.table, count, tuple(bots), pace)
             elif not self.waiting or self.waiting[0] is not s:
                 s.send(P.err_new_game(False, "Only the first player in the waiting room may ask for bots."
                                       if bots else None))
@@ -1595,21 +1618,31 @@ class Server:
     def _limits_problem(self, s: Session, bots: tuple[str, ...]) -> dict[str, Any] | None:
         """The refusal of a new game past the limits of ``s``'s address or of the server's bots,
         or None. A reference client gets the bare ``ErrNewGame`` (no ``reason``)."""
-        o = self.options
-        live = [r for gid, ip in self._origin.items() if ip == s.ip
-                and (r := self.rooms.get(gid)) is not None and not r.finished and not r.closed]
-        why = None
-        if o.tables_per_address and len(live) >= o.tables_per_address:
-            why = TOO_MANY_TABLES.format(o.tables_per_address)
-        elif bots and o.bots_per_address and sum(len(r.bots) for r in live) + len(bots) > o.bots_per_address:
-            why = TOO_MANY_BOTS.format(o.bots_per_address)
-        elif bots and o.max_bots and sum(len(r.bots) for r in self.rooms.values()
-                                         if not r.finished and not r.closed) + len(bots) > o.max_bots:
-            why = BOTS_BUSY.format(o.max_bots)
+        why = self._limits_words(s, bots)
         if why is None:
             return None
         log.info("%r: new game refused: %s", s, why)
         return P.err_new_game(False, why if s.extensions else None)
+
+    def _limits_words(self, s: Session, bots: tuple[str, ...], table: Table | None = None) -> str | None:
+        """Why a new game (or table) of ``s`` with ``bots`` is past the limits of its address or
+        of the server's bots, or None. ``table``: the table whose bots are being changed (not
+        counted twice, nor as one more table)."""
+        o = self.options
+        live = [r for gid, ip in self._origin.items() if ip == s.ip
+                and (r := self.rooms.get(gid)) is not None and not r.finished and not r.closed]
+        mine = [t for t in self.tables if t.origin == s.ip and t is not table] if bots else []
+        if table is None and o.tables_per_address and (
+                len(live) + self.tables.opened_from(s.ip) >= o.tables_per_address):
+            return TOO_MANY_TABLES.format(o.tables_per_address)
+        if bots and o.bots_per_address and (sum(len(r.bots) for r in live) + sum(len(t.bots) for t in mine)
+                                            + len(bots) > o.bots_per_address):
+            return TOO_MANY_BOTS.format(o.bots_per_address)
+        if bots and o.max_bots and (sum(len(r.bots) for r in self.rooms.values() if not r.finished and not r.closed)
+                                    + sum(len(t.bots) for t in self.tables if t is not table)
+                                    + len(bots) > o.max_bots):
+            return BOTS_BUSY.format(o.max_bots)
+        return None
 
     @staticmethod
     def _pace_problem(s: Session, pace: Any) -> dict[str, Any] | None:
@@ -1693,7 +1726,8 @@ class Server:
             for w in self.waiting[:told]:
                 w.push(names if w.extensions else plain)
 
-    def _start_game(self, players: list[Session], bots: tuple[str, ...] = (), pace: float | None = None) -> None:
+    def _start_game(self, players: list[Session], bots: tuple[str, ...] = (), pace: float | None = None,
+                    origin: str | None = None) -> None:
         """Create the game, save its header, seat the players (and bots) and send each person
         their ``UpdateGame``.
 
@@ -1715,7 +1749,7 @@ class Server:
         glog = self.store.create(gid, self.config, game, tokens, seats, pace)
         room = self._new_room(gid, game, glog, tokens, seats, pace)
         room.plain = {p.nickname or "" for p in players if not p.extensions}
-        self._origin[gid] = players[0].ip if players else ""
+        self._origin[gid] = origin if origin is not None else players[0].ip if players else ""
         size = len(game.players)
         for p in players:
             p.room = room
@@ -1727,6 +1761,142 @@ class Server:
             n + (f" ({seats[n]} bot)" if n in seats else "") for n in game.nicknames))
         if seats:
             self._bots_step(room)
+
+    # ------------------------------------------------------------------ tables (our extension)
+    def _list_tables(self, s: Session, msg: P.ReqTables) -> None:
+        """``ReqTables``: a page of the open tables and the Quick game's queue (any time, also
+        before ``ReqJoin``: a client looks before it chooses where to sit)."""
+        s.send(P.update_tables(self.tables.page(msg.start, P.TABLES_PAGE), msg.start, len(self.tables),
+                               len(self.waiting), self.pending_count))
+
+    def _enter_table(self, s: Session, nick: str, token: str | None, choice: P.TableChoice) -> None:
+        """``ReqJoin {table}``: sit at an open table (by name or code), or open one. Refused with
+        ``ErrTable`` (nothing taken: the client may join again on the same connection)."""
+        table = None
+        if token is None:
+            problem = (P.TABLE_EXTENSION, "Tables are an extension of this server: join with a token to use them.")
+        elif choice.create is not None:
+            problem, table = self._open_table(s, choice)
+        elif choice.code is not None:
+            table = self.tables.by_code(choice.code)
+            problem = None if table is not None else (
+                P.TABLE_NO_SUCH, "No open table has that invite code: its game may have started, or it was closed.")
+        else:
+            table = self.tables.by_name(choice.name or "")
+            if table is None:
+                problem = (P.TABLE_NO_SUCH, f"No open table is called “{choice.name}”: its game may have "
+                                            f"started, or it was closed.")
+            elif table.private:
+                problem = (P.TABLE_PRIVATE, f"“{table.name}” is private: join it with the invite code "
+                                            f"its host shares.")
+            else:
+                problem = None
+        if problem is not None or table is None:
+            reason, words = problem or (P.TABLE_NO_SUCH, "No such table.")
+            log.info("%r: table refused (%s): %s", s, reason, words)
+            s.send(P.err_table(reason, words))
+            return
+        s.nickname = nick
+        s.token = secrets.token_urlsafe(16)
+        self.by_nick[nick] = s
+        s.table = table
+        s.since = time.monotonic()
+        table.seats.append(s)
+        s.send(self._token_message(s.token))
+        log.info("%s sat at table %r (%d of %d)", nick, table.name, len(table.seats), table.people)
+        self._table_changed(table)
+
+    def _open_table(self, s: Session, choice: P.TableChoice) -> tuple[tuple[str, str] | None, Table | None]:
+        """Open the table a ``ReqJoin`` asks for: (None, the table), or (the refusal, None)."""
+        name = P.clean_table_name(choice.create)
+        count = choice.players_count or 0
+        bots = choice.bots
+        if name is None:
+            return (P.TABLE_BAD, f"A table's name is 1 to {P.TABLE_NAME_MAX} letters, digits, spaces or signs."), None
+        if self.tables.by_name(name) is not None:
+            return (P.TABLE_NAME_TAKEN, f"A table called “{name}” is already open: choose another "
+                                        f"name, or join that one."), None
+        if not self.config.min_players <= count <= self.config.max_players:
+            return (P.TABLE_BAD, f"A table has {self.config.min_players} to {self.config.max_players} seats."), None
+        problem = self._bots_problem(s, count, bots) if bots else None
+        if problem is None and choice.bot_pace is not None:
+            problem = self._pace_problem(s, choice.bot_pace)
+        if problem is not None:
+            return (P.TABLE_BAD, str(problem.get("reason") or "Those computer players cannot be seated.")), None
+        why = self._limits_words(s, bots)
+        if why is not None:
+            return (P.TABLE_LIMIT, why), None
+        pace = None if choice.bot_pace is None or not bots else float(choice.bot_pace)
+        table = self.tables.add(name, count, private=choice.private, bots=bots, pace=pace, origin=s.ip)
+        log.info("%r opened table %r (%d seats, %d bots%s)", s, name, count, len(bots),
+                 ", private" if choice.private else "")
+        return None, table
+
+    def _table_new_game(self, s: Session, table: Table, count: int, bots: tuple[str, ...], pace: Any) -> None:
+        """``ReqNewGame`` from the host of a table: the table's size and bots change (as the head
+        of the waiting list sets them for the next game)."""
+        if table.seats[0] is not s:
+            s.send(P.err_new_game(False, "Only the host of the table chooses its seats."))
+        elif not self.config.min_players <= count <= self.config.max_players or len(table.seats) + len(bots) > count:
+            s.send(P.err_new_game(True, f"{len(table.seats)} people sit at this table: it needs "
+                                        f"{len(table.seats) + len(bots)} seats at least."))
+        elif bots and (problem := self._bots_problem(s, count, bots)) is not None:
+            s.send(problem)
+        elif pace is not None and (problem := self._pace_problem(s, pace)) is not None:
+            s.send(problem)
+        elif bots and (why := self._limits_words(s, bots, table)) is not None:
+            s.send(P.err_new_game(False, why))
+        else:
+            table.count, table.bots = count, bots
+            table.pace = None if pace is None or not bots else float(pace)
+            self._table_changed(table)
+
+    def _table_changed(self, table: Table) -> None:
+        """Start the table's game once people and bots fill it; else tell its people (and them
+        only) where it stands: ``UpdateJoinGame`` when its size or bots changed for them, then
+        ``UpdateBookedSeats`` with the table."""
+        if table.full:
+            players = table.seats[:table.people]
+            try:
+                self._start_game(players, table.bots, table.pace, origin=table.origin)
+            except OSError as e:   # it cannot be saved: nothing changed; the janitor tries again
+                if not self._start_failing:
+                    self._start_failing = True
+                    log.warning("cannot save a new game (%s): it starts once it can", e)
+                    data = encode(P.update_chat(SERVER_VOICE, CANNOT_START))
+                    for w in players:
+                        w.push(data)
+                return
+            if self._start_failing:
+                self._start_failing = False
+                log.warning("saving again: the game waiting to start has started")
+            self.tables.remove(table)
+            for p in players:
+                p.table = None
+            return
+        bots = list(table.bots)
+        booked = encode(P.update_booked_seats(len(table.seats), table.host,
+                                              [w.nickname or "" for w in table.seats], table.seated()))
+        for w in table.seats:
+            said = (table.count, table.bots)
+            if w.announced != said:
+                w.announced = said
+                w.send(P.update_join_game(table.count, bots))
+            w.push(booked)
+
+    def _leave_table(self, s: Session) -> None:
+        """A player leaves their table (quits, or their connection ends): the next becomes its host;
+        the last one out closes it."""
+        table = s.table
+        assert table is not None
+        s.table = None
+        if s in table.seats:
+            table.seats.remove(s)
+        if not table.seats:
+            self.tables.remove(table)
+            log.info("table %r closed: its last player left", table.name)
+        else:
+            self._table_changed(table)
 
     def _quit(self, s: Session) -> None:
         """The player leaves the waiting list or their game (where they become inactive).
@@ -1747,6 +1917,8 @@ class Server:
                     self.pending_bots = ()
                     self.pending_pace = None
                 self._lobby_changed(at)
+            elif s.table is not None:
+                self._leave_table(s)
             elif s.room is not None:
                 room = s.room
                 room.leave(s.nickname)
@@ -1777,6 +1949,7 @@ _HANDLERS: dict[type, Handler] = {
     P.ReqChat: Server._chat,
     P.ReqUndo: Server._undo,
     P.ReqReplay: Server._replay,
+    P.ReqTables: Server._list_tables,
 }
 
 
