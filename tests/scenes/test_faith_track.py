@@ -93,3 +93,38 @@ def test_a_report_turns_every_players_tile_on_the_track(size):
 
     assert middle(bruno) == as_if(bruno, "UP") != as_if(bruno, "DOWN")
     assert middle(cora) != as_if(cora, "DOWN") and middle(cora) != as_if(cora, "UP")
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (1600, 900), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_no_points_disc_hides_a_space_number_or_the_last_cross(size):
+    """QA at 1600x900: the point discs hid the spaces' numbers, and the "20" disc overlapped the
+    cross on space 24. Every space of the track, at the size the board draws it, has its number,
+    its points and its cross each in a part of its own, and the number as tall as on a plain space."""
+    from game.scenes.art.board import faith_space_parts
+    app = App(headless=True, size=size)
+    scene = BoardScene(app, GameSession(TableMatch(mid_game(["Ada"], 3, 6), "Ada"), CFG, "Ada"))
+    app.stack.push(scene)
+    try:
+        app.frame(0.001)
+        ctx = scene.context()
+        ft = ctx.g["faithTrack"]
+        _inner, sw, sh, _top = scene.faith.geometry(ctx)
+        vps = {t["faithPoints"]: t["victoryPoints"] for t in ft["yellowTiles"]}
+        popes = {s["faithPointsEnd"] for s in scene.faith.sections(ctx)}
+        plain = faith_space_parts(1, sw - 2, sh)["number"].h
+        for n in range(ft["maxFaith"] + 1):
+            parts = faith_space_parts(n, sw - 2, sh, pope=n in popes, vp=vps.get(n))
+            assert ("points" in parts) == (n in vps) and ("cross" in parts) == (n in popes)
+            box = pygame.Rect(0, 0, sw - 2, sh)
+            for key, r in parts.items():
+                assert box.contains(r), (n, key, r, box)
+            names = sorted(parts)
+            for i, a in enumerate(names):
+                for b in names[i + 1:]:
+                    assert not parts[a].colliderect(parts[b]), f"space {n}: {a} {parts[a]} over {b} {parts[b]}"
+            if n not in popes:
+                assert parts["number"].h >= plain - 1, (n, parts["number"], plain)
+            if n in vps:
+                assert parts["points"].w >= 0.38 * min(sw - 2, sh), (n, parts["points"])
+    finally:
+        app.stack.pop()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pygame
 
@@ -151,7 +152,9 @@ def shelf(capacity: int, w: int, h: int) -> pygame.Surface:
 def faith_space(n: int, w: int, h: int, *, pope: bool = False, section: bool = False,
                 vp: int | None = None) -> pygame.Surface:
     """Space ``n`` of the faith track: parchment, ochre inside a Vatican section, oxblood with a gold
-    cross on a Pope space; ``vp`` adds the victory points scored from there."""
+    cross on a Pope space; ``vp`` adds the victory points scored from there. The number, the
+    points and the cross each have their own part of the space (:func:`faith_space_parts`): none
+    covers another at any size."""
     w, h = max(4, int(w)), max(4, int(h))
     k = 4 if max(w, h) < 120 else 2
     W, H = w * k, h * k
@@ -169,25 +172,73 @@ def faith_space(n: int, w: int, h: int, *, pope: bool = False, section: bool = F
     shape = canvas(W, H)
     pygame.draw.rect(shape, (255, 255, 255), r.inflate(-2 * m, -2 * m), border_radius=max(0, rad - m))
     s.blit(clip_to(linear_gradient(W, H, top, bottom), shape), (0, 0))
-    if pope:
-        cp = transform(cross_poly(), W / 2, H * 0.45, min(W, H) * 0.62)
-        pygame.draw.polygon(s, shade(GOLD_DARK, -0.3), cp)
-        pygame.draw.polygon(s, GOLD_LIGHT, transform(cross_poly(0.16, 0.42, 0.075), W / 2, H * 0.45,
-                                                     min(W, H) * 0.62))
-    small = min(w, h) < 40   # (a 1024x640 window: the star-burst's number would be ~3 px)
-    t = fonts.figures(str(n), round(min(W, H) * (0.2 if pope else 0.3)), num, bold=True)
-    if pope:
-        s.blit(t, t.get_rect(bottomright=(r.right - m * 2, r.bottom - m * 2)))
-    else:
-        s.blit(t, t.get_rect(center=(W / 2, H * ((0.3 if small else 0.36) if vp else 0.5))))
-    if vp and small:   # a plain gold disc with the points in bold, as large as the space allows
-        d = min(W, H) * (0.52 if pope else 0.64)
-        c = (r.left + m + d / 2, r.top + m + d / 2) if pope else (W / 2, H - m * 2 - d / 2)
-        pygame.draw.circle(s, shade(GOLD_DARK, -0.2), c, d / 2)
-        pygame.draw.circle(s, GOLD_LIGHT, c, d / 2 - max(2, k))
-        f = fonts.figures(str(vp), round(d * (0.56 if vp < 10 else 0.46)), INK, bold=True)
-        s.blit(f, f.get_rect(center=(round(c[0]), round(c[1]))))
-    elif vp:
-        b = vp_badge(int(vp), round(min(W, H) * 0.5))
-        s.blit(b, b.get_rect(center=(W / 2, H * 0.72)) if not pope else b.get_rect(topleft=(r.left + m, r.top + m)))
+    parts = {key: pygame.Rect(p.x * k, p.y * k, p.w * k, p.h * k)
+             for key, p in faith_space_parts(n, w, h, pope=pope, vp=vp).items()}
+    if "cross" in parts:
+        c = parts["cross"]
+        scale = c.w / 0.92    # (the cross's arms reach 0.46 of its scale either side)
+        pygame.draw.polygon(s, shade(GOLD_DARK, -0.3), transform(cross_poly(), c.centerx, c.centery, scale))
+        pygame.draw.polygon(s, GOLD_LIGHT, transform(cross_poly(0.16, 0.42, 0.075), c.centerx, c.centery, scale))
+    t = fonts.figures(str(n), parts["number"].h, num, bold=True)
+    s.blit(t, t.get_rect(center=parts["number"].center))
+    if vp:
+        p = parts["points"]
+        if min(w, h) < 40:   # (a small window: a star-burst's number would be ~3 px) a plain gold disc
+            pygame.draw.circle(s, shade(GOLD_DARK, -0.2), p.center, p.w / 2)
+            pygame.draw.circle(s, GOLD_LIGHT, p.center, p.w / 2 - max(2, k))
+            f = fonts.figures(str(vp), round(p.w * (0.56 if vp < 10 else 0.46)), INK, bold=True)
+            s.blit(f, f.get_rect(center=p.center))
+        else:
+            b = vp_badge(int(vp), p.w)
+            s.blit(b, b.get_rect(center=p.center))
     return down(s, (w, h))
+
+
+def faith_space_parts(n: int, w: int, h: int, *, pope: bool = False,
+                      vp: int | None = None) -> dict[str, pygame.Rect]:
+    """Where the parts of a ``w`` x ``h`` faith space go, none over another: ``number`` (the box
+    of its figures), ``points`` (the square of the victory points' disc, when ``vp``) and
+    ``cross`` (the square of a Pope space's cross).
+
+    A space with points has its number at the top and the disc under it; the Pope space with
+    points (the last one) has the disc and the number side by side at the top, the cross under
+    them; another Pope space, the cross in the middle and the number in a corner.
+    """
+    pad = max(1, round(min(w, h) * 0.09))
+    inner = pygame.Rect(pad, pad, w - 2 * pad, h - 2 * pad)
+    gap = max(1, round(min(w, h) * 0.05))
+
+    def number(height: int, room: int | None = None, **anchor: Any) -> pygame.Rect:
+        """The number's box, ``height`` tall (less, if it would be wider than ``room``)."""
+        height = max(2, height)
+        img = fonts.figures(str(n), height, INK, bold=True)
+        while room is not None and img.get_width() > room and height > 2:
+            height -= 1
+            img = fonts.figures(str(n), height, INK, bold=True)
+        r = pygame.Rect((0, 0), img.get_size())
+        for key, at in anchor.items():
+            setattr(r, key, at)
+        return r
+
+    if pope and vp:
+        band = round(inner.h * 0.48)
+        d = min(band, round(inner.w * 0.55))
+        points = pygame.Rect(inner.x, inner.y, d, d)
+        num = number(round(d * 0.55), inner.w - d - gap, midright=(inner.right, points.centery))
+        left = inner.bottom - (points.bottom + gap)
+        size = min(inner.w, left)
+        cross = pygame.Rect(0, 0, size, size)
+        cross.midbottom = (inner.centerx, inner.bottom)
+        return {"number": num, "points": points, "cross": cross}
+    if pope:
+        size = round(min(w, h) * 0.57)
+        cross = pygame.Rect(0, 0, size, size)
+        cross.center = (round(w / 2), round(h * 0.45))
+        return {"number": number(round(min(w, h) * 0.2), bottomright=inner.bottomright), "cross": cross}
+    if vp:
+        num = number(round(min(w, h) * 0.3), midtop=(inner.centerx, inner.y))
+        d = min(inner.bottom - (num.bottom + gap), inner.w)
+        points = pygame.Rect(0, 0, d, d)
+        points.midbottom = (inner.centerx, inner.bottom)
+        return {"number": num, "points": points}
+    return {"number": number(round(min(w, h) * 0.3), center=(round(w / 2), round(h / 2)))}
