@@ -8,6 +8,8 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
+from game.client.refusals import greyed_words as _greyed_words
+
 from .base import Context, Panel
 
 MAIN = [("confirm", "Confirm", "@menu", 0, "Send what you planned (Enter)"),
@@ -116,30 +118,6 @@ class ActionBar(Panel):
 
 
 def greyed_words(key: str, ctx: Context) -> str | None:
-    """Why the action bar's button ``key`` is greyed now, in words (None: no reason to give)."""
-    g = ctx.g
-    session = ctx.session
-    if g is None:
-        return None
-    if g.get("ended"):
-        return "The game is over."
-    if session.connection_lost:
-        return "Waiting for the connection to come back."
-    if not ctx.vm.my_turn:
-        return f"It is {g['currentPlayer']}'s turn: wait for yours."
-    main_done = g["isMandatoryActionDone"]
-    if key == "produce":
-        if main_done:
-            return "You have taken your main action this turn: one per turn (market, a card or production)."
-        if not ctx.can_produce:
-            return ("Nothing can be produced now: no production can be paid with what you own "
-                    "(the base one takes any 2 resources).")
-    elif key == "end":
-        if not main_done:
-            return "Take your main action first: a market line, a development card, or production."
-    elif key == "undo":
-        return session.undo_words()
-    elif key == "confirm" and ctx.plan is not None:
-        problem = getattr(ctx.plan, "problem", None)
-        return problem() if callable(problem) else None
-    return None
+    """Why the action bar's button ``key`` is greyed now, in words (None: no reason to give); the
+    words are the client's (:func:`game.client.refusals.greyed_words`), shared with the text client."""
+    return _greyed_words(key, ctx.session, ctx.plan)
