@@ -38,6 +38,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="render the title page to this PNG file and exit (headless)")
     parser.add_argument("--size", metavar="WxH", type=_size, default=None,
                         help="window size in pixels (default: the saved setting, 1280x800 at first)")
+    parser.add_argument("--text", action="store_true",
+                        help="play in this terminal by typed commands (the text client, as mor-text; "
+                             "mor-text --help lists its options, which follow --text)")
     parser.add_argument("--check-bots", metavar="MOVES", type=int, default=None,
                         help="check the computer players: play MOVES of their moves against three hard bots "
                              "(headless, nothing saved), print where they thought as JSON and exit")
@@ -75,6 +78,10 @@ def check_bots(moves: int, level: str = "hard") -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    raw = sys.argv[1:] if argv is None else list(argv)
+    if "--text" in raw:                # the text client takes the rest of the line
+        from game.text.terminal import main as text_main
+        return text_main([a for a in raw if a != "--text"])
     args = parse_args(argv)
     if args.check_bots is not None:
         import json

@@ -36,7 +36,7 @@ def test_every_data_file_goes_into_the_wheel():
 
 def test_entry_points_name_real_functions():
     scripts = {**PYPROJECT["project"]["scripts"], **PYPROJECT["project"]["gui-scripts"]}
-    assert set(scripts) == {"mor", "mor-server"}
+    assert set(scripts) == {"mor", "mor-server", "mor-text"}
     for target in scripts.values():
         module, _, name = target.partition(":")
         assert callable(getattr(importlib.import_module(module), name)), target

@@ -519,3 +519,25 @@ class ProductionPlan:
                 out[r] = out.get(r, 0) + 1
             reqs.append(ProductionRequest(pid, mine, {}, out))
         return ReqActivateProductions(tuple(reqs))
+
+
+# ---------------------------------------------------------------------------- starting resources
+def starting_placement(picks: list[str], shelves: list[tuple[int, int]]) -> ContainerMap:
+    """Where the starting resources ``picks`` go: each kind on its own shelf, big enough, the
+    largest group first and each on the smallest shelf that holds it (``shelves``: (id, size),
+    top shelf first), as ``GameSession.choose_resources`` takes them.
+
+    >>> starting_placement(["Coin", "Stone", "Coin"], [(0, 1), (1, 2), (2, 3)])
+    {1: {'Coin': 2}, 0: {'Stone': 1}}
+    """
+    groups: dict[str, int] = {}
+    for r in picks:
+        groups[r] = groups.get(r, 0) + 1
+    out: ContainerMap = {}
+    used: set[int] = set()
+    for r in sorted(groups, key=lambda r: (-groups[r], r)):
+        free = sorted((size, cid) for cid, size in shelves if size >= groups[r] and cid not in used)
+        if free:
+            used.add(free[0][1])
+            out[free[0][1]] = {r: groups[r]}
+    return out

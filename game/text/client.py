@@ -1,0 +1,414 @@
+"""The text client: the title page's choices as a numbered menu, then a game in typed commands.
+
+:class:`TextClient` takes one typed line at a time (:meth:`TextClient.line`) and says everything
+through ``say`` (one call per line of output); :meth:`TextClient.tick` takes what arrived from the
+game. It never reads the terminal itself (:mod:`game.text.terminal` does), so tests drive it
+directly, and through a real pseudo-terminal.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from game.client.games import (GameNotOpened, bots_save_path, default_config, describe_solo_save, open_bots,
+                               open_solo, saved_summary)
+from game.client.session import GameSession
+from game.client.words import validate_nickname
+from game.settings import BOT_PACES, GAME_PORT, Settings, data_dir
+
+from .play import GameShell
+
+log = logging.getLogger("mor.text")
+Say = Callable[[str], None]
+LEVELS = ("easy", "medium", "hard")
+
+
+@dataclass
+class Choice:
+    label: str
+    do: Callable[[], None]
+
+
+@dataclass
+class Options:
+    """What the command line chose: the nickname, where games are kept, the pace of the bots."""
+
+    nickname: str | None = None
+    data_dir: Path | None = None
+    bot_pace: float | None = None
+    settings: Settings | None = field(default=None)
+
+
+class TextClient:
+    """The menu, and the game once one is open (see the module docstring)."""
+
+    def __init__(self, say: Say, options: Options | None = None, wake: Callable[[], None] | None = None) -> None:
+        self.say = say
+        self.wake = wake
+        self.options = options or Options()
+        self.settings = self.options.settings or Settings.load()
+        self.config = default_config()
+        self.data_dir = self.options.data_dir or data_dir()
+        self.nickname = (self.options.nickname or self.settings.nickname or "Player").strip()
+        self.shell: GameShell | None = None
+        self.choices: list[Choice] = []
+        self.question: Callable[[str], None] | None = None   # the next line answers a question
+        self.done = False
+        self.server: Any = None              # the LAN server this client hosts, while it does
+        self.browser: Any = None             # looking for LAN tables, while the join list is up
+        self.replay: Any = None              # a replay being stepped through
+        self.replay_step = 0
+
+    # ------------------------------------------------------------------ paths
+    @property
+    def solo_path(self) -> Path:
+        return self.data_dir / "solo-game.json"
+
+    @property
+    def bots_path(self) -> Path:
+        return bots_save_path(self)
+
+    @property
+    def pace(self) -> float:
+        if self.options.bot_pace is not None:
+            return self.options.bot_pace
+        return BOT_PACES.get(self.settings.bot_pace, BOT_PACES["normal"])
+
+    # ------------------------------------------------------------------ the loop's two calls
+    def start(self) -> None:
+        self.say("Masters of Renaissance, in words. Type help at any time; a number chooses from a list.")
+        self.menu()
+
+    def tick(self) -> None:
+        """What arrived from the game (or the network's list of tables), said."""
+        if self.shell is not None:
+            self.shell.follow()
+            if self.shell.left:
+                self._leave_game()
+
+    def line(self, text: str) -> None:
+        """One typed line."""
+        if self.question is not None:
+            ask, self.question = self.question, None
+            ask(text.strip())
+            return
+        if self.shell is not None:
+            self.shell.command(text)
+            if self.shell is not None and self.shell.left:
+                self._leave_game()
+            return
+        if self.replay is not None:
+            self._replay_command(text.strip())
+            return
+        self._menu_command(text.strip())
+
+    def words(self) -> list[str]:
+        """The words that complete now."""
+        if self.shell is not None:
+            return self.shell.words()
+        if self.replay is not None:
+            return ["next", "back", "turn", "start", "end", "market", "grid", "board", "leaders", "track", "score",
+                    "log", "leave"]
+        return ["help", "menu", "quit", *(str(i + 1) for i in range(len(self.choices)))]
+
+    def close(self) -> None:
+        if self.shell is not None:
+            self.shell.close()
+            self.shell.session.close()
+            self.shell = None
+        self._stop_browser()
+        self._stop_server()
+
+    # ------------------------------------------------------------------ the menu
+    def menu(self) -> None:
+        self.choices = [Choice("Play solo against Lorenzo il Magnifico (a new game)", self.new_solo)]
+        said = describe_solo_save(self.config, self.solo_path) if self.solo_path.exists() else None
+        if said:
+            self.choices.append(Choice(f"Continue the saved solo game. {said}", self.resume_solo))
+        self.choices.append(Choice("Play against the computer (a new game)", self.ask_bots))
+        bots_said, bots_problem = saved_summary(self.bots_path, self.config)
+        if bots_said:
+            self.choices.append(Choice(f"Continue the game against the computer. {bots_said}", self.resume_bots))
+        elif bots_problem:
+            self.say(bots_problem)
+        self.choices += [Choice("Host a game on this network", self.ask_host),
+                         Choice("Join a game on the network", self.join_menu),
+                         Choice("Past games and replays", self.past_games),
+                         Choice(f"Change your name (now {self.nickname})", self.ask_name),
+                         Choice("Quit", self.quit)]
+        self._list("Main menu. Say the number of your choice:")
+
+    def _list(self, head: str) -> None:
+        self.say(head)
+        for i, c in enumerate(self.choices):
+            self.say(f"{i + 1}. {c.label}")
+
+    def _menu_command(self, text: str) -> None:
+        if not text:
+            self._list("Say the number of your choice:")
+            return
+        word = text.split()[0].lower()
+        if word in ("help", "?", "h"):
+            self.say("Say the number of a choice of the list. Say menu for the main menu, quit to stop.")
+            return
+        if word in ("menu", "back"):
+            self._stop_browser()
+            self.menu()
+            return
+        if word in ("quit", "exit", "q"):
+            self.quit()
+            return
+        if word.isdigit() and 1 <= int(word) <= len(self.choices):
+            self.choices[int(word) - 1].do()
+            return
+        if self.browser is not None and ":" in text or word.replace(".", "").isdigit() and "." in word:
+            self.join_address(text)
+            return
+        self.say(f"Say a number from 1 to {len(self.choices)}" + (", or an address" if self.browser is not None
+                                                                   else "") + ".")
+
+    def quit(self) -> None:
+        self.say("Goodbye.")
+        self.done = True
+
+    def ask_name(self) -> None:
+        self.say(f"Your name is {self.nickname}. Type the new one (1 to 24 letters, digits or spaces):")
+
+        def then(answer: str) -> None:
+            problem = validate_nickname(answer) if answer else "An empty name is not a name."
+            if problem:
+                self.say(f"{problem} Your name stays {self.nickname}.")
+            else:
+                self.nickname = answer
+                self.settings.nickname = answer
+                try:
+                    self.settings.save()
+                except OSError as e:
+                    log.warning("settings not saved: %s", e)
+                self.say(f"Your name is now {answer}.")
+            self.menu()
+        self.question = then
+
+    # ------------------------------------------------------------------ games on this machine
+    def _open(self, session: GameSession) -> None:
+        self._stop_browser()
+        self.choices = []
+        self.shell = GameShell(session, self.say, self.wake)
+        hook = self.wake
+        if hook is not None:
+            session.match.on_message = hook
+        self.shell.follow()
+
+    def new_solo(self) -> None:
+        try:
+            session = open_solo(self.config, self.solo_path, self.nickname)
+        except GameNotOpened as e:
+            self.say(f"The game could not start: {e}")
+            return
+        self.say(f"A new solo game for {self.nickname}, against Lorenzo il Magnifico. It is saved as you play.")
+        self._open(session)
+
+    def resume_solo(self) -> None:
+        try:
+            session = open_solo(self.config, self.solo_path)
+        except GameNotOpened as e:
+            self.say(f"The saved game could not be opened: {e}. It is kept as it is.")
+            return
+        self.say("The saved solo game, where you left it.")
+        self._open(session)
+
+    def ask_bots(self) -> None:
+        self.say("How many computer players, and how strong? Say a number from 1 to 3 and a level "
+                 "(easy, medium or hard), for example 2 medium:")
+
+        def then(answer: str) -> None:
+            words = answer.lower().split()
+            if not words or not words[0].isdigit() or not 1 <= int(words[0]) <= 3:
+                self.say("Say a number from 1 to 3 first.")
+                self.menu()
+                return
+            level = next((lv for lv in LEVELS if len(words) > 1 and lv.startswith(words[1])), "medium")
+            try:
+                session = open_bots(self.config, self.bots_path, self.pace, self.nickname, [level] * int(words[0]))
+            except GameNotOpened as e:
+                self.say(f"The game could not start: {e}")
+                self.menu()
+                return
+            self.say(f"A new game against {words[0]} {level} computer player{'s' * (int(words[0]) > 1)}.")
+            self._open(session)
+        self.question = then
+
+    def resume_bots(self) -> None:
+        try:
+            session = open_bots(self.config, self.bots_path, self.pace)
+        except GameNotOpened as e:
+            self.say(f"The saved game could not be opened: {e}. It is kept as it is.")
+            return
+        self.say("The game against the computer, where you left it.")
+        self._open(session)
+
+    def _leave_game(self) -> None:
+        shell = self.shell
+        self.shell = None
+        if shell is not None:
+            shell.close()
+            g = shell.session.vm.game
+            remote = shell.session.remote
+            shell.session.close()
+            if remote:
+                self.say("You left the table." + ("" if g is None or g.get("ended")
+                                                  else " The server keeps your seat: join again to come back."))
+            else:
+                self.say("You left the game." + ("" if g is None or g.get("ended") else " It is saved."))
+        self._stop_server()
+        self.menu()
+
+    # ------------------------------------------------------------------ the network
+    def ask_host(self) -> None:
+        from game.client.lan import host_server, lan_addresses
+        port = self.settings.server_port or GAME_PORT
+        try:
+            self.server = host_server(self.config, port, self.data_dir / "server", self.nickname, self.pace)
+        except OSError as e:
+            self.say(f"The game could not be hosted on port {port}: {e}.")
+            return
+        port = self.server.port
+        where = ", ".join(f"{a}:{port}" for a in lan_addresses()) or f"this computer, port {port}"
+        self.say(f"Your table is open on this network; friends join it at {where}, or find it in their list.")
+        self._connect("127.0.0.1", port)
+
+    def join_menu(self) -> None:
+        from game.client.lan import Browser
+        if self.browser is None:
+            try:
+                self.browser = Browser()
+            except OSError as e:
+                self.say(f"Cannot look for tables on this network: {e}.")
+        self.say("Looking for tables on this network… Say list to see what is found, or type an address "
+                 f"(host or host:port; the port is {GAME_PORT} if you leave it out). Say menu to go back.")
+        self.choices = []
+        self.question = self._join_answer
+
+    def _join_answer(self, text: str) -> None:
+        word = text.lower()
+        if word in ("menu", "back", ""):
+            self._stop_browser()
+            self.menu()
+            return
+        if word == "list":
+            games = self.browser.games() if self.browser is not None else []
+            if not games:
+                problem = getattr(self.browser, "problem", None)
+                self.say(problem or "No table found yet. Say list again in a moment, or type an address.")
+            else:
+                self.say("Tables found (say the number to join one):")
+                for i, g in enumerate(games):
+                    self.say(f"{i + 1}. {g.label}, at {g.address}:{g.port}")
+            self.found = games
+            self.question = self._join_answer
+            return
+        if word.isdigit() and 1 <= int(word) <= len(getattr(self, "found", [])):
+            g = self.found[int(word) - 1]
+            self._stop_browser()
+            self._connect(g.address, g.port)
+            return
+        self._stop_browser()
+        self.join_address(text)
+
+    def join_address(self, text: str) -> None:
+        host, _, port = text.strip().rpartition(":") if ":" in text else (text.strip(), "", str(GAME_PORT))
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            self.say(f"{text!r} is not an address: type a host name or address, and :port if it is not {GAME_PORT}.")
+            self.menu()
+            return
+        self._connect(host, int(port))
+
+    def _connect(self, host: str, port: int) -> None:
+        from game.match import RemoteMatch
+        self.say(f"Connecting to {host}:{port}…")
+        try:
+            match = RemoteMatch(host, port, self.nickname, connect_timeout=5)
+        except (OSError, ValueError) as e:
+            self.say(f"Could not connect to {host}:{port}: {e}.")
+            self._stop_server()
+            self.menu()
+            return
+        self.say("Connected. Waiting for the table (say players N to choose how many play, if you are asked).")
+        self._open(GameSession(match, self.config, match.nickname))
+
+    def _stop_browser(self) -> None:
+        if self.browser is not None:
+            self.browser.close()
+            self.browser = None
+
+    def _stop_server(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+
+    # ------------------------------------------------------------------ past games
+    def past_games(self) -> None:
+        from game.client.replay import past_games
+        games = past_games(self.data_dir)
+        if not games:
+            self.say("No finished game on this machine yet.")
+            return
+        self.choices = []
+        for g in games[:20]:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.when))
+            won = f"; {D_joined(g.winners)} won" if g.winners else ""
+            self.choices.append(Choice(f"{g.title} ({when}{won})", lambda g=g: self.open_replay(g.path)))
+        self._list("Finished games, newest first (say a number to replay one, menu to go back):")
+
+    def open_replay(self, path: Path) -> None:
+        from game.client.replay import ReplayError, open_replay
+        try:
+            self.replay = open_replay(path, self.config, self.nickname)
+        except ReplayError as e:
+            self.say(str(e))
+            return
+        from game.client.replay import ReplayFeed
+        feed = ReplayFeed(self.replay.viewer, self.replay.bots)
+        self.replay_session = GameSession(feed, self.replay.config, self.replay.viewer)
+        self.replay_shell = GameShell(self.replay_session, self.say)
+        self.choices = []
+        self.say(f"A replay of {len(self.replay)} moves. Say next (or Enter), back, turn, start, end to move "
+                 "through it; market, board, score and the other questions answer at each step; leave to stop.")
+        self._replay_at(0)
+
+    def _replay_at(self, step: int) -> None:
+        self.replay_step = max(0, min(step, len(self.replay)))
+        self.replay_session.match.out.append(self.replay.view_at(self.replay_step))
+        self.replay_session.pump()
+        lines = self.replay.lines_until(self.replay_step)
+        self.replay_session.log = lines
+        self.say(f"Move {self.replay_step} of {len(self.replay)}." + (f" {lines[-1]}" if lines and self.replay_step
+                                                                    else " The table as dealt."))
+
+    def _replay_command(self, text: str) -> None:
+        word = text.split()[0].lower() if text else "next"
+        if word in ("leave", "quit", "menu", "q"):
+            self.replay = None
+            self.menu()
+        elif word in ("next", "n"):
+            self._replay_at(self.replay_step + 1)
+        elif word in ("back", "b", "previous"):
+            self._replay_at(self.replay_step - 1)
+        elif word == "turn":
+            self._replay_at(self.replay.next_turn(self.replay_step))
+        elif word == "start":
+            self._replay_at(0)
+        elif word == "end":
+            self._replay_at(len(self.replay))
+        elif word in ("market", "grid", "board", "leaders", "track", "lorenzo", "score", "log", "help"):
+            self.replay_shell.command(text)
+        else:
+            self.say("Say next, back, turn, start, end, a question (market, board, score…), or leave.")
+
+
+def D_joined(names: list[str]) -> str:
+    from game.client.words import joined
+    return joined(names)

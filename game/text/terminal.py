@@ -1,0 +1,141 @@
+"""The terminal around the text client: ``mor-text`` and ``mor --text``.
+
+Lines typed are read on a thread of their own and handed to the one loop, which also wakes when
+the game has news (:attr:`Match.on_message`), so what others do is said as it happens, even while
+the player is typing; a waiting game sleeps. On a terminal, prompt_toolkit gives history, line
+editing and completion of the commands; otherwise (a pipe, a script, ``--plain``, ``NO_COLOR``,
+or no prompt_toolkit) lines are read with ``input()`` and written one per line, with no cursor
+movement and no colour, so a screen reader or a script follows them.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import queue
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+from .client import Options, TextClient
+
+EOF = object()
+WAKE = object()
+TICK = 1.0
+"""Seconds the loop sleeps at most with nothing typed and no news (a dropped connection is noticed then)."""
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="mor-text", description="Play Masters of Renaissance in a terminal, "
+                                     "by typed commands (for screen readers, SSH and scripts).")
+    parser.add_argument("--plain", action="store_true",
+                        help="one line per event, no colour, no line editor (also when NO_COLOR is set or "
+                             "the output is not a terminal)")
+    parser.add_argument("--name", metavar="NICKNAME", help="play under this name (default: the saved one)")
+    parser.add_argument("--data-dir", metavar="DIR", type=Path,
+                        help="where games are saved (default: the game's data folder)")
+    parser.add_argument("--bot-pace", metavar="SECONDS", type=float,
+                        help="seconds between the computer players' moves (default: the saved setting)")
+    return parser.parse_args(argv)
+
+
+def plain_wanted(plain_flag: bool, stdin: Any = None, stdout: Any = None) -> bool:
+    """Plain output: asked for, NO_COLOR set (to anything), or not a terminal both ways."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    return bool(plain_flag or "NO_COLOR" in os.environ or not stdout.isatty() or not stdin.isatty())
+
+
+class Terminal:
+    """Reads lines on a thread, writes the client's lines, and runs the loop."""
+
+    def __init__(self, plain: bool) -> None:
+        self.plain = plain
+        self.inbox: queue.Queue = queue.Queue()
+        self.prompt_session: Any = None
+        self.client: TextClient | None = None
+        if not plain:
+            try:
+                from prompt_toolkit import PromptSession
+                from prompt_toolkit.completion import Completer, Completion
+
+                terminal = self
+
+                class Words(Completer):
+                    def get_completions(self, document: Any, complete_event: Any) -> Any:
+                        word = document.get_word_before_cursor()
+                        if " " in document.text_before_cursor.strip():
+                            return
+                        for w in terminal.client.words() if terminal.client else []:
+                            if w.startswith(word.lower()):
+                                yield Completion(w, start_position=-len(word))
+
+                self.prompt_session = PromptSession(completer=Words())
+            except Exception:   # no prompt_toolkit, or a terminal it cannot drive: plain input()
+                logging.getLogger("mor.text").info("no line editor: plain input()", exc_info=True)
+                self.prompt_session = None
+
+    def say(self, line: str) -> None:
+        print(line, flush=True)
+
+    def wake(self) -> None:
+        self.inbox.put(WAKE)
+
+    def _read(self) -> None:
+        while True:
+            try:
+                if self.prompt_session is not None:
+                    text = self.prompt_session.prompt("> ")
+                else:
+                    text = input()
+            except (EOFError, KeyboardInterrupt):
+                self.inbox.put(EOF)
+                return
+            except Exception:
+                logging.getLogger("mor.text").exception("the terminal cannot be read")
+                self.inbox.put(EOF)
+                return
+            self.inbox.put(text)
+
+    def run(self, make: Callable[[Callable[[str], None], Callable[[], None]], TextClient]) -> int:
+        self.client = client = make(self.say, self.wake)
+        patch: Any = None
+        if self.prompt_session is not None:
+            from prompt_toolkit.patch_stdout import patch_stdout
+            patch = patch_stdout(raw=False)
+            patch.__enter__()
+        try:
+            client.start()
+            threading.Thread(target=self._read, name="text-input", daemon=True).start()
+            while not client.done:
+                try:
+                    item = self.inbox.get(timeout=TICK)
+                except queue.Empty:
+                    item = WAKE
+                if item is EOF:
+                    break
+                if item is not WAKE:
+                    client.line(item)
+                client.tick()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            client.close()
+            if patch is not None:
+                patch.__exit__(None, None, None)
+        return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    plain = plain_wanted(args.plain)
+    options = Options(nickname=args.name, data_dir=args.data_dir, bot_pace=args.bot_pace)
+    return Terminal(plain).run(lambda say, wake: TextClient(say, options, wake))
+
+
+if __name__ == "__main__":
+    import multiprocessing
+    multiprocessing.freeze_support()
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""A program run in a real pseudo-terminal, read line by line as a screen reader reads it."""
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class PtyProgram:
+    """``python -m game.text.terminal ARGS`` on a pty: :meth:`expect` waits for a line, :meth:`send` types."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:   # the child: the text client on the pty
+            os.chdir(ROOT)
+            os.execve(sys.executable, [sys.executable, "-m", "game.text.terminal", *args], {**os.environ, **env})
+        self.buffer = ""
+        self.lines: list[str] = []     # every complete line read so far
+        self.read = 0                  # lines already matched by expect
+
+    def _fill(self, deadline: float) -> bool:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        ready, _, _ = select.select([self.fd], [], [], left)
+        if not ready:
+            return False
+        try:
+            chunk = os.read(self.fd, 65536).decode("utf-8", "replace")
+        except OSError:         # the child has gone
+            return False
+        if not chunk:
+            return False
+        self.buffer += chunk.replace("\r\n", "\n")
+        *done, self.buffer = self.buffer.split("\n")
+        self.lines += done
+        return True
+
+    def expect(self, *needles: str, timeout: float = 10.0) -> str:
+        """The first new line containing one of ``needles`` (every line before it is read past)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            while self.read < len(self.lines):
+                line = self.lines[self.read]
+                self.read += 1
+                if any(n in line for n in needles):
+                    return line
+            if not self._fill(deadline):
+                raise AssertionError(f"none of {needles} within {timeout} s; last lines: {self.lines[-15:]}")
+
+    def send(self, *lines: str) -> None:
+        for line in lines:
+            os.write(self.fd, (line + "\n").encode())
+
+    def wait(self, timeout: float = 10.0) -> int:
+        """The exit status, once the program ends (read to the end meanwhile)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                try:
+                    while self._fill(time.monotonic() + 0.05):
+                        pass
+                finally:
+                    os.close(self.fd)
+                return os.waitstatus_to_exitcode(status)
+            self._fill(min(deadline, time.monotonic() + 0.1))
+        self.kill()
+        raise AssertionError(f"still running after {timeout} s; last lines: {self.lines[-15:]}")
+
+    def kill(self) -> None:
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except OSError:
+            pass
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass

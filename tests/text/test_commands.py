@@ -1,0 +1,153 @@
+"""Every command of the text client, on a solo game: a worded answer to bad arguments, to what
+cannot be done now and to what cannot be paid for, and the game unchanged; and the actions, said
+first, done on Enter, in the board's words."""
+from __future__ import annotations
+
+import pytest
+
+from game.client.games import default_config, open_solo
+from game.text.play import GameShell
+
+
+class Said(list):
+    def __call__(self, line: str) -> None:
+        assert isinstance(line, str) and line.strip(), repr(line)
+        self.append(line)
+
+    def since(self, n: int) -> str:
+        return "\n".join(self[n:])
+
+
+@pytest.fixture
+def solo(tmp_path):
+    session = open_solo(default_config(), tmp_path / "solo.json", "Ada")
+    said = Said()
+    shell = GameShell(session, said)
+    shell.follow()
+    yield shell, said
+    shell.close()
+    session.close()
+
+
+def start(shell: GameShell, said: Said) -> None:
+    shell.command("keep 1 2")
+    shell.command("")
+    shell.follow()
+    assert shell.session.stage() == "board", said[-5:]
+
+
+def ask(shell: GameShell, said: Said, line: str) -> str:
+    """Type ``line``; what was said back (the game must not have moved)."""
+    before = shell.session.vm.snapshot()
+    sent = len(shell.session.log)
+    n = len(said)
+    shell.command(line)
+    shell.follow()
+    assert shell.session.vm.snapshot() == before, line
+    assert len(shell.session.log) == sent, line
+    answer = said.since(n)
+    assert answer, f"no answer to {line!r}"
+    return answer
+
+
+BAD = {
+    "take": "Take which line?",
+    "take row": "Which row?",
+    "take row 9": "There is no row 9",
+    "take column x": "'x' is not a number",
+    "take diagonal 1": "Say take row",
+    "buy": "Buy which card?",
+    "buy red 1": "'red' is not a colour",
+    "buy green 7": "There is no level 7",
+    "buy green 1": "You cannot buy the level 1 green card: you need",
+    "buy green 3": "You cannot buy the level 3 green card: no slot can take this card",
+    "play": "Play which leader?",
+    "play 5": "There is no leader 5",
+    "discard two": "'two' is not a number",
+    "swap 1": "Say two shelves",
+    "swap 1 1": "Choose two different shelves",
+    "swap 1 9": "There is no shelf 9",
+    "swap d1 2": "You have no leader's depot",
+    "move 1 2 gold": "'gold' is not a resource",
+    "end": "Take your main action first",
+    "undo": "Nothing to undo yet",
+    "say hello": "Nobody else is at this table",
+    "say": "Say what?",
+    "put 1 2": "That is for a market take",
+    "slot 2": "That is for a purchase",
+    "pay 1 Coin": "That is for productions",
+    "white 1 Coin": "That is for a market take",
+    "keep 1 2": "Your leaders are already chosen",
+    "resources Coin": "You have no starting resources to choose now",
+    "players 2": "The game has already started",
+    "board Nobody": "No player called 'Nobody'",
+    "log many": "'many' is not a number",
+    "help fly": "No command 'fly'",
+    "fly": "No command 'fly'",
+    "produce": "Nothing can be produced now",
+    "cancel": "Nothing to cancel",
+}
+
+
+def test_bad_arguments_and_what_cannot_be_done_are_answered_in_words(solo):
+    shell, said = solo
+    assert "Choose the 2 leaders" in said.since(0)
+    assert "Keep exactly" not in ask(shell, said, "take row 1")   # before the game starts
+    assert "has not started yet" in said[-1]
+    assert "Say 2 different numbers" in ask(shell, said, "keep 1 1")
+    start(shell, said)
+    for line, words in BAD.items():
+        answer = ask(shell, said, line)
+        assert words in answer, (line, answer)
+    assert shell.pending is None and shell.input.plan is None
+
+
+def test_the_main_action_once_a_turn_and_the_turn_after(solo):
+    shell, said = solo
+    start(shell, said)
+    n = len(said)
+    shell.command("take row 2")
+    assert "Taking row 2 gives" in said.since(n) and "Press Enter to take it" in said[-1]
+    shell.command("market")                    # a question keeps the plan
+    shell.command("")
+    shell.follow()
+    assert "Ada took row 2" in said.since(n)
+    for line in ("take row 1", "buy green 1", "produce"):
+        assert "You have taken your main action this turn" in ask(shell, said, line), line
+    n = len(said)
+    shell.command("undo")
+    assert "Take back your last move" in said[-1]
+    shell.command("")
+    shell.follow()
+    assert "Ada took back their market action." in said.since(n)
+    shell.command("take column 1")
+    shell.command("discard 1")
+    assert "discarded" in said.since(n)
+    shell.command("suggest")
+    shell.command("")
+    shell.command("end")
+    shell.command("")
+    shell.follow()
+    text = said.since(n)
+    assert "Ada ended the turn. Lorenzo" in text and said[-1].startswith("Your turn."), text
+
+
+def test_what_the_commands_say_about_the_table(solo):
+    shell, said = solo
+    start(shell, said)
+    g = shell.session.vm.game
+    n = len(said)
+    shell.command("market")
+    rows = [line for line in said[n:] if line.startswith("Row ")]
+    marble = {"Zero": "white", "Faith": "red (Faith)"}
+    assert rows[0].startswith("Row 1: " + ", ".join(marble.get(m, m) for m in g["market"]["grid"][0]) + ". Gives ")
+    assert said[-1] == f"The spare marble: {marble.get(g['market']['slide'], g['market']['slide'])}."
+    for query, first in (("grid", "The development cards on sale"), ("board", "Your board: 0 VP so far, faith 0."),
+                         ("leaders", "1. "), ("track", "The faith track runs from 0 to 24."),
+                         ("lorenzo", "Lorenzo il Magnifico: his black cross is on space 0"),
+                         ("score", "Victory points so far"), ("help", "Questions, at any time"),
+                         ("help take", "take row N | take column N:"), ("turn", "It is your turn")):
+        n = len(said)
+        shell.command(query)
+        assert said[n].startswith(first), (query, said[n:])
+        assert "\x1b" not in said.since(n)

@@ -1,0 +1,77 @@
+"""A whole solo game against Lorenzo, played by typed commands through a real pseudo-terminal,
+read line by line as a screen reader reads it, to the final scores."""
+from __future__ import annotations
+
+import re
+
+from .pty_helper import PtyProgram
+
+
+def test_a_solo_game_by_typed_commands_to_the_scores(tmp_path):
+    env = {"MOR_DATA_DIR": str(tmp_path / "data"), "MOR_CONFIG_DIR": str(tmp_path / "cfg")}
+    p = PtyProgram(["--plain", "--name", "Ada"], env)
+    try:
+        p.expect("Main menu")
+        p.send("1")
+        p.expect("Choose the 2 leaders you keep")
+        p.send("keep 1 2")
+        p.expect("Keep your")
+        p.send("")
+        p.expect("The game is on: you play against Lorenzo il Magnifico")
+        p.send("market")
+        row = p.expect("Row 1:")
+        assert re.match(r"Row 1: \w.*\. Gives ", row), row
+        turns = 0
+        while True:
+            # the strategy of a script: buy what can be bought, else take the first row that gives
+            # something; then end the turn
+            p.send("take row 1", "")
+            line = p.expect("Ada took row 1", "The game is over")
+            if "The game is over" in line:
+                break
+            p.send("end")
+            line = p.expect("End your turn.", "The game is over")
+            if "The game is over" in line:     # (the take ended it)
+                break
+            p.send("")
+            line = p.expect("Your turn.", "The game is over")
+            turns += 1
+            if "The game is over" in line:
+                break
+            assert turns < 200
+        head = line
+        assert "Lorenzo il Magnifico wins" in head or "Ada wins" in head, head
+        score = p.expect("Ada:", "You:")
+        assert re.search(r"\d+ VP \(\d+ from cards", score), score
+        p.expect("Say leave to go back to the menu")
+        p.send("score")
+        assert "The game is over" in p.expect("The game is over")
+        p.send("leave")
+        p.expect("Main menu")
+        p.send("quit")
+        p.expect("Goodbye.")
+        assert p.wait() == 0
+    finally:
+        p.kill()
+    text = "\n".join(p.lines)
+    assert "\x1b[" not in text          # plain: no colour, no cursor movement
+    assert turns > 5
+
+
+def test_mor_text_through_a_pipe_is_plain(tmp_path):
+    """``mor --text`` (main.py) with no terminal: plain lines, no line editor, quits on request."""
+    import os
+    import subprocess
+    import sys
+
+    from .pty_helper import ROOT
+    env = {**os.environ, "MOR_DATA_DIR": str(tmp_path / "data"), "MOR_CONFIG_DIR": str(tmp_path / "cfg")}
+    out = subprocess.run([sys.executable, "main.py", "--text", "--name", "Bea"], input="help\nquit\n", cwd=ROOT,
+                         env=env, capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("Masters of Renaissance, in words.")
+    assert "1. Play solo against Lorenzo il Magnifico (a new game)" in lines
+    assert "Say the number of a choice of the list. Say menu for the main menu, quit to stop." in lines
+    assert lines[-1] == "Goodbye."
+    assert "\x1b" not in out.stdout and out.stderr == ""
