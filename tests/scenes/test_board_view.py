@@ -362,12 +362,22 @@ def test_every_button_of_the_action_bar_stays_inside_it(size):
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_log_scrolled_back_says_how_many_new_lines_wait_below_and_follows_again_at_the_bottom(size, monkeypatch):
     """Scrolled back to read, the player did not see the bots' and Lorenzo's moves arrive: the
-    log now says at its foot how many new lines wait below, and once scrolled back down it
-    follows the newest line again."""
+    log now says at its foot how many new lines wait below (over none of its lines), and once
+    scrolled back down it follows the newest line again."""
     from game.scenes.art import fonts as F
+    from game.scenes.panels import log as log_module
     drawn: list[str] = []
+    rows: list[tuple[str, pygame.Rect]] = []    # (words, their ink on the screen) of the log's rows
     render = F.render
     monkeypatch.setattr(F, "render", lambda t, *a, **k: (drawn.append(str(t)), render(t, *a, **k))[1])
+
+    real_text = log_module.text
+
+    def text(surface, words, pos, size, color=None, style="regular", **kw):
+        r = real_text(surface, words, pos, size, color, style, **kw)
+        rows.append((words, render(words, size, color or (0, 0, 0), style).get_bounding_rect().move(r.topleft)))
+        return r
+    monkeypatch.setattr(log_module, "text", text)
     app = App(headless=True, size=size)
     session = GameSession(_Chatty(mid_game(["Ada", "Bruno"], 5, 30), "Ada"), CFG, "Ada")
     session.pump()
@@ -383,9 +393,14 @@ def test_a_log_scrolled_back_says_how_many_new_lines_wait_below_and_follows_agai
         assert scene.log_scroll == 6
         session.log += ["Bruno buys the level-1 green card", "Lorenzo il Magnifico moves his cross 2 spaces"]
         drawn.clear()
+        rows.clear()
         app.frame(0.001)
         app.frame(0.001)
         assert "\u2193 2 new lines below: scroll down to read" in drawn, drawn
+        pill = scene.log.badge(scene.context())[1]
+        assert len(rows) >= 3 and all(scene.layout.log.contains(ink) for _w, ink in rows)
+        bands = [pygame.Rect(scene.layout.log.x, ink.y, scene.layout.log.w, ink.h) for _w, ink in rows]
+        assert not any(band.colliderect(pill) for band in bands), "the words below cover a row of the log"
         assert "Lorenzo il Magnifico moves his cross 2 spaces" not in drawn        # still reading the older lines
         drawn.clear()
         app.frame(0.001, [pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-5, flipped=False)])

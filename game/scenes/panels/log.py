@@ -105,6 +105,17 @@ class LogPanel(Panel):
     def max_scroll(self, ctx: Context) -> int:
         return max(0, len(self.rows(ctx)) - self.visible_rows(ctx.chat))
 
+    def badge(self, ctx: Context) -> tuple[pygame.Surface, pygame.Rect]:
+        """The words "↓ N new lines below" for the lines told while the log was scrolled back,
+        and the pill they stand on, at the foot of the log (the rows are drawn above it)."""
+        area = self.text_area(ctx.chat)
+        k = ctx.log_unseen
+        words = f"\u2193 {k} new line{'s' * (k != 1)} below: scroll down to read"
+        img = F.render(words, max(10, self.px(14)), P.OXBLOOD, "italic")
+        pill = img.get_rect(bottomright=(area.right, area.bottom)).inflate(self.px(12), self.px(4))
+        pill.bottomright = (area.right + self.px(4), area.bottom + self.px(2))
+        return img, pill
+
     def draw(self, surface: pygame.Surface, ctx: Context) -> None:
         area = self.text_area(ctx.chat)
         rows = self.rows(ctx)
@@ -113,8 +124,11 @@ class LogPanel(Panel):
             return
         n = self.visible_rows(ctx.chat)
         scroll = max(0, min(ctx.log_scroll, len(rows) - n))
+        badge = self.badge(ctx) if scroll and ctx.log_unseen else None
+        bottom = area.bottom if badge is None else badge[1].top - self.px(2)   # the rows stand above it
         shown = rows[max(0, len(rows) - n - scroll):len(rows) - scroll]
-        y = area.bottom - self.line_h * len(shown)
+        shown = shown[len(shown) - max(1, (bottom - area.y) // self.line_h):]
+        y = bottom - self.line_h * len(shown)
         newest = [i for i, row in enumerate(shown) if row[3]]
         if newest:   # the newest line stands on a band of gold
             band = pygame.Rect(area.x - self.px(4), y + newest[0] * self.line_h - self.px(1),
@@ -137,12 +151,8 @@ class LogPanel(Panel):
             h = max(self.px(10), track.h * n // len(rows))
             top = track.bottom - h - (track.h - h) * scroll // max(1, len(rows) - n)
             pygame.draw.rect(surface, P.SEPIA, (track.x, top, track.w, h), border_radius=2)
-        if scroll and ctx.log_unseen:   # moves told meanwhile: said where the eye goes, at the foot
-            k = ctx.log_unseen
-            words = f"\u2193 {k} new line{'s' * (k != 1)} below: scroll down to read"
-            size = max(10, self.px(14))
-            img = F.render(words, size, P.OXBLOOD, "italic")
-            pill = img.get_rect(bottomright=(area.right, area.bottom)).inflate(self.px(12), self.px(4))
+        if badge is not None:   # moves told meanwhile: said where the eye goes, at the foot
+            img, pill = badge
             pygame.draw.rect(surface, P.GOLD_LIGHT, pill, border_radius=pill.h // 2)
             pygame.draw.rect(surface, P.OXBLOOD, pill, 1, border_radius=pill.h // 2)
             surface.blit(img, img.get_rect(center=pill.center))
