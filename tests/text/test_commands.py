@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from game.client.games import default_config, open_solo
+from game.client.games import default_config
+from game.client.session import GameSession
+from game.match import LocalMatch
 from game.text.play import GameShell
 
 
@@ -20,7 +22,8 @@ class Said(list):
 
 @pytest.fixture
 def solo(tmp_path):
-    session = open_solo(default_config(), tmp_path / "solo.json", "Ada")
+    config = default_config()
+    session = GameSession(LocalMatch(config, "Ada", seed=11, save_path=tmp_path / "solo.json"), config, "Ada")
     said = Said()
     shell = GameShell(session, said)
     shell.follow()
@@ -120,7 +123,8 @@ def test_the_main_action_once_a_turn_and_the_turn_after(solo):
     shell.command("")
     shell.follow()
     assert "Ada took back their market action." in said.since(n)
-    shell.command("take column 1")
+    column = next(c for c in range(4) if shell.session.market_line(False, c).resources)
+    shell.command(f"take column {column + 1}")
     shell.command("discard 1")
     assert "discarded" in said.since(n)
     shell.command("suggest")

@@ -1,0 +1,131 @@
+"""The text client and a graphical client's session (driven as the board drives it) at one table
+on one server: a chat line each way, a move refused out of turn, each one's moves told to the
+other, a dropped connection and the rejoin."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from game.client.board_input import BoardInput, Line
+from game.client.games import default_config
+from game.client.session import ChatLine, GameSession
+from game.match import RemoteMatch
+from game.netcode.server import Server, ServerOptions
+from game.text.client import Options, TextClient
+
+CFG = default_config()
+
+
+class Said(list):
+    def __call__(self, line: str) -> None:
+        self.append(line)
+
+    def has(self, words: str, since: int = 0) -> bool:
+        return any(words in line for line in self[since:])
+
+
+@pytest.fixture
+def server(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    srv = Server(CFG, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", heartbeat=5, seed=3))
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def until(pred, *tick, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for t in tick:
+            t()
+        if pred():
+            return
+        time.sleep(0.01)
+    raise AssertionError("timed out")
+
+
+def bea_moves(bea: GameSession) -> None:
+    """Bea's turn as the board plays it: the first row, placed as suggested, then End turn."""
+    hand = BoardInput(bea)
+    hand.click(Line(True, 0))
+    hand.send_plan()
+    until(lambda: bea.vm.game["isMandatoryActionDone"], bea.pump)
+    bea.end_turn()
+
+
+@pytest.mark.timeout(60)
+def test_text_and_graphical_clients_play_chat_and_rejoin(server, tmp_path):
+    host, port = server.address
+    said = Said()
+    ada = TextClient(said, Options(nickname="Ada", data_dir=tmp_path / "data"))
+    ada.start()
+    ada.join_address(f"{host}:{port}")
+    tick = ada.tick
+    until(lambda: said.has("You choose how many play"), tick)
+    bea = GameSession(RemoteMatch(host, port, "Bea", token_file=tmp_path / "bea.json"), CFG, "Bea")
+    until(lambda: bea.lobby.booked == 2, bea.pump)
+    ada.line("players 2")
+    until(lambda: bea.vm.has_game and ada.shell.session.vm.has_game, tick, bea.pump)
+    until(lambda: said.has("Choose the 2 leaders you keep"), tick)
+    ada.line("keep 1 2")
+    ada.line("")
+    bea.choose_leaders(bea.vm.me["leadersHand"][:2])
+    until(lambda: bea.stage() != "leaders", bea.pump)
+    if bea.stage() == "resources":
+        bea.choose_resources({bea.vm.me["warehouseShelves"][0]: {"Coin": 1}})
+    until(lambda: ada.shell.session.stage() != "leaders", tick)
+    if ada.shell.session.stage() == "resources":
+        assert said.has("Your seat receives 1 resource")
+        ada.line("resources Stone")
+        assert said[-1].startswith("Start with 1 Stone on shelf 1.")
+        ada.line("")
+    until(lambda: said.has("The game is on: you play against Bea"), tick, bea.pump)
+
+    # a line each way
+    ada.line("say Good luck, Bea")
+    until(lambda: any(isinstance(x, ChatLine) and x == "Ada: Good luck, Bea" for x in bea.log), tick, bea.pump)
+    bea.chat("And to you")
+    until(lambda: said.has("Chat: Bea: And to you"), tick, bea.pump)
+
+    session = ada.shell.session
+    if session.vm.my_turn:           # Ada first: her turn, then Bea's
+        n = len(said)
+        ada.line("take row 1")
+        ada.line("")
+        until(lambda: said.has("Ada took row 1", n), tick)
+        ada.line("end")
+        ada.line("")
+        until(lambda: bea.vm.my_turn, tick, bea.pump)
+    # out of turn: refused in words, nothing sent
+    until(lambda: not session.vm.my_turn and session.vm.game["currentPlayer"] == "Bea", tick, bea.pump)
+    before = session.vm.snapshot()
+    n = len(said)
+    for line in ("take row 2", "end", "buy green 1", "produce", "undo", "hint", "swap 1 2"):
+        ada.line(line)
+        assert said[-1] == "It is Bea's turn: wait for yours.", (line, said[n:])
+    assert session.vm.snapshot() == before and ada.shell.pending is None
+    bea_moves(bea)
+    until(lambda: said.has("Bea took row 1", n) and said.has("Your turn.", n), tick, bea.pump)
+
+    # the network goes away under the text client: it says so, rejoins by itself, and plays on
+    n = len(said)
+    session.match.conn._sock.shutdown(2)
+    until(lambda: said.has("The connection to the server was lost", n), tick, bea.pump)
+    until(lambda: said.has("Reconnected: the board is up to date again.", n), tick, bea.pump, timeout=20)
+    assert ada.shell.session is session
+    if not session.vm.my_turn:       # her turn was passed while she was away: said, and Bea's again
+        until(lambda: said.has("While you were away, your turn was skipped", n), tick)
+        until(lambda: bea.vm.my_turn, tick, bea.pump)
+        bea_moves(bea)
+        until(lambda: session.vm.my_turn, tick, bea.pump)
+    m = len(said)
+    ada.line("take column 2")
+    assert said.has("Taking column 2", m)
+    ada.line("")
+    until(lambda: any("Ada took column 2" in line for line in bea.log), tick, bea.pump)
+    ada.line("leave")
+    assert said.has("The server keeps your seat")
+    ada.close()
+    bea.close()
