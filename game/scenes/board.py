@@ -631,15 +631,19 @@ class BoardScene(Scene):
         return pygame.Rect(pb.slots[0].x, top, pb.slots[-1].right - pb.slots[0].x, min(tops) - round(4 * u) - top)
 
     def keep_clear(self) -> list[pygame.Rect]:
-        """What hover art never covers: the action bar, the log or the plan being confirmed,
-        an open leader menu, and the hovered thing itself; a leader's, the track and the top bar;
-        a card of the grid's, the grid and the market's arrows (what the pointer goes to next)."""
+        """What hover art never covers: the top bar (whose turn, what to do now), the action bar,
+        the log or the plan being confirmed, an open leader menu, and the hovered thing itself;
+        while a plan is built, the warehouse and the strongbox (what is paid from, or where
+        resources go); a leader's, the track; a card of the grid's, the grid and the market's
+        arrows (what the pointer goes to next)."""
         L = self.layout
-        out = [L.actions, L.log] + [b.rect for b in self._leader_buttons]
+        out = [L.top_bar, L.actions, L.log] + [b.rect for b in self._leader_buttons]
+        if self.plan is not None:
+            out += [L.warehouse, L.strongbox]
         if self.hover is not None:
             out += [h.rect for h in self.hits if h.target == self.hover][:1]
-            if self.hover[0] == "leader":   # the track and the top bar stay in view (beside the card: the slots)
-                out += [L.faith, L.top_bar]
+            if self.hover[0] == "leader":   # the track stays in view (beside the card: the slots)
+                out += [L.faith]
             elif self.hover[0] == "card":   # beside the grid: its other cards and the market's arrows stay in view
                 out += [L.grid] + [h.rect for h in self.hits if h.target[0] == "line"]
         return out

@@ -131,3 +131,47 @@ def test_the_export_tooltip_leaves_saved_as_readable(size, pointer, tmp_path, mo
         assert pixels(app.window, box) == calm
     finally:
         _close(app)
+
+
+def _rich_board(size) -> tuple[App, Walk, BoardScene]:
+    """Ada's turn mid-game, 5 of each resource in her strongbox (every card can be paid)."""
+    app = App(headless=True, size=size)
+    walk = Walk(app, None, "rich")
+    game = mid_game(["Ada", "Bruno"], 11, 60)
+    game.player("Ada").strongbox.content.update({"Coin": 5, "Servant": 5, "Shield": 5, "Stone": 5})
+    scene = BoardScene(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+    app.stack.push(scene)
+    walk.frames(2)
+    app.frame(5.0)
+    return app, walk, scene
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_while_paying_a_hover_card_hides_neither_what_to_do_nor_what_is_paid_from(size, pointer):
+    """A card being bought, then productions being chosen: the enlarged card under the pointer
+    (another card of the grid, a leader, a production) leaves the top bar's instruction line, the
+    warehouse, the strongbox and the plan in view, and is shown."""
+    app, walk, scene = _rich_board(size)
+    L = scene.layout
+    needed = {"the instruction line": L.top_bar, "the warehouse": L.warehouse, "the strongbox": L.strongbox,
+              "the plan": L.log, "the action bar": L.actions}
+    try:
+        card = next(h for h in scene.hits if h.target[0] == "card")
+        walk.click(card.rect.center)
+        assert type(scene.plan).__name__ == "BuyPlan"
+        for kind in ("card", "leader", "production", "card"):
+            if kind == "production":                       # the productions' plan, from the action bar
+                walk.key(pygame.K_ESCAPE)
+                walk.click(scene.buttons["produce"].rect.center)
+                walk.frames(2)
+                assert type(scene.plan).__name__ == "ProductionPlan"
+            hits = [h for h in scene.hits if h.target[0] == kind and not (kind == "production" and h.target[1] == 0)]
+            assert hits, kind
+            for hit in hits[:4]:
+                rest_on(walk, pointer, hit.rect.center, 2)
+                shown = scene.hover_rect
+                assert shown is not None, f"no enlarged {kind} at {hit.target}"
+                for what, rect in needed.items():
+                    assert not shown.colliderect(rect), f"the enlarged {kind} {hit.target} covers {what}"
+    finally:
+        _close(app)

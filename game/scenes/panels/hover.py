@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import pygame
 
-from game.client.plans import BuyPlan
-
 from ..art import cards as C
 from ..art import fonts as F
 from ..art import marbles as M
 from ..art import palette as P
+from ..backdrop import wrap
 from .base import Context
 
 
@@ -28,7 +27,7 @@ def hover_art(ctx: Context, unit: float) -> tuple[pygame.Surface | None, str | N
         cid = g["devCardGrid"]["topCards"][t[1]][t[2]]
         if cid is not None:
             img = C.dev_card(ctx.cards[cid], prods, big)
-            if not isinstance(ctx.plan, BuyPlan) and ctx.can_act:
+            if ctx.plan is None and ctx.can_act:   # (a plan being built says what it pays itself)
                 words = ctx.session.purchase_words(t[1], t[2])
     elif t[0] == "leader":
         ld = ctx.leaders[t[1]]
@@ -58,14 +57,19 @@ def compose(img: pygame.Surface, words: str | None, unit: float) -> pygame.Surfa
     """The picture with its words in a dark label under it, as one surface."""
     if not words:
         return img
-    tip = F.render(words, round(17 * unit), P.PARCHMENT, "italic")
-    label = pygame.Rect(0, 0, tip.get_width() + 16, tip.get_height() + 8)
+    size = round(17 * unit)
+    lines = [F.render(line, size, P.PARCHMENT, "italic")
+             for line in wrap(words, size, max(img.get_width(), round(260 * unit)) - 16, "italic")]
+    lead = round(size * 1.25)
+    label = pygame.Rect(0, 0, max(t.get_width() for t in lines) + 16,
+                        lead * (len(lines) - 1) + lines[-1].get_height() + 8)
     w = max(img.get_width(), label.w)
     out = pygame.Surface((w, img.get_height() + 4 + label.h), pygame.SRCALPHA)
     out.blit(img, ((w - img.get_width()) // 2, 0))
     label.midtop = (w // 2, img.get_height() + 4)
     pygame.draw.rect(out, P.INK, label, border_radius=6)
-    out.blit(tip, tip.get_rect(center=label.center))
+    for i, tip in enumerate(lines):
+        out.blit(tip, tip.get_rect(midtop=(label.centerx, label.y + 4 + i * lead)))
     return out
 
 
