@@ -178,10 +178,12 @@ class TextClient:
         self.say(f"Your name is {self.nickname}. Type the new one (1 to 24 letters, digits or spaces):")
 
         def then(answer: str) -> None:
-            problem = validate_nickname(answer) if answer else "An empty name is not a name."
-            if problem:
-                self.say(f"{problem} Your name stays {self.nickname}.")
+            name = validate_nickname(answer)
+            if name is None:
+                self.say(f"That cannot be a name: 1 to 24 letters, digits, spaces or punctuation. "
+                         f"Your name stays {self.nickname}.")
             else:
+                answer = name
                 self.nickname = answer
                 self.settings.nickname = answer
                 try:
@@ -404,7 +406,7 @@ class TextClient:
         elif word == "end":
             self._replay_at(len(self.replay))
         elif word in ("market", "grid", "board", "leaders", "track", "lorenzo", "score", "log", "help"):
-            self.replay_shell.command(text)
+            self.replay_shell.ask(text)       # a question only: a replay has no moves of its own
         else:
             self.say("Say next, back, turn, start, end, a question (market, board, score…), or leave.")
 

@@ -95,7 +95,10 @@ def grid(session: GameSession) -> list[str]:
     play = g.get("isSetupDone") and not g.get("ended")
     out = ["The development cards on sale, the top card of each deck (buy one with: buy COLOUR LEVEL):"]
     for level in LEVELS:
-        out.append(f"Level {level}:")
+        whys = {c: session.purchase_words(c, level) for c in top} if play else {}
+        same = set(whys.values())
+        once = next(iter(same)) if len(same) == 1 and None not in same and "Click to buy" not in same else None
+        out.append(f"Level {level}:" + (f" none can be bought now. {once}" if once else ""))
         for colour, piles in top.items():
             cid = piles[level] if level < len(piles) else None
             n = (left.get(colour) or [0] * 4)[level] if level < len(left.get(colour) or []) else None
@@ -107,8 +110,8 @@ def grid(session: GameSession) -> list[str]:
             line = f"  {colour}{deck}: {card['victoryPoints']} VP, costs " \
                    f"{counted((card.get('cost') or {}).get('requirements') or {})}; produces: " \
                    f"{production_words(_prod(g, card))}."
-            if play:
-                why = session.purchase_words(colour, level)
+            if play and not once:
+                why = whys[colour]
                 line += " You can buy it." if why == "Click to buy" else f" {why}" if why else ""
             out.append(line)
     return out
@@ -182,7 +185,7 @@ def leaders(session: GameSession) -> list[str]:
         line = f"{i + 1}. {name}, in your hand ({vp} VP). {ability} {need}"
         if playing and vm.me["setup"]["hasChosenLeaders"]:
             why = session.leader_refusal(lid)
-            line += " You can play it now." if why is None else f" {why}."
+            line += " You can play it now." if why is None else f" Still missing: {missing(why)}."
         out.append(line)
     if not out:
         out.append("You have no leaders left.")
@@ -197,6 +200,11 @@ def leaders(session: GameSession) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- track, Lorenzo, scores
+def missing(why: str) -> str:
+    """The board's "Needs 5 Shield (you have 1)" as what is still missing ("5 Shield (you have 1)")."""
+    return why[len("Needs "):] if why.startswith("Needs ") else why[:1].lower() + why[1:]
+
+
 def track(session: GameSession) -> list[str]:
     g = session.vm.game
     assert g is not None

@@ -11,6 +11,7 @@ never asked here but through the session and the plans.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -28,6 +29,17 @@ log = logging.getLogger("mor.text")
 
 Say = Callable[[str], None]
 COLOURS = ("Green", "Blue", "Yellow", "Purple")
+
+
+_CLICKS = re.compile(r"click (?P<a>shelf \d|the \w+ depot), then (?P<b>shelf \d|the \w+ depot), to move")
+
+
+def typed(words: str, me: dict) -> str:
+    """The board's words for a plan, with its clicks said as the commands that do the same
+    ("click shelf 3, then shelf 2, to move both" → "say move 3 2 to move both")."""
+    def place(name: str) -> str:
+        return name.removeprefix("shelf ") if name.startswith("shelf ") else name
+    return _CLICKS.sub(lambda m: f"say move {place(m['a'])} {place(m['b'])} to move", words)
 
 
 class Refused(Exception):
@@ -261,6 +273,10 @@ class GameShell:
         """One typed line: a query, an action (said, then Enter sends it), a plan edit, Enter."""
         self._command(line)
         self.follow()            # what the match answered (at once for a game on this machine)
+
+    def ask(self, line: str) -> None:
+        """A question alone (``market``, ``board``…: no action, nothing followed), for a replay."""
+        self._command(line)
 
     def _command(self, line: str) -> None:
         text = line.strip()
@@ -503,7 +519,7 @@ class GameShell:
             raise Refused(f"Your {name} is already in play.")
         why = self.session.leader_refusal(lid)
         if why is not None:
-            raise Refused(f"You cannot play your {name} yet. {why}.")
+            raise Refused(f"You cannot play your {name} yet: still missing {D.missing(why)}.")
         self._ask(f"Play your {name} ({vp} VP): {ability}", lambda: self.input.leader_action(lid, True))
 
     def do_discard(self, args: list[str]) -> None:
@@ -672,6 +688,9 @@ class GameShell:
         if len(args) < 2:
             raise Refused("Say put, the resource's number and the place, for example put 1 3.")
         i, cid = self._item(plan, args[0]), self._place(args[1])
+        why = plan.why_not(i, cid)
+        if why is not None:       # the board's words, its clicks said as commands
+            raise Refused(typed(why, self.vm.me) + ".")
         self.input.selected_shelf = None
         self.input.click(BI.Item(i))
         self.input.click(BI.Shelf(cid))

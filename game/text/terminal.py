@@ -105,9 +105,10 @@ class Terminal:
             from prompt_toolkit.patch_stdout import patch_stdout
             patch = patch_stdout(raw=False)
             patch.__enter__()
+        reader = threading.Thread(target=self._read, name="text-input", daemon=True)
         try:
             client.start()
-            threading.Thread(target=self._read, name="text-input", daemon=True).start()
+            reader.start()
             while not client.done:
                 try:
                     item = self.inbox.get(timeout=TICK)
@@ -122,9 +123,27 @@ class Terminal:
             pass
         finally:
             client.close()
+            self._stop_prompt(reader)
             if patch is not None:
                 patch.__exit__(None, None, None)
         return 0
+
+    def _stop_prompt(self, reader: threading.Thread) -> None:
+        """End the line editor's prompt from its own loop, so that the terminal is given back as
+        it was (raw mode off) before the program ends."""
+        app = self.prompt_session.app if self.prompt_session is not None else None
+        loop = getattr(app, "loop", None)
+        if app is None or loop is None or not app.is_running:
+            return
+
+        def stop() -> None:
+            if app.is_running:
+                app.exit(exception=EOFError())
+        try:
+            loop.call_soon_threadsafe(stop)
+        except RuntimeError:     # its loop has just ended
+            return
+        reader.join(timeout=2)
 
 
 def main(argv: list[str] | None = None) -> int:

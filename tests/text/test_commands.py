@@ -155,3 +155,10 @@ def test_what_the_commands_say_about_the_table(solo):
         shell.command(query)
         assert said[n].startswith(first), (query, said[n:])
         assert "\x1b" not in said.since(n)
+
+
+def test_the_boards_clicks_are_said_as_commands():
+    from game.text.play import typed
+    assert (typed("Servant is also on shelf 3: click shelf 3, then shelf 2, to move both", {})
+            == "Servant is also on shelf 3: say move 3 2 to move both")
+    assert typed("Shelf 1 is full (it holds 1)", {}) == "Shelf 1 is full (it holds 1)"

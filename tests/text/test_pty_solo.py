@@ -48,6 +48,20 @@ def test_a_solo_game_by_typed_commands_to_the_scores(tmp_path):
         assert "The game is over" in p.expect("The game is over")
         p.send("leave")
         p.expect("Main menu")
+        past = p.expect("Past games and replays")
+        p.send(past.split(".")[0])                     # the finished game, replayed
+        assert p.expect("1. Solo: Ada").startswith("1. Solo: Ada (")
+        p.send("1")
+        moves = int(re.search(r"A replay of (\d+) moves", p.expect("A replay of"))[1])
+        assert p.expect("Move 0 of") == f"Move 0 of {moves}. The table as dealt."
+        p.send("")
+        assert p.expect("Move 1 of") == f"Move 1 of {moves}. Ada kept two leaders."
+        p.send("end", "score")
+        last = p.expect("Move ")
+        assert last.startswith(f"Move {moves} of {moves}. Ada ") and last.endswith(" wins."), last
+        assert p.expect("The game is over") == head
+        p.send("leave")
+        p.expect("Main menu")
         p.send("quit")
         p.expect("Goodbye.")
         assert p.wait() == 0
