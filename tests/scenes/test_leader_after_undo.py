@@ -91,3 +91,34 @@ def test_a_leader_played_after_an_undo_is_drawn_in_play_at_once(size):
     # a click on it opens nothing: a leader in play has no Play or Discard
     click(app, next(h.rect.center for h in scene.hits if h.target == ("leader", lid)))
     assert scene.leader_menu is None
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (1600, 900), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_played_leader_shows_its_whole_card_with_played_above_it(size):
+    """QA: the "Played" banner lay across the top of the card, over the leader's requirements.
+    Once played, the card on the board is the card's whole picture; the banner stands above it."""
+    from game.scenes.art import cards as C
+    game, lid = leader_ready()
+    app = App(headless=True, size=size)
+    scene = BoardScene(app, GameSession(LocalMatch(CFG, "Ada", game=game), CFG, "Ada"))
+    app.stack.push(scene)
+    app.frame(0.016)
+    play_leader(app, scene, lid)
+    click(app, (3, 3))                             # the pointer away: no hover mark on the card
+    app.frame(5.0)
+    assert in_play_frame(app, scene, lid)
+    rect = scene.player_board.leader_rects(scene.me)[lid]
+    art = C.leader_card(scene.context().leaders[lid], scene.context().productions(), rect.h)
+    inside = pygame.Rect(0, 0, rect.w, rect.h).inflate(-12, -12)   # (the gold frame's glow at the edge)
+    drawn = app.window.subsurface(inside.move(rect.topleft))
+    want = pygame.Surface(inside.size)
+    want.fill((255, 0, 255))
+    want.blit(art, (0, 0), inside)
+    shown = pygame.Surface(inside.size)
+    shown.fill((255, 0, 255))
+    shown.blit(drawn, (0, 0))
+    differ = sum(max(abs(a - b) for a, b in zip(shown.get_at((x, y))[:3], want.get_at((x, y))[:3])) > 40
+                 for x in range(0, inside.w, 2) for y in range(0, inside.h, 2))
+    assert differ < inside.w * inside.h // 4 // 12, f"{differ} points of the card are covered"   # (the banner: 1/6)
+    sash = scene.player_board.sash_rect(rect)
+    assert sash.bottom < rect.y and scene.layout.board.contains(sash)

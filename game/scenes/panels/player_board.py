@@ -255,7 +255,7 @@ class PlayerBoardPanel(Panel):
                 glow(surface, rect, P.GOLD_LIGHT[:3], width=2)
 
     def _draw_leaders(self, surface, ctx: Context, p, own: bool) -> None:
-        """A played leader stands in full colour in a gold frame with a "Played" sash; a leader in
+        """A played leader stands in full colour in a gold frame, a "Played" ribbon over it; a leader in
         hand is held back under a veil with a dashed outline; an opponent's hidden leaders are
         shown by their backs."""
         prods = ctx.productions()
@@ -266,8 +266,8 @@ class PlayerBoardPanel(Panel):
             if ld["active"]:
                 pygame.draw.rect(surface, P.GOLD, rect.inflate(6, 6), width=max(2, self.px(4)), border_radius=8)
                 glow(surface, rect.inflate(6, 6), P.GOLD_LIGHT[:3], width=3)
-                sash = played_sash(rect.w, max(10, rect.h // 9))
-                surface.blit(sash, sash.get_rect(midtop=(rect.centerx, rect.y + rect.h // 40)))
+                place = self.sash_rect(rect)
+                surface.blit(played_sash(rect.w, place.h), place)
                 if ld["leaderType"] == "PRODUCTION":
                     self._production_marks(surface, ctx, rect, ld["production"], own)
             else:
@@ -287,6 +287,14 @@ class PlayerBoardPanel(Panel):
                 surface.blit(back, (x + i * (back.get_width() + self.px(6)), y))
             text(surface, f"{hidden} in hand, hidden", (self.leaders.centerx, self.leaders.bottom),
                  self.px(15), P.SEPIA, "italic", anchor="midbottom")
+
+    def sash_rect(self, card: pygame.Rect) -> pygame.Rect:
+        """Where a played leader's "Played" ribbon goes: above the card, where "in hand" is
+        written for a leader in hand (on the card it hid the requirement)."""
+        h = max(10, self.px(13))
+        r = pygame.Rect(0, 0, max(20, round(card.w * 0.8)), h)
+        r.midbottom = (card.centerx, card.y - self.px(3))
+        return r
 
     def _production_marks(self, surface, ctx: Context, rect: pygame.Rect, pid: int, own: bool) -> None:
         plan = ctx.plan
