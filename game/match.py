@@ -540,7 +540,7 @@ class RemoteMatch(Match):
     that changed since, or a server that spoke TLS before and no longer does, is refused with
     :class:`~game.netcode.client.ServerIdentityChanged`, which says so plainly.
 
-    Lobby messages (``UpdateBookedSeats``, ``UpdateJoinGame``, ``ErrNickname``, ``ErrNewGame``) come
+    Lobby messages (``UpdateBookedSeats``, ``UpdateJoinGame``, ``ErrNickname``, ``ErrNewGame``, ``ErrTable``) come
     through :meth:`poll` like everything else. :attr:`on_message`, if set, is called from a
     background thread whenever there is something new to poll (see :class:`Connection`).
 
@@ -553,7 +553,8 @@ class RemoteMatch(Match):
 
     def __init__(self, host: str, port: int, nickname: str, *, connect_timeout: float = 5.0,
                  retry_delays: tuple[float, ...] = (0.5, 1, 2, 3, 5, 5, 10, 10, 15, 30),
-                 heartbeat_interval: float = 10.0, token_file: Path | None = None, remember: bool = True) -> None:
+                 heartbeat_interval: float = 10.0, token_file: Path | None = None, remember: bool = True,
+                 table: "P.TableChoice | None" = None) -> None:
         direct_tls = host.startswith(TLS_SCHEME)
         if direct_tls:
             host = host[len(TLS_SCHEME):]
@@ -589,7 +590,9 @@ class RemoteMatch(Match):
             log.warning("%s", e)
             raise
         # a saved token takes back our seat in a game still running there (e.g. after a crash)
-        self.conn.send(P.ReqJoin(nickname, self.token or ""))
+        # (``table``: where to sit on our server, a table by name or code or a new one; without
+        # it, the waiting list; a seat still running there is taken back whatever it says)
+        self.conn.send(P.ReqJoin(nickname, self.token or "", table))
 
     @property
     def _seat_key(self) -> str:

@@ -7,7 +7,9 @@
 - :mod:`.refusals`: a refused request in the player's words;
 - :mod:`.hint`: what the hard bot would do now, as a plan;
 - :mod:`.words`: names joined in a sentence, a leader in words, the end of a game;
-- :mod:`.replay`: stepping through a finished game, the finished games of this machine.
+- :mod:`.replay`: stepping through a finished game, the finished games of this machine;
+- :mod:`.tables`: a server's open tables, and a seat at one, at a new one or in the Quick game;
+- :mod:`.address`: a server's address as typed, a failed connection in words.
 
 The pygame scenes (:mod:`game.scenes`) draw from it and send requests through it.
 """

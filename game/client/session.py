@@ -74,6 +74,7 @@ class Lobby:
     error: str | None = None
     players: list[str] = field(default_factory=list)   # who waits, in order (our extension; else the head only)
     next_game: bool = False    # the table's game was under way when this player sat down: they wait for the next
+    table: dict[str, Any] | None = None   # the named table sat at: {name, private, code} (our server's tables)
 
 
 @dataclass
@@ -177,11 +178,15 @@ class GameSession:
         if t == "UpdateBookedSeats":
             self.lobby.booked, self.lobby.head = m["bookedSeats"], m["canPrepareNewGame"]
             self.lobby.players = [str(n) for n in m.get("players") or ()]
+            table = m.get("table")
+            self.lobby.table = table if isinstance(table, dict) else None
         elif t == "UpdateJoinGame":
             self.lobby.players_count = m["playersCount"]
             self.lobby.bots = [str(b) for b in m.get("bots") or ()]
         elif t == "ErrNickname":
             self.lobby.error = NICKNAME_ERRORS.get(m.get("reason", ""), "The server refused the nickname.")
+        elif t == "ErrTable":    # a seat at a table refused: nothing taken, the player may choose again
+            self.lobby.error = str(m.get("msg") or "That table cannot be joined.")
         elif t == "ErrNewGame":
             self.lobby.error = (str(m["reason"]) if m.get("reason") else "Choose between 1 and 4 players."
                                 if m.get("isInvalidPlayersCount")
@@ -191,7 +196,7 @@ class GameSession:
         self.version += 1
         if t == "UpdateGame" and self.remote:
             self._adopt_server_game()
-        if t.startswith("Err") and t not in ("ErrNickname", "ErrNewGame"):
+        if t.startswith("Err") and t not in ("ErrNickname", "ErrNewGame", "ErrTable"):
             self.error = self._refusal(m)
             self.vm.errors.clear()
         line = self.narrator.take(m)

@@ -356,6 +356,13 @@ class PaintedScene(Scene):
         self.widgets[name] = e
         return e
 
+    def read_entries(self, draft: dict[str, str]) -> None:
+        """Copy into ``draft`` what is typed in the entries named by its keys (those on screen)."""
+        for name in draft:
+            widget = self.widgets.get(name)
+            if widget is not None:
+                draft[name] = widget.get_text()
+
     def name_of(self, element: Any) -> str | None:
         """The name a widget was created under (None if it is not one of ours)."""
         for name, w in self.widgets.items():

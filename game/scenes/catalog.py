@@ -10,10 +10,10 @@ from . import registry
 
 def register_scenes() -> None:
     """Fill the registry (again: the same screens)."""
-    from . import ask, board, game_over, help, lobby, menus, overlay, replay, setup, versus
+    from . import ask, board, game_over, help, lobby, menus, overlay, replay, setup, tables, versus
     for name, make in {
         "title": menus.TitleScene, "settings": menus.SettingsScene, "host": menus.HostScene,
-        "join": menus.JoinScene, "help": help.HelpScene, "versus": versus.VersusScene,
+        "join": menus.JoinScene, "tables": tables.TablesScene, "help": help.HelpScene, "versus": versus.VersusScene,
         "past_games": replay.PastGamesScene, "replay": replay.ReplayScene, "watch": replay.watch_finished,
         "ask": ask.AskScene, "connection": overlay.ConnectionOverlay,
         # the stages of a game (GameSession.stage)

@@ -77,7 +77,7 @@ class LobbyScene(SessionScene):
         sw, sh = round(820 * u), round((400 if self.choosing or self.seating else 290) * u)
         self.plaque = pygame.Rect(0, 0, 0, 0)
         top = round(h * 0.25)
-        if self.hosting:
+        if self.hosting or self.session.lobby.table:   # the address to share, or the table's name and code
             self.plaque = pygame.Rect(w // 2 - round(300 * u), round(h * 0.19), round(600 * u), round(92 * u))
             top = self.plaque.bottom + round(22 * u)
         # under the sheet, a column that never overlaps: the "you are" line, then Leave/Stop hosting
@@ -126,7 +126,7 @@ class LobbyScene(SessionScene):
     def _state(self) -> tuple:
         lobby = self.session.lobby
         return (self.choosing, self.seating, self.asked, self.lost, lobby.error, lobby.booked,
-                lobby.players_count, tuple(lobby.bots))
+                lobby.players_count, tuple(lobby.bots), bool(lobby.table))
 
     def update(self, dt: float) -> None:
         if self._pump_lobby():
@@ -200,6 +200,8 @@ class LobbyScene(SessionScene):
             img = fonts.render(addr, size, INK)
             surface.blit(img, img.get_rect(midtop=(self.plaque.centerx - round(3 * u),
                                                    self.plaque.y + round(14 * u) + k.get_height())))
+        elif lobby.table:
+            self._paint_table(surface, lobby.table)
         surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
         cx = self.sheet.centerx
         y = self.sheet.y + round(36 * u)
@@ -267,6 +269,23 @@ class LobbyScene(SessionScene):
             surface.blit(k, k.get_rect(midbottom=(cx, self.sheet.bottom - round(118 * u))))
         you = tracked(f"you are {self.session.nickname}", self._you_size(), FADED, max(1, round(2 * u)))
         surface.blit(you, you.get_rect(midtop=(cx, self.you_top)))
+
+    def _paint_table(self, surface: pygame.Surface, table: dict) -> None:
+        """The plaque of a named table: its name, and the invite code of a private one (to share)."""
+        u = self.unit
+        p = self.plaque
+        surface.blit(panel(p.w, p.h, u, (246, 232, 196)), p.topleft)
+        name = str(table.get("name") or "")
+        code = table.get("code") if table.get("private") else None
+        kicker = f"{name}  \u00b7  private: share its invite code" if code else "table"
+        k = tracked(kicker, max(11, round(17 * u)), OXBLOOD, max(1, round(2 * u)))
+        if k.get_width() > p.w - round(30 * u):
+            k = tracked("private table: share its invite code", max(11, round(17 * u)), OXBLOOD, max(1, round(2 * u)))
+        surface.blit(k, k.get_rect(midtop=(p.centerx, p.y + round(14 * u))))
+        text = str(code) if code else name
+        size = fonts.fit(text, p.w - round(60 * u), max(14, round(34 * u)))
+        img = fonts.render(text, size, INK)
+        surface.blit(img, img.get_rect(midtop=(p.centerx, p.y + round(14 * u) + k.get_height())))
 
     def _you_size(self) -> int:
         return max(10, round(17 * self.unit))

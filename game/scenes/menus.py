@@ -6,16 +6,15 @@ short-lived thread whose result :meth:`JoinScene.update` picks up.
 from __future__ import annotations
 
 import errno
-import ipaddress
 import logging
 import re
-import socket
 import threading
 from typing import TYPE_CHECKING, Any
 
 import pygame
 import pygame_gui
 
+from game.client.address import check_port, describe_connect_error, hostport, parse_address
 from game.client.games import bots_save_path, describe_solo_save, sample_view, saved_summary
 from game.client.lan import lan_addresses
 from game.client.words import NICKNAME_MAX, joined
@@ -44,62 +43,6 @@ def size_label(size: tuple[int, int]) -> str:
     return f"{size[0]} \u00d7 {size[1]}"
 
 
-def check_port(text: str) -> str | None:
-    s = text.strip()
-    if not s.isdigit() or not 1 <= int(s) <= 65535:
-        return "A port is a number from 1 to 65535."
-    return None
-
-
-_HOST_RE = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
-
-
-def parse_address(text: str, default_port: int) -> tuple[str, int]:
-    """``host``, ``host:port``, ``[v6]`` or ``[v6]:port`` as (host, port); ``tls://`` before any of
-    them (a server's TLS port, by default the next one) stays on the host, for the match.
-
-    :raises ValueError: with the problem in words.
-    """
-    s = text.strip()
-    if s[:6].lower() == "tls://":
-        host, port = parse_address(s[6:], default_port + 1)
-        return "tls://" + host, port
-    example = "Type an address like 192.168.1.23 or 192.168.1.23:51015."
-    if not s:
-        raise ValueError("Type the address the host sees on their screen. " + example)
-    port_text: str | None = None
-    if s.startswith("["):
-        end = s.find("]")
-        if end < 0:
-            raise ValueError(f"\u201c{s}\u201d is not an address. " + example)
-        host, rest = s[1:end], s[end + 1:]
-        if rest:
-            if not rest.startswith(":"):
-                raise ValueError(f"\u201c{s}\u201d is not an address. " + example)
-            port_text = rest[1:]
-        try:
-            ipaddress.IPv6Address(host)
-        except ValueError:
-            raise ValueError(f"\u201c{host}\u201d is not an IPv6 address. " + example) from None
-    elif s.count(":") == 1:
-        host, port_text = s.split(":")
-    elif s.count(":") > 1:
-        host = s
-        try:
-            ipaddress.IPv6Address(host)
-        except ValueError:
-            raise ValueError(f"\u201c{s}\u201d is not an address. " + example) from None
-    else:
-        host = s
-    if ":" not in host and not _HOST_RE.match(host):
-        raise ValueError(f"\u201c{host or s}\u201d is not an address. " + example)
-    if port_text is None:
-        return host, default_port
-    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-        raise ValueError(f"The port after \u201c:\u201d must be a number from 1 to 65535, not \u201c{port_text}\u201d.")
-    return host, int(port_text)
-
-
 # ---------------------------------------------------------------------------- title
 class TitleScene(PaintedScene):
     """The title page: play solo (or continue), host, join, settings, quit."""
@@ -125,7 +68,7 @@ class TitleScene(PaintedScene):
         if self.seat is not None:
             record = self.seat[1]
             players = [n for n in record.get("players") or () if n != record["nickname"]]
-            where = _hostport(record["host"], record["port"])
+            where = hostport(record["host"], record["port"])
             label = f"Return to your game at {where}"
             if fonts.font(26).size(label)[0] > MENU_TEXT_MAX:      # a long host name
                 label = f"Return to {where}" if fonts.font(26).size(f"Return to {where}")[0] <= MENU_TEXT_MAX \
@@ -772,7 +715,7 @@ class JoinScene(PaintedScene):
         self.rejoin = rejoin     # (seat key, record): the title's "Return to your game at host:port"
         if rejoin is not None:
             record = rejoin[1]
-            self.draft = {"address": _hostport(record["host"], record["port"]), "nickname": record["nickname"]}
+            self.draft = {"address": hostport(record["host"], record["port"]), "nickname": record["nickname"]}
         self.errors: dict[str, str] = {}
         self.error: str | None = None
         self.busy: str | None = None     # what we are doing, while connecting
@@ -830,18 +773,20 @@ class JoinScene(PaintedScene):
                         tooltip="Join with the nickname typed above")
             self.button("back", pygame.Rect(x + aw + bw + 2 * gap, by, bw, bh), "Back", "@menu_quiet")
         else:
-            self.button("join", pygame.Rect(self.sheet.centerx - bw - round(10 * u), by, bw, bh), "Join",
-                        enabled=self.busy is None)
-            self.button("back", pygame.Rect(self.sheet.centerx + round(10 * u), by, bw, bh),
+            gap = round(20 * u)
+            x = self.sheet.centerx - (3 * bw + 2 * gap) // 2
+            self.button("join", pygame.Rect(x, by, bw, bh), "Join", enabled=self.busy is None,
+                        tooltip="Join the waiting room at this address (a friend's table, or the Quick game)")
+            self.button("tables", pygame.Rect(x + bw + gap, by, bw, bh), "Tables\u2026", "@menu_quiet",
+                        enabled=self.busy is None,
+                        tooltip="See the tables open at this address, open one, or paste an invite code")
+            self.button("back", pygame.Rect(x + 2 * (bw + gap), by, bw, bh),
                         "Cancel" if self.busy else "Back", "@menu_quiet")
         if not self.draft["address"]:
             self.widgets["address"].focus()
 
     def rebuild(self) -> None:
-        for name in self.draft:
-            widget = self.widgets.get(name)
-            if widget is not None:
-                self.draft[name] = widget.get_text()
+        self.read_entries(self.draft)
         self.ui.clear_and_reset()
         self.build()
 
@@ -923,17 +868,16 @@ class JoinScene(PaintedScene):
             self.join()
         elif name == "join" and self.busy is None:
             self.join()
+        elif name == "tables" and self.busy is None:
+            self.show_tables()
         elif name == "back":
             self.cancel()
             self.app.stack.pop()
 
     # joining -----------------------------------------------------------------------------
-    def join(self) -> None:
-        """Check the fields and start connecting (on a thread: a frame never waits)."""
-        for name in self.draft:
-            widget = self.widgets.get(name)
-            if widget is not None:
-                self.draft[name] = widget.get_text()
+    def _checked(self) -> tuple[str, int] | None:
+        """The address typed, once it and the nickname are good (else the fields say why)."""
+        self.read_entries(self.draft)
         self.errors, self.error, self.instead = {}, None, None
         problem = check_nickname(self.draft["nickname"])
         if problem:
@@ -944,12 +888,26 @@ class JoinScene(PaintedScene):
             self.errors["address"] = str(e)
             target = None
         if self.errors or target is None:
+            return None
+        return target
+
+    def show_tables(self) -> None:
+        """The tables at the address typed (their page asks the server)."""
+        target = self._checked()
+        if target is not None:
+            self.app.stack.push(self.app.scene("tables", target[0], target[1], self.draft["nickname"].strip(),
+                                               self.draft["address"].strip()))
+
+    def join(self) -> None:
+        """Check the fields and start connecting (on a thread: a frame never waits)."""
+        target = self._checked()
+        if target is None:
             return
         self._target = target
         self._cancelled = False
         self._result = None
         nick = self.draft["nickname"].strip()
-        self.busy = f"Knocking at {_hostport(*target)}\u2026"
+        self.busy = f"Knocking at {hostport(*target)}\u2026"
         self.rebuild()
         self._thread = threading.Thread(target=self._connect, args=(target, nick), name="join", daemon=True)
         self._thread.start()
@@ -1023,13 +981,13 @@ class JoinScene(PaintedScene):
             self._fail(session.lobby.error)
             return
         if any(m.get("type") == "ConnectionLost" for m in msgs):
-            self._fail(f"The server at {_hostport(*self._target)} closed the connection.")  # type: ignore[misc]
+            self._fail(f"The server at {hostport(*self._target)} closed the connection.")  # type: ignore[misc]
             return
         if self.rejoin is not None and session.lobby.booked > 0 and not session.vm.has_game:
             # the seat's game is not there any more (it ended meanwhile, or the server lost it)
             from game.match import forget_unfinished
             forget_unfinished(self.remote.games_file, self.rejoin[0])
-            where = _hostport(*self._target)  # type: ignore[misc]
+            where = hostport(*self._target)  # type: ignore[misc]
             self.rejoin = None
             self._fail(f"Your game at {where} is not running there any more: it has ended, or the server "
                        f"no longer has it. Join again to sit at a new table.")
@@ -1060,20 +1018,3 @@ def another_nickname(nick: str) -> str:
     stem, n = (m.group(1), int(m.group(2)) + 1) if m and m.group(1) else (nick.strip(), 2)
     tail = f" {n}"
     return stem[:NICKNAME_MAX - len(tail)].rstrip() + tail
-
-
-def _hostport(host: str, port: int) -> str:
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-
-
-def describe_connect_error(e: OSError, host: str, port: int) -> str:
-    words = getattr(e, "player_words", None)   # e.g. a server whose certificate changed: said plainly
-    if words:
-        return str(words)
-    where = _hostport(host, port)
-    if isinstance(e, socket.gaierror):
-        return f"No computer called \u201c{host}\u201d was found on the network."
-    if isinstance(e, (ConnectionRefusedError, TimeoutError, socket.timeout)) or e.errno in (
-            errno.ECONNREFUSED, errno.ETIMEDOUT, errno.EHOSTUNREACH, errno.ENETUNREACH):
-        return f"No game server answered at {where}."
-    return f"No game server answered at {where} ({e.strerror or e})."

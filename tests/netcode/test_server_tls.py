@@ -198,7 +198,7 @@ def test_a_server_that_stops_speaking_tls_is_refused(make_server, tmp_path):
 
 
 def test_a_typed_tls_address_goes_straight_to_tls(tls_server, tmp_path):
-    from game.scenes.menus import parse_address
+    from game.client.address import parse_address
     host, port = tls_server.tls_address
     assert parse_address(f" TLS://{host}:{port}", 51015) == (f"tls://{host}", port)
     assert parse_address("tls://example.org", 51015) == ("tls://example.org", 51016)

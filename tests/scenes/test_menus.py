@@ -635,7 +635,7 @@ class TestJoin:
         assert scene.busy is None and scene.errors["address"]
 
     def test_parse_address(self):
-        from game.scenes.menus import parse_address
+        from game.client.address import parse_address
         assert parse_address("192.168.1.2", 51015) == ("192.168.1.2", 51015)
         assert parse_address(" host.lan:4000 ", 1) == ("host.lan", 4000)
         assert parse_address("[fe80::1]:7", 1) == ("fe80::1", 7)

@@ -1,0 +1,92 @@
+"""A server's address as a player types it, and a failed connection in the player's words (pure
+Python: every front end, the scenes and the text client, reads and reports addresses alike)."""
+from __future__ import annotations
+
+import errno
+import ipaddress
+import re
+import socket
+
+__all__ = ["check_port", "describe_connect_error", "hostport", "parse_address"]
+
+_HOST_RE = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
+
+
+def check_port(text: str) -> str | None:
+    """What is wrong with a port typed by the player, or None if it is one.
+
+    >>> check_port(" 51015 "), check_port("0")
+    (None, 'A port is a number from 1 to 65535.')
+    """
+    s = text.strip()
+    if not s.isdigit() or not 1 <= int(s) <= 65535:
+        return "A port is a number from 1 to 65535."
+    return None
+
+
+def parse_address(text: str, default_port: int) -> tuple[str, int]:
+    """``host``, ``host:port``, ``[v6]`` or ``[v6]:port`` as (host, port); ``tls://`` before any of
+    them (a server's TLS port, by default the next one) stays on the host, for the match.
+
+    >>> parse_address(" host.lan:4000 ", 1), parse_address("tls://example.org", 51015)
+    (('host.lan', 4000), ('tls://example.org', 51016))
+
+    :raises ValueError: with the problem in words.
+    """
+    s = text.strip()
+    if s[:6].lower() == "tls://":
+        host, port = parse_address(s[6:], default_port + 1)
+        return "tls://" + host, port
+    example = "Type an address like 192.168.1.23 or 192.168.1.23:51015."
+    if not s:
+        raise ValueError("Type the address the host sees on their screen. " + example)
+    port_text: str | None = None
+    if s.startswith("["):
+        end = s.find("]")
+        if end < 0:
+            raise ValueError(f"\u201c{s}\u201d is not an address. " + example)
+        host, rest = s[1:end], s[end + 1:]
+        if rest:
+            if not rest.startswith(":"):
+                raise ValueError(f"\u201c{s}\u201d is not an address. " + example)
+            port_text = rest[1:]
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise ValueError(f"\u201c{host}\u201d is not an IPv6 address. " + example) from None
+    elif s.count(":") == 1:
+        host, port_text = s.split(":")
+    elif s.count(":") > 1:
+        host = s
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise ValueError(f"\u201c{s}\u201d is not an address. " + example) from None
+    else:
+        host = s
+    if ":" not in host and not _HOST_RE.match(host):
+        raise ValueError(f"\u201c{host or s}\u201d is not an address. " + example)
+    if port_text is None:
+        return host, default_port
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ValueError(f"The port after \u201c:\u201d must be a number from 1 to 65535, not \u201c{port_text}\u201d.")
+    return host, int(port_text)
+
+
+def hostport(host: str, port: int) -> str:
+    """``host:port`` as a player types it (``[v6]:port`` for an IPv6 address)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def describe_connect_error(e: OSError, host: str, port: int) -> str:
+    """Why a server could not be reached, in a sentence for the player."""
+    words = getattr(e, "player_words", None)   # e.g. a server whose certificate changed: said plainly
+    if words:
+        return str(words)
+    where = hostport(host, port)
+    if isinstance(e, socket.gaierror):
+        return f"No computer called \u201c{host}\u201d was found on the network."
+    if isinstance(e, (ConnectionRefusedError, TimeoutError, socket.timeout)) or e.errno in (
+            errno.ECONNREFUSED, errno.ETIMEDOUT, errno.EHOSTUNREACH, errno.ENETUNREACH):
+        return f"No game server answered at {where}."
+    return f"No game server answered at {where} ({e.strerror or e})."

@@ -1,0 +1,229 @@
+"""A server's tables, for every front end (pure Python, no pygame): what is open there, and
+where to sit: a table by name, a private one by its invite code, a new table, or the Quick game
+(the server's waiting list, whose first player chooses the size of the next game).
+
+:func:`list_tables` asks a server (blocking: call it off the frame loop); :func:`join` connects
+and asks for the seat, and the answer comes through the match like every lobby message (the
+seat, or ``ErrTable``, which :class:`~game.client.session.GameSession` words in ``lobby.error``).
+A server that knows no tables (the reference's) answers no list: :class:`NoTables`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from game.match import TLS_SCHEME, RemoteMatch
+from game.netcode import protocol as P
+from game.netcode.client import Connection, client_tls_context
+
+from .address import hostport
+
+__all__ = ["NoTables", "OpenTable", "TableList", "join", "list_tables", "TABLE_NAME_MAX"]
+
+TABLE_NAME_MAX = P.TABLE_NAME_MAX
+PAGE = P.TABLES_PAGE
+
+
+class NoTables(OSError):
+    """The server answered, but not with a list of tables (it is not ours, or too old)."""
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    """A table waiting for players, as a list shows it."""
+
+    name: str
+    host: str
+    players: int          # its seats
+    taken: int            # people and bots seated
+    free: int
+    bots: tuple[str, ...]
+    private: bool
+
+    @property
+    def seats_words(self) -> str:
+        """E.g. "2 of 4 seats taken, 1 bot"."""
+        bots = len(self.bots)
+        return (f"{self.taken} of {self.players} seats taken"
+                + (f", {bots} bot{'s' if bots != 1 else ''}" if bots else ""))
+
+
+@dataclass(frozen=True)
+class TableList:
+    """One page of a server's open tables and its Quick game's queue."""
+
+    tables: tuple[OpenTable, ...]
+    start: int = 0
+    total: int = 0
+    waiting: int = 0                 # people in the Quick game's queue
+    queue_count: int | None = None   # the size the first of them chose, if any
+
+    @property
+    def more(self) -> bool:
+        """Whether tables follow this page."""
+        return self.start + len(self.tables) < self.total
+
+    @classmethod
+    def from_message(cls, m: dict[str, Any]) -> "TableList":
+        """From ``UpdateTables`` (fields a newer server adds are ignored; bad rows are skipped)."""
+        rows = []
+        for t in m.get("tables") or ():
+            try:
+                rows.append(OpenTable(str(t["name"]), str(t.get("host") or ""), int(t["players"]),
+                                      int(t["taken"]), int(t["free"]), tuple(str(b) for b in t.get("bots") or ()),
+                                      bool(t.get("private"))))
+            except (KeyError, TypeError, ValueError):
+                continue
+        queue = m.get("queue") if isinstance(m.get("queue"), dict) else {}
+        count = queue.get("playersCount")
+        return cls(tuple(rows), int(m.get("from") or 0), int(m.get("total") or 0), int(queue.get("waiting") or 0),
+                   count if isinstance(count, int) else None)
+
+
+def list_tables(host: str, port: int, start: int = 0, timeout: float = 5.0) -> TableList:
+    """The open tables of the server at ``host:port`` (``tls://host``: over TLS, at ``port``), a
+    page of :data:`PAGE` from the ``start``-th. Blocks up to about ``timeout`` seconds.
+
+    :raises OSError: the server cannot be reached (:class:`NoTables`: it answered, but knows no
+        tables).
+    """
+    tls = host.startswith(TLS_SCHEME)
+    if tls:
+        host = host[len(TLS_SCHEME):]
+    conn = Connection(host, port, timeout=timeout, tls=client_tls_context() if tls else None)
+    try:
+        conn.send(P.ReqTables(start))
+        try:
+            m = conn.wait_for(lambda m: m.get("type") in (P.UPDATE_TABLES, P.ERR_PROTOCOL, "ConnectionLost"),
+                              timeout=timeout)
+        except TimeoutError:
+            raise NoTables(f"The server at {hostport(host, port)} did not answer with its tables.") from None
+        if m.get("type") != P.UPDATE_TABLES:
+            raise NoTables(f"The server at {hostport(host, port)} has no tables to show "
+                           f"(it keeps one waiting list: join it with Quick game).")
+        return TableList.from_message(m)
+    finally:
+        try:
+            conn.send(P.ReqGoodbye())
+        except ConnectionError:
+            pass
+        conn.close()
+
+
+def join(host: str, port: int, nickname: str, *, name: str | None = None, code: str | None = None,
+         create: str | None = None, players: int = 2, private: bool = False, bots: tuple[str, ...] = (),
+         bot_pace: float | None = None, connect_timeout: float = 5.0, token_file: Path | None = None) -> RemoteMatch:
+    """Connect to the server at ``host:port`` as ``nickname`` and ask for a seat: at the public
+    table ``name``, at the table of invite ``code``, at a new table ``create`` (``players`` seats,
+    ``private`` or not, ``bots`` levels in some of them, ``bot_pace`` seconds between their moves),
+    or, with none of these, in the Quick game's queue. Blocks while connecting (call it off the
+    frame loop). The server's answer comes through the match (:class:`~game.client.session.GameSession`).
+
+    :raises OSError: the server cannot be reached.
+    :raises ValueError: more than one of ``name``, ``code`` and ``create``.
+    """
+    if sum(x is not None for x in (name, code, create)) > 1:
+        raise ValueError("a seat by name, by code or at a new table: one of them")
+    table = None
+    if create is not None:
+        table = P.TableChoice(create=create, players_count=players, private=private, bots=tuple(bots),
+                              bot_pace=bot_pace if bots else None)
+    elif code is not None:
+        table = P.TableChoice(code=code)
+    elif name is not None:
+        table = P.TableChoice(name=name)
+    return RemoteMatch(host, port, nickname, connect_timeout=connect_timeout, table=table,
+                       **({"token_file": token_file} if token_file is not None else {}))
+
+
+class Seating:
+    """Connecting to a server and asking for a seat (see :func:`join`) without blocking the
+    caller: the connection is made on a short-lived thread, then :meth:`poll` (once a frame)
+    follows the server's answer. ``state`` is ``"connecting"``, ``"joining"``, ``"seated"``
+    (:attr:`session` is the game's, in its waiting room or already at its board) or
+    ``"failed"`` (:attr:`error` says why in words; :attr:`taken`: the nickname is taken there).
+
+    ``wake`` is called (from the thread) when the connection is made or fails: a frame loop
+    that sleeps while nothing happens is woken by it.
+    """
+
+    def __init__(self, host: str, port: int, nickname: str, config: Any, wake: Any = None, **where: Any) -> None:
+        import threading
+        self.host, self.port, self.nickname, self.config = host, port, nickname, config
+        self.state = "connecting"
+        self.error: str | None = None
+        self.taken = False
+        self.session: Any = None          # the GameSession, once connected
+        self._wake = wake
+        self._where = where
+        self._lock = threading.Lock()
+        self._result: Any = None
+        self._cancelled = False
+        self._thread = threading.Thread(target=self._connect, name="seat", daemon=True)
+        self._thread.start()
+
+    @property
+    def where(self) -> str:
+        return hostport(self.host.removeprefix(TLS_SCHEME), self.port)
+
+    def _connect(self) -> None:
+        try:
+            result: Any = join(self.host, self.port, self.nickname, **self._where)
+        except OSError as e:
+            result = e
+        with self._lock:
+            if self._cancelled and not isinstance(result, OSError):
+                result.close()
+                return
+            self._result = result
+        if self._wake is not None:
+            self._wake()
+
+    def poll(self) -> str:
+        """Follow the connection and the server's answer; returns :attr:`state`."""
+        if self.state == "connecting":
+            with self._lock:
+                result, self._result = self._result, None
+            if result is None:
+                return self.state
+            if isinstance(result, OSError):
+                from .address import describe_connect_error
+                return self._fail(describe_connect_error(result, self.host.removeprefix(TLS_SCHEME), self.port))
+            from .session import GameSession
+            self.session = GameSession(result, self.config, result.nickname)
+            self.state = "joining"
+        if self.state != "joining":
+            return self.state
+        session = self.session
+        msgs = session.pump()
+        if session.lobby.error:
+            from .session import NICKNAME_ERRORS
+            self.taken = session.lobby.error == NICKNAME_ERRORS["TAKEN"]
+            return self._fail(f"\u201c{self.nickname}\u201d is already playing at {self.where}: choose another "
+                              f"nickname." if self.taken else session.lobby.error)
+        if any(m.get("type") == "ConnectionLost" for m in msgs):
+            return self._fail(f"The server at {self.where} closed the connection.")
+        if session.lobby.booked > 0 or session.vm.has_game:
+            self.state = "seated"
+        return self.state
+
+    def _fail(self, words: str) -> str:
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        self.state, self.error = "failed", words
+        return self.state
+
+    def cancel(self) -> None:
+        """Give up: whatever was connected is closed (also if it connects after this)."""
+        with self._lock:
+            self._cancelled = True
+            result, self._result = self._result, None
+        if result is not None and not isinstance(result, OSError):
+            result.close()
+        if self.session is not None and self.state != "seated":
+            self.session.close()
+            self.session = None
+        if self.state in ("connecting", "joining"):
+            self.state = "failed"

@@ -1,0 +1,400 @@
+"""The tables of a server: sit at an open one, open a new one, paste an invite code, or take a
+Quick game (the server's waiting list).
+
+Reached from *Join a game* (its *Tables…* button) with the address and nickname typed there. The
+list comes from :func:`game.client.tables.list_tables` on a short-lived thread, again every few
+seconds while the page is shown (the frame loop sleeps in between); a seat is asked with
+:class:`game.client.tables.Seating`, and once the server seats the player the page hands over to
+the waiting room (or the game, if the table filled).
+"""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from game.client.address import hostport
+from game.client.tables import PAGE, TABLE_NAME_MAX, NoTables, OpenTable, Seating, TableList, list_tables
+
+from .art import fonts
+from .backdrop import (FADED, GOLD, GREEN_INK, INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_lines, mix, panel,
+                       title_block, tracked, wrap)
+
+REFRESH_SECONDS = 5.0
+"""How often the list is asked again while the page is shown (and nothing else is going on)."""
+ROWS = 6
+"""Tables shown at once; *Next* and *Previous* page through the rest."""
+SEATS = (2, 3, 4)
+
+
+class TablesScene(PaintedScene):
+    """The open tables of the server at ``host:port``, for ``nickname``."""
+
+    def __init__(self, app, host: str, port: int, nickname: str, address: str = "") -> None:
+        super().__init__(app)
+        self.host, self.port, self.nickname = host, port, nickname
+        self.address = address or hostport(host, port)
+        self.where = hostport(host.removeprefix("tls://"), port)
+        self.listing: TableList | None = None
+        self.no_tables = False          # the server keeps one waiting list only (the reference's)
+        self.first = 0                  # the first table shown (in the whole list)
+        self.error: str | None = None
+        self.note: str | None = None    # a word about what to do (e.g. a private table's code)
+        self.seating: Seating | None = None
+        self.busy: str | None = None    # what we are doing, while seating
+        self.draft = {"table_name": f"{nickname}'s table"[:TABLE_NAME_MAX], "code": ""}
+        self.players = 2
+        self.private = False
+        self.rows: list[tuple[pygame.Rect, OpenTable]] = []
+        self.hover: str | None = None
+        self.list_rect = pygame.Rect(0, 0, 0, 0)
+        self.cards: dict[str, pygame.Rect] = {}
+        self._fetch: threading.Thread | None = None
+        self._fetched: Any = None
+        self._fetched_at = 0.0
+        self._lock = threading.Lock()
+
+    # life ----------------------------------------------------------------------------------
+    def enter(self) -> None:
+        super().enter()
+        self.refresh()
+
+    def exit(self) -> None:
+        if self.seating is not None and self.seating.state != "seated":
+            self.seating.cancel()
+        super().exit()
+
+    def frame_interval(self) -> float | None:
+        own = 0.1 if self.seating is not None else max(0.2, self._fetched_at + REFRESH_SECONDS - time.monotonic())
+        base = super().frame_interval()
+        return min((i for i in (own, base) if i is not None), default=None)
+
+    def refresh(self) -> None:
+        """Ask the server for the list again (on a thread; :meth:`update` takes the answer)."""
+        if self._fetch is not None and self._fetch.is_alive():
+            return
+        start = (self.first // PAGE) * PAGE
+        self._fetched_at = time.monotonic()
+        self._fetch = threading.Thread(target=self._list, args=(start,), name="tables", daemon=True)
+        self._fetch.start()
+
+    def _list(self, start: int) -> None:
+        try:
+            result: Any = list_tables(self.host, self.port, start)
+        except OSError as e:
+            result = e
+        with self._lock:
+            self._fetched = result
+        self.app.wake()
+
+    def update(self, dt: float) -> None:
+        with self._lock:
+            result, self._fetched = self._fetched, None
+        if result is not None:
+            self._take_list(result)
+        if self.seating is not None:
+            self._follow_seat()
+        elif time.monotonic() - self._fetched_at >= REFRESH_SECONDS:
+            self.refresh()
+
+    def _take_list(self, result: Any) -> None:
+        if isinstance(result, NoTables):
+            self.no_tables, self.listing = True, None
+        elif isinstance(result, OSError):
+            from game.client.address import describe_connect_error
+            self.error = describe_connect_error(result, self.host.removeprefix("tls://"), self.port)
+        else:
+            self.no_tables = False
+            if self.error and self.error.startswith("No game server answered"):
+                self.error = None
+            self.listing = result
+            if self.first >= max(1, result.total):
+                self.first = max(0, (result.total - 1) // ROWS * ROWS)
+        self.rebuild()
+
+    # seating -------------------------------------------------------------------------------
+    def sit(self, words: str, **where: Any) -> None:
+        """Ask for a seat (see :func:`game.client.tables.join`); the page waits for the answer."""
+        if self.seating is not None:
+            return
+        self.error = self.note = None
+        self.busy = words
+        self.seating = Seating(self.host, self.port, self.nickname, self.app.config, self.app.wake, **where)
+        self.rebuild()
+
+    def _follow_seat(self) -> None:
+        seating = self.seating
+        assert seating is not None
+        state = seating.poll()
+        if state == "failed":
+            self.seating, self.busy = None, None
+            self.error = seating.error
+            self.refresh()
+            self.rebuild()
+        elif state == "seated":
+            s = self.app.settings
+            s.nickname = self.nickname
+            s.last_address = self.address
+            s.save()
+            from .router import scene_for
+            session = seating.session
+            self.seating = None
+            self.app.stack.pop()                       # the Join page goes too
+            self.app.stack.replace(scene_for(self.app, session))
+
+    # layout --------------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        self.read_entries(self.draft)
+        self.ui.clear_and_reset()
+        self.build()
+
+    def layout(self) -> None:
+        w, h = self.app.size
+        u = self.unit
+        free = self.seating is None
+        top = round(h * 0.06) + round(128 * u)
+        bottom = h - round(96 * u)
+        cw = round(400 * u)
+        gap = round(24 * u)
+        lw = min(round(760 * u), w - cw - gap - round(80 * u))
+        x0 = (w - lw - gap - cw) // 2
+        self.list_rect = pygame.Rect(x0, top, lw, bottom - top)
+        cx = self.list_rect.right + gap
+        hq, hn = round(164 * u), round(232 * u)
+        hc = bottom - top - hq - hn - 2 * round(12 * u)
+        self.cards = {"quick": pygame.Rect(cx, top, cw, hq),
+                      "new": pygame.Rect(cx, top + hq + round(12 * u), cw, hn),
+                      "code": pygame.Rect(cx, top + hq + hn + 2 * round(12 * u), cw, hc)}
+        pad = round(22 * u)
+        bh = round(44 * u)
+        q = self.cards["quick"]
+        self.button("quick", pygame.Rect(q.x + pad, q.bottom - bh - round(18 * u), q.w - 2 * pad, bh), "Quick game",
+                    tooltip="Join the waiting list: the first in it chooses how many play, the others fill the game",
+                    enabled=free)
+        n = self.cards["new"]
+        y = n.y + round(46 * u)
+        e = self.entry("table_name", pygame.Rect(n.x + pad, y, n.w - 2 * pad, bh), self.draft["table_name"],
+                       TABLE_NAME_MAX)
+        if not free:
+            e.disable()
+        y += bh + round(10 * u)
+        sw = round(54 * u)
+        for i, k in enumerate(SEATS):
+            self.button(f"seats_{k}", pygame.Rect(n.x + pad + i * (sw + round(6 * u)), y, sw, bh), str(k),
+                        "@menu" if k == self.players else "@menu_quiet", tooltip=f"A table for {k} players",
+                        enabled=free)
+        px = n.x + pad + 3 * (sw + round(6 * u)) + round(6 * u)
+        self.button("private", pygame.Rect(px, y, n.right - pad - px, bh), "Private" if self.private else "Public",
+                    "@menu" if self.private else "@menu_quiet",
+                    tooltip="Private: joined only with the invite code you share" if not self.private else
+                    "Public: listed here, anyone may sit", enabled=free)
+        y += bh + round(12 * u)
+        self.button("create", pygame.Rect(n.x + pad, y, n.w - 2 * pad, bh), "Open the table", enabled=free)
+        c = self.cards["code"]
+        cy = c.y + round(46 * u)
+        jw = round(110 * u)
+        e = self.entry("code", pygame.Rect(c.x + pad, cy, c.w - 2 * pad - jw - round(10 * u), bh), self.draft["code"], 24)
+        if not free:
+            e.disable()
+        self.button("code_join", pygame.Rect(c.right - pad - jw, cy, jw, bh), "Join", enabled=free,
+                    tooltip="Sit at the table of this invite code")
+        lr = self.list_rect
+        nw = round(130 * u)
+        ny = lr.bottom - round(52 * u)
+        total = self.listing.total if self.listing is not None else 0
+        if total > ROWS:
+            self.button("previous", pygame.Rect(lr.x + pad, ny, nw, round(36 * u)), "\u2039 Previous", "@quiet",
+                        enabled=free and self.first > 0)
+            self.button("next", pygame.Rect(lr.right - pad - nw, ny, nw, round(36 * u)), "Next \u203a", "@quiet",
+                        enabled=free and self.first + ROWS < total)
+        bw = round(200 * u)
+        by = h - round(70 * u)
+        self.button("back", pygame.Rect(w // 2 - bw - round(10 * u), by, bw, bh), "Cancel" if not free else "Back",
+                    "@menu_quiet")
+        self.button("refresh", pygame.Rect(w // 2 + round(10 * u), by, bw, bh), "Refresh", "@menu_quiet",
+                    tooltip="Ask the server for its tables again", enabled=free)
+
+    # input ---------------------------------------------------------------------------------
+    def on_ui(self, event: pygame.event.Event) -> Any:
+        if event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED:
+            name = self.name_of(event.ui_element)
+            if name in self.draft:
+                self.draft[name] = event.text
+            return
+        super().on_ui(event)
+
+    def on_enter(self, name: str) -> None:
+        if name == "code":
+            self.on_button("code_join")
+        elif name == "table_name":
+            self.on_button("create")
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.on_button("back")
+        elif event.type == pygame.MOUSEMOTION:
+            table = self.at(event.pos)
+            hover = table.name if table is not None else None
+            if hover != self.hover:
+                self.hover = hover
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.seating is None:
+            table = self.at(event.pos)
+            if table is not None:
+                self.choose(table)
+
+    def at(self, pos: tuple[int, int]) -> OpenTable | None:
+        for rect, table in self.rows:
+            if rect.collidepoint(pos):
+                return table
+        return None
+
+    def choose(self, table: OpenTable) -> None:
+        """A row was clicked: sit there, or say how to join a private table."""
+        if table.private:
+            self.error = None
+            self.note = (f"\u201c{table.name}\u201d is private: paste the invite code {table.host or 'its host'} "
+                         f"shares under Invite code.")
+            code = self.widgets.get("code")
+            if code is not None:
+                code.focus()
+            return
+        self.sit(f"Sitting at \u201c{table.name}\u201d\u2026", name=table.name)
+
+    def on_button(self, name: str) -> None:
+        self.read_entries(self.draft)
+        if name == "back":
+            if self.seating is not None:
+                self.seating.cancel()
+                self.seating, self.busy = None, None
+                self.rebuild()
+                return
+            self.app.stack.pop()
+        elif self.seating is not None:
+            return
+        elif name == "refresh":
+            self.error = self.note = None
+            self.refresh()
+        elif name == "quick":
+            self.sit("Joining the Quick game\u2026")
+        elif name.startswith("seats_"):
+            self.players = int(name.split("_")[1])
+            self.rebuild()
+        elif name == "private":
+            self.private = not self.private
+            self.rebuild()
+        elif name == "create":
+            table = " ".join(self.draft["table_name"].split())
+            if not table:
+                self.error = "Give the table a name first."
+                return
+            self.sit(f"Opening \u201c{table}\u201d\u2026", create=table, players=self.players, private=self.private)
+        elif name == "code_join":
+            code = self.draft["code"].strip()
+            if not code:
+                self.error = "Paste the invite code first (e.g. K7QF-M2XD)."
+                return
+            self.sit(f"Joining the table of code {code.upper()}\u2026", code=code)
+        elif name in ("previous", "next"):
+            self.first = max(0, self.first + (ROWS if name == "next" else -ROWS))
+            listing = self.listing
+            if listing is None or not listing.start <= self.first < listing.start + PAGE:
+                self.refresh()
+            self.rebuild()
+
+    # drawing -------------------------------------------------------------------------------
+    def paint(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        u = self.unit
+        bottom = title_block(surface, "Tables", None, w // 2, round(h * 0.06), u, size=64)
+        sub = f"at {self.where}  \u00b7  you are {self.nickname}"
+        blit_lines(surface, [sub], max(12, round(22 * u)), SEPIA, w // 2, bottom + round(6 * u), "italic",
+                   align="center")
+        self._paint_list(surface, u)
+        self._paint_cards(surface, u)
+        msg, colour = (self.busy, SEPIA) if self.busy else (self.error, OXBLOOD) if self.error else (self.note, SEPIA)
+        if msg:
+            size = max(12, round(21 * u))
+            lines = wrap(msg, size, w - round(160 * u), "italic")[:2]
+            y = self.list_rect.bottom + round(8 * u)
+            blit_lines(surface, lines, size, colour, w // 2, y, "italic", align="center")
+
+    def _paint_list(self, surface: pygame.Surface, u: float) -> None:
+        r = self.list_rect
+        surface.blit(panel(r.w, r.h, u), r.topleft)
+        small = max(11, round(18 * u))
+        k = tracked("open tables", small, OXBLOOD, max(1, round(2 * u)))
+        surface.blit(k, k.get_rect(midtop=(r.centerx, r.y + round(18 * u))))
+        self.rows = []
+        inner = r.inflate(-round(48 * u), 0)
+        top = r.y + round(18 * u) + k.get_height() + round(14 * u)
+        listing = self.listing
+        size = max(11, round(20 * u))
+        if listing is None or not listing.tables:
+            if self.no_tables:
+                text = ("This server keeps one waiting list and no tables (it is not this edition's server): "
+                        "take a Quick game to join it.")
+            elif listing is None:
+                text = "" if self.error else "Asking the server for its tables\u2026"
+            else:
+                text = "No table is open here yet. Open one under New table, or take a Quick game."
+            blit_lines(surface, wrap(text, size, inner.w, "italic")[:4], size, SEPIA, r.centerx, top + round(20 * u),
+                       "italic", align="center")
+            return
+        row_h, gap = round(58 * u), round(8 * u)
+        name_size, note_size = max(12, round(23 * u)), max(10, round(17 * u))
+        shown = [t for i, t in enumerate(listing.tables, listing.start) if self.first <= i < self.first + ROWS]
+        free = self.seating is None
+        for i, t in enumerate(shown):
+            row = pygame.Rect(inner.x, top + i * (row_h + gap), inner.w, row_h)
+            self.rows.append((row, t))
+            hot = free and self.hover == t.name
+            fill = mix(PANEL, GOLD, 0.28 if hot else 0.12)
+            pygame.draw.rect(surface, fill, row, border_radius=round(8 * u))
+            pygame.draw.rect(surface, GOLD if hot else mix(PANEL, GOLD, 0.5), row, max(1, round(2 * u)),
+                             border_radius=round(8 * u))
+            pad = round(14 * u)
+            action = "Invite only" if t.private else "Sit here \u203a"
+            act = fonts.render(action, name_size, FADED if t.private else GREEN_INK, "italic" if t.private else "regular")
+            surface.blit(act, act.get_rect(midright=(row.right - pad, row.centery)))
+            room = row.w - 3 * pad - act.get_width()
+            nsize = fonts.fit(t.name, room, name_size)
+            name = fonts.render(t.name, nsize, INK)
+            surface.blit(name, name.get_rect(midleft=(row.x + pad, row.centery - round(10 * u))))
+            host = f"host {t.host} \u00b7 " if t.host else ""
+            note_text = f"{host}{t.seats_words}" + (" \u00b7 private" if t.private else "")
+            note = fonts.render(note_text, fonts.fit(note_text, room, note_size), SEPIA, "italic")
+            surface.blit(note, note.get_rect(midleft=(row.x + pad, row.centery + round(14 * u))))
+        if listing.total > ROWS:
+            last = min(listing.total, self.first + ROWS)
+            img = fonts.render(f"{self.first + 1}\u2013{last} of {listing.total}", note_size, SEPIA, "italic")
+            surface.blit(img, img.get_rect(midbottom=(r.centerx, r.bottom - round(24 * u))))
+
+    def _paint_cards(self, surface: pygame.Surface, u: float) -> None:
+        small = max(11, round(18 * u))
+        body = max(11, round(19 * u))
+        for key, title in (("quick", "quick game"), ("new", "new table"), ("code", "invite code")):
+            c = self.cards[key]
+            surface.blit(panel(c.w, c.h, u), c.topleft)
+            k = tracked(title, small, OXBLOOD, max(1, round(2 * u)))
+            surface.blit(k, k.get_rect(midtop=(c.centerx, c.y + round(16 * u))))
+        q = self.cards["quick"]
+        listing = self.listing
+        if listing is None:
+            text = "Play with whoever comes: the first in line chooses how many play."
+        elif listing.waiting == 0:
+            text = "Nobody is waiting: you will choose how many play, and the others fill the game."
+        else:
+            n = listing.waiting
+            size = f" for {listing.queue_count}" if listing.queue_count else ""
+            text = f"{n} {'person waits' if n == 1 else 'people wait'} for a game{size}: join them."
+        lines = wrap(text, body, q.w - round(44 * u), "italic")[:2]
+        blit_lines(surface, lines, body, SEPIA, q.centerx, q.y + round(44 * u), "italic", align="center")
+        c = self.cards["code"]
+        hint = "Paste the code a host shares to sit at their private table."
+        lines = wrap(hint, body, c.w - round(44 * u), "italic")
+        y = c.y + round(46 * u) + round(44 * u) + round(10 * u)
+        if y + len(lines) * round(body * 1.2) <= c.bottom - round(6 * u):
+            blit_lines(surface, lines, body, FADED, c.centerx, y, "italic", align="center")
