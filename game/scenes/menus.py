@@ -5,7 +5,6 @@ short-lived thread whose result :meth:`JoinScene.update` picks up.
 """
 from __future__ import annotations
 
-import errno
 import logging
 import re
 import threading
@@ -14,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 import pygame_gui
 
-from game.client.address import check_port, describe_connect_error, hostport, parse_address
+from game.client.address import check_port, describe_bind_error, describe_connect_error, hostport, parse_address
 from game.client.games import bots_save_path, describe_solo_save, sample_view, saved_summary
 from game.client.lan import lan_addresses
 from game.client.words import NICKNAME_MAX, joined
@@ -687,17 +686,6 @@ class HostScene(PaintedScene):
                 self.app.stack.replace(SettingsScene(self.app))
             else:
                 self.app.stack.pop()
-
-
-def describe_bind_error(e: OSError, port: int, data_dir) -> str:
-    if e.errno == errno.EADDRINUSE:
-        return f"Port {port} is already in use on this computer. Choose another port in Settings."
-    if e.errno == errno.EBUSY:
-        return ("Another game server on this computer is already hosting from the same folder. "
-                "Close it first, or join it with Join a game.")
-    if e.errno in (errno.EACCES, errno.EPERM):
-        return f"This computer does not allow a game server on port {port}. Choose another port in Settings."
-    return f"The game server could not start: {e.strerror or e}."
 
 
 # ---------------------------------------------------------------------------- join
