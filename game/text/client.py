@@ -164,11 +164,7 @@ class TextClient:
         if word.isdigit() and 1 <= int(word) <= len(self.choices):
             self.choices[int(word) - 1].do()
             return
-        if self.browser is not None and ":" in text or word.replace(".", "").isdigit() and "." in word:
-            self.join_address(text)
-            return
-        self.say(f"Say a number from 1 to {len(self.choices)}" + (", or an address" if self.browser is not None
-                                                                   else "") + ".")
+        self.say(f"Say a number from 1 to {len(self.choices)}.")
 
     def quit(self) -> None:
         self.say("Goodbye.")
@@ -265,22 +261,27 @@ class TextClient:
                                                   else " The server keeps your seat: join again to come back."))
             else:
                 self.say("You left the game." + ("" if g is None or g.get("ended") else " It is saved."))
+        if self.server is not None:
+            self.say("Your table's server stops with you: the others at it are disconnected.")
         self._stop_server()
         self.menu()
 
     # ------------------------------------------------------------------ the network
     def ask_host(self) -> None:
+        from game.client.address import describe_bind_error
         from game.client.lan import host_server, lan_addresses
         port = self.settings.server_port or GAME_PORT
+        data = self.data_dir / "server"
         try:
-            self.server = host_server(self.config, port, self.data_dir / "server", self.nickname, self.pace)
+            data.mkdir(parents=True, exist_ok=True)
+            self.server = host_server(self.config, port, data, self.nickname, self.pace)
         except OSError as e:
-            self.say(f"The game could not be hosted on port {port}: {e}.")
+            self.say(describe_bind_error(e, port, data).replace("in Settings", "in the game's Settings"))
             return
-        port = self.server.port
+        port = self.server.address[1]
         where = ", ".join(f"{a}:{port}" for a in lan_addresses()) or f"this computer, port {port}"
         self.say(f"Your table is open on this network; friends join it at {where}, or find it in their list.")
-        self._connect("127.0.0.1", port)
+        self._connect("127.0.0.1", port, remember=False)
 
     def join_menu(self) -> None:
         from game.client.lan import Browser
@@ -321,20 +322,23 @@ class TextClient:
         self.join_address(text)
 
     def join_address(self, text: str) -> None:
-        host, _, port = text.strip().rpartition(":") if ":" in text else (text.strip(), "", str(GAME_PORT))
-        if not host or not port.isdigit() or not 0 < int(port) < 65536:
-            self.say(f"{text!r} is not an address: type a host name or address, and :port if it is not {GAME_PORT}.")
+        from game.client.address import parse_address
+        try:
+            host, port = parse_address(text, GAME_PORT)
+        except ValueError as e:
+            self.say(str(e))
             self.menu()
             return
-        self._connect(host, int(port))
+        self._connect(host, port)
 
-    def _connect(self, host: str, port: int) -> None:
+    def _connect(self, host: str, port: int, remember: bool = True) -> None:
+        from game.client.address import describe_connect_error, hostport
         from game.match import RemoteMatch
-        self.say(f"Connecting to {host}:{port}…")
+        self.say(f"Connecting to {hostport(host, port)}…")
         try:
-            match = RemoteMatch(host, port, self.nickname, connect_timeout=5)
-        except (OSError, ValueError) as e:
-            self.say(f"Could not connect to {host}:{port}: {e}.")
+            match = RemoteMatch(host, port, self.nickname, connect_timeout=5, remember=remember)
+        except OSError as e:
+            self.say(describe_connect_error(e, host, port))
             self._stop_server()
             self.menu()
             return

@@ -154,6 +154,8 @@ class GameShell:
             self._take_hint()
         if len(s.log) < self._told:
             self._told = len(s.log)
+        if self._told == 0 and len(s.log) > 1 and self._stage is None:
+            self.say("What happened so far:")    # a resumed game, or a table joined again
         for line in s.log[self._told:]:
             self.say(("Chat: " + line) if isinstance(line, ChatLine) else line)
         self._told = len(s.log)
@@ -200,7 +202,10 @@ class GameShell:
         names = lobby.players or ([lobby.head] if lobby.head else [])
         seated = f"Waiting room: {D.joined(names)}." if names else f"Waiting room: {lobby.booked} seated."
         if lobby.players_count is None:
-            if lobby.head == s.nickname:
+            if lobby.head == s.nickname and getattr(self, "_asked_count", False):
+                self.say(seated)                 # (how to choose was said once)
+            elif lobby.head == s.nickname:
+                self._asked_count = True
                 self.say(f"{seated} You choose how many play: say players and a number from 1 to 4, with "
                          f"computer players if you like (for example players 3 hard medium: you, two bots "
                          f"and one more person).")

@@ -129,3 +129,29 @@ def test_text_and_graphical_clients_play_chat_and_rejoin(server, tmp_path):
     assert said.has("The server keeps your seat")
     ada.close()
     bea.close()
+
+
+@pytest.mark.timeout(60)
+def test_the_text_client_hosts_a_table_and_plays_at_it(tmp_path, monkeypatch):
+    """Host a game on this network from the menu: the server starts (any free port here), the
+    host sits at its table, chooses the number of players, and its game starts; leaving stops it."""
+    from game.settings import Settings
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    said = Said()
+    ada = TextClient(said, Options(data_dir=tmp_path / "data", settings=Settings(nickname="Ada", server_port=0)))
+    ada.start()
+    host = next(line for line in said if "Host a game on this network" in line)
+    ada.line(host.split(".")[0])
+    assert said.has("Your table is open on this network; friends join it at ")
+    server = ada.server
+    assert server is not None
+    until(lambda: said.has("You choose how many play"), ada.tick)
+    ada.line("players 5")
+    assert said[-1] == "There is no number of players 5: say one from 1 to 4."
+    ada.line("players 1")
+    until(lambda: said.has("Choose the 2 leaders you keep"), ada.tick)
+    ada.line("leave")
+    assert said.has("Your table's server stops with you") and ada.server is None
+    assert said[-1].startswith("8. Quit") or said[-1].endswith("Quit")
+    ada.close()
