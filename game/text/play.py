@@ -801,7 +801,7 @@ class GameShell:
                            + " (change with white N RESOURCE).")
             if plan.moves:
                 n = len(plan.moves)
-                arranged = "; ".join(f"{plan.box_name(cid)} {D.counted(m, 'empty')}" for cid, m in plan.arranged().items())
+                arranged = "; ".join(f"{plan.box_name(cid)}: {D.counted(m, 'empty')}" for cid, m in plan.arranged().items())
                 out.append(f"Your shelves are rearranged first ({n} move{'s' * (n > 1)}): {arranged}.")
             warn = plan.discard_warning()
             if warn:
