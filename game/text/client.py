@@ -61,6 +61,8 @@ class TextClient:
         self.browser: Any = None             # looking for LAN tables, while the join list is up
         self.replay: Any = None              # a replay being stepped through
         self.replay_step = 0
+        self.seating: Any = None             # a seat being asked for (game.client.tables.Seating)
+        self._tables_at: tuple[str, int] | None = None   # the server whose tables were listed last
 
     # ------------------------------------------------------------------ paths
     @property
@@ -88,6 +90,8 @@ class TextClient:
             self.shell.follow()
             if self.shell.left:
                 self._leave_game()
+        else:
+            self._follow_seating()
 
     def line(self, text: str) -> None:
         """One typed line."""
@@ -102,6 +106,15 @@ class TextClient:
             return
         if self.replay is not None:
             self._replay_command(text.strip())
+            return
+        if self.seating is not None:
+            if text.strip().lower() in ("cancel", "menu", "back"):
+                self.seating.cancel()
+                self.seating = None
+                self.say("Not joined.")
+                self.menu()
+            else:
+                self.say(f"Still connecting to {self.seating.where}… (say cancel to give up)")
             return
         self._menu_command(text.strip())
 
@@ -121,6 +134,9 @@ class TextClient:
             self.shell = None
         self._stop_browser()
         self._stop_server()
+        if self.seating is not None:
+            self.seating.cancel()
+            self.seating = None
 
     # ------------------------------------------------------------------ the menu
     def menu(self) -> None:
@@ -291,7 +307,8 @@ class TextClient:
             except OSError as e:
                 self.say(f"Cannot look for tables on this network: {e}.")
         self.say("Looking for tables on this network… Say list to see what is found, or type an address "
-                 f"(host or host:port; the port is {GAME_PORT} if you leave it out). Say menu to go back.")
+                 f"(host or host:port; the port is {GAME_PORT} if you leave it out) to join its waiting room, "
+                 "or tables and an address for a server's named tables. Say menu to go back.")
         self.choices = []
         self.question = self._join_answer
 
@@ -316,7 +333,10 @@ class TextClient:
         if word.isdigit() and 1 <= int(word) <= len(getattr(self, "found", [])):
             g = self.found[int(word) - 1]
             self._stop_browser()
-            self._connect(g.address, g.port)
+            self.seat(g.address, g.port)
+            return
+        if word.split()[0] == "tables":
+            self.show_tables(text.split(None, 1)[1] if len(text.split()) > 1 else "")
             return
         self._stop_browser()
         self.join_address(text)
@@ -329,7 +349,119 @@ class TextClient:
             self.say(str(e))
             self.menu()
             return
-        self._connect(host, port)
+        self.seat(host, port)
+
+    # a server's tables ----------------------------------------------------------------
+    def show_tables(self, address: str) -> None:
+        """The open tables of the server at ``address``, numbered, and how to sit at one."""
+        from game.client.address import describe_connect_error, hostport, parse_address
+        from game.client.tables import NoTables, list_tables
+        if address or self._tables_at is None:
+            try:
+                host, port = parse_address(address, GAME_PORT)
+            except ValueError as e:
+                self.say(f"{e} (Say tables and the server's address.)")
+                self.question = self._join_answer
+                return
+        else:
+            host, port = self._tables_at
+        self._tables_at = (host, port)
+        try:
+            listing = list_tables(host, port)
+        except NoTables as e:
+            self.say(f"{e} Say quick for it, or menu.")
+            self.question = lambda answer: self._tables_answer(host, port, [], answer)
+            return
+        except OSError as e:
+            self.say(describe_connect_error(e, host, port))
+            self.question = self._join_answer
+            return
+        where = hostport(host, port)
+        if not listing.tables:
+            self.say(f"No table is open at {where}.")
+        else:
+            more = f" (the first {len(listing.tables)} of {listing.total})" if listing.more else ""
+            self.say(f"Tables open at {where}{more}:")
+            for i, t in enumerate(listing.tables):
+                host_words = f", opened by {t.host}" if t.host else ""
+                private = " Private: it needs its invite code." if t.private else ""
+                self.say(f"{i + 1}. {t.name}{host_words}: {t.seats_words}.{private}")
+        queue = (f"{listing.waiting} waiting" + (f" for a game of {listing.queue_count}" if listing.queue_count else "")
+                 if listing.waiting else "nobody waiting yet")
+        self.say(("Say a number to sit at a table, " if listing.tables else "Say ")
+                 + "new and a name to open one (new Ada's game 3 private: 3 seats, by invite code), "
+                 f"code and an invite code for a private table, quick for the Quick game ({queue}), "
+                 "tables to look again, or menu.")
+        self.question = lambda answer: self._tables_answer(host, port, list(listing.tables), answer)
+
+    def _tables_answer(self, host: str, port: int, tables: list, text: str) -> None:
+        words = text.split()
+        word = words[0].lower() if words else "tables"
+        again = lambda: setattr(self, "question", lambda a: self._tables_answer(host, port, tables, a))  # noqa: E731
+        if word in ("menu", "back"):
+            self._stop_browser()
+            self.menu()
+        elif word in ("tables", "list"):
+            self.show_tables("")
+        elif word == "quick":
+            self.seat(host, port)
+        elif word == "code" and len(words) > 1:
+            self.seat(host, port, code=words[1])
+        elif word == "new" and len(words) > 1:
+            rest = words[1:]
+            private = rest[-1].lower() == "private"
+            if private:
+                rest = rest[:-1]
+            seats = 2
+            if len(rest) > 1 and rest[-1].isdigit():
+                seats, rest = int(rest[-1]), rest[:-1]
+            if not 2 <= seats <= 4 or not rest:
+                self.say("Say new, the table's name, its seats (2 to 4) and private if you like: new Ada's game 3.")
+                again()
+                return
+            self.seat(host, port, create=" ".join(rest), players=seats, private=private)
+        elif word.isdigit() and 1 <= int(word) <= len(tables):
+            t = tables[int(word) - 1]
+            if t.private:
+                self.say(f"{t.name} is private: say code and its invite code (its host has it).")
+                again()
+                return
+            self.seat(host, port, name=t.name)
+        else:
+            self.say("Say a table's number, new and a name, code and an invite code, quick, tables, or menu.")
+            again()
+
+    def seat(self, host: str, port: int, **where: Any) -> None:
+        """Connect to the server at ``host:port`` and ask for a seat (see
+        :func:`game.client.tables.join`: a table by ``name``, ``code``, a new one ``create``, or
+        the waiting room); :meth:`tick` follows the answer."""
+        from game.client.address import hostport
+        from game.client.tables import Seating
+        self._stop_browser()
+        self.choices = []
+        self.say(f"Connecting to {hostport(host, port)}…")
+        self.seating = Seating(host, port, self.nickname, self.config, self.wake, **where)
+        self._seat_again = lambda: self.show_tables(hostport(host, port)) if where else self.join_menu()
+        self._follow_seating()
+
+    def _follow_seating(self) -> None:
+        seating = self.seating
+        if seating is None:
+            return
+        state = seating.poll()
+        if state == "seated":
+            self.seating = None
+            session = seating.session
+            table = session.lobby.table
+            if table:
+                code = table.get("code") if table.get("private") else None
+                self.say(f"You sit at the table {table.get('name')}."
+                         + (f" It is private: its invite code is {code}, to give to the others." if code else ""))
+            self._open(session)
+        elif state == "failed":
+            self.seating = None
+            self.say(seating.error or "The server did not take you.")
+            self._seat_again()
 
     def _connect(self, host: str, port: int, remember: bool = True) -> None:
         from game.client.address import describe_connect_error, hostport

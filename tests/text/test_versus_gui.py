@@ -155,3 +155,36 @@ def test_the_text_client_hosts_a_table_and_plays_at_it(tmp_path, monkeypatch):
     assert said.has("Your table's server stops with you") and ada.server is None
     assert said[-1].startswith("8. Quit") or said[-1].endswith("Quit")
     ada.close()
+
+
+@pytest.mark.timeout(60)
+def test_named_tables_a_private_one_by_its_code(server, tmp_path):
+    """A server's tables from the text client: none open; Ada opens a private table of two and is
+    told its invite code; Bea's list shows it as private, a wrong code is refused in words, the
+    right one seats her, and the game starts for both."""
+    host, port = server.address
+    said_a, said_b = Said(), Said()
+    ada = TextClient(said_a, Options(nickname="Ada", data_dir=tmp_path / "a"))
+    bea = TextClient(said_b, Options(nickname="Bea", data_dir=tmp_path / "b"))
+    ada.start()
+    bea.start()
+    ada.show_tables(f"{host}:{port}")
+    assert said_a.has(f"No table is open at {host}:{port}.")
+    assert said_a[-1].startswith("Say new and a name to open one")
+    ada.line("new Ada's game 2 private")
+    until(lambda: said_a.has("You sit at the table Ada's game. It is private: its invite code is "), ada.tick)
+    code = next(line for line in said_a if "invite code is" in line).split("invite code is ")[1].split(",")[0]
+    bea.show_tables(f"{host}:{port}")
+    assert said_b.has("1. Ada's game, opened by Ada: 1 of 2 seats taken. Private: it needs its invite code.")
+    bea.line("1")
+    assert said_b[-1].startswith("Ada's game is private: say code")
+    n = len(said_b)
+    bea.line("code NOPE")
+    until(lambda: bea.seating is None, bea.tick)
+    assert bea.shell is None and said_b.has("No open table has that invite code", n)   # refused in words
+    assert said_b.has("Tables open at", n)                                             # and the list again
+    bea.line(f"code {code}")
+    until(lambda: bea.shell is not None, bea.tick)
+    until(lambda: said_a.has("Choose the 2 leaders") and said_b.has("Choose the 2 leaders"), ada.tick, bea.tick)
+    ada.close()
+    bea.close()
