@@ -18,6 +18,7 @@ from game.rules.errors import GameError
 from .hint import HintPlan, plan_for
 from .plans import BuyPlan, MarketPlan, ProductionPlan
 from .refusals import words_for
+from .words import amount
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -362,7 +363,7 @@ class BoardInput:
             need = plan.total_input().get(res, 0) - (plan.input_blanks[pid][i] == res) + 1
             if have < need:
                 self.note = (f"You have no {res} to pay with." if not have else
-                             f"You have {have} {res}: not enough to pay {need}.")
+                             f"You have {amount(have, res)}: not enough to pay {need}.")
                 return
         plan.set_blank(pid, side, i, res)
 

@@ -25,6 +25,7 @@ from game.rules.engine import Game
 from game.rules.state import PlayerState
 
 from .plans import BuyPlan, MarketPlan, Payment, ProductionPlan
+from .words import amount
 
 HINT_LEVEL = "hard"
 HINT_BUDGET: int | None = None
@@ -189,7 +190,7 @@ def describe(action: Action, game: Game, player: PlayerState | None = None) -> s
     if isinstance(action, ReqSwapShelves):
         return f"Swap {where(action.shelf1)} and {where(action.shelf2)}"
     if isinstance(action, ReqMoveResources):
-        return f"Move {action.count} {action.res_type} from {where(action.source)} to {where(action.target)}"
+        return f"Move {amount(action.count, action.res_type)} from {where(action.source)} to {where(action.target)}"
     return type(action).__name__
 
 

@@ -1,4 +1,4 @@
-"""The action log in words: "Bianca took row 2: 2 Coin, 1 Faith; discarded 1 Stone — everyone else +1 faith".
+"""The action log in words: "Bianca took row 2: 2 Coins, 1 Faith; discarded 1 Stone — everyone else +1 faith".
 
 A :class:`Narrator` reads the same messages as the view model (after the view model applied
 them). It remembers the state at the start of each action so that, when ``UpdateAction`` closes
@@ -12,7 +12,8 @@ from typing import Any
 import orjson
 
 from .view_model import ViewModel
-from .words import joined, leader_ability, vanished_colour
+from .words import amount, joined, leader_ability, vanished_colour
+from .words import amounts as _amounts
 
 Msg = dict[str, Any]
 TOKEN_WORDS = {
@@ -37,8 +38,8 @@ def _copy(game: Msg | None) -> Msg | None:
 
 
 def amounts(m: dict[str, int]) -> str:
-    """``{"Coin": 2, "Faith": 1}`` → ``"2 Coin, 1 Faith"``."""
-    return ", ".join(f"{n} {r}" for r, n in sorted(m.items()) if n) or "nothing"
+    """``{"Coin": 2, "Faith": 1}`` → ``"2 Coins, 1 Faith"``."""
+    return _amounts(m)
 
 
 class Narrator:
@@ -176,7 +177,7 @@ class Narrator:
             faith = _player(after, who)["faithPoints"] - _player(before, who)["faithPoints"]
             if faith:
                 net["Faith"] = faith
-            parts = [f"{n:+d} {r}".replace("-", "−") for r, n in sorted(net.items()) if n]
+            parts = [amount(n, r, signed=True) for r, n in sorted(net.items()) if n]
             return f"{who} ran production" + (f" (net {', '.join(parts)})" if parts else "")
         if action == "ACTIVATE_LEADER":
             lid = next((ld["id"] for ld in after["leaderCards"] if ld["active"]

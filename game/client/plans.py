@@ -23,6 +23,7 @@ from game.rules.state import SHELF, PlayerState
 from game.rules.warehouse import fits
 
 from .refusals import box_name, why_no_move, why_no_swap, words_for
+from .words import amounts
 
 ContainerMap = dict[int, dict[str, int]]
 
@@ -262,7 +263,7 @@ class MarketPlan:
 
     def why_no_swap(self, a: int, b: int) -> str:
         """Why the shelves (or depots) ``a`` and ``b`` cannot swap, nor the one's content move onto
-        the other, before the take, in plain words ("2 Coin do not fit on shelf 1: it holds 1")."""
+        the other, before the take, in plain words ("2 Coins do not fit on shelf 1: it holds 1")."""
         return why_no_swap(self.player, a, b) or "What you are taking would not fit after that swap."
 
     def why_no_move(self, src: int, dst: int, res: str) -> str:
@@ -304,7 +305,7 @@ class MarketPlan:
         n = self.discarded
         if not n:
             return None
-        things = ", ".join(f"{k} {r}" for r, k in _count([self.items[i] for i, t in enumerate(self.target) if t is None]))
+        things = amounts(dict(_count([self.items[i] for i, t in enumerate(self.target) if t is None])))
         if self.game.solo:
             return f"Discarding {things}: Lorenzo's black cross moves {n} space{'s' * (n > 1)}."
         return f"Discarding {things}: everyone else gains {n} faith."
@@ -396,7 +397,7 @@ class BuyPlan:
             return "No slot can take this card (level 1 needs an empty slot; level 2 and 3 go on the level below)."
         if not self.affordable:
             totals = self.player.resource_totals()
-            short = ", ".join(f"{n - totals.get(r, 0)} {r}" for r, n in self.cost.items() if totals.get(r, 0) < n)
+            short = amounts({r: n - totals.get(r, 0) for r, n in self.cost.items() if totals.get(r, 0) < n})
             return f"You need {short} more."
         return None
 
@@ -493,7 +494,7 @@ class ProductionPlan:
         if not self.selected:
             return "Choose at least one production."
         totals = self.player.resource_totals()
-        short = ", ".join(f"{n - totals.get(r, 0)} {r}" for r, n in self.total_input().items() if totals.get(r, 0) < n)
+        short = amounts({r: n - totals.get(r, 0) for r, n in self.total_input().items() if totals.get(r, 0) < n}, "")
         return f"You need {short} more." if short else None
 
     def request(self) -> ReqActivateProductions:

@@ -20,6 +20,8 @@ from game.rules.actions import (Action, ReqActivateProductions, ReqBuyDevCard, R
                                 ReqSwapShelves, ReqTakeFromMarket)
 from game.rules.state import SHELF, PlayerState
 
+from .words import amount, amounts
+
 if TYPE_CHECKING:
     from .session import GameSession
 
@@ -33,7 +35,7 @@ def _cap(s: str) -> str:
 
 
 def _counted(content: Mapping[str, int]) -> str:
-    return ", ".join(f"{k} {r}" for r, k in sorted(content.items()) if k)
+    return amounts(content, "")
 
 
 # ---------------------------------------------------------------------------- the warehouse
@@ -47,7 +49,7 @@ def box_name(player: PlayerState, cid: int) -> str:
 
 
 def why_no_swap(player: PlayerState, a: int, b: int) -> str | None:
-    """Why the shelves (or depots) ``a`` and ``b`` cannot swap, in plain words ("2 Coin do not fit
+    """Why the shelves (or depots) ``a`` and ``b`` cannot swap, in plain words ("2 Coins do not fit
     on shelf 1: it holds 1."); None when their contents would fit each other."""
     boxes = {c.id: c for c in player.depot_like()}
     src, dst = boxes.get(a), boxes.get(b)
@@ -145,7 +147,7 @@ def _transfer(fields: Mapping[str, Any], request: Action | None, player: PlayerS
             return why
     if player is not None and isinstance(request, ReqMoveResources):
         if not fields.get("isAdded", True):
-            return f"{_cap(box_name(player, request.source))} does not hold {request.count} {request.res_type}."
+            return f"{_cap(box_name(player, request.source))} does not hold {amount(request.count, request.res_type)}."
         return why_no_move(player, request.source, request.target, request.res_type)
     if not fields.get("isAdded", True):
         return (f"There is not that much {res} where you chose to pay it from: "
@@ -192,14 +194,15 @@ def refusal_words(m: Mapping[str, Any], request: Action | None = None, player: P
         return "That is no longer on the table: the board shows the game as it is now, choose again."
     if t == "ErrReplacedTransRecipe":
         need, got = fields.get("replacedCount"), fields.get("shelvesChoiceResCount")
-        res = fields.get("resType") or "resources"
+        res = str(fields.get("resType") or "resource")
+        needed = amount(need, res) if isinstance(need, int) else f"{need} {res}"
         if fields.get("isInput"):
-            return f"The payment does not add up: {need} {res} to pay, {got} chosen. Choose what you pay with again."
+            return f"The payment does not add up: {needed} to pay, {got} chosen. Choose what you pay with again."
         if isinstance(request, ReqTakeFromMarket):
-            return f"The market gives {need} {res}, and {got} are placed: place or discard each one."
+            return f"The market gives {needed}, and {got} are placed: place or discard each one."
         if isinstance(request, ReqActivateProductions):
-            return f"Choose {need} {res} to receive: {got} chosen."
-        return f"The count does not match: {need} {res} expected, {got} chosen. Choose again."
+            return f"Choose {needed} to receive: {got} chosen."
+        return f"The count does not match: {needed} expected, {got} chosen. Choose again."
     if t == "ErrInvalidResourceTransaction":
         if fields.get("reason") == E.ILLEGAL_NON_STORABLE or fields.get("reason") == E.ILLEGAL_STORABLE:
             return "Faith and white marbles cannot be chosen: choose Coin, Servant, Shield or Stone."
@@ -227,11 +230,11 @@ def words_for(err: E.GameError, request: Action | None = None, player: PlayerSta
 
 
 def leader_missing_words(game: Any, player: PlayerState, lid: int) -> str:
-    """Why a leader cannot be played yet, in words ("Needs 5 Stone (you have 1)")."""
+    """Why a leader cannot be played yet, in words ("Needs 5 Stones (you have 1)")."""
     leader = game.config.leaders[lid]
     cards, res = game.missing_requirements(player, leader)
     totals = player.resource_totals()
-    parts = [f"{leader.requires_resources[r]} {r} (you have {totals.get(r, 0)})" for r in sorted(res)]
+    parts = [f"{amount(leader.requires_resources[r], r)} (you have {totals.get(r, 0)})" for r in sorted(res)]
     for c in cards:
         level = f"level {c['level']} " if c["level"] else ""
         parts.append(f"{c['quantity']} more {level}{c['color'].lower()} card{'s' * (c['quantity'] > 1)}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.client.session import GameSession, final_scores
-from game.client.words import LORENZO, joined, leader_words, outcome_words
+from game.client.words import LORENZO, amount, joined, leader_words, outcome_words
 
 Msg = dict[str, Any]
 LEVELS = (1, 2, 3)
@@ -24,8 +24,8 @@ TOKENS = {
 
 
 def counted(amounts: dict[str, int], empty: str = "nothing") -> str:
-    """``{"Coin": 2, "Stone": 1}`` → ``"2 Coin and 1 Stone"``."""
-    parts = [f"{n} {r}" for r, n in sorted(amounts.items()) if n]
+    """``{"Coin": 2, "Stone": 1}`` → ``"2 Coins and 1 Stone"``."""
+    parts = [amount(n, r) for r, n in sorted(amounts.items()) if n]
     return joined(parts) if parts else empty
 
 
@@ -47,7 +47,7 @@ def production_words(prod: Msg) -> str:
 
 
 def card_words(g: Msg, card: Msg) -> str:
-    """"level 1 green card, 1 VP, costs 2 Shield; 1 Coin gives 1 Faith"."""
+    """"level 1 green card, 1 VP, costs 2 Shields; 1 Coin gives 1 Faith"."""
     prods = {p["id"]: p for p in g["productions"]}
     cost = counted((card.get("cost") or {}).get("requirements") or {})
     prod = prods.get(card.get("production", -1))
@@ -201,7 +201,7 @@ def leaders(session: GameSession) -> list[str]:
 
 # ---------------------------------------------------------------------------- track, Lorenzo, scores
 def missing(why: str) -> str:
-    """The board's "Needs 5 Shield (you have 1)" as what is still missing ("5 Shield (you have 1)")."""
+    """The board's "Needs 5 Shields (you have 1)" as what is still missing ("5 Shields (you have 1)")."""
     return why[len("Needs "):] if why.startswith("Needs ") else why[:1].lower() + why[1:]
 
 

@@ -67,7 +67,7 @@ def test_market_plan_refuses_an_illegal_target_and_words_the_discard():
         plan.put(other_coin, shelf1)                   # shelf 1 holds only one
     for i in range(len(plan.items)):
         plan.put(i, None)
-    assert plan.discard_warning() == "Discarding 2 Coin, 2 Stone: everyone else gains 4 faith."
+    assert plan.discard_warning() == "Discarding 2 Coins, 2 Stones: everyone else gains 4 faith."
 
 
 @pytest.mark.parametrize("seed", range(4))

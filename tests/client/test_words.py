@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from game.client.words import joined, leader_words
+from game.client.words import amount, amounts, joined, leader_words
 
 CLIENT = Path(__file__).resolve().parents[2] / "game" / "client"
 
@@ -19,8 +19,8 @@ def test_names_are_joined_as_a_sentence():
 def test_a_leader_is_named_with_its_ability_requirement_and_points():
     depot = {"leaderType": "DEPOT", "resourceType": "Coin", "victoryPoints": 3,
              "resourceRequirement": {"requirements": {"Shield": 5}}}
-    assert leader_words(depot, {}) == ("Steward of Coin", "An extra depot that holds up to 2 Coin, besides your warehouse.",
-                                       "To play it you need 5 Shield.", 3)
+    assert leader_words(depot, {}) == ("Steward of Coin", "An extra depot that holds up to 2 Coins, besides your warehouse.",
+                                       "To play it you need 5 Shields.", 3)
     discount = {"leaderType": "DISCOUNT", "resourceType": "Stone", "victoryPoints": 2, "discount": 1,
                 "devCardRequirement": {"entries": [{"color": "YELLOW", "quantity": 1},
                                                    {"color": "GREEN", "quantity": 2, "level": 2}]}}
@@ -41,3 +41,13 @@ def test_the_client_never_imports_pygame():
             found += [f"{path.name}: {n}" for n in names if n.split(".")[0] in ("pygame", "pygame_gui")
                       or n.startswith("game.scenes")]
     assert found == []
+
+
+def test_amounts_are_worded_in_the_plural_when_not_one():
+    """QA: "2 Shield". One helper words every amount: the plural when the number is not one,
+    Faith the same for any number, a change with its sign."""
+    assert [amount(n, "Shield") for n in (0, 1, 2)] == ["0 Shields", "1 Shield", "2 Shields"]
+    assert amount(3, "Faith") == "3 Faith" and amount(2, "resource") == "2 resources"
+    assert amount(-1, "Coin", signed=True) == "−1 Coin" and amount(2, "Servant", signed=True) == "+2 Servants"
+    assert amounts({"Stone": 3, "Coin": 1, "Faith": 2, "Shield": 0}) == "1 Coin, 2 Faith, 3 Stones"
+    assert amounts({}) == "nothing" and amounts({}, "free") == "free"

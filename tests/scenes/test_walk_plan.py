@@ -226,7 +226,7 @@ def test_a_picked_shelf_is_forgotten_when_a_plan_begins_and_when_the_turn_ends(s
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_in_a_plan_a_swap_that_cannot_be_says_why_in_the_plan_in_plain_words(size, words, monkeypatch):
-    """Shelves 1 Coin / 2 Servant / 3 Stone, a line taken: shelf 1 clicked, then shelf 2 (2 Servant
+    """Shelves 1 Coin / 2 Servant / 3 Stone, a line taken: shelf 1 clicked, then shelf 2 (2 Servants
     cannot go on a shelf of 1, and a Coin cannot join the Servant): the plan panel says so in
     plain words, at the log's size; nothing is written over the player's board."""
     from game.scenes import board as board_module
@@ -254,7 +254,7 @@ def test_in_a_plan_a_swap_that_cannot_be_says_why_in_the_plan_in_plain_words(siz
         walk.move((3, 3))
         walk.frames(2)
         said = [(w, s) for w, s in words if "Servant" in w]
-        assert any("2 Servant do not fit on shelf 1" in w for w, _s in said), words
+        assert any("2 Servants do not fit on shelf 1" in w for w, _s in said), words
         assert all(s >= floor for _w, s in said), said
         assert not any("Cannot" in w or "depot" in w for w in on_board), on_board
     finally:
@@ -265,7 +265,7 @@ def test_in_a_plan_a_swap_that_cannot_be_says_why_in_the_plan_in_plain_words(siz
 def test_outside_a_plan_a_refused_rearrangement_is_said_on_a_label_clear_of_the_warehouse(size, monkeypatch,
                                                                                               caplog):
     """No plan, shelves 1 Coin / 2 Servant / 3 Stone: shelf 2 clicked, then shelf 1. Nothing moves;
-    a label at the foot of the slots says so in the plan's words ("2 Servant do not fit on shelf 1:
+    a label at the foot of the slots says so in the plan's words ("2 Servants do not fit on shelf 1:
     it holds 1."), never the engine's ("Cannot add …: the depot is full"), which go to the log."""
     import logging
     caplog.set_level(logging.INFO)
@@ -297,7 +297,7 @@ def test_outside_a_plan_a_refused_rearrangement_is_said_on_a_label_clear_of_the_
         assert [s.content for s in game.player("Ada").shelves][:2] == [{"Coin": 1}, {"Servant": 2}]
         said = [(w, s) for w, s in on_board if w == board.session.error]
         assert said and all(s >= _log_size(size) for _w, s in said), on_board
-        assert board.session.error == "2 Servant do not fit on shelf 1: it holds 1."
+        assert board.session.error == "2 Servants do not fit on shelf 1: it holds 1."
         assert not any("Cannot" in w or "depot" in w for w, _s in on_board), on_board
         assert "Cannot add Servant" in caplog.text              # the engine's words, in the log
         keep = [board.player_board.warehouse, board.player_board.strongbox]

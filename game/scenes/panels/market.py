@@ -5,6 +5,7 @@ from __future__ import annotations
 import pygame
 
 from game.client.plans import MarketPlan
+from game.client.words import amounts
 
 from ..art import fonts as F
 from ..art import icons as I
@@ -103,7 +104,7 @@ class MarketPanel(Panel):
         gives = dict(line.resources)
         if line.faith:
             gives["Faith"] = line.faith
-        tip = "Gives " + (", ".join(f"{n} {r}" for r, n in sorted(gives.items())) or "nothing")
+        tip = "Gives " + amounts(gives)
         if line.whites and not line.white_options:
             tip += f" ({line.whites} white: nothing)"
         elif len(line.white_options) > 1:

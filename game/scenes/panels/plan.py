@@ -9,6 +9,7 @@ import pygame
 
 from game.client.hint import HintPlan
 from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
+from game.client.words import amount, amounts
 
 from ..art import icons as I
 from ..art import marbles as M
@@ -109,8 +110,8 @@ class PlanPanel(Panel):
             else:
                 self._payment(surface, ctx, plan.payment, y)
         elif isinstance(plan, ProductionPlan):
-            ins = ", ".join(f"{n} {res}" for res, n in sorted(plan.total_input().items())) or "—"
-            outs = ", ".join(f"{n} {res}" for res, n in sorted(plan.total_output().items())) or "—"
+            ins = amounts(plan.total_input(), "—")
+            outs = amounts(plan.total_output(), "—")
             blanks = any(plan.input_blanks.get(p) or plan.output_blanks.get(p) for p in plan.selected)
             head = ("Click the productions to run (base, top cards, leaders)" if not plan.selected
                     else f"Pay {ins}  →  get {outs}" + ("  (click a resource below to change a free choice)"
@@ -227,7 +228,7 @@ class PlanPanel(Panel):
         """The purchase's headline (one line, or two rather than smaller than the log's type) and
         the y under it."""
         c = plan.card
-        cost = ", ".join(f"{n} {res}" for res, n in sorted(plan.cost.items())) or "free"
+        cost = amounts(plan.cost, "free")
         head = (f"Buying a level {c.level} {c.color} card for {cost}"
                 + (" — choose a glowing slot" if len(plan.slots) > 1 else ""))
         floor = max(reading_size(self.unit), self.px(16))   # (never smaller than the payment under it)
@@ -266,7 +267,7 @@ class PlanPanel(Panel):
         floor = reading_size(self.unit)
         width = r.w - self.px(24)
         names = self._names(ctx)
-        parts = [f"{', '.join(f'{n} {res}' for res, n in m.items())} from {names.get(cid, cid)}"
+        parts = [f"{', '.join(amount(n, res) for res, n in m.items())} from {names.get(cid, cid)}"
                  for cid, m in pay.taken.items()]
         size = max(floor, self.px(16))
         lines = wrap("Paying " + ("; ".join(parts) or "nothing"), size, width, "italic")[:2]
