@@ -400,5 +400,5 @@ class TestChurn:
             assert len(srv._timers) < 10
             assert not srv.per_address and not srv._conns and not srv.waiting
             assert srv.queued == 0
-        gc.collect()
-        assert not [o for o in gc.get_objects() if type(o) is Session]
+        # the loop may still hold the last few for a moment (a transport's close callback under load)
+        wait_until(lambda: gc.collect() >= 0 and not [o for o in gc.get_objects() if type(o) is Session], timeout=10)
