@@ -10,13 +10,14 @@ movement and no colour, so a screen reader or a script follows them.
 from __future__ import annotations
 
 import argparse
+import codecs
 import logging
 import os
 import queue
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from .client import Options, TextClient
 
@@ -45,6 +46,29 @@ def plain_wanted(plain_flag: bool, stdin: Any = None, stdout: Any = None) -> boo
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     return bool(plain_flag or "NO_COLOR" in os.environ or not stdout.isatty() or not stdin.isatty())
+
+
+def plain_lines(stdin: Any) -> Iterator[str]:
+    """The lines typed or piped in, without the line editor. Read from the descriptor itself, not
+    through ``input()``: a thread waiting in ``input()`` holds the stream's lock, and a program that
+    ends meanwhile (the player said quit while more input was on its way) dies of it at shutdown."""
+    try:
+        fd = stdin.fileno()
+    except (AttributeError, OSError, ValueError):   # not a real stream (a test's): input() it is
+        while True:
+            yield input()
+    decoder = codecs.getincrementaldecoder(getattr(stdin, "encoding", None) or "utf-8")(errors="replace")
+    pending = ""
+    while True:
+        chunk = os.read(fd, 4096)
+        pending += decoder.decode(chunk, final=not chunk)
+        *done, pending = pending.split("\n")
+        for line in done:
+            yield line.removesuffix("\r")
+        if not chunk:
+            if pending:
+                yield pending.removesuffix("\r")
+            return
 
 
 class Terminal:
@@ -83,13 +107,14 @@ class Terminal:
         self.inbox.put(WAKE)
 
     def _read(self) -> None:
+        lines = None if self.prompt_session is not None else plain_lines(sys.stdin)
         while True:
             try:
-                if self.prompt_session is not None:
+                if lines is None:
                     text = self.prompt_session.prompt("> ")
                 else:
-                    text = input()
-            except (EOFError, KeyboardInterrupt):
+                    text = next(lines)
+            except (EOFError, StopIteration, KeyboardInterrupt):
                 self.inbox.put(EOF)
                 return
             except Exception:
