@@ -360,6 +360,32 @@ def test_every_button_of_the_action_bar_stays_inside_it(size):
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_short_log_shows_every_line(size, monkeypatch):
+    """A log of fewer lines than the panel holds shows them all (a rejoined board's first frame
+    showed only its last line, and a restarted server's walk caught it)."""
+    from game.scenes.art import fonts as F
+    drawn: list[str] = []
+    render = F.render
+    monkeypatch.setattr(F, "render", lambda t, *a, **k: (drawn.append(str(t)), render(t, *a, **k))[1])
+    app = App(headless=True, size=size)
+    session = GameSession(_Chatty(mid_game(["Ada", "Bruno"], 5, 30), "Ada"), CFG, "Ada")
+    session.pump()
+    scene = BoardScene(app, session)
+    app.stack.push(scene)
+    try:
+        app.frame(0.001)
+        room = scene.log.visible_rows(scene.context().chat)
+        for n in range(1, room + 1):                 # one line, two... as many as there is room for
+            session.log[:] = [f"Line {i}: Ada took row 1" for i in range(n)]
+            drawn.clear()
+            app.frame(0.001)
+            assert {f"Line {i}: Ada took row 1" for i in range(n)} <= set(drawn), (n, room, drawn)
+    finally:
+        while app.stack.top is not None:
+            app.stack.pop()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_log_scrolled_back_says_how_many_new_lines_wait_below_and_follows_again_at_the_bottom(size, monkeypatch):
     """Scrolled back to read, the player did not see the bots' and Lorenzo's moves arrive: the
     log now says at its foot how many new lines wait below (over none of its lines), and once

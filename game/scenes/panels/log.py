@@ -127,7 +127,7 @@ class LogPanel(Panel):
         badge = self.badge(ctx) if scroll and ctx.log_unseen else None
         bottom = area.bottom if badge is None else badge[1].top - self.px(2)   # the rows stand above it
         shown = rows[max(0, len(rows) - n - scroll):len(rows) - scroll]
-        shown = shown[len(shown) - max(1, (bottom - area.y) // self.line_h):]
+        shown = shown[max(0, len(shown) - max(1, (bottom - area.y) // self.line_h)):]
         y = bottom - self.line_h * len(shown)
         newest = [i for i, row in enumerate(shown) if row[3]]
         if newest:   # the newest line stands on a band of gold
