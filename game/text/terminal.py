@@ -95,7 +95,10 @@ class Terminal:
                             if w.startswith(word.lower()):
                                 yield Completion(w, start_position=-len(word))
 
-                self.prompt_session = PromptSession(completer=Words())
+                # completion on Tab only, and no room kept under the line for a menu: nothing pops
+                # up or moves while the player types (a screen reader follows the line)
+                self.prompt_session = PromptSession(completer=Words(), complete_while_typing=False,
+                                                    reserve_space_for_menu=0)
             except Exception:   # no prompt_toolkit, or a terminal it cannot drive: plain input()
                 logging.getLogger("mor.text").info("no line editor: plain input()", exc_info=True)
                 self.prompt_session = None

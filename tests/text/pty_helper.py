@@ -54,6 +54,14 @@ class PtyProgram:
             if not self._fill(deadline):
                 raise AssertionError(f"none of {needles} within {timeout} s; last lines: {self.lines[-15:]}")
 
+    def prompted(self, timeout: float = 10.0) -> None:
+        """Wait until a line editor's prompt is up (prompt_toolkit turns bracketed paste on)."""
+        deadline = time.monotonic() + timeout
+        while "\x1b[?2004h" not in self.buffer:
+            if not self._fill(deadline):
+                raise AssertionError(f"no prompt within {timeout} s; last lines: {self.lines[-5:]}")
+        self.buffer = self.buffer.replace("\x1b[?2004h", "")
+
     def send(self, *lines: str) -> None:
         for line in lines:
             os.write(self.fd, (line + "\n").encode())

@@ -89,3 +89,33 @@ def test_mor_text_through_a_pipe_is_plain(tmp_path):
     assert "Say the number of a choice of the list. Say menu for the main menu, quit to stop." in lines
     assert lines[-1] == "Goodbye."
     assert "\x1b" not in out.stdout and out.stderr == ""
+
+
+def test_on_a_terminal_the_line_editor_completes_and_gives_the_terminal_back(tmp_path):
+    """Without --plain, on a terminal: prompt_toolkit reads the line (Tab completes a command),
+    and quitting ends the program at once, its prompt closed."""
+    import os
+    import time
+    env = {"MOR_DATA_DIR": str(tmp_path / "data"), "MOR_CONFIG_DIR": str(tmp_path / "cfg"), "TERM": "xterm",
+           "PROMPT_TOOLKIT_NO_CPR": "1"}     # (this pty answers no cursor position request)
+    saved = os.environ.pop("NO_COLOR", None)
+    try:
+        p = PtyProgram(["--name", "Ada"], env)
+    finally:
+        if saved is not None:
+            os.environ["NO_COLOR"] = saved
+    try:
+        p.expect("7. Quit")
+        p.prompted()
+        os.write(p.fd, b"hel\t")          # Tab completes "hel" to "help" (shown on the line), then Enter
+        deadline = time.monotonic() + 10
+        while "help" not in p.buffer and p._fill(deadline):
+            pass
+        os.write(p.fd, b"\r")
+        p.expect("Say the number of a choice of the list.")
+        p.prompted()
+        os.write(p.fd, b"quit\r")
+        p.expect("Goodbye.")
+        assert p.wait() == 0
+    finally:
+        p.kill()
