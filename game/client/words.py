@@ -93,6 +93,20 @@ def leader_ability(ld: Msg) -> str:
             "PRODUCTION": f"1 {res} → 1 resource of your choice + 1 Faith"}.get(ld["leaderType"], ld["leaderType"])
 
 
+def market_gives(line: Any) -> str:
+    """What taking a market line gives, in words ("Gives 2 Coins, 1 Faith (1 white: nothing)"), from
+    :meth:`GameSession.market_line <game.client.session.GameSession.market_line>`'s answer."""
+    gives = dict(line.resources)
+    if line.faith:
+        gives["Faith"] = line.faith
+    said = "Gives " + amounts(gives)
+    if line.whites and not line.white_options:
+        said += f" ({line.whites} white: nothing)"
+    elif len(line.white_options) > 1:
+        said += f" + {line.whites} white to choose"
+    return said
+
+
 def vanished_colour(g: Msg) -> str | None:
     """A colour with no development card left on the grid (None if every colour has one)."""
     grid = g.get("devCardGrid")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.client.session import GameSession, final_scores
-from game.client.words import LORENZO, amount, joined, leader_words, outcome_words
+from game.client.words import LORENZO, amount, joined, leader_words, market_gives, outcome_words
 
 Msg = dict[str, Any]
 LEVELS = (1, 2, 3)
@@ -74,14 +74,9 @@ def _gives(session: GameSession, is_row: bool, index: int) -> str:
     if not session.vm.game.get("isSetupDone"):
         return ""
     line = session.market_line(is_row, index)
-    gives = dict(line.resources)
-    if line.faith:
-        gives["Faith"] = line.faith
-    said = "Gives " + counted(gives)
-    if line.whites and not line.white_options:
-        said += f" ({line.whites} white: nothing)"
-    elif len(line.white_options) > 1:
-        said += f", and {line.whites} white to turn into {' or '.join(line.white_options)}"
+    said = market_gives(line)
+    if len(line.white_options) > 1:    # which: the board shows them as it is taken
+        said += f" ({' or '.join(line.white_options)})"
     return said + "."
 
 

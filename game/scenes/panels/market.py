@@ -5,7 +5,7 @@ from __future__ import annotations
 import pygame
 
 from game.client.plans import MarketPlan
-from game.client.words import amounts
+from game.client.words import market_gives
 
 from ..art import fonts as F
 from ..art import icons as I
@@ -100,15 +100,7 @@ class MarketPanel(Panel):
         self._tip(surface, ctx, t)
 
     def _tip(self, surface: pygame.Surface, ctx: Context, t: Target) -> None:
-        line = ctx.session.market_line(t[1], t[2])
-        gives = dict(line.resources)
-        if line.faith:
-            gives["Faith"] = line.faith
-        tip = "Gives " + amounts(gives)
-        if line.whites and not line.white_options:
-            tip += f" ({line.whites} white: nothing)"
-        elif len(line.white_options) > 1:
-            tip += f" + {line.whites} white to choose"
+        tip = market_gives(ctx.session.market_line(t[1], t[2]))
         img = F.render(tip, F.fit(tip, self.rect.w - self.px(30), self.px(17), "italic"), P.PARCHMENT, "italic")
         r = img.get_rect(midbottom=(self.rect.centerx, self.rect.bottom - self.px(6)))
         pygame.draw.rect(surface, P.INK, r.inflate(14, 6), border_radius=6)
