@@ -22,6 +22,7 @@ from game.match import Match  # noqa: E402
 from game.netcode.protocol import visible_to  # noqa: E402
 from game.rules import Game, default_config, player_view  # noqa: E402
 from game.rules.playout import steps  # noqa: E402
+from game.client import board_input as BI  # noqa: E402
 
 
 class TableMatch(Match):
@@ -124,16 +125,16 @@ def shots(app) -> dict:
         return make
 
     def market_plan(scene):
-        hit = next(h for h in scene.hits if h.target == ("line", False, 2))
+        hit = next(h for h in scene.hits if h.target == BI.Line(False, 2))
         ev = pygame.event.Event
         app.frame(0.016, [ev(pygame.MOUSEBUTTONDOWN, pos=hit.rect.center, button=1)])
 
     def opponent(scene):
-        hit = next(h for h in scene.hits if h.target[0] == "opponent")
+        hit = next(h for h in scene.hits if isinstance(h.target, BI.Opponent))
         app.frame(0.016, [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=hit.rect.center, button=1)])
 
     def hover_card(scene):
-        hit = next(h for h in scene.hits if h.target[0] == "card")
+        hit = next(h for h in scene.hits if isinstance(h.target, BI.Card))
         app.frame(0.016, [pygame.event.Event(pygame.MOUSEMOTION, pos=hit.rect.center, rel=(0, 0), buttons=(0, 0, 0))])
 
     def setup_scene(kind):
@@ -235,7 +236,7 @@ def walked(out: Path) -> list[str]:
     app.stack.push(scene)
     walk = Walk(app)
     walk.frames(2)
-    leader = next(h for h in scene.hits if h.target[0] == "leader")
+    leader = next(h for h in scene.hits if isinstance(h.target, BI.Leader))
     walk.click(leader.rect.center)
     walk.press("Discard")
     for _ in range(5):

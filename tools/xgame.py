@@ -440,7 +440,8 @@ class Driver:
 
     def take_market_line(self, board) -> None:
         """A market line by its arrow, then Enter (the suggested placement; yes to a discard)."""
-        arrows = [h.rect.center for h in list(board.hits) if h.target and h.target[0] == "line"]
+        from game.client.board_input import Line
+        arrows = [h.rect.center for h in list(board.hits) if isinstance(h.target, Line)]
         self.click(arrows[0])
         self.until(lambda: board.plan is not None, 10, "the market plan")
         self.key("Return")

@@ -111,14 +111,37 @@ class Opponent:
     nickname: str
 
 
+# what a click does nothing to (the pointer over them shows them larger, or says what they are)
 @dataclass(frozen=True)
-class Inert:
-    """Something on the board that a click does nothing to (a favour tile, a token, a marble…), by kind."""
-    kind: str
+class Marble:
+    """A marble of the market's grid (a line is taken by its arrow)."""
+    row: int
+    col: int
 
+
+@dataclass(frozen=True)
+class Favor:
+    """The player's favor tile of a Vatican section, by index."""
+    index: int
+
+
+@dataclass(frozen=True)
+class Token:
+    """One of Lorenzo's action tokens: the one just drawn (``id`` None) or one face up, by id."""
+    id: int | None = None
+
+
+@dataclass(frozen=True)
+class Strongbox:
+    """The player's strongbox (its container id)."""
+    id: int
+
+
+INERT = (Marble, Favor, Token, Strongbox)
+"""The targets a click does nothing to."""
 
 Target = Union[Line, Card, Shelf, Item, Discard, Suggest, White, Slot, Pay, Production, Blank, Leader, Opponent,
-               Inert]
+               Marble, Favor, Token, Strongbox]
 Plan = Union[MarketPlan, BuyPlan, ProductionPlan, HintPlan]
 
 

@@ -6,13 +6,13 @@ turn; the opponents, or Lorenzo's last token), the market, the development card 
 track, the player's board, the log (or the plan being built, in its place) and the action bar.
 This scene composes them and keeps the input flow.
 
-Input is read in one place: the scene turns a click into a target (:func:`input_target`), and
-the board's input (:class:`game.client.board_input.BoardInput`) turns the target into a plan
-step or a request: a click either starts a plan
-(:mod:`game.client.plans`: take a line, buy a card, run productions), edits the current plan, or
-does a one-step action (swap two shelves, also by dragging one onto the other; play or discard a
-leader). Esc or Back drops the plan: nothing is sent until Confirm (or Enter, which also answers
-yes to a warning). Illegal targets are greyed out before they are tried; refusals are shown as
+Input is read in one place: the panels say what is under a point as the typed targets of
+:mod:`game.client.board_input` (``Line``, ``Card``, ``Shelf``…), and the board's input
+(:class:`~game.client.board_input.BoardInput`) turns the target into a plan step or a request: a
+click either starts a plan (:mod:`game.client.plans`: take a line, buy a card, run
+productions), edits the current plan, or does a one-step action (swap two shelves, also by
+dragging one onto the other; play or discard a leader). Esc or Back drops the plan: nothing is
+sent until Confirm (or Enter, which also answers yes to a warning). Illegal targets are greyed out before they are tried; refusals are shown as
 plain text. Everything is drawn from the session's view model.
 """
 from __future__ import annotations
@@ -290,15 +290,14 @@ class BoardScene(Scene):
             target = self._target_at(event.pos)
             # outside a plan or during a market plan, a press on one stored resource may start
             # carrying that one alone
-            unit = (self.player_board.held_at(self.context(), target[1], event.pos)
-                    if (self.plan is None or isinstance(self.plan, MarketPlan)) and target is not None
-                    and target[0] in ("shelf", "depot") else None)
+            unit = (self.player_board.held_at(self.context(), target.id, event.pos)
+                    if (self.plan is None or isinstance(self.plan, MarketPlan)) and isinstance(target, BI.Shelf)
+                    else None)
             self.input.refused = None
             self._click(target)
             self._drag_unit = None
-            if target is not None and target[0] in ("shelf", "depot") and target[1] in (self.selected_shelf,
-                                                                                      self.input.refused):
-                self.drag_from, self._drag_start, self.dragging = target[1], event.pos, False
+            if isinstance(target, BI.Shelf) and target.id in (self.selected_shelf, self.input.refused):
+                self.drag_from, self._drag_start, self.dragging = target.id, event.pos, False
                 self._drag_unit = unit
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
             self._drop(event.pos)
@@ -483,7 +482,7 @@ class BoardScene(Scene):
         if start is None or not dragging:
             return
         self._rev += 1
-        self.input.drop(start, input_target(self._target_at(pos)), unit)
+        self.input.drop(start, self._target_at(pos), unit)
         self._sync_leader_menu()
 
     def _cancel(self) -> None:
@@ -493,7 +492,7 @@ class BoardScene(Scene):
 
     def _click(self, target: Target | None) -> None:
         """A click on a board target: the board's input turns it into a plan step or a request."""
-        self.input.click(input_target(target))
+        self.input.click(target)
         self._sync_leader_menu()
 
     def _confirm(self) -> None:
@@ -528,7 +527,7 @@ class BoardScene(Scene):
         place of Produce and End turn in the action bar, just under the leaders (so they cover
         nothing on the board). A Play that cannot be done yet says what is missing."""
         self._close_leader_menu()
-        if not any(h.target == ("leader", lid) for h in self.hits):
+        if not any(h.target == BI.Leader(lid) for h in self.hits):
             return
         self.input.leader_menu = self._menu_shown = lid
         why = self.session.leader_refusal(lid)
@@ -610,7 +609,7 @@ class BoardScene(Scene):
                 p.draw_hover(surface, ctx)
             if self.leader_menu is not None:   # the leader whose Play/Discard are in the action bar
                 from .panels.base import glow
-                rect = next((h.rect for h in self.hits if h.target == ("leader", self.leader_menu)), None)
+                rect = next((h.rect for h in self.hits if h.target == BI.Leader(self.leader_menu)), None)
                 if rect is not None:
                     glow(surface, rect.inflate(6, 6), P.OXBLOOD[:3], width=4)
         self.hover_rect = None
@@ -642,10 +641,10 @@ class BoardScene(Scene):
             out += [L.warehouse, L.strongbox]
         if self.hover is not None:
             out += [h.rect for h in self.hits if h.target == self.hover][:1]
-            if self.hover[0] == "leader":   # the track stays in view (beside the card: the slots)
+            if isinstance(self.hover, BI.Leader):   # the track stays in view (beside the card: the slots)
                 out += [L.faith]
-            elif self.hover[0] == "card":   # beside the grid: its other cards and the market's arrows stay in view
-                out += [L.grid] + [h.rect for h in self.hits if h.target[0] == "line"]
+            elif isinstance(self.hover, BI.Card):   # beside the grid: its other cards and the market's arrows stay in view
+                out += [L.grid] + [h.rect for h in self.hits if isinstance(h.target, BI.Line)]
         return out
 
     def _frame_key(self) -> tuple:
@@ -766,12 +765,11 @@ class BoardScene(Scene):
         if self.drag_from is None:
             return
         hits = self.hits
-        source = next((h.rect for h in hits if h.target[0] in ("shelf", "depot") and h.target[1] == self.drag_from),
-                      None)
+        source = next((h.rect for h in hits if h.target == BI.Shelf(self.drag_from)), None)
         if source is not None:
             veil(surface, source, 120, radius=8)   # its content is "in the hand"
         t = self.hover
-        if t is not None and t[0] in ("shelf", "depot") and t[1] != self.drag_from:
+        if isinstance(t, BI.Shelf) and t.id != self.drag_from:
             rect = next((h.rect for h in hits if h.target == t), None)
             if rect is not None:
                 glow(surface, rect, P.HIGHLIGHT[:3], width=4)
@@ -793,18 +791,3 @@ class BoardScene(Scene):
             icon = I.resource_icon(res, cell)
             surface.blit(icon, icon.get_rect(center=center))
 
-
-_TARGETS: dict[str, Any] = {"line": BI.Line, "card": BI.Card, "shelf": BI.Shelf, "depot": BI.Shelf, "item": BI.Item,
-                            "discard": BI.Discard, "suggest": BI.Suggest, "white": BI.White, "slot": BI.Slot,
-                            "pay": BI.Pay, "production": BI.Production, "blank": BI.Blank, "leader": BI.Leader,
-                            "opponent": BI.Opponent}
-
-
-def input_target(t: Target | None) -> BI.Target | None:
-    """A panel's hit (("line", True, 2), ("shelf", 7)...) as the board's input takes it
-    (``Line(True, 2)``, ``Shelf(7)``); a hit that no click acts on (a favour tile, a token...) is
-    ``Inert``, and a click on nothing None."""
-    if t is None:
-        return None
-    kind = _TARGETS.get(t[0])
-    return kind(*t[1:]) if kind is not None else BI.Inert(t[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from game.client.board_input import (BoardInput, Card, Inert, Item, Leader, Line, Opponent, Production,
+from game.client.board_input import (BoardInput, Card, Favor, Item, Leader, Line, Opponent, Production,
                                      Shelf, Suggest)
 from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
 from game.client.session import GameSession
@@ -79,7 +79,7 @@ def test_two_shelves_clicked_outside_a_plan_are_swapped_or_the_refusal_is_said()
     shelves = board.vm.me["warehouseShelves"]
     board.click(Shelf(shelves[0]))
     assert board.selected_shelf == shelves[0]
-    board.click(Inert("favor"))                  # a click on nothing clickable keeps it picked
+    board.click(Favor(0))                        # a click on nothing clickable keeps it picked
     assert board.selected_shelf == shelves[0]
     board.click(Shelf(shelves[2]))
     session.pump()

@@ -15,6 +15,7 @@ from game.rules import default_config, player_view  # noqa: E402
 from game.scenes.app import App  # noqa: E402
 from game.scenes.board import BoardScene  # noqa: E402
 from game.client.session import GameSession  # noqa: E402
+from game.client import board_input as BI  # noqa: E402
 
 CFG = default_config()
 
@@ -91,7 +92,7 @@ def test_a_solo_game_is_played_to_the_end_with_the_mouse(tmp_path):
     turns = 0
     while session.stage() == "board" and turns < 200:
         assert session.vm.my_turn
-        line = ("line", turns % 2 == 0, turns % 3)
+        line = BI.Line(turns % 2 == 0, turns % 3)
         click(app, _hit(scene, line))
         assert scene.plan is not None
         press(app, scene.buttons["confirm"])
@@ -127,7 +128,7 @@ def test_esc_drops_an_unsent_plan():
     session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")
     scene = _board(app, session)
     version = game.version
-    click(app, _hit(scene, ("line", True, 0)))
+    click(app, _hit(scene, BI.Line(True, 0)))
     assert scene.plan is not None
     app.frame(0.016, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b", scancode=41)])
     assert scene.plan is None
@@ -139,7 +140,7 @@ def test_view_model_matches_the_engine_after_board_actions():
     game = mid_game(["Ada", "Bruno"], 4, 20)
     session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")
     scene = _board(app, session)
-    click(app, _hit(scene, ("line", False, 1)))
+    click(app, _hit(scene, BI.Line(False, 1)))
     press(app, scene.buttons["confirm"])
     _confirm_dialog(app, scene)
     app.frame(0.016)
@@ -176,7 +177,7 @@ def test_from_the_title_to_the_end_of_a_solo_game_with_the_mouse_only(monkeypatc
     for turn in range(300):
         if not isinstance(app.stack.top, BoardScene):
             break
-        click(app, _hit(scene, ("line", turn % 2 == 1, turn % 3)))
+        click(app, _hit(scene, BI.Line(turn % 2 == 1, turn % 3)))
         press(app, scene.buttons["confirm"])
         _confirm_dialog(app, scene)
         if isinstance(app.stack.top, BoardScene) and scene.over_for is None:
@@ -208,7 +209,7 @@ def test_a_shelf_dragged_onto_another_is_swapped_with_it():
     before = {a: dict(game.containers[a].content), b: dict(game.containers[b].content)}
     session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")
     scene = _board(app, session)
-    start, end = _hit(scene, ("shelf", a)), _hit(scene, ("shelf", b))
+    start, end = _hit(scene, BI.Shelf(a)), _hit(scene, BI.Shelf(b))
     ev = pygame.event.Event
     app.frame(0.016, [ev(pygame.MOUSEMOTION, pos=start, rel=(0, 0), buttons=(0, 0, 0)),
                       ev(pygame.MOUSEBUTTONDOWN, pos=start, button=1)])
@@ -227,7 +228,7 @@ def test_a_press_and_release_on_one_shelf_only_selects_it():
     app = App(headless=True, size=(1280, 800))
     game, a, _ = _game_with_swap()
     scene = _board(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
-    click(app, _hit(scene, ("shelf", a)))
+    click(app, _hit(scene, BI.Shelf(a)))
     assert scene.selected_shelf == a and not scene.dragging and scene.drag_from is None
 
 
@@ -236,7 +237,7 @@ def test_a_shelf_dropped_off_the_shelves_stays_selected_and_nothing_is_sent():
     game, a, _ = _game_with_swap()
     version = game.version
     scene = _board(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
-    start = _hit(scene, ("shelf", a))
+    start = _hit(scene, BI.Shelf(a))
     ev = pygame.event.Event
     app.frame(0.016, [ev(pygame.MOUSEMOTION, pos=start, rel=(0, 0), buttons=(0, 0, 0)),
                       ev(pygame.MOUSEBUTTONDOWN, pos=start, button=1)])
@@ -311,7 +312,7 @@ def test_enter_confirms_a_plan_and_then_the_warning_about_discards():
     for seed in range(5, 40):   # a game where some line throws resources away (so a warning comes)
         game = mid_game(["Ada", "Bruno"], seed, 40)
         scene = _board(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
-        lines = [("line", True, i) for i in range(3)] + [("line", False, j) for j in range(4)]
+        lines = [BI.Line(True, i) for i in range(3)] + [BI.Line(False, j) for j in range(4)]
         for line in lines:
             click(app, _hit(scene, line))
             if scene.plan is not None and scene.plan.discarded:
@@ -376,7 +377,7 @@ def test_the_table_chats_from_the_foot_of_the_log():
     match.out.append({"type": "UpdateChat", "player": "Bruno", "text": "thank you"})
     app.frame(0.016)
     assert session.log[-1] == "Bruno: thank you" and game.version == game.version   # chat is no game move
-    click(app, _hit(scene, ("line", True, 0)))                    # a plan takes the log's place
+    click(app, _hit(scene, BI.Line(True, 0)))                    # a plan takes the log's place
     assert scene.plan is not None and not entry.visible
 
 
@@ -406,7 +407,7 @@ def test_taking_a_line_rearranges_the_shelves_first_instead_of_discarding():
     app = App(headless=True, size=(1280, 800))
     game, p = _crowded_table()
     scene = _board(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
-    click(app, _hit(scene, ("line", True, 0)))
+    click(app, _hit(scene, BI.Line(True, 0)))
     assert scene.plan is not None and scene.plan.discarded == 0 and scene.plan.moves
     press(app, scene.buttons["confirm"])
     _confirm_dialog(app, scene)
@@ -424,13 +425,13 @@ def test_the_shelves_are_swapped_by_clicks_during_a_plan_and_sent_before_the_tak
     real_send = match.send
     match.send = lambda r: (sent.append(type(r).__name__), real_send(r))
     scene = _board(app, GameSession(match, CFG, "Ada"))
-    click(app, _hit(scene, ("line", True, 0)))
+    click(app, _hit(scene, BI.Line(True, 0)))
     plan = scene.plan
     plan.reset_arrangement()                       # as if the player wanted the shelves as they were
     assert plan.discarded == 2
     s1, _s2, s3 = (s.id for s in p.shelves)
-    click(app, _hit(scene, ("shelf", s3)))         # pick the Stone's shelf ...
-    click(app, _hit(scene, ("shelf", s1)))         # ... and swap it with the small one, in the plan
+    click(app, _hit(scene, BI.Shelf(s3)))         # pick the Stone's shelf ...
+    click(app, _hit(scene, BI.Shelf(s1)))         # ... and swap it with the small one, in the plan
     assert plan.moves and plan.discarded == 0 and scene.plan is plan
     assert p.shelves[2].content == {"Stone": 1}    # nothing sent yet
     press(app, scene.buttons["confirm"])

@@ -18,6 +18,7 @@ from game.rules import default_config  # noqa: E402
 from game.rules.playout import random_game  # noqa: E402
 from game.scenes.app import App  # noqa: E402
 from game.scenes.board import BoardScene  # noqa: E402
+from game.client import board_input as BI  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 CFG = default_config()
@@ -156,16 +157,16 @@ def test_while_paying_a_hover_card_hides_neither_what_to_do_nor_what_is_paid_fro
     needed = {"the instruction line": L.top_bar, "the warehouse": L.warehouse, "the strongbox": L.strongbox,
               "the plan": L.log, "the action bar": L.actions}
     try:
-        card = next(h for h in scene.hits if h.target[0] == "card")
+        card = next(h for h in scene.hits if isinstance(h.target, BI.Card))
         walk.click(card.rect.center)
         assert type(scene.plan).__name__ == "BuyPlan"
-        for kind in ("card", "leader", "production", "card"):
-            if kind == "production":                       # the productions' plan, from the action bar
+        for kind in (BI.Card, BI.Leader, BI.Production, BI.Card):
+            if kind is BI.Production:                       # the productions' plan, from the action bar
                 walk.key(pygame.K_ESCAPE)
                 walk.click(scene.buttons["produce"].rect.center)
                 walk.frames(2)
                 assert type(scene.plan).__name__ == "ProductionPlan"
-            hits = [h for h in scene.hits if h.target[0] == kind and not (kind == "production" and h.target[1] == 0)]
+            hits = [h for h in scene.hits if isinstance(h.target, kind) and h.target != BI.Production(0)]
             assert hits, kind
             for hit in hits[:4]:
                 rest_on(walk, pointer, hit.rect.center, 2)

@@ -16,6 +16,7 @@ from game.scenes.app import App  # noqa: E402
 from game.scenes.board import BoardScene  # noqa: E402
 from game.scenes.panels.faith import VaticanMoment  # noqa: E402
 from game.client.session import GameSession  # noqa: E402
+from game.client import board_input as BI  # noqa: E402
 
 CFG = default_config()
 SIZES = [(1024, 640), (1920, 1080)]
@@ -54,7 +55,7 @@ def board(size, nicks=("Ada", "Bruno"), seed=9, moves=60) -> tuple[App, BoardSce
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_leader_menu_opens_in_the_action_bar_inside_the_window(size):
     app, scene = board(size, ("Ada",), 3, 6)
-    leaders = [h for h in scene.hits if h.target[0] == "leader"]
+    leaders = [h for h in scene.hits if isinstance(h.target, BI.Leader)]
     assert len(leaders) == 2
     for hit in leaders:
         other = next(h.rect for h in leaders if h is not hit)
@@ -81,7 +82,7 @@ def _hover_everything(app: App, scene: BoardScene, kinds) -> int:
     calm = app.window.copy()
     clear = [pixels(calm, r) for r in (L.actions, L.log)]
     shown = 0
-    for hit in [h for h in scene.hits if h.target[0] in kinds]:
+    for hit in [h for h in scene.hits if isinstance(h.target, kinds)]:
         move(app, hit.rect.center)
         assert [pixels(app.window, r) for r in (L.actions, L.log)] == clear, hit.target
         probe = [pygame.Rect(x, y, 1, 1) for x in range(0, app.window.get_width(), 7)
@@ -94,7 +95,7 @@ def _hover_everything(app: App, scene: BoardScene, kinds) -> int:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_hover_art_never_covers_the_action_bar_or_the_log(size):
     app, scene = board(size, ("Ada", "Bruno", "Cora"), 9, 60)
-    kinds = ("card", "leader", "production", "favor", "marble", "slot")
+    kinds = (BI.Card, BI.Leader, BI.Production, BI.Favor, BI.Marble, BI.Slot)
     assert _hover_everything(app, scene, kinds) >= 14    # 12 decks, 2 leaders at least
 
 
@@ -103,9 +104,9 @@ def test_hover_art_never_covers_the_production_being_confirmed(size):
     app, scene = board(size, ("Ada", "Bruno", "Cora"), 9, 60)
     click(app, scene.buttons["produce"].rect.center)
     assert scene.plan is not None
-    base = next(h for h in scene.hits if h.target[0] == "production")
+    base = next(h for h in scene.hits if isinstance(h.target, BI.Production))
     click(app, base.rect.center)                  # something chosen: the summary shows what is paid
-    assert _hover_everything(app, scene, ("production", "leader", "card")) >= 2
+    assert _hover_everything(app, scene, (BI.Production, BI.Leader, BI.Card)) >= 2
 
 
 class _Chatty(TableMatch):
@@ -175,7 +176,7 @@ def test_a_vatican_report_gets_its_moment_on_the_board(size, tmp_path):
     L = scene.layout
     assert scene.frame_interval() is None                     # nothing moves: the app may sleep
     calm = pixels(app.window, L.faith)
-    leader = next(h for h in scene.hits if h.target[0] == "leader")
+    leader = next(h for h in scene.hits if isinstance(h.target, BI.Leader))
     click(app, leader.rect.center)
     discard = next(b for b in scene._leader_buttons if b.text.startswith("Discard"))
     click(app, discard.rect.center)                           # +1 faith: Ada reaches the pope space
@@ -213,7 +214,7 @@ def test_a_played_leader_looks_nothing_like_one_in_hand_on_either_board():
         app.frame(0.001)
         app.frame(5.0)
         if viewer == "Ada":                                   # Bruno's board, opened from his chip
-            chip = next(h for h in scene.hits if h.target == ("opponent", "Bruno"))
+            chip = next(h for h in scene.hits if h.target == BI.Opponent("Bruno"))
             click(app, chip.rect.center)
             move(app, (3, 3))
             big = scene.layout.board.copy()
@@ -224,7 +225,7 @@ def test_a_played_leader_looks_nothing_like_one_in_hand_on_either_board():
                                                                    {"leadersHand": []})
             assert big.w
             return app.window.copy(), rects.get(lid)
-        rect = next(h.rect for h in scene.hits if h.target == ("leader", lid))
+        rect = next(h.rect for h in scene.hits if h.target == BI.Leader(lid))
         return app.window.copy(), rect
 
     in_hand, rect = shown(False, "Bruno")
@@ -253,7 +254,7 @@ def test_lorenzos_pile_shows_the_tokens_face_up_and_warns_before_a_colour_runs_o
     pile = scene.layout.token.copy()
     seen = set()
     for turn in range(6):                                      # turns played with the mouse
-        line = next(h for h in scene.hits if h.target == ("line", True, turn % 3))
+        line = next(h for h in scene.hits if h.target == BI.Line(True, turn % 3))
         click(app, line.rect.center)
         click(app, scene.buttons["confirm"].rect.center)
         if scene.confirm_dialog is not None:
@@ -300,12 +301,13 @@ def test_base_production_offers_a_picker_of_what_the_player_owns():
     app.frame(0.001)
     app.frame(5.0)
     click(app, scene.buttons["produce"].rect.center)
-    base = next(h for h in scene.hits if h.target == ("production", 0))
+    base = next(h for h in scene.hits if h.target == BI.Production(0))
     click(app, base.rect.center)
     plan = scene.plan
     assert plan.input_blanks[0] == ["Stone", "Stone"]          # what there is most of
     assert plan.output_blanks[0] == ["Servant"]                # what is not paid, and least held
-    picks = {h.target[1:]: h.rect for h in scene.hits if h.target[0] == "blank"}
+    picks = {(h.target.production, h.target.side, h.target.index, h.target.res): h.rect
+             for h in scene.hits if isinstance(h.target, BI.Blank)}
     assert len(picks) == 12                                    # 2 to pay, 1 to get, 4 resources each
     before = pixels(app.window, scene.layout.log)
     click(app, picks[(0, "in", 0, "Servant")].center)         # none owned: refused, in words
@@ -337,7 +339,7 @@ def test_base_production_never_offers_to_give_back_what_it_pays():
     app.frame(0.001)
     app.frame(5.0)
     click(app, scene.buttons["produce"].rect.center)
-    base = next(h for h in scene.hits if h.target == ("production", 0))
+    base = next(h for h in scene.hits if h.target == BI.Production(0))
     click(app, base.rect.center)
     plan = scene.plan
     assert sorted(plan.input_blanks[0]) == ["Coin", "Servant"]

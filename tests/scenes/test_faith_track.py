@@ -17,6 +17,7 @@ from game.scenes.app import App  # noqa: E402
 from game.scenes.art import cards as C  # noqa: E402
 from game.scenes.board import BoardScene  # noqa: E402
 from game.client.session import GameSession  # noqa: E402
+from game.client import board_input as BI  # noqa: E402
 
 CFG = default_config()
 SIZES = [(1024, 640), (1920, 1080)]
@@ -55,7 +56,7 @@ def test_a_report_turns_every_players_tile_on_the_track(size):
     for r in (bruno, cora):
         assert scene.layout.faith.contains(r) and not r.colliderect(own)
     calm = {n: pixels(app.window, r.inflate(8, 8)) for n, r in (("Bruno", bruno), ("Cora", cora))}
-    leader = next(h for h in scene.hits if h.target[0] == "leader")
+    leader = next(h for h in scene.hits if isinstance(h.target, BI.Leader))
     click(app, leader.rect.center)
     app.frame(0.001)
     discard = next(b for b in scene._leader_buttons if b.text.startswith("Discard"))

@@ -25,6 +25,7 @@ from game.client import hint as H  # noqa: E402
 from game.scenes.app import App  # noqa: E402
 from game.scenes.board import BoardScene  # noqa: E402
 from game.client.session import GameSession  # noqa: E402
+from game.client import board_input as BI  # noqa: E402
 
 CFG = default_config()
 pytestmark = pytest.mark.timeout(120)
@@ -127,7 +128,7 @@ def test_a_stale_hint_is_dropped_and_back_drops_a_hint(tmp_path):
     assert board.plan is None and match.game.history[-1][0] == "apply" and len(match.game.history) == 1
     # asked, then the game moves before the answer is taken: no plan appears
     assert board.hinter.ask(board.g, "Ada", session.version)
-    line = next(h.rect.center for h in board.hits if h.target == ("line", True, 0))
+    line = next(h.rect.center for h in board.hits if h.target == BI.Line(True, 0))
     session.version += 1                            # as if an update had arrived meanwhile
     end = time.monotonic() + 30
     while board.hinter.thinking or board.hinter._asked is not None:

@@ -20,6 +20,7 @@ from game.rules.playout import steps
 from game.scenes.app import App
 from game.scenes.art import palette as P
 from game.scenes.board import BoardScene
+from game.client import board_input as BI
 
 CFG = default_config()
 
@@ -55,7 +56,7 @@ def click(app: App, pos: tuple[int, int]) -> None:
 
 
 def play_leader(app: App, scene: BoardScene, lid: int) -> None:
-    click(app, next(h.rect.center for h in scene.hits if h.target == ("leader", lid)))
+    click(app, next(h.rect.center for h in scene.hits if h.target == BI.Leader(lid)))
     assert scene.leader_menu == lid, "a leader in hand opens its Play and Discard"
     play = scene._leader_buttons[0]
     assert play.text == "Play"
@@ -89,7 +90,7 @@ def test_a_leader_played_after_an_undo_is_drawn_in_play_at_once(size):
     assert in_play_frame(app, scene, lid), "the first frame after shows the leader in hand"
     assert session.vm.leader(lid)["active"] and scene.context().leaders[lid]["active"]
     # a click on it opens nothing: a leader in play has no Play or Discard
-    click(app, next(h.rect.center for h in scene.hits if h.target == ("leader", lid)))
+    click(app, next(h.rect.center for h in scene.hits if h.target == BI.Leader(lid)))
     assert scene.leader_menu is None
 
 

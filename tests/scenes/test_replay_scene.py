@@ -18,6 +18,7 @@ from game.rules.playout import choose, random_game
 from game.scenes.app import App
 from game.scenes.menus import TitleScene
 from game.scenes.replay import PastGamesScene, ReplayScene
+from game.client import board_input as BI
 
 CFG = default_config()
 
@@ -104,9 +105,9 @@ def test_past_games_to_a_replay_stepped_exported_and_opened_again(app, tmp_path)
         if q.nickname != "Ada":
             assert set(p["leadersHand"]) <= set(q.active_leaders)
     # an opponent's whole board opens with a click on their name
-    chip = next(h for h in scene.hits if h.target[0] == "opponent")
+    chip = next(h for h in scene.hits if isinstance(h.target, BI.Opponent))
     click_at(app, chip.rect.center)
-    assert scene.viewing == chip.target[1]
+    assert scene.viewing == chip.target.nickname
     click_at(app, chip.rect.center)
     # export, then open the file from the Past games page
     click_at(app, scene.buttons["rules"].rect.center)

@@ -22,6 +22,7 @@ from game.rules.playout import choose  # noqa: E402
 from game.scenes.app import App  # noqa: E402
 from game.scenes.board import BoardScene  # noqa: E402
 from game.client.session import GameSession  # noqa: E402
+from game.client import board_input as BI  # noqa: E402
 
 CFG = default_config()
 
@@ -89,8 +90,8 @@ def test_undo_button_and_ctrl_z_take_back_moves_on_the_board(size):
     app.frame(0.016)
     undo = scene.buttons["undo"]
     assert undo.visible and not undo.is_enabled            # nothing to take back yet
-    click(app, hit(scene, ("shelf", a)))
-    click(app, hit(scene, ("shelf", b)))                    # a swap is sent and accepted
+    click(app, hit(scene, BI.Shelf(a)))
+    click(app, hit(scene, BI.Shelf(b)))                    # a swap is sent and accepted
     assert session.vm.game != before and session.can_undo
     assert undo.is_enabled
     click(app, undo.rect.center)
@@ -98,9 +99,9 @@ def test_undo_button_and_ctrl_z_take_back_moves_on_the_board(size):
     assert session.log[-1] == "Ada took back their warehouse move."
     assert not undo.is_enabled and session.error is None
     # Ctrl+Z does the same; with a plan open it only drops the plan
-    click(app, hit(scene, ("shelf", a)))
-    click(app, hit(scene, ("shelf", b)))
-    click(app, hit(scene, ("line", True, 0)))
+    click(app, hit(scene, BI.Shelf(a)))
+    click(app, hit(scene, BI.Shelf(b)))
+    click(app, hit(scene, BI.Line(True, 0)))
     assert scene.plan is not None
     ctrl_z(app)
     assert scene.plan is None and session.vm.game != before

@@ -16,6 +16,7 @@ from game.rules import default_config
 from game.rules.actions import ReqChooseLeaders, ReqChooseResources
 from game.scenes.app import App
 from game.settings import BOT_PACES
+from game.client import board_input as BI
 
 CFG = default_config()
 pytestmark = pytest.mark.timeout(240)
@@ -105,7 +106,7 @@ def play_to_the_end(app: App, session, between=lambda: None) -> int:
         frames_until(app, waiting, timeout=60)
         if isinstance(app.stack.top, GameOverScene):
             break
-        line = next(h.rect.center for h in board.hits if h.target == ("line", turns % 2 == 0, turns % 3))
+        line = next(h.rect.center for h in board.hits if h.target == BI.Line(turns % 2 == 0, turns % 3))
         click_at(app, line)
         click_at(app, board.buttons["confirm"].rect.center)
         if board.confirm_dialog is not None:

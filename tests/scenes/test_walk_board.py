@@ -17,6 +17,7 @@ from walk import Walk  # noqa: E402
 
 from game.scenes.app import App  # noqa: E402
 from game.scenes.menus import TitleScene  # noqa: E402
+from game.client import board_input as BI  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 SIZES = [(1024, 640), (1920, 1080)]
@@ -606,8 +607,8 @@ def test_a_grid_cards_hover_card_covers_neither_the_grid_nor_the_markets_arrows(
     walk, _game = _table(size)
     board = walk.app.stack.top
     try:
-        cards = [h for h in board.hits if h.target[0] == "card"]
-        arrows = [h.rect for h in board.hits if h.target[0] == "line"]
+        cards = [h for h in board.hits if isinstance(h.target, BI.Card)]
+        arrows = [h.rect for h in board.hits if isinstance(h.target, BI.Line)]
         assert len(cards) == 12 and len(arrows) == 7
         L = board.layout
         for hit in cards:
@@ -693,9 +694,9 @@ def test_a_market_plan_placed_by_the_suggestion_says_so(size):
         assert plan is not None and plan.items
         head = market_headline(plan)
         assert "placed as suggested" in head and "glowing shelf" not in head, head
-        placed = next(h for h in board.hits if h.target[0] == "item" and plan.target[h.target[1]] is not None)
+        placed = next(h for h in board.hits if isinstance(h.target, BI.Item) and plan.target[h.target.index] is not None)
         walk.click(placed.rect.center)                             # a resource picked...
-        discard = next(h for h in board.hits if h.target == ("discard",))
+        discard = next(h for h in board.hits if h.target == BI.Discard())
         walk.click(discard.rect.center)                            # ... and discarded by hand
         head = market_headline(plan)
         assert "as suggested" not in head, head

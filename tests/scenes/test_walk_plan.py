@@ -13,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from walk import Walk, board_geometry  # noqa: E402
 
 from game.scenes.app import App  # noqa: E402
+from game.client import board_input as BI  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 SIZES = [(1024, 640), (1920, 1080)]
@@ -90,7 +91,7 @@ def _shelves(size, game) -> list[pygame.Rect]:
 
 
 def _items(walk: Walk) -> list[pygame.Rect]:
-    return [h.rect for h in walk.app.stack.top.plan_panel.hits(walk.app.stack.top.context()) if h.target[0] == "item"]
+    return [h.rect for h in walk.app.stack.top.plan_panel.hits(walk.app.stack.top.context()) if isinstance(h.target, BI.Item)]
 
 
 def _log_size(size) -> int:
@@ -337,10 +338,10 @@ def test_a_purchase_and_productions_plans_words_are_never_smaller_than_the_logs(
     board = walk.app.stack.top
     try:
         floor = _log_size(size)
-        cards = [h for h in board.grid.hits(board.context()) if h.target[0] == "card"]
+        cards = [h for h in board.grid.hits(board.context()) if isinstance(h.target, BI.Card)]
 
         def cost_of(h):
-            card = game.top_card(h.target[1], h.target[2])
+            card = game.top_card(h.target.color, h.target.level)
             return card.cost if card is not None else {}
         pick = next(h for h in cards if set(cost_of(h)) & {"Coin", "Servant", "Stone"})
         words.clear()

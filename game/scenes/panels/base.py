@@ -13,20 +13,22 @@ from typing import Any, Callable, Mapping
 
 import pygame
 
+from game.client import board_input as BI
 from game.client.board_input import RESOURCES, owned  # noqa: F401  (RESOURCES: the panels take it from here)
 
 from .. import art
 from ..art import fonts as F
 from ..art import palette as P
 
-Target = tuple[Any, ...]
+Target = BI.Target
 PLAYER_COLORS = [(178, 52, 40), (40, 96, 160), (46, 122, 70), (150, 104, 24)]
 
 
 @dataclass
 class Hit:
-    """A clickable thing on the board: where it is and what it is (``target``, a tuple whose
-    first item says the kind: "line", "card", "shelf", "leader", ...)."""
+    """A clickable thing on the board: where it is and what it is (``target``, one of the typed
+    targets of :mod:`game.client.board_input`: ``Line``, ``Card``, ``Shelf``, ``Leader``...), which
+    the board's input takes as it is."""
     rect: pygame.Rect
     target: Target
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pygame
 
+from game.client import board_input as BI
 from game.client.words import joined
 
 from .. import art
@@ -107,7 +108,7 @@ class FaithPanel(Panel):
         return {who: spot for _c, spots in self.pawn_groups(ctx) for who, spot in spots.items()}
 
     def hits(self, ctx: Context) -> list[Hit]:
-        return [Hit(rect, ("favor", i)) for i, rect in enumerate(self.favor_rects(ctx))]
+        return [Hit(rect, BI.Favor(i)) for i, rect in enumerate(self.favor_rects(ctx))]
 
     def draw(self, surface: pygame.Surface, ctx: Context) -> None:
         ft = ctx.g["faithTrack"]

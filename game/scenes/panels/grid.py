@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pygame
 
+from game.client import board_input as BI
 from game.client.plans import BuyPlan
 
 from ..art import cards as C
@@ -35,7 +36,7 @@ class GridPanel(Panel):
         return out
 
     def hits(self, ctx: Context) -> list[Hit]:
-        return [Hit(rect, ("card", color, level)) for color, level, rect in self.card_rects(ctx)]
+        return [Hit(rect, BI.Card(color, level)) for color, level, rect in self.card_rects(ctx)]
 
     def draw_static(self, surface: pygame.Surface) -> None:
         text(surface, "Development cards", (self.rect.x + self.px(14), self.rect.y + self.px(4)), self.px(20),
@@ -72,8 +73,8 @@ class GridPanel(Panel):
 
     def draw_hover(self, surface: pygame.Surface, ctx: Context) -> None:
         t = ctx.hover
-        if t is None or t[0] != "card" or not ctx.main_open or ctx.plan is not None:
+        if not isinstance(t, BI.Card) or not ctx.main_open or ctx.plan is not None:
             return
-        if (t[1], t[2]) in ctx.buyable():
-            rect = next(r for c, lv, r in self.card_rects(ctx) if (c, lv) == (t[1], t[2]))
+        if (t.color, t.level) in ctx.buyable():
+            rect = next(r for c, lv, r in self.card_rects(ctx) if (c, lv) == (t.color, t.level))
             glow(surface, rect, P.HIGHLIGHT[:3])

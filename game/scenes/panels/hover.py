@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pygame
 
+from game.client import board_input as BI
+
 from ..art import cards as C
 from ..art import fonts as F
 from ..art import marbles as M
@@ -23,30 +25,30 @@ def hover_art(ctx: Context, unit: float) -> tuple[pygame.Surface | None, str | N
     g = ctx.g
     if t is None:
         return None, None
-    if t[0] == "card":
-        cid = g["devCardGrid"]["topCards"][t[1]][t[2]]
+    if isinstance(t, BI.Card):
+        cid = g["devCardGrid"]["topCards"][t.color][t.level]
         if cid is not None:
             img = C.dev_card(ctx.cards[cid], prods, big)
             if ctx.plan is None and ctx.can_act:   # (a plan being built says what it pays itself)
-                words = ctx.session.purchase_words(t[1], t[2])
-    elif t[0] == "leader":
-        ld = ctx.leaders[t[1]]
+                words = ctx.session.purchase_words(t.color, t.level)
+    elif isinstance(t, BI.Leader):
+        ld = ctx.leaders[t.id]
         img = C.leader_card(ld, prods, big)
         from game.client.words import leader_ability
         words = leader_ability(ld)
-    elif t[0] == "production" and t[1] in {c["production"] for c in g["developmentCards"]}:
-        card = next(c for c in g["developmentCards"] if c["production"] == t[1])
+    elif isinstance(t, BI.Production) and t.id in {c["production"] for c in g["developmentCards"]}:
+        card = next(c for c in g["developmentCards"] if c["production"] == t.id)
         img = C.dev_card(card, prods, big)
-    elif t[0] == "favor":
-        sec = sorted(g["faithTrack"]["vaticanSections"].values(), key=lambda s: s["faithPointsEnd"])[t[1]]
-        state = ctx.me.get("favorTiles", ["DOWN"] * 3)[t[1]]
+    elif isinstance(t, BI.Favor):
+        sec = sorted(g["faithTrack"]["vaticanSections"].values(), key=lambda s: s["faithPointsEnd"])[t.index]
+        state = ctx.me.get("favorTiles", ["DOWN"] * 3)[t.index]
         img = C.favor_tile(sec["victoryPoints"], state, round(110 * unit))
         words = {"UP": f"Yours: {sec['victoryPoints']} VP",
                  "REMOVED": "Lost: you were before space {0} when the report came".format(sec["faithPointsBeginning"]),
-                 }.get(state, f"Vatican report {t[1] + 1}: {sec['victoryPoints']} VP if you are on space "
+                 }.get(state, f"Vatican report {t.index + 1}: {sec['victoryPoints']} VP if you are on space "
                               f"{sec['faithPointsBeginning']} or beyond when a marker reaches {sec['faithPointsEnd']}")
-    elif t[0] == "marble":
-        kind = g["market"]["grid"][t[1]][t[2]]
+    elif isinstance(t, BI.Marble):
+        kind = g["market"]["grid"][t.row][t.col]
         img = M.marble(kind, round(90 * unit))
         words = {"Zero": "White marble: nothing, unless a white-marble leader is active",
                  "Faith": "Red marble: 1 faith at once"}.get(kind, f"{kind}")

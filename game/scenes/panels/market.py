@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pygame
 
+from game.client import board_input as BI
 from game.client.plans import MarketPlan
 from game.client.words import market_gives
 
@@ -37,9 +38,9 @@ class MarketPanel(Panel):
         grid = ctx.g["market"]["grid"]
         out: list[tuple[Target, pygame.Rect]] = []
         for ri, row in enumerate(grid):
-            out.append((("line", True, ri), pygame.Rect(left + len(row) * (d + gap), top + ri * (d + gap), d, d)))
+            out.append((BI.Line(True, ri), pygame.Rect(left + len(row) * (d + gap), top + ri * (d + gap), d, d)))
         for ci in range(len(grid[0])):
-            out.append((("line", False, ci),
+            out.append((BI.Line(False, ci),
                         pygame.Rect(left + ci * (d + gap), top + len(grid) * (d + gap), d, round(d * 0.8))))
         return out
 
@@ -48,7 +49,7 @@ class MarketPanel(Panel):
         out = []
         for ri, row in enumerate(grid):
             for ci, _ in enumerate(row):
-                out.append(Hit(self.marble_rect(ctx, ri, ci), ("marble", ri, ci)))
+                out.append(Hit(self.marble_rect(ctx, ri, ci), BI.Marble(ri, ci)))
         out += [Hit(rect, t) for t, rect in self.arrow_rects(ctx)]
         return out
 
@@ -75,8 +76,8 @@ class MarketPanel(Panel):
         surface.blit(M.marble(ctx.g["market"]["slide"], d), slide)
         text(surface, "slide", (slide.centerx, slide.y - self.px(2)), self.px(14), P.SEPIA, "italic", anchor="midbottom")
         can = ctx.main_open and ctx.plan is None
-        for _target, rect in self.arrow_rects(ctx):
-            is_row = _target[1]
+        for line, rect in self.arrow_rects(ctx):
+            is_row = line.is_row
             img = I.arrow("left" if is_row else "up", min(rect.w, rect.h))
             r = img.get_rect(center=rect.center)
             surface.blit(img, r)
@@ -87,20 +88,20 @@ class MarketPanel(Panel):
 
     def draw_hover(self, surface: pygame.Surface, ctx: Context) -> None:
         t = ctx.hover
-        if t is None or t[0] != "line" or not ctx.main_open or ctx.plan is not None:
+        if not isinstance(t, BI.Line) or not ctx.main_open or ctx.plan is not None:
             return
         grid = ctx.g["market"]["grid"]
         for ri, row in enumerate(grid):
             for ci, _ in enumerate(row):
-                if (t[1] and ri == t[2]) or (not t[1] and ci == t[2]):
+                if (t.is_row and ri == t.index) or (not t.is_row and ci == t.index):
                     r = self.marble_rect(ctx, ri, ci)
                     glow(surface, r.inflate(2, 2), P.HIGHLIGHT[:3], radius=r.w // 2)
         rect = dict(self.arrow_rects(ctx))[t]
         glow(surface, rect, P.HIGHLIGHT[:3], radius=rect.w // 2)
         self._tip(surface, ctx, t)
 
-    def _tip(self, surface: pygame.Surface, ctx: Context, t: Target) -> None:
-        tip = market_gives(ctx.session.market_line(t[1], t[2]))
+    def _tip(self, surface: pygame.Surface, ctx: Context, t: BI.Line) -> None:
+        tip = market_gives(ctx.session.market_line(t.is_row, t.index))
         img = F.render(tip, F.fit(tip, self.rect.w - self.px(30), self.px(17), "italic"), P.PARCHMENT, "italic")
         r = img.get_rect(midbottom=(self.rect.centerx, self.rect.bottom - self.px(6)))
         pygame.draw.rect(surface, P.INK, r.inflate(14, 6), border_radius=6)

@@ -7,6 +7,7 @@ from typing import Any
 
 import pygame
 
+from game.client import board_input as BI
 from game.client.hint import HintPlan
 from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
 from game.client.words import amount, amounts
@@ -32,12 +33,12 @@ class PlanPanel(Panel):
         if isinstance(plan, MarketPlan):
             y = self._market_head(plan)[2]
             for i, _ in enumerate(plan.items):
-                out.append(Hit(pygame.Rect(x + i * (size + self.px(6)), y, size, size), ("item", i)))
+                out.append(Hit(pygame.Rect(x + i * (size + self.px(6)), y, size, size), BI.Item(i)))
             x2 = x + max(1, len(plan.items)) * (size + self.px(6)) + self.px(12)
-            out.append(Hit(pygame.Rect(x2, y, self.px(90), size), ("discard",)))
-            out.append(Hit(pygame.Rect(x2 + self.px(100), y, self.px(90), size), ("suggest",)))
+            out.append(Hit(pygame.Rect(x2, y, self.px(90), size), BI.Discard()))
+            out.append(Hit(pygame.Rect(x2 + self.px(100), y, self.px(90), size), BI.Suggest()))
             for i, _ in enumerate(plan.white_choice):
-                out.append(Hit(pygame.Rect(x + i * (size + self.px(6)), y + size + self.px(8), size, size), ("white", i)))
+                out.append(Hit(pygame.Rect(x + i * (size + self.px(6)), y + size + self.px(8), size, size), BI.White(i)))
         elif isinstance(plan, BuyPlan):
             if not plan.problem():
                 out += self._pay_layout(ctx, plan.payment, self._buy_head(plan)[2])[2]
@@ -49,7 +50,7 @@ class PlanPanel(Panel):
 
     def picker_hits(self, ctx: Context) -> list[Hit]:
         """A picker of the four resources for each free choice of the chosen productions: one
-        target per resource, ("blank", production, "in"/"out", index, resource)."""
+        target per resource, ``Blank(production, "in"/"out", index, resource)``."""
         plan = ctx.plan
         groups = [(pid, side, i) for pid in plan.selected
                   for side, blanks in (("in", plan.input_blanks.get(pid, [])), ("out", plan.output_blanks.get(pid, [])))
@@ -59,7 +60,7 @@ class PlanPanel(Panel):
         out = []
         for (pid, side, i), cells in zip(groups, picker_cells(self.rect, self.unit, len(groups))):
             for res, cell in zip(RESOURCES, cells):
-                out.append(Hit(cell, ("blank", pid, side, i, res)))
+                out.append(Hit(cell, BI.Blank(pid, side, i, res)))
         return out
 
     def picker_bottom(self, ctx: Context) -> int:
@@ -80,22 +81,22 @@ class PlanPanel(Panel):
                 text(surface, line, (x, r.y + self.px(8) + i * round(size * 1.2)), size, P.INK, "italic")
             for hit in hits:
                 t = hit.target
-                if t[0] == "item":
-                    res = plan.items[t[1]]
+                if isinstance(t, BI.Item):
+                    res = plan.items[t.index]
                     surface.blit(I.resource_icon(res, hit.rect.h), hit.rect)
-                    if plan.target[t[1]] is None:
+                    if plan.target[t.index] is None:
                         veil(surface, hit.rect, 120, radius=hit.rect.w // 2)
                         text(surface, "✕", hit.rect.center, self.px(16), P.OXBLOOD, anchor="center")
-                    if ctx.selected_item == t[1]:
+                    if ctx.selected_item == t.index:
                         glow(surface, hit.rect, P.OXBLOOD[:3], radius=hit.rect.w // 2)
-                elif t[0] in ("discard", "suggest"):
+                elif isinstance(t, (BI.Discard, BI.Suggest)):
                     pygame.draw.rect(surface, P.PARCHMENT_DARK, hit.rect, border_radius=6)
                     pygame.draw.rect(surface, P.SEPIA, hit.rect, width=1, border_radius=6)
-                    text(surface, "Discard it" if t[0] == "discard" else "Suggest", hit.rect.center,
+                    text(surface, "Discard it" if isinstance(t, BI.Discard) else "Suggest", hit.rect.center,
                          max(self.px(16), reading_size(self.unit)), P.INK, anchor="center")
-                elif t[0] == "white":
+                elif isinstance(t, BI.White):
                     surface.blit(M.marble("Zero", hit.rect.h), hit.rect)
-                    icon = I.resource_icon(plan.white_choice[t[1]], hit.rect.h // 2)
+                    icon = I.resource_icon(plan.white_choice[t.index], hit.rect.h // 2)
                     surface.blit(icon, icon.get_rect(center=hit.rect.center))
             self._market_foot(surface, ctx, plan, max(h.rect.bottom for h in hits) + self.px(6))
             return
@@ -124,12 +125,14 @@ class PlanPanel(Panel):
             owned = ctx.vm_totals()
             for hit in hits:
                 t = hit.target
-                if t[0] != "blank":
+                if not isinstance(t, BI.Blank):
                     continue
-                _, pid, side, i, res = t
+                pid, side, i, res = t.production, t.side, t.index, t.res
                 chosen = (plan.input_blanks if side == "in" else plan.output_blanks)[pid][i] == res
                 if res == RESOURCES[0]:
-                    square = hit.rect.unionall([h.rect for h in hits if h.target[:4] == t[:4]])
+                    square = hit.rect.unionall([h.rect for h in hits if isinstance(h.target, BI.Blank)
+                                                and h.target.production == pid and h.target.side == side
+                                                and h.target.index == i])
                     text(surface, "pay" if side == "in" else "get", (square.x - self.px(4), square.centery),
                          max(floor, self.px(14)), P.SEPIA, "italic", anchor="midright")
                 surface.blit(I.resource_icon(res, hit.rect.h), hit.rect)
@@ -287,7 +290,7 @@ class PlanPanel(Panel):
                         w = F.font(bsize, "regular").size(label)[0] + self.px(16)
                         if cx > x0 and cx + w > x0 + width:
                             cx, by = x0, by + h + self.px(4)
-                        hits.append(Hit(pygame.Rect(cx, by, w, h), ("pay", res, donor, cid)))
+                        hits.append(Hit(pygame.Rect(cx, by, w, h), BI.Pay(res, donor, cid)))
                         labels.append(label)
                         cx += w + self.px(6)
         return size, lines, hits, labels

@@ -7,6 +7,7 @@ from typing import Any
 
 import pygame
 
+from game.client import board_input as BI
 from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
 
 from .. import art
@@ -86,22 +87,22 @@ class PlayerBoardPanel(Panel):
         p = p if p is not None else ctx.me
         out: list[Hit] = []
         for cid, rect in self.shelf_rects(ctx, p).items():
-            out.append(Hit(rect, ("shelf", cid)))
+            out.append(Hit(rect, BI.Shelf(cid)))
         for cid, rect in self.depot_rects(ctx, p).items():
-            out.append(Hit(rect, ("depot", cid)))
-        out.append(Hit(self.strongbox, ("strongbox", p["strongbox"])))
-        out.append(Hit(self.base_production, ("production", p["baseProduction"])))
+            out.append(Hit(rect, BI.Shelf(cid)))
+        out.append(Hit(self.strongbox, BI.Strongbox(p["strongbox"])))
+        out.append(Hit(self.base_production, BI.Production(p["baseProduction"])))
         for i, rect in enumerate(self.slots):
             slot = p["devSlots"][i]
-            out.append(Hit(rect, ("slot", i)))
+            out.append(Hit(rect, BI.Slot(i)))
             if slot:
                 top = ctx.cards[slot[-1]]
-                out.append(Hit(self.slot_card_rect(i, len(slot) - 1, len(slot)), ("production", top["production"])))
+                out.append(Hit(self.slot_card_rect(i, len(slot) - 1, len(slot)), BI.Production(top["production"])))
         for lid, rect in self.leader_rects(p).items():
-            out.append(Hit(rect, ("leader", lid)))
+            out.append(Hit(rect, BI.Leader(lid)))
             ld = ctx.leaders[lid]
             if ld["active"] and ld["leaderType"] == "PRODUCTION":
-                out.append(Hit(rect, ("production", ld["production"])))
+                out.append(Hit(rect, BI.Production(ld["production"])))
         return out
 
     # ------------------------------------------------------------------ drawing
@@ -307,7 +308,7 @@ class PlayerBoardPanel(Panel):
 
     def draw_hover(self, surface: pygame.Surface, ctx: Context) -> None:
         t = ctx.hover
-        if t is None or t[0] not in ("shelf", "depot", "leader") or not ctx.can_act:
+        if not isinstance(t, (BI.Shelf, BI.Leader)) or not ctx.can_act:
             return
         rect = next((h.rect for h in self.hits(ctx) if h.target == t), None)
         if rect is not None:

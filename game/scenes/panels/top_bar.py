@@ -6,6 +6,8 @@ from typing import Any
 
 import pygame
 
+from game.client import board_input as BI
+
 from ..art import cards as C
 from ..art import fonts as F
 from ..art import palette as P
@@ -32,11 +34,11 @@ class TopBar(Panel):
         return [p for p in ctx.g["players"] if p["nickname"] != ctx.nickname]
 
     def hits(self, ctx: Context) -> list[Hit]:
-        out = [Hit(rect, ("opponent", p["nickname"])) for rect, p in zip(self.opponents, self._others(ctx))]
+        out = [Hit(rect, BI.Opponent(p["nickname"])) for rect, p in zip(self.opponents, self._others(ctx))]
         tr = self.token_rect()
         if tr is not None and ctx.g.get("lastActionToken") is not None:
-            out.append(Hit(tr, ("token",)))
-        out += [Hit(r, ("faceup", tid)) for tid, r in self.revealed_rects(ctx)]
+            out.append(Hit(tr, BI.Token()))
+        out += [Hit(r, BI.Token(tid)) for tid, r in self.revealed_rects(ctx)]
         return out
 
     def _pile_tip(self, surface: pygame.Surface, ctx: Context) -> None:
@@ -223,11 +225,11 @@ class TopBar(Panel):
 
     def draw_hover(self, surface: pygame.Surface, ctx: Context) -> None:
         t = ctx.hover
-        if t is not None and t[0] in ("token", "faceup") and self.token is not None:
+        if isinstance(t, BI.Token) and self.token is not None:
             self._pile_tip(surface, ctx)
-        if t is not None and t[0] == "opponent":
+        if isinstance(t, BI.Opponent):
             for rect, p in zip(self.opponents, self._others(ctx)):
-                if p["nickname"] == t[1]:
+                if p["nickname"] == t.nickname:
                     glow(surface, rect, P.GOLD_LIGHT[:3], width=2)
 
 
