@@ -284,18 +284,23 @@ def test_the_frame_loop_gives_the_heap_back_when_it_falls_asleep_once_per_burst(
     app.shutdown = lambda: None
     seen, error = {}, []
 
+    def wait(cond, timeout=10.0):
+        end = time.monotonic() + timeout
+        while not cond() and time.monotonic() < end:
+            time.sleep(0.01)
+
     def script():
         try:
-            end = time.monotonic() + 10
-            while app.drawn == 0 and time.monotonic() < end:
-                time.sleep(0.01)
-            time.sleep(0.6)                           # the first burst has ended: asleep
+            wait(lambda: app.drawn > 0)
+            wait(lambda: trims)                       # the first burst ends: asleep, given back
+            time.sleep(0.3)                           # (a second give-back would come now)
             seen["first"] = len(trims)
             time.sleep(1.0)                           # asleep: idle ticks only (about four)
             seen["asleep"] = len(trims) - seen["first"]
-            drawn = app.drawn
+            drawn, before = app.drawn, len(trims)
             pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(5, 5), rel=(0, 0), buttons=(0, 0, 0)))
-            time.sleep(0.8)                           # awake for the linger, then asleep again
+            wait(lambda: len(trims) > before)         # awake for the linger, then asleep again
+            time.sleep(0.3)
             seen["burst"] = app.drawn - drawn
             seen["after"] = len(trims) - seen["first"] - seen["asleep"]
         except BaseException as e:
