@@ -21,8 +21,11 @@ $(STAMP): pyproject.toml | $(VPY)
 play: venv
 	$(VPY) main.py
 
+# the suite on both cores (pytest-xdist workers; TEST_JOBS=0 runs it in this one process)
+TEST_JOBS ?= 2
+
 test: venv
-	$(VPY) -m pytest
+	$(VPY) -m pytest -n $(TEST_JOBS)
 
 # bench/bots.py plays hundreds of seeded games: on both cores (same figures as on one, see
 # bench/README.md: about 40 minutes); bench-bots-quick plays 20 games per level (about 8)
