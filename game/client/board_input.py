@@ -299,6 +299,17 @@ class BoardInput:
         tried on a copy of the game first: ``unit`` alone when one resource was carried; else a
         swap of the two or as much of ``src`` as fits on ``dst`` (the swap first after two clicks,
         the move first after a drag). Nothing possible: the first refusal, in words."""
+        request, why = self.rearrangement(src, dst, unit, swap_first)
+        if request is None:
+            self.session.error = why
+            return
+        self.session.error = None
+        self.session.send(request)
+
+    def rearrangement(self, src: int, dst: int, unit: str | None,
+                      swap_first: bool) -> tuple[Action | None, str | None]:
+        """What :meth:`rearrange` would send now (the first request the rules allow, tried on a
+        copy of the game), or None and why nothing can move, in words."""
         content = self.vm.container(src)["content"]
         moves: list[Action] = ([ReqMoveResources(src, dst, unit, 1)] if unit is not None else
                                [ReqMoveResources(src, dst, res, k) for res, n in sorted(content.items())
@@ -308,11 +319,15 @@ class BoardInput:
         for request in (swap + moves if swap_first else moves + swap):
             why = self.refusal(request)
             if why is None:
-                self.session.error = None
-                self.session.send(request)
-                return
+                return request, None
             first_why = first_why or why
-        self.session.error = first_why or "Nothing there to move."
+        return None, first_why or "Nothing there to move."
+
+    def request_words(self, request: Action) -> str:
+        """What a one-step request does, in words ("Swap shelf 1 and shelf 3")."""
+        from .hint import describe
+        sh = self.session.shadow()
+        return describe(request, sh, sh.player(self.vm.nickname))
 
     def refusal(self, request: Action) -> str | None:
         """Why the engine would refuse ``request`` now (tried on a copy of the player's game), in

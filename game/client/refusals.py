@@ -72,8 +72,8 @@ def why_no_swap(player: PlayerState, a: int, b: int) -> str | None:
     return None
 
 
-def why_no_move(player: PlayerState, src: int, dst: int, res: str) -> str:
-    """Why one ``res`` cannot move from ``src`` onto ``dst``, in plain words."""
+def why_no_move(player: PlayerState, src: int, dst: int, res: str, count: int = 1) -> str:
+    """Why ``count`` ``res`` cannot move from ``src`` onto ``dst``, in plain words."""
     boxes = {c.id: c for c in player.depot_like()}
     c = boxes.get(dst)
     if c is None:
@@ -88,6 +88,13 @@ def why_no_move(player: PlayerState, src: int, dst: int, res: str) -> str:
         twin = next((s for s in player.shelves if s.id not in (src, dst) and s.content.get(res)), None)
         if twin is not None:
             return f"{res} is also on {box_name(player, twin.id)}: one kind per shelf."
+        left = boxes[src].content.get(res, 0) - count if src in boxes else 0
+        if boxes.get(src) is not None and boxes[src].kind == SHELF and left > 0 and \
+                c.total() + count <= c.capacity:   # a part of a shelf: the kind would be on two shelves
+            return (f"Moving {count} of the {amount(boxes[src].content.get(res, 0), res)} would put {res} on two "
+                    f"shelves (one kind per shelf): move them all, or swap the shelves.")
+    if c.total() + count > c.capacity and count > 1:
+        return f"{amount(count, res)} do not fit on {box_name(player, dst)}: it holds {c.capacity}."
     return f"{name} is full: it holds {c.capacity}."
 
 
@@ -148,7 +155,7 @@ def _transfer(fields: Mapping[str, Any], request: Action | None, player: PlayerS
     if player is not None and isinstance(request, ReqMoveResources):
         if not fields.get("isAdded", True):
             return f"{_cap(box_name(player, request.source))} does not hold {amount(request.count, request.res_type)}."
-        return why_no_move(player, request.source, request.target, request.res_type)
+        return why_no_move(player, request.source, request.target, request.res_type, request.count)
     if not fields.get("isAdded", True):
         return (f"There is not that much {res} where you chose to pay it from: "
                 f"pay it from the shelf or the strongbox that holds it.")

@@ -579,11 +579,10 @@ class GameShell:
             return
         if plan is not None:
             raise Refused("Finish or cancel what you are arranging first.")
-        na, nb = self._box(a), self._box(b)
-        what = (f"Move 1 {unit} from {na} to {nb}." if unit else
-                f"Swap {na} and {nb} (or move what fits from {na} to {nb})." if swap_first else
-                f"Move what fits from {na} to {nb} (or swap them).")
-        self._ask(what, lambda: self.input.rearrange(a, b, unit, swap_first))
+        request, why = self.input.rearrangement(a, b, unit, swap_first)
+        if request is None:            # said now, in the board's words: nothing to confirm
+            raise Refused(why or "Nothing there to move.")
+        self._ask(self.input.request_words(request) + ".", lambda: self.input.rearrange(a, b, unit, swap_first))
 
     def _box(self, cid: int) -> str:
         me = self.vm.me

@@ -162,3 +162,33 @@ def test_the_boards_clicks_are_said_as_commands():
     assert (typed("Servant is also on shelf 3: click shelf 3, then shelf 2, to move both", {})
             == "Servant is also on shelf 3: say move 3 2 to move both")
     assert typed("Shelf 1 is full (it holds 1)", {}) == "Shelf 1 is full (it holds 1)"
+
+
+def test_a_rearrangement_that_cannot_be_done_is_said_before_enter(tmp_path):
+    """swap and move are tried first: what cannot be done is refused at once, in the board's
+    words, and nothing waits for Enter; what can is said, then done on Enter."""
+    config = default_config()
+    session = GameSession(LocalMatch(config, "Ada", seed=5, save_path=tmp_path / "s.json"), config, "Ada")
+    said = Said()
+    shell = GameShell(session, said)
+    shell.follow()
+    start(shell, said)
+    for _ in range(6):              # six turns of the first column that gives something
+        column = next(c for c in range(4) if session.market_line(False, c).resources)
+        for line in (f"take column {column + 1}", "", "end", ""):
+            shell.command(line)
+    shelves = [session.vm.container(cid)["content"] for cid in session.vm.me["warehouseShelves"]]
+    assert shelves == [{}, {"Shield": 2}, {"Stone": 3}], shelves
+    assert ask(shell, said, "swap 1 3") == "3 Stones do not fit on shelf 1: it holds 1."
+    assert ask(shell, said, "move 2 1 Shield") == ("Moving 1 of the 2 Shields would put Shield on two shelves "
+                                                   "(one kind per shelf): move them all, or swap the shelves.")
+    assert shell.pending is None
+    n = len(said)
+    shell.command("swap 2 3")
+    assert said[n:] == ["3 Stones do not fit on shelf 2: it holds 2."]
+    shell.command("produce 1")
+    shell.command("get 1 Coin")
+    shell.command("")
+    assert "Ada ran production (net +1 Coin" in said[-1], said[-3:]
+    shell.close()
+    session.close()
