@@ -23,7 +23,15 @@ Targets (2-core machine, one core): hard wins >= 80% solo with a median >= 45 VP
 medium wins >= 50% solo with p95 <= 50 ms; easy p95 <= 10 ms; hard beats medium in >= 65% of
 2-player games, medium beats easy in >= 80%.
 
-Usage: ``python bench/bots.py [--games N] [--levels easy,medium,hard] [--budget PLAYOUTS] [--jobs N]``
+With ``--ceiling``, hard's solo seeds are also played by the *ceiling* (for this benchmark only:
+the hard bot's search shown what a player cannot see, the decks in order and Lorenzo's pile and
+generator, so each candidate is played out once, exactly): ``ceiling_solo_win_rate`` and
+``ceiling_solo_median_vp``, the same search (2 own turns ahead); ``ceiling_deep_...``, the same
+shown 6 turns ahead; ``hard_over_ceiling``, hard's win rate over the deep ceiling's.
+``--seed-offset 100000`` plays a second set of seeds, one hard was never tuned on.
+
+Usage: ``python bench/bots.py [--games N] [--levels easy,medium,hard] [--budget PLAYOUTS] [--jobs N]
+[--ceiling] [--seed-offset N]``
 (by default 300 games per level, 100 for hard; ``--games`` sets every level's count). The 2- and
 4-player parts play as many games as the smaller count of the levels they involve. ``--jobs N``
 deals the games of each part to N worker processes: every game is seeded, so the figures are the
@@ -46,6 +54,7 @@ from game.bots.arena import play_many  # noqa: E402
 from game.rules.components import default_config  # noqa: E402
 
 DEFAULT_GAMES = {"easy": 300, "medium": 300, "hard": 100}
+DEEP = 6   # own turns the deep ceiling plays out (the hard bot: 2)
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -59,13 +68,13 @@ def progress(msg: str) -> None:
     print(msg, flush=True)
 
 
-def solo(config, level: str, games: int, budget: int | None, jobs: int) -> dict[str, float]:
+def solo(config, level: str, games: int, budget: int | None, jobs: int, offset: int = 0) -> dict[str, float]:
     wins = 0
     vps: list[int] = []
     times: list[float] = []
     wall: list[float] = []
     start = time.perf_counter()
-    specs = [([level], 10_000 + i, budget) for i in range(games)]
+    specs = [([level], offset + 10_000 + i, budget) for i in range(games)]
     for i, result in enumerate(play_many(specs, jobs=jobs, config=config)):
         wins += bool(result.winners)
         vps.append(result.scores["Bot1"])
@@ -85,11 +94,11 @@ def share(winners, nick: str) -> float:
     return 1.0 / len(winners) if nick in winners else 0.0
 
 
-def pair(config, a: str, b: str, games: int, budget: int | None, jobs: int) -> float:
+def pair(config, a: str, b: str, games: int, budget: int | None, jobs: int, offset: int = 0) -> float:
     """``a``'s share of the wins over ``games`` 2-player games against ``b``, seats swapped each game."""
     won = 0.0
     start = time.perf_counter()
-    specs = [([a, b] if i % 2 == 0 else [b, a], 20_000 + i // 2, budget) for i in range(games)]
+    specs = [([a, b] if i % 2 == 0 else [b, a], offset + 20_000 + i // 2, budget) for i in range(games)]
     for i, result in enumerate(play_many(specs, jobs=jobs, config=config)):
         won += share(result.winners, f"Bot{result.levels.index(a) + 1}")
         if (i + 1) % max(1, games // 10) == 0 or i + 1 == games:
@@ -98,7 +107,7 @@ def pair(config, a: str, b: str, games: int, budget: int | None, jobs: int) -> f
     return round(won / games, 3)
 
 
-def four(config, levels: list[str], games: int, budget: int | None, jobs: int) -> dict[str, float]:
+def four(config, levels: list[str], games: int, budget: int | None, jobs: int, offset: int = 0) -> dict[str, float]:
     """Each level's share of the wins in 4-player games; every level sits at every seat in turn."""
     won = dict.fromkeys(levels, 0.0)
     start = time.perf_counter()
@@ -107,7 +116,7 @@ def four(config, levels: list[str], games: int, budget: int | None, jobs: int) -
         extra = levels[(i // 4) % len(levels)]
         table = (list(levels) + [extra] * (4 - len(levels)))[:4]
         r = i % 4
-        specs.append((table[r:] + table[:r], 30_000 + i, budget))
+        specs.append((table[r:] + table[:r], offset + 30_000 + i, budget))
     for i, result in enumerate(play_many(specs, jobs=jobs, config=config)):
         for k, lv in enumerate(result.levels):
             won[lv] += share(result.winners, f"Bot{k + 1}")
@@ -122,6 +131,11 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--games", type=int, default=None, help="games per level (default 300, hard 100)")
     ap.add_argument("--levels", default=",".join(LEVELS), help="comma-separated levels to measure")
     ap.add_argument("--budget", type=int, default=None, help="hard's playouts per decision (default: its own)")
+    ap.add_argument("--ceiling", action="store_true",
+                    help="also play hard's solo games with the ceiling: the same search shown the hidden "
+                         "things (decks in order, Lorenzo's pile); reports hard's share of its wins")
+    ap.add_argument("--seed-offset", type=int, default=0,
+                    help="added to every game's seed: 0 is the set hard was tuned on, 100000 a second set")
     ap.add_argument("--jobs", type=int, default=1,
                     help="worker processes the games of each part are dealt to (default 1; same figures, "
                          "decision times are per thread)")
@@ -140,18 +154,27 @@ def main(argv: list[str] | None = None) -> dict:
     out: dict = {}
     played: dict[str, int] = {}
     for lv in levels:
-        out.update(solo(config, lv, counts[lv], args.budget, args.jobs))
+        out.update(solo(config, lv, counts[lv], args.budget, args.jobs, args.seed_offset))
         played[f"{lv}_solo"] = counts[lv]
     for a, b in (("hard", "medium"), ("medium", "easy")):
         if a in levels and b in levels:
             n = min(counts[a], counts[b])
-            out[f"{a}_vs_{b}_2p_win_rate"] = pair(config, a, b, n, args.budget, args.jobs)
+            out[f"{a}_vs_{b}_2p_win_rate"] = pair(config, a, b, n, args.budget, args.jobs, args.seed_offset)
             played[f"{a}_vs_{b}_2p"] = n
     if len(levels) >= 2:
         n = min(counts.values())
-        out.update(four(config, levels, n, args.budget, args.jobs))
+        out.update(four(config, levels, n, args.budget, args.jobs, args.seed_offset))
         played["four_player"] = n
+    if args.ceiling:
+        n = counts.get("hard", args.games if args.games is not None else DEFAULT_GAMES["hard"])
+        for name, level in (("ceiling", "ceiling"), ("ceiling_deep", f"ceiling{DEEP}")):
+            figures = solo(config, level, n, args.budget, args.jobs, args.seed_offset)
+            out.update({key.replace(level, name, 1): v for key, v in figures.items()})
+            played[f"{name}_solo"] = n
+        if "hard_solo_win_rate" in out and out["ceiling_deep_solo_win_rate"]:
+            out["hard_over_ceiling"] = round(out["hard_solo_win_rate"] / out["ceiling_deep_solo_win_rate"], 3)
     out["games"] = played
+    out["seed_offset"] = args.seed_offset
     out["hard_budget"] = args.budget if args.budget is not None else ("default" if "hard" in levels else None)
     out["jobs"] = args.jobs
     out["seconds"] = round(time.perf_counter() - start, 1)

@@ -60,6 +60,21 @@ def test_bots_bench_runs_every_part_and_reports_every_figure():
                                 "medium_vs_easy_2p": 2, "four_player": 2}
 
 
+def test_bots_bench_plays_the_ceiling_on_a_second_set_of_seeds():
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "bots.py"), "--games", "2", "--levels", "hard",
+                          "--budget", "2", "--ceiling", "--seed-offset", "100000"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=110)
+    assert out.returncode == 0, out.stderr[-2000:]
+    figures = json.loads(out.stdout.strip().splitlines()[-1])
+    assert figures["games"] == {"hard_solo": 2, "ceiling_solo": 2, "ceiling_deep_solo": 2}
+    assert figures["seed_offset"] == 100000
+    for name in ("ceiling", "ceiling_deep"):
+        assert 0 <= figures[f"{name}_solo_win_rate"] <= 1 and figures[f"{name}_solo_median_vp"] > 0
+    if figures["ceiling_deep_solo_win_rate"]:
+        assert figures["hard_over_ceiling"] == round(figures["hard_solo_win_rate"]
+                                                     / figures["ceiling_deep_solo_win_rate"], 3)
+
+
 @pytest.mark.timeout(120)
 def test_bot_decisions_bench_times_both_levels_on_its_positions():
     out = subprocess.run([sys.executable, str(ROOT / "bench" / "bot_decisions.py"), "--per-table", "1",

@@ -25,6 +25,7 @@ from game.rules.views import player_view
 from . import make_bot
 from .base import Bot, Decision
 from .common import who_acts
+from .hard import CeilingBot
 
 
 @dataclass
@@ -54,8 +55,10 @@ def play(config: GameConfig, levels: Sequence[str], seed: int, *, budget: int | 
     by_nick = {}
     for nick, level in zip(nicks, levels):
         if nick not in made:
-            made[nick] = make_bot(level, config, budget=budget)
+            made[nick] = _make(level, config, budget)
         by_nick[nick] = made[nick]
+        if isinstance(made[nick], CeilingBot):   # the benchmark's bound: it sees the game itself
+            made[nick].world = game
     out = Played(game, dict(zip(nicks, levels)), {n: [] for n in nicks}, {n: [] for n in nicks})
     counts = dict.fromkeys(nicks, 0)
     for _ in range(max_requests):
@@ -74,6 +77,15 @@ def play(config: GameConfig, levels: Sequence[str], seed: int, *, budget: int | 
         if on_decision is not None:
             on_decision(game, nick, decision)
     raise RuntimeError(f"game {seed} with {list(levels)} did not end in {max_requests} requests")
+
+
+def _make(level: str, config: GameConfig, budget: int | None) -> Bot:
+    """A bot of ``level``, or the benchmark's ``"ceiling"`` (:class:`~game.bots.hard.CeilingBot`;
+    ``"ceiling6"``: one that plays 6 of its turns out instead of the hard bot's 2)."""
+    if level.startswith(CeilingBot.level):
+        depth = level.removeprefix(CeilingBot.level)
+        return CeilingBot(config, budget, horizon=int(depth)) if depth else CeilingBot(config, budget)
+    return make_bot(level, config, budget=budget)
 
 
 # ---------------------------------------------------------------------------- batches of games
@@ -147,7 +159,7 @@ def _play_one(spec: tuple[tuple[str, ...], int, int | None], config: GameConfig,
     seated = {}
     for i, level in enumerate(levels):      # bots keep no state between decisions: reused
         if (level, budget) not in bots:
-            bots[(level, budget)] = make_bot(level, config, budget=budget)
+            bots[(level, budget)] = _make(level, config, budget)
         seated[f"Bot{i + 1}"] = bots[(level, budget)]
     return summarize(play(config, levels, seed, budget=budget, bots=seated), seed)
 

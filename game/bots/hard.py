@@ -158,6 +158,7 @@ class SoloJudge(Evaluator):
 
 class HardBot:
     level = "hard"
+    horizon = HORIZON
 
     def __init__(self, config: GameConfig, budget: int | None = None) -> None:
         self.config = config
@@ -178,10 +179,7 @@ class HardBot:
         cands = [c for i, c in enumerate(ranked) if i == 0 or not c.pre][:min(WIDTH, budget)]
         if len(cands) == 1:
             return self.policy.explain(g, p, cands[0])
-        worlds = []
-        n_worlds = max(1, budget // len(cands))
-        for _ in range(n_worlds):
-            worlds.append((determinize(g, view, nickname, rng), rng.getrandbits(32)))
+        worlds = self.worlds(g, view, nickname, rng, max(1, budget // len(cands)))
         best = None
         for c in cands:
             total = 0.0
@@ -192,8 +190,18 @@ class HardBot:
                 best = (score, c)
         return self.policy.explain(g, p, best[1], searched=len(worlds))   # (each candidate: as many futures)
 
-    def playout(self, world: Game, me: str, c: Candidate, seed: int) -> float:
-        h = clone(world, random.Random(seed))
+    def worlds(self, g: Game, view: dict, me: str, rng: random.Random, n: int) -> list[tuple[Game, int | None]]:
+        """The futures each candidate is played out in: ``n`` determinizations, each with the
+        seed of its generator (Lorenzo's reshuffles)."""
+        out: list[tuple[Game, int | None]] = []
+        for _ in range(n):
+            out.append((determinize(g, view, me, rng), rng.getrandbits(32)))
+        return out
+
+    def playout(self, world: Game, me: str, c: Candidate, seed: int | None) -> float:
+        """The value of ``c`` played out in ``world``, reshuffling with ``Random(seed)`` (with
+        ``world``'s own generator when ``seed`` is None)."""
+        h = clone(world, random.Random(seed) if seed is not None else None)
         try:
             for a in c.pre:
                 h.apply(me, a)
@@ -209,7 +217,7 @@ class HardBot:
                 break
             if nick == me and h.phase == PLAY and not h.main_done and h.current_player.nickname == me:
                 turns += 1
-                if turns > HORIZON:
+                if turns > self.horizon:
                     break
             h = self.rollout.advance(h, h.player(nick))
         return self.judge(h, me)
@@ -221,3 +229,24 @@ class HardBot:
         v = self.ev.value(h, p)
         others = [self.ev.value(h, q) for q in h.players if q is not p]
         return v - max(others)
+
+
+class CeilingBot(HardBot):
+    """For the benchmark only (no player can choose it): the hard bot's search given what a
+    player cannot see. Its one future is the real game itself (every deck in order, Lorenzo's
+    pile and the generator that reshuffles it), so each candidate is played out once, exactly;
+    its win rate bounds what sampling the hidden things could ever give the same search.
+    ``horizon`` (own turns played out) may be set deeper than the hard bot's, to see what the
+    game allows. :func:`game.bots.arena.play` shows it the game (:attr:`world`)."""
+
+    level = "ceiling"
+
+    def __init__(self, config: GameConfig, budget: int | None = None, horizon: int = HORIZON) -> None:
+        super().__init__(config, budget)
+        self.horizon = horizon
+        self.world: Game | None = None
+
+    def worlds(self, g: Game, view: dict, me: str, rng: random.Random, n: int) -> list[tuple[Game, int | None]]:
+        if self.world is None:
+            raise RuntimeError("the ceiling bot plays only where it is shown the game (the arena)")
+        return [(clone(self.world), None)]

@@ -362,3 +362,29 @@ def test_the_hard_bots_reason_says_why_in_a_players_words():
     decision = HardBot(CFG, budget=20).decide(player_view(game, "Ada"), "Ada", _random.Random(1))
     assert "playout" not in decision.why
     assert decision.why.endswith("different ways, it did best."), decision.why
+
+
+def test_the_benchmark_s_ceiling_searches_the_real_game_and_plays_a_solo_game_to_the_end():
+    """bench/bots.py --ceiling: the hard search shown the hidden things. Its one future is the
+    game itself (decks in order, Lorenzo's pile), where hard's are samples; it plays legally."""
+    from game.bots.arena import _make
+    from game.bots.hard import CeilingBot, HardBot
+    game = Game.new(CFG, ["Bot1"], 11)
+    for nick, action in steps(game, random.Random(3)):
+        game.apply(nick, action)
+        if game.phase == "play" and len(game.history) >= 12:
+            break
+    ceiling = _make("ceiling6", CFG, None)
+    assert isinstance(ceiling, CeilingBot) and ceiling.horizon == 6
+    ceiling.world = game
+    view = player_view(game, "Bot1")
+    [(world, seed)] = ceiling.worlds(None, view, "Bot1", random.Random(1), 40)
+    assert seed is None and world is not game
+    assert world.decks == game.decks and world.tokens == game.tokens
+    assert world.rng.getstate() == game.rng.getstate()
+    from game.bots.common import board
+    g, _ = board(view, CFG, "Bot1")
+    sampled = HardBot(CFG).worlds(g, view, "Bot1", random.Random(1), 8)
+    assert any(w.tokens != game.tokens or w.decks != game.decks for w, _ in sampled)
+    played = play(CFG, ["ceiling"], 10_003)
+    assert played.game.outcome() is not None
