@@ -103,7 +103,12 @@ def bot_game(server, nick, level, stop, rng, counter):
     c = join(server, nick)
     c.send({"type": "ReqNewGame", "playersCount": 4, "bots": [level] * 3})
     wait_for(c, lambda m: m.get("type") == "UpdateGame")
-    room = server.room_of(nick)
+    play_own_turns(c, server.room_of(nick), nick, stop, rng)
+    c.close()
+
+
+def play_own_turns(c, room, nick, stop, rng):
+    """``nick`` plays each of its turns at once on connection ``c`` until ``stop`` or the end."""
     while not stop.is_set() and not room.game.ended:
         action = my_move(room, nick, rng)
         if action is not None:
@@ -115,7 +120,6 @@ def bot_game(server, nick, level, stop, rng, counter):
                 c.get(0.05)
             except Exception:
                 pass
-    c.close()
 
 
 def pct(xs, q):

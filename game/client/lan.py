@@ -32,8 +32,9 @@ def host_server(config: GameConfig, port: int, data_dir: Path, nickname: str, bo
                                           announce_name=f"{nickname}'s table", announce_host=nickname,
                                           bot_delay=bot_delay, bot_processes=True,
                                           # the host's own table: the host chooses when to start,
-                                          # and waits as long as it likes
-                                          head_time=0.0, lobby_time=0.0))
+                                          # waits as long as it likes, and seats as many bots as
+                                          # its own machine thinks for
+                                          head_time=0.0, lobby_time=0.0, bot_load=0.0))
     server.start()
     return server
 

@@ -121,7 +121,17 @@ def build_parser() -> argparse.ArgumentParser:
                           f"(default {d.bots_per_address})")
     lim.add_argument("--max-bots", type=_count, default=d.max_bots, metavar="N",
                      help=f"computer players in games in progress on the whole server (default {d.max_bots})")
+    lim.add_argument("--bot-load", type=_share, default=d.bot_load, metavar="SHARE",
+                     help=f"share of the bot workers' time past which no more games with bots are admitted, "
+                          f"so that those under way keep their pace; 0 lifts it (default {d.bot_load:g})")
     return ap
+
+
+def _share(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 1, not {text}")
+    return value
 
 
 def _count(text: str) -> int:
@@ -159,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
                             join_time=args.join_time, lobby_time=args.lobby_time, head_time=args.head_time,
                             line_rate=args.line_rate, max_output=args.max_output,
                             max_output_total=args.max_output_total, tables_per_address=args.tables_per_address,
-                            bots_per_address=args.bots_per_address, max_bots=args.max_bots)
+                            bots_per_address=args.bots_per_address, max_bots=args.max_bots,
+                            bot_load=args.bot_load)
     if args.tls_cert is None and (args.tls_key is not None or args.tls_port is not None):
         log.error("--tls-key and --tls-port need --tls-cert")
         return 2

@@ -25,10 +25,12 @@ Limits (what one stranger may take; each an option, see ``docs/server.md``)
     time spent outside a game in progress, the head of the waiting list's time to choose, lines a
     second per connection (a faster sender is read more slowly) and LINES_PER_TURN lines per
     wake-up, output queued per connection and in total, games and bot seats per address, bot
-    seats in total. One timer watches every connection's clocks, so nothing of a closed
-    connection is left in the timers. Only the first few of the waiting list hear of its changes,
-    and only a table's people of that table's. A seat at a table is a place outside a game in
-    progress (``lobby_time``); open tables count among an address's games.
+    seats in total, and games with bots only while the bots' workers keep the pace of those
+    under way (``bot_load``, :meth:`Server.bot_load`). One timer watches every connection's
+    clocks, so nothing of a closed connection is left in the timers. Only the first few of the
+    waiting list hear of its changes, and only a table's people of that table's. A seat at a
+    table is a place outside a game in progress (``lobby_time``); open tables count among an
+    address's games.
 
 Locks
     The loop holds ``Server.lock`` while it handles a wake-up (never while it waits), so another
@@ -139,6 +141,7 @@ import ssl
 import threading
 import time
 from collections import deque
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -203,6 +206,15 @@ CHAT_WINDOW = 10.0
 """A player may send CHAT_BURST chat lines in any CHAT_WINDOW seconds."""
 
 SWEEP_INTERVAL = 1.0
+BOT_WINDOW = 30.0
+"""Seconds of bot decisions the admission of bot games looks back on (see :meth:`Server.bot_load`)."""
+BOT_WAIT_MAX = 1.0
+"""A bot decision's wait (asked to answered) at p95 past which no more bot games are admitted: a
+bot's turn takes two or three decisions, each ``bot_delay`` apart at least, so beyond this a
+turn no longer fits in 3 s (issue 20, section 6)."""
+BOT_WARMUP = 20.0
+"""Seconds a game's bots are watched before another game with bots is admitted beside it: their
+set-up choices are quick, their turns are not, so a younger game's rate says too little."""
 ANNOUNCE_INTERVAL = 0.5
 """Seconds between two looks at the lobby for the LAN announcement (only changes are sent)."""
 """Seconds between two runs of the janitor (:meth:`Server.sweep`)."""
@@ -257,6 +269,9 @@ class ServerOptions:
     tables_per_address: int = 8      # games in progress started from one address
     bots_per_address: int = 6        # bot seats in games in progress started from one address
     max_bots: int = 24               # bot seats in games in progress on the whole server
+    bot_load: float = 0.7            # share of the bot workers' time (thinking, over the last
+                                     # BOT_WINDOW seconds) past which no more bot games are
+                                     # admitted: the games admitted keep their pace (0: no limit)
 
 
 class Session:
@@ -361,6 +376,8 @@ class _BotTurn:
     """Where the bots of one game stand."""
 
     ticket: int = 0          # the decision under way (0: none)
+    asked: float = 0.0       # when it was asked (time.monotonic())
+    began: float = dataclasses.field(default_factory=time.monotonic)   # when its bots first thought
     last_move: float = 0.0   # when a bot of this game last moved (time.monotonic())
     cancel: Callable[[], None] | None = None   # drops the decision under way (nobody waits for it)
 
@@ -422,6 +439,7 @@ class Server:
         self._bot_pool: Any = None         # game.bots.driver.BotPool, made for the first bot game
         self._bot_turns: dict[int, _BotTurn] = {}   # game id -> its bots' progress
         self._bot_tickets = 0
+        self._bot_log: deque[tuple[float, float, float, int]] = deque()   # (answered, thought, waited, game)
         self.address: tuple[str, int] = (self.options.host, self.options.port)
         self.announcer: Announcer | None = None
         self.queued = 0                    # bytes queued for every connection together
@@ -1255,6 +1273,7 @@ class Server:
     def _bot_think(self, gid: int, turn: "_BotTurn", job: Any) -> None:
         self._bot_tickets += 1
         turn.ticket = ticket = self._bot_tickets
+        turn.asked = time.monotonic()
         if self._bot_pool is None:
             from game.bots.driver import BotPool
             o = self.options
@@ -1269,6 +1288,8 @@ class Server:
         turn = self._bot_turns.get(gid)
         if turn is None or turn.ticket != ticket:
             return
+        now = time.monotonic()
+        self._bot_record(now, answer.seconds if answer is not None else 0.0, now - turn.asked, gid)
         if answer is None:
             self._bot_leaves(gid, job.nickname, "could not decide on a move")
             return
@@ -1329,6 +1350,57 @@ class Server:
                 s.push(data)
         room.retire_bot(nick)
         self._bots_step(room)
+
+    def _bot_record(self, now: float, thought: float, waited: float, gid: int = 0) -> None:
+        log_ = self._bot_log
+        log_.append((now, max(0.0, thought), max(0.0, waited), gid))
+        while log_ and now - log_[0][0] > BOT_WINDOW:
+            log_.popleft()
+
+    def bot_load(self, now: float | None = None) -> tuple[float, float, float]:
+        """How busy the bots' workers are, from the decisions of the last :data:`BOT_WINDOW`
+        seconds: the share of the workers' time spent thinking (each game's thinking over the time
+        it was watched, a game that began a moment ago included at its rate so far), the share one
+        more game would add (their mean), and the p95 of how long a decision waited from asked to
+        answered (seconds)."""
+        now = time.monotonic() if now is None else now
+        recent = [e for e in self._bot_log if now - e[0] <= BOT_WINDOW]
+        if not recent:
+            return 0.0, 0.0, 0.0
+        thought: dict[int, float] = {}
+        began: dict[int, float] = {}
+        for at, secs, waited, gid in recent:
+            thought[gid] = thought.get(gid, 0.0) + secs
+            began[gid] = min(began.get(gid, at), at - waited)
+        workers = max(1, self.options.bot_workers)
+        rates = [thought[g] / min(BOT_WINDOW, max(2.0, now - began[g])) for g in thought]
+        waits = sorted(e[2] for e in recent)
+        return (sum(rates) / workers, sum(rates) / len(rates) / workers,
+                waits[min(len(waits) - 1, int(0.95 * len(waits)))])
+
+    def _bots_at_pace(self, table: Table | None = None) -> str | None:
+        """Why one more game with bots would slow the bot games under way (the words of a refusal),
+        or None: the workers would be busier than ``bot_load`` with the games there are, the
+        tables with bots waiting to start and one more (each at the games' mean), or their
+        decisions already wait beyond :data:`BOT_WAIT_MAX` at p95, or a game with bots began
+        less than :data:`BOT_WARMUP` seconds ago (its rate is not known yet)."""
+        limit = self.options.bot_load
+        live = [r.id for r in self.rooms.values() if r.bots and not r.finished and not r.closed]
+        if not limit or not live:
+            return None
+        games = len(live)
+        now = time.monotonic()
+        load, each, wait = self.bot_load(now)
+        waiting = sum(1 for t in self.tables if t.bots and t is not table)   # they will start soon
+        young = any(now - turn.began < BOT_WARMUP for g in live if (turn := self._bot_turns.get(g)) is not None)
+        if load + each * (waiting + 1) <= limit and wait <= BOT_WAIT_MAX:
+            if not young:
+                return None
+            log.info("a game with bots refused: another began less than %g s ago", BOT_WARMUP)
+            return BOTS_WARMING.format(_secs(BOT_WARMUP))
+        log.info("a game with bots refused: the bots' workers are %.0f%% busy with %d bot games "
+                 "(%d tables waiting), decisions wait %.2f s at p95", 100 * load, games, waiting, wait)
+        return BOTS_AT_PACE
 
     def room_of(self, nickname: str) -> Room | None:
         """The unfinished or still-watched room where ``nickname`` sits, if any."""
@@ -1642,6 +1714,8 @@ class Server:
                                     + sum(len(t.bots) for t in self.tables if t is not table)
                                     + len(bots) > o.max_bots):
             return BOTS_BUSY.format(o.max_bots)
+        if bots and (table is None or not table.bots):
+            return self._bots_at_pace(table)
         return None
 
     @staticmethod
@@ -2059,6 +2133,10 @@ NO_GAME = "No game joined within {} s: closing the connection."
 TOO_MANY_TABLES = "Too many games in progress from your address (at most {}): finish one first."
 TOO_MANY_BOTS = "Too many computer players in games from your address (at most {}): finish a game first."
 BOTS_BUSY = "The server's computer players are all busy ({} seats taken): try again later, or play with people."
+BOTS_WARMING = ("A game with computer players began here a moment ago: the server sees how busy its bots keep it "
+                "before it takes another. Try again in {} seconds, or play with people.")
+BOTS_AT_PACE = ("The server's computer players are as busy as they can be while keeping their pace: try again in "
+                "a few minutes, or play with people.")
 REFUSALS = {"full": "(server full)", "address": "(too many from one address)"}
 
 

@@ -13,7 +13,8 @@
 Servers draw their games' seeds from a fixed seed, so every run plays the same games.
 
 Every test client comes from 127.0.0.1, so the per-address limits are lifted unless a test sets
-them (``test_server_limits.py``). Servers get a short heartbeat only where a test asks for one (the default 5 s keeps slow machines
+them (``test_server_limits.py``); so is the admission of bot games at pace, which measures the
+machine (``test_server_tables.py`` sets it). Servers get a short heartbeat only where a test asks for one (the default 5 s keeps slow machines
 from dropping clients that are simply waiting for the test thread).
 """
 from __future__ import annotations
@@ -56,6 +57,7 @@ def make_server(tmp_path):
         opts.setdefault("data_dir", tmp_path / "data")
         for per_address in ("max_per_address", "tables_per_address", "bots_per_address"):
             opts.setdefault(per_address, 0)   # every test client comes from 127.0.0.1
+        opts.setdefault("bot_load", 0)        # bot games at pace: a measure of the machine (its own tests set it)
         srv = Server(CONFIG, ServerOptions(**opts))
         srv.start()
         servers.append(srv)
