@@ -155,6 +155,7 @@ class Seating:
         self.error: str | None = None
         self.taken = False
         self.session: Any = None          # the GameSession, once connected
+        self.remote: RemoteMatch | None = None   # its match (kept after a refusal: its seat token)
         self._wake = wake
         self._where = where
         self._lock = threading.Lock()
@@ -191,6 +192,7 @@ class Seating:
                 from .address import describe_connect_error
                 return self._fail(describe_connect_error(result, self.host.removeprefix(TLS_SCHEME), self.port))
             from .session import GameSession
+            self.remote = result
             self.session = GameSession(result, self.config, result.nickname)
             self.state = "joining"
         if self.state != "joining":

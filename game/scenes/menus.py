@@ -1,19 +1,19 @@
 """The menu scenes: title, settings, hosting a LAN game and joining one by address.
 
 None of them blocks a frame: the server starts on its own thread, and joining connects on a
-short-lived thread whose result :meth:`JoinScene.update` picks up.
+short-lived thread (:class:`game.client.tables.Seating`) whose answer :meth:`JoinScene.update`
+follows.
 """
 from __future__ import annotations
 
 import logging
 import re
-import threading
 from typing import TYPE_CHECKING, Any
 
 import pygame
 import pygame_gui
 
-from game.client.address import check_port, describe_bind_error, describe_connect_error, hostport, parse_address
+from game.client.address import check_port, describe_bind_error, hostport, parse_address
 from game.client.games import bots_save_path, describe_solo_save, sample_view, saved_summary
 from game.client.lan import lan_addresses
 from game.client.words import NICKNAME_MAX, joined
@@ -26,6 +26,7 @@ from .backdrop import (FADED, INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, glo
 from .nickname import check_nickname
 
 if TYPE_CHECKING:
+    from game.client.tables import Seating
     from game.match import RemoteMatch
 
 log = logging.getLogger("mor.menus")
@@ -709,11 +710,8 @@ class JoinScene(PaintedScene):
         self.busy: str | None = None     # what we are doing, while connecting
         self.session = None
         self.remote: RemoteMatch | None = None   # the RemoteMatch of ``session``: its seat token and remembered games
-        self._thread: threading.Thread | None = None
-        self._result: Any = None
+        self.seating: Seating | None = None      # connecting and asking for the seat, off the frame loop
         self._target: tuple[str, int] | None = None
-        self._cancelled = False
-        self._lock = threading.Lock()
         self.rows: dict[str, pygame.Rect] = {}
         self.sheet = pygame.Rect(0, 0, 0, 0)
         self.instead: str | None = None   # a free nickname offered when the one typed is taken
@@ -730,6 +728,8 @@ class JoinScene(PaintedScene):
 
     def frame_interval(self) -> float | None:
         own = 0.5 if self.lan.searching else None   # "looking…" turns into "nothing found"
+        if self.seating is not None:
+            own = 0.1                               # the server's answer to the join is followed
         base = super().frame_interval()
         return min((i for i in (own, base) if i is not None), default=None)
 
@@ -892,85 +892,53 @@ class JoinScene(PaintedScene):
         if target is None:
             return
         self._target = target
-        self._cancelled = False
-        self._result = None
-        nick = self.draft["nickname"].strip()
         self.busy = f"Knocking at {hostport(*target)}\u2026"
         self.rebuild()
-        self._thread = threading.Thread(target=self._connect, args=(target, nick), name="join", daemon=True)
-        self._thread.start()
-
-    def _connect(self, target: tuple[str, int], nick: str) -> None:
-        from game.match import RemoteMatch
-        try:
-            result: Any = RemoteMatch(target[0], target[1], nick, connect_timeout=5)
-        except OSError as e:
-            result = e
-        with self._lock:
-            if self._cancelled and not isinstance(result, OSError):
-                result.close()
-                return
-            self._result = result
-        self.app.wake()   # the frame loop may be asleep
+        from game.client.tables import Seating   # the waiting list: a friend's table, or the Quick game
+        self.seating = Seating(target[0], target[1], self.draft["nickname"].strip(), self.app.config, self.app.wake)
 
     def cancel(self) -> None:
-        with self._lock:
-            self._cancelled = True
-            result, self._result = self._result, None
-        if result is not None and not isinstance(result, OSError):
-            result.close()       # connected just before the player gave up
+        if self.seating is not None:
+            self.seating.cancel()
+            self.seating = None
         if self.session is not None:
             self.session.close()
             self.session = None
 
     def update(self, dt: float) -> None:
-        if self.busy is None:
+        seating = self.seating
+        if self.busy is None or seating is None:
             return
-        if self.session is None:
-            if self._thread is not None and self._thread.is_alive():
-                return
-            with self._lock:
-                result, self._result = self._result, None
-            if result is None:
-                return
-            if isinstance(result, OSError):
-                self._fail(describe_connect_error(result, *self._target))  # type: ignore[misc]
-                return
+        state = seating.poll()
+        if self.session is None and seating.session is not None:    # connected: the waiting room is asked
+            self.session, self.remote = seating.session, seating.remote
             found = getattr(self, "_found", None)
-            waits = False
             if found is not None and (found.address, found.port) == tuple(self._target):   # type: ignore[arg-type]
-                result.table_name, result.host_name = found.info.name, found.info.host
-                waits = found.info.started and not found.info.free      # "Wait for a seat"
-            from game.client.session import GameSession
-            self.session = GameSession(result, self.app.config, result.nickname)
-            self.session.lobby.next_game = waits
-            self.remote = result
+                self.remote.table_name, self.remote.host_name = found.info.name, found.info.host
+                self.session.lobby.next_game = found.info.started and not found.info.free   # "Wait for a seat"
             self.busy = "Joining the waiting room\u2026"
-        self.follow_join()
-
-    def follow_join(self) -> None:
-        """Wait for the server's answer to the join: the waiting room, our game, or a refusal."""
-        session = self.session
-        msgs = session.pump()
-        if session.lobby.error:
-            from game.client.session import NICKNAME_ERRORS
-            if session.lobby.error == NICKNAME_ERRORS["TAKEN"]:   # someone at that table has this name
-                nick = session.nickname
+        if state == "failed":
+            self.seating = None
+            if seating.taken and seating.remote is not None:   # someone at that table has this name
+                nick = seating.nickname
                 self.instead = another_nickname(nick)
-                if self.remote.token:   # we asked for our seat back with a kept token
+                if seating.remote.token:   # we asked for our seat back with a kept token
                     self.errors["nickname"] = (
                         f"\u201c{nick}\u201d has a seat at this table, but not the one this computer kept "
                         f"under that name (that was another game at this address): choose another name.")
                 else:
                     self.errors["nickname"] = (f"\u201c{nick}\u201d is already playing at this table: "
                                                f"choose another name.")
-                self._fail("")
-                return
-            self._fail(session.lobby.error)
-            return
-        if any(m.get("type") == "ConnectionLost" for m in msgs):
-            self._fail(f"The server at {hostport(*self._target)} closed the connection.")  # type: ignore[misc]
-            return
+            self.session = None
+            self._fail("" if seating.taken else seating.error or "")
+        elif state == "seated":
+            self.seating = None
+            self.follow_join()
+
+    def follow_join(self) -> None:
+        """The server seated us: the waiting room or our game (or, for a seat to take back, the
+        news that its game is not there any more)."""
+        session = self.session
         if self.rejoin is not None and session.lobby.booked > 0 and not session.vm.has_game:
             # the seat's game is not there any more (it ended meanwhile, or the server lost it)
             from game.match import forget_unfinished
@@ -980,14 +948,13 @@ class JoinScene(PaintedScene):
             self._fail(f"Your game at {where} is not running there any more: it has ended, or the server "
                        f"no longer has it. Join again to sit at a new table.")
             return
-        if session.lobby.booked > 0 or session.vm.has_game:
-            s = self.app.settings
-            s.nickname = session.nickname
-            s.last_address = self.draft["address"].strip()
-            s.save()
-            from .router import scene_for
-            self.session = None
-            self.app.stack.replace(scene_for(self.app, session))
+        s = self.app.settings
+        s.nickname = session.nickname
+        s.last_address = self.draft["address"].strip()
+        s.save()
+        from .router import scene_for
+        self.session = None
+        self.app.stack.replace(scene_for(self.app, session))
 
     def _fail(self, message: str) -> None:
         if self.session is not None:
