@@ -68,7 +68,11 @@ class TablesScene(PaintedScene):
         super().exit()
 
     def frame_interval(self) -> float | None:
-        own = 0.1 if self.seating is not None else max(0.2, self._fetched_at + REFRESH_SECONDS - time.monotonic())
+        # a list being fetched is looked for every 0.1 s (the fetch does not wake the app: a
+        # wake-up is a burst of frames, every few seconds), else the next refresh is awaited
+        fetching = self._fetch is not None and self._fetch.is_alive() or self._fetched is not None
+        own = 0.1 if self.seating is not None or fetching else \
+            max(0.2, self._fetched_at + REFRESH_SECONDS - time.monotonic())
         base = super().frame_interval()
         return min((i for i in (own, base) if i is not None), default=None)
 
@@ -88,7 +92,6 @@ class TablesScene(PaintedScene):
             result = e
         with self._lock:
             self._fetched = result
-        self.app.wake()
 
     def update(self, dt: float) -> None:
         with self._lock:
@@ -100,7 +103,15 @@ class TablesScene(PaintedScene):
         elif time.monotonic() - self._fetched_at >= REFRESH_SECONDS:
             self.refresh()
 
+    def _paging(self) -> tuple[bool, bool, bool]:
+        """What of the list the widgets show: whether it pages, and which way it can."""
+        total = self.listing.total if self.listing is not None else 0
+        return total > ROWS, self.first > 0, self.first + ROWS < total
+
     def _take_list(self, result: Any) -> None:
+        """A list came (or a failure): the page paints it; the widgets are made again only when
+        its paging changed (a refresh every few seconds must cost next to nothing)."""
+        paging = self._paging()
         if isinstance(result, NoTables):
             self.no_tables, self.listing = True, None
         elif isinstance(result, OSError):
@@ -113,7 +124,8 @@ class TablesScene(PaintedScene):
             self.listing = result
             if self.first >= max(1, result.total):
                 self.first = max(0, (result.total - 1) // ROWS * ROWS)
-        self.rebuild()
+        if self._paging() != paging:
+            self.rebuild()
 
     # seating -------------------------------------------------------------------------------
     def sit(self, words: str, **where: Any) -> None:

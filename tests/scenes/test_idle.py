@@ -178,3 +178,35 @@ def test_a_focused_text_entry_keeps_its_cursor_blinking(dirs, monkeypatch):
 
     loop.run(JoinScene(app), script)
     assert 2 <= seen["frames"] <= 10, seen   # five a second (a loaded machine may drop one or two)
+
+
+def test_the_tables_page_sleeps_between_two_looks_at_the_list(dirs, tmp_path, monkeypatch):
+    """The Tables page asks the server for its list again and again; each answer costs a frame or
+    two, not a burst of them (an answer that woke the app drew 90 frames every 5 s: 10 % of a core)."""
+    from game.scenes import tables
+    from game.scenes.catalog import register_scenes
+    register_scenes()
+    monkeypatch.setattr(tables, "REFRESH_SECONDS", 0.4)
+    srv = Server(CFG, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", heartbeat=5))
+    srv.start()
+    try:
+        app = App(headless=True, size=(1280, 800))
+        loop = Loop(app)
+        seen = {}
+        asked = []
+        listed = tables.list_tables
+        monkeypatch.setattr(tables, "list_tables", lambda *a, **k: (asked.append(1), listed(*a, **k))[1])
+
+        def script(lp: Loop) -> None:
+            lp.wait_for(lambda: app.stack.top is not None and app.stack.top.listing is not None)
+            time.sleep(0.5)
+            t0, n0 = time.perf_counter(), len(asked)
+            time.sleep(2.0)
+            seen["frames"] = lp.frames_between(t0, time.perf_counter())
+            seen["asked"] = len(asked) - n0
+
+        loop.run(tables.TablesScene(app, *srv.address, "Ada"), script)
+    finally:
+        srv.stop()
+    assert seen["asked"] >= 3                 # the list was asked for again and again
+    assert seen["frames"] <= 4 * seen["asked"] + 2   # a few frames for each answer, no burst
