@@ -98,6 +98,8 @@ PLAN_EDITS: dict[str, Help] = {
     "slot": Help("slot N", "In a purchase: put the card in slot N."),
     "pay": Help("pay N RES [RES]", "In a production plan: the free resources production N is paid with."),
     "get": Help("get N RES", "In a production plan: the free resource production N gives."),
+    "use": Help("use RES PLACE", "In a purchase or a production plan: pay one RES from PLACE instead (1, 2 or 3 "
+                                 "for the shelves, d1 or d2 for a depot, strongbox)."),
 }
 HELP = {**QUERIES, **ACTIONS, **PLAN_EDITS, "leave": Help("leave", "Leave the game (a game on this machine stays "
                                                                     "saved; a server keeps your seat).")}
@@ -768,6 +770,33 @@ class GameShell:
     def do_get(self, args: list[str]) -> None:
         self._blank(args, "out")
 
+    def do_use(self, args: list[str]) -> None:
+        plan = self.input.plan
+        if isinstance(plan, BuyPlan):
+            pay = plan.payment
+        elif isinstance(plan, ProductionPlan) and plan.selected and not plan.problem():
+            pay = plan.get_payment()
+        else:
+            raise Refused("That is for a purchase or productions: say what is paid from where once one is planned.")
+        if len(args) < 2:
+            raise Refused("Say use, a resource and where to pay it from, for example use Stone strongbox.")
+        res = _resource(args[0])
+        word = args[1].lower()
+        target = self.vm.me["strongbox"] if word.startswith("strong") or word == "s" else self._place(word)
+        if not pay.cost.get(res):
+            raise Refused(f"No {res} is paid here.")
+        sources = {cid: (held, taken) for cid, held, taken in pay.sources(res)}
+        held, taken = sources.get(target, (0, 0))
+        where = self._paid_from(target)
+        if taken >= held:
+            raise Refused(f"There is no more {res} to pay from {where}: it holds {held}"
+                          + (f", {taken} already paid from it." if taken else "."))
+        donor = next((cid for cid, (_h, t) in sources.items() if t > 0 and cid != target), None)
+        if donor is None:
+            raise Refused(f"All the {res} is already paid from {where}.")
+        self.input.click(BI.Pay(res, donor, target))
+        self._say_plan()
+
     # ------------------------------------------------------------------ the plan in words
     def _say_plan(self) -> None:
         plan = self.input.plan
@@ -811,8 +840,7 @@ class GameShell:
             cost = D.counted(plan.cost, "nothing")
             out.append(f"Buying the level {c.level} {c.color.lower()} card ({c.victory_points} VP) for {cost}, "
                        f"into slot {plan.slot + 1 if plan.slot is not None else '?'}.")
-            paid = "; ".join(f"{D.counted(m)} from {self._paid_from(cid)}" for cid, m in plan.payment.taken.items())
-            out.append(f"Paid with {paid or 'nothing'}.")
+            out.append(self._paid_words(plan.payment))
             if len(plan.slots) > 1:
                 out.append(f"It fits in slot {D.joined([str(s + 1) for s in plan.slots])}: change with slot N.")
             out.append("Press Enter to buy it; or cancel.")
@@ -840,10 +868,18 @@ class GameShell:
                 out.append(problem)
             else:
                 out.append(f"In all: pay {D.counted(plan.total_input())}, get {D.counted(plan.total_output())}.")
+                out.append(self._paid_words(plan.get_payment()))
                 out.append("Press Enter to produce; or cancel.")
         elif isinstance(plan, HintPlan):
             out.append(f"{plan.text}. Press Enter to do it; or cancel.")
         return out
+
+    def _paid_words(self, pay: Any) -> str:
+        """Where the payment comes from, and how to change it."""
+        paid = "; ".join(f"{D.counted(m)} from {self._paid_from(cid)}" for cid, m in pay.taken.items())
+        other = any(taken < held and any(t > 0 for c, _h, t in srcs if c != cid)
+                    for srcs in (pay.sources(res) for res in pay.cost) for cid, held, taken in srcs)
+        return f"Paid with {paid or 'nothing'}." + (" (use RES PLACE pays from elsewhere.)" if other else "")
 
     def _paid_from(self, cid: int) -> str:
         me = self.vm.me

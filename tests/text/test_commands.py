@@ -190,5 +190,29 @@ def test_a_rearrangement_that_cannot_be_done_is_said_before_enter(tmp_path):
     shell.command("get 1 Coin")
     shell.command("")
     assert "Ada ran production (net +1 Coin" in said[-1], said[-3:]
+    shell.command("end")
+    shell.command("")
+    # the next turn: what is paid from where, changed with use
+    shell.command("produce 1")
+    shell.command("pay 1 Coin Stone")
+    assert said[-2] == "Paid with 1 Stone from shelf 3; 1 Coin from the strongbox.", said[-4:]
+    assert ask(shell, said, "use Coin 3") == "There is no more Coin to pay from shelf 3: it holds 0."
+    assert ask(shell, said, "use Stone strongbox") == "There is no more Stone to pay from the strongbox: it holds 0."
+    assert ask(shell, said, "use Gold 1") == "'Gold' is not a resource: say Coin, Servant, Shield or Stone."
+    shell.command("cancel")
+    assert "That is for a purchase or productions" in ask(shell, said, "use Coin 1")
+    # a Coin on a shelf as well as in the strongbox: either may pay
+    line = next((r, i) for r in (True, False) for i in range(4 if not r else 3)
+                if session.market_line(r, i).resources.get("Coin"))
+    for typed_line in (f"take {'row' if line[0] else 'column'} {line[1] + 1}", "", "end", "", "produce 1",
+                       "pay 1 Coin Stone"):
+        shell.command(typed_line)
+    paid = said[-2]
+    assert "1 Coin from the strongbox" not in paid and "1 Coin from shelf" in paid, paid
+    shell.command("use Coin strongbox")
+    assert "1 Coin from the strongbox" in said[-2], said[-4:]
+    shell.command("")
+    assert "Ada ran production" in said[-1]
+    assert session.vm.container(session.vm.me["strongbox"])["content"].get("Coin", 0) == 0
     shell.close()
     session.close()
