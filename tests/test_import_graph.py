@@ -94,3 +94,15 @@ def test_the_graph_holds_deferred_imports_and_not_typing_ones(tmp_path):
                                                   "    from game.p import a\n")
     graph = import_graph(tmp_path)
     assert graph["game.p.a"] == {"game.p.b"} and graph["game.p.b"] == set()
+
+
+def test_no_scene_module_imports_another():
+    """The screens the launcher registers (game/scenes/catalog.py) ask for each other by name: none
+    imports another (the replay's board subclassed the game's board; both now share a leaf)."""
+    catalog = ast.parse((ROOT / "game" / "scenes" / "catalog.py").read_text(encoding="utf-8"))
+    scenes = {f"game.scenes.{a.name}" for node in ast.walk(catalog) if isinstance(node, ast.ImportFrom)
+              and node.level == 1 and node.module is None for a in node.names if a.name != "registry"}
+    assert {"game.scenes.board", "game.scenes.replay", "game.scenes.menus"} <= scenes
+    graph = import_graph(ROOT)
+    crossing = {name: sorted(graph[name] & scenes) for name in sorted(scenes) if graph[name] & scenes}
+    assert crossing == {}

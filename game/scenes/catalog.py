@@ -1,7 +1,8 @@
 """Every screen of the client, registered by name (:mod:`.registry`) once, by the launcher.
 
-This is the one module that imports every scene module; no scene module imports another (the
-replay's board, a subclass of the board, aside): they ask the app for a screen by name.
+This is the one module that imports every scene module; no scene module imports another: they
+ask the app for a screen by name (the game's board and a replay's share their board through a
+leaf, :mod:`.board_base`).
 """
 from __future__ import annotations
 

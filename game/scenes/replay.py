@@ -1,10 +1,10 @@
 """A finished game, stepped through move by move or turn by turn, forward and back.
 
-The board is the game board itself (:class:`~game.scenes.board.BoardScene`, its panels and their
-drawing), fed with the table as the watching player saw it at each step, and read only: its
-action bar gives way to the replay's controls. The log beside it holds what had happened so far;
-a click on an opponent's name opens their whole board, as in a game. At the last step, once the
-game is over, every hand is shown.
+The board is the game board itself (:class:`~game.scenes.board_base.BoardBase`: the panels and
+their drawing the game's board has), fed with the table as the watching player saw it at each
+step, and read only: its action bar gives way to the replay's controls. The log beside it holds
+what had happened so far; a click on an opponent's name opens their whole board, as in a game.
+At the last step, once the game is over, every hand is shown.
 
 A replay opens at the deal. Buttons and keys: «/» (Home/End) the deal and the end, ‹/›
 (Left/Right) a move, *Previous turn*/*Next turn* (Up/Down, Page Up/Down) a turn, Esc back.
@@ -29,7 +29,7 @@ from game.client.words import joined
 from .art import fonts
 from .art import palette as P
 from .backdrop import OXBLOOD, SEPIA, PaintedScene, title_block
-from .board import BoardScene
+from .board_base import BoardBase
 from .panels.base import text
 
 CONTROLS = [("first", "\u00ab", "To the start: the deal (Home)"),
@@ -51,7 +51,7 @@ class ReplayViewModel(ViewModel):
         return False
 
 
-class ReplayScene(BoardScene):
+class ReplayScene(BoardBase):
     """The board of a finished game, at step ``step`` of ``replay`` (the deal when None)."""
 
     def __init__(self, app: Any, replay: Replay, step: int | None = None, export_dir: Path | None = None) -> None:
@@ -113,9 +113,6 @@ class ReplayScene(BoardScene):
                     rect, label, self.ui, tool_tip_text=tip,
                     object_id=ObjectID(class_id="@menu" if row == 0 else "@quiet"))
         self._refresh_controls()
-
-    def _refresh_buttons(self) -> None:
-        """The game's buttons stay as :meth:`build` left them."""
 
     def _refresh_controls(self) -> None:
         if not self.controls:

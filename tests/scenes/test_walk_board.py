@@ -560,7 +560,7 @@ def test_a_leader_the_engine_refuses_is_said_in_the_players_words(size, monkeypa
     from screenshots import TableMatch, mid_game
 
     from game.rules import default_config
-    from game.scenes import board as board_module
+    from game.scenes import board_base as board_module
     from game.scenes.board import BoardScene
     from game.client.session import GameSession
     caplog.set_level(logging.INFO)

@@ -230,7 +230,7 @@ def test_in_a_plan_a_swap_that_cannot_be_says_why_in_the_plan_in_plain_words(siz
     """Shelves 1 Coin / 2 Servant / 3 Stone, a line taken: shelf 1 clicked, then shelf 2 (2 Servants
     cannot go on a shelf of 1, and a Coin cannot join the Servant): the plan panel says so in
     plain words, at the log's size; nothing is written over the player's board."""
-    from game.scenes import board as board_module
+    from game.scenes import board_base as board_module
     on_board: list[str] = []
     text = board_module.text
 
@@ -270,7 +270,7 @@ def test_outside_a_plan_a_refused_rearrangement_is_said_on_a_label_clear_of_the_
     it holds 1."), never the engine's ("Cannot add …: the depot is full"), which go to the log."""
     import logging
     caplog.set_level(logging.INFO)
-    from game.scenes import board as board_module
+    from game.scenes import board_base as board_module
     on_board: list[tuple[str, int]] = []
     text = board_module.text
 

@@ -201,7 +201,7 @@ def test_a_leaders_enlarged_card_covers_neither_the_track_nor_the_top_bar(size):
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_an_opponents_board_is_named_as_their_card_names_them(size, monkeypatch):
-    from game.scenes import board as board_module
+    from game.scenes import board_base as board_module
     from game.scenes.layout import board_layout
     said: list[str] = []
     text = board_module.text
