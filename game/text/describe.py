@@ -283,7 +283,13 @@ def turn(session: GameSession) -> str:
     if g.get("ended"):
         return "The game is over: say score for the final scores."
     if not g.get("isSetupDone"):
-        return "The game is being set up."
+        stage = session.stage()
+        if stage == "leaders":
+            return ("Choose the leaders you keep: say keep and their numbers (keep 1 3); "
+                    "leaders says them again.")
+        if stage == "resources":
+            return "Choose your starting resources: say resources and them (resources Coin)."
+        return "Waiting for the others to choose their leaders and resources."
     if not session.vm.my_turn:
         return f"It is {session.name_in_words(g['currentPlayer'])}'s turn."
     if g["isMandatoryActionDone"]:

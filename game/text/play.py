@@ -291,6 +291,8 @@ class GameShell:
             self.confirm()
             return
         words = text.split()
+        if words[0].isdigit() and self.session.vm.game is not None and self.session.stage() == "leaders":
+            words = ["keep", *words]       # the leaders were said as a numbered list: "1 3" keeps them
         name = words[0].lower()
         name = ALIASES.get(" ".join(w.lower() for w in words[:2]), ALIASES.get(name, name))
         args = words[1:] if name != "end" else []

@@ -216,3 +216,21 @@ def test_a_rearrangement_that_cannot_be_done_is_said_before_enter(tmp_path):
     assert session.vm.container(session.vm.me["strongbox"])["content"].get("Coin", 0) == 0
     shell.close()
     session.close()
+
+
+def test_the_leaders_are_kept_by_their_numbers_alone_and_an_empty_line_says_what_is_asked(solo):
+    """The leaders come as a numbered list, so "1 3" keeps the first and third, as "keep 1 3"
+    does; Enter with nothing waiting says what the setup asks for, not only that it goes on."""
+    shell, said = solo
+    hand = list(shell.session.vm.me["leadersHand"])
+    answer = ask(shell, said, "")
+    assert "Choose the leaders you keep: say keep and their numbers" in answer
+    n = len(said)
+    shell.command("1 3")
+    assert said.since(n).startswith("Keep your ") and "Press Enter" in said.since(n)
+    shell.command("")
+    shell.follow()
+    assert shell.session.stage() == "board"
+    assert shell.session.vm.game["players"][0]["nickname"] == "Ada"
+    kept = [lid for lid in shell.session.vm.me.get("leadersHand", [])]
+    assert kept == [hand[0], hand[2]]
