@@ -19,6 +19,8 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from game.client.words import validate_nickname
+
 from .client import Options, TextClient
 
 EOF = object()
@@ -176,6 +178,13 @@ class Terminal:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.name is not None:
+        name = validate_nickname(args.name)
+        if name is None:
+            print(f"mor-text: --name {args.name!r} cannot be a name: 1 to 24 letters, digits, spaces or "
+                  f"punctuation, with no control characters.", file=sys.stderr)
+            return 2
+        args.name = name
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     plain = plain_wanted(args.plain)
     options = Options(nickname=args.name, data_dir=args.data_dir, bot_pace=args.bot_pace)

@@ -119,3 +119,18 @@ def test_on_a_terminal_the_line_editor_completes_and_gives_the_terminal_back(tmp
         assert p.wait() == 0
     finally:
         p.kill()
+
+
+def test_a_name_that_cannot_be_one_is_refused_before_anything_starts(tmp_path):
+    """``--name`` is checked as the menu's Change your name checks it: a clear error, exit 2."""
+    import os
+    import subprocess
+    import sys
+
+    from .pty_helper import ROOT
+    env = {**os.environ, "MOR_DATA_DIR": str(tmp_path / "data"), "MOR_CONFIG_DIR": str(tmp_path / "cfg")}
+    for bad in ("   ", "x" * 40, "a\tb"):
+        out = subprocess.run([sys.executable, "main.py", "--text", "--name", bad], input="quit\n", cwd=ROOT,
+                             env=env, capture_output=True, text=True, timeout=30)
+        assert out.returncode == 2 and "cannot be a name" in out.stderr, (bad, out.stderr)
+        assert "Main menu" not in out.stdout
