@@ -1,6 +1,8 @@
 """Shared test set-up: no display, no sound device and no network but loopback are needed anywhere."""
 import os
 
+import pytest
+
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 # games are announced and looked for on loopback only: no test talks to the real network
@@ -14,3 +16,18 @@ def pytest_configure(config):
     """Every screen registered by name, as the launcher does it (tests build the App themselves)."""
     from game.scenes.catalog import register_scenes
     register_scenes()
+
+
+@pytest.fixture
+def server(tmp_path, monkeypatch):
+    """A game server of ours on 127.0.0.1 (a free port), its games under ``tmp_path``; the client
+    settings and saves of the test under ``tmp_path`` too. (tests/netcode has its own.)"""
+    from game.netcode.server import Server, ServerOptions
+    from game.rules.components import default_config
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    srv = Server(default_config(), ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv",
+                                                 heartbeat=5, seed=3))
+    srv.start()
+    yield srv
+    srv.stop()

@@ -21,16 +21,6 @@ from game.client.session import GameSession
 CFG = default_config()
 
 
-@pytest.fixture
-def server(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-    srv = Server(CFG, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", heartbeat=5, seed=3))
-    srv.start()
-    yield srv
-    srv.stop()
-
-
 def pump_until(session: GameSession, pred, timeout: float = 10.0, app: App | None = None) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:

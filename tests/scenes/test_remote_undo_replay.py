@@ -10,7 +10,6 @@ import pytest
 
 from game.client import replay as C
 from game.match import RemoteMatch
-from game.netcode.server import Server, ServerOptions
 from game.rules import default_config
 from game.rules.playout import choose
 from game.rules.views import player_view
@@ -20,16 +19,6 @@ from game.client.session import GameSession
 
 CFG = default_config()
 pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture
-def server(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-    srv = Server(CFG, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", heartbeat=5, seed=3))
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def pump_until(session: GameSession, pred, timeout: float = 10.0, app: App | None = None) -> None:

@@ -11,7 +11,6 @@ from game.client.board_input import BoardInput, Line
 from game.client.games import default_config
 from game.client.session import ChatLine, GameSession
 from game.match import RemoteMatch
-from game.netcode.server import Server, ServerOptions
 from game.text.client import Options, TextClient
 
 CFG = default_config()
@@ -23,16 +22,6 @@ class Said(list):
 
     def has(self, words: str, since: int = 0) -> bool:
         return any(words in line for line in self[since:])
-
-
-@pytest.fixture
-def server(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-    srv = Server(CFG, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", heartbeat=5, seed=3))
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def until(pred, *tick, timeout: float = 10.0) -> None:
