@@ -127,6 +127,41 @@ class Walk:
     def until_scene(self, kind: str, timeout: float = 10.0) -> None:
         self.until(lambda: self.scene == kind, timeout, kind)
 
+    def fill_join_page(self, port: int, nickname: str) -> None:
+        """From the title: Join a game, this machine's ``port`` as the address, and ``nickname``."""
+        self.press("Join a game")
+        self.until_scene("JoinScene")
+        self.click(self.entry_at(0))
+        self.type(f"127.0.0.1:{port}")
+        self.click(self.entry_at(1))
+        self.type(nickname)
+
+    def join(self, port: int, nickname: str) -> None:
+        """From the title: the table at this machine's ``port`` joined as ``nickname``."""
+        self.fill_join_page(port, nickname)
+        self.press("Join")
+
+
+def start(size: tuple[int, int] = (1024, 640), out: Path | None = None, name: str = "walk") -> Walk:
+    """A headless app opened at the title as a player starts it (no end-of-turn question), its
+    first frames drawn."""
+    from game.scenes.menus import TitleScene
+    app = App(headless=True, size=size)
+    app.settings.confirm_end_turn = False
+    walk = Walk(app, out, name)
+    app.stack.push(TitleScene(app))
+    walk.frames(2)
+    return walk
+
+
+def close(app: App) -> None:
+    """Every scene closed, and the server the app hosts stopped, as quitting does."""
+    while app.stack.top is not None:
+        app.stack.pop()
+    if app.server is not None:
+        app.server.stop()
+        app.server = None
+
 
 # ---------------------------------------------------------------------------- looking at a board
 def _colours(surface: pygame.Surface, rect: pygame.Rect, step: int = 2) -> list[tuple[int, int, int]]:

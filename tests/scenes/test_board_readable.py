@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from screenshots import TableMatch, mid_game  # noqa: E402
-from walk import Walk  # noqa: E402
+from walk import Walk, close  # noqa: E402
 
 from game.client.session import GameSession  # noqa: E402
 from game.rules import default_config  # noqa: E402
@@ -55,10 +55,6 @@ def tips(scene) -> list[pygame.Rect]:
             if isinstance(el, pygame_gui.elements.UITooltip) and el.visible]
 
 
-def _close(app: App) -> None:
-    while app.stack.top is not None:
-        app.stack.pop()
-
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_no_tooltip_of_the_action_bar_covers_a_refusal(size, pointer):
@@ -91,13 +87,12 @@ def test_no_tooltip_of_the_action_bar_covers_a_refusal(size, pointer):
             assert not any(t.colliderect(box) for t in shown), f"{key}'s tooltip covers the refusal"
             assert pixels(app.window, box) == calm
     finally:
-        _close(app)
+        close(app)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_export_tooltip_leaves_saved_as_readable(size, pointer, tmp_path, monkeypatch):
     """A replay exported with its button, the pointer still on it: "Saved as…" stays whole."""
-    from game.client.replay import Replay
     from game.scenes.replay import ReplayScene
     app = App(headless=True, size=size)
     walk = Walk(app, None, "export")
@@ -131,7 +126,7 @@ def test_the_export_tooltip_leaves_saved_as_readable(size, pointer, tmp_path, mo
         app.draw()
         assert pixels(app.window, box) == calm
     finally:
-        _close(app)
+        close(app)
 
 
 def _rich_board(size) -> tuple[App, Walk, BoardScene]:
@@ -175,4 +170,4 @@ def test_while_paying_a_hover_card_hides_neither_what_to_do_nor_what_is_paid_fro
                 for what, rect in needed.items():
                     assert not shown.colliderect(rect), f"the enlarged {kind} {hit.target} covers {what}"
     finally:
-        _close(app)
+        close(app)

@@ -17,10 +17,9 @@ import pygame
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import ServerProcess, Walk, board_check, play_market_turn, region  # noqa: E402
+from walk import ServerProcess, Walk, board_check, close, play_market_turn, region, start  # noqa: E402
 
 from game.scenes.app import App  # noqa: E402
-from game.scenes.menus import TitleScene  # noqa: E402
 
 SIZES = [(1024, 640), (1920, 1080)]
 ALL = {"cards": True, "arrows": True, "track": True, "board": True, "actions": True}
@@ -32,27 +31,12 @@ def _dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
 
 
-def _close(app: App) -> None:
-    while app.stack.top is not None:
-        app.stack.pop()
-    if app.server is not None:
-        app.server.stop()
-        app.server = None
-
 
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
-
-def _start(size, frames: Path, name: str) -> Walk:
-    app = App(headless=True, size=size)
-    app.settings.confirm_end_turn = False
-    walk = Walk(app, frames, name)
-    app.stack.push(TitleScene(app))
-    walk.frames(2)
-    return walk
 
 
 def _keep_two_leaders(walk: Walk) -> None:
@@ -65,7 +49,7 @@ def _keep_two_leaders(walk: Walk) -> None:
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_solo_game_from_the_title_shows_a_whole_board_on_its_first_frame(size, tmp_path):
-    walk = _start(size, tmp_path / "frames", "solo")
+    walk = start(size, tmp_path / "frames", "solo")
     try:
         walk.press("Play solo")
         _keep_two_leaders(walk)
@@ -77,7 +61,7 @@ def test_a_solo_game_from_the_title_shows_a_whole_board_on_its_first_frame(size,
         walk.until_scene("BoardScene")
         assert board_check(walk.first("BoardScene", 1), 1) == ALL
     finally:
-        _close(walk.app)
+        close(walk.app)
     assert len(list((tmp_path / "frames").glob("solo-*-BoardScene.png"))) == 2
 
 
@@ -90,7 +74,7 @@ def test_a_resumed_solo_game_shows_lorenzos_pile_and_the_log_as_they_were(size, 
     from game.match import LocalMatch
     from game.rules import default_config
     from game.scenes.layout import board_layout
-    walk = _start(size, tmp_path / "frames", "resume")
+    walk = start(size, tmp_path / "frames", "resume")
     app = walk.app
     try:
         walk.press("Play solo")
@@ -118,17 +102,8 @@ def test_a_resumed_solo_game_shows_lorenzos_pile_and_the_log_as_they_were(size, 
         assert region(first, L.token) == pile         # the tokens face up since the shuffle, all of them
         assert region(first, L.log) == log            # the log as it was, not "The game begins."
     finally:
-        _close(app)
+        close(app)
 
-
-def _join(walk: Walk, port: int, nickname: str) -> None:
-    walk.press("Join a game")
-    walk.until_scene("JoinScene")
-    walk.click(walk.entry_at(0))
-    walk.type(f"127.0.0.1:{port}")
-    walk.click(walk.entry_at(1))
-    walk.type(nickname)
-    walk.press("Join")
 
 
 def _both_to_the_board(*walks: Walk) -> None:
@@ -150,15 +125,15 @@ def _both_to_the_board(*walks: Walk) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_hosted_game_joined_over_loopback_shows_whole_boards_on_their_first_frames(size, tmp_path):
     frames = tmp_path / "frames"
-    host = _start(size, frames, "host")
-    guest = _start(size, frames, "guest")
+    host = start(size, frames, "host")
+    guest = start(size, frames, "guest")
     port = _free_port()
     host.app.settings.server_port = port
     try:
         host.press("Host a LAN game")
         host.until_scene("LobbyScene")
         host.press("2 players")
-        _join(guest, port, "Bea")
+        guest.join(port, "Bea")
         guest.until_scene("LeaderChoiceScene")
         host.until_scene("LeaderChoiceScene")
         _keep_two_leaders(host)
@@ -169,7 +144,7 @@ def test_a_hosted_game_joined_over_loopback_shows_whole_boards_on_their_first_fr
         # the guest leaves and comes back: its seat, and a whole board at once
         guest.press("Leave")
         guest.until_scene("TitleScene")
-        _join(guest, port, "Bea")
+        guest.join(port, "Bea")
         guest.until_scene("BoardScene")
         assert board_check(guest.first("BoardScene", 1), 2) == ALL
         # the host stops hosting (asked first: Bea is at the table) and hosts again: the same game,
@@ -182,8 +157,8 @@ def test_a_hosted_game_joined_over_loopback_shows_whole_boards_on_their_first_fr
         host.until_scene("BoardScene", timeout=15)
         assert board_check(host.first("BoardScene", 1), 2) == ALL
     finally:
-        _close(guest.app)
-        _close(host.app)
+        close(guest.app)
+        close(host.app)
 
 
 @pytest.mark.timeout(120)
@@ -217,7 +192,7 @@ def test_from_the_scores_the_final_board_of_every_player(tmp_path):
         walk.key(pygame.K_ESCAPE)
         assert walk.scene == "GameOverScene"
     finally:
-        _close(app)
+        close(app)
 
 
 def _my_turn(walk: Walk) -> bool:
@@ -247,17 +222,17 @@ def test_players_come_back_after_the_standalone_server_is_killed_and_restarted(s
     data = tmp_path / "srv"
     server = ServerProcess(data, log_path=tmp_path / "server.log")
     port = server.port
-    ada, bea, cid = (_start(size, frames, n) for n in ("ada", "bea", "cid"))
+    ada, bea, cid = (start(size, frames, n) for n in ("ada", "bea", "cid"))
     walks = [ada, bea, cid]
     try:
-        _join(ada, port, "Ada")
+        ada.join(port, "Ada")
         ada.until_scene("LobbyScene")
         ada.press("2 players")
-        _join(bea, port, "Bea")
+        bea.join(port, "Bea")
         for w in (ada, bea):
             _keep_two_leaders(w)
         _both_to_the_board(ada, bea)
-        _join(cid, port, "Cid")
+        cid.join(port, "Cid")
         cid.until_scene("LobbyScene")
         cid.press("Solo")
         _keep_two_leaders(cid)
@@ -281,16 +256,16 @@ def test_players_come_back_after_the_standalone_server_is_killed_and_restarted(s
         assert panels["ada"] == panels["bea"] == ALL  # (Lorenzo may have emptied a deck of Cid's grid)
         assert {k: v for k, v in panels["cid"].items() if k != "cards"} == \
             {k: v for k, v in ALL.items() if k != "cards"}
-        _close(ada.app)                               # Ada and Cid close the game while it is down
-        _close(cid.app)
+        close(ada.app)                               # Ada and Cid close the game while it is down
+        close(cid.app)
         server.kill()
         bea.until(lambda: bea.scene != "BoardScene", 15, "the reconnecting page")
         server = ServerProcess(data, port=port, log_path=tmp_path / "server.log")
         bea.until_scene("BoardScene", timeout=30)     # Bea's client took the seat back by itself
-        ada, cid = _start(size, frames, "ada-back"), _start(size, frames, "cid-back")
+        ada, cid = start(size, frames, "ada-back"), start(size, frames, "cid-back")
         walks = [ada, bea, cid]
         for w, nick in ((ada, "Ada"), (cid, "Cid")):
-            _join(w, port, nick)
+            w.join(port, nick)
             w.until_scene("BoardScene", timeout=15)
         for w, n, was in ((ada, 2, "ada"), (bea, 2, "bea"), (cid, 1, "cid")):
             first = w.first("BoardScene", 1 if w is bea else 0)
@@ -311,7 +286,7 @@ def test_players_come_back_after_the_standalone_server_is_killed_and_restarted(s
         assert region(bea.app.window, two.faith) == before["bea"]
     finally:
         for w in walks:
-            _close(w.app)
+            close(w.app)
         server.stop()
 
 

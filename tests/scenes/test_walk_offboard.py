@@ -56,15 +56,6 @@ def _start(size=(1024, 640), name: str = "walk", nickname: str | None = None) ->
     return walk
 
 
-def _join(walk: Walk, port: int, nickname: str) -> None:
-    walk.press("Join a game")
-    walk.until_scene("JoinScene")
-    walk.click(walk.entry_at(0))
-    walk.type(f"127.0.0.1:{port}")
-    walk.click(walk.entry_at(1))
-    walk.type(nickname)
-    walk.press("Join")
-
 
 def _both(*walks: Walk, until) -> None:
     end = time.monotonic() + 20
@@ -89,7 +80,7 @@ def test_a_host_asked_about_ending_the_table_stays_on_enter_and_on_esc():
         host.press("Host a LAN game")
         host.until_scene("LobbyScene")
         host.press("2 players")
-        _join(guest, port, "Bea")
+        guest.join(port, "Bea")
         _both(host, guest, until=lambda: host.scene == guest.scene == "LeaderChoiceScene")
         server = host.app.server
         for key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE):
@@ -396,7 +387,7 @@ def test_the_title_returns_to_a_game_on_a_server_and_forgets_one_the_server_lost
     port = server.address[1]
     bea = None
     try:
-        _join(walk, port, "Ada")
+        walk.join(port, "Ada")
         walk.until_scene("LobbyScene")
         walk.press("2 players")
         bea = GameSession(RemoteMatch("127.0.0.1", port, "Bea", token_file=tmp_path / "bea" / "seats.json"),
@@ -465,10 +456,10 @@ def test_a_returning_player_reads_the_chat_in_order_and_the_others_read_their_tu
     server = _server(ada.app.config, tmp_path / "srv")
     port = server.address[1]
     try:
-        _join(ada, port, "Ada")
+        ada.join(port, "Ada")
         ada.until_scene("LobbyScene")
         ada.press("2 players")
-        _join(bea, port, "Bea")
+        bea.join(port, "Bea")
         _to_the_board(ada, bea)
         # Bea says something at the table, then Ada leaves it
         bea.click(bea.entry_at(0))
@@ -494,7 +485,7 @@ def test_a_returning_player_reads_the_chat_in_order_and_the_others_read_their_tu
         assert not any(line.endswith("ended the turn.") for line in log_of(bea)[-4:]), log_of(bea)[-4:]
         # Ada comes back on a new start of the game: her log has the chat line where it was said
         back = _start(name="back", nickname="Ada")
-        _join(back, port, "Ada")
+        back.join(port, "Ada")
         back.until_scene("BoardScene", 15)
         taken = ("Bea took row", "Bea took column")        # Bea's turns, played after she spoke
         back.until(lambda: any(line.startswith(taken) for line in log_of(back)), 10, "the history")
@@ -527,7 +518,7 @@ def test_a_host_who_stops_hosting_on_his_turn_finds_it_waiting_when_he_hosts_aga
         ada.press("Host a LAN game")
         ada.until_scene("LobbyScene")
         ada.press("2 players")
-        _join(bea, port, "Bea")
+        bea.join(port, "Bea")
         _to_the_board(ada, bea)
         game = ada.app.server.room_of("Ada").game
         if game.current_player.nickname == "Bea":      # Bea plays first: her turn, then Ada's
@@ -670,7 +661,7 @@ def test_host_with_a_kept_game_asks_to_continue_it_or_end_it_for_a_new_table():
         ada.press("Host a LAN game")
         ada.until_scene("LobbyScene")
         ada.press("2 players")
-        _join(bea, port, "Bea")
+        bea.join(port, "Bea")
         _to_the_board(ada, bea)
         for answer in ("Continue it", "New table, end it"):
             ada.press("Leave")
@@ -725,7 +716,7 @@ def test_a_seat_kept_for_another_game_at_the_same_address_is_told_as_such(tmp_pa
         seats = walk.app.data_dir / "seats.json"       # this install's seat there: another game's
         seats.parent.mkdir(parents=True, exist_ok=True)
         seats.write_bytes(orjson.dumps({f"127.0.0.1:{port}/Bea": "a-token-of-another-game"}))
-        _join(walk, port, "Bea")
+        walk.join(port, "Bea")
         walk.until(lambda: "nickname" in walk.app.stack.top.errors, 10, "the answer")
         said = walk.app.stack.top.errors["nickname"]
         assert "not the one this computer kept" in said and "already playing" not in said, said

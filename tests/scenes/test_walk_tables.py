@@ -13,15 +13,13 @@ import pygame
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk, board_check  # noqa: E402
+from walk import Walk, board_check, close, start  # noqa: E402
 
 from game.client import tables as T  # noqa: E402
 from game.netcode.server import Server, ServerOptions  # noqa: E402
 from game.rules import default_config  # noqa: E402
 from game.rules.engine import SETUP  # noqa: E402
 from game.rules.playout import choose  # noqa: E402
-from game.scenes.app import App  # noqa: E402
-from game.scenes.menus import TitleScene  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 ALL = {"cards": True, "arrows": True, "track": True, "board": True, "actions": True}
@@ -42,27 +40,10 @@ def server(tmp_path):
     srv.stop()
 
 
-def _start(name: str) -> Walk:
-    app = App(headless=True, size=(1024, 640))
-    app.settings.confirm_end_turn = False
-    walk = Walk(app, None, name)
-    app.stack.push(TitleScene(app))
-    walk.frames(2)
-    return walk
-
-
-def _close(app: App) -> None:
-    while app.stack.top is not None:
-        app.stack.pop()
 
 
 def _to_tables(walk: Walk, port: int, nickname: str) -> None:
-    walk.press("Join a game")
-    walk.until_scene("JoinScene")
-    walk.click(walk.entry_at(0))
-    walk.type(f"127.0.0.1:{port}")
-    walk.click(walk.entry_at(1))
-    walk.type(nickname)
+    walk.fill_join_page(port, nickname)
     walk.press("Tables")
     walk.until_scene("TablesScene")
     walk.until(lambda: walk.app.stack.top.listing is not None, 10, "the list of tables")
@@ -82,7 +63,7 @@ def _seat(server, tmp_path, nick: str, **where) -> T.Seating:
 
 
 def test_the_tables_page_opens_a_private_table(server):
-    ada = _start("ada")
+    ada = start(name="ada")
     try:
         _to_tables(ada, server.address[1], "Ada")
         assert ada.app.stack.top.rows == []                          # nothing open yet
@@ -92,7 +73,7 @@ def test_the_tables_page_opens_a_private_table(server):
         assert ada.app.stack.top.session.lobby.table["name"] == "Ada's table"
         assert server.tables.by_name("Ada's table").private
     finally:
-        _close(ada.app)
+        close(ada.app)
 
 
 def test_a_private_table_joined_by_pasted_code_reaches_the_board(server, tmp_path):
@@ -100,7 +81,7 @@ def test_a_private_table_joined_by_pasted_code_reaches_the_board(server, tmp_pat
     table fills, and Bea's first board is whole (Ada plays her setup off screen)."""
     ada = _seat(server, tmp_path, "Ada", create="Ada's table", players=2, private=True)
     code = ada.session.lobby.table["code"]
-    bea = _start("bea")
+    bea = start(name="bea")
     try:
         _to_tables(bea, server.address[1], "Bea")
         bea.click(_row(bea, "Ada's table"))                          # private: the page asks for the code
@@ -132,13 +113,13 @@ def test_a_private_table_joined_by_pasted_code_reaches_the_board(server, tmp_pat
         assert board_check(bea.first("BoardScene"), 2) == ALL
         assert bea.app.settings.last_address == f"127.0.0.1:{server.address[1]}"
     finally:
-        _close(bea.app)
+        close(bea.app)
         ada.session.close()
 
 
 def test_a_public_table_is_joined_with_a_click_and_a_refusal_is_said(server, tmp_path):
     cy = _seat(server, tmp_path, "Cy", create="Cy's game", players=3, private=False)
-    dee = _start("dee")
+    dee = start(name="dee")
     try:
         _to_tables(dee, server.address[1], "Cy")                   # Cy's name is taken there
         dee.click(_row(dee, "Cy's game"))
@@ -156,5 +137,5 @@ def test_a_public_table_is_joined_with_a_click_and_a_refusal_is_said(server, tmp
         dee.until(lambda: lobby.players == ["Cy", "Dee"], 10, "both at the table")
         assert lobby.players_count == 3 and lobby.head == "Cy"
     finally:
-        _close(dee.app)
+        close(dee.app)
         cy.session.close()
