@@ -79,6 +79,12 @@ class Match(Protocol):
     host_name: str = ""
     """Who hosts the table and its name, as the network's list of tables said ("" when unknown)."""
     table_name: str = ""
+    secure: bool = False
+    """Whether the game crosses the network encrypted (TLS): see :attr:`server_fingerprint`."""
+    server_fingerprint: str | None = None
+    """The server certificate's fingerprint (``SHA256:AB:CD:…``), over TLS."""
+    first_meeting: bool = False
+    """The server's certificate was met for the first time (it is remembered now)."""
 
     def send(self, request: Action) -> None:
         """Send a game request; its answer arrives later through :meth:`poll`."""
@@ -529,6 +535,25 @@ KNOWN_SERVERS_FILE = "known_servers"
 """The fingerprints of the TLS servers met (beside the seat tokens; see :class:`KnownServers`)."""
 
 
+def tls_port_at(known: KnownServers, host: str, port: int, timeout: float = 5.0) -> int | None:
+    """Where the server at ``host:port`` (its plain port) speaks TLS, None where it does not.
+
+    :raises ServerIdentityChanged: it spoke TLS when we met it (``known`` remembers it), and no
+        longer does.
+    :raises OSError: it cannot be reached.
+    """
+    tls = offered_tls_port(host, port, timeout)
+    key = f"{host}:{port}"
+    if tls is None and known.get(key) is not None:
+        raise ServerIdentityChanged(
+            f"The server at {key} spoke TLS when met, and no longer does: someone may be "
+            f"listening in, so nothing was sent. If its owner turned TLS off, remove the line of "
+            f"{key} from {known.path} and join again.",
+            f"{key} stopped speaking securely: not connecting (someone may listen in).",
+            server=key, known_file=known.path, was=known.get(key))
+    return tls
+
+
 class RemoteMatch(Match):
     """A seat in a game on a server (or a place in its waiting room).
 
@@ -654,18 +679,8 @@ class RemoteMatch(Match):
         return self.conn.fingerprint
 
     def _offered_tls(self) -> int | None:
-        """Where the server speaks TLS (None: it does not), asked on its plain port.
-
-        :raises ServerIdentityChanged: it spoke TLS when we met it, and no longer does.
-        """
-        tls = offered_tls_port(self.host, self.port, self._connect_timeout)
-        if tls is None and self.known_servers.get(self._server_key) is not None:
-            raise ServerIdentityChanged(
-                f"The server at {self._server_key} spoke TLS when met, and no longer does: someone may be "
-                f"listening in, so nothing was sent. If its owner turned TLS off, remove the line of "
-                f"{self._server_key} from {self.known_servers.path} and join again.",
-                f"{self._server_key} stopped speaking securely: not connecting (someone may listen in).")
-        return tls
+        """Where the server speaks TLS (None: it does not), asked on its plain port (see :func:`tls_port_at`)."""
+        return tls_port_at(self.known_servers, self.host, self.port, self._connect_timeout)
 
     def _check_certificate(self, print_: str) -> None:
         if not self.known_servers.check(self._server_key, print_):
@@ -845,7 +860,8 @@ class RemoteMatch(Match):
                 except ServerIdentityChanged as e:   # not the server we played on: never send the token
                     log.warning("%s", e)
                     with self._lock:
-                        self._extra.append({"type": "ReconnectFailed", "reason": e.player_words})
+                        # (the refusal itself too, for a client that words what to do)
+                        self._extra.append({"type": "ReconnectFailed", "reason": e.player_words, "refusal": e})
                     self._wake()
                     return
                 except OSError as e:

@@ -31,3 +31,39 @@ def server(tmp_path, monkeypatch):
     srv.start()
     yield srv
     srv.stop()
+
+
+def make_cert(folder, name: str = "server"):
+    """A self-signed certificate and its key for 127.0.0.1 (``openssl req``): (cert, key) paths."""
+    import subprocess
+    cert, key = folder / f"{name}.pem", folder / f"{name}.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True, timeout=60)
+    return cert, key
+
+
+@pytest.fixture(scope="session")
+def certs(tmp_path_factory):
+    """Two self-signed certificates (``one``, ``two``), made once per test run."""
+    import shutil
+    if shutil.which("openssl") is None:
+        pytest.skip("needs the openssl command")
+    folder = tmp_path_factory.mktemp("certs")
+    return {"one": make_cert(folder, "one"), "two": make_cert(folder, "two")}
+
+
+@pytest.fixture
+def tls_server(tmp_path, monkeypatch, certs):
+    """As :func:`server`, serving TLS too (certificate ``one``) on a port of its own
+    (``tls_server.tls_address``)."""
+    from game.netcode.server import Server, ServerOptions
+    from game.rules.components import default_config
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    cert, key = certs["one"]
+    srv = Server(default_config(), ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv",
+                                                 heartbeat=5, seed=3, tls_cert=cert, tls_key=key, tls_port=0))
+    srv.start()
+    yield srv
+    srv.stop()

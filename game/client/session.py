@@ -24,6 +24,7 @@ from game.rules.views import config_from_view
 from .narration import Narrator
 from .plans import BuyPlan
 from .refusals import leader_missing_words, refusal_words
+from .security import IdentityWarning, Link, identity_warning, link_of
 from .view_model import ViewModel
 
 if TYPE_CHECKING:
@@ -88,6 +89,7 @@ class GameSession:
     error: str | None = None            # the last refusal, in words
     connection_lost: bool = False
     reconnect_failed: str | None = None
+    reconnect_warning: IdentityWarning | None = None   # why: the server is not the one the game was on
     turn_started: bool = False          # set when it becomes this player's turn (for the sound)
     _shadow: Game | None = field(default=None, init=False)
     _shadow_version: int = field(default=-1, init=False)
@@ -115,6 +117,12 @@ class GameSession:
     def remote(self) -> bool:
         """Whether a server plays the game (a local match carries its engine's config)."""
         return self.match.config is None
+
+    @property
+    def link(self) -> Link | None:
+        """How the game reaches its server, encrypted or not, and its certificate (None: a game on
+        this machine)."""
+        return link_of(self.match)
 
     # ------------------------------------------------------------------ per frame
     def pump(self) -> list[Msg]:
@@ -148,7 +156,9 @@ class GameSession:
             self.log.append(Note("Reconnected: the board is up to date again."))
             return
         if t == "ReconnectFailed":
-            self.reconnect_failed = m.get("reason") or "the server did not take us back"
+            # a server that is not the one the game was played on: the warning, and what to do
+            warning = self.reconnect_warning = identity_warning(m["refusal"]) if "refusal" in m else None
+            self.reconnect_failed = warning.line if warning else m.get("reason") or "the server did not take us back"
             return
         if t == "UpdateHistory":   # our extension: how the game got here, for a player who comes back
             self._history.extend(m.get("messages") or [])

@@ -9,15 +9,17 @@ A server that knows no tables (the reference's) answers no list: :class:`NoTable
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from game.match import TLS_SCHEME, RemoteMatch
+from game.match import KNOWN_SERVERS_FILE, TLS_SCHEME, RemoteMatch, tls_port_at
 from game.netcode import protocol as P
-from game.netcode.client import Connection, client_tls_context
+from game.netcode.client import Connection, KnownServers, client_tls_context
+from game.settings import data_dir
 
 from .address import hostport
+from .security import IdentityWarning, Link, identity_warning
 
 __all__ = ["NoTables", "OpenTable", "TableList", "join", "list_tables", "TABLE_NAME_MAX"]
 
@@ -58,6 +60,9 @@ class TableList:
     total: int = 0
     waiting: int = 0                 # people in the Quick game's queue
     queue_count: int | None = None   # the size the first of them chose, if any
+    # how it was asked, encrypted or not, and where the server speaks TLS (see :func:`list_tables`)
+    link: Link | None = field(default=None, compare=False)
+    tls_port: int | None = field(default=None, compare=False)
 
     @property
     def more(self) -> bool:
@@ -81,17 +86,36 @@ class TableList:
                    count if isinstance(count, int) else None)
 
 
-def list_tables(host: str, port: int, start: int = 0, timeout: float = 5.0) -> TableList:
-    """The open tables of the server at ``host:port`` (``tls://host``: over TLS, at ``port``), a
-    page of :data:`PAGE` from the ``start``-th. Blocks up to about ``timeout`` seconds.
+def list_tables(host: str, port: int, start: int = 0, timeout: float = 5.0, *, tls_port: int | None = None,
+                known_file: Path | None = None) -> TableList:
+    """The open tables of the server at ``host:port``, a page of :data:`PAGE` from the
+    ``start``-th. Blocks up to about ``timeout`` seconds (twice, where TLS is asked for first).
+
+    Asked over TLS where the server speaks it, as a game is (see :class:`~game.match.RemoteMatch`):
+    ``tls://host`` goes straight to TLS at ``port``; ``tls_port`` (from the LAN announcement, or
+    the last list's :attr:`TableList.tls_port`) goes there without asking; otherwise the plain port
+    is asked where TLS is spoken. The certificate is checked against those remembered in
+    ``known_file`` (by default the player's, beside the seat tokens) and remembered the first time.
+    The list says how it came (:attr:`TableList.link`).
 
     :raises OSError: the server cannot be reached (:class:`NoTables`: it answered, but knows no
-        tables).
+        tables; :class:`~game.netcode.client.ServerIdentityChanged`: it is not the one met there
+        before, and nothing was sent to it).
     """
-    tls = host.startswith(TLS_SCHEME)
-    if tls:
+    direct = host.startswith(TLS_SCHEME)
+    if direct:
         host = host[len(TLS_SCHEME):]
-    conn = Connection(host, port, timeout=timeout, tls=client_tls_context() if tls else None)
+        tls_port = port
+    known = KnownServers(known_file if known_file is not None else data_dir() / KNOWN_SERVERS_FILE)
+    key = f"{host}:{port}"
+    if tls_port is None:
+        tls_port = tls_port_at(known, host, port, timeout)
+    met: list[bool] = []
+    if tls_port is None:
+        conn = Connection(host, port, timeout=timeout)
+    else:
+        conn = Connection(host, tls_port, timeout=timeout, tls=client_tls_context(),
+                          verify=lambda print_: met.append(not known.check(key, print_)))
     try:
         conn.send(P.ReqTables(start))
         try:
@@ -102,7 +126,8 @@ def list_tables(host: str, port: int, start: int = 0, timeout: float = 5.0) -> T
         if m.get("type") != P.UPDATE_TABLES:
             raise NoTables(f"The server at {hostport(host, port)} has no tables to show "
                            f"(it keeps one waiting list: join it with Quick game).")
-        return TableList.from_message(m)
+        link = Link(hostport(host, port), conn.fingerprint, any(met))
+        return replace(TableList.from_message(m), link=link, tls_port=tls_port)
     finally:
         try:
             conn.send(P.ReqGoodbye())
@@ -153,6 +178,7 @@ class Seating:
         self.host, self.port, self.nickname, self.config = host, port, nickname, config
         self.state = "connecting"
         self.error: str | None = None
+        self.warning: IdentityWarning | None = None   # failed: the server is not the one met there before
         self.taken = False
         self.session: Any = None          # the GameSession, once connected
         self.remote: RemoteMatch | None = None   # its match (kept after a refusal: its seat token)
@@ -190,6 +216,7 @@ class Seating:
                 return self.state
             if isinstance(result, OSError):
                 from .address import describe_connect_error
+                self.warning = identity_warning(result)
                 return self._fail(describe_connect_error(result, self.host.removeprefix(TLS_SCHEME), self.port))
             from .session import GameSession
             self.remote = result

@@ -198,12 +198,16 @@ class ServerIdentityChanged(ConnectionError):
     someone may stand between us and it. Nothing was sent to it.
 
     ``str()`` is the whole story (for the log: fingerprints, the file and its line to remove);
-    :attr:`player_words` one sentence for a screen.
+    :attr:`player_words` one sentence for a screen. The facts, for a client that words them
+    itself: :attr:`server` (``host:port``), :attr:`known_file` (where its line is), :attr:`was`
+    (the fingerprint remembered) and :attr:`now` (the one shown; None: it no longer speaks TLS).
     """
 
-    def __init__(self, message: str, player_words: str) -> None:
+    def __init__(self, message: str, player_words: str, *, server: str = "", known_file: Path | None = None,
+                 was: str | None = None, now: str | None = None) -> None:
         super().__init__(message)
         self.player_words = player_words
+        self.server, self.known_file, self.was, self.now = server, known_file, was, now
 
 
 class KnownServers:
@@ -248,7 +252,8 @@ class KnownServers:
                 f"The server at {key} is not the one met there before: its certificate changed (it was "
                 f"{seen}, it is {print_}). Someone may be listening in, so nothing was sent. If its "
                 f"owner made a new certificate, remove the line of {key} from {self.path} and join again.",
-                f"{key} changed its certificate: not connecting (someone may listen in).")
+                f"{key} changed its certificate: not connecting (someone may listen in).",
+                server=key, known_file=self.path, was=seen, now=print_)
         known[key] = print_
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -40,7 +40,8 @@ class ConnectionOverlay(PaintedScene):
     def layout(self) -> None:
         w, h = self.app.size
         u = self.unit
-        cw, ch = round(620 * u), round(270 * u)
+        warned = self.session.reconnect_warning is not None   # a warning of a few sentences
+        cw, ch = round((760 if warned else 620) * u), round((400 if warned else 270) * u)
         self.card = pygame.Rect((w - cw) // 2, (h - ch) // 2, cw, ch)
         bw, bh = round(200 * u), round(48 * u)
         label = "Back to the title" if self.failed else "Leave"
@@ -79,9 +80,11 @@ class ConnectionOverlay(PaintedScene):
         y = self.card.y + round(40 * u)
         size = max(14, round(34 * u))
         if self.failed:
-            head = fonts.render("Could not reconnect", size, OXBLOOD)
+            warning = self.session.reconnect_warning   # not the server the game was on: what to do
+            title = warning.title if warning else "Could not reconnect"
+            head = fonts.render(title, fonts.fit(title, self.card.w - round(60 * u), size), OXBLOOD)
             surface.blit(head, head.get_rect(midtop=(cx, y)))
-            text = failure_words(self.failed, self.session.match.host)
+            text = warning.text if warning else failure_words(self.failed, self.session.match.host)
             small = max(12, round(21 * u))
             lines = wrap(text, small, self.card.w - round(80 * u), "italic")
             blit_lines(surface, lines, small, SEPIA, cx, y + head.get_height() + round(12 * u), "italic",

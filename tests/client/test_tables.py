@@ -86,13 +86,19 @@ def test_a_server_without_tables_and_one_not_there(tmp_path):
     port = lsock.getsockname()[1]
 
     def serve() -> None:
-        conn, _ = lsock.accept()
-        with conn:
-            conn.sendall(encode({"type": "ReqWelcome"}))
-            conn.recv(4096)
-            conn.sendall(encode({"msg": 'Event type "ReqTables" as subclass of "VCEvent" does not exist.',
-                                 "type": "ErrProtocol"}))
-            conn.recv(4096)
+        # the client asks where TLS is spoken (a ReqWelcome of its own, answered plainly, as the
+        # reference answers every ReqWelcome), then asks for the tables on a second connection
+        for _ in range(2):
+            conn, _ = lsock.accept()
+            with conn:
+                conn.sendall(encode({"type": "ReqWelcome"}))
+                got = conn.recv(4096)
+                if b"ReqWelcome" in got:
+                    conn.sendall(encode({"type": "ResWelcome"}))
+                    continue
+                conn.sendall(encode({"msg": 'Event type "ReqTables" as subclass of "VCEvent" does not exist.',
+                                     "type": "ErrProtocol"}))
+                conn.recv(4096)
 
     t = threading.Thread(target=serve, daemon=True)
     t.start()
