@@ -404,6 +404,7 @@ class LoadGenerator:
         self.playing = False
         self.latencies: list[float] = []       # ms, send to the reply's arrival in the socket
         self.app_latencies: list[float] = []   # ms, send to the reply's read by this program
+        self.late: list[float] = []            # ms, how late each think time's end was acted on
         self.setup_latencies: list[float] = []
         self.answered = 0
         self.errors = 0
@@ -760,7 +761,9 @@ class LoadGenerator:
                 self.poll(wait)
                 now = time.perf_counter()
                 while timers and timers[0][0] <= now:
-                    c = heapq.heappop(timers)[2]
+                    due, _, c = heapq.heappop(timers)
+                    if self.playing:
+                        self.late.append(1000 * (now - due))
                     c.scheduled = False
                     self.maybe_act(c, now=True)
             else:

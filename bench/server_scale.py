@@ -18,7 +18,12 @@ Prints what it does, then as its LAST line one JSON object: ``players``, ``table
 ``requests``, ``requests_per_s``, ``p50_ms``, ``p99_ms`` (send to the arrival of the answer in
 the client's socket), ``app_p99_ms``, ``server_peak_rss_mb``, ``server_cpu_pct``, ``errors``,
 ``attack`` (what the attackers sent and were answered), ``load`` (the load average at the end:
-other work on the machine counts in the figures).
+other work on the machine counts in the figures); and to tell where time goes,
+``server_cpu_us_per_req`` (the server's CPU over the play phase, per request answered),
+``stalls`` (the server's ``--stall-log`` lines of the play phase: how many wake-ups took longer
+than ``--stall-ms``, the longest on the clock and in the loop's CPU, and the timers that ran in
+them), ``loadgen_cpu_pct`` and ``loadgen_late_p99_ms`` (how late the load generator acted on the
+end of a think time: when it is busy, this grows first).
 
 Targets (issue 20, section 6): 10,000 players at 2,500 tables, p99 <= 25 ms, RSS <= 400 MB,
 0 errors; with the attackers, p99 <= 50 ms. On a shared 2-core machine, scale ``--players`` down
@@ -31,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import socket
 import sys
@@ -121,6 +127,38 @@ class Attackers:
                 "silent_joiners": self.silent_joined, "blind_bytes_sent": self.blind_sent}
 
 
+STALL = re.compile(r"stall: wake-up of ([\d.]+) ms \(CPU ([\d.]+) ms\): (\d+) ready, (\d+) lines, "
+                   r"\d+ connections; ([^;]*)")
+RAN = re.compile(r"(\w+) x(\d+) ([\d.]+) ms")
+
+
+def stall_summary(path: Path, start: int) -> dict:
+    """What the server's ``--stall-log`` lines of the play phase say: how many wake-ups took
+    longer than the threshold, the longest (on the clock and in CPU time), and for the timers and
+    calls that ran in them, how often and how much CPU they took."""
+    walls, cpus, lines = [], [], []
+    ran: dict[str, list[float]] = {}
+    with open(path, "rb") as f:
+        f.seek(start)
+        for raw in f:
+            m = STALL.search(raw.decode(errors="replace"))
+            if not m:
+                continue
+            walls.append(float(m[1]))
+            cpus.append(float(m[2]))
+            lines.append(int(m[4]))
+            for name, n, ms in RAN.findall(m[5]):
+                r = ran.setdefault(name, [0, 0.0])
+                r[0] += int(n)
+                r[1] += float(ms)
+    walls.sort()
+    cpus.sort()
+    return {"count": len(walls), "wall_max_ms": walls[-1] if walls else 0.0,
+            "wall_p90_ms": percentile(walls, 0.9), "cpu_max_ms": cpus[-1] if cpus else 0.0,
+            "cpu_p90_ms": percentile(cpus, 0.9), "lines_max": max(lines, default=0),
+            "ran": {k: [v[0], round(v[1], 1)] for k, v in sorted(ran.items(), key=lambda kv: -kv[1][1])}}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=2000, help="honest players (a multiple of 4)")
@@ -128,11 +166,15 @@ def main() -> None:
     ap.add_argument("--think", default="2,8", help="think time range in seconds, 'lo,hi'")
     ap.add_argument("--attack", action="store_true", help="run the attackers alongside")
     ap.add_argument("--silent", type=int, default=500, help="silent joiners with --attack")
+    ap.add_argument("--stall-ms", type=float, default=10.0,
+                    help="the server logs every wake-up of its loop longer than this (0: off)")
+    ap.add_argument("--server-log", type=Path, default=None, help="keep the server's log (stderr) in this file")
     args = ap.parse_args()
     lo, hi = (float(x) for x in args.think.split(","))
     tables = args.players // 4
     tmp = Path(tempfile.mkdtemp(prefix="mor-scale-"))
-    server = ServerProcess(tmp, None, OPERATOR + ["--max-connections", str(args.players + args.silent + 200)])
+    server = ServerProcess(tmp, None, OPERATOR + ["--max-connections", str(args.players + args.silent + 200),
+                                                  "--stall-log", str(args.stall_ms)])
     gen = LoadGenerator("127.0.0.1", server.port, server, args.turns, seed=1, think=1.0, players=4)
     gen.think_range = (lo, hi)
     attackers = None
@@ -149,10 +191,14 @@ def main() -> None:
             attackers = Attackers(server.port, args.silent)
             attackers.start()
         cpu0 = sum(server.cpu_seconds())
+        gen_cpu0 = time.thread_time()
+        stall_from = server.stderr_path.stat().st_size
         t1 = time.perf_counter()
         status = gen.play(limit=120.0 + args.turns * 4 * hi * 1.5)
         play_s = time.perf_counter() - t1
         cpu = sum(server.cpu_seconds()) - cpu0
+        gen_cpu = time.thread_time() - gen_cpu0
+        stalls = stall_summary(server.stderr_path, stall_from)
         if status != "ok":
             gen.fail_outstanding(f"play {status}")
         if attackers is not None:
@@ -169,6 +215,10 @@ def main() -> None:
             "p50_ms": round(percentile(lat, 0.5), 2), "p99_ms": round(percentile(lat, 0.99), 2),
             "app_p99_ms": round(percentile(app, 0.99), 2), "max_ms": round(lat[-1], 2) if lat else 0.0,
             "server_peak_rss_mb": round(server.peak_rss_mb, 1), "server_cpu_pct": round(100 * cpu / play_s, 1),
+            "server_cpu_us_per_req": round(1e6 * cpu / max(1, gen.answered), 1),
+            "loadgen_cpu_pct": round(100 * gen_cpu / play_s, 1),
+            "loadgen_late_p99_ms": round(percentile(sorted(gen.late), 0.99), 2),
+            "stalls": stalls,
             "play_s": round(play_s, 1), "errors": gen.errors + (0 if server.alive() else 1),
         })
         if gen.error_kinds:
@@ -178,6 +228,8 @@ def main() -> None:
             attackers.stop.set()
         gen.close()
         server.stop()
+        if args.server_log is not None:
+            shutil.copyfile(server.stderr_path, args.server_log)
         shutil.rmtree(tmp, ignore_errors=True)
     result["load"] = os.getloadavg()[0]
     print(f"p50 {result.get('p50_ms')} ms, p99 {result.get('p99_ms')} ms, {result.get('requests')} requests, "

@@ -87,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the certificate's private key (default: in the --tls-cert file)")
     ap.add_argument("--tls-port", type=int, default=None, metavar="N",
                     help="the TLS port (default: --port + 1)")
+    ap.add_argument("--stall-log", type=float, default=0.0, metavar="MS",
+                    help="diagnostic: log (WARNING) every wake-up of the server's loop that takes longer "
+                         "than MS milliseconds, with what ran in it (default 0: off)")
     lim = ap.add_argument_group(
         "limits", "What one stranger may take of the server (docs/server.md, 'On the internet'); 0 lifts a limit.")
     d = ServerOptions()
@@ -170,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
                             line_rate=args.line_rate, max_output=args.max_output,
                             max_output_total=args.max_output_total, tables_per_address=args.tables_per_address,
                             bots_per_address=args.bots_per_address, max_bots=args.max_bots,
-                            bot_load=args.bot_load)
+                            bot_load=args.bot_load, stall_log=max(0.0, args.stall_log))
     if args.tls_cert is None and (args.tls_key is not None or args.tls_port is not None):
         log.error("--tls-key and --tls-port need --tls-cert")
         return 2

@@ -74,6 +74,10 @@ CONNECTION_LOST = "ConnectionLost"
 HEARTBEAT_INTERVAL = 10.0
 """Seconds without outgoing traffic after which the client sends ``ReqHeartbeat``."""
 
+KEEPALIVE_SLICES = 50
+"""A :class:`ConnectionGroup` looks at a fiftieth of its peers every fiftieth of a second for
+their keep-alive."""
+
 Message = dict[str, Any]
 Outgoing = Message | Action | ClientMessage
 
@@ -687,7 +691,9 @@ class ConnectionGroup:
         self.peers: set[Peer] = set()
         self._lost: list[tuple[Peer, Message]] = []   # ConnectionLost not yet handed out
         self._heartbeat_interval = heartbeat_interval
-        self._next_keepalive = time.monotonic() + 1.0
+        self._next_keepalive = time.monotonic() + 1.0 / KEEPALIVE_SLICES
+        self._keepalive_todo: list[Peer] = []   # the peers the keep-alive has yet to look at this second
+        self._keepalive_share = 0
 
     def connect(self, host: str, port: int, timeout: float = 5.0, data: Any = None) -> Peer:
         """Open one more connection (the connect itself blocks up to ``timeout`` seconds).
@@ -771,7 +777,7 @@ class ConnectionGroup:
             count += len(lost)
         now = time.monotonic()
         if now >= self._next_keepalive:
-            self._next_keepalive = now + 1.0
+            self._next_keepalive = now + 1.0 / KEEPALIVE_SLICES
             self._keepalive(now)
         return count
 
@@ -790,9 +796,17 @@ class ConnectionGroup:
 
     # ------------------------------------------------------------------ internals
     def _keepalive(self, now: float) -> None:
+        """Look at the next of KEEPALIVE_SLICES slices of the peers (so each peer once a second,
+        each at a moment of its own, as separate clients would: 10,000 peers do not send their
+        heartbeats in one burst)."""
+        todo = self._keepalive_todo
+        if not todo:
+            todo = self._keepalive_todo = list(self.peers)
+            self._keepalive_share = len(todo) // KEEPALIVE_SLICES + 1
         due = now - self._heartbeat_interval
-        for peer in [q for q in self.peers if q.last_send <= due]:
-            if peer.connected:
+        for _ in range(min(self._keepalive_share, len(todo))):
+            peer = todo.pop()
+            if peer.connected and peer.last_send <= due:
                 peer.protocol.probe_sent()
                 peer._queue(_REQ_HEARTBEAT)
 

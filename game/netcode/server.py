@@ -27,7 +27,9 @@ Limits (what one stranger may take; each an option, see ``docs/server.md``)
     wake-up, output queued per connection and in total, games and bot seats per address, bot
     seats in total, and games with bots only while the bots' workers keep the pace of those
     under way (``bot_load``, :meth:`Server.bot_load`). One timer watches every connection's
-    clocks, so nothing of a closed connection is left in the timers. Only the first few of the
+    clocks (a heap of deadlines holding each connection by a weak reference, so nothing of a
+    closed connection is kept; a connection is looked at when a deadline of its own may have
+    come, never all of them at once). Only the first few of the
     waiting list hear of its changes, and only a table's people of that table's. A seat at a
     table is a place outside a game in progress (``lobby_time``); open tables count among an
     address's games.
@@ -140,6 +142,7 @@ import socket
 import ssl
 import threading
 import time
+import weakref
 from collections import deque
 import dataclasses
 from dataclasses import dataclass
@@ -206,6 +209,12 @@ CHAT_WINDOW = 10.0
 """A player may send CHAT_BURST chat lines in any CHAT_WINDOW seconds."""
 
 SWEEP_INTERVAL = 1.0
+WATCH_TICK = 0.05
+"""Seconds at least between two looks at the connections' clocks (:meth:`Server._watch_sessions`):
+the deadlines that come in between are seen together."""
+WATCH_BATCH = 500
+"""Connections looked at in one wake-up at most; those left wait for the next wake-up (thousands
+connecting at once come due at once: their heartbeats are spread over a few wake-ups)."""
 BOT_WINDOW = 30.0
 """Seconds of bot decisions the admission of bot games looks back on (see :meth:`Server.bot_load`)."""
 BOT_WAIT_MAX = 1.0
@@ -222,6 +231,8 @@ ANNOUNCE_INTERVAL = 0.5
 _NETWORK_TYPES = P.CLIENT_TYPES - P.GAME_REQUEST_TYPES
 """The network and lobby types (parsed by protocol.py); any other registered type is a game request."""
 _ACTIONS = Action.REGISTRY
+_HEARTBEAT_LINE = encode(P.req_heartbeat())[:-1]
+_RES_HEARTBEAT = encode(P.res_heartbeat())
 
 
 _IN = Poller.IN
@@ -272,6 +283,8 @@ class ServerOptions:
     bot_load: float = 0.7            # share of the bot workers' time (thinking, over the last
                                      # BOT_WINDOW seconds) past which no more bot games are
                                      # admitted: the games admitted keep their pace (0: no limit)
+    stall_log: float = 0.0           # log every wake-up of the loop longer than this many ms,
+                                     # with what ran in it (a diagnostic; 0: off)
 
 
 class Session:
@@ -429,6 +442,9 @@ class Server:
         self._calls: deque[tuple[Callable[..., Any], tuple[Any, ...]]] = deque()
         self._timers: list[tuple[float, int, Callable[..., Any], tuple[Any, ...]]] = []
         self._timer_seq = 0
+        self._stall_at: tuple[float, float, int] = (0.0, 0.0, 0)   # stall_log: this wake-up's start
+        self._stall_ran: dict[str, tuple[int, float]] | None = None   # stall_log: what ran in it
+        self._stall_types: dict[str, int] = {}   # stall_log: the lines it answered, by type
         self._accepting = False
         self._accept_failing = False
         self._numbers = 0
@@ -449,6 +465,7 @@ class Server:
         self._refused_logged = 0.0
         self._origin: dict[int, str] = {}  # game id -> the address of whoever started it
         self._head: tuple[Session | None, float] = (None, 0.0)   # the head of the list, and since when it is asked
+        self._clocks: list[tuple[float, int, weakref.ref[Session]]] = []   # (when to look, number, connection)
         self._start_failing = False        # the pending game could not be saved: tried again every second
 
     # ------------------------------------------------------------------ life cycle
@@ -606,6 +623,7 @@ class Server:
             self._dirty.clear()
             self._unread.clear()
             self._timers.clear()
+            self._clocks.clear()
             for sock in (self._wake_r, self._wake_w):
                 if sock is not None:
                     sock.close()
@@ -622,18 +640,49 @@ class Server:
         poll = self._poller.poll
         lock = self.lock
         stopping = self._stopping
+        stall = self.options.stall_log / 1000
         while not stopping.is_set():
             try:
                 ready = poll(self._timeout())
+                if stall:
+                    self._stall_begin()
                 with lock:
                     if stopping.is_set():
                         break
                     self.wakeups += 1
                     self._handle(ready)
+                if stall:
+                    self._stall_end(stall, len(ready))
             except Exception:   # a bug in the loop itself: log it, never die, never spin
                 log.exception("server loop error")
                 time.sleep(0.01)
         self._loop_thread_id = None   # from now on only stop() touches the connections
+
+    def _stall_begin(self) -> None:
+        self._stall_at = (time.perf_counter(), time.thread_time(), self.lines_handled)
+        self._stall_ran = {}
+        self._stall_types = {}
+
+    def _stall_end(self, threshold: float, ready: int) -> None:
+        """``stall_log``: one line for a wake-up longer than ``threshold`` seconds, from the poll's
+        return to the next poll: on the clock and in the loop thread's CPU time (the difference
+        is time spent waiting for a core or the GIL), the connections reported ready, the lines
+        answered, the timers and calls that ran (with their count and CPU ms)."""
+        t0, c0, lines = self._stall_at
+        wall = time.perf_counter() - t0
+        if wall >= threshold:
+            ran = ", ".join(f"{name} x{n} {1000 * cpu:.1f} ms"
+                            for name, (n, cpu) in sorted(self._stall_ran.items(), key=lambda kv: -kv[1][1]))
+            types = ", ".join(f"{t} {n}" for t, n in sorted(self._stall_types.items(), key=lambda kv: -kv[1]))
+            log.warning("stall: wake-up of %.1f ms (CPU %.1f ms): %d ready, %d lines, %d connections; %s; %s",
+                        1000 * wall, 1000 * (time.thread_time() - c0), ready, self.lines_handled - lines,
+                        len(self.sessions), ran or "no timers", types or "no lines")
+        self._stall_ran = None
+
+    def _ran(self, fn: Callable[..., Any], cpu: float, count: int = 1) -> None:
+        name = getattr(fn, "__name__", repr(fn))
+        n, total = self._stall_ran.get(name, (0, 0.0))   # type: ignore[union-attr]
+        self._stall_ran[name] = (n + count, total + cpu)  # type: ignore[index]
 
     def _timeout(self) -> float | None:
         if self._calls or self._unread:
@@ -675,17 +724,27 @@ class Server:
             if self._dirty:
                 self._flush_dirty()
         calls = self._calls
+        trace = self._stall_ran is not None
         while calls:
             fn, args = calls.popleft()
+            c0 = time.thread_time() if trace else 0.0
             try:
                 fn(*args)
             except Exception:
                 log.exception("server call %r failed", fn)
+            if trace:
+                self._ran(fn, time.thread_time() - c0)
         timers = self._timers
         if timers and timers[0][0] <= now:
             self._run_timers(now)
         if self._dirty:
-            self._flush_dirty()
+            if trace:
+                c0 = time.thread_time()
+                n = len(self._dirty)
+                self._flush_dirty()
+                self._ran(self._flush_dirty, time.thread_time() - c0, n)
+            else:
+                self._flush_dirty()
 
     def _wake(self) -> None:
         w = self._wake_w
@@ -719,12 +778,16 @@ class Server:
 
     def _run_timers(self, now: float) -> None:
         timers = self._timers
+        trace = self._stall_ran is not None
         while timers and timers[0][0] <= now:
             _, _, fn, args = heapq.heappop(timers)
+            c0 = time.thread_time() if trace else 0.0
             try:
                 fn(*args)
             except Exception:
                 log.exception("timer %r failed", fn)
+            if trace:
+                self._ran(fn, time.thread_time() - c0)
 
     def _janitor(self) -> None:
         try:
@@ -838,6 +901,7 @@ class Server:
         self._conns[s.fd] = s
         self.sessions.add(s)
         self.per_address[key] = here + 1
+        self._clock(s, s.opened + min((t for t in (o.heartbeat, o.join_time, o.lobby_time) if t > 0), default=1.0))
         log.debug("connection %d from %s%s", s.number, addr, " (TLS)" if tls else "")
         if tls:
             self._handshake(s)    # a silent one is closed by the connections' watch, as any other
@@ -892,49 +956,98 @@ class Server:
         times = [t for t in (o.heartbeat, o.join_time, o.lobby_time, o.head_time) if t > 0]
         return max(0.05, min([SWEEP_INTERVAL] + [t / 4 for t in times]))
 
+    def _clock(self, s: Session, due: float) -> None:
+        """Look at the connection ``s`` again at ``due``: its one entry in the connections' clocks
+        (by a weak reference, so a closed connection is freed at once; its entry is dropped
+        when it comes up)."""
+        heapq.heappush(self._clocks, (due, s.number, weakref.ref(s)))
+
     def _watch_sessions(self) -> None:
-        """The connections' clocks, looked at every second or so (one timer for them all, so a
-        closed connection leaves nothing behind in the timers): ``ReqHeartbeat`` after
-        ``heartbeat`` seconds without input, closed after twice that; closed when it has not
-        joined within ``join_time``, or stayed outside a game in progress for ``lobby_time``; and
-        the head of the waiting list that does not choose within ``head_time`` goes to the back."""
+        """The connections' clocks: ``ReqHeartbeat`` after ``heartbeat`` seconds without input,
+        closed after twice that; closed when it has not joined within ``join_time``, or stayed
+        outside a game in progress for ``lobby_time``; and the head of the waiting list that does
+        not choose within ``head_time`` goes to the back.
+
+        Each connection is looked at only when one of its deadlines may have come (a heap of
+        them, one entry per connection: :meth:`_check_session` says when next), so the work
+        follows the deadlines, not the number of connections, and never more than WATCH_BATCH
+        connections in one wake-up: 10,000 players cost no pause every second. One timer
+        for them all, run at the first deadline (at most every WATCH_TICK), or every
+        ``_watch_interval()`` for the head of the waiting list."""
+        now = time.monotonic()
+        more = False
         try:
-            self._check_sessions(time.monotonic())
+            more = self._check_sessions(now)
+            self._watch_head(now)
         finally:
             if not self._stopping.is_set():
-                self._call_at(time.monotonic() + self._watch_interval(), self._watch_sessions)
+                when = now + self._watch_interval()
+                clocks = self._clocks
+                if more:
+                    when = now + 0.001   # the next wake-up (not this one: it has done its share)
+                elif clocks and clocks[0][0] < when:
+                    when = max(clocks[0][0], now + WATCH_TICK)
+                self._call_at(when, self._watch_sessions)
 
-    def _check_sessions(self, now: float) -> None:
+    def _check_sessions(self, now: float) -> bool:
+        """Look at the connections whose time has come, WATCH_BATCH at most; True if more are due."""
+        clocks = self._clocks
+        pop, push = heapq.heappop, heapq.heappush
+        looked = 0
+        while clocks and clocks[0][0] <= now:
+            if looked >= WATCH_BATCH:
+                return True
+            _, number, ref = pop(clocks)
+            s = ref()
+            if s is None or s.closed or s.goodbye:   # closed, or closing within WRITER_FLUSH_TIMEOUT
+                continue
+            looked += 1
+            due = self._check_session(s, now)
+            if due is not None:
+                push(clocks, (due, number, ref))
+        return False
+
+    def _check_session(self, s: Session, now: float) -> float | None:
+        """Apply the time limits to one connection; returns when to look at it again (None: it is
+        closed). Input only pushes its deadlines back, so it is never looked at too late: at
+        worst too early, and then its next deadline is computed again."""
         o = self.options
         beat = o.heartbeat
-        for s in list(self.sessions):
-            if s.closed or s.goodbye:
-                continue
-            if s.handshake:   # a TLS handshake not over: nothing may be sent; closed if silent
-                if now - s.last_input >= 2 * beat:
-                    log.info("%r TLS handshake silent for %.1f s: closing", s, now - s.last_input)
-                    self._close(s)
-                continue
-            if s.throttled or s.pending:
-                s.last_input = now   # not silent: what it sent waits for its turn
-            silent = now - s.last_input
-            if silent >= 2 * beat and s.pinged:
-                log.info("%r silent for %.1f s: closing", s, silent)
+        if s.handshake:   # a TLS handshake not over: nothing may be sent; closed if silent
+            if now - s.last_input >= 2 * beat:
+                log.info("%r TLS handshake silent for %.1f s: closing", s, now - s.last_input)
                 self._close(s)
-                continue
-            if silent >= beat and not s.pinged:
-                s.pinged = True
-                s.send(P.req_heartbeat())
-            if s.nickname is None:
-                if o.join_time and now - s.opened >= o.join_time:
+                return None
+            return s.last_input + 2 * beat
+        if s.throttled or s.pending:
+            s.last_input = now   # not silent: what it sent waits for its turn
+        silent = now - s.last_input
+        if silent >= 2 * beat and s.pinged:
+            log.info("%r silent for %.1f s: closing", s, silent)
+            self._close(s)
+            return None
+        if silent >= beat and not s.pinged:
+            s.pinged = True
+            s.send(P.req_heartbeat())
+        due = s.last_input + (2 * beat if s.pinged else beat)
+        if s.nickname is None:
+            if o.join_time:
+                if now - s.opened >= o.join_time:
                     self._turn_out(s, NO_JOIN.format(_secs(o.join_time)), "sent no ReqJoin")
-                continue
-            room = s.room
-            if room is not None and not room.finished and not s.left:
-                s.since = now
-            elif o.lobby_time and now - s.since >= o.lobby_time:
+                    return None
+                due = min(due, s.opened + o.join_time)
+            return due
+        room = s.room
+        if room is not None and not room.finished and not s.left:
+            s.since = now
+            if o.lobby_time:   # its game may end any moment: the lobby's clock starts then
+                due = min(due, now + max(self._watch_interval(), o.lobby_time / 16))
+        elif o.lobby_time:
+            if now - s.since >= o.lobby_time:
                 self._turn_out(s, NO_GAME.format(_secs(o.lobby_time)), "joined no game")
-        self._watch_head(now)
+                return None
+            due = min(due, s.since + o.lobby_time)
+        return due
 
     def _turn_out(self, s: Session, text: str, why: str) -> None:
         """Close a connection that holds a place without using it, telling it why first."""
@@ -1057,9 +1170,16 @@ class Server:
     def _handle_line(self, s: Session, line: bytes) -> None:
         """Answer one line; whatever goes wrong, the client gets an answer and the loop goes on."""
         self.lines_handled += 1
+        if line == _HEARTBEAT_LINE:   # the most frequent line of all (every quiet client's, every 10 s)
+            if self._stall_ran is not None:
+                self._stall_types[P.REQ_HEARTBEAT] = self._stall_types.get(P.REQ_HEARTBEAT, 0) + 1
+            s.push(_RES_HEARTBEAT)
+            return
         try:
             d = decode_line(line)
             t = d["type"]
+            if self._stall_ran is not None:
+                self._stall_types[t] = self._stall_types.get(t, 0) + 1
             kind = _ACTIONS.get(t) if t not in _NETWORK_TYPES else None
             if kind is not None:   # a game request: what parse_client_message does, minus checks done
                 try:

@@ -339,6 +339,66 @@ class TestSelectorPoller:
         assert p.closed_by_server(timeout=2)
 
 
+class TestConnectionClocks:
+    """The connections' time limits are a heap of deadlines, not a walk over every connection."""
+
+    @staticmethod
+    def _count_looks(srv, monkeypatch) -> list[int]:
+        """The connections looked at by each run of the watch, from now on."""
+        looks: list[int] = []
+        check_one, check_all = srv._check_session, srv._check_sessions
+
+        def counted_one(s, now):
+            looks[-1] += 1
+            return check_one(s, now)
+
+        def counted_all(now):
+            looks.append(0)
+            return check_all(now)
+
+        monkeypatch.setattr(srv, "_check_session", counted_one)
+        monkeypatch.setattr(srv, "_check_sessions", counted_all)
+        return looks
+
+    def test_connections_far_from_their_deadlines_are_not_looked_at(self, make_server, peers, monkeypatch):
+        srv = make_server(heartbeat=12.5, head_time=0)   # the watch still runs every second
+        conns = [peers(srv.address).welcome() for _ in range(40)]
+        looks = self._count_looks(srv, monkeypatch)
+        wait_until(lambda: len(looks) >= 2, timeout=5)
+        assert sum(looks) == 0, "a connection was looked at long before any deadline of its own"
+        assert len(srv.sessions) == len(conns)
+
+    def test_a_crowd_falling_silent_together_is_pinged_over_several_wake_ups(self, make_server, peers,
+                                                                             monkeypatch):
+        monkeypatch.setattr(server_mod, "WATCH_BATCH", 8)
+        srv = make_server(heartbeat=0.4)
+        looks = self._count_looks(srv, monkeypatch)
+        crowd = [peers(srv.address).welcome() for _ in range(30)]
+        for p in crowd:
+            p.expect("ReqHeartbeat", timeout=5)
+        assert max(looks) <= 8 and sum(looks) >= 30
+        for p in crowd:                        # silent on: closed after twice the heartbeat
+            assert p.closed_by_server(timeout=5)
+        wait_until(lambda: not srv.sessions)
+        assert not any(ref() for _, _, ref in srv._clocks), "a closed connection is kept by its clock"
+
+
+def test_the_stall_log_says_what_a_long_wake_up_did(make_server, peers, caplog):
+    caplog.set_level(logging.WARNING, logger="mor.server")
+    srv = make_server(stall_log=0.0001)   # every wake-up is "long"
+    p = peers(srv.address).welcome()
+    p.send({"type": "ReqHeartbeat"})
+    p.expect("ResHeartbeat")
+    p.send({"type": "ReqChat", "text": "hi"})   # not joined: refused
+    p.expect("ErrNickname")
+    def said() -> list[str]:   # (a wake-up is logged once it is over: after its replies)
+        return [r.getMessage() for r in caplog.records if "stall: wake-up of" in r.getMessage()]
+
+    wait_until(lambda: any("ReqChat 1" in m for m in said()))
+    assert any("ReqHeartbeat 1" in m for m in said())
+    assert all(" ms (CPU " in m and " connections; " in m for m in said())
+
+
 class TestBroadcast:
     def _room(self):
         game = Game.new(CONFIG, ["ann", "bob"], 7)
