@@ -21,7 +21,7 @@ from pathlib import Path
 
 from game.rules.components import ConfigError, load_config
 
-from .server import LINE_BURST, MAX_QUEUED_BYTES, ServerOptions
+from .server import LINE_BURST, MAX_QUEUED_BYTES, TLS_BURST, ServerOptions
 
 log = logging.getLogger("mor.server")
 
@@ -110,6 +110,10 @@ def build_parser() -> argparse.ArgumentParser:
     lim.add_argument("--line-rate", type=_seconds, default=d.line_rate, metavar="LINES",
                      help=f"lines a second one connection is served, after a burst of {LINE_BURST:g} s' worth; "
                           f"a faster sender is simply read more slowly (default {d.line_rate:g})")
+    lim.add_argument("--tls-handshake-rate", type=_seconds, default=d.tls_handshake_rate, metavar="N",
+                     help=f"new TLS handshakes a second from one address, after a burst of {TLS_BURST:g} s' worth; "
+                          f"past it a handshake waits its turn (up to {TLS_BURST:g} s, then the connection is "
+                          f"closed) (default {d.tls_handshake_rate:g})")
     lim.add_argument("--max-output", type=_count, default=MAX_QUEUED_BYTES, metavar="BYTES",
                      help=f"bytes waiting to be sent to one connection; past them it is not reading and is "
                           f"dropped (default {MAX_QUEUED_BYTES})")
@@ -170,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
                             tls_cert=args.tls_cert, tls_key=args.tls_key, tls_port=args.tls_port,
                             max_connections=args.max_connections, max_per_address=args.max_per_address,
                             join_time=args.join_time, lobby_time=args.lobby_time, head_time=args.head_time,
-                            line_rate=args.line_rate, max_output=args.max_output,
+                            line_rate=args.line_rate, tls_handshake_rate=args.tls_handshake_rate,
+                            max_output=args.max_output,
                             max_output_total=args.max_output_total, tables_per_address=args.tables_per_address,
                             bots_per_address=args.bots_per_address, max_bots=args.max_bots,
                             bot_load=args.bot_load, stall_log=max(0.0, args.stall_log))

@@ -24,7 +24,7 @@ Limits (what one stranger may take; each an option, see ``docs/server.md``)
     descriptor limit is raised at start, with headroom kept), the time to send ``ReqJoin``, the
     time spent outside a game in progress, the head of the waiting list's time to choose, lines a
     second per connection (a faster sender is read more slowly) and LINES_PER_TURN lines per
-    wake-up, output queued per connection and in total, games and bot seats per address, bot
+    wake-up, TLS handshakes begun a second per address (past them one waits its turn), output queued per connection and in total, games and bot seats per address, bot
     seats in total, and games with bots only while the bots' workers keep the pace of those
     under way (``bot_load``, :meth:`Server.bot_load`). One timer watches every connection's
     clocks (a heap of deadlines holding each connection by a weak reference, so nothing of a
@@ -191,6 +191,11 @@ LINE_BURST = 4.0
 """A connection may send this many seconds' worth of ``line_rate`` lines at once (a burst after a
 quiet spell: a rejoin, a plan of several requests) before it is held to the rate."""
 
+TLS_BURST = 8.0
+"""One address may begin this many seconds' worth of ``tls_handshake_rate`` TLS handshakes at once
+(the players behind one NAT arriving together); past them a handshake waits its turn, up to this
+many seconds (then the connection is closed at once: nothing is spent on it)."""
+
 DESCRIPTOR_HEADROOM = 64
 """File descriptors kept free beyond ``max_connections`` (game logs, bot workers, the refusals of
 connections past the limit, which are accepted, told and closed)."""
@@ -275,6 +280,8 @@ class ServerOptions:
     head_time: float = 60.0          # seconds the head of the waiting list has to choose the number
                                      # of players while others wait; then the next in line is asked
     line_rate: float = 50.0          # lines a second one connection is served (bursts of 4 s' worth)
+    tls_handshake_rate: float = 4.0  # new TLS handshakes a second from one address (bursts of
+                                     # TLS_BURST s' worth); past it a handshake waits its turn
     max_output: int | None = None    # bytes queued for one connection (None: MAX_QUEUED_BYTES)
     max_output_total: int = 256 * 1024 * 1024   # bytes queued for all connections together
     tables_per_address: int = 8      # games in progress started from one address
@@ -301,7 +308,7 @@ class Session:
                  "announced", "line_reader", "out", "dirty", "writing", "closed", "goodbye",
                  "hangup", "last_input", "pinged", "extensions", "chat_times", "tls", "handshake",
                  "ip", "opened", "since", "pending", "pending_at", "allowance", "allowance_at", "throttled",
-                 "table", "__weakref__")
+                 "table", "tls_turn", "__weakref__")
 
     def __init__(self, server: "Server", sock: socket.socket, addr: Any, number: int) -> None:
         self.server = server
@@ -328,6 +335,7 @@ class Session:
         self.chat_times: deque[float] = deque()   # when its last chat lines came (rate limit)
         self.tls = isinstance(sock, ssl.SSLSocket)   # came in on the TLS port
         self.handshake = self.tls     # its TLS handshake is not over: nothing is read or sent yet
+        self.tls_turn = 0             # its handshake: 0 not begun, 1 waits its turn (tls_handshake_rate), 2 begun
         self.ip = address_key(addr)   # whom the per-address limits count it for
         self.opened = self.last_input
         self.since = self.last_input  # since when it has been outside a game in progress
@@ -466,6 +474,10 @@ class Server:
         self._origin: dict[int, str] = {}  # game id -> the address of whoever started it
         self._head: tuple[Session | None, float] = (None, 0.0)   # the head of the list, and since when it is asked
         self._clocks: list[tuple[float, int, weakref.ref[Session]]] = []   # (when to look, number, connection)
+        self.tls_handshakes = 0            # TLS handshakes begun since the start
+        self._tls_buckets: dict[str, tuple[float, float]] = {}   # address -> (handshakes it may begin, when)
+        self._tls_held: dict[str, list[int]] = {}   # address -> [handshakes held back, closed] since the last log line
+        self._tls_held_logged = 0.0
         self._start_failing = False        # the pending game could not be saved: tried again every second
 
     # ------------------------------------------------------------------ life cycle
@@ -791,6 +803,7 @@ class Server:
 
     def _janitor(self) -> None:
         try:
+            self._forget_tls_buckets()
             self._retry_saving()
             self.sweep()
             interval = self.options.status_interval
@@ -799,6 +812,17 @@ class Server:
         finally:
             if not self._stopping.is_set():
                 self._call_at(time.monotonic() + SWEEP_INTERVAL, self._janitor)
+
+    def _forget_tls_buckets(self) -> None:
+        """Addresses whose TLS handshakes allowance is whole again are forgotten."""
+        rate = self.options.tls_handshake_rate
+        if not self._tls_buckets or rate <= 0:
+            return
+        now = time.monotonic()
+        burst = rate * TLS_BURST
+        for ip, (allowance, at) in list(self._tls_buckets.items()):
+            if allowance + (now - at) * rate >= burst:
+                del self._tls_buckets[ip]
 
     def _retry_saving(self) -> None:
         """While the disk is full: start the game waiting to start, say the arrivals and
@@ -910,7 +934,10 @@ class Server:
 
     def _handshake(self, s: Session) -> None:
         """Take a TLS connection's handshake a step further (as its socket allows); once it is
-        over, the connection is served as any other, from ``ReqWelcome`` on."""
+        over, the connection is served as any other, from ``ReqWelcome`` on. It begins only in
+        its address's turn (:meth:`_handshake_turn`)."""
+        if s.tls_turn != 2 and not self._handshake_turn(s):
+            return
         try:
             s.sock.do_handshake()   # type: ignore[attr-defined]
         except ssl.SSLWantReadError:
@@ -925,6 +952,60 @@ class Server:
         self._want_out(s, bool(s.out))
         s.send(P.req_welcome())
         self._read(s, time.monotonic())   # what came with the handshake's end
+
+    def _handshake_turn(self, s: Session) -> bool:
+        """May the handshake of ``s`` begin now? A handshake costs the loop about 0.6 ms of CPU, so
+        one address begins at most ``tls_handshake_rate`` a second (after a burst of TLS_BURST
+        seconds' worth). Past that, the connection waits its turn, as the connections before it
+        from its address do, up to TLS_BURST seconds: it is handed its turn by a timer. One
+        that would wait longer is closed at once. Whoever opens handshakes as fast as it can only
+        makes its own address wait; the others' handshakes cost what they cost."""
+        if s.tls_turn == 1:
+            return False   # its timer comes
+        rate = self.options.tls_handshake_rate
+        if rate > 0:
+            now = time.monotonic()
+            burst = rate * TLS_BURST
+            allowance, at = self._tls_buckets.get(s.ip, (burst, now))
+            allowance = min(burst, allowance + (now - at) * rate) - 1.0
+            if allowance < 0:
+                held = self._tls_held.setdefault(s.ip, [0, 0])
+                if allowance < -burst:
+                    held[1] += 1
+                    self._log_tls_held(now)
+                    self._close(s)
+                    return False
+                held[0] += 1
+                self._log_tls_held(now)
+                self._tls_buckets[s.ip] = (allowance, now)
+                s.tls_turn = 1
+                self._call_at(now - allowance / rate, self._handshake_now, weakref.ref(s))
+                return False
+            self._tls_buckets[s.ip] = (allowance, now)
+        s.tls_turn = 2
+        self.tls_handshakes += 1
+        return True
+
+    def _handshake_now(self, ref: "weakref.ref[Session]") -> None:
+        """A handshake that waited its turn begins (unless its connection is gone meanwhile)."""
+        s = ref()
+        if s is None or s.closed:
+            return
+        s.tls_turn = 2
+        self.tls_handshakes += 1
+        self._handshake(s)
+
+    def _log_tls_held(self, now: float) -> None:
+        """One WARNING line at most every REFUSAL_LOG_INTERVAL seconds about the TLS handshakes held
+        back, with the counts by address since the last one."""
+        if now - self._tls_held_logged < REFUSAL_LOG_INTERVAL:
+            return
+        self._tls_held_logged = now
+        worst = sorted(self._tls_held.items(), key=lambda kv: -sum(kv[1]))
+        log.warning("TLS handshakes past %g a second from one address: %s", self.options.tls_handshake_rate,
+                    "; ".join(f"{ip}: {w} waited their turn, {c} closed" for ip, (w, c) in worst[:3])
+                    + (f"; and {len(worst) - 3} more addresses" if len(worst) > 3 else ""))
+        self._tls_held = {}
 
     def _want_out(self, s: Session, out: bool) -> None:
         if s.writing != out and not s.closed:

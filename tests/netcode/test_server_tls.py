@@ -8,6 +8,7 @@ with ``openssl req`` (self-signed, for 127.0.0.1).
 """
 from __future__ import annotations
 
+import logging
 import shutil
 import socket
 import ssl
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from game.match import RemoteMatch
+from game.netcode import server as server_mod
 from game.netcode.client import Connection, KnownServers, ServerIdentityChanged, client_tls_context
 from game.netcode.protocol import fingerprint
 from game.netcode.discovery import TableInfo
@@ -234,6 +236,69 @@ def test_strangers_on_the_tls_port_cost_the_others_nothing(make_server, certs):
     wait_until(lambda: not srv.sessions)
     silent.close()
     confused.close()
+
+
+@pytest.mark.timeout(30)
+def test_one_address_opening_handshakes_as_fast_as_it_can_costs_the_others_nothing(make_server, certs, caplog):
+    """A stranger (127.0.0.2) opens TLS connections in a loop, each sending its ClientHello and
+    closing: the server's part of a handshake is the costly one. Its address begins at most its
+    burst and ``tls_handshake_rate`` a second; a player (127.0.0.1) meanwhile connects over TLS,
+    joins and starts a game as quickly as ever, and the log says who was held back."""
+    caplog.set_level(logging.WARNING, logger="mor.server")
+    cert, key = certs["two"]
+    rate = 4.0
+    srv = make_server(tls_cert=cert, tls_key=key, tls_port=0, max_per_address=32, tls_handshake_rate=rate)
+    stop = threading.Event()
+    tried = [0]
+
+    def stranger() -> None:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        ctx.check_hostname = False
+        ctx.verify_mode = ssl.CERT_NONE
+        while not stop.is_set():
+            try:
+                raw = socket.socket()
+                raw.bind(("127.0.0.2", 0))
+                raw.connect(srv.tls_address)
+                tls = ctx.wrap_socket(raw, do_handshake_on_connect=False)
+                tls.setblocking(False)
+                try:
+                    tls.do_handshake()    # its ClientHello goes out; the rest is the server's work
+                except ssl.SSLWantReadError:
+                    pass
+                tried[0] += 1
+                tls.close()
+            except OSError:
+                pass
+
+    threads = [threading.Thread(target=stranger, daemon=True) for _ in range(2)]
+    start = time.monotonic()
+    for t in threads:
+        t.start()
+    try:
+        wait_until(lambda: tried[0] >= 100)
+        t0 = time.monotonic()
+        conn = Connection(*srv.tls_address, timeout=TIMEOUT, tls=client_tls_context())
+        try:
+            conn.send({"nickname": "ada", "token": "", "type": "ReqJoin"})
+            conn.wait_for(lambda m: m["type"] == "UpdateBookedSeats", TIMEOUT)
+            conn.send({"type": "ReqNewGame", "playersCount": 1})
+            conn.wait_for(lambda m: m["type"] == "UpdateGame", TIMEOUT)
+            served = time.monotonic() - t0
+        finally:
+            conn.close()
+        wait_until(lambda: tried[0] >= 400)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(TIMEOUT)
+    elapsed = time.monotonic() - start
+    assert served < 2.0, f"the player waited {served:.2f} s"
+    begun = srv.tls_handshakes - 1   # the player's
+    assert begun <= rate * server_mod.TLS_BURST + rate * elapsed + 1, (begun, tried[0], elapsed)
+    assert tried[0] >= 3 * begun
+    said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("TLS handshakes past 4 a second")]
+    assert said and "127.0.0.2: " in said[0] and "127.0.0.1" not in said[0]
 
 
 def test_a_bad_certificate_stops_the_start_with_the_reason(make_server, tmp_path):
