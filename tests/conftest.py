@@ -56,13 +56,13 @@ def certs(tmp_path_factory):
 @pytest.fixture
 def tls_server(tmp_path, monkeypatch, certs):
     """As :func:`server`, serving TLS too (certificate ``one``) on a port of its own
-    (``tls_server.tls_address``)."""
+    (``tls_server.tls_address``); its games apart from :func:`server`'s (a test may use both)."""
     from game.netcode.server import Server, ServerOptions
     from game.rules.components import default_config
     monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
     monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
     cert, key = certs["one"]
-    srv = Server(default_config(), ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv",
+    srv = Server(default_config(), ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv-tls",
                                                  heartbeat=5, seed=3, tls_cert=cert, tls_key=key, tls_port=0))
     srv.start()
     yield srv

@@ -137,11 +137,16 @@ class Strongbox:
     id: int
 
 
-INERT = (Marble, Favor, Token, Strongbox)
+@dataclass(frozen=True)
+class Lock:
+    """The padlock of the connection to the server (encrypted or not, and the certificate)."""
+
+
+INERT = (Marble, Favor, Token, Strongbox, Lock)
 """The targets a click does nothing to."""
 
 Target = Union[Line, Card, Shelf, Item, Discard, Suggest, White, Slot, Pay, Production, Blank, Leader, Opponent,
-               Marble, Favor, Token, Strongbox]
+               Marble, Favor, Token, Strongbox, Lock]
 Plan = Union[MarketPlan, BuyPlan, ProductionPlan, HintPlan]
 
 

@@ -123,7 +123,9 @@ class BoardBase(Scene):
                        buyable=self.session.buyable, cards=self.vm.cards, leaders=self.vm.leaders,
                        chat=self.chat_entry is not None, log_scroll=self.log_scroll,
                        log_unseen=self.log_unseen if self.log_scroll else 0,
-                       note=self.note, can_produce=self.session.can_produce())
+                       note=self.note, can_produce=self.session.can_produce(),
+                       # how the game reaches its server (not shown to the host of the table)
+                       link=self.session.link if self.app.server is None else None)
 
     @property
     def hits(self) -> list[Hit]:

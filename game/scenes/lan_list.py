@@ -18,7 +18,7 @@ import pygame
 from game.client.lan import Browser, FoundGame
 from game.settings import data_dir
 
-from .art import fonts
+from .art import fonts, icons
 from .backdrop import FADED, GOLD, GREEN_INK, INK, OXBLOOD, PANEL, SEPIA, mix, panel, tracked, wrap
 
 SEARCH_SECONDS = 4.0
@@ -37,6 +37,8 @@ class LanGames:
         self._seats: dict[str, list[str]] = {}   # "address:port" -> nicknames holding a seat there
         self.rows: list[tuple[pygame.Rect, FoundGame]] = []
         self.actions: list[str] = []             # what each painted row offers ("Join", "Rejoin as Bob"...)
+        self.notes: list[str] = []               # each painted row's line under its name
+        self.locks: list[pygame.Rect] = []       # the padlocks painted (tables that speak TLS)
         self.hover: str | None = None
         self.rect = pygame.Rect(0, 0, 0, 0)
         self._slots: list[str] = []               # the services painted, row by row, in the order found
@@ -125,6 +127,8 @@ class LanGames:
         self.rows = []
         self.gone_rows = []
         self.actions = []
+        self.notes = []
+        self.locks = []
         top = rect.y + round(18 * u) + k.get_height() + round(12 * u)
         inner = rect.inflate(-round(60 * u), 0)
         if not games:
@@ -163,11 +167,18 @@ class LanGames:
                              border_radius=round(8 * u))
             pad = round(14 * u)
             name = fonts.render(g.info.name or g.address, name_size, FADED if full else INK)
-            surface.blit(name, name.get_rect(midleft=(r.x + pad, r.centery - round(9 * u))))
+            at = name.get_rect(midleft=(r.x + pad, r.centery - round(9 * u)))
+            surface.blit(name, at)
+            if g.info.tls:                    # it speaks TLS: joined encrypted
+                lock = icons.padlock(round(name_size * 0.9))
+                self.locks.append(lock.get_rect(midleft=(at.right + round(8 * u), at.centery)))
+                surface.blit(lock, self.locks[-1])
             seats = _seats(g)
             where = f"{g.address}:{g.port}"   # tells apart tables of the same name; the host's plaque shows it
             host = f"host {g.info.host} \u00b7 " if g.info.host else ""
-            note = fonts.render(f"{host}{seats} \u00b7 {where}", note_size, SEPIA, "italic")
+            secure = " \u00b7 encrypted" if g.info.tls else ""
+            self.notes.append(f"{host}{seats} \u00b7 {where}{secure}")
+            note = fonts.render(self.notes[-1], note_size, SEPIA, "italic")
             surface.blit(note, note.get_rect(midleft=(r.x + pad, r.centery + round(13 * u))))
             action = (f"Rejoin as {mine[0]}" if len(mine) == 1 else "Rejoin") if mine else \
                 ("Wait for a seat" if full else "Join")
@@ -200,5 +211,5 @@ def _seats(g: FoundGame) -> str:
     if i.started and not i.free:
         return f"playing, {i.taken} at the table" if i.taken else "playing"
     if i.taken == 0:
-        return f"{i.free} seats free" if i.free else "open"
+        return f"{i.free} seat{'s' if i.free != 1 else ''} free" if i.free else "open"
     return f"{i.taken} seated, {i.free} free"

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from .art import fonts
+from .link_mark import LinkMark
 from .backdrop import FADED, INK, OXBLOOD, SEPIA, blit_lines, panel, title_block, tracked, wrap
 from .router import SessionScene, leave_game
 
@@ -39,6 +40,7 @@ class LobbyScene(SessionScene):
         self.plaque = pygame.Rect(0, 0, 0, 0)
         self.you_top = 0
         self.hosting = app.server is not None
+        self.mark = LinkMark()
         if self.hosting:
             from game.client.lan import lan_addresses
             self.addresses = lan_addresses()
@@ -180,6 +182,8 @@ class LobbyScene(SessionScene):
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             leave_game(self.app, self.session)
+        elif event.type == pygame.MOUSEMOTION:
+            self.mark.pointer = event.pos
 
     # drawing -----------------------------------------------------------------------------
     def paint(self, surface: pygame.Surface) -> None:
@@ -268,7 +272,15 @@ class LobbyScene(SessionScene):
             k = tracked("how many players?", max(11, round(18 * u)), FADED, max(1, round(2 * u)))
             surface.blit(k, k.get_rect(midbottom=(cx, self.sheet.bottom - round(118 * u))))
         you = tracked(f"you are {self.session.nickname}", self._you_size(), FADED, max(1, round(2 * u)))
-        surface.blit(you, you.get_rect(midtop=(cx, self.you_top)))
+        # how this seat reaches the server: encrypted (and to whom) or not; nothing for the host's own
+        link = None if self.hosting else self.session.link
+        size = max(11, round(self._you_size() * 1.05))
+        gap = round(22 * u) if link is not None else 0
+        mark_w = self.mark.surface(link, size).get_width() if link is not None else 0
+        x = cx - (you.get_width() + gap + mark_w) // 2
+        surface.blit(you, (x, self.you_top))
+        self.mark.paint(surface, link, size, midleft=(x + you.get_width() + gap, self.you_top + you.get_height() // 2))
+        self.mark.paint_tip(surface, u)
 
     def _paint_table(self, surface: pygame.Surface, table: dict) -> None:
         """The plaque of a named table: its name, and the invite code of a private one (to share)."""

@@ -931,6 +931,9 @@ class JoinScene(PaintedScene):
                                                f"choose another name.")
             self.session = None
             self._fail("" if seating.taken else seating.error or "")
+            if seating.warning is not None:   # not the server met there before: what to do, over the page
+                from .link_mark import warn
+                warn(self.app, seating.warning)
         elif state == "seated":
             self.seating = None
             self.follow_join()

@@ -17,9 +17,11 @@ import pygame
 import pygame_gui
 
 from game.client.address import hostport
+from game.client.security import identity_warning
 from game.client.tables import PAGE, TABLE_NAME_MAX, NoTables, OpenTable, Seating, TableList, list_tables
 
 from .art import fonts
+from .link_mark import LinkMark, warn
 from .backdrop import (FADED, GOLD, GREEN_INK, INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_lines, mix, panel,
                        title_block, tracked, wrap)
 
@@ -52,6 +54,9 @@ class TablesScene(PaintedScene):
         self.hover: str | None = None
         self.list_rect = pygame.Rect(0, 0, 0, 0)
         self.cards: dict[str, pygame.Rect] = {}
+        self.mark = LinkMark()          # encrypted or not, as the last list came
+        self.tls_port: int | None = None    # where the server speaks TLS (the next list goes straight there)
+        self.refused = False            # the server is not the one met there before: not asked again
         self._fetch: threading.Thread | None = None
         self._fetched: Any = None
         self._fetched_at = 0.0
@@ -78,7 +83,7 @@ class TablesScene(PaintedScene):
 
     def refresh(self) -> None:
         """Ask the server for the list again (on a thread; :meth:`update` takes the answer)."""
-        if self._fetch is not None and self._fetch.is_alive():
+        if self._fetch is not None and self._fetch.is_alive() or self.refused:
             return
         start = (self.first // PAGE) * PAGE
         self._fetched_at = time.monotonic()
@@ -87,7 +92,7 @@ class TablesScene(PaintedScene):
 
     def _list(self, start: int) -> None:
         try:
-            result: Any = list_tables(self.host, self.port, start)
+            result: Any = list_tables(self.host, self.port, start, tls_port=self.tls_port)
         except OSError as e:
             result = e
         with self._lock:
@@ -117,8 +122,13 @@ class TablesScene(PaintedScene):
         elif isinstance(result, OSError):
             from game.client.address import describe_connect_error
             self.error = describe_connect_error(result, self.host.removeprefix("tls://"), self.port)
+            warning = identity_warning(result)
+            if warning is not None:          # not the server met there before: said once, not asked again
+                self.refused, self.listing = True, None
+                warn(self.app, warning)
         else:
             self.no_tables = False
+            self.tls_port = result.tls_port
             if self.error and self.error.startswith("No game server answered"):
                 self.error = None
             self.listing = result
@@ -144,6 +154,9 @@ class TablesScene(PaintedScene):
         if state == "failed":
             self.seating, self.busy = None, None
             self.error = seating.error
+            if seating.warning is not None:
+                self.refused = True
+                warn(self.app, seating.warning)
             self.refresh()
             self.rebuild()
         elif state == "seated":
@@ -248,6 +261,7 @@ class TablesScene(PaintedScene):
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.on_button("back")
         elif event.type == pygame.MOUSEMOTION:
+            self.mark.pointer = event.pos
             table = self.at(event.pos)
             hover = table.name if table is not None else None
             if hover != self.hover:
@@ -322,8 +336,16 @@ class TablesScene(PaintedScene):
         u = self.unit
         bottom = title_block(surface, "Tables", None, w // 2, round(h * 0.06), u, size=64)
         sub = f"at {self.where}  \u00b7  you are {self.nickname}"
-        blit_lines(surface, [sub], max(12, round(22 * u)), SEPIA, w // 2, bottom + round(6 * u), "italic",
-                   align="center")
+        size = max(12, round(22 * u))
+        link = self.listing.link if self.listing is not None else None
+        text = fonts.render(sub, size, SEPIA, "italic")
+        mark = self.mark.surface(link, max(11, round(19 * u))) if link is not None else None
+        gap = round(18 * u)
+        x = w // 2 - (text.get_width() + (gap + mark.get_width() if mark else 0)) // 2
+        y = bottom + round(6 * u)
+        surface.blit(text, (x, y))
+        self.mark.paint(surface, link, max(11, round(19 * u)),
+                        midleft=(x + text.get_width() + gap, y + text.get_height() // 2))
         self._paint_list(surface, u)
         self._paint_cards(surface, u)
         msg, colour = (self.busy, SEPIA) if self.busy else (self.error, OXBLOOD) if self.error else (self.note, SEPIA)
@@ -332,6 +354,7 @@ class TablesScene(PaintedScene):
             lines = wrap(msg, size, w - round(160 * u), "italic")[:2]
             y = self.list_rect.bottom + round(8 * u)
             blit_lines(surface, lines, size, colour, w // 2, y, "italic", align="center")
+        self.mark.paint_tip(surface, u)
 
     def _paint_list(self, surface: pygame.Surface, u: float) -> None:
         r = self.list_rect

@@ -94,3 +94,12 @@ def test_a_table_that_leaves_keeps_its_row_while_the_pointer_is_on_the_list(tmp_
     lan.pointer = (0, 0)                               # the pointer elsewhere: the rows close up
     painted(lan, [third, second])
     assert lan.at(row1.center).service == second.service and not lan.gone_at(row1.center)
+
+
+def test_a_table_that_speaks_tls_is_marked_encrypted(tmp_path):
+    pygame.init()
+    games = [found("Ada's table", "10.0.0.2", 51015, free=1, tls=51016), found("Bo's table", "10.0.0.3", 51015, free=1)]
+    lan = painted(LanGames(seat_file=tmp_path / "seats.json"), games)
+    assert lan.notes == ["host Ada \u00b7 1 seat free \u00b7 10.0.0.2:51015 \u00b7 encrypted",
+                         "host Ada \u00b7 1 seat free \u00b7 10.0.0.3:51015"]
+    assert len(lan.locks) == 1 and lan.rows[0][0].contains(lan.locks[0])   # one padlock, on the first row

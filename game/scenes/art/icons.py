@@ -369,3 +369,34 @@ def arrow(direction: str, size: int) -> pygame.Surface:
     _poly(big, GOLD_LIGHT, inset(pts, S * 0.02))
     _poly(big, GOLD, inset(pts, S * 0.045))
     return _finish(big, size)
+
+
+@surface_cache(2, 32)
+def padlock(size: int, closed: bool = True) -> pygame.Surface:
+    """A small padlock: shut and gilded for an encrypted connection, open and in faded bronze for
+    one that is not (drawn here; no publisher's art)."""
+    size = max(1, int(size))
+    S = size * ss_factor(size)
+    big = canvas(S, S)
+    metal, dark, light = (GOLD, GOLD_DARK, GOLD_LIGHT) if closed else ((168, 150, 120), (110, 96, 74), (200, 186, 160))
+    # the shackle: a thick arch whose legs go into the body; an open lock's is lifted, its left leg free
+    thick = max(2, round(S * 0.1))
+    lift = 0.0 if closed else 0.08
+    r, cy = 0.17, 0.32 - lift
+    arc = [(0.5 - r * math.cos(a), cy - r * math.sin(a)) for a in (math.pi * i / 16 for i in range(17))]
+    path = [(0.5 - r, 0.48 if closed else 0.36 - lift / 2), *arc, (0.5 + r, 0.48)]
+    pts = [(x * S, y * S) for x, y in path]
+    for colour, width in ((dark, thick + max(2, round(S * 0.05))), (light, thick)):
+        pygame.draw.lines(big, colour, False, pts, width)
+        for p in pts:                        # round joints and ends
+            pygame.draw.circle(big, colour, p, width / 2)
+    # the body: a rounded block with a keyhole
+    body = pygame.Rect(S * 0.16, S * 0.42, S * 0.68, S * 0.5)
+    pygame.draw.rect(big, dark, body, border_radius=round(S * 0.09))
+    face = canvas(S, S)
+    pygame.draw.rect(face, (255, 255, 255), body.inflate(-S * 0.06, -S * 0.06), border_radius=round(S * 0.07))
+    big.blit(clip_to(linear_gradient(S, S, shade(metal, 0.25), shade(metal, -0.2)), face), (0, 0))
+    hole = (S * 0.5, S * 0.62)
+    pygame.draw.circle(big, INK, hole, S * 0.07)
+    _poly(big, INK, [(S * 0.46, S * 0.64), (S * 0.54, S * 0.64), (S * 0.56, S * 0.8), (S * 0.44, S * 0.8)])
+    return _finish(big, size, shadow=False)

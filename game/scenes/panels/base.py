@@ -52,6 +52,7 @@ class Context:
     log_unseen: int = 0            # rows told while the log was scrolled back (shown below, unread)
     note: str | None = None        # why the last choice in the plan could not be taken
     can_produce: bool = True       # some production could run now with what the player owns
+    link: Any = None               # the connection to the server, to show (None: none to show)
 
     @property
     def vm(self):

@@ -39,7 +39,25 @@ class TopBar(Panel):
         if tr is not None and ctx.g.get("lastActionToken") is not None:
             out.append(Hit(tr, BI.Token()))
         out += [Hit(r, BI.Token(tid)) for tid, r in self.revealed_rects(ctx)]
+        lock = self.lock_rect(ctx)
+        if lock is not None:
+            out.append(Hit(lock, BI.Lock()))
         return out
+
+    def _mark(self, ctx: Context) -> pygame.Surface | None:
+        """The padlock and its word (secure, or not encrypted) of a game on a server."""
+        if ctx.link is None:
+            return None
+        from ..link_mark import LinkMark
+        return LinkMark().surface(ctx.link, max(reading_size(self.unit), self.px(15)), detail=False)
+
+    def lock_rect(self, ctx: Context) -> pygame.Rect | None:
+        """Where the padlock is: at the right end of the player's heading (None: no server)."""
+        mark = self._mark(ctx)
+        if mark is None:
+            return None
+        r = self.rect
+        return mark.get_rect(topright=(r.x + round(r.w * 0.34) - self.px(6), r.y + self.px(9)))
 
     def _pile_tip(self, surface: pygame.Surface, ctx: Context) -> None:
         """The pile in words, on a dark label in the top bar left of Lorenzo (over the player's
@@ -91,7 +109,11 @@ class TopBar(Panel):
             pygame.draw.circle(surface, colour, (cx, cy), rad)
             shift = 2 * rad + self.px(10)
             left, width = left + shift, width - shift
-        text(surface, head, (left, r.y + self.px(4)), self.px(24), P.INK, "caps", max_width=width)
+        lock = self.lock_rect(ctx)
+        if lock is not None:   # the connection: encrypted or not (its certificate under the pointer)
+            surface.blit(self._mark(ctx), lock)
+        text(surface, head, (left, r.y + self.px(4)), self.px(24), P.INK, "caps",
+             max_width=width if lock is None else min(width, lock.x - self.px(10) - left))
         text(surface, status, (left, r.y + self.px(34)), self.px(19), P.OXBLOOD if ctx.vm.my_turn else P.SEPIA,
              "italic", max_width=width)
         for rect, p in zip(self.opponents, self._others(ctx)):
@@ -227,6 +249,11 @@ class TopBar(Panel):
         t = ctx.hover
         if isinstance(t, BI.Token) and self.token is not None:
             self._pile_tip(surface, ctx)
+        if isinstance(t, BI.Lock) and ctx.link is not None:
+            from ..link_mark import tip
+            lock = self.lock_rect(ctx)
+            if lock is not None:
+                tip(surface, ctx.link.details, lock, self.unit)
         if isinstance(t, BI.Opponent):
             for rect, p in zip(self.opponents, self._others(ctx)):
                 if p["nickname"] == t.nickname:
