@@ -326,7 +326,7 @@ class TextClient:
             else:
                 self.say("Tables found (say the number to join one):")
                 for i, g in enumerate(games):
-                    self.say(f"{i + 1}. {g.label}, at {g.address}:{g.port}")
+                    self.say(f"{i + 1}. {g.label}, at {g.address}:{g.port}" + (", encrypted" if g.info.tls else ""))
             self.found = games
             self.question = self._join_answer
             return
@@ -355,6 +355,7 @@ class TextClient:
     def show_tables(self, address: str) -> None:
         """The open tables of the server at ``address``, numbered, and how to sit at one."""
         from game.client.address import describe_connect_error, hostport, parse_address
+        from game.client.security import identity_warning
         from game.client.tables import NoTables, list_tables
         if address or self._tables_at is None:
             try:
@@ -373,10 +374,13 @@ class TextClient:
             self.question = lambda answer: self._tables_answer(host, port, [], answer)
             return
         except OSError as e:
-            self.say(describe_connect_error(e, host, port))
+            warning = identity_warning(e)
+            self.say(warning.line if warning else describe_connect_error(e, host, port))
             self.question = self._join_answer
             return
         where = hostport(host, port)
+        if listing.link is not None and listing.link.first_meeting:   # a server met for the first time
+            self.say(f"{listing.link.line} Its certificate is remembered: you will be warned if it changes.")
         if not listing.tables:
             self.say(f"No table is open at {where}.")
         else:
@@ -452,6 +456,8 @@ class TextClient:
         if state == "seated":
             self.seating = None
             session = seating.session
+            if session.link is not None:     # encrypted (and to whom) or not, said once; "server" says it again
+                self.say(session.link.line)
             table = session.lobby.table
             if table:
                 code = table.get("code") if table.get("private") else None
@@ -460,7 +466,8 @@ class TextClient:
             self._open(session)
         elif state == "failed":
             self.seating = None
-            self.say(seating.error or "The server did not take you.")
+            # a server that is not the one met there before: the warning, and what to do
+            self.say(seating.warning.line if seating.warning else seating.error or "The server did not take you.")
             self._seat_again()
 
     def _connect(self, host: str, port: int, remember: bool = True) -> None:

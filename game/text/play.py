@@ -64,6 +64,7 @@ QUERIES: dict[str, Help] = {
     "log": Help("log [N]", "The last N lines of what happened (10 if no N)."),
     "score": Help("score", "Everyone's victory points; at the end, the final scores."),
     "turn": Help("turn", "Whose turn it is and what you can do now (also an empty line)."),
+    "server": Help("server", "The server this game is played on: encrypted or not, and its certificate."),
     "help": Help("help [COMMAND]", "The commands, or one command in detail."),
 }
 ACTIONS: dict[str, Help] = {
@@ -395,6 +396,13 @@ class GameShell:
 
     def do_turn(self, args: list[str]) -> None:
         self.say(D.turn(self.session))
+
+    def do_server(self, args: list[str]) -> None:
+        link = self.session.link
+        if link is None:
+            self.say("This game is played on this machine: nothing of it crosses a network.")
+            return
+        self.say(f"{link.line} {link.details}")
 
     def do_log(self, args: list[str]) -> None:
         n = 10

@@ -1,0 +1,67 @@
+"""The text client at a server that speaks TLS: said once on connecting ("Connected securely to
+HOST (certificate …)"), again by the ``server`` command; a plain server is "not encrypted"; a
+server whose certificate changed is refused with the warning and what to do. Through a real
+pseudo-terminal, and through the client's own lines."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from game.netcode.protocol import fingerprint
+from game.settings import data_dir
+from game.text.client import Options, TextClient
+
+from .pty_helper import PtyProgram
+from .test_versus_gui import Said, until
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def test_connecting_securely_is_said_in_a_terminal_and_said_again_on_asking(tls_server, tmp_path):
+    host, port = tls_server.address
+    short = ":".join(tls_server.tls_fingerprint.removeprefix("SHA256:").split(":")[:4]) + "\u2026"
+    env = {"MOR_DATA_DIR": str(data_dir()), "MOR_CONFIG_DIR": str(tmp_path / "cfg")}
+    p = PtyProgram(["--plain", "--name", "Ada"], env)
+    try:
+        p.send(p.expect("Join a game on the network").split(".")[0])
+        p.expect("Looking for tables on this network")
+        p.send(f"{host}:{port}")
+        line = p.expect("Connected securely", "not encrypted", "Could not", "No game server")
+        assert line == f"Connected securely to {host}:{port} (certificate {short}).", line
+        p.expect("You choose how many play")
+        p.send("server")
+        again = p.expect("Connected securely")
+        assert tls_server.tls_fingerprint in again and "first time" in again, again
+        p.send("leave")
+        p.expect("Main menu")
+        p.send("quit")
+        p.expect("Goodbye.")
+        assert p.wait() == 0
+    finally:
+        p.kill()
+    assert sum("Connected securely" in line for line in p.lines) == 2   # once on connecting, once asked
+
+
+def test_a_plain_server_is_said_not_encrypted_and_a_changed_certificate_refused(server, tls_server):
+    said = Said()
+    ada = TextClient(said, Options(nickname="Ada", data_dir=data_dir()))
+    ada.start()
+    try:
+        ada.join_address(f"127.0.0.1:{server.address[1]}")
+        until(lambda: said.has("You choose how many play"), ada.tick)
+        assert said.has(f"Connected to 127.0.0.1:{server.address[1]}: not encrypted.")
+        ada.line("server")
+        assert said[-1].startswith(f"Connected to 127.0.0.1:{server.address[1]}: not encrypted. Not encrypted:")
+        ada.line("leave")
+        key = f"127.0.0.1:{tls_server.address[1]}"
+        (data_dir() / "known_servers").write_text(f"{key} {fingerprint(b'met before')}\n", encoding="utf-8")
+        mark = len(said)
+        join = [line for line in said if "Join a game on the network" in line][-1]
+        ada.line(join.split(".")[0])
+        ada.line(f"tables 127.0.0.1:{tls_server.address[1]}")
+        refused = next(line for line in said[mark:] if "not the server you met" in line)
+        assert re.search(r"remove the line that starts with .127\.0\.0\.1:\d+. from .*known_servers", refused)
+        assert "then join again" in refused and "Ada" not in tls_server.by_nick
+    finally:
+        ada.close()
