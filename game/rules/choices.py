@@ -48,28 +48,38 @@ class CardOffer:
 # ---------------------------------------------------------------------------- market
 def market_lines(game: Game, p: PlayerState) -> list[MarketLine]:
     """The 7 lines of the market (3 rows, then 4 columns) and what each would give ``p``."""
-    options = tuple(ld.resource for ld in game.active_leaders_of(p, "white_marble")) if p.active_leaders else ()
-    convert = options[0] if len(options) == 1 else None
-    out = []
+    options = _white_options(game, p)
     cfg = game.config
-    cols = cfg.market_columns
+    return [*(_line(game, True, i, options) for i in range(cfg.market_rows)),
+            *(_line(game, False, i, options) for i in range(cfg.market_columns))]
+
+
+def market_line(game: Game, p: PlayerState, is_row: bool, index: int) -> MarketLine:
+    """One line of :func:`market_lines` (a row or a column, 0-based)."""
+    return _line(game, is_row, index, _white_options(game, p))
+
+
+def _white_options(game: Game, p: PlayerState) -> tuple[str, ...]:
+    return tuple(ld.resource for ld in game.active_leaders_of(p, "white_marble")) if p.active_leaders else ()
+
+
+def _line(game: Game, is_row: bool, i: int, options: tuple[str, ...]) -> MarketLine:
+    cols = game.config.market_columns
     market = game.market
-    for is_row, count in ((True, cfg.market_rows), (False, cfg.market_columns)):
-        for i in range(count):
-            marbles = tuple(market[i * cols:(i + 1) * cols] if is_row else market[i::cols])   # Game.line
-            res: dict[str, int] = {}
-            faith = whites = 0
-            for m in marbles:
-                if m == "Zero":
-                    whites += 1
-                elif m == "Faith":
-                    faith += 1
-                else:
-                    res[m] = res.get(m, 0) + 1
-            if convert is not None and whites:
-                res[convert] = res.get(convert, 0) + whites
-            out.append(MarketLine(is_row, i, marbles, res, faith, whites, options))
-    return out
+    marbles = tuple(market[i * cols:(i + 1) * cols] if is_row else market[i::cols])   # Game.line
+    res: dict[str, int] = {}
+    faith = whites = 0
+    for m in marbles:
+        if m == "Zero":
+            whites += 1
+        elif m == "Faith":
+            faith += 1
+        else:
+            res[m] = res.get(m, 0) + 1
+    if whites and len(options) == 1:
+        convert = options[0]
+        res[convert] = res.get(convert, 0) + whites
+    return MarketLine(is_row, i, marbles, res, faith, whites, options)
 
 
 def placement_targets(game: Game, p: PlayerState, res: str) -> list[int]:
@@ -103,34 +113,60 @@ def suggest_placement(game: Game, p: PlayerState, intake: Mapping[str, int]) -> 
 def _placement_on(shelves: list[Container], depots: list[Container], intake: Mapping[str, int]) -> Placement:
     left = {r: n for r, n in intake.items() if n}
     plan: Placement = {}
-
-    def put(c: Container, r: str, n: int) -> None:
-        plan.setdefault(c.id, {})[r] = plan.get(c.id, {}).get(r, 0) + n
-        left[r] -= n
-
     for c in depots:
-        n = min(left.get(c.bound, 0), c.capacity - c.total())  # type: ignore[arg-type]
-        if n > 0:
-            put(c, c.bound, n)  # type: ignore[arg-type]
+        r = c.bound
+        want = left.get(r, 0)   # type: ignore[arg-type]
+        if want:
+            n = c.capacity - sum(c.content.values())
+            if n > 0:
+                if want < n:
+                    n = want
+                plan[c.id] = {r: n}   # type: ignore[dict-item]
+                left[r] -= n   # type: ignore[index]
     empty = []
+    held_types = set()
     for s in shelves:
-        held = s.res_type()
-        if held is None:
+        content = s.content
+        if not content:
             empty.append(s)
-        elif left.get(held, 0) and s.total() < s.capacity:
-            put(s, held, min(left[held], s.capacity - s.total()))
-    held_types = {s.res_type() for s in shelves}
+            held_types.add(None)
+            continue
+        for held in content:   # a shelf holds one type
+            break
+        held_types.add(held)
+        want = left.get(held, 0)
+        if want:
+            room = s.capacity - sum(content.values())
+            if room > 0:
+                n = want if want < room else room
+                into = plan.setdefault(s.id, {})
+                into[held] = into.get(held, 0) + n
+                left[held] = want - n
     todo = [r for r, n in left.items() if n > 0 and r not in held_types]
     if todo and empty:
-        best: tuple[int, tuple] = (-1, ())
+        # the best assignment of the types left to the empty shelves (the first best one, in
+        # the order of itertools.permutations over types, then over shelves)
+        wants = [left[r] for r in todo]
+        caps = [s.capacity for s in empty]
         k = min(len(todo), len(empty))
-        for types in permutations(todo, k):
-            for chosen in permutations(empty, k):
-                stored = sum(min(left[r], s.capacity) for r, s in zip(types, chosen))
-                if stored > best[0]:
-                    best = (stored, tuple(zip(types, chosen)))
-        for r, s in best[1]:
-            put(s, r, min(left[r], s.capacity))
+        best = -1
+        pick: tuple = ()
+        shelf_orders = list(permutations(range(len(empty)), k))
+        for types in permutations(range(len(todo)), k):
+            for chosen in shelf_orders:
+                stored = 0
+                for a, b in zip(types, chosen):
+                    w, cap = wants[a], caps[b]
+                    stored += w if w < cap else cap
+                if stored > best:
+                    best = stored
+                    pick = (types, chosen)
+        for a, b in zip(*pick):
+            s, r = empty[b], todo[a]
+            n = min(left[r], s.capacity)
+            into = plan.setdefault(s.id, {})
+            into[r] = into.get(r, 0) + n
+            left[r] -= n
     return plan
 
 
@@ -333,23 +369,25 @@ def activatable_leaders(game: Game, p: PlayerState) -> list[LeaderCard]:
     finds nothing missing)."""
     out = []
     leaders = game.config.leaders
-    owned: list[DevCard] | None = None
+    active = p.active_leaders
+    owned: dict[tuple[str, int | None], int] | None = None   # (color, level or None) -> cards
     totals: dict[str, int] | None = None
     for lid in p.hand:
-        if lid in p.active_leaders:
+        if lid in active:
             continue
         leader = leaders[lid]
         ok = True
         if leader.requires_cards:
             if owned is None:
+                owned = {}
                 cards = game.config.dev_cards
-                owned = [cards[cid] for slot in p.slots for cid in slot]
+                for slot in p.slots:
+                    for cid in slot:
+                        c = cards[cid]
+                        for k in ((c.color, c.level), (c.color, None)):
+                            owned[k] = owned.get(k, 0) + 1
             for req in leader.requires_cards:
-                color, level, have = req.color, req.level, 0
-                for c in owned:
-                    if c.color == color and (level is None or c.level == level):
-                        have += 1
-                if have < req.count:
+                if owned.get((req.color, req.level), 0) < req.count:
                     ok = False
                     break
         if ok and leader.requires_resources:

@@ -1138,11 +1138,14 @@ class Lookups:
     """What the engine reads of a config on every request, as flat tables by id (one per config,
     shared by every game of it: see :func:`lookups`)."""
 
-    __slots__ = ("config", "card_vp", "leader_vp", "favor_vp", "track_vp", "per_vp")
+    __slots__ = ("config", "card_vp", "card_level", "card_cost", "leader_vp", "favor_vp", "track_vp", "per_vp")
 
     def __init__(self, cfg: GameConfig) -> None:
         self.config = cfg
         self.card_vp = tuple(c.victory_points for c in cfg.dev_cards)      # ids are 0..n-1
+        self.card_level = tuple(c.level for c in cfg.dev_cards)
+        # each card's printed cost as (resource, n) pairs, zeros left out
+        self.card_cost = tuple(tuple((r, n) for r, n in c.cost.items() if n) for c in cfg.dev_cards)
         self.leader_vp = tuple(ld.victory_points for ld in cfg.leaders)
         self.favor_vp = tuple(sec.favor_vp for sec in cfg.vatican_sections)
         squares = [s for s, _ in cfg.vp_squares]

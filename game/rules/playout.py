@@ -11,7 +11,7 @@ import random
 from typing import Callable, Iterator
 
 from .actions import Action, ReqActivateProductions, ReqEndTurn, ReqLeaderAction
-from .choices import (activatable_leaders, affordable_cards, buy_request, legal_actions, market_lines,
+from .choices import (activatable_leaders, affordable_cards, buy_request, legal_actions, market_line,
                       production_request, take_market_request)
 from .components import GameConfig
 from .engine import ENDED, SETUP, Game
@@ -49,7 +49,9 @@ def choose(game: Game, nickname: str, rng: random.Random) -> Action | None:
             req = production_request(game, p, prod)
             if req is not None:
                 return ReqActivateProductions((req,))
-    return take_market_request(game, p, rng.choice(market_lines(game, p)))
+    rows = game.config.market_rows
+    k = rng.choice(range(rows + game.config.market_columns))   # the draw of rng.choice(market_lines(...))
+    return take_market_request(game, p, market_line(game, p, k < rows, k if k < rows else k - rows))
 
 
 def steps(game: Game, rng: random.Random, max_steps: int = 20000) -> Iterator[tuple[str, Action]]:

@@ -99,10 +99,17 @@ class PlayerState:
         return [*self.shelves, *self.depots]
 
     def resource_totals(self) -> dict[str, int]:
+        """Every resource the player holds, by type (shelves, leader depots, strongbox)."""
         out: dict[str, int] = {}
-        for c in self.containers():
+        get = out.get
+        for c in self.shelves:
             for r, n in c.content.items():
-                out[r] = out.get(r, 0) + n
+                out[r] = get(r, 0) + n
+        for c in self.depots:
+            for r, n in c.content.items():
+                out[r] = get(r, 0) + n
+        for r, n in self.strongbox.content.items():
+            out[r] = get(r, 0) + n
         return out
 
     def resource_count(self) -> int:
