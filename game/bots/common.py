@@ -41,7 +41,7 @@ _SHARED = frozenset({
     "config", "lookups", "seed", "nicknames", "solo", "version", "search", "market", "slide", "last_token",
     "black_cross", "tokens", "revealed", "fired",
     "phase", "current", "main_done", "last_round", "termination", "lorenzo_won", "winners",
-    "_end_pending", "_undo_mark", "_undo_barrier",
+    "_end_pending", "_undo_mark", "_undo_barrier", "_final", "_actor",
     # rebuilt by clone below
     "containers", "leader_depot", "players", "by_nick", "decks",
     "history", "_events", "_dirty", "rng", "_undo_stack"})
@@ -149,7 +149,7 @@ def _unrecorded(d: dict) -> None:
     """No history, events or changes recorded on a search copy."""
     d["history"] = []
     d["_events"] = []
-    d["_dirty"] = set()
+    d["_dirty"] = {}
 
 
 # ---------------------------------------------------------------------------- rules facts

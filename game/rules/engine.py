@@ -37,6 +37,13 @@ from .warehouse import (check_distinct_shelves, clean_res_map, fits, new_content
 
 LORENZO = -1  # faith "seat" of the black cross
 
+_CARD_REVEALED, _VATICAN_REPORT, _LAST_ROUND, _OTHERS_FAITH, _NOT_FINAL = range(5)
+_FINAL_REASONS = (E.UNDO_CARD_REVEALED, E.UNDO_VATICAN_REPORT, E.UNDO_LAST_ROUND, E.UNDO_OTHERS_FAITH)
+"""Why a request is final (it cannot be taken back), the most telling reason first: it showed
+the next card of a deck (``UpdateDevSlot``), it brought a Vatican report
+(``UpdateVaticanSection``) or the last round (``UpdateLastRound``), it moved another player's
+marker (their ``UpdateFaithPoints``)."""
+
 Event = dict[str, Any]
 
 
@@ -85,6 +92,9 @@ class Game:
     player's ``favors`` and each of their ``slots``.
     """
 
+    _final = _NOT_FINAL   # see _note_for_undo
+    _actor = -2     # the seat whose request is being applied (no seat at all outside apply)
+
     search = False
     """A copy used only to look ahead (a bot's): :meth:`apply` then keeps no undo information and
     no history, builds no events and returns ``[]``; the game itself changes exactly as it would
@@ -109,7 +119,9 @@ class Game:
         self.search = False
         self.solo = n == 1
         self._events: list[Event] = []
-        self._dirty: set[int] = set()
+        # seats whose points a request changed: None to count them again, or the faith they had
+        # when their marker alone moved (their points then change by the track's difference)
+        self._dirty: dict[int, int | None] = {}
         self._end_pending = False
         # undo (see :meth:`undo`): the state before the first request that can still be taken
         # back, the current player's requests applied since, and why nothing older can be
@@ -224,36 +236,42 @@ class Game:
         :raises GameError: the request is refused; nothing changed.
         """
         p = self.by_nick[nickname]
-        handler = _HANDLERS.get(type(action))
+        kind = type(action)
+        handler = _HANDLERS.get(kind)
         if handler is None:
-            raise E.MalformedRequest(detail=f"{type(action).__name__} is not a game request")
+            raise E.MalformedRequest(detail=f"{kind.__name__} is not a game request")
+        dirty = self._dirty
         if self.search:   # a look-ahead copy: the same changes, nothing recorded
             if self._undo_mark is not None or self._undo_stack:
                 # what came before the copy was taken cannot be taken back once it is played on
                 self._undo_mark, self._undo_stack, self._undo_barrier = None, [], None
-            self._dirty.clear()
+            dirty.clear()
             handler(self, p, action)
-            self._flush_vp()
+            if dirty:
+                self._flush_vp()
             self._end_pending = False
             self.version += 1
             return []
         # the state before this request, if it may become the point an undo goes back to (ending
         # the turn and buying a card are always final)
         mark = (self._capture() if not self._undo_stack and self.phase == PLAY and self.current == p.seat
-                and type(action) not in _FINAL_REQUESTS else None)
+                and kind not in _FINAL_REQUESTS else None)
         self._events = ev = []
-        self._dirty.clear()
+        dirty.clear()
+        self._final = _NOT_FINAL
+        self._actor = p.seat
         try:
             name = handler(self, p, action)
         except BaseException:
             self._events = []
             raise
-        self._close_events()
+        if dirty or self._end_pending:
+            self._close_events()
         ev.append({"action": name, "player": nickname, "type": "UpdateAction"})
         self.history.append(("apply", nickname, action))
         self.version += 1
         self._events = []
-        self._note_for_undo(p, action, ev, mark)
+        self._note_for_undo(p, kind, action, mark)
         return ev
 
     def set_active(self, nickname: str, active: bool) -> list[Event]:
@@ -373,32 +391,32 @@ class Game:
             ev.append(view)
         return ev
 
-    def _note_for_undo(self, p: PlayerState, action: Action, ev: list[Event], mark: tuple | None) -> None:
-        """After an accepted request: may it be taken back, and may what came before it?"""
-        kind = type(action)
+    def _note_for_undo(self, p: PlayerState, kind: type, action: Action, mark: tuple | None) -> None:
+        """After an accepted request: may it be taken back, and may what came before it?
+
+        The request is final when it revealed something or touched the others: the handlers
+        note it in ``_final`` as they make the events that show it (see :data:`_FINAL_REASONS`)."""
         if kind is ReqEndTurn:
             why = E.UNDO_TOKEN_REVEALED if self.solo else None   # multiplayer: a new turn begins
         elif self.phase != PLAY or kind in _SETUP_REQUESTS:
             why = E.UNDO_ENDED if self.phase == ENDED else None
         else:
-            why = None
-            me = p.nickname
-            for e in ev:
-                t = e["type"]
-                if t in _FINAL_EVENTS:
-                    if why is None or _FINAL_EVENTS[t] < _FINAL_EVENTS.get(why, 3):
-                        why = t
-                elif t == "UpdateFaithPoints" and not e["isBlackCross"] and e["player"] != me:
-                    why = why or "UpdateFaithPoints"
-            if why is None:
+            final = self._final
+            if final == _NOT_FINAL:
                 if mark is not None:
                     self._undo_mark = mark
-                self._undo_stack.append((me, action))
+                self._undo_stack.append((p.nickname, action))
                 return
-            why = _FINAL_REASONS[why]
+            why = _FINAL_REASONS[final]
         self._undo_barrier = why
         self._undo_stack.clear()
         self._undo_mark = None
+
+    def _made_final(self, rank: int) -> None:
+        """Note that the request being applied cannot be taken back (``rank``: the reason's
+        index in :data:`_FINAL_REASONS`, the most telling reason first)."""
+        if rank < self._final:
+            self._final = rank
 
     def _capture(self) -> tuple:
         """What a request that can be taken back may change, copied (see :meth:`_restore`).
@@ -410,29 +428,29 @@ class Game:
         snapshots, so anything missed here would show.
         """
         p = self.players[self.current]
-        # by seat and container id, so that a copy of the game (a bot's clone) may use it; the
-        # contents and the market are kept, not copied: the engine replaces them, never changes
-        # one in place
+        # by seat, container order and id, so that a copy of the game (a bot's clone) may use it;
+        # the contents and the market are kept, not copied: the engine replaces them, never
+        # changes one in place
         return (
-            p.seat, [(c.id, c.content) for c in (*p.shelves, p.strongbox)],
-            [(d.id, d.owner, d.content) for d in self.leader_depot.values()],
-            [d.id for d in p.depots], p.hand.copy(), p.active_leaders.copy(), p.faith, p.vp,
-            self.market, self.slide, self.black_cross, self.main_done,
+            p.seat, [c.content for c in p.shelves], p.strongbox.content,
+            [(d.owner, d.content) for d in self.leader_depot.values()],
+            [d.id for d in p.depots] if p.depots else [], p.hand.copy(), p.active_leaders.copy(),
+            p.faith, p.vp, self.market, self.slide, self.black_cross, self.main_done,
         )
 
     def _restore(self, mark: tuple) -> None:
         """Put back a state from :meth:`_capture` (the mark stays intact: what the game may change
         in place is copied again)."""
-        (seat, storage, depots, p_depots, hand, leaders, faith, vp,
+        (seat, shelves, box, depots, p_depots, hand, leaders, faith, vp,
          self.market, self.slide, self.black_cross, self.main_done) = mark
         conts = self.containers
-        for cid, content in storage:
-            conts[cid].content = content
-        for cid, owner, content in depots:
-            c = conts[cid]
+        p = self.players[seat]
+        for c, content in zip(p.shelves, shelves):
+            c.content = content
+        p.strongbox.content = box
+        for c, (owner, content) in zip(self.leader_depot.values(), depots):
             c.owner = owner
             c.content = content
-        p = self.players[seat]
         p.depots = [conts[cid] for cid in p_depots]
         p.hand, p.active_leaders, p.faith, p.vp = hand.copy(), leaders.copy(), faith, vp
 
@@ -491,13 +509,15 @@ class Game:
         return out
 
     def _commit(self, new: Mapping[Container, dict[str, int]]) -> None:
+        """Give containers their new contents: dicts made for this (the container keeps them)."""
         ev = None if self.search else self._events
+        dirty = self._dirty
         for c, content in new.items():
-            c.content = {r: n for r, n in content.items() if n}
+            c.content = content if 0 not in content.values() else {r: n for r, n in content.items() if n}
             if ev is not None:
                 ev.append({"resContainer": c.to_wire(), "type": "UpdateResourceContainer"})
             if c.owner is not None:
-                self._dirty.add(c.owner)
+                dirty[c.owner] = None
 
     # ------------------------------------------------------------------ setup
     def _choose_leaders(self, p: PlayerState, a: ReqChooseLeaders) -> str:
@@ -620,7 +640,7 @@ class Game:
                 raise E.ErrActiveLeaderDiscarded()
             p.hand.remove(leader.id)
             self._emit_hand(p)
-            self._dirty.add(p.seat)
+            self._dirty[p.seat] = None
             self._faith_step({p.seat: 1})
             return "DISCARD_LEADER"
         if leader.id in p.active_leaders:
@@ -633,7 +653,7 @@ class Game:
             depot = self.leader_depot[leader.id]
             depot.owner = p.seat
             p.depots.append(depot)
-        self._dirty.add(p.seat)
+        self._dirty[p.seat] = None
         if not self.search:
             self._events.append({"leader": leader.id, "player": p.nickname, "type": "UpdateActivateLeader"})
         return "ACTIVATE_LEADER"
@@ -683,16 +703,19 @@ class Game:
             raise E.ErrNoSuchEntity("MARKET_INDEX", index)
         intake: dict[str, int] = {}
         faith = whites = 0
-        for m in self.line(is_row, index):
+        cols = cfg.market_columns
+        market = self.market
+        for m in market[index * cols:(index + 1) * cols] if is_row else market[index::cols]:   # self.line
             if m == "Faith":
                 faith += 1
             elif m == "Zero":
                 whites += 1
             else:
                 intake[m] = intake.get(m, 0) + 1
-        reps = clean_res_map(replacements, cfg.resources, is_input=False, is_replacement=True)
-        options = [ld.resource for ld in self.active_leaders_of(p, "white_marble")]
-        if any(r not in options for r in reps):
+        reps = (clean_res_map(replacements, cfg.resources, is_input=False, is_replacement=True)
+                if replacements else {})
+        options = [ld.resource for ld in self.active_leaders_of(p, "white_marble")] if p.active_leaders else []
+        if reps and any(r not in options for r in reps):
             raise E.ErrInvalidResourceTransaction(False, True, E.EXCLUDED)
         chosen = sum(reps.values())
         if len(options) == 1 and not reps:
@@ -803,7 +826,8 @@ class Game:
         decks = self.decks[color]
         decks[card.level] = decks[card.level][:-1]
         p.slots[a.dev_slot] = [*p.slots[a.dev_slot], card.id]
-        self._dirty.add(p.seat)
+        self._dirty[p.seat] = None
+        self._made_final(_CARD_REVEALED)
         if not self.search:
             self._events.append({"player": p.nickname, "devSlot": a.dev_slot,
                                  "devCards": list(p.slots[a.dev_slot]), "type": "UpdateDevSlot"})
@@ -832,9 +856,24 @@ class Game:
 
     def grid_wire(self) -> dict[str, Any]:
         cfg = self.config
-        top = {c: [None] + [deck[-1] if deck else None for deck in (self.decks[c][lv] for lv in cfg.levels)]
-               for c in cfg.colors}
-        left = {c: [0] + [len(self.decks[c][lv]) for lv in cfg.levels] for c in cfg.colors}
+        levels = cfg.levels
+        top = {}
+        left = {}
+        decks = self.decks
+        for c in cfg.colors:
+            ds = decks[c]
+            t = [None]
+            n = [0]
+            for lv in levels:
+                deck = ds[lv]
+                if deck:
+                    t.append(deck[-1])
+                    n.append(len(deck))
+                else:
+                    t.append(None)
+                    n.append(0)
+            top[c] = t
+            left[c] = n
         # cardsLeft is our extension (the reference sends only top cards); clients ignore unknown keys
         return {"levelsCount": len(cfg.levels), "colorsCount": len(cfg.colors), "topCards": top,
                 "cardsLeft": left}
@@ -915,6 +954,8 @@ class Game:
         """Move markers at once, then resolve reports and end conditions (one "faith step")."""
         last = self.config.last_space
         ev = None if self.search else self._events
+        players = self.players
+        dirty = self._dirty
         for seat, n in moves.items():
             if seat == LORENZO:
                 new = min(last, self.black_cross + n)
@@ -923,19 +964,22 @@ class Game:
                     if ev is not None:
                         ev.append({"isBlackCross": True, "faithPoints": new, "type": "UpdateFaithPoints"})
             else:
-                q = self.players[seat]
+                q = players[seat]
                 new = min(last, q.faith + n)
                 if new != q.faith:
+                    if seat not in dirty:
+                        dirty[seat] = q.faith
                     q.faith = new
-                    self._dirty.add(seat)
+                    if seat != self._actor and self._final > _OTHERS_FAITH:
+                        self._final = _OTHERS_FAITH
                     if ev is not None:
                         ev.append({"player": q.nickname, "isBlackCross": False, "faithPoints": new,
                                    "type": "UpdateFaithPoints"})
         top = self.black_cross
-        for q in self.players:
+        for q in players:
             if q.faith > top:
                 top = q.faith
-        for i, sec in enumerate(self.config.vatican_sections):
+        for i, sec in enumerate(self.config.vatican_sections if top >= self.lookups.first_pope else ()):
             if not self.fired[i] and top >= sec.pope_space:
                 self.fired = fired = self.fired.copy()
                 fired[i] = True
@@ -947,7 +991,8 @@ class Game:
                         given.append(q.nickname)
                     else:
                         favors[i] = FAVOR_REMOVED
-                    self._dirty.add(q.seat)
+                    self._dirty[q.seat] = None
+                self._made_final(_VATICAN_REPORT)
                 if ev is not None:
                     ev.append({"vaticanSection": sec.id, "bonusGivenPlayers": given, "type": "UpdateVaticanSection"})
         if self.phase == ENDED:
@@ -1003,6 +1048,7 @@ class Game:
     def _trigger_last_round(self) -> None:
         if not self.last_round:
             self.last_round = True
+            self._made_final(_LAST_ROUND)
             if not self.search:
                 self._events.append({"type": "UpdateLastRound"})
 
@@ -1054,7 +1100,7 @@ class Game:
             self.winners = tuple(q.nickname for s, q in tied if s.resources == most)
         self._trigger_last_round()
         for q in self.players:
-            self._dirty.add(q.seat)
+            self._dirty[q.seat] = None
         self._end_pending = True
 
     def _close_events(self) -> None:
@@ -1099,15 +1145,22 @@ class Game:
         return cards, t.track(p.faith), favors, leaders, count
 
     def _flush_vp(self) -> None:
-        """Count again the points of the players a request changed (in seat order)."""
+        """Count again the points of the players a request changed (in seat order); a player
+        whose faith marker alone moved gains the track's difference."""
         dirty = self._dirty
         if not dirty:
             return
-        per_vp = self.lookups.per_vp
+        t = self.lookups
+        per_vp = t.per_vp
+        track = t.track
         for seat in sorted(dirty) if len(dirty) > 1 else dirty:
             q = self.players[seat]
-            cards, track, favors, leaders, count = self._score_parts(q)
-            vp = cards + track + favors + leaders + count // per_vp
+            was = dirty[seat]
+            if was is None:
+                cards, faith, favors, leaders, count = self._score_parts(q)
+                vp = cards + faith + favors + leaders + count // per_vp
+            else:
+                vp = q.vp + track(q.faith) - track(was)
             if vp != q.vp:
                 q.vp = vp
                 if not self.search:
@@ -1138,7 +1191,8 @@ class Lookups:
     """What the engine reads of a config on every request, as flat tables by id (one per config,
     shared by every game of it: see :func:`lookups`)."""
 
-    __slots__ = ("config", "card_vp", "card_level", "card_cost", "leader_vp", "favor_vp", "track_vp", "per_vp")
+    __slots__ = ("config", "card_vp", "card_level", "card_cost", "leader_vp", "favor_vp", "track_vp", "per_vp",
+                 "first_pope")
 
     def __init__(self, cfg: GameConfig) -> None:
         self.config = cfg
@@ -1152,6 +1206,7 @@ class Lookups:
         self.track_vp = tuple(cfg.vp_squares[i - 1][1] if i else 0
                               for i in (bisect_right(squares, f) for f in range(cfg.last_space + 1)))
         self.per_vp = cfg.resources_per_vp
+        self.first_pope = min((sec.pope_space for sec in cfg.vatican_sections), default=cfg.last_space + 1)
 
     def __copy__(self) -> "Lookups":
         return self          # immutable: a copied game (copy.deepcopy) keeps the same tables
@@ -1176,12 +1231,6 @@ def _raise(err: Exception) -> Any:
 
 _FINAL_REQUESTS = (ReqEndTurn, ReqBuyDevCard)
 _SETUP_REQUESTS = (ReqChooseLeaders, ReqChooseResources)
-_FINAL_EVENTS = {"UpdateDevSlot": 0, "UpdateVaticanSection": 1, "UpdateLastRound": 2}
-"""Events that make a request final (it cannot be taken back), the most telling reason first."""
-_FINAL_REASONS = {"UpdateDevSlot": E.UNDO_CARD_REVEALED, "UpdateVaticanSection": E.UNDO_VATICAN_REPORT,
-                  "UpdateLastRound": E.UNDO_LAST_ROUND, "UpdateFaithPoints": E.UNDO_OTHERS_FAITH}
-
-
 def _action_name(action: Action) -> str:
     """The ``UpdateAction`` name of a request (a leader request names what it did)."""
     return action.action_name if type(action) is ReqLeaderAction else action.ACTION

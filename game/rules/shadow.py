@@ -31,7 +31,7 @@ def shadow_game(view: dict[str, Any], config: GameConfig, nickname: str) -> Game
     g.history = []
     g.version = 0
     g.solo = len(view["players"]) == 1
-    g._events, g._dirty, g._end_pending = [], set(), False
+    g._events, g._dirty, g._end_pending = [], {}, False
     g._undo_mark, g._undo_stack, g._undo_barrier = None, [], None   # a shadow has nothing to undo
     wire = {c["id"]: c for c in view["resContainers"]}
     by_id = {}

@@ -77,12 +77,11 @@ def new_contents_after_add(additions: Mapping[Container, Mapping[str, int]],
         for r, n in add.items():
             content[r] = content.get(r, 0) + n
         if c.kind != STRONGBOX:
-            types = [r for r, n in content.items() if n]
             if c.bound is not None:
                 for r in add:
                     if r != c.bound:
                         raise ErrResourceTransfer(r, True, BOUNDED_RESTYPE_DIFFER)
-            elif len(types) > 1:
+            elif len(content) > 1 and len([r for r, n in content.items() if n]) > 1:
                 held = c.res_type()
                 bad = next(r for r in add if r != held) if held else sorted(add)[1]
                 raise ErrResourceTransfer(bad, True, BOUNDED_RESTYPE_DIFFER)
