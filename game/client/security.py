@@ -75,13 +75,13 @@ class Link:
     @property
     def details(self) -> str:
         """What it means, for a tooltip or a question (the whole fingerprint, to compare with the
-        one the server's owner sees in its log)."""
+        one the server's owner sees in its log, on a line of its own)."""
         if self.fingerprint:
             met = (" It was met here for the first time: it is remembered now, and you will be warned if it "
                    "ever changes." if self.first_meeting else " It is the one met here before.")
             return (f"Encrypted (TLS): nobody on the way to {self.where} can read the game or take your seat. "
-                    f"The server's certificate is {self.fingerprint}; its owner sees the same in the "
-                    f"server's log.{met}")
+                    f"The server's certificate:\n{self.fingerprint}\nIts owner sees the same in the server's "
+                    f"log.{met}")
         return (f"Not encrypted: fine on your own network; on the internet, someone on the way to {self.where} "
                 f"could read the game. A server that offers TLS is reached securely by itself.")
 

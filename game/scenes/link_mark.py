@@ -71,7 +71,7 @@ def tip(surface: pygame.Surface, text: str, near: pygame.Rect, unit: float) -> N
     w, h = surface.get_size()
     size = max(12, round(18 * unit))
     width = min(round(520 * unit), w - 20)
-    lines = wrap(text, size, width - round(24 * unit), "italic")
+    lines = [line for part in text.split("\n") for line in wrap(part, size, width - round(24 * unit), "italic")]
     lead = round(size * 1.2)
     label = pygame.Rect(0, 0, max(fonts.font(size, "italic").size(ln)[0] for ln in lines) + round(24 * unit),
                         len(lines) * lead + round(16 * unit))

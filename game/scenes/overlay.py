@@ -40,8 +40,12 @@ class ConnectionOverlay(PaintedScene):
     def layout(self) -> None:
         w, h = self.app.size
         u = self.unit
-        warned = self.session.reconnect_warning is not None   # a warning of a few sentences
-        cw, ch = round((760 if warned else 620) * u), round((400 if warned else 270) * u)
+        warning = self.session.reconnect_warning   # a warning of a few sentences: the card fits them
+        cw, ch = round((760 if warning else 620) * u), round(270 * u)
+        if warning is not None:
+            small = max(12, round(21 * u))
+            lines = wrap(warning.text, small, cw - round(80 * u), "italic")
+            ch = max(ch, round(200 * u) + len(lines) * round(small * 1.18))
         self.card = pygame.Rect((w - cw) // 2, (h - ch) // 2, cw, ch)
         bw, bh = round(200 * u), round(48 * u)
         label = "Back to the title" if self.failed else "Leave"

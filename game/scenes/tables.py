@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 from typing import Any
 
 import pygame
@@ -129,6 +130,10 @@ class TablesScene(PaintedScene):
         else:
             self.no_tables = False
             self.tls_port = result.tls_port
+            was = self.listing.link if self.listing is not None else None
+            if was is not None and was.first_meeting and result.link is not None and result.link.secure:
+                # met for the first time on this page: the refreshes say so too
+                result = replace(result, link=replace(result.link, first_meeting=True))
             if self.error and self.error.startswith("No game server answered"):
                 self.error = None
             self.listing = result

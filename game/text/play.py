@@ -402,7 +402,7 @@ class GameShell:
         if link is None:
             self.say("This game is played on this machine: nothing of it crosses a network.")
             return
-        self.say(f"{link.line} {link.details}")
+        self.say(f"{link.line} {link.details}".replace("\n", " "))
 
     def do_log(self, args: list[str]) -> None:
         n = 10

@@ -66,6 +66,16 @@ def test_a_tls_server_is_played_with_the_padlock_in_view(tls_server):
         assert lock is not None and shows_lock(first, lock)           # the first board frame has it
         assert board_check(first, 1)["cards"]
         assert lobby_frame is not None
+        # the server now shows another certificate: the game's return is refused with the warning
+        key = f"127.0.0.1:{tls_server.address[1]}"
+        (data_dir() / "known_servers").write_text(f"{key} {fingerprint(b'another')}\n", encoding="utf-8")
+        board.session.match.resync()
+        ada.until(lambda: ada.scene == "ConnectionOverlay" and ada.app.stack.top.failed is not None, 15,
+                  "the refused return")
+        ada.frames(2)
+        overlay = ada.app.stack.top
+        assert "not the server you met" in overlay.session.reconnect_warning.title
+        assert overlay.card.h >= 300 * overlay.unit          # the card holds the whole warning
     finally:
         close(ada.app)
 
