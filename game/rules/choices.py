@@ -410,11 +410,17 @@ def production_request(game: Game, p: PlayerState, prod: Production,
     ``taken`` already uses), blanks paid with whatever the player holds most of, and free outputs
     of ``output`` (default: the first resource). None if it can't be paid."""
     avail: dict[int, dict[str, int]] = {}
-    for c in p.containers():
-        for r, n in c.content.items():
-            left = n - (taken or {}).get(c.id, {}).get(r, 0)
-            if left > 0:
-                avail.setdefault(c.id, {})[r] = left
+    if not taken:
+        for c in p.containers():
+            if c.content:
+                avail[c.id] = dict(c.content)
+    else:
+        for c in p.containers():
+            used = taken.get(c.id, {})
+            for r, n in c.content.items():
+                left = n - used.get(r, 0)
+                if left > 0:
+                    avail.setdefault(c.id, {})[r] = left
     plan: Placement = {}
 
     def take(r: str, need: int) -> int:

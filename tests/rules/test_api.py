@@ -8,6 +8,8 @@
   setup completing without an absent player, solo.
 - ``Action.from_dict`` refuses malformed messages with :class:`MalformedRequest`, and every
   request survives ``to_dict`` → JSON → ``from_dict``.
+- The engine's shuffle is ``random.Random.shuffle``'s: same order, same draws (a seed gives the
+  game it always gave).
 """
 from __future__ import annotations
 
@@ -27,12 +29,22 @@ from game.rules.actions import (Action, ProductionRequest, ReqActivateProduction
                                 ReqMoveResources, ReqSwapShelves, ReqTakeFromMarket)
 from game.rules.choices import market_lines, take_market_request
 from game.rules.components import default_config
-from game.rules.engine import Game
+from game.rules.engine import Game, _shuffle
 from game.rules.playout import steps
 
 CFG = default_config()
 BASE = CFG.base_production.id
 NICKS = {1: ["Ada"], 2: ["Ada", "Bo"], 3: ["Ada", "Bo", "Cy"], 4: ["Ada", "Bo", "Cy", "Di"]}
+
+
+def test_the_engine_shuffles_exactly_as_random_shuffle_does():
+    for seed in range(300):
+        for n in (0, 1, 2, 3, 4, 7, 13, 16, 48):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            a, b = list(range(n)), list(range(n))
+            _shuffle(ours, a)
+            theirs.shuffle(b)
+            assert a == b and ours.getstate() == theirs.getstate(), (seed, n)
 
 
 def frozen(g: Game) -> tuple:
