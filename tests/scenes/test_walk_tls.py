@@ -80,15 +80,18 @@ def test_a_tls_server_is_played_with_the_padlock_in_view(tls_server):
         close(ada.app)
 
 
-def test_the_waiting_room_shows_the_padlock_on_its_first_frame(tls_server):
+@pytest.mark.parametrize("kind", ["tls_server", "server"])
+def test_the_waiting_room_says_on_its_first_frame_whether_it_is_encrypted(kind, request):
+    """A server that speaks TLS: the gilded padlock and "secure"; a plain one: an open, faded lock
+    and "not encrypted", nothing louder."""
+    srv = request.getfixturevalue(kind)
     bea = start(name="bea")
     try:
-        bea.join(tls_server.address[1], "Bea")
+        bea.join(srv.address[1], "Bea")
         bea.until_scene("LobbyScene")
-        lobby = bea.app.stack.top
-        first = bea.first("LobbyScene")
-        assert lobby.mark.link is not None and lobby.mark.link.secure
-        assert shows_lock(first, lobby.mark.rect)
+        mark = bea.app.stack.top.mark
+        assert mark.link is not None and mark.link.label == ("secure" if kind == "tls_server" else "not encrypted")
+        assert mark.rect.w > 0 and shows_lock(bea.first("LobbyScene"), mark.rect) == (kind == "tls_server")
     finally:
         close(bea.app)
 
@@ -111,15 +114,3 @@ def test_a_changed_certificate_is_a_warning_that_says_what_to_do(tls_server):
     finally:
         close(cy.app)
 
-
-def test_a_plain_server_is_said_not_encrypted_with_an_open_lock(server):
-    dee = start(name="dee")
-    try:
-        dee.join(server.address[1], "Dee")
-        dee.until_scene("LobbyScene")
-        lobby = dee.app.stack.top
-        first = dee.first("LobbyScene")
-        assert lobby.mark.link is not None and lobby.mark.link.label == "not encrypted"
-        assert lobby.mark.rect.w > 0 and not shows_lock(first, lobby.mark.rect)   # open and faded: no gold
-    finally:
-        close(dee.app)
