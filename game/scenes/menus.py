@@ -883,8 +883,10 @@ class JoinScene(PaintedScene):
         """The tables at the address typed (their page asks the server)."""
         target = self._checked()
         if target is not None:
+            # a table found on the network that speaks TLS: its list is asked there straight away
+            tls = next((g.info.tls for g in self.lan.games() if (g.address, g.port) == target and g.info.tls), None)
             self.app.stack.push(self.app.scene("tables", target[0], target[1], self.draft["nickname"].strip(),
-                                               self.draft["address"].strip()))
+                                               self.draft["address"].strip(), tls))
 
     def join(self) -> None:
         """Check the fields and start connecting (on a thread: a frame never waits)."""

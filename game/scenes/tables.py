@@ -34,9 +34,10 @@ SEATS = (2, 3, 4)
 
 
 class TablesScene(PaintedScene):
-    """The open tables of the server at ``host:port``, for ``nickname``."""
+    """The open tables of the server at ``host:port``, for ``nickname`` (``tls_port``: where it speaks
+    TLS, when its LAN announcement said so)."""
 
-    def __init__(self, app, host: str, port: int, nickname: str, address: str = "") -> None:
+    def __init__(self, app, host: str, port: int, nickname: str, address: str = "", tls_port: int | None = None) -> None:
         super().__init__(app)
         self.host, self.port, self.nickname = host, port, nickname
         self.address = address or hostport(host, port)
@@ -56,7 +57,8 @@ class TablesScene(PaintedScene):
         self.list_rect = pygame.Rect(0, 0, 0, 0)
         self.cards: dict[str, pygame.Rect] = {}
         self.mark = LinkMark()          # encrypted or not, as the last list came
-        self.tls_port: int | None = None    # where the server speaks TLS (the next list goes straight there)
+        # where the server speaks TLS (its LAN announcement says, or the last list): lists go straight there
+        self.tls_port = tls_port
         self.refused = False            # the server is not the one met there before: not asked again
         self._fetch: threading.Thread | None = None
         self._fetched: Any = None

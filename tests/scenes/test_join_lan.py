@@ -168,3 +168,33 @@ def test_waiting_for_a_seat_at_a_table_playing_says_it_is_for_the_next_game(app,
         while app.stack.top is not None:
             app.stack.pop()
         server.stop()
+
+
+def test_a_table_announced_with_tls_is_marked_and_its_tables_asked_over_tls(app, tmp_path, certs):
+    """The row of a server that speaks TLS has the padlock and says "encrypted"; its Tables page
+    asks straight at the TLS port the announcement gave (the plain port is not asked first)."""
+    from game.scenes.menus import JoinScene
+    from game.scenes.tables import TablesScene
+    cert, key = certs["one"]
+    server = Server(app.config, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", announce=True,
+                                              announce_name="Ada's table", announce_host="Ada", tls_cert=cert,
+                                              tls_key=key, tls_port=0))
+    host, port = server.start()
+    try:
+        app.settings.nickname = "Bea"
+        app.stack.push(JoinScene(app))
+        scene = app.stack.top
+        frames_until(app, lambda: any(g.port == port for _, g in scene.lan.rows))
+        i = next(i for i, (_, g) in enumerate(scene.lan.rows) if g.port == port)
+        assert scene.lan.notes[i].endswith("\u00b7 encrypted") and len(scene.lan.locks) == 1
+        assert scene.lan.rows[i][0].contains(scene.lan.locks[0])
+        scene.widgets["address"].set_text(f"127.0.0.1:{port}")
+        scene.on_button("tables")
+        page = app.stack.top
+        assert isinstance(page, TablesScene) and page.tls_port == server.tls_address[1]
+        frames_until(app, lambda: page.listing is not None)
+        assert page.listing.link.fingerprint == server.tls_fingerprint
+    finally:
+        while app.stack.top is not None:
+            app.stack.pop()
+        server.stop()
