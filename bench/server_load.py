@@ -108,14 +108,15 @@ LIFTED = ["--max-per-address", "0", "--tables-per-address", "0", "--line-rate", 
 class ServerProcess:
     """``server.py`` as a subprocess, with a thread sampling its RSS and thread count."""
 
-    def __init__(self, data_dir: Path, pin: int | None, extra_args: list[str] | None = None) -> None:
+    def __init__(self, data_dir: Path, pin: int | None, extra_args: list[str] | None = None,
+                 server: Path = SERVER) -> None:
         self.data_dir = data_dir
         self.stderr_path = data_dir / "server.stderr"
         self._stderr = open(self.stderr_path, "wb")
-        cmd = [sys.executable, str(SERVER), "--host", "127.0.0.1", "--port", "0",
+        cmd = [sys.executable, str(server), "--host", "127.0.0.1", "--port", "0",
                "--data-dir", str(data_dir / "data"), "--log-level", "WARNING", *LIFTED, *(extra_args or [])]
         preexec = (lambda: os.sched_setaffinity(0, {pin})) if pin is not None else None
-        self.proc = subprocess.Popen(cmd, cwd=str(ROOT), stdout=subprocess.PIPE, stderr=self._stderr,
+        self.proc = subprocess.Popen(cmd, cwd=str(server.parent), stdout=subprocess.PIPE, stderr=self._stderr,
                                      stdin=subprocess.DEVNULL, preexec_fn=preexec)
         self.pid = self.proc.pid
         self.port = self._read_port(timeout=20.0)

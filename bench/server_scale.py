@@ -29,7 +29,8 @@ Targets (issue 20, section 6): 10,000 players at 2,500 tables, p99 <= 25 ms, RSS
 0 errors; with the attackers, p99 <= 50 ms. On a shared 2-core machine, scale ``--players`` down
 to what the load generator (one Python thread) can drive, and say at which load it ran.
 
-Usage: ``python bench/server_scale.py [--players 2000] [--turns 4] [--think 2,8] [--attack]``
+Usage: ``python bench/server_scale.py [--players 2000] [--turns 4] [--think 2,8] [--attack]
+[--server-log FILE] [--server OTHER_TREE/server.py --stall-ms 0]``
 """
 from __future__ import annotations
 
@@ -169,12 +170,16 @@ def main() -> None:
     ap.add_argument("--stall-ms", type=float, default=10.0,
                     help="the server logs every wake-up of its loop longer than this (0: off)")
     ap.add_argument("--server-log", type=Path, default=None, help="keep the server's log (stderr) in this file")
+    ap.add_argument("--server", type=Path, default=None,
+                    help="run another tree's server.py (a 'before'; give --stall-ms 0 if it has no --stall-log)")
     args = ap.parse_args()
     lo, hi = (float(x) for x in args.think.split(","))
     tables = args.players // 4
     tmp = Path(tempfile.mkdtemp(prefix="mor-scale-"))
-    server = ServerProcess(tmp, None, OPERATOR + ["--max-connections", str(args.players + args.silent + 200),
-                                                  "--stall-log", str(args.stall_ms)])
+    flags = OPERATOR + ["--max-connections", str(args.players + args.silent + 200)]
+    if args.stall_ms:
+        flags += ["--stall-log", str(args.stall_ms)]
+    server = ServerProcess(tmp, None, flags, **({"server": args.server.resolve()} if args.server else {}))
     gen = LoadGenerator("127.0.0.1", server.port, server, args.turns, seed=1, think=1.0, players=4)
     gen.think_range = (lo, hi)
     attackers = None

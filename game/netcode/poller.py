@@ -42,8 +42,12 @@ class Poller:
         self._ep.unregister(fd)
         self._count -= 1
 
-    def poll(self, timeout: float | None) -> list[tuple[int, int]]:
-        return self._ep.poll(-1 if timeout is None else timeout, self._count + 1)
+    def poll(self, timeout: float | None, max_events: int = 0) -> list[tuple[int, int]]:
+        """Wait up to ``timeout`` seconds (None: forever) and return what is ready: all of it, or
+        the first ``max_events`` (the rest are returned by the next calls, in order: epoll keeps
+        them ready, edge-triggered ones included)."""
+        n = self._count + 1
+        return self._ep.poll(-1 if timeout is None else timeout, min(n, max_events) if max_events else n)
 
     def close(self) -> None:
         self._ep.close()
@@ -82,7 +86,9 @@ class SelectorPoller:
         if fd in self._sel.get_map():
             self._sel.unregister(fd)
 
-    def poll(self, timeout: float | None) -> list[tuple[int, int]]:
+    def poll(self, timeout: float | None, max_events: int = 0) -> list[tuple[int, int]]:
+        """As :meth:`Poller.poll`, but always all of it (``max_events`` is ignored: a level-triggered
+        selector reports in descriptor order, so a cap would serve the same descriptors first)."""
         return [(key.fd, (Poller.IN if mask & selectors.EVENT_READ else 0)
                  | (Poller.OUT if mask & selectors.EVENT_WRITE else 0))
                 for key, mask in self._sel.select(timeout)]

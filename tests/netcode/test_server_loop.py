@@ -382,6 +382,36 @@ class TestConnectionClocks:
         wait_until(lambda: not srv.sessions)
         assert not any(ref() for _, _, ref in srv._clocks), "a closed connection is kept by its clock"
 
+    def test_connections_opened_and_closed_leave_no_trace_in_the_clocks(self, make_server):
+        srv = make_server(heartbeat=12.5)
+        for _ in range(1500):
+            socket.create_connection(srv.address).close()
+        wait_until(lambda: not srv.sessions)
+        assert len(srv._clocks) <= 1001, "the clocks keep an entry for every connection ever closed"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="epoll is Linux's")
+def test_a_wake_up_takes_a_share_of_the_ready_connections_and_the_next_ones_the_rest():
+    """``Poller.poll(timeout, max_events)``: edge-triggered connections not returned stay ready
+    for the next polls, in the order they came (what EVENTS_PER_WAKEUP relies on)."""
+    poller = Poller()
+    pairs = [socket.socketpair() for _ in range(10)]
+    try:
+        for a, _ in pairs:
+            a.setblocking(False)
+            poller.register(a.fileno(), Poller.IN, edge=True)
+        for _, b in pairs:
+            b.send(b"x\n")
+        order = [a.fileno() for a, _ in pairs]
+        got = [[fd for fd, _ in poller.poll(0, 4)] for _ in range(4)]
+        assert [len(g) for g in got] == [4, 4, 2, 0]
+        assert sum(got, []) == order
+    finally:
+        for a, b in pairs:
+            a.close()
+            b.close()
+        poller.close()
+
 
 def test_the_stall_log_says_what_a_long_wake_up_did(make_server, peers, caplog):
     caplog.set_level(logging.WARNING, logger="mor.server")
