@@ -257,6 +257,42 @@ def test_quiet_peers_send_their_own_heartbeat_and_its_answer_is_swallowed(script
         group.close()
 
 
+def test_many_quiet_peers_send_their_heartbeats_spread_over_the_second_not_at_once():
+    """Peers that fell quiet together do not send their keep-alives in one burst (10,000 of them
+    made a server answer 1,200 heartbeats in one wake-up): each is looked at once a second, at
+    a moment of its own, as separate clients would be."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    group = ConnectionGroup(heartbeat_interval=0.2)
+    arrived: list[float] = []
+    accepted: list[socket.socket] = []
+    try:
+        peers = [group.connect("127.0.0.1", listener.getsockname()[1]) for _ in range(50)]
+        accepted += [listener.accept()[0] for _ in peers]
+        for conn in accepted:
+            conn.setblocking(False)
+        seen: set[socket.socket] = set()
+        deadline = time.monotonic() + 5
+        while len(seen) < len(accepted) and time.monotonic() < deadline:
+            group.poll(0.005)
+            for conn in accepted:
+                if conn not in seen:
+                    try:
+                        if conn.recv(100):
+                            seen.add(conn)
+                            arrived.append(time.monotonic())
+                    except BlockingIOError:
+                        pass
+        assert len(seen) == len(peers)
+    finally:
+        group.close()
+        listener.close()
+        for conn in accepted:
+            conn.close()
+    arrived.sort()
+    assert arrived[-1] - arrived[0] >= 0.5, "the quiet peers' heartbeats came in one burst"
+    assert max(sum(1 for t in arrived if t0 <= t < t0 + 0.05) for t0 in arrived) <= 10
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="SO_TIMESTAMPNS is Linux's")
 def test_kernel_timestamps_tell_when_a_message_arrived_not_when_it_was_read(scripted):
     group = ConnectionGroup(kernel_timestamps=True)
