@@ -223,7 +223,7 @@ SWEEP_INTERVAL = 1.0
 WATCH_TICK = 0.05
 """Seconds at least between two looks at the connections' clocks (:meth:`Server._watch_sessions`):
 the deadlines that come in between are seen together."""
-WATCH_BATCH = 500
+WATCH_BATCH = 128
 """Connections looked at in one wake-up at most; those left wait for the next wake-up (thousands
 connecting at once come due at once: their heartbeats are spread over a few wake-ups)."""
 BOT_WINDOW = 30.0
@@ -1094,6 +1094,7 @@ class Server:
         looked = 0
         while clocks and clocks[0][0] <= now:
             if looked >= WATCH_BATCH:
+                self._looked(looked)
                 return True
             _, number, ref = pop(clocks)
             s = ref()
@@ -1106,7 +1107,13 @@ class Server:
             due = self._check_session(s, now)
             if due is not None:
                 push(clocks, (due, number, ref))
+        self._looked(looked)
         return False
+
+    def _looked(self, count: int) -> None:
+        if self._stall_ran is not None:   # stall_log: how many connections the watch looked at
+            n, cpu = self._stall_ran.get("watch_looked_at", (0, 0.0))
+            self._stall_ran["watch_looked_at"] = (n + count, cpu)
 
     def _check_session(self, s: Session, now: float) -> float | None:
         """Apply the time limits to one connection; returns when to look at it again (None: it is
