@@ -111,7 +111,10 @@ def suggest_placement(game: Game, p: PlayerState, intake: Mapping[str, int]) -> 
 
 
 def _placement_on(shelves: list[Container], depots: list[Container], intake: Mapping[str, int]) -> Placement:
-    left = {r: n for r, n in intake.items() if n}
+    left = {}
+    for r, n in intake.items():
+        if n:
+            left[r] = n
     plan: Placement = {}
     for c in depots:
         r = c.bound
@@ -142,12 +145,18 @@ def _placement_on(shelves: list[Container], depots: list[Container], intake: Map
                 into = plan.setdefault(s.id, {})
                 into[held] = into.get(held, 0) + n
                 left[held] = want - n
-    todo = [r for r, n in left.items() if n > 0 and r not in held_types]
+    todo = []
+    wants = []
+    for r, n in left.items():
+        if n > 0 and r not in held_types:
+            todo.append(r)
+            wants.append(n)
     if todo and empty:
         # the best assignment of the types left to the empty shelves (the first best one, in
         # the order of itertools.permutations over types, then over shelves)
-        wants = [left[r] for r in todo]
-        caps = [s.capacity for s in empty]
+        caps = []
+        for s in empty:
+            caps.append(s.capacity)
         k = min(len(todo), len(empty))
         best = -1
         pick: tuple = ()
@@ -333,27 +342,48 @@ def affordable_cards(game: Game, p: PlayerState) -> list[CardOffer]:
     """Top cards of the grid that ``p`` can pay for and has a legal slot for."""
     cfg = game.config
     cards = cfg.dev_cards
+    t = game.lookups
+    card_level, card_cost = t.card_level, t.card_cost
+    first = cfg.levels[0]
     slots_for: dict[int, list[int]] = {}   # level -> the slots that take it (see Game.slot_accepts)
-    for i, s in enumerate(p.slots):
-        slots_for.setdefault(cards[s[-1]].level + 1 if s else cfg.levels[0], []).append(i)
+    i = 0
+    for s in p.slots:
+        lv = card_level[s[-1]] + 1 if s else first
+        into = slots_for.get(lv)
+        if into is None:
+            slots_for[lv] = [i]
+        else:
+            into.append(i)
+        i += 1
+    levels = []
+    for lv in cfg.levels:
+        if lv in slots_for:
+            levels.append(lv)
     totals = p.resource_totals()
-    discounts = game.active_leaders_of(p, "discount") if p.active_leaders else ()
+    discounts = bool(p.active_leaders) and bool(game.active_leaders_of(p, "discount"))
     out = []
     decks = game.decks
     for color in cfg.colors:
         ds = decks[color]
-        for lv in cfg.levels:
-            slots = slots_for.get(lv)
+        for lv in levels:
             deck = ds[lv]
-            if slots is None or not deck:
+            if not deck:
                 continue
-            card = cards[deck[-1]]
-            cost = game.card_cost(p, card) if discounts else {r: n for r, n in card.cost.items() if n}
-            for r, n in cost.items():
-                if totals.get(r, 0) < n:
-                    break
+            cid = deck[-1]
+            if discounts:
+                cost = game.card_cost(p, cards[cid])
+                for r, n in cost.items():
+                    if totals.get(r, 0) < n:
+                        break
+                else:
+                    out.append(CardOffer(cards[cid], cost, tuple(slots_for[lv])))
             else:
-                out.append(CardOffer(card, cost, tuple(slots)))
+                price = card_cost[cid]
+                for r, n in price:
+                    if totals.get(r, 0) < n:
+                        break
+                else:
+                    out.append(CardOffer(cards[cid], dict(price), tuple(slots_for[lv])))
     return out
 
 

@@ -431,12 +431,17 @@ class Game:
         # by seat, container order and id, so that a copy of the game (a bot's clone) may use it;
         # the contents and the market are kept, not copied: the engine replaces them, never
         # changes one in place
-        return (
-            p.seat, [c.content for c in p.shelves], p.strongbox.content,
-            [(d.owner, d.content) for d in self.leader_depot.values()],
-            [d.id for d in p.depots] if p.depots else [], p.hand.copy(), p.active_leaders.copy(),
-            p.faith, p.vp, self.market, self.slide, self.black_cross, self.main_done,
-        )
+        shelves = []
+        for c in p.shelves:
+            shelves.append(c.content)
+        depots = []
+        for d in self.leader_depot.values():
+            depots.append((d.owner, d.content))
+        mine = []
+        for d in p.depots:
+            mine.append(d.id)
+        return (p.seat, shelves, p.strongbox.content, depots, mine, p.hand.copy(), p.active_leaders.copy(),
+                p.faith, p.vp, self.market, self.slide, self.black_cross, self.main_done)
 
     def _restore(self, mark: tuple) -> None:
         """Put back a state from :meth:`_capture` (the mark stays intact: what the game may change
@@ -564,8 +569,13 @@ class Game:
                              "type": "UpdateLeadersHandCount"})
 
     def _maybe_finish_setup(self) -> None:
-        present = [p for p in self.players if p.active]
-        if not present or not all(p.chose_leaders and p.chose_resources for p in present):
+        present = False
+        for p in self.players:
+            if p.active:
+                if not (p.chose_leaders and p.chose_resources):
+                    return
+                present = True
+        if not present:
             return
         for p in self.players:  # players who are away get default choices
             if not p.chose_leaders:
@@ -681,7 +691,11 @@ class Game:
 
     def active_leaders_of(self, p: PlayerState, kind: str) -> list[LeaderCard]:
         leaders = self.config.leaders
-        return [leaders[i] for i in p.active_leaders if leaders[i].kind == kind]
+        out = []
+        for i in p.active_leaders:
+            if leaders[i].kind == kind:
+                out.append(leaders[i])
+        return out
 
     # ------------------------------------------------------------------ market
     def line(self, is_row: bool, index: int) -> list[str]:
@@ -752,7 +766,11 @@ class Game:
             if self.solo:
                 self._faith_step({LORENZO: discarded})
             else:
-                self._faith_step({q.seat: discarded for q in self.players if q is not p})
+                others = {}
+                for q in self.players:
+                    if q is not p:
+                        others[q.seat] = discarded
+                self._faith_step(others)
         return a.ACTION
 
     def _push_market(self, is_row: bool, index: int) -> None:
@@ -775,8 +793,10 @@ class Game:
             self._events.append({"market": self.market_wire(), "type": "UpdateMarket"})
 
     def market_wire(self) -> dict[str, Any]:
-        cols = self.config.market_columns
-        grid = [self.market[i:i + cols] for i in range(0, len(self.market), cols)]
+        market = self.market
+        grid = []
+        for row in self.lookups.market_rows:
+            grid.append(market[row])
         return {"grid": grid, "replaceableResType": "Zero", "slide": self.slide}
 
     # ------------------------------------------------------------------ development cards
@@ -1129,13 +1149,18 @@ class Game:
             for c in slot:
                 cards += card_vp[c]
         favors = 0
-        for vp, f in zip(t.favor_vp, p.favors):
-            if f == FAVOR_UP:
-                favors += vp
-        leader_vp = t.leader_vp
+        if FAVOR_UP in p.favors:
+            i = 0
+            favor_vp = t.favor_vp
+            for f in p.favors:
+                if f == FAVOR_UP:
+                    favors += favor_vp[i]
+                i += 1
         leaders = 0
-        for lid in p.active_leaders:
-            leaders += leader_vp[lid]
+        if p.active_leaders:
+            leader_vp = t.leader_vp
+            for lid in p.active_leaders:
+                leaders += leader_vp[lid]
         count = 0
         for c in p.shelves:
             for n in c.content.values():
@@ -1145,7 +1170,9 @@ class Game:
                 count += n
         for n in p.strongbox.content.values():
             count += n
-        return cards, t.track(p.faith), favors, leaders, count
+        tv = t.track_vp
+        faith = p.faith
+        return cards, tv[faith] if faith < len(tv) else tv[-1], favors, leaders, count
 
     def _flush_vp(self) -> None:
         """Count again the points of the players a request changed (in seat order); a player
@@ -1195,7 +1222,7 @@ class Lookups:
     shared by every game of it: see :func:`lookups`)."""
 
     __slots__ = ("config", "card_vp", "card_level", "card_cost", "leader_vp", "favor_vp", "track_vp", "per_vp",
-                 "first_pope")
+                 "first_pope", "market_rows")
 
     def __init__(self, cfg: GameConfig) -> None:
         self.config = cfg
@@ -1209,6 +1236,8 @@ class Lookups:
         self.track_vp = tuple(cfg.vp_squares[i - 1][1] if i else 0
                               for i in (bisect_right(squares, f) for f in range(cfg.last_space + 1)))
         self.per_vp = cfg.resources_per_vp
+        cols = cfg.market_columns
+        self.market_rows = tuple(slice(i * cols, (i + 1) * cols) for i in range(cfg.market_rows))
         self.first_pope = min((sec.pope_space for sec in cfg.vatican_sections), default=cfg.last_space + 1)
 
     def __copy__(self) -> "Lookups":

@@ -28,7 +28,10 @@ def choose(game: Game, nickname: str, rng: random.Random) -> Action | None:
         return rng.choice(acts) if acts else None
     if game.phase == ENDED or game.current != p.seat:
         return None
-    in_hand = [lid for lid in p.hand if lid not in p.active_leaders]
+    in_hand = []
+    for lid in p.hand:
+        if lid not in p.active_leaders:
+            in_hand.append(lid)
     if in_hand:
         ready = activatable_leaders(game, p)
         if ready and rng.random() < 0.7:

@@ -119,4 +119,8 @@ class PlayerState:
         return sum(len(s) for s in self.slots)
 
     def top_cards(self) -> list[int]:
-        return [s[-1] for s in self.slots if s]
+        out = []
+        for s in self.slots:
+            if s:
+                out.append(s[-1])
+        return out

@@ -70,9 +70,12 @@ def new_contents_after_add(additions: Mapping[Container, Mapping[str, int]],
     :raises ErrResourceTransfer: BOUNDED_RESTYPE_DIFFER, CAPACITY_REACHED, DUPLICATE_BOUNDED_RESOURCE.
     """
     result: dict[Container, dict[str, int]] = {}
+    new_type = False   # whether a shelf that was empty takes something
     for c, add in additions.items():
         if not add:
             continue
+        if not c.content and c.kind == SHELF:
+            new_type = True
         content = dict(c.content)
         for r, n in add.items():
             content[r] = content.get(r, 0) + n
@@ -88,7 +91,8 @@ def new_contents_after_add(additions: Mapping[Container, Mapping[str, int]],
             if sum(content.values()) > c.capacity:
                 raise ErrResourceTransfer(next(iter(add)), True, CAPACITY_REACHED)
         result[c] = content
-    check_distinct_shelves(shelves, result)
+    if new_type:   # (otherwise every shelf keeps the type it held, or stays empty)
+        check_distinct_shelves(shelves, result)
     return result
 
 
