@@ -159,18 +159,30 @@ def _placement_on(shelves: list[Container], depots: list[Container], intake: Map
             caps.append(s.capacity)
         k = min(len(todo), len(empty))
         best = -1
-        pick: tuple = ()
-        shelf_orders = list(permutations(range(len(empty)), k))
-        for types in permutations(range(len(todo)), k):
-            for chosen in shelf_orders:
-                stored = 0
-                for a, b in zip(types, chosen):
-                    w, cap = wants[a], caps[b]
-                    stored += w if w < cap else cap
-                if stored > best:
-                    best = stored
-                    pick = (types, chosen)
-        for a, b in zip(*pick):
+        if k == 1:   # (the same order as below: each type, then each shelf)
+            pairs = ((0, 0),)
+            for a in range(len(todo)):
+                w = wants[a]
+                for b in range(len(empty)):
+                    cap = caps[b]
+                    stored = w if w < cap else cap
+                    if stored > best:
+                        best = stored
+                        pairs = ((a, b),)
+        else:
+            pick: tuple = ()
+            shelf_orders = list(permutations(range(len(empty)), k))
+            for types in permutations(range(len(todo)), k):
+                for chosen in shelf_orders:
+                    stored = 0
+                    for a, b in zip(types, chosen):
+                        w, cap = wants[a], caps[b]
+                        stored += w if w < cap else cap
+                    if stored > best:
+                        best = stored
+                        pick = (types, chosen)
+            pairs = zip(*pick)
+        for a, b in pairs:
             s, r = empty[b], todo[a]
             n = min(left[r], s.capacity)
             into = plan.setdefault(s.id, {})
@@ -400,35 +412,49 @@ def activatable_leaders(game: Game, p: PlayerState) -> list[LeaderCard]:
     out = []
     leaders = game.config.leaders
     active = p.active_leaders
+    n_cards = -1
     owned: dict[tuple[str, int | None], int] | None = None   # (color, level or None) -> cards
     totals: dict[str, int] | None = None
+    most = game.lookups.leader_most_cards
     for lid in p.hand:
         if lid in active:
             continue
         leader = leaders[lid]
-        ok = True
         if leader.requires_cards:
+            if n_cards < 0:
+                n_cards = 0
+                for slot in p.slots:
+                    n_cards += len(slot)
+            if n_cards < most[lid]:   # (fewer cards than one requirement alone asks for)
+                continue
             if owned is None:
                 owned = {}
                 cards = game.config.dev_cards
                 for slot in p.slots:
                     for cid in slot:
                         c = cards[cid]
-                        for k in ((c.color, c.level), (c.color, None)):
-                            owned[k] = owned.get(k, 0) + 1
+                        k = (c.color, c.level)
+                        owned[k] = owned.get(k, 0) + 1
+                        k = (c.color, None)
+                        owned[k] = owned.get(k, 0) + 1
+            ok = True
             for req in leader.requires_cards:
                 if owned.get((req.color, req.level), 0) < req.count:
                     ok = False
                     break
-        if ok and leader.requires_resources:
+            if not ok:
+                continue
+        if leader.requires_resources:
             if totals is None:
                 totals = p.resource_totals()
+            ok = True
             for r, n in leader.requires_resources.items():
                 if totals.get(r, 0) < n:
                     ok = False
                     break
-        if ok:
-            out.append(leader)
+            if not ok:
+                continue
+        out.append(leader)
     return out
 
 

@@ -1222,7 +1222,7 @@ class Lookups:
     shared by every game of it: see :func:`lookups`)."""
 
     __slots__ = ("config", "card_vp", "card_level", "card_cost", "leader_vp", "favor_vp", "track_vp", "per_vp",
-                 "first_pope", "market_rows")
+                 "first_pope", "market_rows", "leader_most_cards")
 
     def __init__(self, cfg: GameConfig) -> None:
         self.config = cfg
@@ -1236,6 +1236,8 @@ class Lookups:
         self.track_vp = tuple(cfg.vp_squares[i - 1][1] if i else 0
                               for i in (bisect_right(squares, f) for f in range(cfg.last_space + 1)))
         self.per_vp = cfg.resources_per_vp
+        # the most cards one of a leader's card requirements asks for (0: none)
+        self.leader_most_cards = tuple(max((r.count for r in ld.requires_cards), default=0) for ld in cfg.leaders)
         cols = cfg.market_columns
         self.market_rows = tuple(slice(i * cols, (i + 1) * cols) for i in range(cfg.market_rows))
         self.first_pope = min((sec.pope_space for sec in cfg.vatican_sections), default=cfg.last_space + 1)
