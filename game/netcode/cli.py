@@ -200,7 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         log.error("cannot start on %s:%d with data in %s: %s", args.host, args.port, args.data_dir, e)
         return 1
-    heap = FrozenHeap()    # no multi-millisecond collector pauses in the middle of serving
+    # no multi-millisecond collector pauses in the middle of serving
+    heap = FrozenHeap.for_connections(server.max_connections or options.max_connections)
     heap.start()
     print(f"mor-server: listening on {host}:{port}", flush=True)
     while not done.wait(0.25):

@@ -510,6 +510,23 @@ class TestFrozenHeap:
             heap.stop()
         assert gc.get_freeze_count() == 0
 
+    def test_the_players_a_server_is_made_for_do_not_open_the_valve(self):
+        """A full collection holds the interpreter (264 ms at 10,000 players): a server filling
+        up to its connections is no growth; a heap past what they explain still is."""
+        heap = FrozenHeap.for_connections(3000, growth=1.0, check=0.0)
+        players: list = []
+        try:
+            heap.start()
+            players += [[[] for _ in range(40)] for _ in range(3000)]   # 3,000 players' objects
+            heap.tick()
+            assert heap.full_collections == 1, "a full server opened the valve"
+            players += [[[] for _ in range(50)] for _ in range(4000)]
+            heap.tick()
+            assert heap.full_collections == 2
+        finally:
+            heap.stop()
+            players.clear()
+
     def test_a_finished_game_is_freed_without_the_collector(self, make_server, players):
         """Rooms hold no reference cycle: under the frozen heap of a long-running server, a cycle
         would keep every finished game in memory until the safety valve opened."""
