@@ -105,6 +105,7 @@ class App:
         self.on_frame: list[Callable[["App"], None]] = []
         self.wake_event = threading.Event()   # set from any thread: a frame is wanted now
         self._awake_until = 0.0               # perf_counter time until which frames run anyway
+        self._woken = False                   # the last wait ended with an input event or a wake
         self._last_frame = 0.0
         self.drawn = 0                        # frames drawn by run() (tests and the bench read it)
         self.server = None        # an in-process server while hosting (see HostScene)
@@ -133,6 +134,8 @@ class App:
                 if not self.running:
                     break
                 now = time.perf_counter()
+                # woken (an input, a wake): a burst begins, even if its one frame outlasts the linger
+                busy = busy or self._woken
                 self.frame(min(MAX_DT, now - last), events)
                 last = now
                 self.drawn += 1
@@ -140,7 +143,6 @@ class App:
                     pygame.display.flip()
                 if self._awake(time.perf_counter()):
                     self.clock.tick(FPS)
-                    busy = True
                 elif busy:   # the last frame of a burst: the app sleeps now, and gives back what it freed
                     busy = False
                     give_back()
@@ -206,7 +208,8 @@ class App:
                     break
                 self.wake_event.wait(min(POLL, due - now))
         now = time.perf_counter()
-        if events or self.wake_event.is_set():
+        self._woken = bool(events) or self.wake_event.is_set()
+        if self._woken:
             self.wake_event.clear()   # before the frame polls: what comes during it wakes the next one
             self._awake_until = now + LINGER
         self._last_frame = now

@@ -392,3 +392,44 @@ def test_a_stage_that_hands_over_leaves_its_pictures_behind(app):
     assert len(memory._CACHES["game.scenes.art.board.parchment"]) == 0
     assert len(memory._CACHES["game.scenes.art.board.wood_panel"]) == 0
     assert memory.cached_bytes() > 0                  # what the board draws again stays cached
+
+
+def test_a_burst_of_one_frame_longer_than_the_linger_still_gives_the_heap_back(app, monkeypatch):
+    """On a slow or busy machine one frame (the first of a scene above all) can outlast the
+    linger: the app is asleep as soon as it is drawn. That frame was still a burst, and what it
+    freed is given back (it used to be kept until a burst of several frames came)."""
+    import threading
+    import time
+    from game.scenes import app as app_module
+    from game.scenes.menus import TitleScene
+    trims = []
+    monkeypatch.setattr(app_module, "give_back", lambda: trims.append(time.perf_counter()))
+    monkeypatch.setattr(app_module, "LINGER", 0.0)    # every frame outlasts it
+    monkeypatch.setattr(app_module, "IDLE_TICK", 0.25)
+    app.shutdown = lambda: None
+    seen, error = {}, []
+
+    def wait(cond, timeout=10.0):
+        end = time.monotonic() + timeout
+        while not cond() and time.monotonic() < end:
+            time.sleep(0.01)
+
+    def script():
+        try:
+            wait(lambda: app.drawn > 0 and trims)     # the first frame alone, then asleep
+            seen["first"] = len(trims)
+            before = len(trims)
+            app.wake()                                # woken once: one frame, then asleep
+            wait(lambda: len(trims) > before)
+            time.sleep(0.6)                           # idle ticks after it give nothing back
+            seen["woken"] = len(trims) - before
+        except BaseException as e:
+            error.append(e)
+        finally:
+            app.running = False
+            app.wake()
+
+    threading.Thread(target=script, daemon=True).start()
+    app.run(TitleScene(app))
+    assert not error, error
+    assert seen["first"] == 1 and seen["woken"] == 1
