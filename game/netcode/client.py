@@ -802,7 +802,7 @@ class ConnectionGroup:
         todo = self._keepalive_todo
         if not todo:
             todo = self._keepalive_todo = list(self.peers)
-            self._keepalive_share = len(todo) // KEEPALIVE_SLICES + 1
+            self._keepalive_share = -(-len(todo) // KEEPALIVE_SLICES)   # a fiftieth, rounded up
         due = now - self._heartbeat_interval
         for _ in range(min(self._keepalive_share, len(todo))):
             peer = todo.pop()
