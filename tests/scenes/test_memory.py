@@ -270,51 +270,84 @@ def test_a_click_that_leaves_a_scene_gives_the_heap_back_in_that_frame(app, monk
     assert type(app.stack.top) is TitleScene and calls == ["gc", "trim"]
 
 
-def test_the_frame_loop_gives_the_heap_back_when_it_falls_asleep_once_per_burst(app, monkeypatch):
-    """``App.run`` gives the memory freed while it drew back to the system each time it falls
-    asleep after a burst of frames, once (not on the frames of its idle tick)."""
+def _run_title(app, monkeypatch, linger: float, script) -> list[float]:
+    """Run the title in ``App.run`` (linger ``linger``, idle tick 0.25 s) with ``script(trims,
+    wait)`` on a thread beside it; ``trims`` holds the times the heap was given back, and ``wait``
+    waits up to 10 s for a condition. The loop stops when the script returns."""
     import threading
     import time
     from game.scenes import app as app_module
     from game.scenes.menus import TitleScene
-    trims = []
+    trims: list[float] = []
     monkeypatch.setattr(app_module, "give_back", lambda: trims.append(time.perf_counter()))
-    monkeypatch.setattr(app_module, "LINGER", 0.2)
+    monkeypatch.setattr(app_module, "LINGER", linger)
     monkeypatch.setattr(app_module, "IDLE_TICK", 0.25)
     app.shutdown = lambda: None
-    seen, error = {}, []
+    error = []
 
     def wait(cond, timeout=10.0):
         end = time.monotonic() + timeout
         while not cond() and time.monotonic() < end:
             time.sleep(0.01)
 
-    def script():
+    def run():
         try:
-            wait(lambda: app.drawn > 0)
-            wait(lambda: trims)                       # the first burst ends: asleep, given back
-            time.sleep(0.3)                           # (a second give-back would come now)
-            seen["first"] = len(trims)
-            time.sleep(1.0)                           # asleep: idle ticks only (about four)
-            seen["asleep"] = len(trims) - seen["first"]
-            drawn, before = app.drawn, len(trims)
-            pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(5, 5), rel=(0, 0), buttons=(0, 0, 0)))
-            wait(lambda: len(trims) > before)         # awake for the linger, then asleep again
-            time.sleep(0.3)
-            seen["burst"] = app.drawn - drawn
-            seen["after"] = len(trims) - seen["first"] - seen["asleep"]
+            script(trims, wait)
         except BaseException as e:
             error.append(e)
         finally:
             app.running = False
             app.wake()
 
-    threading.Thread(target=script, daemon=True).start()
+    threading.Thread(target=run, daemon=True).start()
     app.run(TitleScene(app))
     assert not error, error
+    return trims
+
+
+def test_the_frame_loop_gives_the_heap_back_when_it_falls_asleep_once_per_burst(app, monkeypatch):
+    """``App.run`` gives the memory freed while it drew back to the system each time it falls
+    asleep after a burst of frames, once (not on the frames of its idle tick)."""
+    import time
+    seen = {}
+
+    def script(trims, wait):
+        wait(lambda: app.drawn > 0)
+        wait(lambda: trims)                       # the first burst ends: asleep, given back
+        time.sleep(0.3)                           # (a second give-back would come now)
+        seen["first"] = len(trims)
+        time.sleep(1.0)                           # asleep: idle ticks only (about four)
+        seen["asleep"] = len(trims) - seen["first"]
+        drawn, before = app.drawn, len(trims)
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(5, 5), rel=(0, 0), buttons=(0, 0, 0)))
+        wait(lambda: len(trims) > before)         # awake for the linger, then asleep again
+        time.sleep(0.3)
+        seen["burst"] = app.drawn - drawn
+        seen["after"] = len(trims) - seen["first"] - seen["asleep"]
+
+    _run_title(app, monkeypatch, 0.2, script)
     assert seen["first"] == 1                         # the title's first frames, then sleep: given back
     assert seen["asleep"] == 0                        # idle ticks give nothing back (nothing was drawn)
     assert seen["burst"] > 3 and seen["after"] == 1   # one burst, one give-back
+
+
+def test_a_burst_of_one_frame_longer_than_the_linger_still_gives_the_heap_back(app, monkeypatch):
+    """On a slow or busy machine one frame (the first of a scene above all) can outlast the
+    linger: the app is asleep as soon as it is drawn. That frame was still a burst, and what it
+    freed is given back (it used to be kept until a burst of several frames came)."""
+    import time
+    seen = {}
+
+    def script(trims, wait):
+        wait(lambda: app.drawn > 0 and trims)     # the first frame alone, then asleep
+        seen["first"] = before = len(trims)
+        app.wake()                                # woken once: one frame, then asleep
+        wait(lambda: len(trims) > before)
+        time.sleep(0.6)                           # idle ticks after it give nothing back
+        seen["woken"] = len(trims) - before
+
+    _run_title(app, monkeypatch, 0.0, script)         # every frame outlasts the linger
+    assert seen["first"] == 1 and seen["woken"] == 1
 
 
 def test_the_board_draws_a_change_into_the_same_frame_and_a_question_dims_in_place(app):
@@ -392,44 +425,3 @@ def test_a_stage_that_hands_over_leaves_its_pictures_behind(app):
     assert len(memory._CACHES["game.scenes.art.board.parchment"]) == 0
     assert len(memory._CACHES["game.scenes.art.board.wood_panel"]) == 0
     assert memory.cached_bytes() > 0                  # what the board draws again stays cached
-
-
-def test_a_burst_of_one_frame_longer_than_the_linger_still_gives_the_heap_back(app, monkeypatch):
-    """On a slow or busy machine one frame (the first of a scene above all) can outlast the
-    linger: the app is asleep as soon as it is drawn. That frame was still a burst, and what it
-    freed is given back (it used to be kept until a burst of several frames came)."""
-    import threading
-    import time
-    from game.scenes import app as app_module
-    from game.scenes.menus import TitleScene
-    trims = []
-    monkeypatch.setattr(app_module, "give_back", lambda: trims.append(time.perf_counter()))
-    monkeypatch.setattr(app_module, "LINGER", 0.0)    # every frame outlasts it
-    monkeypatch.setattr(app_module, "IDLE_TICK", 0.25)
-    app.shutdown = lambda: None
-    seen, error = {}, []
-
-    def wait(cond, timeout=10.0):
-        end = time.monotonic() + timeout
-        while not cond() and time.monotonic() < end:
-            time.sleep(0.01)
-
-    def script():
-        try:
-            wait(lambda: app.drawn > 0 and trims)     # the first frame alone, then asleep
-            seen["first"] = len(trims)
-            before = len(trims)
-            app.wake()                                # woken once: one frame, then asleep
-            wait(lambda: len(trims) > before)
-            time.sleep(0.6)                           # idle ticks after it give nothing back
-            seen["woken"] = len(trims) - before
-        except BaseException as e:
-            error.append(e)
-        finally:
-            app.running = False
-            app.wake()
-
-    threading.Thread(target=script, daemon=True).start()
-    app.run(TitleScene(app))
-    assert not error, error
-    assert seen["first"] == 1 and seen["woken"] == 1
