@@ -4,12 +4,11 @@ Reference clients keep the plain port and never see a field of ours; our client 
 port where TLS is spoken, goes there before it sends anything of its own (its seat's token
 above all), remembers the server's certificate the first time as SSH does, and refuses a server
 whose certificate changed or that stopped speaking TLS. The certificates are made at test time
-with ``openssl req`` (self-signed, for 127.0.0.1).
+with ``openssl req`` (self-signed, for 127.0.0.1: ``certs`` in tests/conftest.py).
 """
 from __future__ import annotations
 
 import logging
-import shutil
 import socket
 import ssl
 import subprocess
@@ -26,24 +25,6 @@ from game.netcode.protocol import fingerprint
 from game.netcode.discovery import TableInfo
 
 from conftest import TIMEOUT, Peer, wait_until
-
-pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command")
-
-
-def make_cert(folder: Path, name: str = "server") -> tuple[Path, Path]:
-    """A self-signed certificate and its key for 127.0.0.1 (``openssl req``)."""
-    cert, key = folder / f"{name}.pem", folder / f"{name}.key"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                    "-nodes", "-days", "2",
-                    "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)],
-                   check=True, capture_output=True, timeout=60)
-    return cert, key
-
-
-@pytest.fixture(scope="module")
-def certs(tmp_path_factory) -> dict[str, tuple[Path, Path]]:
-    folder = tmp_path_factory.mktemp("certs")
-    return {"one": make_cert(folder, "one"), "two": make_cert(folder, "two")}
 
 
 def openssl_fingerprint(cert: Path) -> str:
