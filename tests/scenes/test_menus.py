@@ -7,7 +7,9 @@ real settings and saved games are never touched.
 from __future__ import annotations
 
 import socket
+import sys
 import time
+from pathlib import Path
 
 import pygame
 import pytest
@@ -20,6 +22,9 @@ from game.scenes.app import App
 from game.client.session import GameSession
 from game.settings import Settings
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from walk import close as _close  # noqa: E402  (every scene closed, the hosted server stopped)
+
 pytestmark = pytest.mark.timeout(120)
 
 SIZES = [(1024, 640), (1920, 1080)]
@@ -31,15 +36,6 @@ def dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
     return tmp_path
-
-
-def _close(app: App) -> None:
-    """Leave the app without ``pygame.quit()`` (cached fonts must survive for the next test)."""
-    while app.stack.top is not None:
-        app.stack.pop()
-    if app.server is not None:
-        app.server.stop()
-        app.server = None
 
 
 @pytest.fixture

@@ -13,11 +13,12 @@ import pygame_gui
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk  # noqa: E402
+from walk import Walk, close as _close  # noqa: E402
 
 from game.scenes.app import App  # noqa: E402
 from game.scenes.menus import TitleScene  # noqa: E402
 from game.client import board_input as BI  # noqa: E402
+
 
 pytestmark = pytest.mark.timeout(120)
 SIZES = [(1024, 640), (1920, 1080)]
@@ -41,14 +42,6 @@ def pointer(monkeypatch):
 def hover(walk: Walk, pointer: list, pos) -> None:
     pointer[0] = (int(pos[0]), int(pos[1]))
     walk.move(pointer[0])
-
-
-def _close(app: App) -> None:
-    while app.stack.top is not None:
-        app.stack.pop()
-    if app.server is not None:
-        app.server.stop()
-        app.server = None
 
 
 def _solo_board(size) -> Walk:

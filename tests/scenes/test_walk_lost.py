@@ -13,7 +13,7 @@ import pygame
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk  # noqa: E402
+from walk import Walk, close as _close  # noqa: E402
 
 from game.scenes.app import App  # noqa: E402
 from game.scenes.menus import TitleScene  # noqa: E402
@@ -23,14 +23,6 @@ from game.scenes.menus import TitleScene  # noqa: E402
 def _dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
     monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-
-
-def _close(app: App) -> None:
-    while app.stack.top is not None:
-        app.stack.pop()
-    if app.server is not None:
-        app.server.stop()
-        app.server = None
 
 
 def _start(size, nickname: str) -> Walk:

@@ -14,11 +14,12 @@ import pygame
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk  # noqa: E402
+from walk import Walk, close as _close  # noqa: E402
 
 from game.scenes.app import WINDOW_SIZES, App  # noqa: E402
 from game.scenes.backdrop import BACKDROP  # noqa: E402
 from game.scenes.menus import TitleScene  # noqa: E402
+
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -27,14 +28,6 @@ pytestmark = pytest.mark.timeout(120)
 def _dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
     monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-
-
-def _close(app: App) -> None:
-    while app.stack.top is not None:
-        app.stack.pop()
-    if app.server is not None:
-        app.server.stop()
-        app.server = None
 
 
 def _free_port() -> int:

@@ -16,10 +16,11 @@ import pygame
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk, region  # noqa: E402
+from walk import Walk, region, close as _close  # noqa: E402
 
 from game.scenes.app import App  # noqa: E402
 from game.scenes.menus import TitleScene  # noqa: E402
+
 
 pytestmark = pytest.mark.timeout(120)
 SIZES = [(1024, 640), (1920, 1080)]
@@ -29,14 +30,6 @@ SIZES = [(1024, 640), (1920, 1080)]
 def _dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
     monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-
-
-def _close(app: App) -> None:
-    while app.stack.top is not None:
-        app.stack.pop()
-    if app.server is not None:
-        app.server.stop()
-        app.server = None
 
 
 def _free_port() -> int:
@@ -54,7 +47,6 @@ def _start(size=(1024, 640), name: str = "walk", nickname: str | None = None) ->
     app.stack.push(TitleScene(app))
     walk.frames(2)
     return walk
-
 
 
 def _both(*walks: Walk, until) -> None:
