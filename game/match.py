@@ -558,9 +558,12 @@ class RemoteMatch(Match):
     """A seat in a game on a server (or a place in its waiting room).
 
     TLS: a server that speaks it is reached with it, before anything of ours is sent (the seat's
-    token above all). The host ``tls://host`` says so (``port`` is then the TLS port); otherwise
-    the plain port is asked first where the server speaks TLS (``ReqWelcome {tls: true}``, see
-    :func:`~game.netcode.client.offered_tls_port`), and the game goes there if it does. A
+    token above all). The host ``tls://host`` says so (``port`` is then the TLS port); so does
+    ``tls_port``, where the server is known to speak TLS (its LAN announcement said so, or a list
+    of its tables came from there): the game goes there without a word on the plain port, which is
+    asked only should that port not answer (an announcement from before the server restarted).
+    Otherwise the plain port is asked first where the server speaks TLS (``ReqWelcome {tls:
+    true}``, see :func:`~game.netcode.client.offered_tls_port`), and the game goes there if it does. A
     server's certificate is remembered the first time (:attr:`first_meeting`), as SSH does; one
     that changed since, or a server that spoke TLS before and no longer does, is refused with
     :class:`~game.netcode.client.ServerIdentityChanged`, which says so plainly.
@@ -579,7 +582,7 @@ class RemoteMatch(Match):
     def __init__(self, host: str, port: int, nickname: str, *, connect_timeout: float = 5.0,
                  retry_delays: tuple[float, ...] = (0.5, 1, 2, 3, 5, 5, 10, 10, 15, 30),
                  heartbeat_interval: float = 10.0, token_file: Path | None = None, remember: bool = True,
-                 table: "P.TableChoice | None" = None) -> None:
+                 table: "P.TableChoice | None" = None, tls_port: int | None = None) -> None:
         direct_tls = host.startswith(TLS_SCHEME)
         if direct_tls:
             host = host[len(TLS_SCHEME):]
@@ -609,8 +612,7 @@ class RemoteMatch(Match):
         self.known_servers = KnownServers(self.token_file.with_name(KNOWN_SERVERS_FILE))
         self.first_meeting = False         # the server's certificate was met for the first time
         try:
-            self.tls_port: int | None = port if direct_tls else self._offered_tls()
-            self.conn = self._connect()
+            self.conn = self._first_connection(port if direct_tls else tls_port, ask=not direct_tls)
         except ServerIdentityChanged as e:   # the screen says it in a sentence; what to do is here
             log.warning("%s", e)
             raise
@@ -681,6 +683,22 @@ class RemoteMatch(Match):
     def _offered_tls(self) -> int | None:
         """Where the server speaks TLS (None: it does not), asked on its plain port (see :func:`tls_port_at`)."""
         return tls_port_at(self.known_servers, self.host, self.port, self._connect_timeout)
+
+    def _first_connection(self, tls_port: int | None, ask: bool) -> Connection:
+        """The connection to sit with: at ``tls_port`` when it is known (typed, or announced), else
+        where the plain port says TLS is spoken (``ask``: there is a plain port), else the plain port."""
+        if tls_port is not None:
+            self.tls_port: int | None = tls_port
+            try:
+                return self._connect()
+            except ServerIdentityChanged:
+                raise
+            except OSError as e:    # e.g. an announcement older than the server's last start
+                if not ask:         # typed as tls://: there is no plain port to ask
+                    raise
+                log.info("no TLS at %s:%s as announced (%s): asking its plain port", self.host, tls_port, e)
+        self.tls_port = self._offered_tls()
+        return self._connect()
 
     def _check_certificate(self, print_: str) -> None:
         if not self.known_servers.check(self._server_key, print_):

@@ -138,12 +138,15 @@ def list_tables(host: str, port: int, start: int = 0, timeout: float = 5.0, *, t
 
 def join(host: str, port: int, nickname: str, *, name: str | None = None, code: str | None = None,
          create: str | None = None, players: int = 2, private: bool = False, bots: tuple[str, ...] = (),
-         bot_pace: float | None = None, connect_timeout: float = 5.0, token_file: Path | None = None) -> RemoteMatch:
+         bot_pace: float | None = None, connect_timeout: float = 5.0, token_file: Path | None = None,
+         tls_port: int | None = None) -> RemoteMatch:
     """Connect to the server at ``host:port`` as ``nickname`` and ask for a seat: at the public
     table ``name``, at the table of invite ``code``, at a new table ``create`` (``players`` seats,
     ``private`` or not, ``bots`` levels in some of them, ``bot_pace`` seconds between their moves),
-    or, with none of these, in the Quick game's queue. Blocks while connecting (call it off the
-    frame loop). The server's answer comes through the match (:class:`~game.client.session.GameSession`).
+    or, with none of these, in the Quick game's queue. ``tls_port``: where the server is known to
+    speak TLS (its LAN announcement, or :attr:`TableList.tls_port`): the seat is asked there
+    straight away, not on the plain port first. Blocks while connecting (call it off the frame
+    loop). The server's answer comes through the match (:class:`~game.client.session.GameSession`).
 
     :raises OSError: the server cannot be reached.
     :raises ValueError: more than one of ``name``, ``code`` and ``create``.
@@ -158,7 +161,7 @@ def join(host: str, port: int, nickname: str, *, name: str | None = None, code: 
         table = P.TableChoice(code=code)
     elif name is not None:
         table = P.TableChoice(name=name)
-    return RemoteMatch(host, port, nickname, connect_timeout=connect_timeout, table=table,
+    return RemoteMatch(host, port, nickname, connect_timeout=connect_timeout, table=table, tls_port=tls_port,
                        **({"token_file": token_file} if token_file is not None else {}))
 
 

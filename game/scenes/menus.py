@@ -883,10 +883,13 @@ class JoinScene(PaintedScene):
         """The tables at the address typed (their page asks the server)."""
         target = self._checked()
         if target is not None:
-            # a table found on the network that speaks TLS: its list is asked there straight away
-            tls = next((g.info.tls for g in self.lan.games() if (g.address, g.port) == target and g.info.tls), None)
             self.app.stack.push(self.app.scene("tables", target[0], target[1], self.draft["nickname"].strip(),
-                                               self.draft["address"].strip(), tls))
+                                               self.draft["address"].strip(), self._announced_tls(target)))
+
+    def _announced_tls(self, target: tuple[str, int]) -> int | None:
+        """Where a server found on the network at ``target`` speaks TLS, as it announced (None: it
+        does not say so): its list and its seat are asked there straight away, not on the plain port."""
+        return next((g.info.tls for g in self.lan.games() if (g.address, g.port) == target and g.info.tls), None)
 
     def join(self) -> None:
         """Check the fields and start connecting (on a thread: a frame never waits)."""
@@ -897,7 +900,8 @@ class JoinScene(PaintedScene):
         self.busy = f"Knocking at {hostport(*target)}\u2026"
         self.rebuild()
         from game.client.tables import Seating   # the waiting list: a friend's table, or the Quick game
-        self.seating = Seating(target[0], target[1], self.draft["nickname"].strip(), self.app.config, self.app.wake)
+        self.seating = Seating(target[0], target[1], self.draft["nickname"].strip(), self.app.config, self.app.wake,
+                               tls_port=self._announced_tls(target))
 
     def cancel(self) -> None:
         if self.seating is not None:

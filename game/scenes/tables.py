@@ -151,7 +151,9 @@ class TablesScene(PaintedScene):
             return
         self.error = self.note = None
         self.busy = words
-        self.seating = Seating(self.host, self.port, self.nickname, self.app.config, self.app.wake, **where)
+        # where the server speaks TLS (announced, or learnt from its list): the seat is asked there
+        self.seating = Seating(self.host, self.port, self.nickname, self.app.config, self.app.wake,
+                               tls_port=self.tls_port, **where)
         self.rebuild()
 
     def _follow_seat(self) -> None:

@@ -63,6 +63,7 @@ class TextClient:
         self.replay_step = 0
         self.seating: Any = None             # a seat being asked for (game.client.tables.Seating)
         self._tables_at: tuple[str, int] | None = None   # the server whose tables were listed last
+        self._tables_tls: int | None = None               # where that server speaks TLS (None: it does not)
 
     # ------------------------------------------------------------------ paths
     @property
@@ -333,7 +334,7 @@ class TextClient:
         if word.isdigit() and 1 <= int(word) <= len(getattr(self, "found", [])):
             g = self.found[int(word) - 1]
             self._stop_browser()
-            self.seat(g.address, g.port)
+            self.seat(g.address, g.port, tls_port=g.info.tls or None)   # announced TLS: asked there at once
             return
         if word.split()[0] == "tables":
             self.show_tables(text.split(None, 1)[1] if len(text.split()) > 1 else "")
@@ -366,7 +367,7 @@ class TextClient:
                 return
         else:
             host, port = self._tables_at
-        self._tables_at = (host, port)
+        self._tables_at, self._tables_tls = (host, port), None
         try:
             listing = list_tables(host, port)
         except NoTables as e:
@@ -396,6 +397,7 @@ class TextClient:
                  + "new and a name to open one (new Ada's game 3 private: 3 seats, by invite code), "
                  f"code and an invite code for a private table, quick for the Quick game ({queue}), "
                  "tables to look again, or menu.")
+        self._tables_tls = listing.tls_port    # where it speaks TLS: a seat is asked there at once
         self.question = lambda answer: self._tables_answer(host, port, list(listing.tables), answer)
 
     def _tables_answer(self, host: str, port: int, tables: list, text: str) -> None:
@@ -408,9 +410,9 @@ class TextClient:
         elif word in ("tables", "list"):
             self.show_tables("")
         elif word == "quick":
-            self.seat(host, port)
+            self.seat(host, port, tls_port=self._tables_tls)
         elif word == "code" and len(words) > 1:
-            self.seat(host, port, code=words[1])
+            self.seat(host, port, code=words[1], tls_port=self._tables_tls)
         elif word == "new" and len(words) > 1:
             rest = words[1:]
             private = rest[-1].lower() == "private"
@@ -423,14 +425,14 @@ class TextClient:
                 self.say("Say new, the table's name, its seats (2 to 4) and private if you like: new Ada's game 3.")
                 again()
                 return
-            self.seat(host, port, create=" ".join(rest), players=seats, private=private)
+            self.seat(host, port, create=" ".join(rest), players=seats, private=private, tls_port=self._tables_tls)
         elif word.isdigit() and 1 <= int(word) <= len(tables):
             t = tables[int(word) - 1]
             if t.private:
                 self.say(f"{t.name} is private: say code and its invite code (its host has it).")
                 again()
                 return
-            self.seat(host, port, name=t.name)
+            self.seat(host, port, name=t.name, tls_port=self._tables_tls)
         else:
             self.say("Say a table's number, new and a name, code and an invite code, quick, tables, or menu.")
             again()
@@ -444,8 +446,9 @@ class TextClient:
         self._stop_browser()
         self.choices = []
         self.say(f"Connecting to {hostport(host, port)}…")
+        at_table = bool(where.keys() - {"tls_port"})   # a table asked for (else the waiting list)
         self.seating = Seating(host, port, self.nickname, self.config, self.wake, **where)
-        self._seat_again = lambda: self.show_tables(hostport(host, port)) if where else self.join_menu()
+        self._seat_again = lambda: self.show_tables(hostport(host, port)) if at_table else self.join_menu()
         self._follow_seating()
 
     def _follow_seating(self) -> None:

@@ -147,6 +147,57 @@ def test_our_client_plays_over_tls_and_its_token_never_crosses_in_clear(tls_serv
         relay.close()
 
 
+def test_an_announced_tls_port_is_joined_with_not_a_byte_on_the_plain_port(tls_server, tmp_path):
+    """A LAN row that announces TLS: the seat goes straight to the TLS port (no ``ReqWelcome``
+    on the plain port first), its certificate is remembered under the plain address as when it is
+    asked, and the token never crosses in clear, a return after a drop included."""
+    relay = Recorder(tls_server.address)
+    try:
+        match = RemoteMatch(*relay.address, "ada", token_file=tmp_path / "seats.json", remember=False,
+                            retry_delays=(0.05, 0.2, 0.5), tls_port=tls_server.tls_address[1])
+        try:
+            assert match.secure and match.first_meeting and match.tls_port == tls_server.tls_address[1]
+            assert KnownServers(tmp_path / "known_servers").get("%s:%s" % relay.address) == tls_server.tls_fingerprint
+            wait_until(lambda: match.poll() is None or match.token)
+            match.new_game(1)
+            wait_until(lambda: any(m.get("type") == "UpdateGame" for m in match.poll()))
+            match.conn.close()
+            got: list = []
+            wait_until(lambda: any(m.get("type") == "Reconnected" for m in got) or got.extend(match.poll()))
+            assert match.conn.secure and match.token
+        finally:
+            match.close()
+        assert relay.sent == b""
+        # the same announcement, with a certificate that changed since: refused, nothing sent
+        (tmp_path / "known_servers").write_text("%s:%s %s\n" % (*relay.address, fingerprint(b"x")), encoding="utf-8")
+        with pytest.raises(ServerIdentityChanged):
+            RemoteMatch(*relay.address, "bob", token_file=tmp_path / "seats.json", remember=False,
+                        tls_port=tls_server.tls_address[1])
+        assert relay.sent == b"" and "bob" not in tls_server.by_nick
+    finally:
+        relay.close()
+
+
+def test_an_announced_tls_port_that_is_gone_asks_the_plain_port(tls_server, tmp_path):
+    """An announcement older than the server's last start (its TLS port moved): the plain port is
+    asked where TLS is spoken now (one ``ReqWelcome``), and the seat goes there."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        gone = s.getsockname()[1]        # nothing listens there once closed
+    relay = Recorder(tls_server.address)
+    try:
+        match = RemoteMatch(*relay.address, "ada", token_file=tmp_path / "seats.json", remember=False,
+                            tls_port=gone)
+        try:
+            assert match.secure and match.tls_port == tls_server.tls_address[1]
+            wait_until(lambda: match.poll() is None or match.token)
+        finally:
+            match.close()
+        assert b"ReqJoin" not in relay.sent and relay.sent.count(b"\n") == 1   # its ReqWelcome alone
+    finally:
+        relay.close()
+
+
 def test_a_certificate_is_remembered_and_a_changed_one_refused(tls_server, make_server, certs, tmp_path):
     seats = tmp_path / "seats.json"
     first = RemoteMatch(*tls_server.address, "ada", token_file=seats, remember=False)

@@ -170,7 +170,7 @@ def test_waiting_for_a_seat_at_a_table_playing_says_it_is_for_the_next_game(app,
         server.stop()
 
 
-def test_a_table_announced_with_tls_is_marked_and_its_tables_asked_over_tls(app, tmp_path, certs):
+def test_a_table_announced_with_tls_is_marked_and_its_tables_asked_over_tls(app, tmp_path, certs, monkeypatch):
     """The row of a server that speaks TLS has the padlock and says "encrypted"; its Tables page
     asks straight at the TLS port the announcement gave (the plain port is not asked first)."""
     from game.scenes.menus import JoinScene
@@ -194,6 +194,44 @@ def test_a_table_announced_with_tls_is_marked_and_its_tables_asked_over_tls(app,
         assert isinstance(page, TablesScene) and page.tls_port == server.tls_address[1]
         frames_until(app, lambda: page.listing is not None)
         assert page.listing.link.fingerprint == server.tls_fingerprint
+        # a seat from this page goes there too, the plain port never asked
+        import game.match
+        asked: list = []
+        monkeypatch.setattr(game.match, "offered_tls_port", lambda *a, **k: asked.append(a))
+        page.on_button("quick")
+        seating = page.seating
+        frames_until(app, lambda: seating.state in ("seated", "failed"))
+        assert seating.state == "seated" and asked == [] and seating.remote.secure
+    finally:
+        while app.stack.top is not None:
+            app.stack.pop()
+        server.stop()
+
+
+def test_a_click_on_a_table_announced_with_tls_sits_there_over_tls_at_once(app, tmp_path, certs, monkeypatch):
+    """The row of a server that announces TLS is joined at its TLS port straight away: its plain
+    port is never asked (that would be a round trip in clear), and the seat is secure."""
+    import game.match
+    from game.scenes.lobby import LobbyScene
+    from game.scenes.menus import JoinScene
+    cert, key = certs["one"]
+    server = Server(app.config, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", announce=True,
+                                              announce_name="Ada's table", announce_host="Ada", tls_cert=cert,
+                                              tls_key=key, tls_port=0))
+    host, port = server.start()
+    asked: list = []
+    monkeypatch.setattr(game.match, "offered_tls_port", lambda *a, **k: asked.append(a))
+    try:
+        app.settings.nickname = "Bea"
+        app.stack.push(JoinScene(app))
+        scene = app.stack.top
+        frames_until(app, lambda: any(g.port == port for _, g in scene.lan.rows))
+        rect = next(r for r, g in scene.lan.rows if g.port == port)
+        click_at(app, rect.center)
+        lobby = frames_until(app, lambda: isinstance(app.stack.top, LobbyScene) and app.stack.top)
+        assert asked == [] and scene.remote.secure and scene.remote.tls_port == server.tls_address[1]
+        assert scene.remote.server_fingerprint == server.tls_fingerprint
+        frames_until(app, lambda: lobby.session.lobby.booked == 1)
     finally:
         while app.stack.top is not None:
             app.stack.pop()

@@ -65,3 +65,48 @@ def test_a_plain_server_is_said_not_encrypted_and_a_changed_certificate_refused(
         assert "then join again" in refused and "Ada" not in tls_server.by_nick
     finally:
         ada.close()
+
+
+def test_a_table_found_with_tls_is_joined_at_its_tls_port_without_asking(tmp_path, certs, monkeypatch):
+    """A table found on the network that announces TLS, picked by its number, and a seat taken
+    from a server's list of tables: both go straight to the TLS port (its plain port is never
+    asked where TLS is: that is a round trip in clear)."""
+    import game.match
+    from game.netcode.server import Server, ServerOptions
+    from game.rules.components import default_config
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    cert, key = certs["one"]
+    server = Server(default_config(), ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", announce=True,
+                                                    announce_name="Ada's table", announce_host="Ada",
+                                                    tls_cert=cert, tls_key=key, tls_port=0))
+    host, port = server.start()
+    said = Said()
+    bea = TextClient(said, Options(nickname="Bea", data_dir=data_dir()))
+    bea.start()
+    try:
+        join = next(line for line in said if "Join a game on the network" in line)
+        bea.line(join.split(".")[0])
+        until(lambda: bea.line("list") or said.has(f"at 127.0.0.1:{port}, encrypted"), timeout=15)
+        number = next(line for line in said if f"at 127.0.0.1:{port}, encrypted" in line).split(".")[0]
+        asked: list = []     # the plain port asked where TLS is, while that would be a wasted round trip
+        real = game.match.offered_tls_port
+        watching = [True]
+        monkeypatch.setattr(game.match, "offered_tls_port",
+                            lambda *a, **k: asked.append(a) if watching[0] else real(*a, **k))
+        bea.line(number)
+        until(lambda: said.has("You choose how many play"), bea.tick)
+        assert said.has(f"Connected securely to 127.0.0.1:{port}") and asked == []
+        bea.line("leave")
+        watching[0] = False
+        bea.line(join.split(".")[0])
+        bea.line(f"tables 127.0.0.1:{port}")             # asked on the plain port: its TLS port learnt
+        until(lambda: said.has("quick for the Quick game"), bea.tick)
+        watching[0] = True
+        mark = len(said)
+        bea.line("quick")
+        until(lambda: said.has("You choose how many play", mark), bea.tick)
+        assert said.has(f"Connected securely to 127.0.0.1:{port}", mark) and asked == []
+    finally:
+        bea.close()
+        server.stop()
