@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from game.rules.components import DevCard, GameConfig, LeaderCard
 from game.rules.engine import ENDED, PLAY, SETUP, Game
 from game.rules.shadow import shadow_game
-from game.rules.state import Container, PlayerState
+from game.rules.state import PlayerState
 
 
 def board(view: dict, config: GameConfig, nickname: str) -> tuple[Game, PlayerState]:
@@ -42,9 +42,9 @@ _SHARED = frozenset({
     "black_cross", "tokens", "revealed", "fired",
     "phase", "current", "main_done", "last_round", "termination", "lorenzo_won", "winners",
     "_end_pending", "_undo_mark", "_undo_barrier", "_final", "_actor",
-    # rebuilt by clone below
+    # rebuilt by clone below (new for both the copy and the original: _stamp)
     "containers", "leader_depot", "players", "by_nick", "decks",
-    "history", "_events", "_dirty", "rng", "_undo_stack"})
+    "history", "_events", "_dirty", "rng", "_undo_stack", "_stamp"})
 """Every attribute of a :class:`Game` that :func:`clone` may take over as it is or builds anew
 (``tests/bots`` checks that a game has no other: a new one must be added here, and copied below
 if it can change in place)."""
@@ -63,29 +63,21 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
     The hard bot makes tens of thousands of copies a game, so this is written for speed: plain
     attribute copies, no ``copy`` module, and what the engine replaces rather than changes in
     place is shared (the containers' contents, the market, each deck, Lorenzo's pile, the cards
-    of a slot, the favor tiles: see :class:`Game`). ``tests/bots`` compares a copy with its
-    original and plays whole games on copies.
+    of a slot, the favor tiles: see :class:`Game`). The containers themselves are shared too,
+    until the copy or ``g`` changes one (``Game._stamp``: each gets a new stamp here, so each
+    copies a container before its first change). ``tests/bots`` compares a copy with its
+    original and plays whole games on copies and on originals.
     """
     new = _new(Game)
     d = new.__dict__
     d.update(g.__dict__)
     d["search"] = True
     d["_undo_stack"] = g._undo_stack.copy()   # (taken back on the copy only, until it is played on)
-    conts = []
-    add = conts.append
-    for c in g.containers:
-        n = _new(Container)
-        n.id = c.id
-        n.kind = c.kind
-        n.capacity = c.capacity
-        n.bound = c.bound
-        n.owner = c.owner
-        n.content = c.content
-        add(n)
-    d["containers"] = conts
-    d["leader_depot"] = {lid: conts[c.id] for lid, c in g.leader_depot.items()}
-    _seat([_player(p, [conts[s.id] for s in p.shelves], conts[p.strongbox.id],
-                   [conts[s.id] for s in p.depots] if p.depots else [], p.slots.copy(),
+    d["_stamp"] = object()
+    g._stamp = object()
+    d["containers"] = g.containers.copy()
+    d["leader_depot"] = g.leader_depot.copy()
+    _seat([_player(p, p.shelves.copy(), p.strongbox, p.depots.copy(), p.slots.copy(),
                    p.active_leaders.copy()) for p in g.players], d)
     d["decks"] = {color: ds.copy() for color, ds in g.decks.items()}   # (the engine replaces a deck)
     _unrecorded(d)

@@ -93,6 +93,12 @@ class Game:
     """
 
     _final = _NOT_FINAL   # see _note_for_undo
+    _stamp: object = None
+    """The containers this game may change in place are those with this stamp (``Container.stamp``);
+    any other is first copied (:meth:`_own`). Every container of a new game (or a shadow) has
+    the stamp of its game, None; a bot's copy (:func:`game.bots.common.clone`) shares the
+    containers with its original and gives each of the two a new stamp, so that whichever
+    changes a container first changes its own copy of it."""
     _actor = -2     # the seat whose request is being applied (no seat at all outside apply)
 
     search = False
@@ -450,10 +456,12 @@ class Game:
          self.market, self.slide, self.black_cross, self.main_done) = mark
         conts = self.containers
         p = self.players[seat]
-        for c, content in zip(p.shelves, shelves):
-            c.content = content
-        p.strongbox.content = box
-        for c, (owner, content) in zip(self.leader_depot.values(), depots):
+        own = self._own
+        for c, content in zip(p.shelves.copy(), shelves):
+            own(c).content = content
+        own(p.strongbox).content = box
+        for c, (owner, content) in zip(list(self.leader_depot.values()), depots):
+            c = own(c)
             c.owner = owner
             c.content = content
         p.depots = [conts[cid] for cid in p_depots]
@@ -513,11 +521,41 @@ class Game:
                     prev[r] = prev.get(r, 0) + n
         return out
 
+    def _own(self, c: Container) -> Container:
+        """``c`` if this game may change it in place, else this game's own copy of it, put where
+        ``c`` was: in :attr:`containers`, its player's storage or :attr:`leader_depot`."""
+        stamp = self._stamp
+        if c.stamp is stamp:
+            return c
+        n = _new(Container)
+        n.id, n.kind, n.capacity, n.bound, n.content, n.owner, n.stamp = (
+            c.id, c.kind, c.capacity, c.bound, c.content, c.owner, stamp)
+        self.containers[c.id] = n
+        if c.kind == DEPOT:
+            depots = self.leader_depot
+            for lid, d in depots.items():
+                if d is c:
+                    depots[lid] = n
+                    break
+        if c.owner is not None:
+            q = self.players[c.owner]
+            if q.strongbox is c:
+                q.strongbox = n
+            else:
+                for into in (q.shelves, q.depots):
+                    for i, d in enumerate(into):
+                        if d is c:
+                            into[i] = n
+        return n
+
     def _commit(self, new: Mapping[Container, dict[str, int]]) -> None:
         """Give containers their new contents: dicts made for this (the container keeps them)."""
         ev = None if self.search else self._events
         dirty = self._dirty
+        stamp = self._stamp
         for c, content in new.items():
+            if c.stamp is not stamp:
+                c = self._own(c)
             c.content = content if 0 not in content.values() else {r: n for r, n in content.items() if n}
             if ev is not None:
                 ev.append({"resContainer": c.to_wire(), "type": "UpdateResourceContainer"})
@@ -660,7 +698,7 @@ class Game:
             raise E.ErrCardRequirements(missing_cards, missing_res)
         p.active_leaders.append(leader.id)
         if leader.kind == "extra_depot":
-            depot = self.leader_depot[leader.id]
+            depot = self._own(self.leader_depot[leader.id])
             depot.owner = p.seat
             p.depots.append(depot)
         self._dirty[p.seat] = None
@@ -1273,6 +1311,9 @@ def _shuffle(rng: random.Random, x: list) -> None:
         while j >= n:
             j = bits(k)
         x[i], x[j] = x[j], x[i]
+
+
+_new = object.__new__
 
 
 def _raise(err: Exception) -> Any:

@@ -23,10 +23,12 @@ class Container:
     """A warehouse shelf, a strongbox or a leader depot.
 
     ``content`` holds only positive counts. ``capacity`` is -1 for the strongbox. ``bound`` is the
-    printed type of a leader depot (shelves take their type from what they hold).
+    printed type of a leader depot (shelves take their type from what they hold). ``stamp`` says
+    which game may change it in place (see ``Game._stamp``): a bot's copy of a game shares the
+    containers with it until one of the two changes one.
     """
 
-    __slots__ = ("id", "kind", "capacity", "bound", "content", "owner")
+    __slots__ = ("id", "kind", "capacity", "bound", "content", "owner", "stamp")
 
     def __init__(self, cid: int, kind: str, capacity: int, bound: str | None = None,
                  owner: int | None = None) -> None:
@@ -36,6 +38,7 @@ class Container:
         self.bound = bound
         self.content: dict[str, int] = {}
         self.owner = owner  # seat of the owning player; None for a depot whose leader is not active
+        self.stamp: object = None
 
     def total(self) -> int:
         return sum(self.content.values())

@@ -201,6 +201,39 @@ def test_clone_is_independent_of_its_original():
     assert copy.ended and g.snapshot() == before
 
 
+def test_an_original_played_on_leaves_its_copies_alone():
+    """The copy shares the containers until one of the two changes one: the original played on
+    (its requests taken back too), and a copy of a copy, leave the copies as they were."""
+    g = Game.new(CFG, ["A", "B"], 6)
+    play = steps(g, random.Random(6))
+    for k, (nick, action) in enumerate(play):
+        g.apply(nick, action)
+        if k == 30:
+            break
+    copy = clone(g)
+    at_copy = copy.snapshot()
+    second = clone(copy)
+    undone = 0
+    for nick, action in play:
+        g.apply(nick, action)
+        if g.can_undo(nick):
+            g.undo(nick)
+            undone += 1
+            g.apply(nick, action)
+    assert g.ended and undone > 5
+    assert copy.snapshot() == at_copy and second.snapshot() == at_copy
+    for nick, action in steps(second, random.Random(7)):
+        second.apply(nick, action)
+    assert second.ended and copy.snapshot() == at_copy
+    # each game's storage is its own and in one place: the containers list, seats and depots agree
+    for game in (g, copy, second):
+        for q in game.players:
+            for c in (*q.shelves, q.strongbox, *q.depots):
+                assert game.containers[c.id] is c and c.owner == q.seat
+        for lid, d in game.leader_depot.items():
+            assert game.containers[d.id] is d
+
+
 def test_clone_makes_a_search_copy_and_knows_every_attribute_of_a_game():
     """A bot's copy records nothing (see tests/rules/test_search_copy.py) and plays like its
     original; clone knows what to do with every attribute a game (or a shadow) has."""
