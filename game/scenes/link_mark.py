@@ -20,6 +20,11 @@ if TYPE_CHECKING:
     from game.client.security import Link
 
 
+READABLE = 15
+"""The smallest size of the mark's words, in pixels: EB Garamond's italic is small for its size,
+and under this "secure" blurs into a smudge at 1024x640 (it was 11-12 there)."""
+
+
 class LinkMark:
     """A padlock and a few words for a :class:`~game.client.security.Link`; :meth:`paint` puts it
     on a page, :meth:`paint_tip` draws its details while :attr:`pointer` is on it."""
@@ -35,7 +40,9 @@ class LinkMark:
         return f"secure \u00b7 certificate {link.short}" if detail else "secure"
 
     def surface(self, link: "Link", size: int, detail: bool = True) -> pygame.Surface:
-        """The lock and its words as one image, ``size`` pixels high (the words' size)."""
+        """The lock and its words as one image, ``size`` pixels high (the words' size; at least
+        :data:`READABLE`)."""
+        size = max(size, READABLE)
         lock = icons.padlock(round(size * 1.1), link.secure)
         words = fonts.render(self.words(link, detail), size, GREEN_INK if link.secure else FADED, "italic")
         gap = max(2, size // 4)

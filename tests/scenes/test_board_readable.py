@@ -171,3 +171,41 @@ def test_while_paying_a_hover_card_hides_neither_what_to_do_nor_what_is_paid_fro
                     assert not shown.colliderect(rect), f"the enlarged {kind} {hit.target} covers {what}"
     finally:
         close(app)
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("fingerprint", ["SHA256:0D:D0:81:C7:AA:53:4B:63", None], ids=["secure", "plain"])
+def test_the_padlock_and_its_word_are_read_at_the_size_of_the_turn_line(size, fingerprint, monkeypatch):
+    """The board's "secure" (or "not encrypted") is as large as the turn's line under the heading
+    (at 1024x640 it was 12 px, a smudge), on the heading's line, clear of the heading's words."""
+    from game.client.security import Link
+    from game.scenes.art import fonts
+    from game.scenes.link_mark import READABLE
+    monkeypatch.setattr(GameSession, "link", property(lambda s: Link("127.0.0.1:29410", fingerprint)))
+    app = App(headless=True, size=size)
+    session = GameSession(TableMatch(mid_game(["Ada", "Bruno"], 3, 20), "Ada"), CFG, "Ada")
+    scene = BoardScene(app, session)
+    app.stack.push(scene)
+    drawn: dict[str, tuple[int, pygame.Rect]] = {}     # the top bar's texts: their size and place
+    from game.scenes.panels import top_bar
+    text = top_bar.text
+
+    def noted(surface, words, pos, size, *a, **k):
+        drawn[words] = (size, text(surface, words, pos, size, *a, **k))
+        return drawn[words][1]
+
+    monkeypatch.setattr(top_bar, "text", noted)
+    try:
+        app.frame(1 / 60)
+        bar = scene.top_bar
+        lock = bar.lock_rect(scene.context())
+        word = "secure" if fingerprint else "not encrypted"
+        turn_size = next(s for w, (s, _) in drawn.items() if w.startswith("Your turn"))
+        assert turn_size >= READABLE
+        assert lock is not None and bar.rect.contains(lock)
+        assert lock.h >= fonts.render(word, turn_size, (0, 0, 0), "italic").get_height()
+        assert abs(lock.centery - bar.heading_middle) <= 2
+        head = next(r for w, (_, r) in drawn.items() if w.startswith("Ada \u00b7"))
+        assert head.right < lock.left
+    finally:
+        close(app)

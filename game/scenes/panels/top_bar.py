@@ -49,15 +49,21 @@ class TopBar(Panel):
         if ctx.link is None:
             return None
         from ..link_mark import LinkMark
-        return LinkMark().surface(ctx.link, max(reading_size(self.unit), self.px(15)), detail=False)
+        # the size of the turn's line under it (at 1024x640 the log's 12 px made a smudge of "secure")
+        return LinkMark().surface(ctx.link, max(reading_size(self.unit), self.px(19)), detail=False)
 
     def lock_rect(self, ctx: Context) -> pygame.Rect | None:
-        """Where the padlock is: at the right end of the player's heading (None: no server)."""
+        """Where the padlock is: at the right end of the player's heading, on its line (None: no server)."""
         mark = self._mark(ctx)
         if mark is None:
             return None
         r = self.rect
-        return mark.get_rect(topright=(r.x + round(r.w * 0.34) - self.px(6), r.y + self.px(9)))
+        return mark.get_rect(midright=(r.x + round(r.w * 0.34) - self.px(6), self.heading_middle))
+
+    @property
+    def heading_middle(self) -> int:
+        """The height of the middle of the player's heading (name, points, faith)."""
+        return self.rect.y + self.px(4) + self.px(24) * 3 // 5
 
     def _pile_tip(self, surface: pygame.Surface, ctx: Context) -> None:
         """The pile in words, on a dark label in the top bar left of Lorenzo (over the player's
@@ -128,7 +134,7 @@ class TopBar(Panel):
         if ctx.nickname not in seats:
             return None
         rad = max(4, self.px(8))
-        centre = (self.rect.x + self.px(14) + rad, self.rect.y + self.px(4) + self.px(24) * 3 // 5)
+        centre = (self.rect.x + self.px(14) + rad, self.heading_middle)
         return centre, rad, PLAYER_COLORS[seats.index(ctx.nickname) % 4]
 
     def _chip(self, surface: pygame.Surface, ctx: Context, rect: pygame.Rect, p: dict[str, Any]) -> None:
