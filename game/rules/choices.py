@@ -7,9 +7,8 @@ them as "one click" defaults and a bot can play with them.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 from itertools import combinations, permutations
-from typing import Iterator, Mapping
+from typing import Iterator, Mapping, NamedTuple
 
 from .actions import (Action, ProductionRequest, ReqActivateProductions, ReqBuyDevCard,
                       ReqChooseLeaders, ReqChooseResources, ReqEndTurn, ReqLeaderAction,
@@ -23,8 +22,10 @@ from .warehouse import check_distinct_shelves, fits
 Placement = dict[int, dict[str, int]]
 
 
-@dataclass(frozen=True, slots=True)
-class MarketLine:
+# The two answers below are named tuples: read-only values with the fields' names, equality and a
+# repr that reads back as code, built three times faster than a frozen dataclass (a bot lists the
+# market's seven lines for every position it looks at).
+class MarketLine(NamedTuple):
     """What taking one line would give: resources (whites converted with one leader), faith, whites."""
 
     is_row: bool
@@ -36,8 +37,7 @@ class MarketLine:
     white_options: tuple[str, ...]   # resources the whites may become (0, 1 or 2 leaders)
 
 
-@dataclass(frozen=True, slots=True)
-class CardOffer:
+class CardOffer(NamedTuple):
     """A top card the player can pay for now, its discounted cost and the slots that take it."""
 
     card: DevCard
