@@ -485,6 +485,8 @@ class Server:
         self._tls_buckets: dict[str, tuple[float, float]] = {}   # address -> (handshakes it may begin, when)
         self._tls_held: dict[str, list[int]] = {}   # address -> [handshakes held back, closed] since the last log line
         self._tls_held_logged = 0.0
+        self._slowed: dict[str, int] = {}  # address -> times its connections were past their line rate since the last log line
+        self._slowed_logged = 0.0
         self._start_failing = False        # the pending game could not be saved: tried again every second
 
     # ------------------------------------------------------------------ life cycle
@@ -1250,6 +1252,7 @@ class Server:
                 if s.allowance < 1.0:
                     s.throttled = True
                     self._call_at(now + (1.0 - s.allowance) / rate, self._unthrottle, s)
+                    self._log_slowed(s, now)
                     break
                 s.allowance -= 1.0
             line = lines[i]
@@ -1268,6 +1271,20 @@ class Server:
         if not s.throttled:
             self._unread.append(s)
         return 0
+
+    def _log_slowed(self, s: Session, now: float) -> None:
+        """A connection past its line rate is read more slowly (nothing to tell it: it simply
+        waits): one WARNING line at most every REFUSAL_LOG_INTERVAL seconds, with how often each
+        address was held back since the last one."""
+        self._slowed[s.ip] = self._slowed.get(s.ip, 0) + 1
+        if now - self._slowed_logged < REFUSAL_LOG_INTERVAL:
+            return
+        self._slowed_logged = now
+        worst = sorted(self._slowed.items(), key=lambda kv: -kv[1])
+        log.warning("connections past %g lines a second, read more slowly: %s", self.options.line_rate,
+                    "; ".join(f"{ip}: held back {n} time{'s' if n != 1 else ''}" for ip, n in worst[:3])
+                    + (f"; and {len(worst) - 3} more addresses" if len(worst) > 3 else ""))
+        self._slowed = {}
 
     def _unthrottle(self, s: Session) -> None:
         if s.closed or not s.throttled:

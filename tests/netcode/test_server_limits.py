@@ -105,7 +105,8 @@ class TestWaitingList:
 class TestLineFlood:
     @pytest.mark.timeout(30)
     def test_a_tiny_line_flood_is_served_at_its_rate_and_the_game_next_to_it_is_not_slowed(
-            self, make_server, peers, players):
+            self, make_server, peers, players, caplog):
+        caplog.set_level(logging.WARNING, logger="mor.server")
         srv = make_server(line_rate=50)
         a, = players(srv.address, "a")
         a.join()
@@ -145,6 +146,9 @@ class TestLineFlood:
         assert answered <= 50 * (elapsed + LINE_BURST) + 60, (answered, elapsed)   # was every line
         waits.sort()
         assert waits[len(waits) // 2] < 0.25 and waits[-1] < 2.5, waits   # was seconds a request
+        slowed = [r.getMessage() for r in caplog.records if "read more slowly" in r.getMessage()]
+        assert 1 <= len(slowed) <= 1 + elapsed // 10 and slowed[0].startswith(   # the operator hears of it, once in 10 s
+            "connections past 50 lines a second, read more slowly: 127.0.0.1: held back"), slowed
 
     @pytest.mark.timeout(30)
     def test_one_connection_is_served_its_share_of_a_wakeup_not_64_kb_of_lines(self, make_server, peers, monkeypatch):
