@@ -388,6 +388,52 @@ class TestBotWork:
         assert srv._bot_turns[gid].ticket == 0 and cancelled == [gid]
 
 
+    @pytest.mark.timeout(40)
+    def test_two_tables_of_bots_take_the_worker_in_turn(self, make_server, players, monkeypatch):
+        """Two games of one person and three bots, each bot choosing its leaders at once, one
+        worker: a game has one decision at the worker at most, and the decisions are thought in
+        the order they were asked, so the two games' bots take turns; one table's bots never keep
+        another's waiting for all of theirs."""
+        asked: list[tuple[str, str]] = []           # (whose game, the job's seed) in the order asked
+        thought: list[str] = []
+        outstanding: dict[str, int] = {}
+        most = {"a": 0, "b": 0}
+        submit = driver.BotPool.submit
+
+        def owner(job) -> str:
+            return next(p["nickname"] for p in job.view["players"] if p["nickname"] in ("a", "b"))
+
+        def noted_submit(pool, job, answer):
+            who = owner(job)
+            asked.append((who, job.seed))
+            outstanding[who] = outstanding.get(who, 0) + 1
+            most[who] = max(most[who], outstanding[who])
+            return submit(pool, job, lambda got: (outstanding.__setitem__(who, outstanding[who] - 1), answer(got)))
+        real = driver.think
+
+        def slow(job, config, level=None):
+            mine = (owner(job), job.seed)
+            waiting = [x for x in asked if x[1] != mine[1] and x[0] != mine[0] and outstanding.get(x[0])]
+            # nothing of the other game asked before this one waits behind it
+            assert not waiting or asked.index(waiting[-1]) > asked.index(mine), (asked, thought)
+            thought.append(mine[0])
+            time.sleep(0.25)
+            return real(job, config, level)
+        monkeypatch.setattr(driver.BotPool, "submit", noted_submit)
+        monkeypatch.setattr(driver, "think", slow)
+        srv = make_server(bot_delay=0)
+        a, b = players(srv.address, "a", "b")
+        for p in (a, b):
+            p.join()
+            p.send({"type": "ReqNewGame", "playersCount": 4, "bots": ["easy"] * 3})
+            p.until_type("UpdateGame")
+        wait_until(lambda: thought.count("a") >= 3 and thought.count("b") >= 3, timeout=20)
+        assert most == {"a": 1, "b": 1}
+        first_b = thought.index("b")
+        both = thought[first_b - 1:first_b + 4]   # from the moment both games have bots to ask
+        assert all(x != y for x, y in zip(both, both[1:])), thought   # in turn: a, b, a, b...
+
+
 class TestChurn:
     @pytest.mark.timeout(60)
     def test_closed_connections_leave_nothing_behind(self, make_server):
