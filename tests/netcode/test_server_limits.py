@@ -452,3 +452,38 @@ class TestChurn:
             assert srv.queued == 0
         # the loop may still hold the last few for a moment (a transport's close callback under load)
         wait_until(lambda: gc.collect() >= 0 and not [o for o in gc.get_objects() if type(o) is Session], timeout=10)
+
+
+class TestEveryLimitIsWritten:
+    def test_each_limit_flag_is_in_the_operators_table_with_its_default(self):
+        """Issue 20: each limit has a flag and a default, and is written in docs/server.md ("On
+        the internet"): the table's rows and the command line's "limits" group name the same flags,
+        with the same defaults."""
+        import re
+        from pathlib import Path
+        from game.netcode.cli import build_parser
+        doc = (Path(__file__).resolve().parents[2] / "docs" / "server.md").read_text(encoding="utf-8")
+        section = doc.split("## On the internet", 1)[1].split("\n## ", 1)[0]
+        rows = {m[1]: m[2] for m in re.finditer(r"^\| `(--[a-z-]+)` \| ([^|]+) \|", section, re.M)}
+        group = next(g for g in build_parser()._action_groups if g.title == "limits")
+        flags = {a.option_strings[0]: a.default for a in group._group_actions}
+        assert set(rows) == set(flags), (set(rows) ^ set(flags))
+        scale = {"": 1, "s": 1, "lines/s": 1, "a second": 1, "MB": 1 << 20}
+        for flag, written in rows.items():
+            number, unit = re.fullmatch(r"([\d.]+)\s*(.*?)\s*", written).groups()
+            assert float(number) * scale[unit] == flags[flag], (flag, written, flags[flag])
+
+    def test_the_systemd_unit_of_the_docs_starts_a_server_the_command_line_takes(self):
+        """docs/server.md's unit for a server on the internet: its ExecStart is a command line
+        mor-server accepts, serving TLS and announcing nothing."""
+        import shlex
+        from pathlib import Path
+        from game.netcode.cli import build_parser
+        doc = (Path(__file__).resolve().parents[2] / "docs" / "server.md").read_text(encoding="utf-8")
+        unit = doc.split("# /etc/systemd/system/mor-server.service", 1)[1].split("```", 1)[0]
+        line = unit.split("ExecStart=", 1)[1].replace("\\\n", " ").split("\n", 1)[0]
+        words = shlex.split(line)
+        assert words[0].endswith("/mor-server")
+        args = build_parser().parse_args(words[1:])
+        assert args.tls_cert is not None and args.tls_key is not None and args.announce is False
+        assert args.host == "0.0.0.0" and args.port == 51015
