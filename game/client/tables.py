@@ -15,7 +15,7 @@ from typing import Any
 
 from game.match import KNOWN_SERVERS_FILE, TLS_SCHEME, RemoteMatch, tls_port_at
 from game.netcode import protocol as P
-from game.netcode.client import Connection, KnownServers, client_tls_context
+from game.netcode.client import Connection, KnownServers, ServerIdentityChanged, client_tls_context
 from game.settings import data_dir
 
 from .address import hostport
@@ -93,8 +93,8 @@ def list_tables(host: str, port: int, start: int = 0, timeout: float = 5.0, *, t
 
     Asked over TLS where the server speaks it, as a game is (see :class:`~game.match.RemoteMatch`):
     ``tls://host`` goes straight to TLS at ``port``; ``tls_port`` (from the LAN announcement, or
-    the last list's :attr:`TableList.tls_port`) goes there without asking; otherwise the plain port
-    is asked where TLS is spoken. The certificate is checked against those remembered in
+    the last list's :attr:`TableList.tls_port`) goes there without asking (should it not answer,
+    the plain port is asked); otherwise the plain port is asked where TLS is spoken. The certificate is checked against those remembered in
     ``known_file`` (by default the player's, beside the seat tokens) and remembered the first time.
     The list says how it came (:attr:`TableList.link`).
 
@@ -111,11 +111,22 @@ def list_tables(host: str, port: int, start: int = 0, timeout: float = 5.0, *, t
     if tls_port is None:
         tls_port = tls_port_at(known, host, port, timeout)
     met: list[bool] = []
+
+    def secure(at: int) -> Connection:
+        return Connection(host, at, timeout=timeout, tls=client_tls_context(),
+                          verify=lambda print_: met.append(not known.check(key, print_)))
     if tls_port is None:
         conn = Connection(host, port, timeout=timeout)
     else:
-        conn = Connection(host, tls_port, timeout=timeout, tls=client_tls_context(),
-                          verify=lambda print_: met.append(not known.check(key, print_)))
+        try:
+            conn = secure(tls_port)
+        except ServerIdentityChanged:
+            raise
+        except OSError:       # an announced port the server no longer has (it started again since)
+            if direct:
+                raise
+            tls_port = tls_port_at(known, host, port, timeout)
+            conn = Connection(host, port, timeout=timeout) if tls_port is None else secure(tls_port)
     try:
         conn.send(P.ReqTables(start))
         try:

@@ -50,6 +50,13 @@ def test_the_tables_of_a_tls_server_are_asked_over_tls_and_say_so(tls_server):
     typed = T.list_tables(f"tls://{host}", tls_server.tls_address[1])   # tls:// typed: no plain port at all
     assert typed.link.fingerprint == tls_server.tls_fingerprint and typed.link.where.endswith(
         str(tls_server.tls_address[1]))
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        gone = s.getsockname()[1]
+    # an announcement older than the server's last start: its TLS port asked again on the plain port
+    stale = T.list_tables(host, port, tls_port=gone)
+    assert stale.link.secure and stale.tls_port == tls_server.tls_address[1]
 
 
 def test_a_plain_server_lists_its_tables_not_encrypted(server):
