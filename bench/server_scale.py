@@ -9,10 +9,12 @@ and what is measured is how long a request waits for its answer at that load.
 (every honest client comes from 127.0.0.1). ``--players`` clients connect and form
 ``--players / 4`` four-player tables through the waiting list, play their setup, then each plays
 ``--turns`` turns (a main action and ``ReqEndTurn``, each after a think time), and quits.
-With ``--attack``, during the play phase, three attackers run alongside (issue 20, section 2):
+With ``--attack``, during the play phase, four attackers run alongside (issue 20, section 2):
 a tiny-line flood (one connection from 127.0.0.2 pouring empty lines), ``--silent`` silent
-joiners (from 127.0.0.3: they join the waiting list and only answer heartbeats), and a flood of
-heartbeat requests from 127.0.0.4 that never reads its answers.
+joiners (from 127.0.0.3: they join the waiting list and only answer heartbeats), a flood of
+heartbeat requests from 127.0.0.4 that never reads its answers, and a flood of connections
+from 127.0.0.5, each opened and closed at once (``--churn-rate`` a second, from a process of its
+own so that the load generator keeps its own time).
 
 Prints what it does, then as its LAST line one JSON object: ``players``, ``tables``,
 ``requests``, ``requests_per_s``, ``p50_ms``, ``p99_ms`` (send to the arrival of the answer in
@@ -40,6 +42,7 @@ import os
 import re
 import shutil
 import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -55,12 +58,41 @@ per-address limits stay lifted, since every honest client comes from 127.0.0.1, 
 time to join: the load generator connects everyone first, then joins them a few at a time."""
 
 
-class Attackers:
-    """The attackers of section 2, on their own thread, until ``stop``."""
+CHURN = r"""
+import signal, socket, struct, sys, time
+port, rate = int(sys.argv[1]), float(sys.argv[2])
+done = []
+signal.signal(signal.SIGTERM, lambda *a: done.append(1))
+n = errors = 0
+start = time.monotonic()
+while not done:
+    wait = start + n / rate - time.monotonic()
+    if wait > 0:
+        time.sleep(wait)
+    try:
+        c = socket.socket()
+        c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # no TIME_WAIT
+        c.bind(("127.0.0.5", 0))
+        c.connect(("127.0.0.1", port))
+        c.close()
+    except OSError:
+        errors += 1
+    n += 1
+print(n, errors, flush=True)
+"""
+"""The connection flood: opened and closed at ``rate`` a second until SIGTERM; prints how many."""
 
-    def __init__(self, port: int, silent: int) -> None:
+
+class Attackers:
+    """The attackers of section 2, on their own thread (the connection flood in its own
+    process), until :meth:`finish`."""
+
+    def __init__(self, port: int, silent: int, churn_rate: float = 500.0) -> None:
         self.port = port
         self.silent = silent
+        self.churn_rate = churn_rate
+        self.churn: subprocess.Popen | None = None
+        self.churned = self.churn_errors = 0
         self.stop = threading.Event()
         self.flood_sent = 0
         self.flood_answered = 0
@@ -70,6 +102,20 @@ class Attackers:
 
     def start(self) -> None:
         self.thread.start()
+        if self.churn_rate > 0:
+            self.churn = subprocess.Popen([sys.executable, "-c", CHURN, str(self.port), str(self.churn_rate)],
+                                          stdout=subprocess.PIPE, text=True)
+
+    def finish(self) -> dict:
+        """Stop every attacker; what they sent and were answered."""
+        self.stop.set()
+        self.thread.join(10)
+        if self.churn is not None:
+            self.churn.terminate()
+            out, _ = self.churn.communicate(timeout=10)
+            self.churned, self.churn_errors = (int(x) for x in (out.split() or ["0", "0"])[:2])
+            self.churn = None
+        return self.report()
 
     def run(self) -> None:
         socks = []
@@ -125,7 +171,8 @@ class Attackers:
 
     def report(self) -> dict:
         return {"flood_bytes_sent": self.flood_sent, "flood_lines_answered": self.flood_answered,
-                "silent_joiners": self.silent_joined, "blind_bytes_sent": self.blind_sent}
+                "silent_joiners": self.silent_joined, "blind_bytes_sent": self.blind_sent,
+                "connections_opened_and_closed": self.churned, "connection_flood_errors": self.churn_errors}
 
 
 STALL = re.compile(r"stall: wake-up of ([\d.]+) ms \(CPU ([\d.]+) ms\): (\d+) ready, (\d+) lines, "
@@ -167,6 +214,8 @@ def main() -> None:
     ap.add_argument("--think", default="2,8", help="think time range in seconds, 'lo,hi'")
     ap.add_argument("--attack", action="store_true", help="run the attackers alongside")
     ap.add_argument("--silent", type=int, default=500, help="silent joiners with --attack")
+    ap.add_argument("--churn-rate", type=float, default=500.0,
+                    help="connections a second opened and closed at once, with --attack (0: none)")
     ap.add_argument("--stall-ms", type=float, default=10.0,
                     help="the server logs every wake-up of its loop longer than this (0: off)")
     ap.add_argument("--server-log", type=Path, default=None, help="keep the server's log (stderr) in this file")
@@ -193,7 +242,7 @@ def main() -> None:
         if status != "ok":
             gen.fail_outstanding(f"lobby {status}")
         if args.attack:
-            attackers = Attackers(server.port, args.silent)
+            attackers = Attackers(server.port, args.silent, args.churn_rate)
             attackers.start()
         cpu0 = sum(server.cpu_seconds())
         gen_cpu0 = time.thread_time()
@@ -207,9 +256,7 @@ def main() -> None:
         if status != "ok":
             gen.fail_outstanding(f"play {status}")
         if attackers is not None:
-            attackers.stop.set()
-            attackers.thread.join(10)
-            result["attack"] = attackers.report()
+            result["attack"] = attackers.finish()
         status = gen.quit_all(limit=60.0)
         if status != "ok":
             gen.fail_outstanding(f"quit {status}")
@@ -231,6 +278,9 @@ def main() -> None:
     finally:
         if attackers is not None:
             attackers.stop.set()
+            if attackers.churn is not None:
+                attackers.churn.kill()
+                attackers.churn.wait()
         gen.close()
         server.stop()
         if args.server_log is not None:
