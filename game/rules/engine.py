@@ -477,8 +477,8 @@ class Game:
             raise E.ErrAction(E.NOT_CURRENT_PLAYER)
 
     def _check_main(self, p: PlayerState) -> None:
-        self._check_turn(p)
-        if self.main_done:
+        if self.phase != PLAY or self.current != p.seat or self.main_done:
+            self._check_turn(p)   # (raises the refusal of the first check that fails)
             raise E.ErrAction(E.LATE_MANDATORY_ACTION)
 
     def _check_setup(self, p: PlayerState) -> None:
@@ -764,6 +764,8 @@ class Game:
                 whites += 1
             else:
                 intake[m] = intake.get(m, 0) + 1
+        if not replacements and not p.active_leaders:   # (the usual case: nothing below applies)
+            return intake, faith
         reps = (clean_res_map(replacements, cfg.resources, is_input=False, is_replacement=True)
                 if replacements else {})
         options = [ld.resource for ld in self.active_leaders_of(p, "white_marble")] if p.active_leaders else []
@@ -1019,14 +1021,18 @@ class Game:
         dirty = self._dirty
         for seat, n in moves.items():
             if seat == LORENZO:
-                new = min(last, self.black_cross + n)
+                new = self.black_cross + n
+                if new > last:
+                    new = last
                 if new != self.black_cross:
                     self.black_cross = new
                     if ev is not None:
                         ev.append({"isBlackCross": True, "faithPoints": new, "type": "UpdateFaithPoints"})
             else:
                 q = players[seat]
-                new = min(last, q.faith + n)
+                new = q.faith + n
+                if new > last:
+                    new = last
                 if new != q.faith:
                     if seat not in dirty:
                         dirty[seat] = q.faith
@@ -1040,8 +1046,10 @@ class Game:
         for q in players:
             if q.faith > top:
                 top = q.faith
-        for i, sec in enumerate(self.config.vatican_sections if top >= self.lookups.first_pope else ()):
-            if not self.fired[i] and top >= sec.pope_space:
+        t = self.lookups
+        for i in range(len(t.pope_spaces)) if top >= t.first_pope else ():
+            if top >= t.pope_spaces[i] and not self.fired[i]:
+                sec = self.config.vatican_sections[i]
                 self.fired = fired = self.fired.copy()
                 fired[i] = True
                 given = []
@@ -1220,15 +1228,18 @@ class Game:
             return
         t = self.lookups
         per_vp = t.per_vp
-        track = t.track
+        tv = t.track_vp
+        end = len(tv) - 1
+        players = self.players
         for seat in sorted(dirty) if len(dirty) > 1 else dirty:
-            q = self.players[seat]
+            q = players[seat]
             was = dirty[seat]
             if was is None:
                 cards, faith, favors, leaders, count = self._score_parts(q)
                 vp = cards + faith + favors + leaders + count // per_vp
-            else:
-                vp = q.vp + track(q.faith) - track(was)
+            else:   # the track's points, beyond its end those of its last space
+                faith = q.faith
+                vp = q.vp + tv[faith if faith < end else end] - tv[was if was < end else end]
             if vp != q.vp:
                 q.vp = vp
                 if not self.search:
@@ -1260,7 +1271,7 @@ class Lookups:
     shared by every game of it: see :func:`lookups`)."""
 
     __slots__ = ("config", "card_vp", "card_level", "card_cost", "leader_vp", "favor_vp", "track_vp", "per_vp",
-                 "first_pope", "market_rows", "leader_most_cards")
+                 "first_pope", "pope_spaces", "market_rows", "leader_most_cards")
 
     def __init__(self, cfg: GameConfig) -> None:
         self.config = cfg
@@ -1278,18 +1289,14 @@ class Lookups:
         self.leader_most_cards = tuple(max((r.count for r in ld.requires_cards), default=0) for ld in cfg.leaders)
         cols = cfg.market_columns
         self.market_rows = tuple(slice(i * cols, (i + 1) * cols) for i in range(cfg.market_rows))
-        self.first_pope = min((sec.pope_space for sec in cfg.vatican_sections), default=cfg.last_space + 1)
+        self.pope_spaces = tuple(sec.pope_space for sec in cfg.vatican_sections)
+        self.first_pope = min(self.pope_spaces, default=cfg.last_space + 1)
 
     def __copy__(self) -> "Lookups":
         return self          # immutable: a copied game (copy.deepcopy) keeps the same tables
 
     def __deepcopy__(self, memo: dict) -> "Lookups":
         return self
-
-    def track(self, faith: int) -> int:
-        """The points of the faith track at ``faith``."""
-        tv = self.track_vp
-        return tv[faith] if faith < len(tv) else tv[-1]
 
 
 def lookups(cfg: GameConfig) -> Lookups:
