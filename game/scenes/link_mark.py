@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 READABLE = 15
 """The smallest size of the mark's words, in pixels: EB Garamond's italic is small for its size,
-and under this "secure" blurs into a smudge at 1024x640 (it was 11-12 there)."""
+and under this "secure" blurs into a smudge (the board's was 12 at 1024x640)."""
 
 
 class LinkMark:
