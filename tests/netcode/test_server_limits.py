@@ -196,6 +196,15 @@ class TestConnections:
         wait_until(lambda: len(srv.sessions) == 4)
         peers(srv.address).welcome().probe()        # a place freed is a place taken
 
+    def test_an_ipv6_host_counts_as_its_whole_64(self):
+        """A single IPv6 host is given a /64: the per-address limits count the network, or one
+        machine would have 2^64 addresses to open connections from."""
+        key = server_mod.address_key
+        assert key(("2001:db8:1:2:aaaa::1", 5, 0, 0)) == key(("2001:db8:1:2:ffff:1:2:3", 6, 0, 0)) == "2001:db8:1:2::/64"
+        assert key(("2001:db8:1:3::1", 5, 0, 0)) != key(("2001:db8:1:2::1", 5, 0, 0))
+        assert key(("fe80::1%eth0", 5, 0, 2)) == "fe80::/64"
+        assert key(("::ffff:192.0.2.7", 5, 0, 0)) == key(("192.0.2.7", 5)) == "192.0.2.7"   # IPv4 on a dual stack
+
     def test_the_server_raises_its_descriptor_limit_and_keeps_headroom(self, make_server):
         resource = pytest.importorskip("resource")
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
