@@ -170,6 +170,9 @@ def _placement_on(shelves: list[Container], depots: list[Container], intake: Map
                         best = stored
                         pairs = ((a, b),)
         else:
+            # no assignment stores more than the k largest wants or the k largest shelves hold:
+            # once one does, none after it can be better, and the search stops there
+            most = min(sum(sorted(wants)[-k:]), sum(sorted(caps)[-k:]))
             pick: tuple = ()
             shelf_orders = list(permutations(range(len(empty)), k))
             for types in permutations(range(len(todo)), k):
@@ -181,6 +184,10 @@ def _placement_on(shelves: list[Container], depots: list[Container], intake: Map
                     if stored > best:
                         best = stored
                         pick = (types, chosen)
+                        if stored == most:
+                            break
+                if best == most:
+                    break
             pairs = zip(*pick)
         for a, b in pairs:
             s, r = empty[b], todo[a]
