@@ -60,7 +60,9 @@ class LobbyScene(SessionScene):
         """(seats shown, pawn radius, y of the pawns' centres, x of each pawn's centre)."""
         lobby = self.session.lobby
         u = self.unit
-        seats = max(4, lobby.booked if lobby.players_count is None else lobby.players_count)
+        # the most a table seats until its number is chosen, then its seats (and, faded, anyone
+        # waiting beyond them for the next game)
+        seats = max(4, lobby.booked) if lobby.players_count is None else max(lobby.players_count, lobby.booked)
         r = round(24 * u)
         gap = round((118 if self.seating else 40) * u)
         total = seats * 2 * r + (seats - 1) * gap

@@ -1,0 +1,87 @@
+"""The release's last play-test, walked like a player: the real ``App`` frame loop, posted mouse
+and key events only (tools/walk.py), and the frames it draws.
+
+The waiting room of a table of 2 draws 2 seats.
+"""
+from __future__ import annotations
+
+import socket
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from walk import Walk, close as _close  # noqa: E402
+
+from game.scenes.app import App  # noqa: E402
+from game.scenes.menus import TitleScene  # noqa: E402
+
+
+pytestmark = pytest.mark.timeout(120)
+SIZES = [(1024, 640), (1920, 1080)]
+
+
+@pytest.fixture(autouse=True)
+def _dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start(size=(1024, 640), name: str = "walk", nickname: str | None = None) -> Walk:
+    app = App(headless=True, size=size)
+    app.settings.confirm_end_turn = False
+    if nickname is not None:
+        app.settings.nickname = nickname
+    walk = Walk(app, None, name)
+    app.stack.push(TitleScene(app))
+    walk.frames(2)
+    return walk
+
+
+# ---------------------------------------------------------------------------- the waiting room's seats
+def _pawns_drawn(walk: Walk) -> int:
+    """How many pawns (taken or free seats) the waiting room's sheet shows, from the frame's
+    pixels: runs of columns, across the sheet, where the pawns' row differs from the paper."""
+    scene = walk.app.stack.top
+    frame = walk.app.window
+    _seats, r, cy, _xs = scene._seat_geometry()
+    inset = round(24 * scene.unit)
+    left, right = scene.sheet.x + inset, scene.sheet.right - inset
+    paper = frame.get_at((left + 2, cy))[:3]
+    runs, inside = 0, False
+    for x in range(left, right):
+        drawn = any(max(abs(a - b) for a, b in zip(frame.get_at((x, y))[:3], paper)) > 24
+                    for y in range(cy - r, cy + r, 2))
+        if drawn and not inside:
+            runs += 1
+        inside = drawn
+    return runs
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_waiting_room_of_a_table_of_two_shows_two_seats(size):
+    """QA (release): a game for 2 drew 4 pawns, the last two faded; a player counts the seats of
+    the table. Before the number is chosen the room shows 4 places (the most a table seats)."""
+    walk = _start(size, name="host", nickname="Ada")
+    walk.app.settings.server_port = _free_port()
+    try:
+        walk.press("Host a LAN game")
+        walk.until_scene("LobbyScene")
+        walk.frames(2)
+        assert _pawns_drawn(walk) == 4
+        walk.press("2 players")
+        walk.until(lambda: walk.button_at("Easy bot") is not None, 10, "the bot buttons")
+        walk.frames(2)
+        assert _pawns_drawn(walk) == 2
+        walk.press("Easy bot")
+        walk.until(lambda: walk.scene != "LobbyScene", 10, "the game for 2 to start")
+    finally:
+        _close(walk.app)
