@@ -115,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     app = App(size=args.size)
+    from game import runtime
+    runtime.settle_collector()        # the window, its pictures and the rules are loaded
     app.run(app.scene("title"))
     return 0
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from dataclasses import replace as _with
 from typing import Any, Callable, Mapping
 
+from game import runtime
 from game.rules.actions import Action
 from game.rules.components import GameConfig, default_config, load_config
 from game.rules.engine import PLAY, SETUP, Game
@@ -170,14 +171,17 @@ when the cores are busy, a game's frame loop or a server's event loop comes befo
 
 
 def _worker_init(config_path: str | None) -> None:
-    """A worker process starts: a lower priority, the rules loaded, and a watch that ends it with
-    the process that started it (so a game that crashes or is killed leaves no worker behind)."""
+    """A worker process starts: a lower priority, the rules and the bots loaded, the collector's
+    policy (:mod:`game.runtime`), and a watch that ends it with the process that started it (so a
+    game that crashes or is killed leaves no worker behind)."""
     if hasattr(os, "nice"):
         try:
             os.nice(WORKER_NICENESS)
         except OSError:
             pass
     _WORKER_CONFIG.append(default_config() if config_path is None else load_config(config_path))
+    import game.bots  # noqa: F401  (the levels' modules, loaded before the collector's policy applies)
+    runtime.settle_collector()
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_with, args=(parent,), name="bot-parent-watch", daemon=True).start()
@@ -196,8 +200,8 @@ def _think_in_worker(job: Job) -> tuple[dict[str, Any], str, str, float, int, li
 
 
 def _ready_in_worker() -> int:
-    """The first job of a new worker process (:meth:`BotPool.warm`): it is up, with the bots loaded."""
-    import game.bots  # noqa: F401  (the levels' modules, imported now rather than at the first decision)
+    """The first job of a new worker process (:meth:`BotPool.warm`): it is up, with the bots loaded
+    (by :func:`_worker_init`)."""
     return os.getpid()
 
 

@@ -201,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
         log.error("cannot start on %s:%d with data in %s: %s", args.host, args.port, args.data_dir, e)
         return 1
     # no multi-millisecond collector pauses in the middle of serving
+    from game import runtime
+    runtime.settle_collector()
     heap = FrozenHeap.for_connections(server.max_connections or options.max_connections)
     heap.start()
     print(f"mor-server: listening on {host}:{port}", flush=True)

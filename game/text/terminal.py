@@ -19,6 +19,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from game import runtime
 from game.client.words import validate_nickname
 
 from .client import Options, TextClient
@@ -188,7 +189,13 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     plain = plain_wanted(args.plain)
     options = Options(nickname=args.name, data_dir=args.data_dir, bot_pace=args.bot_pace)
-    return Terminal(plain).run(lambda say, wake: TextClient(say, options, wake))
+    return Terminal(plain).run(lambda say, wake: _settled(TextClient(say, options, wake)))
+
+
+def _settled(client: TextClient) -> TextClient:
+    """The client, built (the rules loaded): the collector's policy applies from here on."""
+    runtime.settle_collector()
+    return client
 
 
 if __name__ == "__main__":
