@@ -121,3 +121,17 @@ def test_bots_bench_deals_its_games_to_workers_with_the_same_figures():
     assert figures[0] == figures[1]
     assert figures[0]["games"] == {"easy_solo": 3, "medium_solo": 3, "medium_vs_easy_2p": 3, "four_player": 3}
     assert figures[0]["medium_solo_median_vp"] > figures[0]["easy_solo_median_vp"]
+
+
+@pytest.mark.timeout(120)
+def test_engine_bench_runs_under_the_products_collector_policy_and_the_default_one():
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "engine.py"), "--seconds", "0.1", "--seeds", "3",
+                          "--repeat", "1"], cwd=ROOT, capture_output=True, text=True, timeout=100)
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.strip().splitlines()
+    figures = json.loads(lines[-1])
+    keys = {"solo_games_per_s", "four_player_games_per_s", "apply_median_us", "apply_p99_us", "undo_median_us"}
+    assert keys <= figures.keys() and keys == figures["default_collector"].keys()
+    assert 0 < figures["apply_fastest_median_us"] <= figures["apply_fastest_p99_us"]
+    assert any(line.strip().startswith("ReqEndTurn 4p") for line in lines)   # the figures by request kind
+    assert any(line.startswith("collector as Python sets it") for line in lines)
