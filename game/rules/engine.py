@@ -1162,14 +1162,28 @@ class Game:
         elif self.solo:
             self.winners = (self.players[0].nickname,)
         else:
-            scores = [(self._score(q), q) for q in self.players]
-            best = max(s.total for s, _ in scores)
-            tied = [(s, q) for s, q in scores if s.total == best]
-            most = max(s.resources for s, _ in tied)
-            self.winners = tuple(q.nickname for s, q in tied if s.resources == most)
+            # every score counted once: a player whose points this request changed, or whose
+            # count differs from their points (a test may set storage directly), is counted again
+            # by _flush_vp as usual; the others' points are already what the count says
+            per_vp = self.lookups.per_vp
+            dirty = self._dirty
+            best = -1
+            scores = []
+            for q in self.players:
+                cards, track, favors, leaders, count = self._score_parts(q)
+                total = cards + track + favors + leaders + count // per_vp
+                scores.append((total, count, q.nickname))
+                if total > best:
+                    best = total
+                if q.seat in dirty or total != q.vp:
+                    dirty[q.seat] = None
+            tied = [(count, nick) for total, count, nick in scores if total == best]
+            most = max(count for count, _ in tied)
+            self.winners = tuple(nick for count, nick in tied if count == most)
         self._trigger_last_round()
-        for q in self.players:
-            self._dirty[q.seat] = None
+        if self.solo:
+            for q in self.players:
+                self._dirty[q.seat] = None
         self._end_pending = True
 
     def _close_events(self) -> None:
