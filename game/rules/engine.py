@@ -1133,10 +1133,14 @@ class Game:
             decks = self.decks[token.color]
             for lv in cfg.levels:
                 deck = decks[lv]
-                n = min(left, len(deck))
+                n = len(deck)
                 if n:
+                    if n > left:
+                        n = left
                     decks[lv] = deck[:-n]
                     left -= n
+                    if not left:
+                        break
             if not self.search:
                 self._events.append({"devCardGrid": self.grid_wire(), "type": "UpdateDevCardGrid"})
         else:
