@@ -10,11 +10,12 @@ two runs (say, before and after a change to the engine or the bots) time the sam
 Prints one line per level, then as its LAST line one JSON object: per level (``medium_``,
 ``hard_``): ``decision_p50_ms``, ``decision_p95_ms``, ``decision_mean_ms``, ``requests_digest``
 (a fingerprint of every request and reason it gave); then ``positions`` (by table size),
-``hard_budget``, ``seconds``.
+``hard_budget``, ``collector`` (``policy``: the garbage collector set up as in the bots' worker
+processes, :mod:`game.runtime`; ``default`` with ``--default-collector``), ``seconds``.
 
 Usage: ``python bench/bot_decisions.py [--levels medium,hard] [--per-table N] [--budget P]
-[--repeat R]`` (``--repeat`` times each decision R times and keeps the fastest, to damp the noise
-of a shared machine; default 1).
+[--repeat R] [--default-collector]`` (``--repeat`` times each decision R times and keeps the
+fastest, to damp the noise of a shared machine; default 1).
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import orjson  # noqa: E402
 
+from game import runtime  # noqa: E402
 from game.bots import make_bot  # noqa: E402
 from game.bots.arena import who_acts  # noqa: E402
 from game.rules.components import default_config  # noqa: E402
@@ -79,13 +81,20 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--per-table", type=int, default=12, help="positions per table size (1, 2, 4 players)")
     ap.add_argument("--budget", type=int, default=None, help="hard's playouts per decision (default: its own)")
     ap.add_argument("--repeat", type=int, default=1, help="time each decision this many times, keep the fastest")
+    ap.add_argument("--default-collector", action="store_true",
+                    help="leave Python's garbage collector as it comes (default: the policy of the bots' "
+                         "worker processes, game/runtime.py, applied once the positions and the bots are ready)")
     args = ap.parse_args(argv)
     config = default_config()
     start = time.perf_counter()
     pos = positions(config, args.per_table)
     out: dict = {}
-    for level in [lv.strip() for lv in args.levels.split(",") if lv.strip()]:
-        bot = make_bot(level, config, budget=args.budget)
+    levels = [lv.strip() for lv in args.levels.split(",") if lv.strip()]
+    bots = {level: make_bot(level, config, budget=args.budget) for level in levels}
+    if not args.default_collector:
+        runtime.settle_collector()
+    for level in levels:
+        bot = bots[level]
         times = []
         h = hashlib.sha256()
         for n, view, nick, key in pos:
@@ -106,6 +115,7 @@ def main(argv: list[str] | None = None) -> dict:
         out.update(fig)
     out["positions"] = {str(n): sum(1 for p in pos if p[0] == n) for n in TABLES}
     out["hard_budget"] = args.budget if args.budget is not None else "default"
+    out["collector"] = "default" if args.default_collector else "policy"
     out["seconds"] = round(time.perf_counter() - start, 1)
     print(json.dumps(out))
     return out
