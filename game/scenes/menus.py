@@ -121,6 +121,12 @@ class TitleScene(PaintedScene):
                 self.button(name, rect, text, "@quiet")
         self.caption_y = rects[-1].bottom + round(16 * u)
 
+    def resume(self) -> None:
+        """Back on top (from a page or a question over it): the pointer moved meanwhile, so the
+        caption follows where it is now, not the entry it last crossed here."""
+        super().resume()
+        self.mouse = pygame.mouse.get_pos() if pygame.mouse.get_focused() else None
+
     def hovered(self) -> str | None:
         """The menu entry under the pointer, if any."""
         if self.mouse is None:

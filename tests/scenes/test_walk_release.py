@@ -1,7 +1,8 @@
 """The release's last play-test, walked like a player: the real ``App`` frame loop, posted mouse
 and key events only (tools/walk.py), and the frames it draws.
 
-The waiting room of a table of 2 draws 2 seats.
+The waiting room of a table of 2 draws 2 seats; back on the title, the line under the menu
+explains the entry under the pointer, not the one clicked before.
 """
 from __future__ import annotations
 
@@ -83,5 +84,35 @@ def test_the_waiting_room_of_a_table_of_two_shows_two_seats(size):
         assert _pawns_drawn(walk) == 2
         walk.press("Easy bot")
         walk.until(lambda: walk.scene != "LobbyScene", 10, "the game for 2 to start")
+    finally:
+        _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- the title's caption
+def test_back_on_the_title_the_caption_is_not_the_entry_clicked_before(monkeypatch):
+    """QA (release): after How to play and its Back (or Esc), the title still said "The rules in
+    eight short pages" under the menu, with the pointer far from that entry: the caption followed
+    the last place the pointer moved on the title. Back on the title, it follows where the
+    pointer is now."""
+    at = [(0, 0)]
+    monkeypatch.setattr(pygame.mouse, "get_pos", lambda: at[0])
+    monkeypatch.setattr(pygame.mouse, "get_focused", lambda: True)
+    walk = _start()
+    try:
+        title = walk.app.stack.top
+        help_at = walk.button_at("How to play")
+        walk.move(help_at)
+        walk.frames(2)
+        assert title.caption_rect is not None          # the caption of the entry under the pointer
+        at[0] = help_at
+        walk.press("How to play")
+        walk.until_scene("HelpScene")
+        back = walk.button_at("Back")
+        at[0] = back
+        walk.press("Back")
+        walk.until_scene("TitleScene")
+        walk.frames(2)
+        assert title.hovered() is None, (back, title.hovered())
+        assert title.caption_rect is None
     finally:
         _close(walk.app)
