@@ -62,8 +62,9 @@ class TitleScene(PaintedScene):
         items = []
         from .hosting import hosted_game_open
         # every unfinished game first, each taking the player straight back to it
-        if hosted_game_open(self.app):
-            items.append(("return", "Return to your LAN game", "Back to your seat at the game you host"))
+        if hosted_game_open(self.app):   # hosted now (the host left the table), or kept to be hosted again
+            items.append(("return", "Return to your LAN game", "Back to your seat at the game you host"
+                          if self.app.server is not None else "Host your unfinished game again and take your seat back"))
         self.seat = remote_seat(self.app)
         if self.seat is not None:
             record = self.seat[1]

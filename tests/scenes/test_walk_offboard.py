@@ -524,6 +524,8 @@ def test_a_host_who_stops_hosting_on_his_turn_finds_it_waiting_when_he_hosts_aga
         ada.press("Stop hosting")
         ada.until_scene("TitleScene")
         assert not any(kind == "active" for kind, _n, _a in game.history[-3:]), game.history[-3:]
+        # the title says what its offer does: nothing is hosted now, the game is hosted again
+        assert ada.app.stack.top.captions["return"] == "Host your unfinished game again and take your seat back"
         ada.press("Return to your LAN game")
         ada.until_scene("BoardScene", 15)
         game = ada.app.server.room_of("Ada").game
