@@ -163,7 +163,10 @@ class BoardScene(BoardBase):
             elif el in self._leader_buttons:
                 self._leader_button(el)
         elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.chat_entry:
+            # sent: the line is emptied and the keys go back to the board (H, Enter), as the
+            # entry's placeholder says; a click on it takes them again for another line
             self.session.chat(self.chat_entry.get_text())
+            self.ui.set_focus_set(None)
             self.chat_entry.set_text("")
 
     def _confirmed(self, what: str) -> None:

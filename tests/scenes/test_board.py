@@ -381,6 +381,34 @@ def test_the_table_chats_from_the_foot_of_the_log():
     assert scene.plan is not None and not entry.visible
 
 
+def test_after_a_chat_line_the_board_has_its_keys_back():
+    """QA (release): Enter sent the line and the entry showed its placeholder, as if left, but it
+    kept the keyboard: H (the hint) then typed "h" into it, drawn against the placeholder
+    ("hSay something to the table…"). A sent line gives the keys back to the board; a click
+    on the entry takes them again."""
+    app = App(headless=True, size=(1024, 640))
+    game = mid_game(["Ada", "Bruno"], 5, 30)
+    match = _Table(game, "Ada")
+    scene = _board(app, GameSession(match, CFG, "Ada"))
+    hints: list[int] = []
+    scene._hint = lambda: hints.append(1)
+    entry = scene.chat_entry
+    click(app, entry.rect.center)
+    assert entry.is_focused
+    app.frame(0.016, [pygame.event.Event(pygame.TEXTINPUT, text="well played")])
+    app.frame(0.016, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=40)])
+    app.frame(0.016)
+    assert match.said == ["well played"] and entry.get_text() == ""
+    assert not entry.is_focused
+    app.frame(0.016, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h, mod=0, unicode="h", scancode=11),
+                      pygame.event.Event(pygame.TEXTINPUT, text="h")])
+    app.frame(0.016)
+    assert entry.get_text() == "" and hints == [1]
+    click(app, entry.rect.center)                       # another line: a click on the entry
+    app.frame(0.016, [pygame.event.Event(pygame.TEXTINPUT, text="h")])
+    assert entry.is_focused and entry.get_text() == "h" and hints == [1]
+
+
 def test_a_solo_game_has_no_one_to_chat_with():
     app = App(headless=True, size=(1280, 800))
     game = mid_game(["Ada"], 7, 30)
