@@ -546,7 +546,10 @@ class SettingsScene(PaintedScene):
             self.status = None
             return False
         self.status = "Saved."
-        if (tuple(s.window_size), s.fullscreen) != old_window and not self.app.headless:
+        # the window takes what was chosen when that changed, or when it is not the window as it
+        # is (started with --size, or dragged to another size: the saved size chosen again)
+        if (tuple(s.window_size), s.fullscreen) != old_window or \
+                (not s.fullscreen and tuple(s.window_size) != tuple(self.app.size)):
             self.app.resize(s.window_size)
         return True
 

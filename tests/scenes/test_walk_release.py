@@ -116,3 +116,26 @@ def test_back_on_the_title_the_caption_is_not_the_entry_clicked_before(monkeypat
         assert title.caption_rect is None
     finally:
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- settings: the window's size
+def test_a_size_chosen_in_settings_is_applied_even_when_it_is_the_saved_one():
+    """QA (release): started with --size 1024x640 (or the window dragged to another size), the
+    player chose 1280 x 800 in Settings and saved: "Saved.", and the window stayed as it was,
+    because 1280 x 800 was already the saved setting. The window takes the size chosen."""
+    import pygame_gui
+    walk = _start((1024, 640))
+    assert tuple(walk.app.settings.window_size) == (1280, 800)      # the saved (first) setting
+    try:
+        walk.press("Settings")
+        walk.until_scene("SettingsScene")
+        dd = next(el for el in walk.app.stack.top.ui.get_sprite_group().sprites()
+                  if isinstance(el, pygame_gui.elements.UIDropDownMenu))
+        walk.click(dd.rect.center)                                   # open the list
+        walk.press("1280 \u00d7 800")
+        walk.press("Save")
+        walk.frames(2)
+        assert walk.app.size == (1280, 800) and walk.app.window.get_size() == (1280, 800)
+        assert tuple(walk.app.settings.window_size) == (1280, 800)
+    finally:
+        _close(walk.app)
