@@ -23,15 +23,24 @@ if TYPE_CHECKING:
 class ConnectionOverlay(PaintedScene):
     """Shown over a game scene while its connection is down."""
 
-    opaque = False
-
     def __init__(self, app, session: "GameSession") -> None:
         super().__init__(app)
         self.session = session
         self.t = 0.0
         self.card = pygame.Rect(0, 0, 0, 0)
         self._failed_shown = False
-        self._behind: tuple | None = None   # (size, session version, the dimmed screen behind)
+        # (size, session version, failed, the dimmed screen behind with the card and its words
+        # drawn on it): what every frame starts from, drawn again only when one of those changes
+        self._still: tuple | None = None
+
+    @property
+    def opaque(self) -> bool:   # type: ignore[override]
+        """Whether the screen is drawn from this scene alone: once the game behind is dimmed into
+        :attr:`_still` (the game behind is paused), it is not drawn again every frame under it."""
+        return self._still is not None and self._still[:3] == self._still_key()
+
+    def _still_key(self) -> tuple:
+        return (self.app.size, self.session.version, bool(self.failed))
 
     @property
     def failed(self) -> str | None:
@@ -55,7 +64,7 @@ class ConnectionOverlay(PaintedScene):
         self._failed_shown = bool(self.failed)
 
     def frame_interval(self) -> float | None:
-        return 1 / 10   # the breathing dots
+        return None if self.failed else 1 / 10   # the breathing dots, while it reconnects
 
     def update(self, dt: float) -> None:
         self.t += dt
@@ -69,14 +78,19 @@ class ConnectionOverlay(PaintedScene):
             self.build()
 
     def draw(self, surface: pygame.Surface) -> None:
-        w, h = surface.get_size()
-        u = self.unit
-        key = (surface.get_size(), self.session.version)
-        if self._behind is None or self._behind[:2] != key:   # blurred once: the game behind is paused
+        key = self._still_key()
+        if self._still is None or self._still[:3] != key:   # the game behind was drawn under: dim it once
             dim(surface)
-            self._behind = (*key, surface.copy())
+            self._paint_card(surface)
+            self._still = (*key, surface.copy())
         else:
-            surface.blit(self._behind[2], (0, 0))
+            surface.blit(self._still[3], (0, 0))
+        if not self.failed:
+            self._dots(surface)
+
+    def _paint_card(self, surface: pygame.Surface) -> None:
+        """The card and its words, which stay as they are while it waits."""
+        u = self.unit
         edge = max(2, round(6 * u))    # opaque paper: nothing behind shows through the words
         pygame.draw.rect(surface, PANEL, self.card.inflate(-2 * edge, -2 * edge), border_radius=edge)
         surface.blit(panel(self.card.w, self.card.h, u), self.card.topleft)
@@ -97,12 +111,6 @@ class ConnectionOverlay(PaintedScene):
         head = fonts.render("Connection lost \u2014 reconnecting", size, INK)
         rect = head.get_rect(midtop=(cx - round(12 * u), y))
         surface.blit(head, rect)
-        # a subtle ellipsis: three dots that brighten in turn
-        for i in range(3):
-            phase = (math.sin(self.t * 3.2 - i * 0.9) + 1) / 2
-            colour = tuple(round(a + (b - a) * phase) for a, b in zip(FADED, INK))
-            dot = fonts.render(".", size, colour)
-            surface.blit(dot, (rect.right + i * round(size * 0.28), rect.y))
         y = rect.bottom + round(12 * u)
         waiting = waiting_words(self.session.match)
         if waiting:   # whom (or what) it waits for, as far as this client knows
@@ -111,6 +119,24 @@ class ConnectionOverlay(PaintedScene):
             y = blit_lines(surface, lines, small, SEPIA, cx, y, "italic", align="center") + round(4 * u)
         note = tracked("the board will be back as it was", max(11, round(17 * u)), FADED, max(1, round(2 * u)))
         surface.blit(note, note.get_rect(midtop=(cx, y + round(4 * u))))
+
+    def _head(self) -> tuple[pygame.Rect, int]:
+        """Where the heading "Connection lost — reconnecting" is, and its type size."""
+        u = self.unit
+        size = max(14, round(34 * u))
+        head = fonts.font(size).size("Connection lost \u2014 reconnecting")
+        rect = pygame.Rect(0, 0, *head)
+        rect.midtop = (self.card.centerx - round(12 * u), self.card.y + round(40 * u))
+        return rect, size
+
+    def _dots(self, surface: pygame.Surface) -> None:
+        """A subtle ellipsis after the heading: three dots that brighten in turn."""
+        rect, size = self._head()
+        for i in range(3):
+            phase = (math.sin(self.t * 3.2 - i * 0.9) + 1) / 2
+            colour = tuple(round(a + (b - a) * phase) for a, b in zip(FADED, INK))
+            dot = fonts.render(".", size, colour)
+            surface.blit(dot, (rect.right + i * round(size * 0.28), rect.y))
 
     def on_button(self, name: str) -> None:
         if name == "leave":

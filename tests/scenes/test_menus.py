@@ -915,11 +915,19 @@ class TestOverlay:
     def test_lost_connection_covers_the_game_and_goes_away_when_back(self, app):
         from game.scenes.overlay import ConnectionOverlay
         from game.scenes.setup import WaitingScene
+        from game.scenes.backdrop import dim
         scene, s = self._game(app)
+        behind = app.window.copy()
+        dim(behind)
         s.match._out.append({"type": "ConnectionLost"})
         frames(app, 2)
-        assert isinstance(app.stack.top, ConnectionOverlay)
-        assert app.stack.visible()[0] is scene       # the game stays visible under the veil
+        overlay = app.stack.top
+        assert isinstance(overlay, ConnectionOverlay)
+        w, h = app.size                               # the game stays visible under the veil, dimmed
+        around = [(x, y) for x in range(8, w, w // 16) for y in range(8, h, h // 12)
+                  if not overlay.card.collidepoint(x, y)]
+        same = sum(app.window.get_at(p) == behind.get_at(p) for p in around)
+        assert same >= 0.9 * len(around), (same, len(around))
         s.match._out.append({"type": "Reconnected"})
         frames(app, 2)
         assert isinstance(app.stack.top, WaitingScene)

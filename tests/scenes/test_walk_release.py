@@ -139,3 +139,41 @@ def test_a_size_chosen_in_settings_is_applied_even_when_it_is_the_saved_one():
         assert tuple(walk.app.settings.window_size) == (1280, 800)
     finally:
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- waiting to reconnect
+def test_waiting_to_reconnect_redraws_only_the_card_over_the_board_dimmed_once(monkeypatch):
+    """QA (release): "Connection lost — reconnecting…" took 6 % of a core at 1920x1080 for as
+    long as it waited (the host away for minutes): ten times a second the whole board was drawn
+    again under it, then covered by its own dimmed copy. The board is drawn and dimmed once; then
+    only the card and its breathing dots. Once reconnecting has failed nothing moves, and the
+    app sleeps."""
+    from screenshots import mid_game, session_for
+
+    from game.scenes.board import BoardScene
+    walk = _start((1920, 1080))
+    drawn: list[int] = []
+    board_draw = BoardScene.draw
+    monkeypatch.setattr(BoardScene, "draw", lambda self, surface: (drawn.append(1), board_draw(self, surface)))
+    try:
+        session = session_for(mid_game(["Ada", "Bruno"], 3, 30), "Ada")
+        walk.app.stack.reset(BoardScene(walk.app, session))
+        walk.frames(2)
+        session.connection_lost = True
+        walk.until_scene("ConnectionOverlay")
+        walk.frames(2)
+        first = walk.app.window.copy()
+        drawn.clear()
+        for _ in range(20):                                  # two seconds of breathing dots
+            walk.app.frame(1 / 10)
+        assert drawn == [], f"the board was drawn {len(drawn)} times under the card"
+        overlay = walk.app.stack.top
+        outside = [(40, 40), (1880, 1040), (300, 900), (1700, 200)]   # the dimmed board around the card
+        assert all(walk.app.window.get_at(p) == first.get_at(p) for p in outside)
+        assert overlay.frame_interval() == 1 / 10
+        session.reconnect_failed = "server unreachable"
+        walk.frames(2)
+        assert walk.scene == "ConnectionOverlay" and overlay.frame_interval() is None
+        assert walk.button_at("Back to the title") is not None
+    finally:
+        _close(walk.app)
