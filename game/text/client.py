@@ -187,6 +187,16 @@ class TextClient:
         self.say("Goodbye.")
         self.done = True
 
+    def hang_up(self, why: str) -> None:
+        """The input has ended (Ctrl-D, the end of a script) or the player pressed Ctrl-C: say so,
+        leave what is open as ``leave`` would (saying where the game stays), and say goodbye."""
+        if self.done:
+            return
+        self.say(why)
+        if self.shell is not None:
+            self._leave_game(menu=False)
+        self.quit()
+
     def ask_name(self) -> None:
         self.say(f"Your name is {self.nickname}. Type the new one (1 to 24 letters, digits or spaces):")
 
@@ -265,7 +275,7 @@ class TextClient:
         self.say("The game against the computer, where you left it.")
         self._open(session)
 
-    def _leave_game(self) -> None:
+    def _leave_game(self, menu: bool = True) -> None:
         shell = self.shell
         self.shell = None
         if shell is not None:
@@ -281,7 +291,8 @@ class TextClient:
         if self.server is not None:
             self.say("Your table's server stops with you: the others at it are disconnected.")
         self._stop_server()
-        self.menu()
+        if menu:
+            self.menu()
 
     # ------------------------------------------------------------------ the network
     def ask_host(self) -> None:

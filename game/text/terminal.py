@@ -25,6 +25,7 @@ from game.client.words import validate_nickname
 from .client import Options, TextClient
 
 EOF = object()
+INTERRUPT = object()
 WAKE = object()
 TICK = 1.0
 """Seconds the loop sleeps at most with nothing typed and no news (a dropped connection is noticed then)."""
@@ -120,8 +121,11 @@ class Terminal:
                     text = self.prompt_session.prompt("> ")
                 else:
                     text = next(lines)
-            except (EOFError, StopIteration, KeyboardInterrupt):
+            except (EOFError, StopIteration):
                 self.inbox.put(EOF)
+                return
+            except KeyboardInterrupt:      # Ctrl-C in the line editor
+                self.inbox.put(INTERRUPT)
                 return
             except Exception:
                 logging.getLogger("mor.text").exception("the terminal cannot be read")
@@ -145,13 +149,14 @@ class Terminal:
                     item = self.inbox.get(timeout=TICK)
                 except queue.Empty:
                     item = WAKE
-                if item is EOF:
+                if item is EOF or item is INTERRUPT:
+                    client.hang_up("Ctrl-C: leaving." if item is INTERRUPT else "The end of the input: leaving.")
                     break
                 if item is not WAKE:
                     client.line(item)
                 client.tick()
-        except KeyboardInterrupt:
-            pass
+        except KeyboardInterrupt:          # Ctrl-C without the line editor
+            client.hang_up("Ctrl-C: leaving.")
         finally:
             client.close()
             self._stop_prompt(reader)
