@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from game.client.address import hostport
 from game.client.games import (GameNotOpened, bots_save_path, default_config, describe_solo_save, open_bots,
                                open_solo, saved_summary)
 from game.client.session import GameSession
@@ -64,6 +65,7 @@ class TextClient:
         self.seating: Any = None             # a seat being asked for (game.client.tables.Seating)
         self._tables_at: tuple[str, int] | None = None   # the server whose tables were listed last
         self._tables_tls: int | None = None               # where that server speaks TLS (None: it does not)
+        self._rejoin: str | None = None                   # the kept seat being asked back, while it is
 
     # ------------------------------------------------------------------ paths
     @property
@@ -141,7 +143,14 @@ class TextClient:
 
     # ------------------------------------------------------------------ the menu
     def menu(self) -> None:
-        self.choices = [Choice("Play solo against Lorenzo il Magnifico (a new game)", self.new_solo)]
+        self.choices = []
+        for key, record in self._unfinished():      # a seat kept at a server: straight back to it
+            others = [n for n in record.get("players") or () if n != record["nickname"]]
+            where = hostport(record["host"], record["port"])
+            self.choices.append(Choice(f"Return to your game at {where}, as {record['nickname']}"
+                                       + (f", with {D_joined(others)}" if others else ""),
+                                       lambda k=key, r=record: self.rejoin(k, r)))
+        self.choices.append(Choice("Play solo against Lorenzo il Magnifico (a new game)", self.new_solo))
         said = describe_solo_save(self.config, self.solo_path) if self.solo_path.exists() else None
         if said:
             self.choices.append(Choice(f"Continue the saved solo game. {said}", self.resume_solo))
@@ -157,6 +166,27 @@ class TextClient:
                          Choice(f"Change your name (now {self.nickname})", self.ask_name),
                          Choice("Quit", self.quit)]
         self._list("Main menu. Say the number of your choice:")
+
+    @property
+    def seats_file(self) -> Path:
+        """Where the seats at servers are kept (their tokens; beside them, the unfinished games)."""
+        return self.data_dir / "seats.json"
+
+    @property
+    def unfinished_file(self) -> Path:
+        from game.match import UNFINISHED_FILE
+        return self.seats_file.with_name(UNFINISHED_FILE)
+
+    def _unfinished(self) -> list[tuple[str, dict]]:
+        """The games on servers this client has a seat in and that have not ended, newest first
+        (never its own hosted table: that is not remembered)."""
+        from game.match import unfinished_games
+        return unfinished_games(self.unfinished_file)[:3]
+
+    def rejoin(self, key: str, record: dict) -> None:
+        """Back to a seat kept at a server, with its token (the server gives the seat back)."""
+        self.nickname = record["nickname"]
+        self.seat(record["host"], record["port"], rejoin=key)
 
     def _list(self, head: str) -> None:
         self.say(head)
@@ -284,8 +314,9 @@ class TextClient:
             remote = shell.session.remote
             shell.session.close()
             if remote:
-                self.say("You left the table." + ("" if g is None or g.get("ended")
-                                                  else " The server keeps your seat: join again to come back."))
+                self.say("You left the table." + ("" if g is None or g.get("ended") or self.server is not None
+                                                  else " The server keeps your seat: Return to your game, in the "
+                                                       "menu, takes you back to it."))
             else:
                 self.say("You left the game." + ("" if g is None or g.get("ended") else " It is saved."))
         if self.server is not None:
@@ -366,7 +397,7 @@ class TextClient:
     # a server's tables ----------------------------------------------------------------
     def show_tables(self, address: str) -> None:
         """The open tables of the server at ``address``, numbered, and how to sit at one."""
-        from game.client.address import describe_connect_error, hostport, parse_address
+        from game.client.address import describe_connect_error, parse_address
         from game.client.security import identity_warning
         from game.client.tables import NoTables, list_tables
         if address or self._tables_at is None:
@@ -452,14 +483,15 @@ class TextClient:
         """Connect to the server at ``host:port`` and ask for a seat (see
         :func:`game.client.tables.join`: a table by ``name``, ``code``, a new one ``create``, or
         the waiting room); :meth:`tick` follows the answer."""
-        from game.client.address import hostport
         from game.client.tables import Seating
         self._stop_browser()
         self.choices = []
         self.say(f"Connecting to {hostport(host, port)}…")
+        self._rejoin = where.pop("rejoin", None)        # a kept seat asked back (see rejoin)
         at_table = bool(where.keys() - {"tls_port"})   # a table asked for (else the waiting list)
-        self.seating = Seating(host, port, self.nickname, self.config, self.wake, **where)
-        self._seat_again = lambda: self.show_tables(hostport(host, port)) if at_table else self.join_menu()
+        self.seating = Seating(host, port, self.nickname, self.config, self.wake, token_file=self.seats_file, **where)
+        self._seat_again = (self.menu if self._rejoin else
+                            lambda: self.show_tables(hostport(host, port)) if at_table else self.join_menu())
         self._follow_seating()
 
     def _follow_seating(self) -> None:
@@ -470,6 +502,14 @@ class TextClient:
         if state == "seated":
             self.seating = None
             session = seating.session
+            if self._rejoin and not session.vm.has_game:    # its game has ended there, or the server lost it
+                from game.match import forget_unfinished
+                forget_unfinished(self.unfinished_file, self._rejoin)
+                session.close()
+                self.say(f"Your game at {seating.where} is not running there any more: it has ended, or the "
+                         f"server no longer has it.")
+                self.menu()
+                return
             if session.link is not None:     # encrypted (and to whom) or not, said once; "server" says it again
                 self.say(session.link.line)
             table = session.lobby.table
@@ -485,11 +525,12 @@ class TextClient:
             self._seat_again()
 
     def _connect(self, host: str, port: int, remember: bool = True) -> None:
-        from game.client.address import describe_connect_error, hostport
+        from game.client.address import describe_connect_error
         from game.match import RemoteMatch
         self.say(f"Connecting to {hostport(host, port)}…")
         try:
-            match = RemoteMatch(host, port, self.nickname, connect_timeout=5, remember=remember)
+            match = RemoteMatch(host, port, self.nickname, connect_timeout=5, remember=remember,
+                                token_file=self.seats_file)
         except OSError as e:
             self.say(describe_connect_error(e, host, port))
             self._stop_server()

@@ -1,0 +1,46 @@
+"""A seat kept at a server is offered by the text client's menu, as the title page offers it:
+a player whose terminal closed mid-game takes the seat back by its number, and hears what
+happened meanwhile; a server that no longer answers is said so, and the menu comes again."""
+from __future__ import annotations
+
+import pytest
+
+from game.text.client import Options, TextClient
+
+from .test_versus_gui import Said, until
+
+
+@pytest.mark.timeout(60)
+def test_the_menu_takes_a_player_back_to_a_seat_kept_at_a_server(server, tmp_path):
+    host, port = server.address
+    said = Said()
+    ada = TextClient(said, Options(nickname="Ada", data_dir=tmp_path / "data"))
+    ada.start()
+    ada.join_address(f"{host}:{port}")
+    until(lambda: said.has("You choose how many play"), ada.tick)
+    ada.line("players 2 easy")
+    until(lambda: said.has("Choose the 2 leaders you keep"), ada.tick)
+    ada.line("keep 1 2")
+    ada.line("")
+    until(lambda: said.has("The game is on"), ada.tick)
+    ada.close()                       # the terminal closed: the server keeps the seat
+
+    said = Said()
+    again = TextClient(said, Options(nickname="Someone", data_dir=tmp_path / "data"))
+    again.start()
+    offer = next(line for line in said if "Return to your game" in line)
+    assert offer == f"1. Return to your game at {host}:{port}, as Ada, with {offer.split('with ')[1]}", offer
+    again.line("1")
+    until(lambda: said.has("The game is on"), again.tick)
+    assert said.has("What happened so far") and said.has("Ada kept two leaders.")
+    assert again.shell is not None and again.shell.session.nickname == "Ada"
+    again.close()
+
+    server.stop()                      # the server is gone: the seat is said unreachable, the menu again
+    said = Said()
+    third = TextClient(said, Options(nickname="Ada", data_dir=tmp_path / "data"))
+    third.start()
+    third.line("1")
+    until(lambda: said.has("Main menu", since=2), third.tick)
+    assert any("127.0.0.1" in line and "connect" in line.lower() for line in said[1:]), said[-6:]
+    third.close()
