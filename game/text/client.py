@@ -7,6 +7,7 @@ directly, and through a real pseudo-terminal.
 """
 from __future__ import annotations
 
+import errno
 import logging
 import time
 from dataclasses import dataclass, field
@@ -326,21 +327,40 @@ class TextClient:
             self.menu()
 
     # ------------------------------------------------------------------ the network
-    def ask_host(self) -> None:
+    def ask_host(self, port: int | None = None) -> None:
+        """Open a table on this network, on the port of the settings (or ``port``; 0: any free one)."""
         from game.client.address import describe_bind_error
         from game.client.lan import host_server, lan_addresses
-        port = self.settings.server_port or GAME_PORT
+        port = self.settings.server_port if port is None else port
         data = self.data_dir / "server"
         try:
             data.mkdir(parents=True, exist_ok=True)
             self.server = host_server(self.config, port, data, self.nickname, self.pace)
         except OSError as e:
-            self.say(describe_bind_error(e, port, data).replace("in Settings", "in the game's Settings"))
+            said = describe_bind_error(e, port, data)
+            if e.errno not in (errno.EADDRINUSE, errno.EACCES, errno.EPERM):
+                self.say(said)
+                return
+            # the port is another program's (often another game's): another one, asked here
+            self.say(said.replace(" Choose another port in Settings.", "")
+                     + " Say another port to host on (1024 to 65535), press Enter for any free port, or say menu.")
+            self.question = self._host_port_answer
             return
         port = self.server.address[1]
         where = ", ".join(f"{a}:{port}" for a in lan_addresses()) or f"this computer, port {port}"
         self.say(f"Your table is open on this network; friends join it at {where}, or find it in their list.")
         self._connect("127.0.0.1", port, remember=False)
+
+    def _host_port_answer(self, text: str) -> None:
+        if not text:
+            self.ask_host(0)
+        elif text.isdigit() and 1024 <= int(text) <= 65535:
+            self.ask_host(int(text))
+        elif text.lower() in ("menu", "back", "cancel"):
+            self.menu()
+        else:
+            self.say("Say a port from 1024 to 65535, press Enter for any free port, or say menu.")
+            self.question = self._host_port_answer
 
     def join_menu(self) -> None:
         from game.client.lan import Browser

@@ -32,3 +32,38 @@ def test_ctrl_d_and_ctrl_c_in_a_game_say_that_it_is_left_and_saved(tmp_path, key
         assert p.wait() == 0
     finally:
         p.kill()
+
+
+def test_hosting_on_a_port_in_use_asks_for_another_one(tmp_path):
+    """The port of the settings is another program's: the text client has no Settings page, so it
+    asks here (Enter: any free port), and the table opens there."""
+    import json
+    import socket
+    blocker = socket.socket()
+    blocker.bind(("0.0.0.0", 0))
+    blocker.listen()
+    taken = blocker.getsockname()[1]
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "settings.json").write_text(json.dumps({"server_port": taken}))
+    env = {"MOR_DATA_DIR": str(tmp_path / "data"), "MOR_CONFIG_DIR": str(tmp_path / "cfg")}
+    p = PtyProgram(["--plain", "--name", "Ada"], env)
+    try:
+        host = p.expect("Host a game on this network")
+        p.send(host.split(".")[0])
+        assert p.expect(f"Port {taken}") == (f"Port {taken} is already in use on this computer. Say another port to "
+                                            f"host on (1024 to 65535), press Enter for any free port, or say menu.")
+        p.send("80")
+        assert p.expect("Say a port") == "Say a port from 1024 to 65535, press Enter for any free port, or say menu."
+        p.send("")
+        opened = p.expect("Your table is open on this network")
+        assert f":{taken}" not in opened, opened
+        p.expect("You choose how many play")
+        p.send("leave")
+        p.expect("Your table's server stops with you")
+        p.expect("Main menu")
+        p.send("quit")
+        p.expect("Goodbye.")
+        assert p.wait() == 0
+    finally:
+        p.kill()
+        blocker.close()
