@@ -551,8 +551,10 @@ class WaitingScene(SessionScene):
         n = len(self.session.vm.game["players"]) if self.session.vm.has_game else 1
         sw, sh = round(720 * u), round((150 + 62 * n) * u)
         self.sheet = pygame.Rect((w - sw) // 2, round(h * 0.26), sw, sh)
-        self.button("leave", pygame.Rect(w // 2 - round(110 * u), h - round(110 * u), round(220 * u), round(46 * u)),
-                    "Leave", "@menu_quiet", tooltip="Leave the game")
+        # in the corner where the choosing pages have it: not under the pointer that has just
+        # clicked their "Keep these 2 leaders" or "Take it" (a double click left the table)
+        self.button("leave", pygame.Rect(round(52 * u), h - round(48 * u) - round(56 * u), round(130 * u),
+                                         round(44 * u)), "Leave", "@quiet", tooltip="Leave the game")
 
     def frame_interval(self) -> float | None:
         return 1 / 12   # the breathing rings and the dots

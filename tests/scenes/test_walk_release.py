@@ -177,3 +177,35 @@ def test_waiting_to_reconnect_redraws_only_the_card_over_the_board_dimmed_once(m
         assert walk.button_at("Back to the title") is not None
     finally:
         _close(walk.app)
+
+
+# ---------------------------------------------------------------------------- a double click on the setup
+@pytest.mark.timeout(150)
+def test_a_double_click_on_keep_these_leaders_does_not_leave_the_table():
+    """QA (release): the waiting page's Leave sat where "Keep these 2 leaders" (and "Take it")
+    had been, so the second click of a double click left the table (the host was asked about
+    stranding his friends). Leave is in the corner where the choosing pages have it."""
+    ada, bea = _start(name="ada", nickname="Ada"), _start(name="bea", nickname="Bea")
+    port = _free_port()
+    ada.app.settings.server_port = port
+    try:
+        ada.press("Host a LAN game")
+        ada.until_scene("LobbyScene")
+        ada.press("2 players")
+        bea.join(port, "Bea")
+        for w in (ada, bea):
+            w.until_scene("LeaderChoiceScene", 20)
+        first = next(w for w in (ada, bea) if not w.app.stack.top.session.vm.me["setup"].get("initialResources"))
+        for k in (pygame.K_1, pygame.K_3):
+            first.key(k)
+        keep = first.button_at("Keep these")
+        first.click(keep, after=1)
+        first.until_scene("WaitingScene", 10)
+        first.click(keep)                                  # the second click of a double click
+        first.frames(3)
+        assert first.scene == "WaitingScene"
+        leave = first.button_at("Leave")
+        assert leave is not None and first.app.stack.top.widgets["leave"].rect.right < keep[0]
+    finally:
+        _close(bea.app)
+        _close(ada.app)
