@@ -28,6 +28,8 @@ from . import describe as D
 log = logging.getLogger("mor.text")
 
 Say = Callable[[str], None]
+RECAP = 12
+"""The lines of the log said on coming back to a game (a resumed save, a seat taken back)."""
 COLOURS = ("Green", "Blue", "Yellow", "Purple")
 
 
@@ -157,8 +159,13 @@ class GameShell:
             self._take_hint()
         if len(s.log) < self._told:
             self._told = len(s.log)
-        if self._told == 0 and len(s.log) > 1 and self._stage is None:
-            self.say("What happened so far:")    # a resumed game, or a table joined again
+        if self._told == 0 and len(s.log) > 1 and self._stage is None:   # a resumed game, or a table joined again
+            if len(s.log) > RECAP:       # the last lines only: a long game read whole would take minutes
+                self._told = len(s.log) - RECAP
+                self.say(f"What happened last (the last {RECAP} of {len(s.log)} lines; log and a number says "
+                         f"more, for example log 40):")
+            else:
+                self.say("What happened so far:")
         for line in s.log[self._told:]:
             self.say(("Chat: " + line) if isinstance(line, ChatLine) else line)
         self._told = len(s.log)

@@ -67,3 +67,27 @@ def test_hosting_on_a_port_in_use_asks_for_another_one(tmp_path):
     finally:
         p.kill()
         blocker.close()
+
+
+def test_a_long_game_continued_tells_its_last_lines_not_its_whole_log(tmp_path):
+    """Continuing a saved game says the last lines of its log and how to hear more, not every
+    line since the start (a screen reader would read them all before the player's turn)."""
+    p = solo_game(tmp_path)
+    try:
+        for _ in range(9):        # a take and its undo: two lines of the log each time
+            p.send("take row 1", "", "undo", "")
+            p.expect("Ada took back")
+        p.send("leave")
+        resume = p.expect("Continue the saved solo game")
+        p.send(resume.split(".")[0])
+        assert p.expect("What happened") == ("What happened last (the last 12 of 19 lines; log and a number says "
+                                             "more, for example log 40):")    # kept leaders, then 9 takes and undos
+        told = [p.expect("") for _ in range(12)]
+        assert all(line.startswith("Ada took row 1: ") for line in told[::2]), told
+        assert told[1::2] == ["Ada took back their market action."] * 6
+        p.expect("It is your turn")
+        p.send("quit", "quit")
+        p.expect("Goodbye.")
+        assert p.wait() == 0
+    finally:
+        p.kill()
