@@ -21,6 +21,7 @@ from game.client.session import GameSession
 from game.client.words import validate_nickname
 from game.settings import BOT_PACES, GAME_PORT, Settings, data_dir
 
+from .describe import spoken
 from .play import GameShell
 
 log = logging.getLogger("mor.text")
@@ -48,7 +49,7 @@ class TextClient:
     """The menu, and the game once one is open (see the module docstring)."""
 
     def __init__(self, say: Say, options: Options | None = None, wake: Callable[[], None] | None = None) -> None:
-        self.say = say
+        self.say: Say = lambda line: say(spoken(line))     # every line, the board's signs in words
         self.wake = wake
         self.options = options or Options()
         self.settings = self.options.settings or Settings.load()
@@ -118,7 +119,7 @@ class TextClient:
                 self.say("Not joined.")
                 self.menu()
             else:
-                self.say(f"Still connecting to {self.seating.where}… (say cancel to give up)")
+                self.say(f"Still connecting to {self.seating.where} (say cancel to give up).")
             return
         self._menu_command(text.strip())
 

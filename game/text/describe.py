@@ -8,6 +8,7 @@ the board draws it.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from game.client.session import GameSession, final_scores
@@ -21,6 +22,26 @@ TOKENS = {
     "ActionTokenBlackMoveTwo": "move the black cross 2 spaces",
     "ActionTokenBlackMoveOneShuffle": "move the black cross 1 space and shuffle the tokens",
 }
+
+
+def spoken(line: str) -> str:
+    """A line as a screen reader should read it: the board's compact signs in words. A clause
+    after a dash is a sentence of its own; an arrow "gives"; +2 and −2 "plus 2" and "minus 2"; a
+    line that trails off (…) ends with a full stop.
+
+    >>> spoken("Ada took row 1; discarded 1 Coin — Lorenzo's black cross +1 — Vatican report 1: ...")
+    "Ada took row 1; discarded 1 Coin. Lorenzo's black cross plus 1. Vatican report 1: ..."
+    >>> spoken("Ada played a leader: 1 Coin → 1 resource of your choice + 1 Faith (net −2 Coins)")
+    'Ada played a leader: 1 Coin gives 1 resource of your choice and 1 Faith (net minus 2 Coins)'
+    """
+    line = _DASH.sub(lambda m: ". " + m[1].upper(), line).replace(" — ", ": ")
+    line = line.replace(" → ", " gives ").replace(" + ", " and ")
+    line = _SIGN.sub(lambda m: m[1] + ("plus " if m[2] == "+" else "minus "), line)
+    return line[:-1] + "." if line.endswith("…") else line
+
+
+_DASH = re.compile(r" — (\w)")
+_SIGN = re.compile(r"(^|[\s(])([+−])(?=\d)")
 
 
 def counted(amounts: dict[str, int], empty: str = "nothing") -> str:

@@ -91,3 +91,24 @@ def test_a_long_game_continued_tells_its_last_lines_not_its_whole_log(tmp_path):
         assert p.wait() == 0
     finally:
         p.kill()
+
+
+def test_the_boards_signs_are_said_in_words(tmp_path):
+    """The log's compact signs (a dash between clauses, +1, a trailing ellipsis) are read aloud as
+    noise: the text client says them in words."""
+    p = solo_game(tmp_path)
+    try:
+        p.send("take row 1", "discard 1", "")
+        took = p.expect("Ada took row 1")
+        assert took.endswith("Lorenzo's black cross plus 1."), took
+        assert "; discarded 1 " in took and " — " not in took
+        p.send("hint")
+        assert p.expect("Thinking about a hint") == "Thinking about a hint."
+        p.expect("Hint: ")
+        p.send("cancel", "quit", "quit")
+        p.expect("Goodbye.")
+        assert p.wait() == 0
+    finally:
+        p.kill()
+    noise = [line for line in p.lines if any(sign in line for sign in ("—", "→", "−", "…"))]
+    assert not noise, noise
