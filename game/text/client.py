@@ -27,6 +27,8 @@ from .play import GameShell
 log = logging.getLogger("mor.text")
 Say = Callable[[str], None]
 LEVELS = ("easy", "medium", "hard")
+LONGEST = 300
+"""The longest line taken (a chat line is at most 200 characters)."""
 
 
 @dataclass
@@ -100,6 +102,9 @@ class TextClient:
 
     def line(self, text: str) -> None:
         """One typed line."""
+        if len(text) > LONGEST:       # (never read back whole: a screen reader would read it all)
+            self.say(f"That line is too long ({len(text)} characters): nothing was done. Say help for the commands.")
+            return
         if self.question is not None:
             ask, self.question = self.question, None
             ask(text.strip())

@@ -112,3 +112,28 @@ def test_the_boards_signs_are_said_in_words(tmp_path):
         p.kill()
     noise = [line for line in p.lines if any(sign in line for sign in ("—", "→", "−", "…"))]
     assert not noise, noise
+
+
+def test_bad_lines_are_answered_shortly_and_the_game_goes_on(tmp_path):
+    """A very long line, an unknown word, a wrong number, an empty line: each gets one short
+    answer (never the line read back), and the game is as it was."""
+    p = solo_game(tmp_path)
+    try:
+        p.send("x" * 1000)
+        assert p.expect("too long") == ("That line is too long (1000 characters): nothing was done. "
+                                        "Say help for the commands.")
+        p.send("frobnicate")
+        assert p.expect("No command") == "No command 'frobnicate'. Say help for the commands."
+        p.send("take row 9")
+        assert p.expect("no row") == "There is no row 9: say one from 1 to 3."
+        p.send("")
+        assert p.expect("It is your turn") == ("It is your turn: take from the market (take), buy a card (buy) "
+                                               "or produce (produce).")
+        p.send("take row 1", "")
+        p.expect("Ada took row 1")
+        p.send("quit", "quit")
+        p.expect("Goodbye.")
+        assert p.wait() == 0
+    finally:
+        p.kill()
+    assert not [line for line in p.lines if len(line) > 400 and not line.startswith("xxxx")]
