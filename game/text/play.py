@@ -209,23 +209,29 @@ class GameShell:
         if state == getattr(self, "_lobby_said", None) or not (lobby.booked or lobby.head):
             return
         self._lobby_said = state
+        self.say(self.waiting_words(again=getattr(self, "_asked_count", False)))
+        if lobby.players_count is None and lobby.head == s.nickname:
+            self._asked_count = True           # how to choose is said in full once
+
+    def waiting_words(self, again: bool = True) -> str:
+        """Who is in the waiting room, and what it waits for (``again``: how to choose the number
+        of players said shortly, it was said in full before)."""
+        s = self.session
+        lobby = s.lobby
         names = lobby.players or ([lobby.head] if lobby.head else [])
         seated = f"Waiting room: {D.joined(names)}." if names else f"Waiting room: {lobby.booked} seated."
         if lobby.players_count is None:
-            if lobby.head == s.nickname and getattr(self, "_asked_count", False):
-                self.say(seated)                 # (how to choose was said once)
-            elif lobby.head == s.nickname:
-                self._asked_count = True
-                self.say(f"{seated} You choose how many play: say players and a number from 1 to 4, with "
-                         f"computer players if you like (for example players 3 hard medium: you, two bots "
-                         f"and one more person).")
-            else:
-                self.say(f"{seated} Waiting for {lobby.head or 'the first player'} to choose the number of players.")
-        else:
-            left = lobby.players_count - lobby.booked - len(lobby.bots)
-            bots = f", {len(lobby.bots)} computer player{'s' * (len(lobby.bots) > 1)}" if lobby.bots else ""
-            self.say(f"{seated} A game of {lobby.players_count}{bots}"
-                     + (f": waiting for {left} more." if left > 0 else ": starting."))
+            if lobby.head == s.nickname and again:
+                return f"{seated} You choose how many play: say players and a number from 1 to 4."
+            if lobby.head == s.nickname:
+                return (f"{seated} You choose how many play: say players and a number from 1 to 4, with "
+                        f"computer players if you like (for example players 3 hard medium: you, two bots "
+                        f"and one more person).")
+            return f"{seated} Waiting for {lobby.head or 'the first player'} to choose the number of players."
+        left = lobby.players_count - lobby.booked - len(lobby.bots)
+        bots = f", {len(lobby.bots)} computer player{'s' * (len(lobby.bots) > 1)}" if lobby.bots else ""
+        return (f"{seated} A game of {lobby.players_count}{bots}"
+                + (f": waiting for {left} more." if left > 0 else ": starting."))
 
     def do_players(self, args: list[str]) -> None:
         s = self.session
@@ -233,7 +239,9 @@ class GameShell:
             raise Refused("The game has already started.")
         if not s.remote:
             raise Refused("That is for a table on a server.")
-        if s.lobby.head != s.nickname or s.lobby.players_count is not None:
+        if s.lobby.players_count is not None:
+            raise Refused(f"The number of players is already chosen: a game of {s.lobby.players_count}.")
+        if s.lobby.head != s.nickname:
             raise Refused(f"Only the first player in the waiting room chooses the number of players"
                           f"{' (' + s.lobby.head + ')' if s.lobby.head else ''}.")
         if not args:
@@ -335,7 +343,7 @@ class GameShell:
             self.pending = None
             do()
             return
-        self.say(D.turn(self.session))
+        self.say(self._turn_words())
 
     def _ask(self, what: str, do: Callable[[], None]) -> None:
         """Say what an action would do; Enter does it."""
@@ -402,7 +410,17 @@ class GameShell:
         self._lines(D.score(self.session))
 
     def do_turn(self, args: list[str]) -> None:
-        self.say(D.turn(self.session))
+        self.say(self._turn_words())
+
+    def _turn_words(self) -> str:
+        """Whose turn it is and what to do; before the game, the waiting room and its invite code."""
+        s = self.session
+        if s.vm.game is not None or not s.remote:
+            return D.turn(s)
+        table = s.lobby.table or {}
+        code = f" Its invite code is {table.get('code')}." if table.get("private") and table.get("code") else ""
+        at = f"At the table {table.get('name')}.{code} " if table.get("name") else ""
+        return at + self.waiting_words()
 
     def do_server(self, args: list[str]) -> None:
         link = self.session.link
@@ -653,7 +671,8 @@ class GameShell:
         if not text.strip():
             raise Refused("Say what? Type say and your words.")
         if not self.session.can_chat:
-            raise Refused("Nobody else is at this table to talk to.")
+            raise Refused("Talking to the table opens when the game starts." if self.session.remote
+                          and self.vm.game is None else "Nobody else is at this table to talk to.")
         self.session.chat(text)
 
     def do_keep(self, args: list[str]) -> None:

@@ -1,0 +1,38 @@
+"""A server's waiting room through the text client: Enter (or turn) says who waits, for what,
+and the private table's invite code again; what cannot be done there is said in its own words."""
+from __future__ import annotations
+
+import pytest
+
+from game.text.client import Options, TextClient
+
+from .test_versus_gui import Said, until
+
+
+@pytest.mark.timeout(60)
+def test_the_waiting_room_is_said_again_on_enter_with_its_invite_code(server, tmp_path):
+    host, port = server.address
+    said_a, said_b = Said(), Said()
+    ada = TextClient(said_a, Options(nickname="Ada", data_dir=tmp_path / "a"))
+    bea = TextClient(said_b, Options(nickname="Bea", data_dir=tmp_path / "b"))
+    ada.start()
+    bea.start()
+    ada.show_tables(f"{host}:{port}")
+    ada.line("new Ada's game 3 private")
+    until(lambda: said_a.has("its invite code is"), ada.tick)
+    code = next(line for line in said_a if "invite code is" in line).split("invite code is ")[1].split(",")[0]
+    bea.show_tables(f"{host}:{port}")
+    bea.line(f"code {code}")
+    until(lambda: said_a.has("Waiting room: Ada and Bea."), ada.tick, bea.tick)
+
+    ada.line("")
+    assert said_a[-1] == (f"At the table Ada's game. Its invite code is {code}. Waiting room: Ada and Bea. "
+                          f"A game of 3: waiting for 1 more.")
+    ada.line("turn")
+    assert said_a[-1].startswith("At the table Ada's game.")
+    ada.line("players 2")
+    assert said_a[-1] == "The number of players is already chosen: a game of 3."
+    ada.line("say hello")
+    assert said_a[-1] == "Talking to the table opens when the game starts."
+    ada.close()
+    bea.close()
