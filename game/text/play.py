@@ -280,7 +280,9 @@ class GameShell:
             g = self.vm.game
             others = [s.name_in_words(p["nickname"]) for p in g["players"] if p["nickname"] != s.nickname]
             against = "Lorenzo il Magnifico" if not others else D.joined(others)
-            self.say(f"The game is on: you play against {against}. Ask market, grid, board, leaders or help "
+            order = [("you" if p["nickname"] == s.nickname else s.name_in_words(p["nickname"])) for p in g["players"]]
+            turns = f" The turns go: {', '.join(order)}." if others else ""
+            self.say(f"The game is on: you play against {against}.{turns} Ask market, grid, board, leaders or help "
                      f"at any time.")
             self.say(D.turn(s))
         elif stage == "ended" and not self._over_said:
@@ -632,8 +634,11 @@ class GameShell:
         self._need_turn("end")
         if not self.vm.game["isMandatoryActionDone"]:
             raise Refused(greyed_words("end", self.session, None) or "Take your main action first.")
-        who = ("Lorenzo takes his turn: one token from his pile." if len(self.vm.game["players"]) == 1
-               else "The next player takes their turn.")
+        players = self.vm.game["players"]
+        me = next(i for i, p in enumerate(players) if p["nickname"] == self.session.nickname)
+        after = next((p["nickname"] for p in players[me + 1:] + players[:me] if p.get("active", True)), None)
+        who = ("Lorenzo takes his turn: one token from his pile." if len(players) == 1
+               else f"{self.session.name_in_words(after)} plays next." if after else "You play again: nobody else is at the table.")
         self._ask(f"End your turn. {who}", self.session.end_turn)
 
     def do_undo(self, args: list[str]) -> None:

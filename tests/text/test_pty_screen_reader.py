@@ -137,3 +137,39 @@ def test_bad_lines_are_answered_shortly_and_the_game_goes_on(tmp_path):
     finally:
         p.kill()
     assert not [line for line in p.lines if len(line) > 400 and not line.startswith("xxxx")]
+
+
+def test_a_game_against_the_computer_says_the_order_of_the_turns(tmp_path):
+    """Against two computer players: the start says who plays when, End says who plays next, and
+    their moves are said as they happen, up to the player's turn again."""
+    env = {"MOR_DATA_DIR": str(tmp_path / "data"), "MOR_CONFIG_DIR": str(tmp_path / "cfg")}
+    p = PtyProgram(["--plain", "--name", "Ada", "--bot-pace", "0"], env)
+    try:
+        p.expect("Main menu")
+        p.send("2")
+        p.expect("How many computer players")
+        p.send("2 easy")
+        p.expect("Choose the 2 leaders you keep")
+        p.send("keep 1 2", "")
+        line = p.expect("The game is on", "Your seat receives")
+        if line.startswith("Your seat receives"):      # (a seat after the first)
+            p.send("resources Coin", "")
+            line = p.expect("The game is on", timeout=30)
+        order = line.split("The turns go: ")[1].split(".")[0].split(", ")
+        assert sorted(order) == sorted(["you", *(f"{b} (easy bot)" for b in line.split("against ")[1]
+                                                   .split(". ")[0].replace(" (easy bot)", "").split(" and "))])
+        mine = order.index("you")
+        after = order[(mine + 1) % 3]
+        last = order[(mine + 2) % 3].replace("easy bot", "bot")
+        p.expect("Your turn", "It is your turn", timeout=30)
+        p.send("take row 1", "", "end")
+        assert p.expect("End your turn.") == (f"End your turn. {after} plays next. Press Enter to do it, "
+                                              f"or type another command.")
+        p.send("")
+        p.expect(f"{last} ended the turn", timeout=30)
+        p.expect("Your turn.")
+        p.send("quit", "quit")
+        p.expect("Goodbye.")
+        assert p.wait() == 0
+    finally:
+        p.kill()
