@@ -888,7 +888,7 @@ class GameShell:
         elif isinstance(plan, ProductionPlan):
             names = dict(self.production_names())
             numbers = {pid: i + 1 for i, (pid, _n) in enumerate(self.production_names())}
-            for pid in plan.selected:
+            for pid in sorted(plan.selected, key=lambda pid: numbers.get(pid, 0)):   # as produce numbers them
                 prod = plan.available[pid]
                 ins = dict(prod.input)
                 for r in plan.input_blanks.get(pid, []):

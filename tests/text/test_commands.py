@@ -234,3 +234,33 @@ def test_the_leaders_are_kept_by_their_numbers_alone_and_an_empty_line_says_what
     assert shell.session.vm.game["players"][0]["nickname"] == "Ada"
     kept = [lid for lid in shell.session.vm.me.get("leadersHand", [])]
     assert kept == [hand[0], hand[2]]
+
+
+def test_the_productions_of_a_plan_are_said_in_their_numbers_order(tmp_path):
+    """produce 2 1 (or a hint's plan) lists the productions 1 then 2, as produce numbered them."""
+    config = default_config()
+    session = GameSession(LocalMatch(config, "Ada", seed=5, save_path=tmp_path / "s.json"), config, "Ada")
+    said = Said()
+    shell = GameShell(session, said)
+    shell.follow()
+    start(shell, said)
+    while not any(slot for slot in session.vm.me["devSlots"]):     # a card bought as soon as one can be
+        for colour in ("green", "blue", "yellow", "purple"):
+            n = len(said)
+            shell.command(f"buy {colour} 1")
+            if said.since(n).startswith("Buying"):
+                break
+        else:
+            column = next(c for c in range(4) if session.market_line(False, c).resources)
+            shell.command(f"take column {column + 1}")
+        for line in ("", "end", ""):
+            shell.command(line)
+    column = next(c for c in range(4) if session.market_line(False, c).resources)
+    for line in (f"take column {column + 1}", "", "end", ""):       # something to produce with
+        shell.command(line)
+    n = len(said)
+    shell.command("produce 2 1")
+    assert said[n].startswith("1. The base production: "), said[n:]
+    assert said[n + 1].startswith("2. The "), said[n:]
+    shell.close()
+    session.close()
