@@ -27,6 +27,7 @@ from .play import GameShell
 log = logging.getLogger("mor.text")
 Say = Callable[[str], None]
 LEVELS = ("easy", "medium", "hard")
+REPLAY_QUESTIONS = ("market", "grid", "board", "leaders", "track", "lorenzo", "score", "log")
 LONGEST = 300
 """The longest line taken (a chat line is at most 200 characters)."""
 
@@ -629,10 +630,14 @@ class TextClient:
             self._replay_at(0)
         elif word == "end":
             self._replay_at(len(self.replay))
-        elif word in ("market", "grid", "board", "leaders", "track", "lorenzo", "score", "log", "help"):
+        elif word in REPLAY_QUESTIONS:
             self.replay_shell.ask(text)       # a question only: a replay has no moves of its own
+        elif word in ("help", "?", "h"):
+            self.say("In a replay: next (or Enter) and back go one move, turn to the next turn, start and end to "
+                     "either end; the questions " + ", ".join(REPLAY_QUESTIONS) + " answer at each move; leave "
+                     "goes back to the menu.")
         else:
-            self.say("Say next, back, turn, start, end, a question (market, board, score…), or leave.")
+            self.say("Say next, back, turn, start, end, a question (market, board, score and the others), or leave.")
 
 
 def D_joined(names: list[str]) -> str:

@@ -56,6 +56,9 @@ def test_a_solo_game_by_typed_commands_to_the_scores(tmp_path):
         assert p.expect("Move 0 of") == f"Move 0 of {moves}. The table as dealt."
         p.send("")
         assert p.expect("Move 1 of") == f"Move 1 of {moves}. Ada kept two leaders."
+        p.send("help")             # the replay's own commands, not the game's actions
+        said = p.expect("In a replay")
+        assert said.startswith("In a replay: next (or Enter) and back go one move") and "take" not in said, said
         p.send("end", "score")
         last = p.expect("Move ")
         assert last.startswith(f"Move {moves} of {moves}. Ada ") and last.endswith(" wins."), last
