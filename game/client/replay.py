@@ -23,6 +23,7 @@ from game.rules.views import player_view
 
 from .narration import Narrator
 from .view_model import ViewModel
+from .words import joined
 
 __all__ = ["PastGame", "Replay", "ReplayError", "ReplayFeed", "Step", "export_to", "open_replay", "past_games"]
 
@@ -207,6 +208,16 @@ class PastGame:
     def title(self) -> str:
         kinds = {"solo": "Solo", "bots": "Against the computer", "lan": "Hosted here", "server": "Online"}
         return f"{kinds.get(self.kind, 'Game')}: {', '.join(self.players)}"
+
+    @property
+    def result(self) -> str:
+        """Who won, in words ("Cosimo won", "Ada and Bea shared the win", "Lorenzo won")."""
+        winners = [w.removesuffix(" (bot)") for w in self.winners]
+        if len(winners) == 1:
+            return f"{winners[0]} won"
+        if winners:
+            return f"{joined(winners)} shared the win"
+        return "Lorenzo won" if self.kind == "solo" else "No winner"
 
 
 def past_games(data_dir: Path, limit: int = 200) -> list[PastGame]:

@@ -586,8 +586,7 @@ class TextClient:
         self.choices = []
         for g in games[:20]:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.when))
-            won = f"; {D_joined(g.winners)} won" if g.winners else ""
-            self.choices.append(Choice(f"{g.title} ({when}{won})", lambda g=g: self.open_replay(g.path)))
+            self.choices.append(Choice(f"{g.title} ({when}; {g.result})", lambda g=g: self.open_replay(g.path)))
         self._list("Finished games, newest first (say a number to replay one, menu to go back):")
 
     def open_replay(self, path: Path) -> None:

@@ -50,7 +50,9 @@ def test_a_solo_game_by_typed_commands_to_the_scores(tmp_path):
         p.expect("Main menu")
         past = p.expect("Past games and replays")
         p.send(past.split(".")[0])                     # the finished game, replayed
-        assert p.expect("1. Solo: Ada").startswith("1. Solo: Ada (")
+        listed = p.expect("1. Solo: Ada")
+        winner = "Lorenzo" if "Lorenzo il Magnifico wins" in head else "Ada"
+        assert listed.startswith("1. Solo: Ada (") and listed.endswith(f"; {winner} won)"), listed   # who won, said
         p.send("1")
         moves = int(re.search(r"A replay of (\d+) moves", p.expect("A replay of"))[1])
         assert p.expect("Move 0 of") == f"Move 0 of {moves}. The table as dealt."
