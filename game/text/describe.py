@@ -27,21 +27,25 @@ TOKENS = {
 def spoken(line: str) -> str:
     """A line as a screen reader should read it: the board's compact signs in words. A clause
     after a dash is a sentence of its own; an arrow "gives"; +2 and −2 "plus 2" and "minus 2"; a
-    line that trails off (…) ends with a full stop.
+    sentence that trails off (…) ends with a full stop.
 
     >>> spoken("Ada took row 1; discarded 1 Coin — Lorenzo's black cross +1 — Vatican report 1: ...")
     "Ada took row 1; discarded 1 Coin. Lorenzo's black cross plus 1. Vatican report 1: ..."
     >>> spoken("Ada played a leader: 1 Coin → 1 resource of your choice + 1 Faith (net −2 Coins)")
     'Ada played a leader: 1 Coin gives 1 resource of your choice and 1 Faith (net minus 2 Coins)'
+    >>> spoken("Looking for tables… Say list to see them.")
+    'Looking for tables. Say list to see them.'
     """
     line = _DASH.sub(lambda m: ". " + m[1].upper(), line).replace(" — ", ": ")
     line = line.replace(" → ", " gives ").replace(" + ", " and ")
     line = _SIGN.sub(lambda m: m[1] + ("plus " if m[2] == "+" else "minus "), line)
+    line = _TRAILING.sub(".", line)
     return line[:-1] + "." if line.endswith("…") else line
 
 
 _DASH = re.compile(r" — (\w)")
 _SIGN = re.compile(r"(^|[\s(])([+−])(?=\d)")
+_TRAILING = re.compile(r"…(?= [A-Z])")
 
 
 def counted(amounts: dict[str, int], empty: str = "nothing") -> str:

@@ -105,7 +105,10 @@ def test_the_boards_signs_are_said_in_words(tmp_path):
         p.send("hint")
         assert p.expect("Thinking about a hint") == "Thinking about a hint."
         p.expect("Hint: ")
-        p.send("cancel", "quit", "quit")
+        p.send("cancel", "quit")
+        p.send(p.expect("Join a game on the network").split(".")[0])
+        assert p.expect("Looking for tables").startswith("Looking for tables on this network. Say list")
+        p.send("menu", "quit")
         p.expect("Goodbye.")
         assert p.wait() == 0
     finally:
