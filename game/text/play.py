@@ -636,9 +636,15 @@ class GameShell:
             raise Refused(greyed_words("end", self.session, None) or "Take your main action first.")
         players = self.vm.game["players"]
         me = next(i for i, p in enumerate(players) if p["nickname"] == self.session.nickname)
-        after = next((p["nickname"] for p in players[me + 1:] + players[:me] if p.get("active", True)), None)
-        who = ("Lorenzo takes his turn: one token from his pile." if len(players) == 1
-               else f"{self.session.name_in_words(after)} plays next." if after else "You play again: nobody else is at the table.")
+        later = [p["nickname"] for p in players[me + 1:] if p.get("active", True)]   # this round's
+        after = next(iter(later + [p["nickname"] for p in players[:me] if p.get("active", True)]), None)
+        if len(players) == 1:
+            who = "Lorenzo takes his turn: one token from his pile."
+        elif self.vm.game.get("lastRound") and not later:
+            who = "It is the last turn of the last round: the game ends, and the final scores follow."
+        else:
+            who = (f"{self.session.name_in_words(after)} plays next." if after
+                   else "You play again: nobody else is at the table.")
         self._ask(f"End your turn. {who}", self.session.end_turn)
 
     def do_undo(self, args: list[str]) -> None:

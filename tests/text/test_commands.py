@@ -264,3 +264,42 @@ def test_the_productions_of_a_plan_are_said_in_their_numbers_order(tmp_path):
     assert said[n + 1].startswith("2. The "), said[n:]
     shell.close()
     session.close()
+
+
+def test_end_on_the_last_turn_of_the_game_says_the_game_ends(tmp_path):
+    """In the last round, End from the last seat says the game ends there, not that the first
+    player plays next."""
+    import time
+
+    from game.match import BotMatch
+    config = default_config()
+    session = GameSession(BotMatch(config, "Ada", ["easy"], seed=4, save_path=tmp_path / "b.json", pace=0),
+                          config, "Ada")
+    said = Said()
+    shell = GameShell(session, said)
+    try:
+        shell.follow()
+        assert [p["nickname"] for p in session.vm.game["players"]][-1] == "Ada"     # the last seat
+        shell.command("keep 1 2")
+        shell.command("")
+        shell.command("resources Coin")
+        shell.command("")
+        deadline = time.monotonic() + 20
+        while not (session.stage() == "board" and session.vm.my_turn):
+            assert time.monotonic() < deadline, said[-5:]
+            time.sleep(0.02)
+            shell.follow()
+        shell.command("take row 1")
+        shell.command("")
+        n = len(said)
+        shell.command("end")
+        assert said[n].startswith("End your turn. Beatrice (easy bot) plays next."), said[n:]
+        shell.command("cancel")
+        session.vm.game["lastRound"] = True        # as the view model marks it when the last round begins
+        n = len(said)
+        shell.command("end")
+        assert said[n] == ("End your turn. It is the last turn of the last round: the game ends, and the final "
+                           "scores follow. Press Enter to do it, or type another command."), said[n:]
+    finally:
+        shell.close()
+        session.close()
