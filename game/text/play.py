@@ -272,8 +272,12 @@ class GameShell:
                 self.say(line)
         elif stage == "resources":
             n = int(self.vm.me["setup"].get("initialResources", 0))
-            self.say(f"Your seat receives {n} resource{'s' * (n > 1)} of your choice to start with: say resources "
-                     f"and {'one' if n == 1 else 'them'} (for example resources {' '.join(['Coin'] * n)}).")
+            faith = int(self.vm.me.get("faithPoints", 0))
+            gets = f"{n} resource{'s' * (n > 1)} of your choice"
+            self.say((f"Your seat starts with {faith} Faith on the track and {gets}" if faith else
+                      f"Your seat receives {gets} to start with")
+                     + f": say resources and {'one' if n == 1 else 'them'} (for example resources "
+                       f"{' '.join(['Coin'] * n)}).")
         elif stage == "waiting":
             self.say("Waiting for the others to choose their leaders and resources.")
         elif stage == "board":

@@ -303,3 +303,23 @@ def test_end_on_the_last_turn_of_the_game_says_the_game_ends(tmp_path):
     finally:
         shell.close()
         session.close()
+
+
+def test_a_third_seat_hears_it_starts_with_faith(tmp_path):
+    """The third seat receives a resource and starts on the faith track: both are said."""
+    from game.match import BotMatch
+    config = default_config()
+    session = GameSession(BotMatch(config, "Ada", ["easy", "easy"], seed=1, save_path=tmp_path / "b.json", pace=0),
+                          config, "Ada")
+    said = Said()
+    shell = GameShell(session, said)
+    try:
+        shell.follow()
+        assert [p["nickname"] for p in session.vm.game["players"]][2] == "Ada"     # the third seat
+        shell.command("keep 1 2")
+        shell.command("")
+        assert said[-1] == ("Your seat starts with 1 Faith on the track and 1 resource of your choice: say "
+                            "resources and one (for example resources Coin)."), said[-3:]
+    finally:
+        shell.close()
+        session.close()
