@@ -138,6 +138,9 @@ class BoardScene(BoardBase):
 
     def on_ui(self, event: pygame.event.Event) -> None:
         self._rev += 1
+        if event.type == pygame_gui.UI_BUTTON_PRESSED and self.viewing is not None:
+            self.viewing = None   # "click anywhere to close": on a button too, which does nothing else
+            return
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             el = event.ui_element
             if el is self.buttons.get("scores"):

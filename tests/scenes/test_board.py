@@ -409,6 +409,28 @@ def test_after_a_chat_line_the_board_has_its_keys_back():
     assert entry.is_focused and entry.get_text() == "h" and hints == [1]
 
 
+def test_a_button_clicked_while_an_opponents_board_is_open_only_closes_it():
+    """QA (release): with Bruno's board open over Ada's ("click anywhere to close"), the action
+    bar's buttons still acted: Hint opened a market plan whose shelves were hidden under
+    Bruno's board, with Confirm ready. A click on a button, as anywhere, closes the board looked
+    at, and does nothing else."""
+    app = App(headless=True, size=(1024, 640))
+    game = mid_game(["Ada", "Bruno"], 5, 30)
+    if game.current_player.nickname != "Ada":
+        game = mid_game(["Ada", "Bruno"], 5, 31)
+    scene = _board(app, GameSession(_Table(game, "Ada"), CFG, "Ada"))
+    assert scene.session.vm.my_turn
+    hints: list[int] = []
+    scene._hint = lambda: hints.append(1)
+    for key in ("hint", "produce"):
+        click(app, _hit(scene, BI.Opponent("Bruno")))
+        assert scene.viewing == "Bruno"
+        press(app, scene.buttons[key])
+        assert scene.viewing is None and scene.plan is None and hints == [], key
+    press(app, scene.buttons["hint"])                   # (the board looked at is closed: it acts)
+    assert hints == [1]
+
+
 def test_a_solo_game_has_no_one_to_chat_with():
     app = App(headless=True, size=(1280, 800))
     game = mid_game(["Ada"], 7, 30)
