@@ -126,6 +126,7 @@ class BoardScene(BoardBase):
             if (event.key == pygame.K_h and self.plan is None
                     and (self.chat_entry is None or not self.chat_entry.is_focused)):
                 self._rev += 1
+                self.viewing = None   # the hint's plan is built on the player's own board: in view
                 self._hint()
                 return
         super().handle_event(event)

@@ -413,7 +413,7 @@ def test_a_button_clicked_while_an_opponents_board_is_open_only_closes_it():
     """QA (release): with Bruno's board open over Ada's ("click anywhere to close"), the action
     bar's buttons still acted: Hint opened a market plan whose shelves were hidden under
     Bruno's board, with Confirm ready. A click on a button, as anywhere, closes the board looked
-    at, and does nothing else."""
+    at, and does nothing else; H (the hint's key) closes it and asks for the hint."""
     app = App(headless=True, size=(1024, 640))
     game = mid_game(["Ada", "Bruno"], 5, 30)
     if game.current_player.nickname != "Ada":
@@ -429,6 +429,9 @@ def test_a_button_clicked_while_an_opponents_board_is_open_only_closes_it():
         assert scene.viewing is None and scene.plan is None and hints == [], key
     press(app, scene.buttons["hint"])                   # (the board looked at is closed: it acts)
     assert hints == [1]
+    click(app, _hit(scene, BI.Opponent("Bruno")))       # H, the hint's key: the board it shows, then the hint
+    app.frame(0.016, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h, mod=0, unicode="h", scancode=11)])
+    assert scene.viewing is None and hints == [1, 1]
 
 
 def test_a_solo_game_has_no_one_to_chat_with():
