@@ -665,9 +665,9 @@ class GameShell:
         self.input.cancel()
         self.pending = None
         if self.hinter.ask(self.vm.game, self.vm.nickname, self.session.version):
-            self.say("Thinking about a hint…")
+            self.say("Thinking about a hint.")
         else:
-            self.say("Still thinking about the last hint…")
+            self.say("Still thinking about the last hint.")
 
     def _take_hint(self) -> None:
         got = self.hinter.take() if self.hinter is not None else None
@@ -677,7 +677,10 @@ class GameShell:
         if answer is None:
             self.say("No hint could be found this time.")
             return
-        if version != self.session.version or not self.input.can_act() or self.input.plan is not None:
+        if not self.input.can_act():
+            return                   # the turn is over: the hint is for a turn gone
+        if version != self.session.version or self.input.plan is not None or self.pending is not None:
+            self.say("The hint came after you had moved on, so it is dropped: say hint again for one now.")
             return
         self.input.take_hint(answer.action, answer.why, answer.then)
         self._say_plan()

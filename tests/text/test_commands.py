@@ -323,3 +323,34 @@ def test_a_third_seat_hears_it_starts_with_faith(tmp_path):
     finally:
         shell.close()
         session.close()
+
+
+def test_a_hint_that_comes_after_the_player_moved_on_is_said_dropped(solo):
+    """The hint is thought about in the background; when it comes after the player started
+    something else, it is not silently lost: the player is told, and can ask again."""
+    shell, said = solo
+    start(shell, said)
+
+    class SlowHinter:         # the hard bot's answer, arriving when the test says
+        answer = None
+
+        def ask(self, view, nickname, version):
+            self.version = version
+            return True
+
+        def take(self):
+            got, self.answer = self.answer, None
+            return got
+
+        def close(self):
+            pass
+
+    shell.hinter = hinter = SlowHinter()
+    shell.command("hint")
+    assert said[-1] == "Thinking about a hint."
+    shell.command("take row 1")                  # meanwhile the player arranges a take
+    hinter.answer = (hinter.version, object())
+    n = len(said)
+    shell.follow()
+    assert said[n:] == ["The hint came after you had moved on, so it is dropped: say hint again for one now."]
+    assert shell.input.plan is not None          # what the player arranges stays
