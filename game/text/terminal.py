@@ -14,6 +14,7 @@ import codecs
 import logging
 import os
 import queue
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -192,6 +193,9 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         args.name = name
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    # Ctrl-C leaves the game (see Terminal.run) even when whatever started us ignored it (a
+    # launcher, a test runner's worker): an ignored SIGINT is inherited, and the player would be stuck
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     plain = plain_wanted(args.plain)
     options = Options(nickname=args.name, data_dir=args.data_dir, bot_pace=args.bot_pace)
     return Terminal(plain).run(lambda say, wake: _settled(TextClient(say, options, wake)))

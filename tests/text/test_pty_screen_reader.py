@@ -23,7 +23,14 @@ def solo_game(tmp_path, *args: str) -> PtyProgram:
 
 @pytest.mark.parametrize("key, why", [(b"\x04", "The end of the input: leaving."), (b"\x03", "Ctrl-C: leaving.")])
 def test_ctrl_d_and_ctrl_c_in_a_game_say_that_it_is_left_and_saved(tmp_path, key, why):
-    p = solo_game(tmp_path)
+    """Also when what started the game ignored Ctrl-C (a launcher, a test runner's worker): the
+    ignored signal is inherited, and the player would be stuck."""
+    import signal
+    was = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        p = solo_game(tmp_path)
+    finally:
+        signal.signal(signal.SIGINT, was)
     try:
         os.write(p.fd, key)
         assert p.expect("leaving").endswith(why)     # (after the terminal's own ^C)
