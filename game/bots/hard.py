@@ -26,14 +26,15 @@ from .common import board, clone, who_acts
 from .evaluate import Evaluator
 from .medium import Candidate, Policy
 
-DEFAULT_BUDGET = {1: 280, 2: 120, 3: 80, 4: 60}
+DEFAULT_BUDGET = {1: 140, 2: 120, 3: 80, 4: 60}
 """Playouts per main action by table size when none is given: a playout costs more with more
-players (their turns are played out too), and these keep a decision's p95 under a second of one
-core of this machine at every size (measured solo, seeds 10000-10099 against Lorenzo, since bot
-copies are search copies: 280 playouts win 88 games of 100, median 48 VP, p95 0.34 s of processor
-time; 240 won 83, 360 also 88 at p95 0.49 s; four players at 60 about 0.75 s)."""
+players (their turns are played out too) and, solo, with its deeper horizon; these keep a
+decision's p95 near half a second of one core of this machine solo and under a second at every
+size (measured solo, seeds 10000-10099 against Lorenzo: see docs/bots.md; four players at 60
+about 0.75 s)."""
 WIDTH = 5                   # candidates searched (the medium policy's best)
-HORIZON = 2                 # own turns played out (this one included) before judging
+HORIZON = {1: 4}            # own turns played out (this one included) before judging, by table size
+DEFAULT_HORIZON = 2         # ... at a table not listed there
 
 
 def determinize(g: Game, view: dict, me: str, rng: random.Random) -> Game:
@@ -158,7 +159,9 @@ class SoloJudge(Evaluator):
 
 class HardBot:
     level = "hard"
-    horizon = HORIZON
+    horizon: int | None = None
+    """Own turns a playout plays (this one included) before it is judged; None: by table size
+    (:data:`HORIZON`)."""
 
     def __init__(self, config: GameConfig, budget: int | None = None) -> None:
         self.config = config
@@ -180,11 +183,12 @@ class HardBot:
         if len(cands) == 1:
             return self.policy.explain(g, p, cands[0])
         worlds = self.worlds(g, view, nickname, rng, max(1, budget // len(cands)))
+        depth = self.horizon or HORIZON.get(len(g.players), DEFAULT_HORIZON)
         best = None
         for c in cands:
             total = 0.0
             for w, seed in worlds:
-                total += self.playout(w, nickname, c, seed)
+                total += self.playout(w, nickname, c, seed, depth)
             score = total / len(worlds)
             if best is None or score > best[0] + 1e-9:
                 best = (score, c)
@@ -198,9 +202,10 @@ class HardBot:
             out.append((determinize(g, view, me, rng), rng.getrandbits(32)))
         return out
 
-    def playout(self, world: Game, me: str, c: Candidate, seed: int | None) -> float:
-        """The value of ``c`` played out in ``world``, reshuffling with ``Random(seed)`` (with
-        ``world``'s own generator when ``seed`` is None)."""
+    def playout(self, world: Game, me: str, c: Candidate, seed: int | None, depth: int) -> float:
+        """The value of ``c`` played out in ``world`` for ``depth`` own turns (this one
+        included), reshuffling with ``Random(seed)`` (with ``world``'s own generator when
+        ``seed`` is None)."""
         h = clone(world, random.Random(seed) if seed is not None else None)
         try:
             for a in c.pre:
@@ -217,7 +222,7 @@ class HardBot:
                 break
             if nick == me and h.phase == PLAY and not h.main_done and h.current_player.nickname == me:
                 turns += 1
-                if turns > self.horizon:
+                if turns > depth:
                     break
             h = self.rollout.advance(h, h.player(nick))
         return self.judge(h, me)
@@ -236,12 +241,13 @@ class CeilingBot(HardBot):
     player cannot see. Its one future is the real game itself (every deck in order, Lorenzo's
     pile and the generator that reshuffles it), so each candidate is played out once, exactly;
     its win rate bounds what sampling the hidden things could ever give the same search.
-    ``horizon`` (own turns played out) may be set deeper than the hard bot's, to see what the
-    game allows. :func:`game.bots.arena.play` shows it the game (:attr:`world`)."""
+    ``horizon`` (own turns played out; by default the hard bot's) may be set deeper than the
+    hard bot's, to see what the game allows. :func:`game.bots.arena.play` shows it the game
+    (:attr:`world`)."""
 
     level = "ceiling"
 
-    def __init__(self, config: GameConfig, budget: int | None = None, horizon: int = HORIZON) -> None:
+    def __init__(self, config: GameConfig, budget: int | None = None, horizon: int | None = None) -> None:
         super().__init__(config, budget)
         self.horizon = horizon
         self.world: Game | None = None

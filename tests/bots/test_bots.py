@@ -64,9 +64,9 @@ RECORDED = [
     (("easy",) * 4, 2, None, "25a7c657e23333cb"),
     (("medium",), 3, None, "ad29f023b54d8759"),
     (("medium",) * 3, 4, None, "b7164f6a0aefdccc"),
-    (("hard",), 5, 2, "562c84aa54ac5553"),     # solo: renewed with hard's solo judge
+    (("hard",), 5, 2, "6039339cfacce750"),     # solo: renewed with hard's solo horizon of 4
     (("hard", "hard"), 6, 2, "ad339d39f70a5295"),
-    (("hard",), 7, 9, "0181f322741e155b"),     # solo: renewed with hard's solo judge
+    (("hard",), 7, 9, "ee91b3fcd66bbcc3"),     # solo: renewed with hard's solo horizon of 4
     (("hard", "medium", "easy", "hard"), 8, 3, "8592ea4e0ed53c57"),
 ]
 
