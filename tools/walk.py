@@ -142,16 +142,27 @@ class Walk:
         self.press("Join")
 
 
-def start(size: tuple[int, int] = (1024, 640), out: Path | None = None, name: str = "walk") -> Walk:
-    """A headless app opened at the title as a player starts it (no end-of-turn question), its
-    first frames drawn."""
+def start(size: tuple[int, int] = (1024, 640), out: Path | None = None, name: str = "walk",
+          nickname: str | None = None) -> Walk:
+    """A headless app opened at the title as a player starts it (no end-of-turn question; named
+    ``nickname`` if given), its first frames drawn."""
     from game.scenes.menus import TitleScene
     app = App(headless=True, size=size)
     app.settings.confirm_end_turn = False
+    if nickname is not None:
+        app.settings.nickname = nickname
     walk = Walk(app, out, name)
     app.stack.push(TitleScene(app))
     walk.frames(2)
     return walk
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 free a moment ago (for a game a test hosts)."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def close(app: App) -> None:

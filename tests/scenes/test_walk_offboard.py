@@ -7,7 +7,6 @@ shows the window's real size; a host's question about ending the table defaults 
 """
 from __future__ import annotations
 
-import socket
 import sys
 import time
 from pathlib import Path
@@ -16,7 +15,7 @@ import pygame
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk, region, close as _close  # noqa: E402
+from walk import Walk, region, close as _close, free_port, start  # noqa: E402
 
 from game.scenes.app import App  # noqa: E402
 from game.scenes.menus import TitleScene  # noqa: E402
@@ -31,22 +30,6 @@ def _dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
     monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _start(size=(1024, 640), name: str = "walk", nickname: str | None = None) -> Walk:
-    app = App(headless=True, size=size)
-    app.settings.confirm_end_turn = False
-    if nickname is not None:
-        app.settings.nickname = nickname
-    walk = Walk(app, None, name)
-    app.stack.push(TitleScene(app))
-    walk.frames(2)
-    return walk
 
 
 def _both(*walks: Walk, until) -> None:
@@ -64,9 +47,9 @@ def _enter(walk: Walk) -> None:
 
 # ---------------------------------------------------------------------------- ending a hosted table
 def test_a_host_asked_about_ending_the_table_stays_on_enter_and_on_esc():
-    host = _start(name="host", nickname="Ada")
-    guest = _start(name="guest", nickname="Bea")
-    port = _free_port()
+    host = start(name="host", nickname="Ada")
+    guest = start(name="guest", nickname="Bea")
+    port = free_port()
     host.app.settings.server_port = port
     try:
         host.press("Host a LAN game")
@@ -129,7 +112,7 @@ def _scores(walk: Walk, players: list[str], turns: int = 4) -> None:
 # ---------------------------------------------------------------------------- the game-over table
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_scores_tell_resource_points_from_resources_left(size, monkeypatch):
-    walk = _start(size)
+    walk = start(size)
     try:
         words = Words(monkeypatch)
         _scores(walk, ["Ada", "Bruno", "Carla", "Dario"])
@@ -151,7 +134,7 @@ def _dropdown(walk: Walk):
 @pytest.mark.parametrize("size", [(1024, 640), (1600, 900)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_settings_shows_the_windows_real_size_in_a_list_as_wide_as_its_button(size):
     import pygame_gui
-    walk = _start(size)                 # as with --size: the saved setting says another size
+    walk = start(size)                 # as with --size: the saved setting says another size
     assert tuple(walk.app.settings.window_size) != size
     try:
         walk.press("Settings")
@@ -213,7 +196,7 @@ def test_the_replay_opens_at_the_deal_and_steps_like_a_media_player(size, monkey
     import pygame_gui
 
     from game.scenes.router import scene_for
-    walk = _start(size)
+    walk = start(size)
     try:
         walk.app.stack.reset(scene_for(walk.app, _finished_solo(walk.app)))
         walk.frames(70)                                    # the scores have been up a moment
@@ -272,7 +255,7 @@ def test_past_games_rows_keep_the_winner_and_fit_their_row(size, monkeypatch):
     from game import replays as R
     from game.client import replay as C
     from game.rules.playout import random_game
-    walk = _start(size)
+    walk = start(size)
     try:
         names = ["Player", "Cosimo (bot)", "Lucrezia (bot)", "Isabella (bot)"]
         long_names = ["Bartolomeo Colleoni", "Federico da Montefeltro", "Sigismondo Malatesta",
@@ -328,7 +311,7 @@ def _cut(walk: Walk) -> list[str]:
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_title_continues_a_saved_game_against_the_computer(size, monkeypatch):
-    walk = _start(size, nickname="Ada")
+    walk = start(size, nickname="Ada")
     try:
         assert "Continue the game against the computer" not in _title_entries(walk)
         walk.press("Play against the computer")
@@ -374,7 +357,7 @@ def _server(config, data: Path, port: int = 0):
 def test_the_title_returns_to_a_game_on_a_server_and_forgets_one_the_server_lost(size, tmp_path):
     from game.match import RemoteMatch
     from game.client.session import GameSession
-    walk = _start(size, nickname="Ada")
+    walk = start(size, nickname="Ada")
     server = _server(walk.app.config, tmp_path / "srv")
     port = server.address[1]
     bea = None
@@ -393,7 +376,7 @@ def test_the_title_returns_to_a_game_on_a_server_and_forgets_one_the_server_lost
         assert not _cut(walk), _cut(walk)
         # the application closed and started again: still offered, and it puts Ada back in her seat
         _close(walk.app)
-        walk = _start(size)
+        walk = start(size)
         assert _title_entries(walk)[0] == where
         walk.press(where)
         walk.until_scene("LeaderChoiceScene", 15)
@@ -442,8 +425,8 @@ def _to_the_board(*walks: Walk) -> None:
 @pytest.mark.timeout(150)
 def test_a_returning_player_reads_the_chat_in_order_and_the_others_read_their_turns_passed(tmp_path):
     from walk import play_market_turn
-    ada = _start(name="ada", nickname="Ada")
-    bea = _start(name="bea", nickname="Bea")
+    ada = start(name="ada", nickname="Ada")
+    bea = start(name="bea", nickname="Bea")
     back = None
     server = _server(ada.app.config, tmp_path / "srv")
     port = server.address[1]
@@ -476,7 +459,7 @@ def test_a_returning_player_reads_the_chat_in_order_and_the_others_read_their_tu
         assert all(line.endswith(("it is your turn.", "it is your turn again.")) for line in away), away
         assert not any(line.endswith("ended the turn.") for line in log_of(bea)[-4:]), log_of(bea)[-4:]
         # Ada comes back on a new start of the game: her log has the chat line where it was said
-        back = _start(name="back", nickname="Ada")
+        back = start(name="back", nickname="Ada")
         back.join(port, "Ada")
         back.until_scene("BoardScene", 15)
         taken = ("Bea took row", "Bea took column")        # Bea's turns, played after she spoke
@@ -501,9 +484,9 @@ def test_a_host_who_stops_hosting_on_his_turn_finds_it_waiting_when_he_hosts_aga
     of hers was skipped, and Bea (connected the whole time, back by herself) reads no turn of
     Ada's passed and no "While you were away" line."""
     from walk import play_market_turn
-    ada = _start(name="ada", nickname="Ada")
-    bea = _start(name="bea", nickname="Bea")
-    port = _free_port()
+    ada = start(name="ada", nickname="Ada")
+    bea = start(name="bea", nickname="Bea")
+    port = free_port()
     ada.app.settings.server_port = port
     log_of = lambda w: [str(line) for line in w.app.stack.top.session.log]   # noqa: E731
     try:
@@ -573,9 +556,9 @@ def test_the_join_list_holds_still_under_the_pointer_while_tables_come_and_go(si
             pass
 
     monkeypatch.setattr(lan_list, "Browser", FakeBrowser)
-    ada, bea, cy = table("Ada's table", _free_port()), table("Bea's table", _free_port()), table("Cy's table", _free_port())
+    ada, bea, cy = table("Ada's table", free_port()), table("Bea's table", free_port()), table("Cy's table", free_port())
     Network.games = [ada, bea]
-    walk = _start(size)
+    walk = start(size)
     try:
         walk.press("Join a game")
         walk.until_scene("JoinScene")
@@ -609,8 +592,8 @@ def test_a_bot_asked_for_in_the_waiting_room_sits_under_the_buttons_clicked(size
     import pygame_gui
     at = [(0, 0)]
     monkeypatch.setattr(pygame.mouse, "get_pos", lambda: at[0])   # (a headless display has no pointer)
-    walk = _start(size, name="host", nickname="Ada")
-    walk.app.settings.server_port = _free_port()
+    walk = start(size, name="host", nickname="Ada")
+    walk.app.settings.server_port = free_port()
 
     def levels() -> list[tuple[int, int]]:
         top = walk.app.stack.top
@@ -647,9 +630,9 @@ def test_host_with_a_kept_game_asks_to_continue_it_or_end_it_for_a_new_table():
     """QA (s6-r-c-host3a): with a hosted game kept unfinished, "Host a LAN game" went straight
     back into it. Now it asks: Continue it (the old board), or New table, end it (a fresh
     waiting room; the old game is not brought back any more, and the title stops offering it)."""
-    ada = _start(name="ada", nickname="Ada")
-    bea = _start(name="bea", nickname="Bea")
-    port = _free_port()
+    ada = start(name="ada", nickname="Ada")
+    bea = start(name="bea", nickname="Bea")
+    port = free_port()
     ada.app.settings.server_port = port
     try:
         ada.press("Host a LAN game")
@@ -694,7 +677,7 @@ def test_a_seat_kept_for_another_game_at_the_same_address_is_told_as_such(tmp_pa
 
     from game.match import RemoteMatch
     from game.client.session import GameSession
-    walk = _start(nickname="Bea")
+    walk = start(nickname="Bea")
     server = _server(walk.app.config, tmp_path / "srv")
     port = server.address[1]
     ada = bea = None

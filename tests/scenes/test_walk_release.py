@@ -6,7 +6,6 @@ explains the entry under the pointer, not the one clicked before.
 """
 from __future__ import annotations
 
-import socket
 import sys
 from pathlib import Path
 
@@ -14,10 +13,8 @@ import pygame
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk, close as _close  # noqa: E402
+from walk import Walk, close as _close, free_port, start  # noqa: E402
 
-from game.scenes.app import App  # noqa: E402
-from game.scenes.menus import TitleScene  # noqa: E402
 
 
 pytestmark = pytest.mark.timeout(120)
@@ -29,22 +26,6 @@ def _dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
     monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _start(size=(1024, 640), name: str = "walk", nickname: str | None = None) -> Walk:
-    app = App(headless=True, size=size)
-    app.settings.confirm_end_turn = False
-    if nickname is not None:
-        app.settings.nickname = nickname
-    walk = Walk(app, None, name)
-    app.stack.push(TitleScene(app))
-    walk.frames(2)
-    return walk
 
 
 # ---------------------------------------------------------------------------- the waiting room's seats
@@ -71,8 +52,8 @@ def _pawns_drawn(walk: Walk) -> int:
 def test_the_waiting_room_of_a_table_of_two_shows_two_seats(size):
     """QA (release): a game for 2 drew 4 pawns, the last two faded; a player counts the seats of
     the table. Before the number is chosen the room shows 4 places (the most a table seats)."""
-    walk = _start(size, name="host", nickname="Ada")
-    walk.app.settings.server_port = _free_port()
+    walk = start(size, name="host", nickname="Ada")
+    walk.app.settings.server_port = free_port()
     try:
         walk.press("Host a LAN game")
         walk.until_scene("LobbyScene")
@@ -97,7 +78,7 @@ def test_back_on_the_title_the_caption_is_not_the_entry_clicked_before(monkeypat
     at = [(0, 0)]
     monkeypatch.setattr(pygame.mouse, "get_pos", lambda: at[0])
     monkeypatch.setattr(pygame.mouse, "get_focused", lambda: True)
-    walk = _start()
+    walk = start()
     try:
         title = walk.app.stack.top
         help_at = walk.button_at("How to play")
@@ -124,7 +105,7 @@ def test_a_size_chosen_in_settings_is_applied_even_when_it_is_the_saved_one():
     player chose 1280 x 800 in Settings and saved: "Saved.", and the window stayed as it was,
     because 1280 x 800 was already the saved setting. The window takes the size chosen."""
     import pygame_gui
-    walk = _start((1024, 640))
+    walk = start((1024, 640))
     assert tuple(walk.app.settings.window_size) == (1280, 800)      # the saved (first) setting
     try:
         walk.press("Settings")
@@ -151,7 +132,7 @@ def test_waiting_to_reconnect_redraws_only_the_card_over_the_board_dimmed_once(m
     from screenshots import mid_game, session_for
 
     from game.scenes.board import BoardScene
-    walk = _start((1920, 1080))
+    walk = start((1920, 1080))
     drawn: list[int] = []
     board_draw = BoardScene.draw
     monkeypatch.setattr(BoardScene, "draw", lambda self, surface: (drawn.append(1), board_draw(self, surface)))
@@ -185,8 +166,8 @@ def test_a_double_click_on_keep_these_leaders_does_not_leave_the_table():
     """QA (release): the waiting page's Leave sat where "Keep these 2 leaders" (and "Take it")
     had been, so the second click of a double click left the table (the host was asked about
     stranding his friends). Leave is in the corner where the choosing pages have it."""
-    ada, bea = _start(name="ada", nickname="Ada"), _start(name="bea", nickname="Bea")
-    port = _free_port()
+    ada, bea = start(name="ada", nickname="Ada"), start(name="bea", nickname="Bea")
+    port = free_port()
     ada.app.settings.server_port = port
     try:
         ada.press("Host a LAN game")
