@@ -7,7 +7,7 @@ import ipaddress
 import re
 import socket
 
-__all__ = ["check_port", "describe_bind_error", "describe_connect_error", "hostport", "parse_address"]
+__all__ = ["PORT_REFUSED", "check_port", "describe_bind_error", "describe_connect_error", "hostport", "parse_address"]
 
 _HOST_RE = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
 
@@ -92,13 +92,18 @@ def describe_connect_error(e: OSError, host: str, port: int) -> str:
     return f"No game server answered at {where} ({e.strerror or e})."
 
 
-def describe_bind_error(e: OSError, port: int, data_dir) -> str:
-    """Why a game server could not start on ``port``, in words (the port is chosen in Settings)."""
+PORT_REFUSED = (errno.EADDRINUSE, errno.EACCES, errno.EPERM)
+"""The errors of a port another one may fix (in use, or not allowed)."""
+
+
+def describe_bind_error(e: OSError, port: int, data_dir, remedy: str = "Choose another port in Settings.") -> str:
+    """Why a game server could not start on ``port``, in words; ``remedy`` says what to do about a
+    port refused (:data:`PORT_REFUSED`): in the window, the port is chosen in Settings."""
     if e.errno == errno.EADDRINUSE:
-        return f"Port {port} is already in use on this computer. Choose another port in Settings."
+        return f"Port {port} is already in use on this computer. {remedy}"
     if e.errno == errno.EBUSY:
         return ("Another game server on this computer is already hosting from the same folder. "
                 "Close it first, or join it with Join a game.")
     if e.errno in (errno.EACCES, errno.EPERM):
-        return f"This computer does not allow a game server on port {port}. Choose another port in Settings."
+        return f"This computer does not allow a game server on port {port}. {remedy}"
     return f"The game server could not start: {e.strerror or e}."

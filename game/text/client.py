@@ -7,7 +7,6 @@ directly, and through a real pseudo-terminal.
 """
 from __future__ import annotations
 
-import errno
 import logging
 import time
 from dataclasses import dataclass, field
@@ -336,7 +335,7 @@ class TextClient:
     # ------------------------------------------------------------------ the network
     def ask_host(self, port: int | None = None) -> None:
         """Open a table on this network, on the port of the settings (or ``port``; 0: any free one)."""
-        from game.client.address import describe_bind_error
+        from game.client.address import PORT_REFUSED, describe_bind_error
         from game.client.lan import host_server, lan_addresses
         port = self.settings.server_port if port is None else port
         data = self.data_dir / "server"
@@ -344,14 +343,11 @@ class TextClient:
             data.mkdir(parents=True, exist_ok=True)
             self.server = host_server(self.config, port, data, self.nickname, self.pace)
         except OSError as e:
-            said = describe_bind_error(e, port, data)
-            if e.errno not in (errno.EADDRINUSE, errno.EACCES, errno.EPERM):
-                self.say(said)
-                return
-            # the port is another program's (often another game's): another one, asked here
-            self.say(said.replace(" Choose another port in Settings.", "")
-                     + " Say another port to host on (1024 to 65535), press Enter for any free port, or say menu.")
-            self.question = self._host_port_answer
+            # a port refused is often another program's (another game's): another one, asked here
+            self.say(describe_bind_error(e, port, data, remedy="Say another port to host on (1024 to 65535), "
+                                                               "press Enter for any free port, or say menu."))
+            if e.errno in PORT_REFUSED:
+                self.question = self._host_port_answer
             return
         port = self.server.address[1]
         where = ", ".join(f"{a}:{port}" for a in lan_addresses()) or f"this computer, port {port}"
