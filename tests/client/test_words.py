@@ -2,12 +2,9 @@
 client's logic never needs pygame."""
 from __future__ import annotations
 
-import ast
-from pathlib import Path
+from support.imports import forbidden_imports
 
 from game.client.words import amount, amounts, joined, leader_words
-
-CLIENT = Path(__file__).resolve().parents[2] / "game" / "client"
 
 
 def test_names_are_joined_as_a_sentence():
@@ -32,15 +29,8 @@ def test_a_leader_is_named_with_its_ability_requirement_and_points():
 
 def test_the_client_never_imports_pygame():
     """game/client/ is for every front end (the text client too): no module imports pygame,
-    at its top or inside a function."""
-    found = []
-    for path in sorted(CLIENT.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-            found += [f"{path.name}: {n}" for n in names if n.split(".")[0] in ("pygame", "pygame_gui")
-                      or n.startswith("game.scenes")]
-    assert found == []
+    at its top, inside a function or for the type checker."""
+    assert forbidden_imports(importers=("game.client",), forbidden=("pygame", "pygame_gui", "game.scenes")) == []
 
 
 def test_amounts_are_worded_in_the_plural_when_not_one():
