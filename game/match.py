@@ -22,7 +22,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-import random
 import threading
 import time
 from collections import deque
@@ -41,6 +40,7 @@ from game.rules.components import GameConfig
 from game.rules.engine import Game
 from game.rules.errors import GameError, MalformedRequest
 from game.rules.views import player_view
+from game.seeds import new_seed
 from game.settings import data_dir
 
 Msg = dict[str, Any]
@@ -174,7 +174,7 @@ class LocalMatch(Match):
         self.save_path = save_path
         self.replay_path: Path | None = None     # where the replay went when the game ended
         self.game = game if game is not None else Game.new(config, [nickname], seed if seed is not None
-                                                           else random.SystemRandom().randrange(2**63))
+                                                           else new_seed())
         self._out: deque[Msg] = deque([player_view(self.game, nickname)])
         self._save()
 
@@ -292,7 +292,7 @@ class BotMatch(Match):
             raise ValueError("a game against the computer needs at least one bot, and a seat for the player")
         self.bots = seats
         self.game = game if game is not None else Game.new(
-            config, [nickname, *seats], seed if seed is not None else random.SystemRandom().randrange(2**63))
+            config, [nickname, *seats], seed if seed is not None else new_seed())
         self._out: deque[Msg] = deque([player_view(self.game, nickname)])
         self._pool = BotPool(config, processes=processes)
         self._pool.warm()                       # the worker starts now: the first decision is not late

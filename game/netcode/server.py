@@ -155,6 +155,7 @@ from game.rules.actions import Action
 from game.rules.components import GameConfig
 from game.rules.engine import Game
 from game.rules.errors import MalformedRequest
+from game.seeds import new_seed
 
 from . import protocol as P
 from .discovery import Announcer, TableInfo, should_announce
@@ -265,7 +266,7 @@ class ServerOptions:
     restart_grace: float = 30.0      # after a restart, seconds players have to come back before
                                      # they are marked away (their turns then skipped)
     fsync: bool = False              # fsync every log line (survives power loss, slower)
-    seed: int | None = None          # draw game seeds from random.Random(seed), not the OS (tests)
+    seed: int | None = None          # draw game seeds from random.Random(seed); None: game.seeds.new_seed()
     status_interval: float = 60.0    # seconds between two status lines in the log (0: none)
     bot_processes: bool = False      # bots think in worker processes (else threads)
     bot_workers: int = 1             # how many decisions are thought about at once
@@ -2055,7 +2056,7 @@ class Server:
         """
         from game.bots.driver import bot_nickname
         nicks = [p.nickname or "" for p in players]
-        seed = self._seeds.getrandbits(63) if self._seeds is not None else secrets.randbits(63)
+        seed = self._seeds.getrandbits(63) if self._seeds is not None else new_seed()
         seats: dict[str, str] = {}
         taken = set(self.by_nick) | set(self.seats) | set(nicks)
         for i, level in enumerate(bots):

@@ -9,9 +9,9 @@ import pytest
 from .pty_helper import PtyProgram
 
 
-def solo_game(tmp_path, *args: str) -> PtyProgram:
-    """A new solo game on a pty, its leaders kept: the player's turn."""
-    env = {"MOR_DATA_DIR": str(tmp_path / "data"), "MOR_CONFIG_DIR": str(tmp_path / "cfg")}
+def solo_game(tmp_path, *args: str, seed: int = 1) -> PtyProgram:
+    """A new solo game on a pty (the deal of ``seed``), its leaders kept: the player's turn."""
+    env = {"MOR_DATA_DIR": str(tmp_path / "data"), "MOR_CONFIG_DIR": str(tmp_path / "cfg"), "MOR_SEED": str(seed)}
     p = PtyProgram(["--plain", "--name", "Ada", *args], env)
     p.expect("Main menu")
     p.send("1")
@@ -152,7 +152,7 @@ def test_bad_lines_are_answered_shortly_and_the_game_goes_on(tmp_path):
 def test_a_game_against_the_computer_says_the_order_of_the_turns(tmp_path):
     """Against two computer players: the start says who plays when, End says who plays next, and
     their moves are said as they happen, up to the player's turn again."""
-    env = {"MOR_DATA_DIR": str(tmp_path / "data"), "MOR_CONFIG_DIR": str(tmp_path / "cfg")}
+    env = {"MOR_DATA_DIR": str(tmp_path / "data"), "MOR_CONFIG_DIR": str(tmp_path / "cfg"), "MOR_SEED": "1"}
     p = PtyProgram(["--plain", "--name", "Ada", "--bot-pace", "0"], env)
     try:
         p.expect("Main menu")
