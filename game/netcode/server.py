@@ -164,7 +164,8 @@ from .poller import Poller, SelectorPoller
 from .room import CANNOT_SAVE, INTERNAL_ERROR, SAVING_AGAIN, SERVER_VOICE, Room
 from .tables import Table, TableBook
 
-__all__ = ["CANNOT_SAVE", "CANNOT_START", "SAVING_AGAIN", "SERVER_VOICE", "Server", "ServerOptions", "serve"]
+__all__ = ["CANNOT_SAVE", "CANNOT_START", "SAVING_AGAIN", "SERVER_VOICE", "HostView", "Server", "ServerOptions",
+           "serve"]
 from .store import GameLog, GameStore
 
 log = logging.getLogger("mor.server")
@@ -399,6 +400,19 @@ class Session:
 Handler = Callable[["Server", Session, Any], None]
 
 
+@dataclass(frozen=True)
+class HostView:
+    """A host's page's picture of its server (:meth:`Server.host_view`): read-only, taken at once."""
+
+    connected: frozenset[str]   # nicknames with a live connection: waiting, at a table or seated
+    seated: frozenset[str]      # people (not bots) with a seat in an unfinished game
+    table: TableInfo            # the table as the LAN announcement tells it
+
+    def others(self, me: str) -> list[str]:
+        """The people connected but ``me``, in alphabetical order."""
+        return sorted(n for n in self.connected if n != me)
+
+
 @dataclass
 class _BotTurn:
     """Where the bots of one game stand."""
@@ -560,6 +574,15 @@ class Server:
             taken = playing
         return TableInfo(name, host, taken, free, started=games > 0 and not waiting, games=games,
                          tls=self.tls_address[1] if self.tls_address is not None else 0)
+
+    def host_view(self) -> "HostView":
+        """What a host's page shows, read at once under the lock: who is connected, who holds a
+        seat in an unfinished game, and the table as the LAN announcement tells it."""
+        info = self.table_info()
+        with self.lock:
+            connected = frozenset(n for n, s in self.by_nick.items() if not s.closed)
+            seated = frozenset(n for r in self.rooms.values() if not r.finished for n in r.humans)
+        return HostView(connected, seated, info)
 
     def _announce_tick(self) -> None:
         """Hand the announcer the latest state (it sends only changes, from its own thread)."""

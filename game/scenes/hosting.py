@@ -27,8 +27,7 @@ def others_at_table(app: "App", me: str | None = None) -> list[str]:
     if server is None:
         return []
     me = me if me is not None else app.settings.nickname.strip()
-    with server.lock:
-        return sorted(n for n, s in server.by_nick.items() if n != me and not getattr(s, "closed", False))
+    return server.host_view().others(me)
 
 
 def hosted_game_open(app: "App", me: str | None = None) -> bool:
@@ -37,8 +36,7 @@ def hosted_game_open(app: "App", me: str | None = None) -> bool:
     me = me if me is not None else app.settings.nickname.strip()
     server = app.server
     if server is not None:
-        with server.lock:
-            return any(me in r.humans and not r.finished for r in server.rooms.values())
+        return me in server.host_view().seated
     return me in saved_hosted_players(app.data_dir / "server")
 
 
