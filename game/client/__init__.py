@@ -9,7 +9,9 @@
 - :mod:`.words`: names joined in a sentence, a leader in words, the end of a game;
 - :mod:`.replay`: stepping through a finished game, the finished games of this machine;
 - :mod:`.tables`: a server's open tables, and a seat at one, at a new one or in the Quick game;
-- :mod:`.address`: a server's address as typed, a failed connection in words.
+- :mod:`.address`: a server's address as typed, a failed connection in words;
+- :mod:`.flow`: the app's flow (new, continue, host, join, rejoin, the seats kept at servers),
+  each step asking before it replaces anything.
 
 The pygame scenes (:mod:`game.scenes`) draw from it and send requests through it.
 """

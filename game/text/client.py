@@ -14,6 +14,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from game.client.address import hostport
+from game.client.flow.hosting import (end_kept_hosted_game, host_question, join_own_table, server_folder,
+                                      start_hosting)
+from game.client.flow.local import new_solo_question, new_versus_question, start_new_solo
+from game.client.flow.questions import Question
+from game.client.flow.seats import (KeptSeat, another_nickname, asked_words, forget_seat, gone_words, kept_seat_at,
+                                    kept_seats, seat_question, seats_file, why_seated)
 from game.client.games import (GameNotOpened, bots_save_path, default_config, describe_solo_save, open_bots,
                                open_solo, saved_summary)
 from game.client.session import GameSession
@@ -69,7 +75,10 @@ class TextClient:
         self.seating: Any = None             # a seat being asked for (game.client.tables.Seating)
         self._tables_at: tuple[str, int] | None = None   # the server whose tables were listed last
         self._tables_tls: int | None = None               # where that server speaks TLS (None: it does not)
-        self._rejoin: str | None = None                   # the kept seat being asked back, while it is
+        self._rejoin: KeptSeat | None = None              # the kept seat being asked back, while it is
+        self._asked: str | None = None                    # what the seat being asked for is, in words
+        self._back_to_kept = False                         # the player chose to go back to a kept seat
+        self._from_tables: tuple[str, int] | None = None  # the seat was asked from a server's tables
 
     # ------------------------------------------------------------------ paths
     @property
@@ -151,12 +160,9 @@ class TextClient:
     # ------------------------------------------------------------------ the menu
     def menu(self) -> None:
         self.choices = []
-        for key, record in self._unfinished():      # a seat kept at a server: straight back to it
-            others = [n for n in record.get("players") or () if n != record["nickname"]]
-            where = hostport(record["host"], record["port"])
-            self.choices.append(Choice(f"Return to your game at {where}, as {record['nickname']}"
-                                       + (f", with {D_joined(others)}" if others else ""),
-                                       lambda k=key, r=record: self.rejoin(k, r)))
+        hosted = self.server.address[1] if self.server is not None else None
+        for kept in kept_seats(self.data_dir, hosted):      # every seat kept at a server: straight back to it
+            self.choices.append(Choice(kept.offer, lambda k=kept: self.rejoin(k)))
         self.choices.append(Choice("Play solo against Lorenzo il Magnifico (a new game)", self.new_solo))
         said = describe_solo_save(self.config, self.solo_path) if self.solo_path.exists() else None
         if said:
@@ -177,23 +183,28 @@ class TextClient:
     @property
     def seats_file(self) -> Path:
         """Where the seats at servers are kept (their tokens; beside them, the unfinished games)."""
-        return self.data_dir / "seats.json"
+        return seats_file(self.data_dir)
 
-    @property
-    def unfinished_file(self) -> Path:
-        from game.match import UNFINISHED_FILE
-        return self.seats_file.with_name(UNFINISHED_FILE)
-
-    def _unfinished(self) -> list[tuple[str, dict]]:
-        """The games on servers this client has a seat in and that have not ended, newest first
-        (never its own hosted table: that is not remembered)."""
-        from game.match import unfinished_games
-        return unfinished_games(self.unfinished_file)[:3]
-
-    def rejoin(self, key: str, record: dict) -> None:
+    def rejoin(self, kept: KeptSeat) -> None:
         """Back to a seat kept at a server, with its token (the server gives the seat back)."""
-        self.nickname = record["nickname"]
-        self.seat(record["host"], record["port"], rejoin=key)
+        self.nickname = kept.nickname
+        self.seat(kept.host, kept.port, rejoin=kept)
+
+    def ask(self, question: Question, then: Callable[[str], None]) -> None:
+        """Put ``question`` (its answers numbered); the next line that names an answer calls
+        ``then`` with its key (one that names none asks again)."""
+        self.choices = []
+        for text in question.lines():
+            self.say(text)
+
+        def answer(text: str) -> None:
+            key = question.pick(text)
+            if key is None:
+                self.say(f"Say a number from 1 to {len(question.answers)}.")
+                self.question = answer
+                return
+            then(key)
+        self.question = answer
 
     def _list(self, head: str) -> None:
         self.say(head)
@@ -265,10 +276,28 @@ class TextClient:
         self.shell.follow()
 
     def new_solo(self) -> None:
+        """A new solo game; over a saved one, the player is asked first (continue it, or lose it)."""
+        question = new_solo_question(self.config, self.solo_path)
+        if question is None:
+            self._start_solo()
+            return
+
+        def then(key: str) -> None:
+            if key == "continue":
+                self.resume_solo()
+            elif key == "new":
+                self._start_solo()
+            else:
+                self.say("Nothing was started: the saved game is kept.")
+                self.menu()
+        self.ask(question, then)
+
+    def _start_solo(self) -> None:
         try:
-            session = open_solo(self.config, self.solo_path, self.nickname)
+            session = start_new_solo(self.config, self.solo_path, self.nickname)
         except GameNotOpened as e:
             self.say(f"The game could not start: {e}")
+            self.menu()
             return
         self.say(f"A new solo game for {self.nickname}, against Lorenzo il Magnifico. It is saved as you play.")
         self._open(session)
@@ -278,11 +307,29 @@ class TextClient:
             session = open_solo(self.config, self.solo_path)
         except GameNotOpened as e:
             self.say(f"The saved game could not be opened: {e}. It is kept as it is.")
+            self.menu()
             return
         self.say("The saved solo game, where you left it.")
         self._open(session)
 
     def ask_bots(self) -> None:
+        """A new game against the computer; over a saved one, the player is asked first."""
+        question = new_versus_question(self.config, self.bots_path)
+        if question is None:
+            self._ask_levels()
+            return
+
+        def then(key: str) -> None:
+            if key == "continue":
+                self.resume_bots()
+            elif key == "new":
+                self._ask_levels()
+            else:
+                self.say("Nothing was started: the saved game is kept.")
+                self.menu()
+        self.ask(question, then)
+
+    def _ask_levels(self) -> None:
         self.say("How many computer players, and how strong? Say a number from 1 to 3 and a level "
                  "(easy, medium or hard), for example 2 medium:")
 
@@ -308,6 +355,7 @@ class TextClient:
             session = open_bots(self.config, self.bots_path, self.pace)
         except GameNotOpened as e:
             self.say(f"The saved game could not be opened: {e}. It is kept as it is.")
+            self.menu()
             return
         self.say("The game against the computer, where you left it.")
         self._open(session)
@@ -329,19 +377,45 @@ class TextClient:
         if self.server is not None:
             self.say("Your table's server stops with you: the others at it are disconnected.")
         self._stop_server()
-        if menu:
+        tables, self._from_tables = self._from_tables, None
+        if menu and tables is not None and shell is not None and shell.session.remote and g is None:
+            self.say("Back to the tables.")      # left a waiting room reached from a server's tables
+            self.show_tables(hostport(*tables))
+        elif menu:
             self.menu()
 
     # ------------------------------------------------------------------ the network
     def ask_host(self, port: int | None = None) -> None:
-        """Open a table on this network, on the port of the settings (or ``port``; 0: any free one)."""
+        """Open a table on this network, on the port of the settings (or ``port``; 0: any free one).
+        With a hosted game kept unfinished here, the player is asked first: hosting brings it
+        back, so a new table means ending it."""
+        question = host_question(self.data_dir, self.nickname) if self.server is None and port is None else None
+        if question is None:
+            self._host(port)
+            return
+
+        def then(key: str) -> None:
+            if key == "continue":
+                self._host(None)
+            elif key == "new":
+                problem = end_kept_hosted_game(self.data_dir, self.nickname)
+                if problem:
+                    self.say(problem)
+                    self.menu()
+                else:
+                    self._host(None)
+            else:
+                self.say("No table opened: your LAN game is kept.")
+                self.menu()
+        self.ask(question, then)
+
+    def _host(self, port: int | None) -> None:
         from game.client.address import PORT_REFUSED, describe_bind_error
-        from game.client.lan import host_server, lan_addresses
+        from game.client.lan import lan_addresses
         port = self.settings.server_port if port is None else port
-        data = self.data_dir / "server"
+        data = server_folder(self.data_dir)
         try:
-            data.mkdir(parents=True, exist_ok=True)
-            self.server = host_server(self.config, port, data, self.nickname, self.pace)
+            self.server = start_hosting(self.config, port, self.data_dir, self.nickname, self.pace)
         except OSError as e:
             # a port refused is often another program's (another game's): another one, asked here
             self.say(describe_bind_error(e, port, data, remedy="Say another port to host on (1024 to 65535), "
@@ -352,13 +426,13 @@ class TextClient:
         port = self.server.address[1]
         where = ", ".join(f"{a}:{port}" for a in lan_addresses()) or f"this computer, port {port}"
         self.say(f"Your table is open on this network; friends join it at {where}, or find it in their list.")
-        self._connect("127.0.0.1", port, remember=False)
+        self._join_own_table(port)
 
     def _host_port_answer(self, text: str) -> None:
         if not text:
-            self.ask_host(0)
+            self._host(0)
         elif text.isdigit() and 1024 <= int(text) <= 65535:
-            self.ask_host(int(text))
+            self._host(int(text))
         elif text.lower() in ("menu", "back", "cancel"):
             self.menu()
         else:
@@ -475,7 +549,7 @@ class TextClient:
         elif word in ("tables", "list"):
             self.show_tables("")
         elif word == "quick":
-            self.seat(host, port, tls_port=self._tables_tls)
+            self.seat(host, port, tls_port=self._tables_tls, from_tables=True)
         elif word == "code" and len(words) > 1:
             self.seat(host, port, code=words[1], tls_port=self._tables_tls)
         elif word == "new" and len(words) > 1:
@@ -509,12 +583,34 @@ class TextClient:
         from game.client.tables import Seating
         self._stop_browser()
         self.choices = []
-        self.say(f"Connecting to {hostport(host, port)}…")
-        self._rejoin = where.pop("rejoin", None)        # a kept seat asked back (see rejoin)
+        rejoin = where.pop("rejoin", None)             # a kept seat asked back (see rejoin)
+        from_tables = where.pop("from_tables", False)  # asked from the list of a server's tables
+        checked = where.pop("checked", False)          # the player was asked about a seat kept there
         at_table = bool(where.keys() - {"tls_port"})   # a table asked for (else the waiting list)
+        again = (self.menu if rejoin else
+                 (lambda: self.show_tables(hostport(host, port))) if at_table or from_tables else self.join_menu)
+        kept = None if rejoin is not None or checked else kept_seat_at(self.data_dir, host, port, self.nickname)
+        if kept is not None:     # the server would give that seat back, whatever is asked: say so first
+            asked = asked_words(**where)
+
+            def then(key: str) -> None:
+                if key == "return":
+                    self._back_to_kept = True
+                elif key == "other":
+                    self.nickname = another_nickname(kept.nickname)
+                else:
+                    self.say("Not joined: your seat in that game stays kept.")
+                    again()
+                    return
+                self.seat(host, port, checked=True, from_tables=from_tables, **where)
+            self.ask(seat_question(kept, asked), then)
+            return
+        self.say(f"Connecting to {hostport(host, port)}…")
+        self._rejoin = rejoin
+        self._asked = None if rejoin is not None else asked_words(**where)
+        self._from_tables = (host, port) if at_table or from_tables else None
         self.seating = Seating(host, port, self.nickname, self.config, self.wake, token_file=self.seats_file, **where)
-        self._seat_again = (self.menu if self._rejoin else
-                            lambda: self.show_tables(hostport(host, port)) if at_table else self.join_menu())
+        self._seat_again = again
         self._follow_seating()
 
     def _follow_seating(self) -> None:
@@ -526,13 +622,15 @@ class TextClient:
             self.seating = None
             session = seating.session
             if self._rejoin and not session.vm.has_game:    # its game has ended there, or the server lost it
-                from game.match import forget_unfinished
-                forget_unfinished(self.unfinished_file, self._rejoin)
+                forget_seat(self.data_dir, self._rejoin)
                 session.close()
-                self.say(f"Your game at {seating.where} is not running there any more: it has ended, or the "
-                         f"server no longer has it.")
+                self.say(gone_words(self._rejoin))
                 self.menu()
                 return
+            back, self._back_to_kept = self._back_to_kept, False
+            why = why_seated(self._asked, back, session.vm.has_game, seating.where)
+            if why:             # not what was asked for: why the player sits there
+                self.say(why)
             if session.link is not None:     # encrypted (and to whom) or not, said once; "server" says it again
                 self.say(session.link.line)
             table = session.lobby.table
@@ -545,22 +643,21 @@ class TextClient:
             self.seating = None
             # a server that is not the one met there before: the warning, and what to do
             self.say(seating.warning.line if seating.warning else seating.error or "The server did not take you.")
+            self._back_to_kept = False
             self._seat_again()
 
-    def _connect(self, host: str, port: int, remember: bool = True) -> None:
+    def _join_own_table(self, port: int) -> None:
         from game.client.address import describe_connect_error
-        from game.match import RemoteMatch
-        self.say(f"Connecting to {hostport(host, port)}…")
+        self.say(f"Connecting to {hostport('127.0.0.1', port)}…")
         try:
-            match = RemoteMatch(host, port, self.nickname, connect_timeout=5, remember=remember,
-                                token_file=self.seats_file)
+            session = join_own_table(port, self.nickname, self.config, connect_timeout=5, token_file=self.seats_file)
         except OSError as e:
-            self.say(describe_connect_error(e, host, port))
+            self.say(describe_connect_error(e, "127.0.0.1", port))
             self._stop_server()
             self.menu()
             return
         self.say("Connected. Waiting for the table (say players N to choose how many play, if you are asked).")
-        self._open(GameSession(match, self.config, match.nickname))
+        self._open(session)
 
     def _stop_browser(self) -> None:
         if self.browser is not None:
@@ -634,7 +731,3 @@ class TextClient:
         else:
             self.say("Say next, back, turn, start, end, a question (market, board, score and the others), or leave.")
 
-
-def D_joined(names: list[str]) -> str:
-    from game.client.words import joined
-    return joined(names)

@@ -1,0 +1,62 @@
+"""Games on this computer (solo, against the computer): a new one never replaces a saved one
+without asking (:func:`new_solo_question`, :func:`new_versus_question`)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..games import GameConfig, GameNotOpened, describe_solo_save, open_solo, saved_summary
+from ..session import GameSession
+from .questions import Answer, Question
+
+__all__ = ["DAMAGED_SUFFIX", "new_solo_question", "new_versus_question", "start_new_solo"]
+
+DAMAGED_SUFFIX = ".damaged.json"
+"""A solo save that cannot be opened is put aside under this name when a new game replaces it."""
+
+
+def new_solo_question(config: GameConfig, path: Path) -> Question | None:
+    """What to ask before a new solo game is saved at ``path`` (None: nothing is saved there).
+    Answers: ``continue`` (the saved game; not offered when it cannot be opened), ``new`` (a new
+    game replaces it), ``cancel``."""
+    if not path.exists():
+        return None
+    what = describe_solo_save(config, path)
+    if what is None:
+        return Question(
+            "Your saved solo game cannot be opened",
+            "The saved game cannot be opened: the file is damaged, or was saved by another version. Starting "
+            f"a new game puts it aside (as {path.stem}{DAMAGED_SUFFIX}) and saves the new one in its place.",
+            (Answer("new", "Start a new game"), Answer("cancel", "Cancel")), warning=True)
+    return Question("You have a solo game saved", f"{what} Starting a new game replaces it: the saved game is lost.",
+                    (Answer("continue", "Continue it"), Answer("new", "New game, lose it"), Answer("cancel", "Cancel")),
+                    warning=True)
+
+
+def new_versus_question(config: GameConfig, path: Path) -> Question | None:
+    """What to ask before a new game against the computer is saved at ``path`` (None: nothing
+    is saved there). Answers: ``continue`` (when the save can be read), ``new``, ``cancel``."""
+    said, problem = saved_summary(path, config)
+    if said is None and problem is None:
+        return None
+    if said is None:
+        return Question("Your saved game against the computer cannot be read",
+                        f"{problem} Starting a new game replaces it.",
+                        (Answer("new", "Start a new game"), Answer("cancel", "Cancel")), warning=True)
+    return Question("You have a game against the computer saved",
+                    f"{said} Starting a new game replaces it: the saved game is lost.",
+                    (Answer("continue", "Continue it"), Answer("new", "New game, lose it"), Answer("cancel", "Cancel")),
+                    warning=True)
+
+
+def start_new_solo(config: GameConfig, path: Path, nickname: str) -> GameSession:
+    """A new solo game for ``nickname`` saved at ``path``, once the player chose it over what was
+    saved there (see :func:`new_solo_question`): a save that cannot be opened is put aside first.
+
+    :raises GameNotOpened: the game cannot start (the message says why).
+    """
+    if path.exists() and describe_solo_save(config, path) is None:
+        try:
+            path.replace(path.with_name(path.stem + DAMAGED_SUFFIX))
+        except OSError as e:
+            raise GameNotOpened(f"the damaged save could not be put aside ({e.strerror or e})") from e
+    return open_solo(config, path, nickname)

@@ -1,0 +1,167 @@
+"""The seats this computer keeps at servers, for every front end.
+
+A seat in a game on a server (a friend's table, or a public server) is remembered while the game
+runs (by :class:`~game.match.RemoteMatch`, beside its token), so that the player can take it back
+after closing the game, a crash or a lost connection. Every one of them is offered
+(:func:`kept_seats`: the title lists them all, newest first), not only the newest.
+
+The server gives a kept seat back to whoever asks at that address with its nickname and token,
+whatever they asked for (the Quick game, a table, a new table): :func:`seat_question` says so
+before it happens and lets the player choose another name instead; :func:`why_seated` says, once
+seated, why the player sits where they do.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from game.match import UNFINISHED_FILE, forget_unfinished, unfinished_games
+
+from ..address import hostport
+from ..words import NICKNAME_MAX, joined
+from .questions import Answer, Question
+
+__all__ = ["KeptSeat", "LOOPBACK", "another_nickname", "asked_words", "forget_seat", "gone_words", "kept_seat_at",
+           "kept_seats", "seat_question", "seats_file", "why_seated"]
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+SEATS_FILE = "seats.json"
+"""The seat tokens, in the data folder (the unfinished games are kept beside them)."""
+
+
+def seats_file(data_dir: Path) -> Path:
+    """Where the seat tokens are kept in ``data_dir``."""
+    return Path(data_dir) / SEATS_FILE
+
+
+@dataclass(frozen=True)
+class KeptSeat:
+    """A seat at a game on a server that has not ended (as remembered when it was last seen)."""
+
+    key: str                  # "host:port/nickname", the seat token's key
+    host: str
+    port: int
+    nickname: str
+    players: tuple[str, ...] = ()
+    at: float = 0.0           # when it was last remembered (newest first)
+
+    @classmethod
+    def from_record(cls, key: str, record: dict[str, Any]) -> "KeptSeat":
+        return cls(key, record["host"], record["port"], record["nickname"],
+                   tuple(str(p) for p in record.get("players") or ()), float(record.get("at") or 0))
+
+    @property
+    def where(self) -> str:
+        return hostport(self.host, self.port)
+
+    @property
+    def others(self) -> list[str]:
+        return [n for n in self.players if n != self.nickname]
+
+    @property
+    def label(self) -> str:
+        """The entry that takes the player back ("Return to your game at 10.0.0.5:51015")."""
+        return f"Return to your game at {self.where}"
+
+    @property
+    def detail(self) -> str:
+        """Whose seat it is and who else plays ("Back to your seat as Ada, with Bea")."""
+        others = self.others
+        return f"Back to your seat as {self.nickname}" + (f", with {joined(others)}" if others else "")
+
+    @property
+    def offer(self) -> str:
+        """The entry of a list of choices ("Return to your game at 10.0.0.5:51015, as Ada, with Bea")."""
+        others = self.others
+        return f"{self.label}, as {self.nickname}" + (f", with {joined(others)}" if others else "")
+
+    @property
+    def line(self) -> str:
+        """The seat in one line of a list ("Your game at 10.0.0.5:51015, as Ada, with Bea")."""
+        others = self.others
+        return f"Your game at {self.where}, as {self.nickname}" + (f", with {joined(others)}" if others else "")
+
+
+def kept_seats(data_dir: Path, hosted_port: int | None = None) -> list[KeptSeat]:
+    """Every seat kept at a server in ``data_dir``, newest first, but the game this computer hosts
+    now on ``hosted_port`` (the title offers that one in its own words)."""
+    out = []
+    for key, record in unfinished_games(Path(data_dir) / UNFINISHED_FILE):
+        seat = KeptSeat.from_record(key, record)
+        if hosted_port is not None and seat.port == hosted_port and seat.host in LOOPBACK:
+            continue
+        out.append(seat)
+    return out
+
+
+def kept_seat_at(data_dir: Path, host: str, port: int, nickname: str) -> KeptSeat | None:
+    """The seat kept at ``host:port`` under ``nickname``, if any (a seat asked there with that name
+    is given this one back)."""
+    host = host.removeprefix("tls://")
+    return next((s for s in kept_seats(data_dir) if (s.host, s.port, s.nickname) == (host, port, nickname)), None)
+
+
+def forget_seat(data_dir: Path, seat: KeptSeat | str) -> None:
+    """Stop offering a seat (its game has ended, or its server no longer has it)."""
+    forget_unfinished(Path(data_dir) / UNFINISHED_FILE, seat if isinstance(seat, str) else seat.key)
+
+
+def gone_words(seat: KeptSeat) -> str:
+    """What the player is told when a kept seat's game is not at its server any more."""
+    return (f"Your game at {seat.where} is not running there any more: it has ended, or the server no "
+            f"longer has it.")
+
+
+def another_nickname(nick: str) -> str:
+    """A nickname like ``nick`` for when it is taken: "Player" gives "Player 2", "Bea 2" gives
+    "Bea 3" (within :data:`NICKNAME_MAX`).
+
+    >>> another_nickname("Ada"), another_nickname("Bea 2")
+    ('Ada 2', 'Bea 3')
+    """
+    m = re.fullmatch(r"(.*?)\s*(\d+)", nick.strip())
+    stem, n = (m.group(1), int(m.group(2)) + 1) if m and m.group(1) else (nick.strip(), 2)
+    tail = f" {n}"
+    return stem[:NICKNAME_MAX - len(tail)].rstrip() + tail
+
+
+def seat_question(seat: KeptSeat, asked: str) -> Question:
+    """What to ask before a seat is asked where ``seat`` is kept: the server would take the player
+    back to that game instead of ``asked`` ("the Quick game", "a new table, “Ada's table”").
+    Answers: ``return`` (back to that game), ``other`` (ask as :func:`another_nickname`, the kept
+    seat staying as it is), ``cancel``."""
+    others = seat.others
+    other = another_nickname(seat.nickname)
+    return Question(
+        "You have a game at this server",
+        f"You have an unfinished game at {seat.where} as {seat.nickname}"
+        + (f", with {joined(others)}" if others else "")
+        + f". The server keeps your seat until it ends, so asking for {asked} as {seat.nickname} takes you back "
+        f"to that game. Go back to it, or ask for {asked} as {other} (your seat in the other game stays kept).",
+        (Answer("return", "Back to that game"), Answer("other", f"Play as {other}"), Answer("cancel", "Cancel")),
+        default="return")
+
+
+def asked_words(name: str | None = None, code: str | None = None, create: str | None = None, **_: Any) -> str:
+    """What a seat asked for is, in words, from :func:`game.client.tables.join`'s arguments: "a
+    seat at “Ada's table”", "the table of invite code K7QF-M2XD", "the new table “Bea's game”" or
+    "the Quick game" (the waiting list)."""
+    if create is not None:
+        return f"the new table \u201c{create}\u201d"
+    if code is not None:
+        return f"the table of invite code {code.strip().upper()}"
+    if name is not None:
+        return f"a seat at \u201c{name}\u201d"
+    return "the Quick game"
+
+
+def why_seated(asked: str | None, was_kept: bool, has_game: bool, where: str) -> str | None:
+    """Why the player sits where they do, once the server seated them, when it is not what they
+    asked for: ``asked`` (what they asked for, None: their kept seat), ``was_kept`` (a seat token
+    was sent), ``has_game`` (the server put them straight into a game under way)."""
+    if asked is not None and was_kept and has_game:
+        return (f"You are back at your unfinished game at {where}: the server keeps your seat until it ends, "
+                f"so it gave you that one rather than {asked}.")
+    return None
