@@ -19,10 +19,7 @@ from __future__ import annotations
 import secrets
 import time
 from itertools import islice
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .server import Session
+from typing import Any
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Letters and digits of an invite code: none that reads like another (no I/1, O/0, L)."""
@@ -60,7 +57,7 @@ class Table:
         self.count = count
         self.bots = bots
         self.pace = pace
-        self.seats: list[Session] = []
+        self.seats: list[Any] = []   # the server's connections seated, host first (read here: .nickname)
         self.origin = origin        # the address of whoever created it (the per-address limits)
         self.opened = time.monotonic()
 

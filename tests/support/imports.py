@@ -43,8 +43,6 @@ KNOWN_CIRCLES: tuple[frozenset[str], ...] = (
     # owner: `session` helper (the client's words, refusals and plans below the session)
     frozenset({"game.client.narration", "game.client.plans", "game.client.refusals", "game.client.session",
                "game.client.words"}),
-    # owner: `server` helper (the server in parts: tables.py takes server.Session for its types)
-    frozenset({"game.netcode.server", "game.netcode.tables"}),
     # owner: `flow` helper (a narrow interface from App to router/hosting)
     frozenset({"game.scenes.app", "game.scenes.ask", "game.scenes.backdrop", "game.scenes.hosting",
                "game.scenes.registry", "game.scenes.router", "game.scenes.scene"}),
