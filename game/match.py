@@ -19,7 +19,6 @@ blocks, so the frame loop never waits on the engine or the network.
 """
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
 import threading
@@ -30,6 +29,7 @@ from typing import Any, Callable, Protocol
 
 import orjson
 
+from game.bots.turn_policy import Leave, after_no_answer, after_refusal
 from game.netcode import protocol as P
 from game.netcode.client import (CONNECTION_LOST, Connection, KnownServers, ServerIdentityChanged,
                                  client_tls_context, offered_tls_port)
@@ -439,7 +439,7 @@ class BotMatch(Match):
         self._thinking = None
         if answer is None:
             if not self._closed:
-                self._bot_leaves(job.nickname, "could not decide on a move")
+                self._bot_leaves(job.nickname, after_no_answer())
             return
         if self.game.version != job.version:   # the player moved meanwhile (setup): think again
             self._ask()
@@ -447,25 +447,25 @@ class BotMatch(Match):
         try:
             events = self.game.apply(job.nickname, answer.action)
         except (GameError, MalformedRequest) as e:
-            from game.bots.driver import FALLBACK_LEVEL
             log.error("the engine refused bot %s's %r (%s): %s", job.nickname, answer.action, answer.level, e)
-            if answer.level == FALLBACK_LEVEL:
-                self._bot_leaves(job.nickname, "cannot find a move the rules accept")
+            then = after_refusal(job, answer.level)
+            if isinstance(then, Leave):
+                self._bot_leaves(job.nickname, then)
                 return
-            self._thinking = easy = dataclasses.replace(job, level=FALLBACK_LEVEL)
+            self._thinking = easy = then
             self._pool.submit(easy, lambda again: self._ready(easy, again))
             return
         self.bot_moves += 1
         self.decided_in.add(answer.pid or os.getpid())
         self._accepted(events)
 
-    def _bot_leaves(self, nick: str, why: str) -> None:
-        """A bot cannot go on (even the easy bot's request was refused, or no decision could be
-        had): rather than hold the game up, it says why (a chat line in the log) and leaves the
-        table like a player who quits; the engine skips its turns from then on (saved so)."""
-        log.error("bot %s %s; it leaves the table and the game goes on without it", nick, why)
-        self.retired[nick] = why
-        self._out.append(P.update_chat(nick, f"Sorry, I {why}, so I leave the table: the game goes on without me."))
+    def _bot_leaves(self, nick: str, leave: Leave) -> None:
+        """A bot cannot go on (:mod:`game.bots.turn_policy`): rather than hold the game up, it
+        says why (a chat line in the log) and leaves the table like a player who quits; the engine
+        skips its turns from then on (saved so)."""
+        log.error("bot %s %s; it leaves the table and the game goes on without it", nick, leave.why)
+        self.retired[nick] = leave.why
+        self._out.append(P.update_chat(nick, leave.farewell))
         self._accepted(self.game.set_active(nick, False))
 
     def _save(self) -> None:

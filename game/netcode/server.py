@@ -151,6 +151,7 @@ from typing import Any, Callable
 
 import orjson
 
+from game.bots.turn_policy import Leave, after_no_answer, after_refusal
 from game.rules.actions import Action
 from game.rules.components import GameConfig
 from game.rules.engine import Game
@@ -1561,7 +1562,7 @@ class Server:
         now = time.monotonic()
         self._bot_record(now, answer.seconds if answer is not None else 0.0, now - turn.asked, gid)
         if answer is None:
-            self._bot_leaves(gid, job.nickname, "could not decide on a move")
+            self._bot_leaves(gid, job.nickname, after_no_answer())
             return
         room = self.rooms.get(gid)
         pace = room.bot_pace if room is not None and room.bot_pace is not None else self.options.bot_delay
@@ -1591,15 +1592,14 @@ class Server:
         if room.unsaved:   # refused because it could not be saved: asked again in a moment
             self._call_at(time.monotonic() + SWEEP_INTERVAL, self._bots_step, room)
             return
-        from game.bots.driver import FALLBACK_LEVEL
         log.error("game %d: the engine refused %s's %r (%s bot)", gid, job.nickname, answer.action, answer.level)
-        if answer.level == FALLBACK_LEVEL:
-            self._bot_leaves(gid, job.nickname, "cannot find a move the rules accept")
+        then = after_refusal(job, answer.level)
+        if isinstance(then, Leave):
+            self._bot_leaves(gid, job.nickname, then)
             return
-        from dataclasses import replace
-        self._bot_think(gid, turn, replace(job, level=FALLBACK_LEVEL))
+        self._bot_think(gid, turn, then)
 
-    def _bot_leaves(self, gid: int, nick: str, why: str) -> None:
+    def _bot_leaves(self, gid: int, nick: str, leave: Leave) -> None:
         """A bot cannot go on (even the easy bot's request was refused, or no decision could be
         had): rather than hold the game up, it says why at the table (``UpdateChat`` to our
         clients) and leaves it like a player who quits (``UpdatePlayerStatus`` to everyone,
@@ -1610,8 +1610,8 @@ class Server:
             turn.ticket = 0
         if room is None or self._stopping.is_set():
             return
-        log.error("game %d: %s %s; it leaves the table and the game goes on without it", gid, nick, why)
-        text = f"Sorry, I {why}, so I leave the table: the game goes on without me."
+        log.error("game %d: %s %s; it leaves the table and the game goes on without it", gid, nick, leave.why)
+        text = leave.farewell
         room.say(nick, text)
         data = encode(P.update_chat(nick, text))
         for person in room.nicknames:
