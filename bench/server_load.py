@@ -5,7 +5,7 @@ from ``/proc/<pid>/status`` every 100 ms and the peak is kept. On a machine with
 the server is pinned to one core and this load generator to another (``--no-pin`` to let the
 scheduler decide). A fresh server and data directory are used for each size.
 
-The load generator is one thread: the client library's :class:`~game.netcode.client.ConnectionGroup`
+The load generator is one thread: ``bench/lib/connection_group.py``'s :class:`ConnectionGroup`
 (non-blocking sockets with TCP_NODELAY on one selector; it answers ``ReqWelcome`` and
 ``ReqHeartbeat`` by itself). When it has a core of its own (pinned, the default) it polls without
 sleeping during the timed phase, so that the server is not charged for waking it up: on loopback
@@ -81,7 +81,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from game.netcode.client import CONNECTION_LOST, ConnectionGroup, Peer  # noqa: E402
+from bench.lib.connection_group import ConnectionGroup, Peer  # noqa: E402
+from game.netcode.client import CONNECTION_LOST  # noqa: E402
 
 SERVER = ROOT / "server.py"
 

@@ -1,5 +1,7 @@
 """Shared test set-up: no display, no sound device and no network but loopback are needed anywhere."""
 import os
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +12,9 @@ os.environ.setdefault("MOR_LAN_INTERFACES", "127.0.0.1")
 # ... and under a service type of their own, so a player's list on this machine never shows them;
 # each pytest-xdist worker ("gw0", "gw1", ...) has its own, so two workers never see each other's tables
 os.environ.setdefault("MOR_SERVICE_TYPE", "_mor-test%s._tcp.local." % os.environ.get("PYTEST_XDIST_WORKER", ""))
+# the benchmarks' shared code (``bench.lib``) is imported from the repository's root, as bench scripts do
+if str(Path(__file__).resolve().parent.parent) not in sys.path:
+    sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 
 def pytest_configure(config):

@@ -3,10 +3,10 @@
 - :mod:`.framing`: lines in and out (``LineReader``, ``LineFeeder``, ``LineWriter``, ``decode_line``,
   ``encode``).
 - :mod:`.protocol`: the message catalogue, client-message parsing and server-message builders.
-- :mod:`.client`: the client side: ``ClientProtocol`` (no I/O), ``Connection`` (one socket, a reader
-  thread, automatic keep-alive) and ``ConnectionGroup`` (many sockets on the caller's thread).
+- :mod:`.client`: the client side: ``ClientProtocol`` (no I/O) and ``Connection`` (one socket, a
+  reader thread, automatic keep-alive).
 - :mod:`.server`, :mod:`.room`, :mod:`.store`: the server's event loop, its games, their logs.
-- :mod:`.poller`: epoll (or a portable selector) for the server and ``ConnectionGroup``.
+- :mod:`.poller`: epoll (or a portable selector) for the server (and the benchmarks' load generator).
 - :mod:`.cli`: ``server.py`` / ``mor-server``.
 
 ``docs/server.md`` describes how these fit together.

@@ -1,5 +1,5 @@
 """One interface over the operating system's readiness notification, for the server's loop and
-the client library's :class:`~game.netcode.client.ConnectionGroup`: epoll on Linux (level- or
+the benchmarks' load generator (``bench/lib/connection_group.py``): epoll on Linux (level- or
 edge-triggered per descriptor), a ``selectors`` selector elsewhere."""
 from __future__ import annotations
 

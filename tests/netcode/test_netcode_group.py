@@ -1,5 +1,6 @@
-"""The client library's lower layers: ClientProtocol (no I/O) and ConnectionGroup (many
-non-blocking connections on the caller's thread), against scripted sockets and the real server."""
+"""The client library's lowest layer, ClientProtocol (no I/O), and the load generator's
+ConnectionGroup built on it (bench/lib: many non-blocking connections on the caller's thread),
+against scripted sockets and the real server."""
 from __future__ import annotations
 
 import select
@@ -11,7 +12,8 @@ import time
 import pytest
 
 from game.netcode import protocol as p
-from game.netcode.client import CONNECTION_LOST, ClientProtocol, ConnectionGroup
+from bench.lib.connection_group import ConnectionGroup
+from game.netcode.client import CONNECTION_LOST, ClientProtocol
 from game.netcode.framing import MAX_LINE, LineReader, decode_line, encode
 from game.netcode.poller import Poller, SelectorPoller
 from game.rules.actions import ReqEndTurn
