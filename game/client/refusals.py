@@ -13,7 +13,7 @@ Pure Python: no pygame, tested on its own and through the board.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 from game.rules import errors as E
 from game.rules.actions import (Action, ReqActivateProductions, ReqBuyDevCard, ReqLeaderAction, ReqMoveResources,
@@ -22,12 +22,9 @@ from game.rules.state import SHELF, PlayerState
 
 from .words import amount, amounts
 
-if TYPE_CHECKING:
-    from .session import GameSession
-
 log = logging.getLogger("mor.refusals")
 
-__all__ = ["box_name", "greyed_words", "why_no_move", "why_no_swap", "refusal_words", "words_for"]
+__all__ = ["box_name", "why_no_move", "why_no_swap", "refusal_words", "words_for"]
 
 
 def _cap(s: str) -> str:
@@ -246,34 +243,3 @@ def leader_missing_words(game: Any, player: PlayerState, lid: int) -> str:
         level = f"level {c['level']} " if c["level"] else ""
         parts.append(f"{c['quantity']} more {level}{c['color'].lower()} card{'s' * (c['quantity'] > 1)}")
     return "Needs " + "; ".join(parts) if parts else "You do not have what it asks for yet"
-
-
-def greyed_words(key: str, session: "GameSession", plan: Any = None) -> str | None:
-    """Why the board's button ``key`` ("produce", "end", "undo", "confirm"; any other key: why
-    nothing can be done now) is greyed, in words (None: no reason to give). ``plan``: the plan
-    being built, whose problem greys Confirm."""
-    g = session.vm.game
-    if g is None:
-        return None
-    if g.get("ended"):
-        return "The game is over."
-    if session.connection_lost:
-        return "Waiting for the connection to come back."
-    if not session.vm.my_turn:
-        return f"It is {g['currentPlayer']}'s turn: wait for yours."
-    main_done = g["isMandatoryActionDone"]
-    if key == "produce":
-        if main_done:
-            return "You have taken your main action this turn: one per turn (market, a card or production)."
-        if not session.can_produce():
-            return ("Nothing can be produced now: no production can be paid with what you own "
-                    "(the base one takes any 2 resources).")
-    elif key == "end":
-        if not main_done:
-            return "Take your main action first: a market line, a development card, or production."
-    elif key == "undo":
-        return session.undo_words()
-    elif key == "confirm" and plan is not None:
-        problem = getattr(plan, "problem", None)
-        return problem() if callable(problem) else None
-    return None

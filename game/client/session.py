@@ -523,18 +523,3 @@ def describe_error(m: Msg) -> str:
         return err.describe()
     except (KeyError, TypeError):
         return f"Refused: {t}."
-
-
-def final_scores(session: GameSession) -> list[tuple[str, dict[str, int]]]:
-    """Every player's score by category, best first (total, then resources left)."""
-    g = session.vm.game
-    assert g is not None
-    game = shadow_game(g, session.config, session.nickname)
-    rows = []
-    for p in g["players"]:
-        s = game.score(p["nickname"])
-        rows.append((p["nickname"], {"cards": s.cards, "faith_track": s.faith_track, "favors": s.favors,
-                                     "leaders": s.leaders, "resource_vp": s.resource_vp, "total": s.total,
-                                     "resources": s.resources}))
-    rows.sort(key=lambda r: (-r[1]["total"], -r[1]["resources"]))
-    return rows

@@ -1,18 +1,15 @@
-"""What the player reads, in one place: names joined in a sentence, a leader in words, the end of a game.
+"""What the player reads, in one place: names joined in a sentence, amounts, a leader in words.
 
 Pure Python (no pygame): the scenes and any other front end say the same things the same way.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 from game.netcode.protocol import NICKNAME_MAX, validate_nickname
 
-if TYPE_CHECKING:
-    from .session import GameSession
-
 __all__ = ["LORENZO", "NICKNAME_MAX", "amount", "amounts", "joined", "leader_ability", "leader_words",
-           "outcome_words", "validate_nickname", "vanished_colour"]
+           "validate_nickname", "vanished_colour"]
 
 Msg = dict[str, Any]
 LORENZO = "Lorenzo il Magnifico"
@@ -114,54 +111,3 @@ def vanished_colour(g: Msg) -> str | None:
     if not isinstance(top, dict):
         return None
     return next((colour for colour, cards in top.items() if not any(c is not None for c in cards)), None)
-
-
-def outcome_words(session: "GameSession", rows: list[tuple[str, dict[str, int]]]) -> tuple[str, str]:
-    """The headline and the reason, in words."""
-    g = session.vm.game
-    assert g is not None
-    me = session.nickname
-    max_faith = int(g.get("faithTrack", {}).get("maxFaith", 24))
-    players = g["players"]
-    solo = len(players) == 1
-    winner = g.get("winnerPlayer")
-    if solo:
-        p = players[0]
-        cards = sum(len(s) for s in p["devSlots"])
-        if not winner:
-            if int(g.get("blackPoints", 0)) >= max_faith:
-                why = "His black cross reached the end of the faith track first."
-            else:
-                gone = vanished_colour(g)
-                why = (f"No {gone.lower()} development card is left on the grid." if gone
-                       else "A colour of development cards ran out on the grid.")
-            return f"{LORENZO} wins", why
-        if int(p.get("faithPoints", 0)) >= max_faith:
-            why = "You reached the end of the faith track before Lorenzo."
-        elif cards >= 7:
-            why = "You bought your seventh development card before Lorenzo could stop you."
-        else:
-            why = "You beat Lorenzo."
-        return f"{winner} wins", why
-    if not winner and rows:
-        winner = rows[0][0]
-    says = session.name_in_words          # a bot with its level: "Lucrezia (hard bot) wins"
-    head = "You win" if winner == me else f"{says(winner)} wins"
-    trigger = ""
-    for p in players:
-        if int(p.get("faithPoints", 0)) >= max_faith:
-            trigger = f"{says(p['nickname'])} reached the end of the faith track, and the round was played out."
-            break
-        if sum(len(s) for s in p["devSlots"]) >= 7:
-            trigger = f"{says(p['nickname'])} bought a seventh development card, and the round was played out."
-            break
-    tie = ""
-    if len(rows) > 1 and rows[0][1]["total"] == rows[1][1]["total"]:
-        tie = (f" Tied on {rows[0][1]['total']} points, {says(winner)} wins on the resources left "
-               f"({rows[0][1]['resources']} against {rows[1][1]['resources']}).")
-        if rows[0][1]["resources"] == rows[1][1]["resources"]:
-            tied = [says(n) for n, s in rows
-                    if s["total"] == rows[0][1]["total"] and s["resources"] == rows[0][1]["resources"]]
-            tie = f" {joined(tied)} tied on points and resources left: they share the win."
-            head = "You share the win" if me in tied else "A shared win"
-    return head, (trigger + tie).strip() or "The final round was played out."

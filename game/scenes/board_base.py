@@ -500,8 +500,7 @@ class BoardBase(Scene):
 
     def _draw_over(self, surface: pygame.Surface) -> None:
         """Who won, in the action bar under *See the scores*."""
-        from game.client.session import final_scores
-        from game.client.words import outcome_words
+        from game.client.outcome import final_scores, outcome_words
         head, _why = outcome_words(self.session, final_scores(self.session))
         a = self.layout.actions
         top = self.action_bar.main_rects()[0].bottom

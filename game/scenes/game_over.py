@@ -1,6 +1,6 @@
 """The end of a game: who won and why, and every player's score by category.
 
-Scores come from the rules engine (:func:`game.client.session.final_scores`) on the final view, so
+Scores come from the rules engine (:func:`game.client.outcome.final_scores`) on the final view, so
 the table always adds up the way the engine counted. In solo, Lorenzo has no score: the player's is shown
 with where the black cross stopped.
 """
@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from game.client.session import final_scores
-from game.client.words import LORENZO, outcome_words
+from game.client.outcome import final_scores, outcome_words
+from game.client.words import LORENZO
 
 from .art import fonts
 from .backdrop import FADED, GOLD, GOLD_LIGHT, INK, OXBLOOD, SEPIA, blit_lines, panel, title_block, tracked, wrap

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from game.client.session import GameSession, final_scores
-from game.client.words import LORENZO, amount, joined, leader_words, market_gives, outcome_words
+from game.client.outcome import final_scores, outcome_words
+from game.client.session import GameSession
+from game.client.words import LORENZO, amount, joined, leader_words, market_gives
 
 Msg = dict[str, Any]
 LEVELS = (1, 2, 3)

@@ -19,7 +19,7 @@ from game.client import board_input as BI
 from game.client.board_input import RESOURCES, BoardInput
 from game.client.hint import Hinter, HintPlan
 from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
-from game.client.refusals import greyed_words
+from game.client.greyed import greyed_words
 from game.client.session import ChatLine, GameSession
 from game.client.words import leader_words
 

@@ -843,7 +843,7 @@ def test_lobby_leave_closes_the_match(app):
 # ---------------------------------------------------------------------------- game over
 class TestGameOver:
     def test_scores_add_up_and_the_winner_leads(self, app):
-        from game.client.session import final_scores
+        from game.client.outcome import final_scores
         from game.scenes.game_over import GameOverScene
         s = ended_session(app.config, ["Ada", "Bea", "Cy"])
         rows = final_scores(s)

@@ -299,7 +299,7 @@ def test_a_bots_turn_and_the_scores_name_it_with_its_level(size, monkeypatch):
     """The top bar says whose turn it is as the bot's card says who it is ("Isabella's turn ·
     medium bot", never "Isabella (bot)'s turn"), and the scores' sentences name a bot with its
     level ("Lucrezia (hard bot) wins")."""
-    from game.client.words import outcome_words
+    from game.client.outcome import outcome_words
     from game.scenes.panels import top_bar
     from walk import play_market_turn
     said: list[str] = []

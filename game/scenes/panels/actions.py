@@ -8,7 +8,7 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 
-from game.client.refusals import greyed_words as _greyed_words
+from game.client.greyed import greyed_words as _greyed_words
 
 from .base import Context, Panel
 
@@ -119,5 +119,5 @@ class ActionBar(Panel):
 
 def greyed_words(key: str, ctx: Context) -> str | None:
     """Why the action bar's button ``key`` is greyed now, in words (None: no reason to give); the
-    words are the client's (:func:`game.client.refusals.greyed_words`), shared with the text client."""
+    words are the client's (:func:`game.client.greyed.greyed_words`), shared with the text client."""
     return _greyed_words(key, ctx.session, ctx.plan)
