@@ -144,14 +144,12 @@ import threading
 import time
 import weakref
 from collections import deque
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 import orjson
 
-from game.bots.turn_policy import Leave, after_no_answer, after_refusal
 from game.rules.actions import Action
 from game.rules.components import GameConfig
 from game.rules.engine import Game
@@ -162,6 +160,7 @@ from . import protocol as P
 from .discovery import Announcer, TableInfo, should_announce
 from .framing import LineFeeder, ProtocolError, decode_line, encode
 from .poller import Poller, SelectorPoller
+from .bot_scheduler import BotScheduler
 from .room import CANNOT_SAVE, INTERNAL_ERROR, SAVING_AGAIN, SERVER_VOICE, Room
 from .tables import Table, TableBook
 
@@ -229,15 +228,6 @@ the deadlines that come in between are seen together."""
 WATCH_BATCH = 128
 """Connections looked at in one wake-up at most; those left wait for the next wake-up (thousands
 connecting at once come due at once: their heartbeats are spread over a few wake-ups)."""
-BOT_WINDOW = 30.0
-"""Seconds of bot decisions the admission of bot games looks back on (see :meth:`Server.bot_load`)."""
-BOT_WAIT_MAX = 1.0
-"""A bot decision's wait (asked to answered) at p95 past which no more bot games are admitted: a
-bot's turn takes two or three decisions, each ``bot_delay`` apart at least, so beyond this a
-turn no longer fits in 3 s (issue 20, section 6)."""
-BOT_WARMUP = 20.0
-"""Seconds a game's bots are watched before another game with bots is admitted beside it: their
-set-up choices are quick, their turns are not, so a younger game's rate says too little."""
 ANNOUNCE_INTERVAL = 0.5
 """Seconds between two looks at the lobby for the LAN announcement (only changes are sent)."""
 """Seconds between two runs of the janitor (:meth:`Server.sweep`)."""
@@ -414,24 +404,6 @@ class HostView:
         return sorted(n for n in self.connected if n != me)
 
 
-@dataclass
-class _BotTurn:
-    """Where the bots of one game stand."""
-
-    ticket: int = 0          # the decision under way (0: none)
-    asked: float = 0.0       # when it was asked (time.monotonic())
-    began: float = dataclasses.field(default_factory=time.monotonic)   # when its bots first thought
-    last_move: float = 0.0   # when a bot of this game last moved (time.monotonic())
-    cancel: Callable[[], None] | None = None   # drops the decision under way (nobody waits for it)
-
-    def drop(self) -> None:
-        """Nobody waits for the decision under way any more: the worker does not think about it."""
-        if self.ticket and self.cancel is not None:
-            self.cancel()
-        self.ticket = 0
-        self.cancel = None
-
-
 class Server:
     """A running server. ``start()`` binds and serves on a background thread; ``stop()`` ends it.
 
@@ -482,10 +454,8 @@ class Server:
         self._status_at = time.monotonic()
         self._status_lines = 0
         self._seeds = random.Random(self.options.seed) if self.options.seed is not None else None
-        self._bot_pool: Any = None         # game.bots.driver.BotPool, made for the first bot game
-        self._bot_turns: dict[int, _BotTurn] = {}   # game id -> its bots' progress
-        self._bot_tickets = 0
-        self._bot_log: deque[tuple[float, float, float, int]] = deque()   # (answered, thought, waited, game)
+        self.bots = BotScheduler(config, self.options, self.rooms, self._call_soon, self._call_at,
+                                 self._tell_ours, self._stopping.is_set)
         self.address: tuple[str, int] = (self.options.host, self.options.port)
         self.announcer: Announcer | None = None
         self.queued = 0                    # bytes queued for every connection together
@@ -635,7 +605,7 @@ class Server:
             return
         room.mark_absent_away()
         if room.bots:
-            self._bots_step(room)
+            self.bots.step(room)
 
     def stop(self) -> None:
         """Stop accepting, close every game log (unfinished games stay saved) and connection.
@@ -661,9 +631,7 @@ class Server:
                     listener.close()
             for room in list(self.rooms.values()):    # first: no departure below reaches a log
                 room.close("shutdown")
-            if self._bot_pool is not None:
-                self._bot_pool.close()
-                self._bot_pool = None
+            self.bots.close()
             for s in list(self.sessions):
                 self._close(s)
             self._dirty.clear()
@@ -871,7 +839,7 @@ class Server:
             if not room.saving:
                 room.retry_save()
                 if room.saving and room.bots:
-                    self._bots_step(room)
+                    self.bots.step(room)
 
     def _log_status(self) -> None:
         """One line for the operator: who is here, what is being played, how busy the server is.
@@ -1514,163 +1482,22 @@ class Server:
         with self.lock:
             self.rooms.pop(room.id, None)
             self._origin.pop(room.id, None)
-            turn = self._bot_turns.pop(room.id, None)
-            if turn is not None:
-                turn.drop()
+            self.bots.forget(room.id)
             for nick in room.nicknames:
                 if self.seats.get(nick) is room:
                     del self.seats[nick]
 
     # ------------------------------------------------------------------ bots
-    def _bots_step(self, room: Room) -> None:
-        """Ask the bot that must act in ``room`` (if any) for its next request, in the background.
+    def bot_load(self, now: float | None = None) -> tuple[float, float, float]:
+        """How busy the bots' workers are (:meth:`.bot_scheduler.BotScheduler.load`)."""
+        return self.bots.load(now)
 
-        Called on the loop thread after anything that may hand the turn to a bot. At most one
-        decision per game is under way; none while nobody is at the table.
-        """
-        if not room.bots or room.closed or room.finished or not room.humans_online:
-            return
-        turn = self._bot_turns.setdefault(room.id, _BotTurn())
-        if turn.ticket:
-            return
-        from game.bots.driver import due, make_job
-        with room.lock:
-            nick = due(room.game, room.bots)
-            if nick is None:
-                return
-            job = make_job(room.game, nick, room.bots[nick], self.options.bot_budget)
-        self._bot_think(room.id, turn, job)
-
-    def _bot_think(self, gid: int, turn: "_BotTurn", job: Any) -> None:
-        self._bot_tickets += 1
-        turn.ticket = ticket = self._bot_tickets
-        turn.asked = time.monotonic()
-        if self._bot_pool is None:
-            from game.bots.driver import BotPool
-            o = self.options
-            self._bot_pool = BotPool(self.config, processes=o.bot_processes, workers=o.bot_workers,
-                                     time_limit=o.bot_time_limit)
-        turn.cancel = self._bot_pool.submit(
-            job, lambda answer: self._call_soon(self._bot_answer, gid, ticket, job, answer))
-
-    def _bot_answer(self, gid: int, ticket: int, job: Any, answer: Any) -> None:
-        """A bot has decided (loop thread): apply it now, or once the game's pace (its ``botPace``,
-        else ``bot_delay``) has passed since its last bot move."""
-        turn = self._bot_turns.get(gid)
-        if turn is None or turn.ticket != ticket:
-            return
-        now = time.monotonic()
-        self._bot_record(now, answer.seconds if answer is not None else 0.0, now - turn.asked, gid)
-        if answer is None:
-            self._bot_leaves(gid, job.nickname, after_no_answer())
-            return
-        room = self.rooms.get(gid)
-        pace = room.bot_pace if room is not None and room.bot_pace is not None else self.options.bot_delay
-        wait = turn.last_move + pace - time.monotonic()
-        if wait > 0:
-            self._call_at(time.monotonic() + wait, self._bot_apply, gid, ticket, answer)
-        else:
-            self._bot_apply(gid, ticket, answer)
-
-    def _bot_apply(self, gid: int, ticket: int, answer: Any) -> None:
-        room = self.rooms.get(gid)
-        turn = self._bot_turns.get(gid)
-        if room is None or turn is None or turn.ticket != ticket:
-            return
-        turn.ticket = 0
-        job = answer.job
-        if room.closed or room.finished or not room.humans_online:
-            return   # asked again when someone comes back
-        if room.game.version != job.version:   # the game moved meanwhile (setup): think again
-            self._bots_step(room)
-            return
-        if room.submit(job.nickname, answer.action):
-            turn.last_move = time.monotonic()
-            log.debug("game %d: %s (%s) %s: %s", gid, job.nickname, answer.level, answer.action.TYPE, answer.why)
-            self._bots_step(room)
-            return
-        if room.unsaved:   # refused because it could not be saved: asked again in a moment
-            self._call_at(time.monotonic() + SWEEP_INTERVAL, self._bots_step, room)
-            return
-        log.error("game %d: the engine refused %s's %r (%s bot)", gid, job.nickname, answer.action, answer.level)
-        then = after_refusal(job, answer.level)
-        if isinstance(then, Leave):
-            self._bot_leaves(gid, job.nickname, then)
-            return
-        self._bot_think(gid, turn, then)
-
-    def _bot_leaves(self, gid: int, nick: str, leave: Leave) -> None:
-        """A bot cannot go on (even the easy bot's request was refused, or no decision could be
-        had): rather than hold the game up, it says why at the table (``UpdateChat`` to our
-        clients) and leaves it like a player who quits (``UpdatePlayerStatus`` to everyone,
-        recorded in the log): its turns are skipped from then on, after a restart too."""
-        room = self.rooms.get(gid)
-        turn = self._bot_turns.get(gid)
-        if turn is not None:
-            turn.ticket = 0
-        if room is None or self._stopping.is_set():
-            return
-        log.error("game %d: %s %s; it leaves the table and the game goes on without it", gid, nick, leave.why)
-        text = leave.farewell
-        room.say(nick, text)
-        data = encode(P.update_chat(nick, text))
+    def _tell_ours(self, room: Room, data: bytes) -> None:
+        """Hand encoded lines to the people at ``room`` who joined with our client."""
         for person in room.nicknames:
             s = self.by_nick.get(person)
             if s is not None and s.room is room and s.extensions:
                 s.push(data)
-        room.retire_bot(nick)
-        self._bots_step(room)
-
-    def _bot_record(self, now: float, thought: float, waited: float, gid: int = 0) -> None:
-        log_ = self._bot_log
-        log_.append((now, max(0.0, thought), max(0.0, waited), gid))
-        while log_ and now - log_[0][0] > BOT_WINDOW:
-            log_.popleft()
-
-    def bot_load(self, now: float | None = None) -> tuple[float, float, float]:
-        """How busy the bots' workers are, from the decisions of the last :data:`BOT_WINDOW`
-        seconds: the share of the workers' time spent thinking (each game's thinking over the time
-        it was watched, a game that began a moment ago included at its rate so far), the share one
-        more game would add (their mean), and the p95 of how long a decision waited from asked to
-        answered (seconds)."""
-        now = time.monotonic() if now is None else now
-        recent = [e for e in self._bot_log if now - e[0] <= BOT_WINDOW]
-        if not recent:
-            return 0.0, 0.0, 0.0
-        thought: dict[int, float] = {}
-        began: dict[int, float] = {}
-        for at, secs, waited, gid in recent:
-            thought[gid] = thought.get(gid, 0.0) + secs
-            began[gid] = min(began.get(gid, at), at - waited)
-        workers = max(1, self.options.bot_workers)
-        rates = [thought[g] / min(BOT_WINDOW, max(2.0, now - began[g])) for g in thought]
-        waits = sorted(e[2] for e in recent)
-        return (sum(rates) / workers, sum(rates) / len(rates) / workers,
-                waits[min(len(waits) - 1, int(0.95 * len(waits)))])
-
-    def _bots_at_pace(self, table: Table | None = None) -> str | None:
-        """Why one more game with bots would slow the bot games under way (the words of a refusal),
-        or None: the workers would be busier than ``bot_load`` with the games there are, the
-        tables with bots waiting to start and one more (each at the games' mean), or their
-        decisions already wait beyond :data:`BOT_WAIT_MAX` at p95, or a game with bots began
-        less than :data:`BOT_WARMUP` seconds ago (its rate is not known yet)."""
-        limit = self.options.bot_load
-        live = [r.id for r in self.rooms.values() if r.bots and not r.finished and not r.closed]
-        if not limit or not live:
-            return None
-        games = len(live)
-        now = time.monotonic()
-        load, each, wait = self.bot_load(now)
-        waiting = sum(1 for t in self.tables if t.bots and t is not table)   # they will start soon
-        young = any(now - turn.began < BOT_WARMUP for g in live if (turn := self._bot_turns.get(g)) is not None)
-        if load + each * (waiting + 1) <= limit and wait <= BOT_WAIT_MAX:
-            if not young:
-                return None
-            log.info("a game with bots refused: another began less than %g s ago", BOT_WARMUP)
-            return BOTS_WARMING.format(_secs(BOT_WARMUP))
-        log.info("a game with bots refused: the bots' workers are %.0f%% busy with %d bot games "
-                 "(%d tables waiting), decisions wait %.2f s at p95", 100 * load, games, waiting, wait)
-        return BOTS_AT_PACE
 
     def room_of(self, nickname: str) -> Room | None:
         """The unfinished or still-watched room where ``nickname`` sits, if any."""
@@ -1719,7 +1546,7 @@ class Server:
         else:
             room = s.room
             if room.submit(s.nickname, action) and room.bots:
-                self._bots_step(room)
+                self.bots.step(room)
 
     # ------------------------------------------------------------------ lobby
     def _join(self, s: Session, msg: P.ReqJoin) -> None:
@@ -1877,7 +1704,7 @@ class Server:
             s.push(b"".join(encode(P.update_chat(who, text)) for who, text, _at in room.chat))
         log.info("%s rejoined game %d", nick, room.id)
         if room.bots:
-            self._bots_step(room)   # a person is back at the table: the bots carry on
+            self.bots.step(room)   # a person is back at the table: the bots carry on
 
     @staticmethod
     def _send_history(s: Session, room: Room, nick: str, away: bool = True) -> bool:
@@ -1985,7 +1812,7 @@ class Server:
                                     + len(bots) > o.max_bots):
             return BOTS_BUSY.format(o.max_bots)
         if bots and (table is None or not table.bots):
-            return self._bots_at_pace(table)
+            return self.bots.at_pace(sum(1 for t in self.tables if t.bots and t is not table))
         return None
 
     @staticmethod
@@ -2104,7 +1931,7 @@ class Server:
         log.info("game %d started: %s", gid, ", ".join(
             n + (f" ({seats[n]} bot)" if n in seats else "") for n in game.nicknames))
         if seats:
-            self._bots_step(room)
+            self.bots.step(room)
 
     # ------------------------------------------------------------------ tables (our extension)
     def _list_tables(self, s: Session, msg: P.ReqTables) -> None:
@@ -2267,11 +2094,9 @@ class Server:
                 room = s.room
                 room.leave(s.nickname)
                 if room.bots and not room.humans_online:   # bots play only while someone watches
-                    turn = self._bot_turns.get(room.id)
-                    if turn is not None:
-                        turn.drop()
+                    self.bots.pause(room)
                 elif room.bots:
-                    self._bots_step(room)   # the turn may have passed to a bot
+                    self.bots.step(room)   # the turn may have passed to a bot
 
     def disconnected(self, s: Session) -> None:
         """Called once per connection as it closes: the player quits, the connection is forgotten."""
@@ -2416,10 +2241,6 @@ NO_GAME = "No game joined within {} s: closing the connection."
 TOO_MANY_TABLES = "Too many games in progress from your address (at most {}): finish one first."
 TOO_MANY_BOTS = "Too many computer players in games from your address (at most {}): finish a game first."
 BOTS_BUSY = "The server's computer players are all busy ({} seats taken): try again later, or play with people."
-BOTS_WARMING = ("A game with computer players began here a moment ago: the server sees how busy its bots keep it "
-                "before it takes another. Try again in {} seconds, or play with people.")
-BOTS_AT_PACE = ("The server's computer players are as busy as they can be while keeping their pace: try again in "
-                "a few minutes, or play with people.")
 REFUSALS = {"full": "(server full)", "address": "(too many from one address)"}
 
 

@@ -388,13 +388,13 @@ class TestBotWork:
         gid = srv.room_of("a").id
         cancelled = []
         with srv.lock:
-            turn = srv._bot_turns[gid]
+            turn = srv.bots.turns[gid]
             assert turn.ticket                      # the bot is thinking about its leaders
             drop = turn.cancel
             turn.cancel = lambda: (cancelled.append(gid), drop())
         a.close()
         wait_until(lambda: not srv.rooms[gid].humans_online)
-        assert srv._bot_turns[gid].ticket == 0 and cancelled == [gid]
+        assert srv.bots.turns[gid].ticket == 0 and cancelled == [gid]
 
 
     @pytest.mark.timeout(40)

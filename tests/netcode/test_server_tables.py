@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from game.netcode import server as server_mod
+from game.netcode import bot_scheduler
 
 from conftest import Peer, wait_until
 
@@ -234,20 +234,20 @@ class TestBotsAtPace:
         ada.join("Ada", token="")
         ada.send({"type": "ReqNewGame", "playersCount": 2, "bots": ["easy"]})
         ada.until(lambda m: m["type"] == "UpdateGame")
-        wait_until(lambda: srv._bot_log)                          # its bot's first decision, measured
+        wait_until(lambda: srv.bots.decisions)                          # its bot's first decision, measured
         assert srv.bot_load()[0] < 0.7
         bea = peers(srv.address).welcome()
         young = sit(bea, "Bea", create="Too soon", playersCount=3, private=False, bots=["easy"])[-1]
         assert young["type"] == "ErrTable" and "began here a moment ago" in young["msg"]   # its rate is not known yet
         with srv.lock:
-            for turn in srv._bot_turns.values():
-                turn.began -= server_mod.BOT_WARMUP
+            for turn in srv.bots.turns.values():
+                turn.began -= bot_scheduler.BOT_WARMUP
         admitted = sit(bea, "Bea", create="Bots welcome", playersCount=3, private=False, bots=["easy"])
         assert admitted[-1]["type"] == "UpdateBookedSeats"        # idle workers: admitted
         bea.send({"type": "ReqQuit"})
         wait_until(lambda: not srv.tables)
         with srv.lock:                                           # a game whose bots think without pause
-            srv._bot_log.append((time.monotonic(), 25.0, 0.5, 99))
+            srv.bots.decisions.append((time.monotonic(), 25.0, 0.5, 99))
         cy = peers(srv.address).welcome()
         err = sit(cy, "Cy", create="More bots", playersCount=3, private=False, bots=["hard"])[-1]
         assert err["type"] == "ErrTable" and err["reason"] == "LIMIT" and "keeping their pace" in err["msg"]
@@ -257,11 +257,11 @@ class TestBotsAtPace:
         dee.send({"type": "ReqNewGame", "playersCount": 2, "bots": ["easy"]})
         assert "keeping their pace" in dee.expect("ErrNewGame")["reason"]
         with srv.lock:                                           # idle again, but decisions wait 2 s
-            srv._bot_log.clear()
-            srv._bot_log.append((time.monotonic(), 0.1, 2.0, 99))
+            srv.bots.decisions.clear()
+            srv.bots.decisions.append((time.monotonic(), 0.1, 2.0, 99))
         dee.send({"type": "ReqNewGame", "playersCount": 2, "bots": ["easy"]})
         assert "keeping their pace" in dee.expect("ErrNewGame")["reason"]
         with srv.lock:
-            srv._bot_log.clear()
+            srv.bots.decisions.clear()
         dee.send({"type": "ReqNewGame", "playersCount": 2, "bots": ["easy"]})
         dee.until(lambda m: m["type"] == "UpdateGame")

@@ -361,7 +361,7 @@ def test_a_hosted_lan_game_with_a_remote_client_and_a_bot_the_host_seated(app, m
         bot = next(iter(room.bots))
         assert sum(1 for h in room.game.history if h[0] == "apply" and h[1] == bot) > 10
         assert any(bot in line for line in session.log)
-        pool = app.server._bot_pool           # the hosted server's bots think in a worker process
+        pool = app.server.bots.pool           # the hosted server's bots think in a worker process
         assert pool.mode == "processes" and pool.worker_pids() and os.getpid() not in pool.worker_pids()
         workers = pool.worker_pids()
         app.server.stop()
