@@ -66,7 +66,7 @@ def run_once(config, scripts: list[list[tuple[str, bytes]]], seeds: list[int]) -
             game = Game.new(config, nicks, seed)
             tokens = {n: "" for n in nicks}
             gid = server.store.next_id()
-            room = server._new_room(gid, game, server.store.create(gid, config, game, tokens), tokens)
+            room = server.games.new_room(gid, game, server.store.create(gid, config, game, tokens), tokens)
             sessions = {}
             for i, nick in enumerate(nicks):
                 a, b = socket.socketpair()

@@ -136,7 +136,6 @@ import gc
 import heapq
 import logging
 import os
-import random
 import secrets
 import socket
 import ssl
@@ -152,25 +151,23 @@ import orjson
 
 from game.rules.actions import Action
 from game.rules.components import GameConfig
-from game.rules.engine import Game
 from game.rules.errors import MalformedRequest
-from game.seeds import new_seed
 
 from . import protocol as P
 from .discovery import Announcer, TableInfo, should_announce
 from .framing import LineFeeder, ProtocolError, decode_line, encode
-from .poller import Poller, SelectorPoller
 from .bot_scheduler import BotScheduler
+from .games import Games, token_message
+from .poller import Poller, SelectorPoller
 from .room import CANNOT_SAVE, INTERNAL_ERROR, SAVING_AGAIN, SERVER_VOICE, Room
+from .store import GameStore
 from .tables import Table, TableBook
 
 __all__ = ["CANNOT_SAVE", "CANNOT_START", "SAVING_AGAIN", "SERVER_VOICE", "HostView", "Server", "ServerOptions",
            "serve"]
-from .store import GameLog, GameStore
 
 log = logging.getLogger("mor.server")
 
-UPDATE_SESSION_TOKEN = "UpdateSessionToken"
 MAX_QUEUED_BYTES = 4 * 1024 * 1024
 """A client with more than this many bytes not yet taken by its socket is not reading: it is
 dropped (read at each flush, so tests may lower it)."""
@@ -424,7 +421,6 @@ class Server:
         self.pending_bots: tuple[str, ...] = ()
         self.pending_pace: float | None = None   # the pending game's botPace (None: bot_delay)
         self.rooms: dict[int, Room] = {}
-        self.seats: dict[str, Room] = {}
         self.by_nick: dict[str, Session] = {}
         self.listener: socket.socket | None = None
         self.tls_listener: socket.socket | None = None   # the TLS port's (--tls-cert)
@@ -453,9 +449,11 @@ class Server:
         self.lines_handled = 0             # lines answered since the start (the status line's rate)
         self._status_at = time.monotonic()
         self._status_lines = 0
-        self._seeds = random.Random(self.options.seed) if self.options.seed is not None else None
         self.bots = BotScheduler(config, self.options, self.rooms, self._call_soon, self._call_at,
                                  self._tell_ours, self._stopping.is_set)
+        self.games = Games(config, self.options, self.store, self.lock, self.rooms, self.by_nick, self.bots,
+                           self._call_at)
+        self.seats = self.games.seats
         self.address: tuple[str, int] = (self.options.host, self.options.port)
         self.announcer: Announcer | None = None
         self.queued = 0                    # bytes queued for every connection together
@@ -463,7 +461,6 @@ class Server:
         self.max_connections = self.options.max_connections   # lowered to fit the descriptor limit
         self.refused: dict[str, int] = {}  # why -> connections refused at the door since the last log line
         self._refused_logged = 0.0
-        self._origin: dict[int, str] = {}  # game id -> the address of whoever started it
         self._head: tuple[Session | None, float] = (None, 0.0)   # the head of the list, and since when it is asked
         self._clocks: list[tuple[float, int, weakref.ref[Session]]] = []   # (when to look, number, connection)
         self._clocks_dead = 0              # entries in it of connections closed since
@@ -501,7 +498,7 @@ class Server:
         if self.tls_listener is not None:
             self.tls_address = self.tls_listener.getsockname()[:2]
             self.tls_fingerprint = cert_fingerprint(self.options.tls_cert)
-        self._restore_games()
+        self.games.restore()
         self._poller = Poller.create()
         self._wake_r, self._wake_w = socket.socketpair()
         self._wake_r.setblocking(False)
@@ -577,35 +574,6 @@ class Server:
             sock.close()
             raise
         return sock
-
-    def _restore_games(self) -> None:
-        """Bring back every unfinished saved game, its players away until they rejoin."""
-        for r in self.store.restore_all(self.config):
-            clash = [p.nickname for p in r.game.players if p.nickname in self.seats]
-            if clash or r.game_id in self.rooms:
-                log.error("game %d not restored: %s already seated in another game",
-                          r.game_id, ", ".join(clash) or "its id is")
-                r.log.close()
-                continue
-            room = self._new_room(r.game_id, r.game, r.log, r.tokens, r.bots, r.bot_pace)
-            room.chat.extend(r.chat)     # the last lines said at the table, for whoever rejoins
-            # the turn waits for its player a while: a restart is nobody's departure, and the
-            # first one back must not be handed someone else's turn (nor a half-done turn ended)
-            if self.options.restart_grace > 0:
-                self._call_at(time.monotonic() + self.options.restart_grace, self._restart_grace_over, room.id)
-            else:
-                room.mark_all_away()
-            log.info("restored game %d (%s)", r.game_id, ", ".join(room.nicknames))
-
-    def _restart_grace_over(self, game_id: int) -> None:
-        """The players of a restored game who are not back yet become away (the others are told,
-        and their turns are skipped from now on, as after a drop)."""
-        room = self.rooms.get(game_id)
-        if room is None:
-            return
-        room.mark_absent_away()
-        if room.bots:
-            self.bots.step(room)
 
     def stop(self) -> None:
         """Stop accepting, close every game log (unfinished games stay saved) and connection.
@@ -835,11 +803,7 @@ class Server:
             for table in self.tables:
                 if table.full:
                     self._table_changed(table)
-        for room in list(self.rooms.values()):
-            if not room.saving:
-                room.retry_save()
-                if room.saving and room.bots:
-                    self.bots.step(room)
+        self.games.retry_saving()
 
     def _log_status(self) -> None:
         """One line for the operator: who is here, what is being played, how busy the server is.
@@ -1312,7 +1276,7 @@ class Server:
             return
         try:
             if kind is not None and not self._stopping.is_set():
-                self._game_request(s, msg)   # what dispatch does with a game request
+                self.games.request(s, msg)   # what dispatch does with a game request
             else:
                 self.dispatch(s, msg)
         except Exception:
@@ -1438,59 +1402,24 @@ class Server:
         s.room = None   # a closed connection (its heartbeat timer may hold it a while) keeps no game
 
     # ------------------------------------------------------------------ rooms
-    def sweep(self, now: float | None = None) -> list[int]:
-        """Remove finished games nobody is connected to, and unfinished ones empty for ``grace``
-        seconds (their log is marked ended: they will not be restored). Returns the removed ids.
-
-        ``now`` is a ``time.monotonic()`` value (tests pass a later one instead of waiting).
-        """
-        now = time.monotonic() if now is None else now
-        with self.lock:
-            expired = [r for r in self.rooms.values() if r.expired(now, self.options.grace)]
-            for room in expired:
-                self._remove_room(room)
-                room.close("finished" if room.finished else "abandoned")
-        for room in expired:
-            log.info("game %d removed (%s)", room.id, "finished" if room.finished else "abandoned")
-        return [r.id for r in expired]
-
-    def _new_room(self, gid: int, game: Game, glog: GameLog | None, tokens: dict[str, str],
-                  bots: dict[str, str] | None = None, bot_pace: float | None = None) -> Room:
-        by_nick = self.by_nick
-        # The room holds these two functions: they name it by its id, never by reference, so a
-        # removed room is freed at once (a cycle would wait for the collector, which the frozen
-        # heap of a long-running server keeps away from old objects).
-
-        def send(nickname: str, msgs: list[dict[str, Any]]) -> None:
-            s = by_nick.get(nickname)
-            if s is not None and s.room is not None and s.room.id == gid:
-                s.send(*msgs)
-
-        def send_bytes(nickname: str, data: bytes) -> None:
-            s = by_nick.get(nickname)
-            if s is not None and s.room is not None and s.room.id == gid:
-                s.push(data)
-
-        room = Room(gid, game, send, glog, tokens, send_bytes=send_bytes, bots=bots, bot_pace=bot_pace)
-        with self.lock:
-            self.rooms[gid] = room
-            for nick in room.nicknames:
-                self.seats[nick] = room
-        return room
-
-    def _remove_room(self, room: Room) -> None:
-        with self.lock:
-            self.rooms.pop(room.id, None)
-            self._origin.pop(room.id, None)
-            self.bots.forget(room.id)
-            for nick in room.nicknames:
-                if self.seats.get(nick) is room:
-                    del self.seats[nick]
-
     # ------------------------------------------------------------------ bots
     def bot_load(self, now: float | None = None) -> tuple[float, float, float]:
         """How busy the bots' workers are (:meth:`.bot_scheduler.BotScheduler.load`)."""
         return self.bots.load(now)
+
+    def room_of(self, nickname: str) -> Room | None:
+        """The unfinished or still-watched room where ``nickname`` sits, if any."""
+        return self.games.room_of(nickname)
+
+    def sweep(self, now: float | None = None) -> list[int]:
+        """Remove the games nobody needs any more (:meth:`.games.Games.sweep`); returns their ids."""
+        return self.games.sweep(now)
+
+    def _undo(self, s: Session, msg: P.ReqUndo) -> None:
+        self.games.undo(s, msg)
+
+    def _replay(self, s: Session, msg: P.ReqReplay) -> None:
+        self.games.replay(s, msg)
 
     def _tell_ours(self, room: Room, data: bytes) -> None:
         """Hand encoded lines to the people at ``room`` who joined with our client."""
@@ -1499,12 +1428,6 @@ class Server:
             if s is not None and s.room is room and s.extensions:
                 s.push(data)
 
-    def room_of(self, nickname: str) -> Room | None:
-        """The unfinished or still-watched room where ``nickname`` sits, if any."""
-        with self.lock:
-            s = self.by_nick.get(nickname)
-            return s.room if s is not None and s.room is not None else self.seats.get(nickname)
-
     # ------------------------------------------------------------------ messages
     def dispatch(self, s: Session, msg: Any) -> None:
         """Answer one parsed message of a connection (exactly one reply, or none for
@@ -1512,7 +1435,7 @@ class Server:
         if self._stopping.is_set():
             return
         if isinstance(msg, Action):
-            self._game_request(s, msg)
+            self.games.request(s, msg)
             return
         handler = _HANDLERS.get(type(msg))
         if handler is not None:
@@ -1538,16 +1461,6 @@ class Server:
         s.send(P.res_goodbye())
         s.said_goodbye()
 
-    def _game_request(self, s: Session, action: Action) -> None:
-        if s.nickname is None:
-            s.send(P.err_nickname(P.NOT_SET))
-        elif s.room is None or s.left:
-            s.send(P.err_nickname(P.NOT_IN_GAME))
-        else:
-            room = s.room
-            if room.submit(s.nickname, action) and room.bots:
-                self.bots.step(room)
-
     # ------------------------------------------------------------------ lobby
     def _join(self, s: Session, msg: P.ReqJoin) -> None:
         """``ReqJoin``: a first join puts the player in the waiting list; a seated nickname with
@@ -1565,10 +1478,10 @@ class Server:
             else:
                 room = self.seats.get(nick)
                 if room is not None and not room.closed and (
-                        not room.finished or (msg.token and self._may_retake(room, nick, msg.token))):
+                        not room.finished or (msg.token and self.games.may_retake(room, nick, msg.token))):
                     # a game that ended while its player was away is still theirs to see, with
                     # the token that proves the seat; anyone else starts afresh in the waiting room
-                    self._rejoin(s, nick, room, msg.token)
+                    self.games.rejoin(s, nick, room, msg.token)
                 elif msg.table is not None:
                     self._enter_table(s, nick, msg.token, msg.table)
                 else:
@@ -1600,129 +1513,7 @@ class Server:
             s.push(data)
             return
         assert room is not None
-        room.say(s.nickname, msg.text)          # kept with where it falls among the moves, and saved
-        for nick in room.nicknames:
-            other = self.by_nick.get(nick)
-            if other is not None and other.room is room and (other.extensions or other is s):
-                other.push(data)
-
-    def _undo(self, s: Session, msg: P.ReqUndo) -> None:
-        """``ReqUndo`` (our extension): take back the sender's last request of this turn; everyone
-        at the table gets the game as it now is (see :meth:`Room.undo`). A client that did not
-        join with a token is answered as the reference would answer an unknown type."""
-        if not s.extensions:
-            s.send(P.err_protocol(P.UNKNOWN_TYPE.format(P.REQ_UNDO)))
-        elif s.nickname is None:
-            s.send(P.err_nickname(P.NOT_SET))
-        elif s.room is None or s.left:
-            s.send(P.err_nickname(P.NOT_IN_GAME))
-        else:
-            room = s.room
-            with self.lock:
-                ours = {n for n in room.nicknames
-                        if (o := self.by_nick.get(n)) is not None and o.room is room and o.extensions}
-            room.undo(s.nickname, ours)
-
-    def _replay(self, s: Session, msg: P.ReqReplay) -> None:
-        """``ReqReplay`` (our extension): the replay of a finished game to one of its players, as
-        ``UpdateReplay {game, replay}``: the sender's own game once it is over, or a game of the
-        record (``games/finished/``) by number with one of its seats' tokens."""
-        if not s.extensions:
-            s.send(P.err_protocol(P.UNKNOWN_TYPE.format(P.REQ_REPLAY)))
-            return
-        from game.replays import ReplayError, config_digest, record_from_log, replay_record
-        if msg.game is None:
-            room = s.room
-            if s.nickname is None or room is None:
-                s.send(P.err_nickname(P.NOT_IN_GAME if s.nickname is not None else P.NOT_SET))
-                return
-            with room.lock:
-                if not room.game.ended:
-                    s.send({"reason": P.REPLAY_NOT_FINISHED, "type": P.ERR_REPLAY})
-                    return
-                record = replay_record(room.game, "server", s.nickname, room.bots)
-            s.send({"game": room.id, "replay": record, "type": P.UPDATE_REPLAY})
-            return
-        data_dir = self.store.data_dir
-        path = None if data_dir is None else Path(data_dir) / "games" / "finished" / f"{msg.game}.jsonl"
-        try:
-            if path is None:
-                raise OSError
-            data = path.read_bytes()
-            header = orjson.loads(data.split(b"\n", 1)[0])
-            record = record_from_log(data, "server")
-        except (OSError, ValueError, ReplayError):
-            s.send({"reason": P.REPLAY_NO_SUCH_GAME, "type": P.ERR_REPLAY})
-            return
-        tokens = header.get("tokens") if isinstance(header, dict) else None
-        seat = next((n for n, t in (tokens or {}).items() if msg.token and isinstance(t, str) and t
-                     and secrets.compare_digest(t.encode(), msg.token.encode())), None)
-        if seat is None:
-            s.send({"reason": P.REPLAY_NOT_YOURS, "type": P.ERR_REPLAY})
-            return
-        try:   # a game that was abandoned is in the record too: only a game played out has a replay
-            ended = Game.replay(self.config, record["nicknames"], record["seed"],
-                                [tuple(e) for e in record["history"]]).ended
-        except Exception:   # a damaged log must not hurt the server
-            ended = False
-        if not ended:
-            s.send({"reason": P.REPLAY_NOT_FINISHED, "type": P.ERR_REPLAY})
-            return
-        record.update(viewer=seat, configDigest=config_digest(self.config))
-        s.send({"game": msg.game, "replay": record, "type": P.UPDATE_REPLAY})
-
-    def _may_retake(self, room: Room, nick: str, token: str | None) -> bool:
-        if nick in room.bots:   # a bot's seat is nobody's to take
-            return False
-        if token is None:
-            return self.options.compat_rejoin
-        expected = room.tokens.get(nick) or ""
-        return bool(token) and bool(expected) and secrets.compare_digest(token.encode(), expected.encode())
-
-    def _rejoin(self, s: Session, nick: str, room: Room, token: str | None) -> None:
-        if nick in room.online or not self._may_retake(room, nick, token):
-            log.info("%r refused seat %r in game %d", s, nick, room.id)
-            s.send(P.err_nickname(P.TAKEN))
-            return
-        s.nickname, s.room, s.token = nick, room, room.tokens.get(nick)
-        self.by_nick[nick] = s
-        intro = [self._token_message(s.token)] if token is not None and s.token else []
-        if s.extensions:
-            room.plain.discard(nick)
-        else:
-            room.plain.add(nick)
-        with room.lock:     # marked away (turns may have been skipped), or back before that (a drop
-            away = not room.game.player(nick).active   # within a restart's grace: nothing skipped)
-        if not room.rejoin(nick, intro):  # the room closed itself (its log failed)
-            del self.by_nick[nick]
-            s.nickname = s.room = s.token = None
-            s.send(P.err_nickname(P.TAKEN))
-            return
-        # how the game got here (our extension): the log of a player who comes back, with what was
-        # said at the table lately where it was said among the moves
-        if s.extensions and not self._send_history(s, room, nick, away) and room.chat:
-            s.push(b"".join(encode(P.update_chat(who, text)) for who, text, _at in room.chat))
-        log.info("%s rejoined game %d", nick, room.id)
-        if room.bots:
-            self.bots.step(room)   # a person is back at the table: the bots carry on
-
-    @staticmethod
-    def _send_history(s: Session, room: Room, nick: str, away: bool = True) -> bool:
-        """``UpdateHistory`` (see :mod:`game.netcode.history`): the whole game's updates as ``nick``
-        saw them, the table's recent chat among them, and their turns skipped while away (none
-        when they were not marked away: an absence told once is not told again). A failure is
-        logged, never fatal to the rejoin (False: nothing was sent)."""
-        from .history import history_lines, recent_history
-        try:
-            with room.lock:
-                messages, skipped = recent_history(room.game, nick, chat=list(room.chat))
-                if not away:
-                    skipped = []
-            s.push(b"".join(encode(m) for m in history_lines(messages, skipped)))
-            return True
-        except Exception:
-            log.exception("cannot tell %s the history of game %d", nick, room.id)
-            return False
+        self.games.chat(s, room, msg.text, data)
 
     def _enter_lobby(self, s: Session, nick: str, token: str | None) -> None:
         s.nickname = nick
@@ -1731,16 +1522,12 @@ class Server:
         self.waiting.append(s)
         s.since = time.monotonic()
         if token is not None:
-            s.send(self._token_message(s.token))
+            s.send(token_message(s.token))
         log.info("%s joined the waiting list", nick)
         at = len(self.waiting) - 1
         if at >= self._told():   # the others are not told of one more behind them
             self._tell_booked(s)
         self._lobby_changed(at)
-
-    @staticmethod
-    def _token_message(token: str) -> dict[str, Any]:
-        return {"token": token, "type": UPDATE_SESSION_TOKEN}
 
     def _new_game(self, s: Session, msg: P.ReqNewGame) -> None:
         """``ReqNewGame``: only the head of the waiting list may set the size of the next game
@@ -1798,8 +1585,7 @@ class Server:
         of the server's bots, or None. ``table``: the table whose bots are being changed (not
         counted twice, nor as one more table)."""
         o = self.options
-        live = [r for gid, ip in self._origin.items() if ip == s.ip
-                and (r := self.rooms.get(gid)) is not None and not r.finished and not r.closed]
+        live = self.games.live_from(s.ip)
         mine = [t for t in self.tables if t.origin == s.ip and t is not table] if bots else []
         if table is None and o.tables_per_address and (
                 len(live) + self.tables.opened_from(s.ip) >= o.tables_per_address):
@@ -1846,7 +1632,7 @@ class Server:
         people = count - len(bots)
         if len(self.waiting) >= people:
             try:
-                self._start_game(self.waiting[:people], bots, self.pending_pace)
+                self.games.start(self.waiting[:people], bots, self.pending_pace)
             except OSError as e:   # it cannot be saved: nothing changed; the janitor tries again
                 if not self._start_failing:
                     self._start_failing = True
@@ -1897,42 +1683,6 @@ class Server:
             for w in self.waiting[:told]:
                 w.push(names if w.extensions else plain)
 
-    def _start_game(self, players: list[Session], bots: tuple[str, ...] = (), pace: float | None = None,
-                    origin: str | None = None) -> None:
-        """Create the game, save its header, seat the players (and bots) and send each person
-        their ``UpdateGame``.
-
-        :raises OSError: the game's log cannot be created (nobody is seated then).
-        """
-        from game.bots.driver import bot_nickname
-        nicks = [p.nickname or "" for p in players]
-        seed = self._seeds.getrandbits(63) if self._seeds is not None else new_seed()
-        seats: dict[str, str] = {}
-        taken = set(self.by_nick) | set(self.seats) | set(nicks)
-        for i, level in enumerate(bots):
-            nick = bot_nickname(taken, seed + i)
-            taken.add(nick)
-            seats[nick] = level
-        game = Game.new(self.config, nicks + list(seats), seed)
-        tokens = {p.nickname or "": p.token or "" for p in players}
-        gid = self.store.next_id()
-        pace = pace if seats else None
-        glog = self.store.create(gid, self.config, game, tokens, seats, pace)
-        room = self._new_room(gid, game, glog, tokens, seats, pace)
-        room.plain = {p.nickname or "" for p in players if not p.extensions}
-        self._origin[gid] = origin if origin is not None else players[0].ip if players else ""
-        size = len(game.players)
-        for p in players:
-            p.room = room
-            said = (size, bots) if p.extensions and bots else size
-            if p.announced != said:
-                p.send(P.update_join_game(size, list(bots) if p.extensions and bots else None))
-        room.start(nicks)
-        log.info("game %d started: %s", gid, ", ".join(
-            n + (f" ({seats[n]} bot)" if n in seats else "") for n in game.nicknames))
-        if seats:
-            self.bots.step(room)
-
     # ------------------------------------------------------------------ tables (our extension)
     def _list_tables(self, s: Session, msg: P.ReqTables) -> None:
         """``ReqTables``: a page of the open tables and the Quick game's queue (any time, also
@@ -1973,7 +1723,7 @@ class Server:
         s.table = table
         s.since = time.monotonic()
         table.seats.append(s)
-        s.send(self._token_message(s.token))
+        s.send(token_message(s.token))
         log.info("%s sat at table %r (%d of %d)", nick, table.name, len(table.seats), table.people)
         self._table_changed(table)
 
@@ -2029,7 +1779,7 @@ class Server:
         if table.full:
             players = table.seats[:table.people]
             try:
-                self._start_game(players, table.bots, table.pace, origin=table.origin)
+                self.games.start(players, table.bots, table.pace, origin=table.origin)
             except OSError as e:   # it cannot be saved: nothing changed; the janitor tries again
                 if not self._start_failing:
                     self._start_failing = True
@@ -2091,12 +1841,7 @@ class Server:
             elif s.table is not None:
                 self._leave_table(s)
             elif s.room is not None:
-                room = s.room
-                room.leave(s.nickname)
-                if room.bots and not room.humans_online:   # bots play only while someone watches
-                    self.bots.pause(room)
-                elif room.bots:
-                    self.bots.step(room)   # the turn may have passed to a bot
+                self.games.leave(s)
 
     def disconnected(self, s: Session) -> None:
         """Called once per connection as it closes: the player quits, the connection is forgotten."""

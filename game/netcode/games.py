@@ -1,0 +1,370 @@
+"""The games in progress of a server: their rooms, who sits where, their saves and their records.
+
+:class:`Games` starts a game when the lobby fills one (:meth:`Games.start`: the seed, the bots'
+seats, the log's header saved before anyone is seated), restores the unfinished games at start,
+hands each game request to its :class:`~.room.Room`, seats a returning player again (with the
+history of the game as that player saw it), takes back a request (``ReqUndo``), answers
+``ReqReplay`` from a game over or the record of finished games, and removes the games nobody
+needs any more (:meth:`Games.sweep`).
+
+No socket here: a player is a :class:`Client` (the server's connection: its ``send`` and ``push``
+queue messages and never block), so a test may drive the games with objects of its own.
+"""
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Protocol
+
+import orjson
+
+from game.rules.actions import Action
+from game.rules.components import GameConfig
+from game.rules.engine import Game
+from game.seeds import new_seed
+
+from . import protocol as P
+from .bot_scheduler import BotScheduler
+from .framing import encode
+from .room import Room
+from .store import GameLog, GameStore
+
+log = logging.getLogger("mor.server")
+
+UPDATE_SESSION_TOKEN = "UpdateSessionToken"
+
+
+class Client(Protocol):
+    """What the lobby and the games read and write of a player's connection."""
+
+    nickname: str | None
+    token: str | None
+    room: Room | None
+    table: Any                 # the open table it sits at (:class:`~.tables.Table`), or None
+    left: bool
+    announced: Any             # the game size (and bots) it was last told with UpdateJoinGame
+    extensions: bool           # joined with a token field: our client
+    ip: str                    # whom the per-address limits count it for
+    since: float               # since when it has been outside a game in progress
+
+    def send(self, *msgs: dict[str, Any]) -> None: ...
+
+    def push(self, data: bytes) -> None: ...
+
+
+def token_message(token: str) -> dict[str, Any]:
+    """``UpdateSessionToken`` (our extension): the token that takes the seat back after a drop."""
+    return {"token": token, "type": UPDATE_SESSION_TOKEN}
+
+
+class Games:
+    """The games of one server (see the module's docstring).
+
+    Public tables (read them under ``lock``): ``rooms`` (game id -> :class:`Room`), ``seats``
+    (nickname -> the unfinished room holding that seat) and ``origin`` (game id -> the address
+    of whoever started it, for the per-address limits). ``by_nick`` is the server's (nickname ->
+    its live connection), shared with the lobby.
+    """
+
+    def __init__(self, config: GameConfig, options: Any, store: GameStore, lock: threading.RLock,
+                 rooms: dict[int, Room], by_nick: dict[str, Any], bots: BotScheduler,
+                 call_at: Callable[..., None]) -> None:
+        self.config = config
+        self.options = options
+        self.store = store
+        self.lock = lock
+        self.by_nick = by_nick
+        self.bots = bots
+        self._call_at = call_at
+        self.rooms = rooms
+        self.seats: dict[str, Room] = {}
+        self.origin: dict[int, str] = {}   # game id -> the address of whoever started it
+        # game seeds from random.Random(options.seed) (tests), else from new_seed()
+        self.seeds = random.Random(options.seed) if options.seed is not None else None
+
+    def live_from(self, ip: str) -> list[Room]:
+        """The games in progress started from the address ``ip``."""
+        return [r for gid, where in self.origin.items() if where == ip
+                and (r := self.rooms.get(gid)) is not None and not r.finished and not r.closed]
+
+    def leave(self, s: Client) -> None:
+        """A seated player leaves (quits, or the connection ended): inactive at the table; the
+        bots pause while nobody is there, or go on if the turn passed to one of them."""
+        room = s.room
+        assert room is not None and s.nickname is not None
+        room.leave(s.nickname)
+        if room.bots and not room.humans_online:   # bots play only while someone watches
+            self.bots.pause(room)
+        elif room.bots:
+            self.bots.step(room)   # the turn may have passed to a bot
+
+    def retry_saving(self) -> None:
+        """While the disk is full (every second): say the arrivals and departures not saved yet,
+        and let the bots ask again."""
+        for room in list(self.rooms.values()):
+            if not room.saving:
+                room.retry_save()
+                if room.saving and room.bots:
+                    self.bots.step(room)
+
+    def chat(self, s: Client, room: Room, text: str, data: bytes) -> None:
+        """A line said at the table (``data``: its ``UpdateChat``, encoded): kept with where it falls
+        among the moves, saved, and sent to the table's clients of ours, the sender's included."""
+        assert s.nickname is not None
+        room.say(s.nickname, text)
+        for nick in room.nicknames:
+            other = self.by_nick.get(nick)
+            if other is not None and other.room is room and (other.extensions or other is s):
+                other.push(data)
+
+    def room_of(self, nickname: str) -> Room | None:
+        """The unfinished or still-watched room where ``nickname`` sits, if any."""
+        with self.lock:
+            s = self.by_nick.get(nickname)
+            return s.room if s is not None and s.room is not None else self.seats.get(nickname)
+
+    def sweep(self, now: float | None = None) -> list[int]:
+        """Remove finished games nobody is connected to, and unfinished ones empty for ``grace``
+        seconds (their log is marked ended: they will not be restored). Returns the removed ids.
+
+        ``now`` is a ``time.monotonic()`` value (tests pass a later one instead of waiting).
+        """
+        now = time.monotonic() if now is None else now
+        with self.lock:
+            expired = [r for r in self.rooms.values() if r.expired(now, self.options.grace)]
+            for room in expired:
+                self.remove_room(room)
+                room.close("finished" if room.finished else "abandoned")
+        for room in expired:
+            log.info("game %d removed (%s)", room.id, "finished" if room.finished else "abandoned")
+        return [r.id for r in expired]
+
+    def new_room(self, gid: int, game: Game, glog: GameLog | None, tokens: dict[str, str],
+                  bots: dict[str, str] | None = None, bot_pace: float | None = None) -> Room:
+        by_nick = self.by_nick
+        # The room holds these two functions: they name it by its id, never by reference, so a
+        # removed room is freed at once (a cycle would wait for the collector, which the frozen
+        # heap of a long-running server keeps away from old objects).
+
+        def send(nickname: str, msgs: list[dict[str, Any]]) -> None:
+            s = by_nick.get(nickname)
+            if s is not None and s.room is not None and s.room.id == gid:
+                s.send(*msgs)
+
+        def send_bytes(nickname: str, data: bytes) -> None:
+            s = by_nick.get(nickname)
+            if s is not None and s.room is not None and s.room.id == gid:
+                s.push(data)
+
+        room = Room(gid, game, send, glog, tokens, send_bytes=send_bytes, bots=bots, bot_pace=bot_pace)
+        with self.lock:
+            self.rooms[gid] = room
+            for nick in room.nicknames:
+                self.seats[nick] = room
+        return room
+
+    def remove_room(self, room: Room) -> None:
+        with self.lock:
+            self.rooms.pop(room.id, None)
+            self.origin.pop(room.id, None)
+            self.bots.forget(room.id)
+            for nick in room.nicknames:
+                if self.seats.get(nick) is room:
+                    del self.seats[nick]
+
+    def restore(self) -> None:
+        """Bring back every unfinished saved game, its players away until they rejoin."""
+        for r in self.store.restore_all(self.config):
+            clash = [p.nickname for p in r.game.players if p.nickname in self.seats]
+            if clash or r.game_id in self.rooms:
+                log.error("game %d not restored: %s already seated in another game",
+                          r.game_id, ", ".join(clash) or "its id is")
+                r.log.close()
+                continue
+            room = self.new_room(r.game_id, r.game, r.log, r.tokens, r.bots, r.bot_pace)
+            room.chat.extend(r.chat)     # the last lines said at the table, for whoever rejoins
+            # the turn waits for its player a while: a restart is nobody's departure, and the
+            # first one back must not be handed someone else's turn (nor a half-done turn ended)
+            if self.options.restart_grace > 0:
+                self._call_at(time.monotonic() + self.options.restart_grace, self._restart_grace_over, room.id)
+            else:
+                room.mark_all_away()
+            log.info("restored game %d (%s)", r.game_id, ", ".join(room.nicknames))
+
+    def _restart_grace_over(self, game_id: int) -> None:
+        """The players of a restored game who are not back yet become away (the others are told,
+        and their turns are skipped from now on, as after a drop)."""
+        room = self.rooms.get(game_id)
+        if room is None:
+            return
+        room.mark_absent_away()
+        if room.bots:
+            self.bots.step(room)
+
+    def start(self, players: list[Client], bots: tuple[str, ...] = (), pace: float | None = None,
+                    origin: str | None = None) -> None:
+        """Create the game, save its header, seat the players (and bots) and send each person
+        their ``UpdateGame``.
+
+        :raises OSError: the game's log cannot be created (nobody is seated then).
+        """
+        from game.bots.driver import bot_nickname
+        nicks = [p.nickname or "" for p in players]
+        seed = self.seeds.getrandbits(63) if self.seeds is not None else new_seed()
+        seats: dict[str, str] = {}
+        taken = set(self.by_nick) | set(self.seats) | set(nicks)
+        for i, level in enumerate(bots):
+            nick = bot_nickname(taken, seed + i)
+            taken.add(nick)
+            seats[nick] = level
+        game = Game.new(self.config, nicks + list(seats), seed)
+        tokens = {p.nickname or "": p.token or "" for p in players}
+        gid = self.store.next_id()
+        pace = pace if seats else None
+        glog = self.store.create(gid, self.config, game, tokens, seats, pace)
+        room = self.new_room(gid, game, glog, tokens, seats, pace)
+        room.plain = {p.nickname or "" for p in players if not p.extensions}
+        self.origin[gid] = origin if origin is not None else players[0].ip if players else ""
+        size = len(game.players)
+        for p in players:
+            p.room = room
+            said = (size, bots) if p.extensions and bots else size
+            if p.announced != said:
+                p.send(P.update_join_game(size, list(bots) if p.extensions and bots else None))
+        room.start(nicks)
+        log.info("game %d started: %s", gid, ", ".join(
+            n + (f" ({seats[n]} bot)" if n in seats else "") for n in game.nicknames))
+        if seats:
+            self.bots.step(room)
+
+    def request(self, s: Client, action: Action) -> None:
+        if s.nickname is None:
+            s.send(P.err_nickname(P.NOT_SET))
+        elif s.room is None or s.left:
+            s.send(P.err_nickname(P.NOT_IN_GAME))
+        else:
+            room = s.room
+            if room.submit(s.nickname, action) and room.bots:
+                self.bots.step(room)
+
+    def rejoin(self, s: Client, nick: str, room: Room, token: str | None) -> None:
+        if nick in room.online or not self.may_retake(room, nick, token):
+            log.info("%r refused seat %r in game %d", s, nick, room.id)
+            s.send(P.err_nickname(P.TAKEN))
+            return
+        s.nickname, s.room, s.token = nick, room, room.tokens.get(nick)
+        self.by_nick[nick] = s
+        intro = [token_message(s.token)] if token is not None and s.token else []
+        if s.extensions:
+            room.plain.discard(nick)
+        else:
+            room.plain.add(nick)
+        with room.lock:     # marked away (turns may have been skipped), or back before that (a drop
+            away = not room.game.player(nick).active   # within a restart's grace: nothing skipped)
+        if not room.rejoin(nick, intro):  # the room closed itself (its log failed)
+            del self.by_nick[nick]
+            s.nickname = s.room = s.token = None
+            s.send(P.err_nickname(P.TAKEN))
+            return
+        # how the game got here (our extension): the log of a player who comes back, with what was
+        # said at the table lately where it was said among the moves
+        if s.extensions and not self._send_history(s, room, nick, away) and room.chat:
+            s.push(b"".join(encode(P.update_chat(who, text)) for who, text, _at in room.chat))
+        log.info("%s rejoined game %d", nick, room.id)
+        if room.bots:
+            self.bots.step(room)   # a person is back at the table: the bots carry on
+
+    def may_retake(self, room: Room, nick: str, token: str | None) -> bool:
+        if nick in room.bots:   # a bot's seat is nobody's to take
+            return False
+        if token is None:
+            return self.options.compat_rejoin
+        expected = room.tokens.get(nick) or ""
+        return bool(token) and bool(expected) and secrets.compare_digest(token.encode(), expected.encode())
+
+    @staticmethod
+    def _send_history(s: Client, room: Room, nick: str, away: bool = True) -> bool:
+        """``UpdateHistory`` (see :mod:`game.netcode.history`): the whole game's updates as ``nick``
+        saw them, the table's recent chat among them, and their turns skipped while away (none
+        when they were not marked away: an absence told once is not told again). A failure is
+        logged, never fatal to the rejoin (False: nothing was sent)."""
+        from .history import history_lines, recent_history
+        try:
+            with room.lock:
+                messages, skipped = recent_history(room.game, nick, chat=list(room.chat))
+                if not away:
+                    skipped = []
+            s.push(b"".join(encode(m) for m in history_lines(messages, skipped)))
+            return True
+        except Exception:
+            log.exception("cannot tell %s the history of game %d", nick, room.id)
+            return False
+
+    def undo(self, s: Client, msg: P.ReqUndo) -> None:
+        """``ReqUndo`` (our extension): take back the sender's last request of this turn; everyone
+        at the table gets the game as it now is (see :meth:`Room.undo`). A client that did not
+        join with a token is answered as the reference would answer an unknown type."""
+        if not s.extensions:
+            s.send(P.err_protocol(P.UNKNOWN_TYPE.format(P.REQ_UNDO)))
+        elif s.nickname is None:
+            s.send(P.err_nickname(P.NOT_SET))
+        elif s.room is None or s.left:
+            s.send(P.err_nickname(P.NOT_IN_GAME))
+        else:
+            room = s.room
+            with self.lock:
+                ours = {n for n in room.nicknames
+                        if (o := self.by_nick.get(n)) is not None and o.room is room and o.extensions}
+            room.undo(s.nickname, ours)
+
+    def replay(self, s: Client, msg: P.ReqReplay) -> None:
+        """``ReqReplay`` (our extension): the replay of a finished game to one of its players, as
+        ``UpdateReplay {game, replay}``: the sender's own game once it is over, or a game of the
+        record (``games/finished/``) by number with one of its seats' tokens."""
+        if not s.extensions:
+            s.send(P.err_protocol(P.UNKNOWN_TYPE.format(P.REQ_REPLAY)))
+            return
+        from game.replays import ReplayError, config_digest, record_from_log, replay_record
+        if msg.game is None:
+            room = s.room
+            if s.nickname is None or room is None:
+                s.send(P.err_nickname(P.NOT_IN_GAME if s.nickname is not None else P.NOT_SET))
+                return
+            with room.lock:
+                if not room.game.ended:
+                    s.send({"reason": P.REPLAY_NOT_FINISHED, "type": P.ERR_REPLAY})
+                    return
+                record = replay_record(room.game, "server", s.nickname, room.bots)
+            s.send({"game": room.id, "replay": record, "type": P.UPDATE_REPLAY})
+            return
+        data_dir = self.store.data_dir
+        path = None if data_dir is None else Path(data_dir) / "games" / "finished" / f"{msg.game}.jsonl"
+        try:
+            if path is None:
+                raise OSError
+            data = path.read_bytes()
+            header = orjson.loads(data.split(b"\n", 1)[0])
+            record = record_from_log(data, "server")
+        except (OSError, ValueError, ReplayError):
+            s.send({"reason": P.REPLAY_NO_SUCH_GAME, "type": P.ERR_REPLAY})
+            return
+        tokens = header.get("tokens") if isinstance(header, dict) else None
+        seat = next((n for n, t in (tokens or {}).items() if msg.token and isinstance(t, str) and t
+                     and secrets.compare_digest(t.encode(), msg.token.encode())), None)
+        if seat is None:
+            s.send({"reason": P.REPLAY_NOT_YOURS, "type": P.ERR_REPLAY})
+            return
+        try:   # a game that was abandoned is in the record too: only a game played out has a replay
+            ended = Game.replay(self.config, record["nicknames"], record["seed"],
+                                [tuple(e) for e in record["history"]]).ended
+        except Exception:   # a damaged log must not hurt the server
+            ended = False
+        if not ended:
+            s.send({"reason": P.REPLAY_NOT_FINISHED, "type": P.ERR_REPLAY})
+            return
+        record.update(viewer=seat, configDigest=config_digest(self.config))
+        s.send({"game": msg.game, "replay": record, "type": P.UPDATE_REPLAY})
