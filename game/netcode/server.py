@@ -136,7 +136,6 @@ import gc
 import heapq
 import logging
 import os
-import secrets
 import socket
 import ssl
 import threading
@@ -147,8 +146,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-import orjson
-
 from game.rules.actions import Action
 from game.rules.components import GameConfig
 from game.rules.errors import MalformedRequest
@@ -157,7 +154,8 @@ from . import protocol as P
 from .discovery import Announcer, TableInfo, should_announce
 from .framing import LineFeeder, ProtocolError, decode_line, encode
 from .bot_scheduler import BotScheduler
-from .games import Games, token_message
+from .games import Games
+from .lobby import CANNOT_START, Lobby
 from .poller import Poller, SelectorPoller
 from .room import CANNOT_SAVE, INTERNAL_ERROR, SAVING_AGAIN, SERVER_VOICE, Room
 from .store import GameStore
@@ -415,11 +413,6 @@ class Server:
         self.store = GameStore(self.options.data_dir, self.options.fsync)
         self.lock = threading.RLock()
         self.sessions: set[Session] = set()
-        self.waiting: list[Session] = []
-        self.tables = TableBook()      # the open tables (our extension), each waiting for its players
-        self.pending_count: int | None = None
-        self.pending_bots: tuple[str, ...] = ()
-        self.pending_pace: float | None = None   # the pending game's botPace (None: bot_delay)
         self.rooms: dict[int, Room] = {}
         self.by_nick: dict[str, Session] = {}
         self.listener: socket.socket | None = None
@@ -454,6 +447,7 @@ class Server:
         self.games = Games(config, self.options, self.store, self.lock, self.rooms, self.by_nick, self.bots,
                            self._call_at)
         self.seats = self.games.seats
+        self.lobby = Lobby(config, self.options, self.lock, self.by_nick, self.games, self.bots)
         self.address: tuple[str, int] = (self.options.host, self.options.port)
         self.announcer: Announcer | None = None
         self.queued = 0                    # bytes queued for every connection together
@@ -461,7 +455,6 @@ class Server:
         self.max_connections = self.options.max_connections   # lowered to fit the descriptor limit
         self.refused: dict[str, int] = {}  # why -> connections refused at the door since the last log line
         self._refused_logged = 0.0
-        self._head: tuple[Session | None, float] = (None, 0.0)   # the head of the list, and since when it is asked
         self._clocks: list[tuple[float, int, weakref.ref[Session]]] = []   # (when to look, number, connection)
         self._clocks_dead = 0              # entries in it of connections closed since
         self.tls_handshakes = 0            # TLS handshakes begun since the start
@@ -470,7 +463,29 @@ class Server:
         self._tls_held_logged = 0.0
         self._slowed: dict[str, int] = {}  # address -> times its connections were past their line rate since the last log line
         self._slowed_logged = 0.0
-        self._start_failing = False        # the pending game could not be saved: tried again every second
+
+    @property
+    def waiting(self) -> list[Session]:
+        """The waiting list, head first (the lobby's)."""
+        return self.lobby.waiting
+
+    @property
+    def tables(self) -> TableBook:
+        """The open tables (the lobby's)."""
+        return self.lobby.tables
+
+    @property
+    def pending_count(self) -> int | None:
+        """The Quick game's next size, as its head chose it (None until then)."""
+        return self.lobby.pending_count
+
+    @property
+    def pending_bots(self) -> tuple[str, ...]:
+        return self.lobby.pending_bots
+
+    @property
+    def pending_pace(self) -> float | None:
+        return self.lobby.pending_pace
 
     # ------------------------------------------------------------------ life cycle
     def start(self) -> tuple[str, int]:
@@ -797,12 +812,7 @@ class Server:
     def _retry_saving(self) -> None:
         """While the disk is full: start the game waiting to start, say the arrivals and
         departures not saved yet, and let the bots ask again."""
-        if self._start_failing and self.pending_count is not None:
-            self._lobby_changed(None)
-        if self._start_failing:
-            for table in self.tables:
-                if table.full:
-                    self._table_changed(table)
+        self.lobby.retry_start()
         self.games.retry_saving()
 
     def _log_status(self) -> None:
@@ -1035,7 +1045,7 @@ class Server:
         more = False
         try:
             more = self._check_sessions(now)
-            self._watch_head(now)
+            self.lobby.watch_head(now)
         finally:
             if not self._stopping.is_set():
                 when = now + self._watch_interval()
@@ -1121,26 +1131,6 @@ class Server:
         log.info("%r %s in time: closing", s, why)
         s.send(P.err_protocol(text))
         self._close(s)   # which sends what it can of the queue
-
-    def _watch_head(self, now: float) -> None:
-        """The head of the waiting list chooses the number of players within ``head_time`` while
-        others wait behind it; if not, it goes to the back and the next in line is asked."""
-        waiting = self.waiting
-        if not self.options.head_time or len(waiting) < 2 or self.pending_count is not None:
-            self._head = (None, now)
-            return
-        head, since = self._head
-        if head is not waiting[0]:
-            self._head = (waiting[0], now)
-        elif now - since >= self.options.head_time:
-            waiting.append(waiting.pop(0))
-            head.announced = None
-            self._head = (waiting[0], now)
-            log.info("%s did not choose the number of players in %s s: %s is asked now",
-                     head.nickname, _secs(self.options.head_time), waiting[0].nickname)
-            self._send_booked_seats(0)
-            if len(waiting) > self._told():   # at the back, out of those told: told once here
-                self._tell_booked(head)
 
     # ------------------------------------------------------------------ reading
     def _read(self, s: Session, now: float) -> None:
@@ -1461,39 +1451,22 @@ class Server:
         s.send(P.res_goodbye())
         s.said_goodbye()
 
-    # ------------------------------------------------------------------ lobby
+    # ------------------------------------------------------------------ lobby and games
     def _join(self, s: Session, msg: P.ReqJoin) -> None:
-        """``ReqJoin``: a first join puts the player in the waiting list; a seated nickname with
-        the right token (or none, under ``compat_rejoin``) goes back to its seat."""
-        nick = P.validate_nickname(msg.nickname)
-        with self.lock:
-            if s.nickname is None and msg.token is not None:
-                s.extensions = True
-            if s.nickname is not None:
-                s.send(P.err_nickname(P.ALREADY_SET))
-            elif nick is None:
-                s.send(P.err_nickname(P.NOT_SET))
-            elif nick in self.by_nick:
-                s.send(P.err_nickname(P.TAKEN))
-            else:
-                room = self.seats.get(nick)
-                if room is not None and not room.closed and (
-                        not room.finished or (msg.token and self.games.may_retake(room, nick, msg.token))):
-                    # a game that ended while its player was away is still theirs to see, with
-                    # the token that proves the seat; anyone else starts afresh in the waiting room
-                    self.games.rejoin(s, nick, room, msg.token)
-                elif msg.table is not None:
-                    self._enter_table(s, nick, msg.token, msg.table)
-                else:
-                    self._enter_lobby(s, nick, msg.token)
+        self.lobby.join(s, msg)
+
+    def _new_game(self, s: Session, msg: P.ReqNewGame) -> None:
+        self.lobby.new_game(s, msg)
+
+    def _list_tables(self, s: Session, msg: P.ReqTables) -> None:
+        self.lobby.list_tables(s, msg)
 
     def _chat(self, s: Session, msg: P.ReqChat) -> None:
         """``ReqChat`` (our extension): the line goes to every player of the sender's game (or of the
         waiting room) who joined with our client, the sender included (that is its answer). At most CHAT_BURST lines in
         CHAT_WINDOW seconds; past that the sender is asked to wait."""
         room = s.room
-        table = s.table if room is None else None
-        waiting = room is None and (table is not None or s in self.waiting)
+        waiting = room is None and self.lobby.in_waiting_room(s)
         if s.nickname is None or (room is None and not waiting) or s.left:
             s.send(P.err_nickname(P.NOT_IN_GAME if s.nickname is not None else P.NOT_SET))
             return
@@ -1506,318 +1479,11 @@ class Server:
             return
         times.append(now)
         data = encode(P.update_chat(s.nickname, msg.text))
-        if waiting:   # the next table talks among itself (the first of the waiting list)
-            for other in table.seats if table is not None else self.waiting[:self._told()]:
-                if other.extensions and other is not s:
-                    other.push(data)
-            s.push(data)
+        if waiting:
+            self.lobby.chat(s, data)
             return
         assert room is not None
         self.games.chat(s, room, msg.text, data)
-
-    def _enter_lobby(self, s: Session, nick: str, token: str | None) -> None:
-        s.nickname = nick
-        s.token = secrets.token_urlsafe(16)
-        self.by_nick[nick] = s
-        self.waiting.append(s)
-        s.since = time.monotonic()
-        if token is not None:
-            s.send(token_message(s.token))
-        log.info("%s joined the waiting list", nick)
-        at = len(self.waiting) - 1
-        if at >= self._told():   # the others are not told of one more behind them
-            self._tell_booked(s)
-        self._lobby_changed(at)
-
-    def _new_game(self, s: Session, msg: P.ReqNewGame) -> None:
-        """``ReqNewGame``: only the head of the waiting list may set the size of the next game
-        (and, our extension, ask for bots in it; see the module docstring)."""
-        count = msg.players_count
-        bots = msg.bots or ()
-        pace = msg.bot_pace
-        with self.lock:
-            if s.nickname is None:
-                s.send(P.err_nickname(P.NOT_SET))
-            elif s.table is not None and not s.left:
-                self._table_new_game(s, s.table, count, tuple(bots), pace)
-            elif not self.waiting or self.waiting[0] is not s:
-                s.send(P.err_new_game(False, "Only the first player in the waiting room may ask for bots."
-                                      if bots else None))
-            elif not self.config.min_players <= count <= self.config.max_players:
-                s.send(P.err_new_game(True))
-            elif bots and (problem := self._bots_problem(s, count, bots)) is not None:
-                s.send(problem)
-            elif pace is not None and (problem := self._pace_problem(s, pace)) is not None:
-                s.send(problem)
-            elif (problem := self._limits_problem(s, bots)) is not None:
-                s.send(problem)
-            else:
-                self.pending_count = count
-                self.pending_bots = tuple(bots)
-                self.pending_pace = None if pace is None else float(pace)
-                s.announced = None          # the head always gets its answer, UpdateJoinGame
-                self._lobby_changed(None)
-
-    def _bots_problem(self, s: Session, count: int, bots: tuple[str, ...]) -> dict[str, Any] | None:
-        """The refusal of a request for ``bots`` in a game of ``count``, or None if it may be had."""
-        from game.bots import LEVELS
-        if not s.extensions:
-            return P.err_new_game(False, "Bots are an extension of this server: join with a token to ask for them.")
-        unknown = [b for b in bots if b not in LEVELS]
-        if unknown:
-            return P.err_new_game(False, f"Unknown bot level {unknown[0]!r}: choose among {', '.join(LEVELS)}.")
-        if len(bots) > count - 1:
-            return P.err_new_game(True, f"A game of {count} has room for {count - 1} bot"
-                                        f"{'s' if count != 2 else ''} at most (one seat is yours).")
-        return None
-
-    def _limits_problem(self, s: Session, bots: tuple[str, ...]) -> dict[str, Any] | None:
-        """The refusal of a new game past the limits of ``s``'s address or of the server's bots,
-        or None. A reference client gets the bare ``ErrNewGame`` (no ``reason``)."""
-        why = self._limits_words(s, bots)
-        if why is None:
-            return None
-        log.info("%r: new game refused: %s", s, why)
-        return P.err_new_game(False, why if s.extensions else None)
-
-    def _limits_words(self, s: Session, bots: tuple[str, ...], table: Table | None = None) -> str | None:
-        """Why a new game (or table) of ``s`` with ``bots`` is past the limits of its address or
-        of the server's bots, or None. ``table``: the table whose bots are being changed (not
-        counted twice, nor as one more table)."""
-        o = self.options
-        live = self.games.live_from(s.ip)
-        mine = [t for t in self.tables if t.origin == s.ip and t is not table] if bots else []
-        if table is None and o.tables_per_address and (
-                len(live) + self.tables.opened_from(s.ip) >= o.tables_per_address):
-            return TOO_MANY_TABLES.format(o.tables_per_address)
-        if bots and o.bots_per_address and (sum(len(r.bots) for r in live) + sum(len(t.bots) for t in mine)
-                                            + len(bots) > o.bots_per_address):
-            return TOO_MANY_BOTS.format(o.bots_per_address)
-        if bots and o.max_bots and (sum(len(r.bots) for r in self.rooms.values() if not r.finished and not r.closed)
-                                    + sum(len(t.bots) for t in self.tables if t is not table)
-                                    + len(bots) > o.max_bots):
-            return BOTS_BUSY.format(o.max_bots)
-        if bots and (table is None or not table.bots):
-            return self.bots.at_pace(sum(1 for t in self.tables if t.bots and t is not table))
-        return None
-
-    @staticmethod
-    def _pace_problem(s: Session, pace: Any) -> dict[str, Any] | None:
-        """The refusal of ``botPace: pace`` (seconds between two bot moves), or None if it is good."""
-        if not s.extensions:
-            return P.err_new_game(False, "botPace is an extension of this server: join with a token to ask for it.")
-        if type(pace) not in (int, float) or not 0 <= pace <= P.BOT_PACE_MAX:
-            shown = orjson.dumps(pace).decode()[:40]
-            return P.err_new_game(False, f"botPace must be a number of seconds from 0 to {P.BOT_PACE_MAX:g}, "
-                                         f"not {shown}.")
-        return None
-
-    def _lobby_changed(self, changed: int | None) -> None:
-        """Tell the waiting list where it stands; start a game when enough players wait.
-
-        ``changed``: the place in the list where it changed (a join, a departure), or None. Only
-        the first :meth:`_told` connections (whose next game it is) are sent ``UpdateBookedSeats``
-        on a change among them, so a join or a departure costs the same however long the list
-        is; the others were told where they stood when they joined, and are told again when they
-        move up among the first. When a game starts, its players leave the list and the new first
-        ones are told; while a game is pending, its first players get ``UpdateJoinGame`` once.
-        Called under the server lock.
-        """
-        if changed is not None:
-            self._send_booked_seats(changed)
-        count = self.pending_count
-        if count is None:
-            return
-        bots = self.pending_bots
-        people = count - len(bots)
-        if len(self.waiting) >= people:
-            try:
-                self.games.start(self.waiting[:people], bots, self.pending_pace)
-            except OSError as e:   # it cannot be saved: nothing changed; the janitor tries again
-                if not self._start_failing:
-                    self._start_failing = True
-                    log.warning("cannot save a new game (%s): it starts once it can", e)
-                    data = encode(P.update_chat(SERVER_VOICE, CANNOT_START))
-                    for w in self.waiting[:people]:
-                        if w.extensions:
-                            w.push(data)
-                return
-            if self._start_failing:
-                self._start_failing = False
-                log.warning("saving again: the game waiting to start has started")
-            del self.waiting[:people]
-            self.pending_count = None
-            self.pending_bots = ()
-            self.pending_pace = None
-            self._send_booked_seats(0)
-            return
-        for w in self.waiting[:people]:
-            said = (count, bots) if w.extensions and bots else count
-            if w.announced != said:
-                w.announced = said
-                w.send(P.update_join_game(count, list(bots) if w.extensions and bots else None))
-
-    def _told(self) -> int:
-        """How many of the waiting list are told of its changes: a game's worth of players."""
-        return max(1, self.config.max_players)
-
-    def _booked_lines(self) -> tuple[bytes, bytes]:
-        """``UpdateBookedSeats`` encoded for a reference client, and for ours (with the names of
-        the first :meth:`_told` waiting: the seats their waiting room shows)."""
-        head = self.waiting[0].nickname or ""
-        plain = encode(P.update_booked_seats(len(self.waiting), head))
-        names = encode(P.update_booked_seats(len(self.waiting), head,
-                                             [w.nickname or "" for w in self.waiting[:self._told()]]))
-        return plain, names
-
-    def _tell_booked(self, w: Session) -> None:
-        plain, names = self._booked_lines()
-        w.push(names if w.extensions else plain)
-
-    def _send_booked_seats(self, changed: int) -> None:
-        """``UpdateBookedSeats`` to the first :meth:`_told` of the waiting list, if the list
-        changed among them (at ``changed``)."""
-        told = self._told()
-        if self.waiting and changed < told:
-            plain, names = self._booked_lines()     # each encoded once for all of them
-            for w in self.waiting[:told]:
-                w.push(names if w.extensions else plain)
-
-    # ------------------------------------------------------------------ tables (our extension)
-    def _list_tables(self, s: Session, msg: P.ReqTables) -> None:
-        """``ReqTables``: a page of the open tables and the Quick game's queue (any time, also
-        before ``ReqJoin``: a client looks before it chooses where to sit)."""
-        s.send(P.update_tables(self.tables.page(msg.start, P.TABLES_PAGE), msg.start, len(self.tables),
-                               len(self.waiting), self.pending_count))
-
-    def _enter_table(self, s: Session, nick: str, token: str | None, choice: P.TableChoice) -> None:
-        """``ReqJoin {table}``: sit at an open table (by name or code), or open one. Refused with
-        ``ErrTable`` (nothing taken: the client may join again on the same connection)."""
-        table = None
-        if token is None:
-            problem = (P.TABLE_EXTENSION, "Tables are an extension of this server: join with a token to use them.")
-        elif choice.create is not None:
-            problem, table = self._open_table(s, choice)
-        elif choice.code is not None:
-            table = self.tables.by_code(choice.code)
-            problem = None if table is not None else (
-                P.TABLE_NO_SUCH, "No open table has that invite code: its game may have started, or it was closed.")
-        else:
-            table = self.tables.by_name(choice.name or "")
-            if table is None:
-                problem = (P.TABLE_NO_SUCH, f"No open table is called “{choice.name}”: its game may have "
-                                            f"started, or it was closed.")
-            elif table.private:
-                problem = (P.TABLE_PRIVATE, f"“{table.name}” is private: join it with the invite code "
-                                            f"its host shares.")
-            else:
-                problem = None
-        if problem is not None or table is None:
-            reason, words = problem or (P.TABLE_NO_SUCH, "No such table.")
-            log.info("%r: table refused (%s): %s", s, reason, words)
-            s.send(P.err_table(reason, words))
-            return
-        s.nickname = nick
-        s.token = secrets.token_urlsafe(16)
-        self.by_nick[nick] = s
-        s.table = table
-        s.since = time.monotonic()
-        table.seats.append(s)
-        s.send(token_message(s.token))
-        log.info("%s sat at table %r (%d of %d)", nick, table.name, len(table.seats), table.people)
-        self._table_changed(table)
-
-    def _open_table(self, s: Session, choice: P.TableChoice) -> tuple[tuple[str, str] | None, Table | None]:
-        """Open the table a ``ReqJoin`` asks for: (None, the table), or (the refusal, None)."""
-        name = P.clean_table_name(choice.create)
-        count = choice.players_count or 0
-        bots = choice.bots
-        if name is None:
-            return (P.TABLE_BAD, f"A table's name is 1 to {P.TABLE_NAME_MAX} letters, digits, spaces or signs."), None
-        if self.tables.by_name(name) is not None:
-            return (P.TABLE_NAME_TAKEN, f"A table called “{name}” is already open: choose another "
-                                        f"name, or join that one."), None
-        if not self.config.min_players <= count <= self.config.max_players:
-            return (P.TABLE_BAD, f"A table has {self.config.min_players} to {self.config.max_players} seats."), None
-        problem = self._bots_problem(s, count, bots) if bots else None
-        if problem is None and choice.bot_pace is not None:
-            problem = self._pace_problem(s, choice.bot_pace)
-        if problem is not None:
-            return (P.TABLE_BAD, str(problem.get("reason") or "Those computer players cannot be seated.")), None
-        why = self._limits_words(s, bots)
-        if why is not None:
-            return (P.TABLE_LIMIT, why), None
-        pace = None if choice.bot_pace is None or not bots else float(choice.bot_pace)
-        table = self.tables.add(name, count, private=choice.private, bots=bots, pace=pace, origin=s.ip)
-        log.info("%r opened table %r (%d seats, %d bots%s)", s, name, count, len(bots),
-                 ", private" if choice.private else "")
-        return None, table
-
-    def _table_new_game(self, s: Session, table: Table, count: int, bots: tuple[str, ...], pace: Any) -> None:
-        """``ReqNewGame`` from the host of a table: the table's size and bots change (as the head
-        of the waiting list sets them for the next game)."""
-        if table.seats[0] is not s:
-            s.send(P.err_new_game(False, "Only the host of the table chooses its seats."))
-        elif not self.config.min_players <= count <= self.config.max_players or len(table.seats) + len(bots) > count:
-            s.send(P.err_new_game(True, f"{len(table.seats)} people sit at this table: it needs "
-                                        f"{len(table.seats) + len(bots)} seats at least."))
-        elif bots and (problem := self._bots_problem(s, count, bots)) is not None:
-            s.send(problem)
-        elif pace is not None and (problem := self._pace_problem(s, pace)) is not None:
-            s.send(problem)
-        elif bots and (why := self._limits_words(s, bots, table)) is not None:
-            s.send(P.err_new_game(False, why))
-        else:
-            table.count, table.bots = count, bots
-            table.pace = None if pace is None or not bots else float(pace)
-            self._table_changed(table)
-
-    def _table_changed(self, table: Table) -> None:
-        """Start the table's game once people and bots fill it; else tell its people (and them
-        only) where it stands: ``UpdateJoinGame`` when its size or bots changed for them, then
-        ``UpdateBookedSeats`` with the table."""
-        if table.full:
-            players = table.seats[:table.people]
-            try:
-                self.games.start(players, table.bots, table.pace, origin=table.origin)
-            except OSError as e:   # it cannot be saved: nothing changed; the janitor tries again
-                if not self._start_failing:
-                    self._start_failing = True
-                    log.warning("cannot save a new game (%s): it starts once it can", e)
-                    data = encode(P.update_chat(SERVER_VOICE, CANNOT_START))
-                    for w in players:
-                        w.push(data)
-                return
-            if self._start_failing:
-                self._start_failing = False
-                log.warning("saving again: the game waiting to start has started")
-            self.tables.remove(table)
-            for p in players:
-                p.table = None
-            return
-        bots = list(table.bots)
-        booked = encode(P.update_booked_seats(len(table.seats), table.host,
-                                              [w.nickname or "" for w in table.seats], table.seated()))
-        for w in table.seats:
-            said = (table.count, table.bots)
-            if w.announced != said:
-                w.announced = said
-                w.send(P.update_join_game(table.count, bots))
-            w.push(booked)
-
-    def _leave_table(self, s: Session) -> None:
-        """A player leaves their table (quits, or their connection ends): the next becomes its host;
-        the last one out closes it."""
-        table = s.table
-        assert table is not None
-        s.table = None
-        if s in table.seats:
-            table.seats.remove(s)
-        if not table.seats:
-            self.tables.remove(table)
-            log.info("table %r closed: its last player left", table.name)
-        else:
-            self._table_changed(table)
 
     def _quit(self, s: Session) -> None:
         """The player leaves the waiting list or their game (where they become inactive).
@@ -1830,17 +1496,7 @@ class Server:
             s.left = True
             if self.by_nick.get(s.nickname) is s:
                 del self.by_nick[s.nickname]
-            if s in self.waiting:
-                at = self.waiting.index(s)
-                del self.waiting[at]
-                if at == 0 or not self.waiting:
-                    self.pending_count = None  # the new head chooses the next game's size
-                    self.pending_bots = ()
-                    self.pending_pace = None
-                self._lobby_changed(at)
-            elif s.table is not None:
-                self._leave_table(s)
-            elif s.room is not None:
+            if not self.lobby.leave(s) and s.room is not None:
                 self.games.leave(s)
 
     def disconnected(self, s: Session) -> None:
@@ -1978,14 +1634,10 @@ def pid_rss_mb(pid: int | None = None) -> float:
     return 0.0
 
 
-CANNOT_START = "The server cannot save a new game right now (its disk is full): it starts as soon as it can."
 SERVER_FULL = "The server is full: try again later."
 TOO_MANY_CONNECTIONS = "Too many connections from your address (at most {}): close one and try again."
 NO_JOIN = "No ReqJoin within {} s: closing the connection."
 NO_GAME = "No game joined within {} s: closing the connection."
-TOO_MANY_TABLES = "Too many games in progress from your address (at most {}): finish one first."
-TOO_MANY_BOTS = "Too many computer players in games from your address (at most {}): finish a game first."
-BOTS_BUSY = "The server's computer players are all busy ({} seats taken): try again later, or play with people."
 REFUSALS = {"full": "(server full)", "address": "(too many from one address)"}
 
 

@@ -1,0 +1,458 @@
+"""The lobby of a server: where players wait for a game, and the limits on what they start.
+
+Two ways into a game (see :mod:`game.netcode.server` for the wire):
+
+* the **Quick game**: one waiting list, shared with reference clients (``UpdateBookedSeats``); its
+  head sets the next game's size (and, our extension, its bots and their pace) with
+  ``ReqNewGame``, and the game starts when enough people wait. Only the first :meth:`Lobby.told`
+  of the list hear of its changes; a head that does not choose within ``head_time`` goes to the
+  back (:meth:`Lobby.watch_head`);
+* the **open tables** (:mod:`.tables`, our extension): a table is opened, sat at by name or
+  invite code, resized by its host; its game starts once people and bots fill it.
+
+A ``ReqJoin`` whose nickname holds a seat in an unfinished game goes back to it (:meth:`.games.Games.rejoin`).
+Every new game or table is checked against the per-address limits (games and bot seats started
+from one address) and the server's bots (seats in total, and the workers' pace:
+:meth:`.bot_scheduler.BotScheduler.at_pace`). A game that cannot be saved (a full disk) does not
+start: nothing changes, and the janitor tries again every second (:meth:`Lobby.retry_start`).
+
+No socket here: a player is a :class:`~.games.Client`, whose ``send``/``push`` queue messages.
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from typing import Any
+
+import orjson
+
+from game.rules.components import GameConfig
+
+from . import protocol as P
+from .bot_scheduler import BotScheduler
+from .framing import encode
+from .games import Client, Games, token_message
+from .room import SERVER_VOICE
+from .tables import Table, TableBook
+
+log = logging.getLogger("mor.server")
+
+CANNOT_START = "The server cannot save a new game right now (its disk is full): it starts as soon as it can."
+TOO_MANY_TABLES = "Too many games in progress from your address (at most {}): finish one first."
+TOO_MANY_BOTS = "Too many computer players in games from your address (at most {}): finish a game first."
+BOTS_BUSY = "The server's computer players are all busy ({} seats taken): try again later, or play with people."
+
+
+class Lobby:
+    """The waiting list and the open tables of one server (see the module's docstring).
+
+    Public tables (read them under ``lock``): ``waiting`` (the waiting list, head first),
+    ``tables`` (the open tables), and the Quick game's next size as its head chose it
+    (``pending_count``, None until then; ``pending_bots``, ``pending_pace``).
+    """
+
+    def __init__(self, config: GameConfig, options: Any, lock: threading.RLock, by_nick: dict[str, Any],
+                 games: Games, bots: BotScheduler) -> None:
+        self.config = config
+        self.options = options
+        self.lock = lock
+        self.by_nick = by_nick
+        self.games = games
+        self.bots = bots
+        self.waiting: list[Any] = []
+        self.tables = TableBook()      # the open tables (our extension), each waiting for its players
+        self.pending_count: int | None = None
+        self.pending_bots: tuple[str, ...] = ()
+        self.pending_pace: float | None = None   # the pending game's botPace (None: bot_delay)
+        self._head: tuple[Any, float] = (None, 0.0)   # the head of the list, and since when it is asked
+        self._start_failing = False        # the pending game could not be saved: tried again every second
+
+    def leave(self, s: Client) -> bool:
+        """A player leaves the waiting list or their table (quits, or the connection ended); False
+        if they were in neither."""
+        if s in self.waiting:
+            at = self.waiting.index(s)
+            del self.waiting[at]
+            if at == 0 or not self.waiting:
+                self.pending_count = None  # the new head chooses the next game's size
+                self.pending_bots = ()
+                self.pending_pace = None
+            self.changed(at)
+            return True
+        if s.table is not None:
+            self.leave_table(s)
+            return True
+        return False
+
+    def retry_start(self) -> None:
+        """While the disk is full (every second): start the game waiting to start, if it can be now."""
+        if self._start_failing and self.pending_count is not None:
+            self.changed(None)
+        if self._start_failing:
+            for table in self.tables:
+                if table.full:
+                    self.table_changed(table)
+
+    def chat(self, s: Client, data: bytes) -> None:
+        """A line said in a waiting room (``data``: its ``UpdateChat``, encoded): the next game talks
+        among itself (the people of the sender's table, or the first of the waiting list); the
+        sender's own copy is its answer."""
+        table = s.table
+        for other in table.seats if table is not None else self.waiting[:self.told()]:
+            if other.extensions and other is not s:
+                other.push(data)
+        s.push(data)
+
+    def in_waiting_room(self, s: Client) -> bool:
+        """Whether ``s`` waits for a game (at a table or in the waiting list)."""
+        return s.table is not None or s in self.waiting
+
+    def join(self, s: Client, msg: P.ReqJoin) -> None:
+        """``ReqJoin``: a first join puts the player in the waiting list; a seated nickname with
+        the right token (or none, under ``compat_rejoin``) goes back to its seat."""
+        nick = P.validate_nickname(msg.nickname)
+        with self.lock:
+            if s.nickname is None and msg.token is not None:
+                s.extensions = True
+            if s.nickname is not None:
+                s.send(P.err_nickname(P.ALREADY_SET))
+            elif nick is None:
+                s.send(P.err_nickname(P.NOT_SET))
+            elif nick in self.by_nick:
+                s.send(P.err_nickname(P.TAKEN))
+            else:
+                room = self.games.seats.get(nick)
+                if room is not None and not room.closed and (
+                        not room.finished or (msg.token and self.games.may_retake(room, nick, msg.token))):
+                    # a game that ended while its player was away is still theirs to see, with
+                    # the token that proves the seat; anyone else starts afresh in the waiting room
+                    self.games.rejoin(s, nick, room, msg.token)
+                elif msg.table is not None:
+                    self._enter_table(s, nick, msg.token, msg.table)
+                else:
+                    self._enter_lobby(s, nick, msg.token)
+
+    def _enter_lobby(self, s: Client, nick: str, token: str | None) -> None:
+        s.nickname = nick
+        s.token = secrets.token_urlsafe(16)
+        self.by_nick[nick] = s
+        self.waiting.append(s)
+        s.since = time.monotonic()
+        if token is not None:
+            s.send(token_message(s.token))
+        log.info("%s joined the waiting list", nick)
+        at = len(self.waiting) - 1
+        if at >= self.told():   # the others are not told of one more behind them
+            self._tell_booked(s)
+        self.changed(at)
+
+    def new_game(self, s: Client, msg: P.ReqNewGame) -> None:
+        """``ReqNewGame``: only the head of the waiting list may set the size of the next game
+        (and, our extension, ask for bots in it; see the module docstring)."""
+        count = msg.players_count
+        bots = msg.bots or ()
+        pace = msg.bot_pace
+        with self.lock:
+            if s.nickname is None:
+                s.send(P.err_nickname(P.NOT_SET))
+            elif s.table is not None and not s.left:
+                self._table_new_game(s, s.table, count, tuple(bots), pace)
+            elif not self.waiting or self.waiting[0] is not s:
+                s.send(P.err_new_game(False, "Only the first player in the waiting room may ask for bots."
+                                      if bots else None))
+            elif not self.config.min_players <= count <= self.config.max_players:
+                s.send(P.err_new_game(True))
+            elif bots and (problem := self._bots_problem(s, count, bots)) is not None:
+                s.send(problem)
+            elif pace is not None and (problem := self._pace_problem(s, pace)) is not None:
+                s.send(problem)
+            elif (problem := self._limits_problem(s, bots)) is not None:
+                s.send(problem)
+            else:
+                self.pending_count = count
+                self.pending_bots = tuple(bots)
+                self.pending_pace = None if pace is None else float(pace)
+                s.announced = None          # the head always gets its answer, UpdateJoinGame
+                self.changed(None)
+
+    def _bots_problem(self, s: Client, count: int, bots: tuple[str, ...]) -> dict[str, Any] | None:
+        """The refusal of a request for ``bots`` in a game of ``count``, or None if it may be had."""
+        from game.bots import LEVELS
+        if not s.extensions:
+            return P.err_new_game(False, "Bots are an extension of this server: join with a token to ask for them.")
+        unknown = [b for b in bots if b not in LEVELS]
+        if unknown:
+            return P.err_new_game(False, f"Unknown bot level {unknown[0]!r}: choose among {', '.join(LEVELS)}.")
+        if len(bots) > count - 1:
+            return P.err_new_game(True, f"A game of {count} has room for {count - 1} bot"
+                                        f"{'s' if count != 2 else ''} at most (one seat is yours).")
+        return None
+
+    def _limits_problem(self, s: Client, bots: tuple[str, ...]) -> dict[str, Any] | None:
+        """The refusal of a new game past the limits of ``s``'s address or of the server's bots,
+        or None. A reference client gets the bare ``ErrNewGame`` (no ``reason``)."""
+        why = self._limits_words(s, bots)
+        if why is None:
+            return None
+        log.info("%r: new game refused: %s", s, why)
+        return P.err_new_game(False, why if s.extensions else None)
+
+    def _limits_words(self, s: Client, bots: tuple[str, ...], table: Table | None = None) -> str | None:
+        """Why a new game (or table) of ``s`` with ``bots`` is past the limits of its address or
+        of the server's bots, or None. ``table``: the table whose bots are being changed (not
+        counted twice, nor as one more table)."""
+        o = self.options
+        live = self.games.live_from(s.ip)
+        mine = [t for t in self.tables if t.origin == s.ip and t is not table] if bots else []
+        if table is None and o.tables_per_address and (
+                len(live) + self.tables.opened_from(s.ip) >= o.tables_per_address):
+            return TOO_MANY_TABLES.format(o.tables_per_address)
+        if bots and o.bots_per_address and (sum(len(r.bots) for r in live) + sum(len(t.bots) for t in mine)
+                                            + len(bots) > o.bots_per_address):
+            return TOO_MANY_BOTS.format(o.bots_per_address)
+        if bots and o.max_bots and (sum(len(r.bots) for r in self.games.rooms.values() if not r.finished and not r.closed)
+                                    + sum(len(t.bots) for t in self.tables if t is not table)
+                                    + len(bots) > o.max_bots):
+            return BOTS_BUSY.format(o.max_bots)
+        if bots and (table is None or not table.bots):
+            return self.bots.at_pace(sum(1 for t in self.tables if t.bots and t is not table))
+        return None
+
+    @staticmethod
+    def _pace_problem(s: Client, pace: Any) -> dict[str, Any] | None:
+        """The refusal of ``botPace: pace`` (seconds between two bot moves), or None if it is good."""
+        if not s.extensions:
+            return P.err_new_game(False, "botPace is an extension of this server: join with a token to ask for it.")
+        if type(pace) not in (int, float) or not 0 <= pace <= P.BOT_PACE_MAX:
+            shown = orjson.dumps(pace).decode()[:40]
+            return P.err_new_game(False, f"botPace must be a number of seconds from 0 to {P.BOT_PACE_MAX:g}, "
+                                         f"not {shown}.")
+        return None
+
+    def changed(self, changed: int | None) -> None:
+        """Tell the waiting list where it stands; start a game when enough players wait.
+
+        ``changed``: the place in the list where it changed (a join, a departure), or None. Only
+        the first :meth:`_told` connections (whose next game it is) are sent ``UpdateBookedSeats``
+        on a change among them, so a join or a departure costs the same however long the list
+        is; the others were told where they stood when they joined, and are told again when they
+        move up among the first. When a game starts, its players leave the list and the new first
+        ones are told; while a game is pending, its first players get ``UpdateJoinGame`` once.
+        Called under the server lock.
+        """
+        if changed is not None:
+            self._send_booked_seats(changed)
+        count = self.pending_count
+        if count is None:
+            return
+        bots = self.pending_bots
+        people = count - len(bots)
+        if len(self.waiting) >= people:
+            try:
+                self.games.start(self.waiting[:people], bots, self.pending_pace)
+            except OSError as e:   # it cannot be saved: nothing changed; the janitor tries again
+                if not self._start_failing:
+                    self._start_failing = True
+                    log.warning("cannot save a new game (%s): it starts once it can", e)
+                    data = encode(P.update_chat(SERVER_VOICE, CANNOT_START))
+                    for w in self.waiting[:people]:
+                        if w.extensions:
+                            w.push(data)
+                return
+            if self._start_failing:
+                self._start_failing = False
+                log.warning("saving again: the game waiting to start has started")
+            del self.waiting[:people]
+            self.pending_count = None
+            self.pending_bots = ()
+            self.pending_pace = None
+            self._send_booked_seats(0)
+            return
+        for w in self.waiting[:people]:
+            said = (count, bots) if w.extensions and bots else count
+            if w.announced != said:
+                w.announced = said
+                w.send(P.update_join_game(count, list(bots) if w.extensions and bots else None))
+
+    def told(self) -> int:
+        """How many of the waiting list are told of its changes: a game's worth of players."""
+        return max(1, self.config.max_players)
+
+    def _booked_lines(self) -> tuple[bytes, bytes]:
+        """``UpdateBookedSeats`` encoded for a reference client, and for ours (with the names of
+        the first :meth:`_told` waiting: the seats their waiting room shows)."""
+        head = self.waiting[0].nickname or ""
+        plain = encode(P.update_booked_seats(len(self.waiting), head))
+        names = encode(P.update_booked_seats(len(self.waiting), head,
+                                             [w.nickname or "" for w in self.waiting[:self.told()]]))
+        return plain, names
+
+    def _tell_booked(self, w: Client) -> None:
+        plain, names = self._booked_lines()
+        w.push(names if w.extensions else plain)
+
+    def _send_booked_seats(self, changed: int) -> None:
+        """``UpdateBookedSeats`` to the first :meth:`_told` of the waiting list, if the list
+        changed among them (at ``changed``)."""
+        told = self.told()
+        if self.waiting and changed < told:
+            plain, names = self._booked_lines()     # each encoded once for all of them
+            for w in self.waiting[:told]:
+                w.push(names if w.extensions else plain)
+
+    def list_tables(self, s: Client, msg: P.ReqTables) -> None:
+        """``ReqTables``: a page of the open tables and the Quick game's queue (any time, also
+        before ``ReqJoin``: a client looks before it chooses where to sit)."""
+        s.send(P.update_tables(self.tables.page(msg.start, P.TABLES_PAGE), msg.start, len(self.tables),
+                               len(self.waiting), self.pending_count))
+
+    def _enter_table(self, s: Client, nick: str, token: str | None, choice: P.TableChoice) -> None:
+        """``ReqJoin {table}``: sit at an open table (by name or code), or open one. Refused with
+        ``ErrTable`` (nothing taken: the client may join again on the same connection)."""
+        table = None
+        if token is None:
+            problem = (P.TABLE_EXTENSION, "Tables are an extension of this server: join with a token to use them.")
+        elif choice.create is not None:
+            problem, table = self._open_table(s, choice)
+        elif choice.code is not None:
+            table = self.tables.by_code(choice.code)
+            problem = None if table is not None else (
+                P.TABLE_NO_SUCH, "No open table has that invite code: its game may have started, or it was closed.")
+        else:
+            table = self.tables.by_name(choice.name or "")
+            if table is None:
+                problem = (P.TABLE_NO_SUCH, f"No open table is called “{choice.name}”: its game may have "
+                                            f"started, or it was closed.")
+            elif table.private:
+                problem = (P.TABLE_PRIVATE, f"“{table.name}” is private: join it with the invite code "
+                                            f"its host shares.")
+            else:
+                problem = None
+        if problem is not None or table is None:
+            reason, words = problem or (P.TABLE_NO_SUCH, "No such table.")
+            log.info("%r: table refused (%s): %s", s, reason, words)
+            s.send(P.err_table(reason, words))
+            return
+        s.nickname = nick
+        s.token = secrets.token_urlsafe(16)
+        self.by_nick[nick] = s
+        s.table = table
+        s.since = time.monotonic()
+        table.seats.append(s)
+        s.send(token_message(s.token))
+        log.info("%s sat at table %r (%d of %d)", nick, table.name, len(table.seats), table.people)
+        self.table_changed(table)
+
+    def _open_table(self, s: Client, choice: P.TableChoice) -> tuple[tuple[str, str] | None, Table | None]:
+        """Open the table a ``ReqJoin`` asks for: (None, the table), or (the refusal, None)."""
+        name = P.clean_table_name(choice.create)
+        count = choice.players_count or 0
+        bots = choice.bots
+        if name is None:
+            return (P.TABLE_BAD, f"A table's name is 1 to {P.TABLE_NAME_MAX} letters, digits, spaces or signs."), None
+        if self.tables.by_name(name) is not None:
+            return (P.TABLE_NAME_TAKEN, f"A table called “{name}” is already open: choose another "
+                                        f"name, or join that one."), None
+        if not self.config.min_players <= count <= self.config.max_players:
+            return (P.TABLE_BAD, f"A table has {self.config.min_players} to {self.config.max_players} seats."), None
+        problem = self._bots_problem(s, count, bots) if bots else None
+        if problem is None and choice.bot_pace is not None:
+            problem = self._pace_problem(s, choice.bot_pace)
+        if problem is not None:
+            return (P.TABLE_BAD, str(problem.get("reason") or "Those computer players cannot be seated.")), None
+        why = self._limits_words(s, bots)
+        if why is not None:
+            return (P.TABLE_LIMIT, why), None
+        pace = None if choice.bot_pace is None or not bots else float(choice.bot_pace)
+        table = self.tables.add(name, count, private=choice.private, bots=bots, pace=pace, origin=s.ip)
+        log.info("%r opened table %r (%d seats, %d bots%s)", s, name, count, len(bots),
+                 ", private" if choice.private else "")
+        return None, table
+
+    def _table_new_game(self, s: Client, table: Table, count: int, bots: tuple[str, ...], pace: Any) -> None:
+        """``ReqNewGame`` from the host of a table: the table's size and bots change (as the head
+        of the waiting list sets them for the next game)."""
+        if table.seats[0] is not s:
+            s.send(P.err_new_game(False, "Only the host of the table chooses its seats."))
+        elif not self.config.min_players <= count <= self.config.max_players or len(table.seats) + len(bots) > count:
+            s.send(P.err_new_game(True, f"{len(table.seats)} people sit at this table: it needs "
+                                        f"{len(table.seats) + len(bots)} seats at least."))
+        elif bots and (problem := self._bots_problem(s, count, bots)) is not None:
+            s.send(problem)
+        elif pace is not None and (problem := self._pace_problem(s, pace)) is not None:
+            s.send(problem)
+        elif bots and (why := self._limits_words(s, bots, table)) is not None:
+            s.send(P.err_new_game(False, why))
+        else:
+            table.count, table.bots = count, bots
+            table.pace = None if pace is None or not bots else float(pace)
+            self.table_changed(table)
+
+    def table_changed(self, table: Table) -> None:
+        """Start the table's game once people and bots fill it; else tell its people (and them
+        only) where it stands: ``UpdateJoinGame`` when its size or bots changed for them, then
+        ``UpdateBookedSeats`` with the table."""
+        if table.full:
+            players = table.seats[:table.people]
+            try:
+                self.games.start(players, table.bots, table.pace, origin=table.origin)
+            except OSError as e:   # it cannot be saved: nothing changed; the janitor tries again
+                if not self._start_failing:
+                    self._start_failing = True
+                    log.warning("cannot save a new game (%s): it starts once it can", e)
+                    data = encode(P.update_chat(SERVER_VOICE, CANNOT_START))
+                    for w in players:
+                        w.push(data)
+                return
+            if self._start_failing:
+                self._start_failing = False
+                log.warning("saving again: the game waiting to start has started")
+            self.tables.remove(table)
+            for p in players:
+                p.table = None
+            return
+        bots = list(table.bots)
+        booked = encode(P.update_booked_seats(len(table.seats), table.host,
+                                              [w.nickname or "" for w in table.seats], table.seated()))
+        for w in table.seats:
+            said = (table.count, table.bots)
+            if w.announced != said:
+                w.announced = said
+                w.send(P.update_join_game(table.count, bots))
+            w.push(booked)
+
+    def leave_table(self, s: Client) -> None:
+        """A player leaves their table (quits, or their connection ends): the next becomes its host;
+        the last one out closes it."""
+        table = s.table
+        assert table is not None
+        s.table = None
+        if s in table.seats:
+            table.seats.remove(s)
+        if not table.seats:
+            self.tables.remove(table)
+            log.info("table %r closed: its last player left", table.name)
+        else:
+            self.table_changed(table)
+
+    def watch_head(self, now: float) -> None:
+        """The head of the waiting list chooses the number of players within ``head_time`` while
+        others wait behind it; if not, it goes to the back and the next in line is asked."""
+        waiting = self.waiting
+        if not self.options.head_time or len(waiting) < 2 or self.pending_count is not None:
+            self._head = (None, now)
+            return
+        head, since = self._head
+        if head is not waiting[0]:
+            self._head = (waiting[0], now)
+        elif now - since >= self.options.head_time:
+            waiting.append(waiting.pop(0))
+            head.announced = None
+            self._head = (waiting[0], now)
+            log.info("%s did not choose the number of players in %s s: %s is asked now",
+                     head.nickname, f"{self.options.head_time:g}", waiting[0].nickname)
+            self._send_booked_seats(0)
+            if len(waiting) > self.told():   # at the back, out of those told: told once here
+                self._tell_booked(head)
