@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import logging
-import multiprocessing
 import os
 import random
 import threading
@@ -35,6 +34,8 @@ from game.rules.actions import Action
 from game.rules.components import GameConfig, default_config, load_config
 from game.rules.engine import PLAY, SETUP, Game
 from game.rules.views import player_view
+
+from .workers import WorkerProcesses
 
 log = logging.getLogger("mor.bots")
 
@@ -171,9 +172,9 @@ when the cores are busy, a game's frame loop or a server's event loop comes befo
 
 
 def _worker_init(config_path: str | None) -> None:
-    """A worker process starts: a lower priority, the rules and the bots loaded, the collector's
-    policy (:mod:`game.runtime`), and a watch that ends it with the process that started it (so a
-    game that crashes or is killed leaves no worker behind)."""
+    """A worker process starts: a lower priority, the rules and the bots loaded, and the
+    collector's policy (:mod:`game.runtime`). (How it ends with the program that started it, and
+    only then: :mod:`game.bots.workers`.)"""
     if hasattr(os, "nice"):
         try:
             os.nice(WORKER_NICENESS)
@@ -182,14 +183,6 @@ def _worker_init(config_path: str | None) -> None:
     _WORKER_CONFIG.append(default_config() if config_path is None else load_config(config_path))
     import game.bots  # noqa: F401  (the levels' modules, loaded before the collector's policy applies)
     runtime.settle_collector()
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        threading.Thread(target=_exit_with, args=(parent,), name="bot-parent-watch", daemon=True).start()
-
-
-def _exit_with(parent: Any) -> None:
-    parent.join()      # returns when the parent process has ended, however it ended
-    os._exit(0)
 
 
 def _think_in_worker(job: Job) -> tuple[dict[str, Any], str, str, float, int, list[dict[str, Any]]] | None:
@@ -205,10 +198,9 @@ def _ready_in_worker() -> int:
     return os.getpid()
 
 
-def _process_executor(workers: int, config_path: str | None) -> cf.Executor:
-    """A pool of ``workers`` spawned processes (never forked: the caller has threads)."""
-    return cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                  initializer=_worker_init, initargs=(config_path,))
+def _process_executor(workers: int, config_path: str | None) -> WorkerProcesses:
+    """A pool of ``workers`` spawned processes that end with their owner (:mod:`game.bots.workers`)."""
+    return WorkerProcesses(workers, initializer=_worker_init, initargs=(config_path,))
 
 
 Done = Callable[[Answer | None], None]
@@ -251,8 +243,8 @@ class BotPool:
     def worker_pids(self) -> list[int]:
         """The process ids of the worker processes alive now (none on threads)."""
         with self._lock:
-            procs = dict(getattr(self._pool, "_processes", None) or {}) if self.processes else {}
-        return [pid for pid, p in procs.items() if p.is_alive()]
+            pool = self._pool if self.processes else None
+        return pool.pids() if isinstance(pool, WorkerProcesses) else []
 
     def _executor(self) -> cf.Executor:
         with self._lock:
@@ -466,19 +458,10 @@ def _think_on_thread(job: Job, config: GameConfig, settled: threading.Event) -> 
 
 
 def pool_is_processes(pool: cf.Executor) -> bool:
-    return isinstance(pool, cf.ProcessPoolExecutor)
+    return isinstance(pool, WorkerProcesses)
 
 
 def _end(pool: cf.Executor) -> None:
-    """Shut ``pool`` down without waiting for its jobs; its worker processes, if any, end now."""
-    procs = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for p in procs:
-        if p.is_alive():
-            p.terminate()
-    for p in procs:
-        p.join(timeout=2.0)
-        if p.is_alive():
-            log.warning("a bot worker process (%s) did not end; killing it", p.pid)
-            p.kill()
-            p.join(timeout=5.0)     # reaped, so it is no longer a child of ours
+    """Shut ``pool`` down without waiting for its jobs; its worker processes, if any, end now (in
+    order: see :mod:`game.bots.workers`)."""
+    pool.shutdown(wait=pool_is_processes(pool), cancel_futures=True)

@@ -19,6 +19,8 @@ from game.bots.driver import BotPool, make_job
 from game.rules import Game, default_config
 from game.rules.playout import steps
 
+from support.processes import alive, wait_for
+
 CFG = default_config()
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,30 +40,6 @@ def ask(pool: BotPool, job, timeout: float = 30.0):
     pool.submit(job, lambda a: (got.append(a), ready.set()))
     assert ready.wait(timeout), "no answer"
     return got[0]
-
-
-def alive(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie, waiting for a parent to reap it, has ended)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        return state not in ("Z", "X")
-    except FileNotFoundError:
-        return False
-    except OSError:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        return True
-
-
-def wait_for(cond, timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return cond()
 
 
 def test_a_hard_decision_is_thought_in_a_worker_process_that_close_ends_at_once():
@@ -107,21 +85,25 @@ if __name__ == "__main__":
 """
 
 
-def test_a_worker_ends_with_the_program_that_started_it_even_when_that_is_killed(tmp_path):
+def test_a_worker_ends_with_the_program_that_started_it_even_when_that_is_killed_and_nothing_leaks(tmp_path):
     script = tmp_path / "game_that_crashes.py"
     script.write_text(WORKER_THEN_WAIT)
-    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
         worker = int(proc.stdout.readline())
         assert alive(worker)
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
         assert wait_for(lambda: not alive(worker)), f"worker {worker} outlived the killed game"
+        # its standard error ends once the worker and multiprocessing's resource tracker have ended:
+        # the tracker warns there of every semaphore the killed game left behind ("leaked semaphore")
+        assert proc.stderr.read() == ""
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        proc.stderr.close()
 
 
 def test_when_processes_cannot_be_started_the_bots_think_on_a_thread_and_the_log_says_so(monkeypatch, caplog):

@@ -25,6 +25,8 @@ import game.netcode.cli as server_cli
 from game.rules.engine import Game
 from game.rules.views import player_view
 
+from support.processes import all_gone, children, wait_for
+
 from conftest import CONFIG, TIMEOUT, Player, drive, room_of, start_game, step, wait_until
 
 pytestmark = pytest.mark.timeout(30)
@@ -257,6 +259,19 @@ class TestServerProcess:
         done = path.parent / "finished" / path.name
         assert json.loads(done.read_bytes().splitlines()[-1]) == ["end"]
 
+
+    def test_sigterm_ends_the_bots_worker_process_quietly_and_no_child_is_left(self, spawn, players, monkeypatch):
+        monkeypatch.setenv("MOR_SEED", "7")            # (the server's games are dealt from it)
+        sp = spawn()
+        (ann,) = players(sp.address, "ann")
+        ann.join()
+        ann.send({"type": "ReqNewGame", "playersCount": 2, "bots": ["hard"]})
+        ann.until_type("UpdateGame")
+        assert wait_for(lambda: len(children(sp.proc.pid)) >= 2)   # the bots' worker, the resource tracker
+        kids = children(sp.proc.pid)
+        assert sp.kill(signal.SIGTERM) == 0
+        assert all_gone(kids) == []
+        assert not re.search(r" (WARNING|ERROR) |Traceback", sp.log()), sp.log()   # nor "did not end; killing it"
 
 class TestCommandLine:
     def test_help_explains_every_flag(self, capsys):
