@@ -8,11 +8,12 @@ from typing import Any, Mapping
 
 from game.netcode.protocol import NICKNAME_MAX, validate_nickname
 
-__all__ = ["LORENZO", "NICKNAME_MAX", "amount", "amounts", "joined", "leader_ability", "leader_words",
-           "validate_nickname", "vanished_colour"]
+__all__ = ["LEAVING_ON_SIGNAL", "LORENZO", "NICKNAME_MAX", "amount", "amounts", "joined", "leader_ability",
+           "leader_words", "validate_nickname", "vanished_colour"]
 
 Msg = dict[str, Any]
 LORENZO = "Lorenzo il Magnifico"
+LEAVING_ON_SIGNAL = "Asked to stop (the terminal closed, or the computer shuts down): leaving."
 
 
 def joined(names: list[str]) -> str:

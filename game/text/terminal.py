@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from game import runtime
-from game.client.words import validate_nickname
+from game.client.words import LEAVING_ON_SIGNAL, validate_nickname
 
 from .client import Options, TextClient
 
@@ -30,6 +30,17 @@ INTERRUPT = object()
 WAKE = object()
 TICK = 1.0
 """Seconds the loop sleeps at most with nothing typed and no news (a dropped connection is noticed then)."""
+TERMINATE_SIGNALS = ("SIGTERM", "SIGHUP")
+"""Signals on which the text client leaves as Ctrl-C does (a ``kill``, a shutdown, a closed terminal)."""
+
+
+class Terminated(BaseException):
+    """A terminate signal came (:data:`TERMINATE_SIGNALS`): leave now, saying why (raised by its handler)."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    signal.signal(signum, signal.SIG_IGN)    # once is enough: the client is on its way out
+    raise Terminated(signal.Signals(signum).name)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -109,7 +120,10 @@ class Terminal:
                 self.prompt_session = None
 
     def say(self, line: str) -> None:
-        print(line, flush=True)
+        try:
+            print(line, flush=True)
+        except OSError:         # the terminal is gone (closed with the game in it): nobody to tell
+            pass
 
     def wake(self) -> None:
         self.inbox.put(WAKE)
@@ -158,6 +172,8 @@ class Terminal:
                 client.tick()
         except KeyboardInterrupt:          # Ctrl-C without the line editor
             client.hang_up("Ctrl-C: leaving.")
+        except Terminated:
+            client.hang_up(LEAVING_ON_SIGNAL)
         finally:
             client.close()
             self._stop_prompt(reader)
@@ -198,7 +214,17 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     plain = plain_wanted(args.plain)
     options = Options(nickname=args.name, data_dir=args.data_dir, bot_pace=args.bot_pace)
-    return Terminal(plain).run(lambda say, wake: _settled(TextClient(say, options, wake)))
+    caught = {}
+    for name in TERMINATE_SIGNALS:     # ... and so do a kill, a shutdown and a closed terminal
+        if hasattr(signal, name):
+            caught[getattr(signal, name)] = signal.signal(getattr(signal, name), _terminated)
+    try:
+        return Terminal(plain).run(lambda say, wake: _settled(TextClient(say, options, wake)))
+    except Terminated:                 # before the game was up: nothing to leave
+        return 0
+    finally:
+        for sig, handler in caught.items():
+            signal.signal(sig, handler)
 
 
 def _settled(client: TextClient) -> TextClient:
