@@ -52,7 +52,7 @@ os.environ["MOR_CONFIG_DIR"] = os.environ["MOR_DATA_DIR"] = tempfile.mkdtemp()
 from game.scenes.app import App
 from game.scenes.catalog import register_scenes
 register_scenes()
-from game.scenes.menus import TitleScene
+from game.scenes.title import TitleScene
 app = App(headless=True, size=(1280, 800))
 app.stack.push(TitleScene(app))
 app.frame(0.016)
@@ -104,7 +104,7 @@ from game.scenes.catalog import register_scenes
 register_scenes()
 which, seconds = sys.argv[1], float(sys.argv[2])
 if which == "title":
-    from game.scenes.menus import TitleScene
+    from game.scenes.title import TitleScene
     app = App(size=(1280, 800))
     first = TitleScene(app)
 else:
@@ -254,7 +254,7 @@ driver = pygame.display.get_driver()
 app.settings.confirm_end_turn = False
 walk = Walk(app)
 app.on_frame.remove(walk._record)       # the walk keeps no copies of frames: they are not the game's memory
-from game.scenes.menus import TitleScene
+from game.scenes.title import TitleScene
 app.stack.push(TitleScene(app))
 walk.frames(3)
 walk.press("Play against the computer")

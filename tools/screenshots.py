@@ -109,7 +109,7 @@ def shots(app) -> dict:
     """name -> a function that puts the scene on the app's stack."""
     import pygame
     from game.rules.actions import ReqChooseLeaders
-    from game.scenes import game_over, lobby, menus, overlay, setup
+    from game.scenes import game_over, join, lobby, overlay, settings_page, setup, title
     from game.scenes import help as help_
     from game.scenes.board import BoardScene
     from game.client.session import GameSession
@@ -173,9 +173,9 @@ def shots(app) -> dict:
         app.stack.push(overlay.ConnectionOverlay(app, s))
 
     return {
-        "title": lambda: app.stack.reset(menus.TitleScene(app)),
-        "settings": lambda: app.stack.reset(menus.SettingsScene(app)),
-        "join": lambda: app.stack.reset(menus.JoinScene(app)),
+        "title": lambda: app.stack.reset(title.TitleScene(app)),
+        "settings": lambda: app.stack.reset(settings_page.SettingsScene(app)),
+        "join": lambda: app.stack.reset(join.JoinScene(app)),
         "how-to-play-market": lambda: app.stack.reset(help_.HelpScene(app, 2)),
         "how-to-play-leaders": lambda: app.stack.reset(help_.HelpScene(app, 5)),
         "lobby": waiting_room,
@@ -202,7 +202,7 @@ def walked(out: Path) -> list[str]:
     from game.scenes.app import App
     from game.scenes.catalog import register_scenes
     register_scenes()
-    from game.scenes.menus import TitleScene
+    from game.scenes.title import TitleScene
     from walk import Walk, board_check
     names = []
     for size in ((1024, 640), (1920, 1080)):

@@ -146,7 +146,7 @@ def start(size: tuple[int, int] = (1024, 640), out: Path | None = None, name: st
           nickname: str | None = None) -> Walk:
     """A headless app opened at the title as a player starts it (no end-of-turn question; named
     ``nickname`` if given), its first frames drawn."""
-    from game.scenes.menus import TitleScene
+    from game.scenes.title import TitleScene
     app = App(headless=True, size=size)
     app.settings.confirm_end_turn = False
     if nickname is not None:

@@ -486,7 +486,7 @@ def main() -> int:
     from game.scenes.app import App
     from game.scenes.catalog import register_scenes
     register_scenes()
-    from game.scenes.menus import TitleScene
+    from game.scenes.title import TitleScene
     app = App(size=(w, h))
     driver = Driver(app, args)
     threading.Thread(target=driver.run, daemon=True).start()

@@ -271,9 +271,11 @@ class App:
             except Exception:
                 log.exception("could not fetch the game again")
         if any(e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE for e in events):
-            from .router import leave_game
             self.fault = None
             try:
+                leave_game = registry.action("leave_game")
+                if leave_game is None:
+                    raise LookupError("no leave_game action is registered")
                 leave_game(self, session, ask=False)
             except Exception:   # leaving failed too: the title, whatever it takes
                 log.exception("could not leave the game cleanly")
@@ -358,10 +360,11 @@ class App:
             pygame.display.set_caption("● Your turn — " + TITLE)
 
     def quit(self) -> None:
-        """Quit; while hosting a game with other people at it, ask first (see :mod:`.hosting`)."""
-        from .hosting import ask_before_quitting
+        """Quit; while hosting a game with other people at it, ask first (the ``before_quit``
+        action, :func:`.hosting.ask_before_quitting`)."""
         try:
-            if ask_before_quitting(self):
+            ask = registry.action("before_quit")
+            if ask is not None and ask(self):
                 return
         except Exception:   # asking must never keep a player from quitting
             log.exception("cannot ask before quitting")

@@ -16,6 +16,9 @@ import pygame
 from .art import fonts
 from .backdrop import INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_lines, dim, panel, wrap
 
+COLUMN_FROM = 3
+"""More answers than this, or a long one, are a list, one a row (a row of buttons would not fit
+the card, or cut their words)."""
 
 
 class AskScene(PaintedScene):
@@ -39,9 +42,22 @@ class AskScene(PaintedScene):
         w, h = self.app.size
         u = self.unit
         n = len(self.answers)
+        small = max(12, round(21 * u))
+        if n > COLUMN_FROM or any(fonts.font(20).size(label)[0] > 200 for _n, label, _t in self.answers):
+            # a list to choose from (the games kept on servers): one answer a row
+            bw, bh, gap = round(600 * u), round(44 * u), round(10 * u)
+            cw = round(700 * u)
+            lines = wrap(self.text, small, cw - round(90 * u), "italic")
+            ch = round(130 * u) + len(lines) * round(small * 1.2) + n * bh + (n - 1) * gap
+            self.card = pygame.Rect((w - cw) // 2, max(0, (h - ch) // 2), cw, ch)
+            x = self.card.centerx - bw // 2
+            y = self.card.bottom - round(30 * u) - n * bh - (n - 1) * gap
+            for i, (name, label, tip) in enumerate(self.answers):
+                cls = "@menu" if name == self.default else "@menu_quiet"
+                self.button(name, pygame.Rect(x, y + i * (bh + gap), bw, bh), label, cls, tooltip=tip)
+            return
         bw, bh, gap = round((230 if n > 2 else 260) * u), round(50 * u), round(16 * u)
         cw = max(round(660 * u), n * bw + (n - 1) * gap + round(80 * u))
-        small = max(12, round(21 * u))
         lines = wrap(self.text, small, cw - round(90 * u), "italic")
         ch = round(150 * u) + len(lines) * round(small * 1.2) + bh
         self.card = pygame.Rect((w - cw) // 2, (h - ch) // 2, cw, ch)

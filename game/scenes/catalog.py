@@ -2,7 +2,8 @@
 
 This is the one module that imports every scene module; no scene module imports another: they
 ask the app for a screen by name (the game's board and a replay's share their board through a
-leaf, :mod:`.board_base`).
+leaf, :mod:`.board_base`). It also gives the app, by name, what it calls back (leaving a game,
+asking before quitting), so that :mod:`.app` imports neither :mod:`.router` nor :mod:`.hosting`.
 """
 from __future__ import annotations
 
@@ -11,10 +12,13 @@ from . import registry
 
 def register_scenes() -> None:
     """Fill the registry (again: the same screens)."""
-    from . import ask, board, game_over, help, lobby, menus, overlay, replay, setup, tables, versus
+    from . import (ask, board, game_over, help, host, join, lobby, overlay, replay, settings_page, setup, tables,
+                   title, versus)
+    from .hosting import ask_before_quitting
+    from .router import leave_game
     for name, make in {
-        "title": menus.TitleScene, "settings": menus.SettingsScene, "host": menus.HostScene,
-        "join": menus.JoinScene, "tables": tables.TablesScene, "help": help.HelpScene, "versus": versus.VersusScene,
+        "title": title.TitleScene, "settings": settings_page.SettingsScene, "host": host.HostScene,
+        "join": join.JoinScene, "tables": tables.TablesScene, "help": help.HelpScene, "versus": versus.VersusScene,
         "past_games": replay.PastGamesScene, "replay": replay.ReplayScene, "watch": replay.watch_finished,
         "ask": ask.AskScene, "connection": overlay.ConnectionOverlay,
         # the stages of a game (GameSession.stage)
@@ -22,3 +26,6 @@ def register_scenes() -> None:
         "waiting": setup.WaitingScene, "board": board.BoardScene, "ended": game_over.GameOverScene,
     }.items():
         registry.register(name, make)
+    # what the app calls back, by name (it imports neither the router nor the hosting questions)
+    registry.register_action("leave_game", leave_game)
+    registry.register_action("before_quit", ask_before_quitting)

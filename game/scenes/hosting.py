@@ -18,7 +18,7 @@ from game.client.words import joined
 if TYPE_CHECKING:
     from game.client.session import GameSession
 
-    from .app import App
+    from .app_port import AppPort as App
 
 
 def others_at_table(app: "App", me: str | None = None) -> list[str]:

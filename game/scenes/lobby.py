@@ -29,6 +29,9 @@ class LobbyScene(SessionScene):
     """The waiting room."""
 
     stage = "lobby"
+    way_back: list[tuple[str, tuple]] = []
+    """The pages that lead back to where the seat was asked, pushed over the title when the
+    waiting room is left (a server's tables: Join a game, then its Tables page); none: the title."""
 
     def __init__(self, app, session: "GameSession") -> None:
         super().__init__(app, session)
@@ -158,9 +161,18 @@ class LobbyScene(SessionScene):
                 return True
         return False
 
+    def leave(self) -> None:
+        """Leave the waiting room: for the page the seat was asked from (see :attr:`way_back`), or
+        the title (a host is asked first, while others wait at the table)."""
+        app = self.app
+        leave_game(app, self.session)
+        if self.way_back and app.server is None:     # (nobody was asked: the title is on top)
+            for name, args in self.way_back:
+                app.stack.push(app.scene(name, *args))
+
     def on_button(self, name: str) -> None:
         if name == "leave":
-            leave_game(self.app, self.session)
+            self.leave()
             return
         for key, _text, n in SEAT_CHOICES:
             if name == key and self.asked is None:
@@ -183,7 +195,7 @@ class LobbyScene(SessionScene):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            leave_game(self.app, self.session)
+            self.leave()
         elif event.type == pygame.MOUSEMOTION:
             self.mark.pointer = event.pos
 

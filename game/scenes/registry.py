@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from .scene import Scene
 
 _SCENES: dict[str, Callable[..., "Scene"]] = {}
+_ACTIONS: dict[str, Callable[..., Any]] = {}
 
 
 def register(name: str, make: Callable[..., "Scene"]) -> None:
@@ -22,6 +23,17 @@ def register(name: str, make: Callable[..., "Scene"]) -> None:
 
 def registered(name: str) -> bool:
     return name in _SCENES
+
+
+def register_action(name: str, do: Callable[..., Any]) -> None:
+    """What the app calls at one of its moments (``"leave_game"``: leave the game for the title;
+    ``"before_quit"``: ask before quitting, True if it asked), so that it imports no scene helper."""
+    _ACTIONS[name] = do
+
+
+def action(name: str) -> Callable[..., Any] | None:
+    """The action registered as ``name``, if any."""
+    return _ACTIONS.get(name)
 
 
 def make(name: str, app: Any, *args: Any, **kwargs: Any) -> "Scene":

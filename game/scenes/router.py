@@ -16,7 +16,7 @@ from .scene import Scene
 if TYPE_CHECKING:
     from game.client.session import GameSession
 
-    from .app import App
+    from .app_port import AppPort as App
 
 
 STAGES = ("lobby", "leaders", "resources", "waiting", "board", "ended")

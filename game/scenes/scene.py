@@ -30,7 +30,7 @@ from game.resources import CONFIG_DIR, data_path
 if TYPE_CHECKING:
     from game.client.session import GameSession
 
-    from .app import App
+    from .app_port import AppPort as App
 
 THEME_PATH = CONFIG_DIR / "theme.json"
 _THEME: dict | None = None

@@ -18,6 +18,7 @@ import pygame
 import pygame_gui
 
 from game.client.address import hostport
+from game.client.flow.seats import another_nickname, asked_words, kept_seat_at, seat_question
 from game.client.security import identity_warning
 from game.client.tables import PAGE, TABLE_NAME_MAX, NoTables, OpenTable, Seating, TableList, list_tables
 
@@ -145,9 +146,21 @@ class TablesScene(PaintedScene):
             self.rebuild()
 
     # seating -------------------------------------------------------------------------------
-    def sit(self, words: str, **where: Any) -> None:
-        """Ask for a seat (see :func:`game.client.tables.join`); the page waits for the answer."""
+    def sit(self, words: str, checked: bool = False, **where: Any) -> None:
+        """Ask for a seat (see :func:`game.client.tables.join`); the page waits for the answer.
+        Where the server keeps a seat for this nickname (it would give that one back, whatever is
+        asked), the player is asked first (``checked``: they were): back to it, or another name."""
         if self.seating is not None:
+            return
+        kept = None if checked else kept_seat_at(self.app.data_dir, self.host, self.port, self.nickname)
+        if kept is not None:
+            def then(answer: str) -> None:
+                if answer == "other":
+                    self.nickname = another_nickname(kept.nickname)
+                if answer != "cancel":
+                    self.sit(words, checked=True, **where)
+            q = seat_question(kept, asked_words(**where))
+            self.app.stack.push(self.app.scene("ask", q.title, q.text, q.triples(), then, default=q.default))
             return
         self.error = self.note = None
         self.busy = words
@@ -177,7 +190,11 @@ class TablesScene(PaintedScene):
             session = seating.session
             self.seating = None
             self.app.stack.pop()                       # the Join page goes too
-            self.app.stack.replace(scene_for(self.app, session))
+            nxt = scene_for(self.app, session)
+            if getattr(nxt, "stage", None) == "lobby":  # leaving its waiting room comes back here
+                nxt.way_back = [("join", ()), ("tables", (self.host, self.port, self.nickname, self.address,
+                                                          self.tls_port))]
+            self.app.stack.replace(nxt)
 
     # layout --------------------------------------------------------------------------------
     def rebuild(self) -> None:

@@ -159,7 +159,7 @@ def test_turn_bell_is_soft_and_short():
 def test_from_the_title_to_the_end_of_a_solo_game_with_the_mouse_only(monkeypatch):
     """Title → Play solo → pick 2 leaders → play every turn on the board → the end-of-game scene."""
     from game.scenes.game_over import GameOverScene
-    from game.scenes.menus import TitleScene
+    from game.scenes.title import TitleScene
     from game.scenes.setup import LeaderChoiceScene
     app = App(headless=True, size=(1280, 800))
     app.settings.confirm_end_turn = False
@@ -279,7 +279,7 @@ def test_a_frame_that_fails_does_not_close_the_game_and_the_board_comes_back():
 
 
 def test_escape_leaves_a_failing_screen_for_the_title():
-    from game.scenes.menus import TitleScene
+    from game.scenes.title import TitleScene
     app = App(headless=True, size=(1280, 800), strict=False)
     game = mid_game(["Ada", "Bruno"], 5, 30)
     session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")   # no resync: it stays broken

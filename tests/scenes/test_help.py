@@ -8,7 +8,7 @@ import pytest
 from game.rules import default_config
 from game.scenes.app import App
 from game.scenes.help import HelpScene, pages
-from game.scenes.menus import TitleScene
+from game.scenes.title import TitleScene
 
 from test_menus import SIZES, _close, click, click_at, frames, not_flat
 

@@ -80,7 +80,8 @@ def post_click(pos) -> None:
 
 
 def test_the_title_sleeps_and_a_click_wakes_it(dirs):
-    from game.scenes.menus import SettingsScene, TitleScene
+    from game.scenes.settings_page import SettingsScene
+    from game.scenes.title import TitleScene
     app = App(headless=True, size=(1280, 800))
     loop = Loop(app)
     seen = {}
@@ -161,7 +162,7 @@ def test_an_animating_scene_gets_the_frames_it_asks_for_and_no_more(dirs):
 
 
 def test_a_focused_text_entry_keeps_its_cursor_blinking(dirs, monkeypatch):
-    from game.scenes.menus import JoinScene
+    from game.scenes.join import JoinScene
     # Browse an interface this machine lacks: games announced by other servers on this machine
     # (news that rightly wakes the page) must not count as the cursor's frames.
     monkeypatch.setenv("MOR_LAN_INTERFACES", "192.0.2.77")

@@ -49,7 +49,7 @@ def click_at(app: App, pos) -> None:
 @pytest.mark.parametrize("size", [(1024, 640), (1920, 1080)])
 def test_a_hosted_game_is_listed_and_joined_with_a_click(app, tmp_path, size):
     from game.scenes.lobby import LobbyScene
-    from game.scenes.menus import JoinScene
+    from game.scenes.join import JoinScene
     app.resize(size)
     assert app.size == size
     server = Server(app.config, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", announce=True,
@@ -88,7 +88,7 @@ def test_a_hosted_game_is_listed_and_joined_with_a_click(app, tmp_path, size):
 
 def test_a_game_hosted_from_the_title_announces_itself(app):
     from game.scenes.lobby import LobbyScene
-    from game.scenes.menus import HostScene
+    from game.scenes.host import HostScene
     import socket
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -107,7 +107,7 @@ def test_a_game_hosted_from_the_title_announces_itself(app):
 
 def test_without_multicast_the_page_says_why_and_the_address_still_joins(app, monkeypatch, tmp_path):
     from game.scenes.lobby import LobbyScene
-    from game.scenes.menus import JoinScene
+    from game.scenes.join import JoinScene
     monkeypatch.setenv("MOR_LAN_INTERFACES", "192.0.2.77")     # an interface this machine lacks
     server = Server(app.config, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv"))
     host, port = server.start()
@@ -132,7 +132,7 @@ def test_waiting_for_a_seat_at_a_table_playing_says_it_is_for_the_next_game(app,
     there is under way and Bea is first in line for the next (it only asked "How many players?")."""
     from game.scenes import lobby as lobby_module
     from game.scenes.lobby import LobbyScene
-    from game.scenes.menus import JoinScene
+    from game.scenes.join import JoinScene
     app.resize(size)
     drawn: list[str] = []
     blit_lines = lobby_module.blit_lines
@@ -173,7 +173,7 @@ def test_waiting_for_a_seat_at_a_table_playing_says_it_is_for_the_next_game(app,
 def test_a_table_announced_with_tls_is_marked_and_its_tables_asked_over_tls(app, tmp_path, certs, monkeypatch):
     """The row of a server that speaks TLS has the padlock and says "encrypted"; its Tables page
     asks straight at the TLS port the announcement gave (the plain port is not asked first)."""
-    from game.scenes.menus import JoinScene
+    from game.scenes.join import JoinScene
     from game.scenes.tables import TablesScene
     cert, key = certs["one"]
     server = Server(app.config, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", announce=True,
@@ -213,7 +213,7 @@ def test_a_click_on_a_table_announced_with_tls_sits_there_over_tls_at_once(app, 
     port is never asked (that would be a round trip in clear), and the seat is secure."""
     import game.match
     from game.scenes.lobby import LobbyScene
-    from game.scenes.menus import JoinScene
+    from game.scenes.join import JoinScene
     cert, key = certs["one"]
     server = Server(app.config, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", announce=True,
                                               announce_name="Ada's table", announce_host="Ada", tls_cert=cert,

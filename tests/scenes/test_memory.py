@@ -85,7 +85,7 @@ def test_a_whole_game_keeps_every_cache_in_its_budget_and_the_title_frees_it(app
     """A whole 2-player game shown on the board, the mouse moving between the moves: the caches
     stop growing (the second half of the game adds less than the first), never pass their budgets,
     and leaving for the title frees the game, its scene and the pictures cached for it."""
-    from game.scenes.menus import TitleScene
+    from game.scenes.title import TitleScene
     memory.clear_caches()
     game = Game.new(default_config(), ["Ada", "Bruno"], 3)
     rng = random.Random(3)
@@ -122,7 +122,7 @@ def test_a_whole_game_keeps_every_cache_in_its_budget_and_the_title_frees_it(app
 
 
 def test_a_resize_empties_the_caches_drawn_for_the_old_size(app):
-    from game.scenes.menus import TitleScene
+    from game.scenes.title import TitleScene
     app.stack.push(TitleScene(app))
     app.frame(1 / 60)
     assert memory.cached_bytes() > 0
@@ -135,7 +135,8 @@ def test_a_resize_empties_the_caches_drawn_for_the_old_size(app):
 def test_every_scene_at_one_scale_shares_one_ui_theme_and_a_popped_scene_frees_its_manager(app):
     """pygame_gui's theme holds the fonts and the atlases of widget shapes (4 MB each): the scenes'
     managers share one per scale instead of one each, and a popped scene's manager goes with it."""
-    from game.scenes.menus import SettingsScene, TitleScene
+    from game.scenes.settings_page import SettingsScene
+    from game.scenes.title import TitleScene
     from game.scenes.scene import shared_themes
     title = TitleScene(app)
     app.stack.push(title)
@@ -170,7 +171,7 @@ def test_the_board_keeps_no_window_sized_background_besides_its_frame_and_lets_i
     """The walnut table and the panels' parchment are drawn once into the board's cached frame:
     no cache keeps a window-sized copy of them, and a board that is left lets its frames go even
     if something still holds the scene."""
-    from game.scenes.menus import TitleScene
+    from game.scenes.title import TitleScene
     memory.clear_caches()
     board = _first_board(app, ["Ada", "Bruno", "Cora", "Dario"])
     window = app.window.get_width() * app.window.get_height()
@@ -208,7 +209,8 @@ def test_the_heap_is_given_back_when_a_scene_hands_over_and_after_a_game_is_left
     """glibc keeps freed pictures in the process: the app returns them (malloc_trim) in the frame
     a scene is popped or replaced, and after a game is left (with a collection first)."""
     from game.scenes import app as app_module
-    from game.scenes.menus import SettingsScene, TitleScene
+    from game.scenes.settings_page import SettingsScene
+    from game.scenes.title import TitleScene
     calls = []
     monkeypatch.setattr(app_module, "give_back", lambda: calls.append("trim"))
     monkeypatch.setattr(app_module.gc, "collect", lambda *a: calls.append("gc") or 0)
@@ -244,7 +246,8 @@ def test_a_click_that_leaves_a_scene_gives_the_heap_back_in_that_frame(app, monk
     back as one left in an update does; a game left by a click is collected first. (A whole game
     on a real display kept every byte on the title after it: 'Back to the title' is a click.)"""
     from game.scenes import app as app_module
-    from game.scenes.menus import SettingsScene, TitleScene
+    from game.scenes.settings_page import SettingsScene
+    from game.scenes.title import TitleScene
     calls = []
     monkeypatch.setattr(app_module, "give_back", lambda: calls.append("trim"))
     monkeypatch.setattr(app_module.gc, "collect", lambda *a: calls.append("gc") or 0)
@@ -277,7 +280,7 @@ def _run_title(app, monkeypatch, linger: float, script) -> list[float]:
     import threading
     import time
     from game.scenes import app as app_module
-    from game.scenes.menus import TitleScene
+    from game.scenes.title import TitleScene
     trims: list[float] = []
     monkeypatch.setattr(app_module, "give_back", lambda: trims.append(time.perf_counter()))
     monkeypatch.setattr(app_module, "LINGER", linger)
@@ -404,7 +407,7 @@ def test_a_stage_that_hands_over_leaves_its_pictures_behind(app):
     cards and halos are not kept through the game once the board has taken its place (they were,
     to the end of it: with the board's panel paper, about 20 MB of a 4-player game's peak at
     1600x900), and the board's parchment and walnut live in its frame, not in a cache as well."""
-    from game.scenes.menus import TitleScene
+    from game.scenes.title import TitleScene
     walk = Walk(app)
     app.settings.confirm_end_turn = False
     app.stack.push(TitleScene(app))

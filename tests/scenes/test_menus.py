@@ -150,12 +150,13 @@ def ended_session(config, names, me_index: int = 0, lorenzo: bool = False) -> Ga
 
 # ---------------------------------------------------------------------------- every scene renders
 def _scenes(app: App):
-    from game.scenes import game_over, lobby, menus, overlay, setup
+    from game.scenes import game_over, join, lobby, overlay, settings_page, setup, title
+    from game.scenes.host import HostScene
     cfg = app.config
-    yield "title", menus.TitleScene(app)
-    yield "settings", menus.SettingsScene(app)
-    yield "join", menus.JoinScene(app)
-    host = menus.HostScene(app)
+    yield "title", title.TitleScene(app)
+    yield "settings", settings_page.SettingsScene(app)
+    yield "join", join.JoinScene(app)
+    host = HostScene(app)
     host.start_server = lambda: setattr(host, "error", "Port 51015 is already in use on this computer. "
                                                        "Choose another port in Settings.")
     yield "host", host
@@ -194,7 +195,7 @@ def test_every_scene_renders(dirs, size):
 
 
 def test_a_resize_rebuilds_the_widgets(app):
-    from game.scenes.menus import TitleScene
+    from game.scenes.title import TitleScene
     app.stack.push(TitleScene(app))
     frames(app, 2)
     small = app.stack.top.widgets["solo"].rect.copy()
@@ -208,7 +209,9 @@ def test_a_resize_rebuilds_the_widgets(app):
 # ---------------------------------------------------------------------------- title
 class TestTitle:
     def test_buttons_navigate(self, app):
-        from game.scenes.menus import JoinScene, SettingsScene, TitleScene
+        from game.scenes.join import JoinScene
+        from game.scenes.settings_page import SettingsScene
+        from game.scenes.title import TitleScene
         app.stack.push(TitleScene(app))
         frames(app, 2)
         assert "continue" not in app.stack.top.widgets   # no saved solo game yet
@@ -224,14 +227,14 @@ class TestTitle:
         assert not app.running
 
     def test_escape_quits(self, app):
-        from game.scenes.menus import TitleScene
+        from game.scenes.title import TitleScene
         app.stack.push(TitleScene(app))
         frames(app, 1, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b",
                                            scancode=41)])
         assert not app.running
 
     def test_solo_from_the_title_to_the_board(self, app, board_module):
-        from game.scenes.menus import TitleScene
+        from game.scenes.title import TitleScene
         from game.scenes.setup import LeaderChoiceScene
         app.stack.push(TitleScene(app))
         frames(app, 2)
@@ -251,7 +254,7 @@ class TestTitle:
         assert scene.session.vm.me["leadersHand"] == [hand[0], hand[2]]
 
     def test_continue_resumes_the_saved_solo_game(self, app, board_module):
-        from game.scenes.menus import TitleScene
+        from game.scenes.title import TitleScene
         match = LocalMatch(app.config, "Ada", seed=3, save_path=app.solo_save_path)
         match.send(ReqChooseLeaders(tuple(match.game.players[0].hand[:2])))
         app.stack.push(TitleScene(app))
@@ -266,7 +269,7 @@ class TestTitle:
 
         from game.rules.playout import choose
         from game.rules.shadow import shadow_game
-        from game.scenes.menus import TitleScene
+        from game.scenes.title import TitleScene
         match = LocalMatch(app.config, "Ada", seed=3, save_path=app.solo_save_path)
         first = GameSession(match, app.config, "Ada")
         first.pump()
@@ -284,7 +287,7 @@ class TestTitle:
         assert [str(x) for x in board.session.log] == told      # the same story, not "The game begins."
 
     def test_a_damaged_save_is_explained(self, app):
-        from game.scenes.menus import TitleScene
+        from game.scenes.title import TitleScene
         app.solo_save_path.parent.mkdir(parents=True, exist_ok=True)
         app.solo_save_path.write_text("not a game")
         app.stack.push(TitleScene(app))
@@ -304,7 +307,7 @@ class TestTitle:
 
     def test_play_solo_over_a_save_asks_first_and_cancel_keeps_it(self, app):
         from game.scenes.ask import AskScene
-        from game.scenes.menus import TitleScene
+        from game.scenes.title import TitleScene
         saved = self._saved(app)
         app.stack.push(TitleScene(app))
         frames(app, 2)
@@ -323,7 +326,7 @@ class TestTitle:
         assert app.solo_save_path.read_bytes() == saved
 
     def test_play_solo_over_a_save_can_continue_it(self, app, board_module):
-        from game.scenes.menus import TitleScene
+        from game.scenes.title import TitleScene
         saved = self._saved(app)
         app.stack.push(TitleScene(app))
         frames(app, 2)
@@ -334,7 +337,7 @@ class TestTitle:
         assert app.solo_save_path.read_bytes() == saved
 
     def test_play_solo_over_a_save_replaces_it_only_when_told(self, app):
-        from game.scenes.menus import TitleScene
+        from game.scenes.title import TitleScene
         from game.scenes.setup import LeaderChoiceScene
         saved = self._saved(app)
         app.stack.push(TitleScene(app))
@@ -345,7 +348,7 @@ class TestTitle:
         assert app.solo_save_path.read_bytes() != saved
 
     def test_a_damaged_save_is_put_aside_not_lost(self, app):
-        from game.scenes.menus import TitleScene
+        from game.scenes.title import TitleScene
         from game.scenes.setup import LeaderChoiceScene
         app.solo_save_path.parent.mkdir(parents=True, exist_ok=True)
         app.solo_save_path.write_text("not a game")
@@ -359,7 +362,7 @@ class TestTitle:
 
     @pytest.mark.parametrize("size", SIZES)
     def test_what_an_entry_does_is_said_under_the_menu_never_over_another_entry(self, app, size):
-        from game.scenes.menus import TitleScene
+        from game.scenes.title import TitleScene
         app.resize(size)
         app.stack.push(TitleScene(app))
         frames(app, 2)
@@ -388,7 +391,7 @@ class TestTitle:
 class TestWindowSizes:
     @pytest.mark.parametrize("screen", [(1600, 900), (1920, 1080), (1366, 768), (1280, 800)])
     def test_settings_offers_only_sizes_that_fit_the_screen(self, app, screen):
-        from game.scenes.menus import SettingsScene
+        from game.scenes.settings_page import SettingsScene
         app.screen_size = screen
         app.stack.push(SettingsScene(app))
         frames(app, 2)
@@ -413,7 +416,7 @@ class TestWindowSizes:
 
     @pytest.mark.parametrize("size", [(1600, 900), (1920, 1080), (1024, 640)])
     def test_the_size_list_rows_do_not_overlap(self, app, size):
-        from game.scenes.menus import SettingsScene
+        from game.scenes.settings_page import SettingsScene
         app.resize(size)
         app.stack.push(SettingsScene(app))
         frames(app, 2)
@@ -540,7 +543,7 @@ def test_waiting_lists_who_has_chosen(app):
 # ---------------------------------------------------------------------------- settings
 class TestSettings:
     def _open(self, app):
-        from game.scenes.menus import SettingsScene
+        from game.scenes.settings_page import SettingsScene
         app.stack.push(SettingsScene(app))
         frames(app, 2)
         return app.stack.top
@@ -561,10 +564,10 @@ class TestSettings:
     @pytest.mark.parametrize("nick", ["Ada \U0001F600", "\u2764\ufe0f Bea", "Cy \U0001F44D\U0001F3FD"])
     def test_a_nickname_the_game_cannot_draw_is_refused_with_the_reason(self, app, monkeypatch, nick):
         """An emoji drew as an empty box on every card and pawn: it is refused, and the words say why."""
-        from game.scenes import menus
+        from game.scenes.art import fonts
         drawn: list[str] = []
-        render = menus.fonts.render
-        monkeypatch.setattr(menus.fonts, "render", lambda t, *a, **k: (drawn.append(str(t)), render(t, *a, **k))[1])
+        render = fonts.render
+        monkeypatch.setattr(fonts, "render", lambda t, *a, **k: (drawn.append(str(t)), render(t, *a, **k))[1])
         scene = self._open(app)
         scene.widgets["nickname"].set_text(nick)
         click(app, "save")
@@ -601,7 +604,7 @@ class TestSettings:
 # ---------------------------------------------------------------------------- join & host
 class TestJoin:
     def _open(self, app):
-        from game.scenes.menus import JoinScene
+        from game.scenes.join import JoinScene
         app.stack.push(JoinScene(app))
         frames(app, 2)
         return app.stack.top
@@ -710,7 +713,7 @@ def test_the_waiting_room_names_everyone_under_their_pawn(app, monkeypatch):
 
 class TestHost:
     def test_port_in_use(self, app):
-        from game.scenes.menus import HostScene
+        from game.scenes.host import HostScene
         with socket.socket() as busy:
             busy.bind(("0.0.0.0", 0))
             busy.listen()
@@ -726,7 +729,7 @@ class TestHost:
 
     def test_host_a_solo_game_through_the_lobby(self, app):
         from game.scenes.lobby import LobbyScene
-        from game.scenes.menus import TitleScene
+        from game.scenes.title import TitleScene
         from game.scenes.setup import LeaderChoiceScene
         app.settings.server_port = free_port()
         app.stack.push(TitleScene(app))
@@ -747,7 +750,7 @@ class TestHost:
         of ``players``. Returns Bruno's session."""
         from game.match import RemoteMatch
         from game.scenes.lobby import LobbyScene
-        from game.scenes.menus import TitleScene
+        from game.scenes.title import TitleScene
         app.settings.server_port = free_port()
         app.stack.push(TitleScene(app))
         frames(app, 2)
@@ -763,7 +766,7 @@ class TestHost:
     def test_stopping_a_hosted_waiting_room_with_a_friend_in_it_asks_first(self, app, tmp_path):
         from game.scenes.ask import AskScene
         from game.scenes.lobby import LobbyScene
-        from game.scenes.menus import TitleScene
+        from game.scenes.title import TitleScene
         bruno = self._host_with_bruno(app, tmp_path)
         click(app, "leave")
         ask = app.stack.top
@@ -777,7 +780,7 @@ class TestHost:
 
     def test_the_host_leaves_the_table_the_game_goes_on_and_the_title_brings_them_back(self, app, tmp_path):
         from game.scenes.ask import AskScene
-        from game.scenes.menus import TitleScene
+        from game.scenes.title import TitleScene
         from game.scenes.setup import LeaderChoiceScene
         bruno = self._host_with_bruno(app, tmp_path)
         click(app, "players_2")
@@ -832,7 +835,7 @@ def test_lobby_head_chooses_and_others_wait(app):
 
 def test_lobby_leave_closes_the_match(app):
     from game.scenes.lobby import LobbyScene
-    from game.scenes.menus import TitleScene
+    from game.scenes.title import TitleScene
     s = GameSession(FakeRemote("Ada", []), app.config, "Ada")
     app.stack.push(LobbyScene(app, s))
     frames(app, 2)
@@ -889,7 +892,7 @@ class TestGameOver:
 
     def test_back_to_the_title(self, app):
         from game.scenes.game_over import GameOverScene
-        from game.scenes.menus import TitleScene
+        from game.scenes.title import TitleScene
         s = ended_session(app.config, ["Ada"])
         app.stack.push(GameOverScene(app, s))
         frames(app, 2)
@@ -933,7 +936,7 @@ class TestOverlay:
         assert isinstance(app.stack.top, WaitingScene)
 
     def test_a_failed_reconnection_says_so_and_leave_goes_to_the_title(self, app):
-        from game.scenes.menus import TitleScene
+        from game.scenes.title import TitleScene
         from game.scenes.overlay import ConnectionOverlay
         _scene, s = self._game(app)
         s.match._out.extend([{"type": "ConnectionLost"}, {"type": "ReconnectFailed", "reason": "server unreachable"}])

@@ -16,7 +16,7 @@ from game.match import LocalMatch
 from game.rules import default_config
 from game.rules.playout import choose, random_game
 from game.scenes.app import App
-from game.scenes.menus import TitleScene
+from game.scenes.title import TitleScene
 from game.scenes.replay import PastGamesScene, ReplayScene
 from game.client import board_input as BI
 

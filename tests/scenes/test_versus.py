@@ -125,7 +125,7 @@ def play_to_the_end(app: App, session, between=lambda: None) -> int:
 
 
 def open_versus(app: App):
-    from game.scenes.menus import TitleScene
+    from game.scenes.title import TitleScene
     from game.scenes.versus import VersusScene
     app.stack.push(TitleScene(app))
     frames(app, 2)
@@ -275,7 +275,7 @@ def test_bot_moves_come_one_at_a_time_at_the_pace(tmp_path):
 
 
 def test_the_pace_is_a_setting(app):
-    from game.scenes.menus import SettingsScene
+    from game.scenes.settings_page import SettingsScene
     app.stack.push(SettingsScene(app))
     frames(app, 2)
     assert app.stack.top.widgets["bot_pace"].text == "Normal"
@@ -305,7 +305,7 @@ def test_a_hosted_lan_game_with_a_remote_client_and_a_bot_the_host_seated(app, m
     from game.rules.playout import choose
     from game.scenes.game_over import GameOverScene
     from game.scenes.lobby import LobbyScene
-    from game.scenes.menus import TitleScene
+    from game.scenes.title import TitleScene
     monkeypatch.setitem(BOT_PACES, "normal", 0.0)
     app.settings.confirm_end_turn = False
     with socket.socket() as free:

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from walk import Walk, close as _close  # noqa: E402
 
 from game.scenes.app import App  # noqa: E402
-from game.scenes.menus import TitleScene  # noqa: E402
+from game.scenes.title import TitleScene  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,7 @@ from walk import Walk, close as _close  # noqa: E402
 
 from game.scenes.app import WINDOW_SIZES, App  # noqa: E402
 from game.scenes.backdrop import BACKDROP  # noqa: E402
-from game.scenes.menus import TitleScene  # noqa: E402
+from game.scenes.title import TitleScene  # noqa: E402
 
 
 pytestmark = pytest.mark.timeout(120)

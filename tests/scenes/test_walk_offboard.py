@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from walk import Walk, region, close as _close, free_port, start  # noqa: E402
 
 from game.scenes.app import App  # noqa: E402
-from game.scenes.menus import TitleScene  # noqa: E402
+from game.scenes.title import TitleScene  # noqa: E402
 
 
 pytestmark = pytest.mark.timeout(120)

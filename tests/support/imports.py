@@ -40,9 +40,6 @@ FRONT_ENDS_NEVER_IMPORT = ("game.rules", "game.netcode")
 #: Circles there today, each to be broken by the helper named beside it (issue 27); the test
 #: fails on any other circle, and on a known one that grew or is gone (so the list shrinks).
 KNOWN_CIRCLES: tuple[frozenset[str], ...] = (
-    # owner: `flow` helper (a narrow interface from App to router/hosting)
-    frozenset({"game.scenes.app", "game.scenes.ask", "game.scenes.backdrop", "game.scenes.hosting",
-               "game.scenes.registry", "game.scenes.router", "game.scenes.scene"}),
 )
 
 

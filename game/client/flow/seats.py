@@ -23,8 +23,8 @@ from ..address import hostport
 from ..words import NICKNAME_MAX, joined
 from .questions import Answer, Question
 
-__all__ = ["KeptSeat", "LOOPBACK", "another_nickname", "asked_words", "forget_seat", "gone_words", "kept_seat_at",
-           "kept_seats", "seat_question", "seats_file", "why_seated"]
+__all__ = ["KeptSeat", "LOOPBACK", "another_nickname", "asked_words", "choose_seat_question", "forget_seat",
+           "gone_words", "kept_seat_at", "kept_seats", "seat_question", "seats_file", "title_entry", "why_seated"]
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 SEATS_FILE = "seats.json"
@@ -106,6 +106,25 @@ def kept_seat_at(data_dir: Path, host: str, port: int, nickname: str) -> KeptSea
 def forget_seat(data_dir: Path, seat: KeptSeat | str) -> None:
     """Stop offering a seat (its game has ended, or its server no longer has it)."""
     forget_unfinished(Path(data_dir) / UNFINISHED_FILE, seat if isinstance(seat, str) else seat.key)
+
+
+def title_entry(seats: list[KeptSeat]) -> tuple[str, str] | None:
+    """The title's entry for the kept seats, as (label, what it does): the seat itself when there
+    is one, else an entry that lists them (:func:`choose_seat_question`); None when there is none."""
+    if not seats:
+        return None
+    if len(seats) == 1:
+        return seats[0].label, seats[0].detail
+    return (f"Return to a game on a server ({len(seats)})",
+            f"{len(seats)} games on servers keep your seat: choose the one to go back to")
+
+
+def choose_seat_question(seats: list[KeptSeat]) -> Question:
+    """Which kept seat to go back to, when there are several: one answer per seat (its
+    :attr:`KeptSeat.key`), newest first, then ``cancel``."""
+    return Question("Your games on servers",
+                    "Each server keeps your seat until its game ends. Choose the game to go back to.",
+                    (*(Answer(s.key, s.line) for s in seats), Answer("cancel", "Cancel")))
 
 
 def gone_words(seat: KeptSeat) -> str:

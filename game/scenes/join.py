@@ -1,0 +1,323 @@
+"""Join a game: pick a table found on the network, or type the host's address, and a nickname;
+then the server's waiting room (its Quick game), or *Tables…* for its named tables.
+
+Joining connects on a short-lived thread (:class:`game.client.tables.Seating`) whose answer
+:meth:`JoinScene.update` follows: no frame waits. A seat kept at that server under that nickname
+(the server would give it back rather than the Quick game) is asked about first
+(:func:`game.client.flow.seats.seat_question`).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pygame
+import pygame_gui
+
+from game.client.address import hostport, parse_address
+from game.client.flow.seats import (KeptSeat, another_nickname, asked_words, forget_seat, gone_words, kept_seat_at,
+                                    seat_question)
+from game.client.words import NICKNAME_MAX
+from game.settings import GAME_PORT
+
+from .art import fonts
+from .backdrop import FADED, INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, panel, title_block, wrap
+from .nickname import check_nickname
+
+if TYPE_CHECKING:
+    from game.client.tables import Seating
+
+
+class JoinScene(PaintedScene):
+    """Pick a game found on the network (or type the host's address) and a nickname; join its
+    waiting room."""
+
+    def __init__(self, app, rejoin: KeptSeat | None = None) -> None:
+        super().__init__(app)
+        from .lan_list import LanGames
+        self.lan = LanGames(on_change=app.wake)   # the games announced on the network, kept live
+        self.lan_rect = pygame.Rect(0, 0, 0, 0)
+        s = app.settings
+        self.draft = {"address": s.last_address, "nickname": s.nickname}
+        self.rejoin = rejoin     # the title's "Return to your game at host:port"
+        if rejoin is not None:
+            self.draft = {"address": rejoin.where, "nickname": rejoin.nickname}
+        self.errors: dict[str, str] = {}
+        self.error: str | None = None
+        self.busy: str | None = None     # what we are doing, while connecting
+        self.session = None
+        self.remote: Any = None                  # the match of ``session``: its seat token
+        self.seating: Seating | None = None      # connecting and asking for the seat, off the frame loop
+        self._target: tuple[str, int] | None = None
+        self.rows: dict[str, pygame.Rect] = {}
+        self.sheet = pygame.Rect(0, 0, 0, 0)
+        self.instead: str | None = None   # a free nickname offered when the one typed is taken
+
+    def enter(self) -> None:
+        self.lan.start()
+        super().enter()
+        if self.rejoin is not None:        # straight back to the seat, as Join would with these fields
+            self.join()
+
+    def exit(self) -> None:
+        self.lan.close()
+        super().exit()
+
+    def frame_interval(self) -> float | None:
+        own = 0.5 if self.lan.searching else None   # "looking…" turns into "nothing found"
+        if self.seating is not None:
+            own = 0.1                               # the server's answer to the join is followed
+        base = super().frame_interval()
+        return min((i for i in (own, base) if i is not None), default=None)
+
+    def layout(self) -> None:
+        w, h = self.app.size
+        u = self.unit
+        sw, sh = round(760 * u), round(340 * u)
+        self.lan_rect = pygame.Rect((w - sw) // 2, round(h * 0.06) + round(138 * u), sw, round(222 * u))
+        self.sheet = pygame.Rect((w - sw) // 2, self.lan_rect.bottom + round(14 * u), sw, sh)
+        label_x = self.sheet.x + round(50 * u)
+        field_x = self.sheet.x + round(250 * u)
+        row_h = round(46 * u)
+        y = self.sheet.y + round(44 * u)
+        self.rows = {}
+        for key, width, limit in (("address", 300, 80), ("nickname", 300, NICKNAME_MAX + 8)):
+            self.rows[key] = pygame.Rect(label_x, y, field_x - label_x, row_h)
+            e = self.entry(key, pygame.Rect(field_x, y, round(width * u), row_h), self.draft[key], limit)
+            if self.busy:
+                e.disable()
+            y += row_h + round(48 * u)
+        bw, bh = round(200 * u), round(50 * u)
+        by = self.sheet.bottom - round(78 * u)
+        if self.instead and not self.busy:   # the nickname is taken at that table: one click joins as another
+            aw, bw, gap = round(300 * u), round(170 * u), round(16 * u)
+            x = self.sheet.centerx - (aw + 2 * bw + 2 * gap) // 2
+            self.button("join_as", pygame.Rect(x, by, aw, bh), f"Join as {self.instead}",
+                        tooltip="The same table, with this nickname (kept in Settings for next time)")
+            self.button("join", pygame.Rect(x + aw + gap, by, bw, bh), "Join", "@menu_quiet",
+                        tooltip="Join with the nickname typed above")
+            self.button("back", pygame.Rect(x + aw + bw + 2 * gap, by, bw, bh), "Back", "@menu_quiet")
+        else:
+            gap = round(20 * u)
+            x = self.sheet.centerx - (3 * bw + 2 * gap) // 2
+            self.button("join", pygame.Rect(x, by, bw, bh), "Join", enabled=self.busy is None,
+                        tooltip="Join the waiting room at this address (a friend's table, or the Quick game)")
+            self.button("tables", pygame.Rect(x + bw + gap, by, bw, bh), "Tables\u2026", "@menu_quiet",
+                        enabled=self.busy is None,
+                        tooltip="See the tables open at this address, open one, or paste an invite code")
+            self.button("back", pygame.Rect(x + 2 * (bw + gap), by, bw, bh),
+                        "Cancel" if self.busy else "Back", "@menu_quiet")
+        if not self.draft["address"]:
+            self.widgets["address"].focus()
+
+    def rebuild(self) -> None:
+        self.read_entries(self.draft)
+        self.ui.clear_and_reset()
+        self.build()
+
+    def paint(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        u = self.unit
+        bottom = title_block(surface, "Join a game", None, w // 2, round(h * 0.06), u, size=64)
+        hint = "Pick a game found on your network, or type the address shown on the host's screen."
+        blit_lines(surface, [hint], max(12, round(22 * u)), SEPIA, w // 2, bottom + round(8 * u), "italic",
+                   align="center")
+        self.lan.paint(surface, self.lan_rect, u, enabled=self.busy is None)
+        surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
+        size, small = max(12, round(24 * u)), max(11, round(18 * u))
+        labels = {"address": "Address", "nickname": "Nickname"}
+        notes = {"address": "e.g. 192.168.1.23 or 192.168.1.23:51015", "nickname": "How the others will see you"}
+        for key, rect in self.rows.items():
+            img = fonts.render(labels[key], size, INK)
+            surface.blit(img, img.get_rect(midleft=(rect.x, rect.centery)))
+            note = self.errors.get(key)
+            colour = OXBLOOD if note else FADED
+            note = note or notes[key]
+            x = rect.right
+            lines = wrap(note, small, self.sheet.right - x - round(40 * u), "italic")
+            blit_lines(surface, lines, small, colour, x + 2, rect.bottom + round(6 * u), "italic", leading=1.1)
+        msg, colour = (self.busy, SEPIA) if self.busy else (self.error, OXBLOOD)
+        if msg:
+            size = max(12, round(22 * u))
+            lines = wrap(msg, size, self.sheet.w - round(90 * u), "italic")
+            y = self.sheet.bottom - round(88 * u) - len(lines) * round(size * 1.18)
+            blit_lines(surface, lines, size, colour, w // 2, y, "italic", align="center")
+
+    def on_ui(self, event: pygame.event.Event) -> Any:
+        if event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED:
+            name = self.name_of(event.ui_element)
+            if name in self.draft:
+                self.draft[name] = event.text
+                self.errors.pop(name, None)
+                offer = self.widgets.get("join_as")
+                if name == "nickname" and offer is not None and event.text.strip() != self.instead:
+                    offer.disable()                # typing a name of one's own: Join takes it
+            return
+        super().on_ui(event)
+
+    def on_enter(self, name: str) -> None:
+        if self.busy is None:
+            self.join()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.on_button("back")
+        elif event.type == pygame.MOUSEMOTION:
+            self.lan.pointer = event.pos           # the rows hold still while the pointer is on them
+            game = self.lan.at(event.pos)
+            self.lan.hover = game.service if game is not None else None
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.busy is None:
+            self.lan.pointer = event.pos
+            game = self.lan.at(event.pos)
+            if game is not None:
+                self.join_found(game)
+            elif self.lan.gone_at(event.pos):
+                self.error = "That table is no longer on the network: its host stopped hosting or left."
+
+    def join_found(self, game) -> None:
+        """Join a game found on the network: its address goes in the field, then as typed."""
+        address = f"{game.address}:{game.port}"
+        self._found = game       # its name and host, for the words of a lost connection
+        widget = self.widgets.get("address")
+        if widget is not None:
+            widget.set_text(address)
+        self.draft["address"] = address
+        self.join()
+
+    def on_button(self, name: str) -> None:
+        if name == "join_as" and self.busy is None and self.instead:
+            widget = self.widgets.get("nickname")
+            if widget is not None:
+                widget.set_text(self.instead)
+            self.draft["nickname"] = self.instead
+            self.join()
+        elif name == "join" and self.busy is None:
+            self.join()
+        elif name == "tables" and self.busy is None:
+            self.show_tables()
+        elif name == "back":
+            self.cancel()
+            self.app.stack.pop()
+
+    # joining -----------------------------------------------------------------------------
+    def _checked(self) -> tuple[str, int] | None:
+        """The address typed, once it and the nickname are good (else the fields say why)."""
+        self.read_entries(self.draft)
+        self.errors, self.error, self.instead = {}, None, None
+        problem = check_nickname(self.draft["nickname"])
+        if problem:
+            self.errors["nickname"] = problem
+        try:
+            target = parse_address(self.draft["address"], GAME_PORT)
+        except ValueError as e:
+            self.errors["address"] = str(e)
+            target = None
+        if self.errors or target is None:
+            return None
+        return target
+
+    def show_tables(self) -> None:
+        """The tables at the address typed (their page asks the server)."""
+        target = self._checked()
+        if target is not None:
+            self.app.stack.push(self.app.scene("tables", target[0], target[1], self.draft["nickname"].strip(),
+                                               self.draft["address"].strip(), self._announced_tls(target)))
+
+    def _announced_tls(self, target: tuple[str, int]) -> int | None:
+        """Where a server found on the network at ``target`` speaks TLS, as it announced (None: it
+        does not say so): its list and its seat are asked there straight away, not on the plain port."""
+        return next((g.info.tls for g in self.lan.games() if (g.address, g.port) == target and g.info.tls), None)
+
+    def join(self, checked: bool = False) -> None:
+        """Check the fields and start connecting (on a thread: a frame never waits). Where the
+        server keeps a seat for this nickname (it would give that one back, not the Quick game),
+        the player is asked first (``checked``: they were)."""
+        target = self._checked()
+        if target is None:
+            return
+        nickname = self.draft["nickname"].strip()
+        kept = None if self.rejoin is not None or checked else kept_seat_at(self.app.data_dir, *target, nickname)
+        if kept is not None:
+            def then(answer: str) -> None:
+                if answer == "other":
+                    self.draft["nickname"] = another_nickname(kept.nickname)
+                    widget = self.widgets.get("nickname")
+                    if widget is not None:
+                        widget.set_text(self.draft["nickname"])
+                if answer != "cancel":
+                    self.join(checked=True)
+            q = seat_question(kept, asked_words())
+            self.app.stack.push(self.app.scene("ask", q.title, q.text, q.triples(), then, default=q.default))
+            return
+        self._target = target
+        self.busy = f"Knocking at {hostport(*target)}\u2026"
+        self.rebuild()
+        from game.client.tables import Seating   # the waiting list: a friend's table, or the Quick game
+        self.seating = Seating(target[0], target[1], self.draft["nickname"].strip(), self.app.config, self.app.wake,
+                               tls_port=self._announced_tls(target))
+
+    def cancel(self) -> None:
+        if self.seating is not None:
+            self.seating.cancel()
+            self.seating = None
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+
+    def update(self, dt: float) -> None:
+        seating = self.seating
+        if self.busy is None or seating is None:
+            return
+        state = seating.poll()
+        if self.session is None and seating.session is not None:    # connected: the waiting room is asked
+            self.session, self.remote = seating.session, seating.remote
+            found = getattr(self, "_found", None)
+            if found is not None and (found.address, found.port) == tuple(self._target):   # type: ignore[arg-type]
+                self.remote.table_name, self.remote.host_name = found.info.name, found.info.host
+                self.session.lobby.next_game = found.info.started and not found.info.free   # "Wait for a seat"
+            self.busy = "Joining the waiting room\u2026"
+        if state == "failed":
+            self.seating = None
+            if seating.taken and seating.remote is not None:   # someone at that table has this name
+                nick = seating.nickname
+                self.instead = another_nickname(nick)
+                if seating.remote.token:   # we asked for our seat back with a kept token
+                    self.errors["nickname"] = (
+                        f"\u201c{nick}\u201d has a seat at this table, but not the one this computer kept "
+                        f"under that name (that was another game at this address): choose another name.")
+                else:
+                    self.errors["nickname"] = (f"\u201c{nick}\u201d is already playing at this table: "
+                                               f"choose another name.")
+            self.session = None
+            self._fail("" if seating.taken else seating.error or "")
+            if seating.warning is not None:   # not the server met there before: what to do, over the page
+                from .link_mark import warn
+                warn(self.app, seating.warning)
+        elif state == "seated":
+            self.seating = None
+            self.follow_join()
+
+    def follow_join(self) -> None:
+        """The server seated us: the waiting room or our game (or, for a seat to take back, the
+        news that its game is not there any more)."""
+        session = self.session
+        if self.rejoin is not None and session.lobby.booked > 0 and not session.vm.has_game:
+            # the seat's game is not there any more (it ended meanwhile, or the server lost it)
+            forget_seat(self.app.data_dir, self.rejoin)
+            gone, self.rejoin = gone_words(self.rejoin), None
+            self._fail(f"{gone} Join again to sit at a new table.")
+            return
+        s = self.app.settings
+        s.nickname = session.nickname
+        s.last_address = self.draft["address"].strip()
+        s.save()
+        from .router import scene_for
+        self.session = None
+        self.app.stack.replace(scene_for(self.app, session))
+
+    def _fail(self, message: str) -> None:
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        self.busy = None
+        self.error = message or None
+        self.rebuild()

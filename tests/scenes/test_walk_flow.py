@@ -1,0 +1,144 @@
+"""The app's flow in the window, walked like a player (the real ``App`` frame loop, posted events
+only, tools/walk.py): every seat kept at a server is offered from the title; a seat asked at a
+server that keeps one for that name says so first (back to that game, or another name); leaving a
+waiting room reached from a server's tables goes back to those tables."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from walk import Walk, close, free_port, start  # noqa: E402
+
+from game.client.games import default_config  # noqa: E402
+from game.client.session import GameSession  # noqa: E402
+from game.match import RemoteMatch, remember_unfinished  # noqa: E402
+from game.netcode.server import Server, ServerOptions  # noqa: E402
+
+pytestmark = pytest.mark.timeout(120)
+GAME = ("LeaderChoiceScene", "ResourceChoiceScene", "WaitingScene", "BoardScene")
+
+
+@pytest.fixture(autouse=True)
+def _dirs(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+
+
+@pytest.fixture
+def server(tmp_path):
+    srv = Server(default_config(), ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", seed=3,
+                                                 announce=False))
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def _answers(walk: Walk) -> list[str]:
+    top = walk.app.stack.top
+    assert walk.scene == "AskScene", walk.scene
+    return [label for _key, label, _tip in top.answers]
+
+
+def test_the_title_offers_every_seat_kept_at_a_server(tmp_path):
+    """QA: after sitting at a table on a second server, the seat at the first disappeared from the
+    title (both were still kept)."""
+    first, second = free_port(), free_port()       # nobody answers there: the Join page says so
+    data = tmp_path / "data"
+    for at, port, nick in ((100, first, "Ada"), (200, second, "Ada 2")):
+        remember_unfinished(data / "unfinished-games.json", f"127.0.0.1:{port}/{nick}",
+                            {"host": "127.0.0.1", "port": port, "nickname": nick, "players": [nick, "Bea"], "at": at})
+    walk = start(nickname="Ada")
+    try:
+        walk.press("Return to a game on a server (2)")
+        assert _answers(walk) == [f"Your game at 127.0.0.1:{second}, as Ada 2, with Bea",
+                                  f"Your game at 127.0.0.1:{first}, as Ada, with Bea", "Cancel"]
+        walk.press(f"Your game at 127.0.0.1:{first}")          # the older one, still offered
+        walk.until_scene("JoinScene")
+        join = walk.app.stack.top
+        assert join.draft == {"address": f"127.0.0.1:{first}", "nickname": "Ada"}
+        walk.until(lambda: join.busy is None, 15, "the answer")
+        assert "127.0.0.1" in (join.error or ""), join.error
+    finally:
+        close(walk.app)
+
+
+def _kept_seat(server, data: Path, nick: str = "Ada") -> None:
+    """``nick`` sits in a game at ``server`` (against a bot) from this computer, and closes it: the
+    seat is kept there, and remembered here."""
+    match = RemoteMatch("127.0.0.1", server.address[1], nick, token_file=data / "seats.json")
+    session = GameSession(match, default_config(), nick)
+    end = time.monotonic() + 10
+    asked = False
+    while not session.vm.has_game:
+        assert time.monotonic() < end, "no game"
+        session.pump()
+        if not asked and session.lobby.booked:
+            match.new_game(2, ["easy"])
+            asked = True
+        time.sleep(0.01)
+    end = time.monotonic() + 5
+    while not (data / "unfinished-games.json").exists():
+        assert time.monotonic() < end, "not remembered"
+        session.pump()
+        time.sleep(0.01)
+    session.close()
+
+
+def test_a_quick_game_where_a_seat_is_kept_asks_first(server, tmp_path):
+    """QA: Quick game (and Join, and Open the table) at a server where the player has an
+    unfinished seat put them back in the old game without a word."""
+    _kept_seat(server, tmp_path / "data")
+    port = server.address[1]
+    walk = start(nickname="Ada")
+    try:
+        walk.press("Return to your game at")
+        walk.until(lambda: walk.scene in GAME, 15, "the old game")
+        walk.press("Leave")
+        walk.until_scene("TitleScene")
+        walk.fill_join_page(port, "Ada")
+        walk.press("Tables")
+        walk.until_scene("TablesScene")
+        walk.press("Quick game")
+        assert walk.scene == "AskScene" and walk.app.stack.top.title == "You have a game at this server"
+        assert "takes you back to that game" in walk.app.stack.top.text
+        assert _answers(walk) == ["Back to that game", "Play as Ada 2", "Cancel"]
+        walk.press("Cancel")                                  # nothing asked of the server
+        assert walk.scene == "TablesScene" and walk.app.stack.top.seating is None
+        walk.press("Open the table")
+        assert walk.scene == "AskScene" and "the new table" in walk.app.stack.top.text
+        walk.press("Back to that game")
+        walk.until(lambda: walk.scene in GAME, 15, "the old game")   # the old game, chosen
+        walk.press("Leave")
+        walk.until_scene("TitleScene")
+        walk.fill_join_page(port, "Ada")
+        walk.press("Join")
+        assert walk.scene == "AskScene" and "the Quick game" in walk.app.stack.top.text
+        walk.press("Play as Ada 2")
+        walk.until_scene("LobbyScene", 15)
+        assert walk.app.stack.top.session.nickname == "Ada 2"
+    finally:
+        close(walk.app)
+
+
+def test_leave_in_a_waiting_room_goes_back_to_the_tables(server):
+    """QA: Leave in a server's waiting room, reached from its Tables page, went to the title."""
+    walk = start(nickname="Cy")
+    try:
+        walk.fill_join_page(server.address[1], "Cy")
+        walk.press("Tables")
+        walk.until_scene("TablesScene")
+        walk.press("Quick game")
+        walk.until_scene("LobbyScene", 15)
+        walk.press("Leave")
+        walk.until_scene("TablesScene")
+        walk.press("Back")
+        walk.until_scene("JoinScene")
+        assert walk.app.stack.top.draft["address"] == f"127.0.0.1:{server.address[1]}"
+        walk.press("Back")
+        walk.until_scene("TitleScene")
+    finally:
+        close(walk.app)
