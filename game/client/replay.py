@@ -14,7 +14,8 @@ from pathlib import Path
 import orjson
 
 from game.match import Match
-from game.replays import HOSTED, REPLAYS, Msg, ReplayError, config_digest, parse_history, read_record
+from game.replays import (HOSTED, REPLAYS, Msg, ReplayError, config_digest, parse_history, read_record,
+                          save_finished)
 from game.rules.actions import Action
 from game.rules.components import GameConfig
 from game.rules.engine import Game
@@ -25,7 +26,8 @@ from .narration import Narrator
 from .view_model import ViewModel
 from .words import joined
 
-__all__ = ["PastGame", "Replay", "ReplayError", "ReplayFeed", "Step", "export_to", "open_replay", "past_games"]
+__all__ = ["PastGame", "Replay", "ReplayError", "ReplayFeed", "Step", "export_to", "keep_finished", "open_replay",
+           "past_games"]
 
 
 @dataclass
@@ -276,3 +278,9 @@ def export_to(replay: Replay, folder: Path, name: str | None = None, make_folder
             continue
         return path
     raise FileExistsError(f"too many exports of this game in {folder}")
+
+
+def keep_finished(replay: Replay, data_dir: Path) -> None:
+    """Keep a finished game fetched from a server among this computer's past games (in
+    ``data_dir``), as a game played here is kept."""
+    save_finished(replay.final, data_dir / REPLAYS, "server", replay.viewer, replay.bots)

@@ -8,7 +8,7 @@ and says so plainly when reconnection has failed. "Leave" goes back to the title
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -17,7 +17,6 @@ from .backdrop import FADED, INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_line
 
 if TYPE_CHECKING:
     from game.client.session import GameSession
-    from game.match import Match
 
 
 class ConnectionOverlay(PaintedScene):
@@ -144,7 +143,7 @@ class ConnectionOverlay(PaintedScene):
             leave_game(self.app, self.session)
 
 
-def waiting_words(match: "Match") -> str | None:
+def waiting_words(match: Any) -> str | None:
     """Whom a lost connection waits for: the host by name when the table was joined from the
     network's list and is a player's ("Waiting for Ada to host the table again (192.0.2.2:51015)"),
     else the table or the address; None for a game on this machine."""

@@ -20,7 +20,7 @@ import pygame_gui
 from pygame_gui.core import ObjectID
 
 from game.client.narration import Narrator
-from game.client.replay import Replay, ReplayError, ReplayFeed, export_to
+from game.client.replay import Replay, ReplayError, ReplayFeed, export_to, keep_finished
 from game.settings import data_dir
 from game.client.session import GameSession, named
 from game.client.view_model import ViewModel
@@ -412,8 +412,7 @@ class FetchReplayScene(PaintedScene):
                 self.session.replay = None
                 return
             if self.app.server is None:   # a game hosted here is kept by its server already
-                from game.replays import REPLAYS, save_finished
-                save_finished(replay.final, self.app.data_dir / REPLAYS, "server", replay.viewer, replay.bots)
+                keep_finished(replay, self.app.data_dir)
             self.app.stack.replace(ReplayScene(self.app, replay))
 
     def paint(self, surface: pygame.Surface) -> None:

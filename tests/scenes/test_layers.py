@@ -8,7 +8,7 @@ from support.imports import FRONT_ENDS_NEVER_IMPORT, forbidden_imports, imports_
 
 
 def test_no_scene_imports_the_rules_or_the_network():
-    assert {"game.rules", "game.netcode"} <= set(FRONT_ENDS_NEVER_IMPORT)
+    assert {"game.rules", "game.netcode", "game.match", "game.replays"} <= set(FRONT_ENDS_NEVER_IMPORT)
     assert forbidden_imports(importers=("game.scenes",)) == []
 
 
