@@ -461,6 +461,7 @@ def test_a_returning_player_reads_the_chat_in_order_and_the_others_read_their_tu
         # Ada comes back on a new start of the game: her log has the chat line where it was said
         back = start(name="back", nickname="Ada")
         back.join(port, "Ada")
+        back.press("Back to that game")        # asked first: the server keeps her seat there
         back.until_scene("BoardScene", 15)
         taken = ("Bea took row", "Bea took column")        # Bea's turns, played after she spoke
         back.until(lambda: any(line.startswith(taken) for line in log_of(back)), 10, "the history")
