@@ -17,7 +17,7 @@ the interface's libraries, say) are still collected as before, a little later: m
 changed measurably (the server's figures with and without, ``bench/README.md``).
 
 The server also keeps freezing what its games and connections leave on the heap as it runs
-(:class:`game.netcode.server.FrozenHeap`), with a safety valve.
+(:class:`game.netcode.heap.FrozenHeap`), with a safety valve.
 """
 from __future__ import annotations
 

@@ -5,7 +5,10 @@
 - :mod:`.protocol`: the message catalogue, client-message parsing and server-message builders.
 - :mod:`.client`: the client side: ``ClientProtocol`` (no I/O) and ``Connection`` (one socket, a
   reader thread, automatic keep-alive).
-- :mod:`.server`, :mod:`.room`, :mod:`.store`: the server's event loop, its games, their logs.
+- :mod:`.server`: the server, in parts: :mod:`.transport` (with :mod:`.door`, :mod:`.connection`,
+  :mod:`.clocks`, :mod:`.tls`: the only part that touches a socket), :mod:`.lobby` (with
+  :mod:`.tables`), :mod:`.games` (with :mod:`.room`, :mod:`.store`, :mod:`.history`) and
+  :mod:`.bot_scheduler`; :mod:`.heap` and :mod:`.stall_log` for a long-running process.
 - :mod:`.poller`: epoll (or a portable selector) for the server (and the benchmarks' load generator).
 - :mod:`.cli`: ``server.py`` / ``mor-server``.
 

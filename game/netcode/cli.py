@@ -21,7 +21,10 @@ from pathlib import Path
 
 from game.rules.components import ConfigError, load_config
 
-from .server import LINE_BURST, MAX_QUEUED_BYTES, TLS_BURST, ServerOptions
+from .connection import LINE_BURST
+from .server import ServerOptions
+from .tls import TLS_BURST
+from .transport import MAX_QUEUED_BYTES
 
 log = logging.getLogger("mor.server")
 
@@ -164,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as e:
         log.error("bad configuration: %s", e)
         return 2
-    from game.netcode.server import FrozenHeap, Server
+    from game.netcode.heap import FrozenHeap
+    from game.netcode.server import Server
     options = ServerOptions(host=args.host, port=args.port, data_dir=Path(args.data_dir),
                             compat_rejoin=args.compat_rejoin, heartbeat=args.heartbeat,
                             grace=args.grace, restart_grace=max(0.0, args.restart_grace), fsync=args.fsync,

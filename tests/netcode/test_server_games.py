@@ -14,6 +14,7 @@ import time
 import pytest
 
 from game.netcode import server as server_mod
+from game.netcode import transport
 from game.netcode.store import GameLog, GameStore
 from game.rules.actions import (ReqActivateProductions, ProductionRequest, ReqBuyDevCard, ReqChooseLeaders,
                                 ReqEndTurn, ReqLeaderAction, ReqSwapShelves, ReqTakeFromMarket)
@@ -269,7 +270,7 @@ class TestSlowClient:
     @pytest.mark.timeout(30)
     def test_a_client_that_stops_reading_is_dropped_and_the_game_goes_on(
             self, make_server, peers, players, monkeypatch, caplog):
-        monkeypatch.setattr(server_mod, "MAX_QUEUED_BYTES", 4 * 1024)
+        monkeypatch.setattr(transport, "MAX_QUEUED_BYTES", 4 * 1024)
         srv = make_server()
         (good,) = players(srv.address, "good")
         good.join()

@@ -15,8 +15,9 @@ import time
 import pytest
 
 from game.bots import driver
-from game.netcode import server as server_mod
-from game.netcode.server import LINE_BURST, LINES_PER_TURN, Session
+from game.netcode import door, transport
+from game.netcode.connection import LINE_BURST, Session, address_key
+from game.netcode.transport import LINES_PER_TURN
 
 from conftest import CONFIG, TIMEOUT, Peer, wait_until
 
@@ -157,12 +158,12 @@ class TestLineFlood:
         LINES_PER_TURN of the flood's (it was answered after all of them)."""
         srv = make_server(line_rate=0)
         order = []
-        real = server_mod.Server._handle_line
+        real = transport.Transport._handle_line
 
         def spy(self, s, line):
             order.append(s.nickname or str(s.number))
             return real(self, s, line)
-        monkeypatch.setattr(server_mod.Server, "_handle_line", spy)
+        monkeypatch.setattr(transport.Transport, "_handle_line", spy)
         flood = peers(srv.address).welcome()
         other = peers(srv.address).welcome()
         numbers = sorted(s.number for s in srv.sessions)
@@ -199,7 +200,7 @@ class TestConnections:
     def test_an_ipv6_host_counts_as_its_whole_64(self):
         """A single IPv6 host is given a /64: the per-address limits count the network, or one
         machine would have 2^64 addresses to open connections from."""
-        key = server_mod.address_key
+        key = address_key
         assert key(("2001:db8:1:2:aaaa::1", 5, 0, 0)) == key(("2001:db8:1:2:ffff:1:2:3", 6, 0, 0)) == "2001:db8:1:2::/64"
         assert key(("2001:db8:1:3::1", 5, 0, 0)) != key(("2001:db8:1:2::1", 5, 0, 0))
         assert key(("fe80::1%eth0", 5, 0, 2)) == "fe80::/64"
@@ -208,12 +209,12 @@ class TestConnections:
     def test_the_server_raises_its_descriptor_limit_and_keeps_headroom(self, make_server):
         resource = pytest.importorskip("resource")
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        want = min(hard, soft + 500) - server_mod.DESCRIPTOR_HEADROOM if hard != resource.RLIM_INFINITY else soft + 500
+        want = min(hard, soft + 500) - door.DESCRIPTOR_HEADROOM if hard != resource.RLIM_INFINITY else soft + 500
         try:
             srv = make_server(max_connections=want)
             now = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-            assert now >= want + server_mod.DESCRIPTOR_HEADROOM or now == hard
-            assert srv.max_connections <= now - min(server_mod.DESCRIPTOR_HEADROOM, now // 4)
+            assert now >= want + door.DESCRIPTOR_HEADROOM or now == hard
+            assert srv.max_connections <= now - min(door.DESCRIPTOR_HEADROOM, now // 4)
         finally:
             resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 

@@ -23,10 +23,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from game.netcode import clocks
 from game.netcode import server as server_mod
 from game.netcode.framing import MAX_LINE, LineFeeder, LineReader, LineTooLong, encode
 from game.netcode.room import Room
-from game.netcode.server import FrozenHeap, Poller, SelectorPoller
+from game.netcode.heap import FrozenHeap
+from game.netcode.poller import Poller, SelectorPoller
 from game.rules.actions import ReqChooseLeaders
 from game.rules.engine import Game
 from game.rules.playout import choose
@@ -346,7 +348,7 @@ class TestConnectionClocks:
     def _count_looks(srv, monkeypatch) -> list[int]:
         """The connections looked at by each run of the watch, from now on."""
         looks: list[int] = []
-        check_one, check_all = srv._check_session, srv._check_sessions
+        check_one, check_all = srv.clocks.check, srv.clocks.check_due
 
         def counted_one(s, now):
             looks[-1] += 1
@@ -356,8 +358,8 @@ class TestConnectionClocks:
             looks.append(0)
             return check_all(now)
 
-        monkeypatch.setattr(srv, "_check_session", counted_one)
-        monkeypatch.setattr(srv, "_check_sessions", counted_all)
+        monkeypatch.setattr(srv.clocks, "check", counted_one)
+        monkeypatch.setattr(srv.clocks, "check_due", counted_all)
         return looks
 
     def test_connections_far_from_their_deadlines_are_not_looked_at(self, make_server, peers, monkeypatch):
@@ -370,7 +372,7 @@ class TestConnectionClocks:
 
     def test_a_crowd_falling_silent_together_is_pinged_over_several_wake_ups(self, make_server, peers,
                                                                              monkeypatch):
-        monkeypatch.setattr(server_mod, "WATCH_BATCH", 8)
+        monkeypatch.setattr(clocks, "WATCH_BATCH", 8)
         srv = make_server(heartbeat=0.4)
         looks = self._count_looks(srv, monkeypatch)
         crowd = [peers(srv.address).welcome() for _ in range(30)]
@@ -380,14 +382,14 @@ class TestConnectionClocks:
         for p in crowd:                        # silent on: closed after twice the heartbeat
             assert p.closed_by_server(timeout=5)
         wait_until(lambda: not srv.sessions)
-        assert not any(ref() for _, _, ref in srv._clocks), "a closed connection is kept by its clock"
+        assert not any(ref() for _, _, ref in srv.clocks.heap), "a closed connection is kept by its clock"
 
     def test_connections_opened_and_closed_leave_no_trace_in_the_clocks(self, make_server):
         srv = make_server(heartbeat=12.5)
         for _ in range(1500):
             socket.create_connection(srv.address).close()
         wait_until(lambda: not srv.sessions)
-        assert len(srv._clocks) <= 1001, "the clocks keep an entry for every connection ever closed"
+        assert len(srv.clocks.heap) <= 1001, "the clocks keep an entry for every connection ever closed"
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="epoll is Linux's")

@@ -12,7 +12,7 @@ import pytest
 
 from game.netcode import server as server_mod
 from game.netcode.framing import CHUNK, MAX_LINE
-from game.netcode.server import pid_rss_mb
+from game.netcode.heap import pid_rss_mb
 
 from conftest import wait_until
 

@@ -1,0 +1,136 @@
+"""One client connection of the server (:class:`Session`), as the transport keeps it.
+
+A session is the socket and its buffers (what was read and not answered yet, what is queued and
+not yet taken by the socket, its clocks and line rate), which only the transport
+(:mod:`.transport`) touches, and where its player stands (nickname, token, the game or table it
+sits at), which the lobby and the games read and write as a :class:`~.games.Client`.
+"""
+from __future__ import annotations
+
+import socket
+import ssl
+import threading
+import time
+from collections import deque
+from typing import Any
+
+from .framing import LineFeeder, encode
+from .room import Room
+from .tables import Table
+
+LINE_BURST = 4.0
+"""A connection may send this many seconds' worth of ``line_rate`` lines at once (a burst after a
+quiet spell: a rejoin, a plan of several requests) before it is held to the rate."""
+
+REFUSAL_LOG_INTERVAL = 10.0
+"""Seconds between two log lines about connections refused or held back (counted in between)."""
+
+
+class Session:
+    """One client connection: its socket, what it has sent and not yet finished, what is queued
+    for it, and where it stands.
+
+    ``nickname`` is set by a successful ``ReqJoin`` and never changes; ``room`` is the game the
+    player sits in (None while in the waiting list); ``left`` is set once the player has quit
+    (``ReqQuit``, ``ReqGoodbye`` or the connection ending). Only the server's loop thread touches
+    a session, except :meth:`send`, :meth:`push` and :meth:`abort`, which any thread may call.
+    """
+
+    __slots__ = ("server", "sock", "fd", "addr", "number", "nickname", "token", "room", "left",
+                 "announced", "line_reader", "out", "dirty", "writing", "closed", "goodbye",
+                 "hangup", "last_input", "pinged", "extensions", "chat_times", "tls", "handshake",
+                 "ip", "opened", "since", "pending", "pending_at", "allowance", "allowance_at", "throttled",
+                 "table", "tls_turn", "__weakref__")
+
+    def __init__(self, server: Any, sock: socket.socket, addr: Any, number: int) -> None:
+        self.server = server   # the Transport serving it (the server)
+        self.sock = sock
+        self.fd = sock.fileno()
+        self.addr = addr
+        self.number = number
+        self.nickname: str | None = None
+        self.token: str | None = None
+        self.room: Room | None = None
+        self.table: Table | None = None   # the open table it sits at, waiting for its game (our extension)
+        self.left = False
+        self.announced: int | None = None   # the game size already announced with UpdateJoinGame
+        self.line_reader = LineFeeder()
+        self.out = bytearray()        # encoded messages not yet taken by the socket
+        self.dirty = False            # in the server's list of connections to flush
+        self.writing = False          # watched for OUT (the socket did not take everything)
+        self.closed = False
+        self.goodbye = False          # ResGoodbye queued: read nothing more, close once flushed
+        self.hangup = False           # the peer closed its side (or the socket failed): read to the end
+        self.last_input = time.monotonic()
+        self.pinged = False           # ReqHeartbeat sent since the last input
+        self.extensions = False       # joined with a token field: our client, told our extensions
+        self.chat_times: deque[float] = deque()   # when its last chat lines came (rate limit)
+        self.tls = isinstance(sock, ssl.SSLSocket)   # came in on the TLS port
+        self.handshake = self.tls     # its TLS handshake is not over: nothing is read or sent yet
+        self.tls_turn = 0             # its handshake: 0 not begun, 1 waits its turn (tls_handshake_rate), 2 begun
+        self.ip = address_key(addr)   # whom the per-address limits count it for
+        self.opened = self.last_input
+        self.since = self.last_input  # since when it has been outside a game in progress
+        self.pending: list[bytes | Any] = []   # lines read and not answered yet (its turn ended)
+        self.pending_at = 0
+        self.allowance = 0.0          # lines it may send now (line_rate; set when it is accepted)
+        self.allowance_at = self.last_input
+        self.throttled = False        # past its line rate: read again once the allowance is back
+
+    def __repr__(self) -> str:
+        return f"<Session {self.number} {self.nickname or '-'} {self.addr}>"
+
+    def send(self, *msgs: dict[str, Any]) -> None:
+        """Queue messages, encoded now into one buffer; the loop sends them. Never blocks."""
+        if self.closed:
+            return
+        if len(msgs) == 1:
+            self.push(encode(msgs[0]))
+        else:
+            self.push(b"".join([encode(m) for m in msgs]))
+
+    def push(self, data: bytes) -> None:
+        """Queue lines already encoded (a broadcast encodes once for all its recipients).
+
+        Only the loop thread touches the buffer (it may be in the middle of sending it): from
+        any other thread the lines are handed to the loop, which is woken.
+        """
+        if self.closed:
+            return
+        server = self.server
+        if threading.get_ident() != server._loop_thread_id:
+            server._call_soon(self.push, data)
+            return
+        self.out += data
+        server.queued += len(data)
+        if not self.dirty:
+            self.dirty = True
+            server._dirty.append(self)
+
+    def said_goodbye(self) -> None:
+        """Read nothing more; the connection closes once what is queued (``ResGoodbye``) is sent,
+        or after :data:`~.transport.WRITER_FLUSH_TIMEOUT` seconds."""
+        if self.goodbye or self.closed:
+            return
+        self.goodbye = True
+        self.server._call_soon(self.server._goodbye_started, self)
+
+    def abort(self) -> None:
+        """Close the connection from any thread (idempotent, never blocks); the loop then runs the
+        player's quit routine."""
+        self.server._call_soon(self.server._close, self)
+
+
+def address_key(addr: Any) -> str:
+    """Whom a connection from ``addr`` counts for in the per-address limits: its IPv4 address,
+    or the /64 network of an IPv6 one (a single host is given a whole /64)."""
+    host = addr[0] if isinstance(addr, tuple) and addr else str(addr)
+    if ":" not in host:
+        return host
+    if host.startswith("::ffff:") and "." in host:
+        return host[7:]
+    try:
+        import ipaddress
+        return str(ipaddress.IPv6Network(f"{host.split('%')[0]}/64", strict=False).network_address) + "/64"
+    except ValueError:
+        return host
