@@ -1,0 +1,104 @@
+"""The server's parts below the transport, driven without a socket (sans-I/O): requests in,
+messages out. A player is a plain object with ``send``/``push`` that keeps what it is told."""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import orjson
+
+from game.netcode import protocol as P
+from game.netcode.bot_scheduler import BotScheduler
+from game.netcode.games import Games
+from game.netcode.lobby import Lobby
+from game.netcode.server import ServerOptions
+from game.netcode.store import GameStore
+from game.netcode.tls import TLS_BURST, HandshakeGate
+
+from conftest import CONFIG
+
+
+class Fake:
+    """A connection as the lobby and the games see it."""
+
+    def __init__(self, ip: str = "10.0.0.1", ours: bool = True) -> None:
+        self.nickname = self.token = self.room = self.table = self.announced = None
+        self.left = False
+        self.extensions = ours
+        self.ip = ip
+        self.since = 0.0
+        self.told: list[dict[str, Any]] = []
+
+    def send(self, *msgs: dict[str, Any]) -> None:
+        self.told.extend(msgs)
+
+    def push(self, data: bytes) -> None:
+        self.told.extend(orjson.loads(line) for line in data.splitlines())
+
+    def types(self) -> list[str]:
+        return [m["type"] for m in self.told]
+
+
+def parts(**options: Any) -> tuple[Lobby, Games, list[tuple]]:
+    """A lobby and its games with no socket, no disk and no loop: timers are only recorded."""
+    options.setdefault("seed", 7)
+    opts = ServerOptions(**options)
+    lock = threading.RLock()
+    rooms: dict = {}
+    by_nick: dict = {}
+    timers: list[tuple] = []
+    bots = BotScheduler(CONFIG, opts, rooms, lambda fn, *a: fn(*a), lambda *a: timers.append(a),
+                        lambda room, data: None, lambda: False)
+    games = Games(CONFIG, opts, GameStore(None, False), lock, rooms, by_nick, bots, lambda *a: timers.append(a))
+    return Lobby(CONFIG, opts, lock, by_nick, games, bots), games, timers
+
+
+def test_the_quick_game_starts_when_its_head_has_chosen_and_enough_people_wait():
+    lobby, games, _ = parts()
+    ann, bob = Fake(), Fake()
+    lobby.join(ann, P.ReqJoin("Ann", token=""))
+    assert ann.types() == ["UpdateSessionToken", "UpdateBookedSeats"] and lobby.waiting == [ann]
+    lobby.new_game(ann, P.ReqNewGame(2))
+    assert ann.told[-1] == {"type": "UpdateJoinGame", "playersCount": 2} and lobby.pending_count == 2
+    lobby.join(bob, P.ReqJoin("Bob", token=""))
+    assert not lobby.waiting and lobby.pending_count is None
+    (room,) = games.rooms.values()
+    assert ann.room is room and bob.room is room and set(games.seats) == {"Ann", "Bob"}
+    assert ann.types()[-1] == "UpdateGame" and bob.types()[-1] == "UpdateGame"
+
+
+def test_only_the_head_chooses_and_a_bad_count_changes_nothing():
+    lobby, games, _ = parts()
+    ann, bob = Fake(), Fake()
+    lobby.join(ann, P.ReqJoin("Ann", token=""))
+    lobby.join(bob, P.ReqJoin("Bob", token=""))
+    lobby.new_game(bob, P.ReqNewGame(2))
+    assert bob.told[-1]["type"] == "ErrNewGame" and lobby.pending_count is None
+    lobby.new_game(ann, P.ReqNewGame(9))
+    assert ann.told[-1] == {"type": "ErrNewGame", "isInvalidPlayersCount": True} and not games.rooms
+
+
+def test_the_per_address_limit_on_games_is_the_lobbys_own_refusal():
+    lobby, games, _ = parts(tables_per_address=1)
+    first = [Fake("10.0.0.9"), Fake("10.0.0.9")]
+    for i, f in enumerate(first):
+        lobby.join(f, P.ReqJoin(f"P{i}", token=""))
+    lobby.new_game(first[0], P.ReqNewGame(2))
+    assert len(games.rooms) == 1
+    again = Fake("10.0.0.9")
+    lobby.join(again, P.ReqJoin("Again", token=""))
+    lobby.new_game(again, P.ReqNewGame(1))
+    assert again.told[-1]["type"] == "ErrNewGame" and "at most 1" in again.told[-1]["reason"]
+    assert len(games.rooms) == 1
+
+
+def test_a_tls_handshake_waits_its_turn_past_the_burst_and_is_closed_past_twice_that():
+    gate = HandshakeGate(rate=2.0)
+    burst = int(2.0 * TLS_BURST)
+    assert all(gate.admit("10.0.0.1", 0.0) == 0.0 for _ in range(burst))
+    assert gate.admit("10.0.0.1", 0.0) == 0.5            # the next in 0.5 s, the one after in 1 s
+    assert gate.admit("10.0.0.2", 0.0) == 0.0            # another address is not held back
+    waits = [gate.admit("10.0.0.1", 0.0) for _ in range(burst)]
+    assert None in waits                                 # past a burst's worth of waiting: closed
+    gate.forget(100.0)
+    assert gate.buckets == {}                            # whole again: forgotten
