@@ -89,6 +89,8 @@ class GameSession:
     error: str | None = None            # the last refusal, in words
     connection_lost: bool = False
     reconnect_failed: str | None = None
+    server_stopped: str | None = None   # the server said it stops on purpose (UpdateServerStopping.reason)
+    away: dict[str, float] = field(default_factory=dict)   # players not connected -> seconds their seat waits, as told
     reconnect_warning: IdentityWarning | None = None   # why: the server is not the one the game was on
     turn_started: bool = False          # set when it becomes this player's turn (for the sound)
     _shadow: Game | None = field(default=None, init=False)
@@ -151,8 +153,17 @@ class GameSession:
             if self.vm.has_game and not self.vm.game["ended"]:
                 self.connection_lost = True
             return
+        if t == "UpdateServerStopping":   # our extension: its host stopped the server on purpose
+            self.server_stopped = m.get("reason") or "HOST_STOPPED"
+            return
+        if t == "UpdatePlayerAway":   # our extension: who is away, and how long their seat waits
+            self.away[m["player"]] = float(m.get("seconds") or 0)
+            return
+        if t == "UpdatePlayerStatus":
+            self.away.pop(m.get("player"), None)
         if t == "Reconnected":
             self.connection_lost = False
+            self.server_stopped = None
             self.log.append(Note("Reconnected: the board is up to date again."))
             return
         if t == "ReconnectFailed":

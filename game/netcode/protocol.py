@@ -116,6 +116,10 @@ ERR_REPLAY = "ErrReplay"      # server to the requester: {"reason": one of REPLA
 REPLAY_NOT_FINISHED = "NOT_FINISHED"   # the game is not over (its replay would show hidden cards)
 REPLAY_NO_SUCH_GAME = "NO_SUCH_GAME"   # no finished game of that number here
 REPLAY_NOT_YOURS = "NOT_YOURS"         # the token is not one of that game's seats
+UPDATE_SERVER_STOPPING = "UpdateServerStopping"   # server to our clients, as it stops: {"reason": HOST_STOPPED}
+HOST_STOPPED = "HOST_STOPPED"  # ... its host (or operator) stopped it on purpose: no crash, the games are kept
+UPDATE_PLAYER_AWAY = "UpdatePlayerAway"   # server to our clients at a table: {"player", "seconds"}: not
+                              # connected; their seat (and turn) waits that many seconds more for them
 REQ_TABLES = "ReqTables"      # client to server, any time: {"from": n} (optional) lists the open tables
 UPDATE_TABLES = "UpdateTables"  # server to the asker: {tables: [...], from, total, queue: {waiting, playersCount}}
 ERR_TABLE = "ErrTable"        # server to the asker: {reason: one of TABLE_REASONS, msg: words}
@@ -610,6 +614,17 @@ def update_player_status(player: str, is_active: bool) -> dict[str, Any]:
 
 def update_chat(player: str, text: str) -> dict[str, Any]:
     return _msg(UPDATE_CHAT, player=player, text=text)
+
+
+def update_server_stopping(reason: str = HOST_STOPPED) -> dict[str, Any]:
+    """Our extension, to our clients as the server stops on purpose (never on a crash)."""
+    return _msg(UPDATE_SERVER_STOPPING, reason=reason)
+
+
+def update_player_away(player: str, seconds: float) -> dict[str, Any]:
+    """Our extension: ``player`` is not connected; their seat waits ``seconds`` more (whole
+    seconds, rounded up), then their turns are skipped until they come back."""
+    return _msg(UPDATE_PLAYER_AWAY, player=player, seconds=max(0, -int(-seconds // 1)))
 
 
 def err_protocol(msg: str) -> dict[str, Any]:
