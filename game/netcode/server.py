@@ -346,6 +346,7 @@ class Server(Transport):
 
     def stop(self) -> None:
         """Stop accepting, close every game log (unfinished games stay saved) and connection.
+        Our clients are told first that the server stops on purpose (``UpdateServerStopping``).
 
         Called from any thread but the loop's: it wakes the loop and waits for it to end. Rooms
         are closed before connections, so the players' departures are not recorded and a restart
@@ -358,6 +359,10 @@ class Server(Transport):
         self._end_loop()
         with self.lock:
             self._close_listeners()
+            stopping = encode(P.update_server_stopping())   # our clients: on purpose, not a crash
+            for s in list(self.sessions):
+                if s.extensions and s.nickname is not None:
+                    self._last_word(s, stopping)
             for room in list(self.rooms.values()):    # first: no departure below reaches a log
                 room.close("shutdown")
             self.bots.close()

@@ -173,6 +173,20 @@ class Transport(Door):
         if self._poller is not None:
             self._poller.close()
 
+    def _last_word(self, s: Session, data: bytes) -> None:
+        """Send ``data`` after what is queued for ``s``, as far as its socket takes it now: for
+        ``stop``, once the loop has ended (nothing is flushed after that)."""
+        if s.closed or s.handshake:
+            return
+        s.out += data
+        self.queued += len(data)
+        try:
+            n = s.sock.send(s.out)
+        except (OSError, ValueError):   # full, gone, or a TLS socket that wants to read first
+            return
+        self.queued -= n
+        del s.out[:n]
+
     # ------------------------------------------------------------------ the loop
     def _run(self) -> None:
         self._loop_thread_id = threading.get_ident()
