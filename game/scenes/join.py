@@ -20,6 +20,7 @@ from game.client.words import NICKNAME_MAX
 from game.settings import GAME_PORT
 
 from .art import fonts
+from .asking import ask
 from .backdrop import FADED, INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, panel, title_block, wrap
 from .nickname import check_nickname
 
@@ -245,8 +246,7 @@ class JoinScene(PaintedScene):
                         widget.set_text(self.draft["nickname"])
                 if answer != "cancel":
                     self.join(checked=True)
-            q = seat_question(kept, asked_words())
-            self.app.stack.push(self.app.scene("ask", q.title, q.text, q.triples(), then, default=q.default))
+            ask(self.app, seat_question(kept, asked_words()), then)
             return
         self._target = target
         self.busy = f"Knocking at {hostport(*target)}\u2026"

@@ -23,6 +23,7 @@ from game.client.security import identity_warning
 from game.client.tables import PAGE, TABLE_NAME_MAX, NoTables, OpenTable, Seating, TableList, list_tables
 
 from .art import fonts
+from .asking import ask
 from .link_mark import LinkMark, warn
 from .backdrop import (FADED, GOLD, GREEN_INK, INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_lines, mix, panel,
                        title_block, tracked, wrap)
@@ -159,8 +160,7 @@ class TablesScene(PaintedScene):
                     self.nickname = another_nickname(kept.nickname)
                 if answer != "cancel":
                     self.sit(words, checked=True, **where)
-            q = seat_question(kept, asked_words(**where))
-            self.app.stack.push(self.app.scene("ask", q.title, q.text, q.triples(), then, default=q.default))
+            ask(self.app, seat_question(kept, asked_words(**where)), then)
             return
         self.error = self.note = None
         self.busy = words

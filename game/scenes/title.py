@@ -12,11 +12,11 @@ import pygame
 
 from game.client.flow.hosting import end_kept_hosted_game, host_question
 from game.client.flow.local import new_solo_question, start_new_solo
-from game.client.flow.questions import Question
 from game.client.flow.seats import KeptSeat, choose_seat_question, kept_seats, title_entry
 from game.client.games import bots_save_path, describe_solo_save, sample_view, saved_summary
 
 from .art import fonts
+from .asking import ask
 from .backdrop import OXBLOOD, SEPIA, PaintedScene, blit_lines, glow, title_block, tracked, wrap
 from .nickname import check_nickname
 
@@ -27,12 +27,6 @@ MENU_TEXT_MAX = 415
 """The widest words of a title entry, in design pixels at the menu's type (26): its buttons widen
 to hold them up to this, and stay clear of the art on either side."""
 KICKER = "A digital edition of the board game"
-
-
-def ask(app, question: Question, then) -> None:
-    """Put one of the flow's questions over the page (``then(answer key)`` once answered)."""
-    app.stack.push(app.scene("ask", question.title, question.text, question.triples(), then,
-                             warning=question.warning, default=question.default))
 
 
 class TitleScene(PaintedScene):
@@ -77,7 +71,7 @@ class TitleScene(PaintedScene):
         items += [("solo", "Play solo", "A new game against Lorenzo il Magnifico"
                    + (" (you will be asked about the saved one)" if solo_saved else "")),
                   ("versus", "Play against the computer", "You and 1 to 3 computer players, on this computer"
-                   + (" (the saved game is kept unless you choose to replace it)" if versus_saved else "")),
+                   + (" (you will be asked about the saved one)" if versus_saved else "")),
                   ("host", "Host a LAN game", "Open a game on this computer for friends on your network"),
                   ("join", "Join a game", "Join a friend's game, found on your network"),
                   ("past", "Past games", "Go through a finished game again, move by move; open a game file"),

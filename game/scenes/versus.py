@@ -2,8 +2,9 @@
 saved game, then play on this machine with no server (:class:`~game.match.BotMatch`).
 
 A game against the computer is saved after every move (``bots-game.json`` in the data folder)
-and picked up here with *Continue*. A saved game is never replaced without asking: *Start* asks
-a second time first. A save that cannot be read is reported, and left as it is.
+and picked up here with *Continue*. A saved game is never replaced without asking: *Start* puts
+the app flow's question first (:func:`game.client.flow.local.new_versus_question`, the text
+client's words too). A save that cannot be read is reported, and left as it is.
 """
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from typing import Any
 
 import pygame
 
+from game.client.flow.local import new_versus_question
 from game.client.games import bots_save_path, saved_summary
 from game.settings import BOT_PACES
 
 from .art import fonts
+from .asking import ask
 from .backdrop import FADED, INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, panel, title_block, tracked, wrap
 from .nickname import check_nickname
 
@@ -33,7 +36,6 @@ class VersusScene(PaintedScene):
         super().__init__(app)
         self.levels: list[str] = ["medium"]
         self.message: str | None = None
-        self.confirm = False           # Start was pressed once over a saved game
         self.sheet = pygame.Rect(0, 0, 0, 0)
         self.rows: list[pygame.Rect] = []
         self.count_row = pygame.Rect(0, 0, 0, 0)
@@ -92,7 +94,7 @@ class VersusScene(PaintedScene):
         by = self.sheet.bottom - round(78 * u)
         bw, bh = round(200 * u), round(50 * u)
         self.button("start", pygame.Rect(self.sheet.centerx - bw - round(10 * u), by, bw, bh),
-                    "Replace it" if self.confirm else "Start",
+                    "Start",
                     tooltip="Start a new game against these opponents", enabled=self.opening is None)
         self.button("back", pygame.Rect(self.sheet.centerx + round(10 * u), by, bw, bh), "Back", "@menu_quiet")
 
@@ -119,7 +121,7 @@ class VersusScene(PaintedScene):
             surface.blit(img, img.get_rect(midleft=(rect.x, rect.centery)))
             desc = fonts.render(about[self.levels[i]] + ".", small, FADED, "italic")
             surface.blit(desc, desc.get_rect(topleft=(rect.right, rect.bottom + round(5 * u))))
-        if not self.message and not self.confirm and self.opening is None:
+        if not self.message and self.opening is None:
             hint = "You and the computer players take turns here; the game is saved after every move."
             lines = wrap(hint, small, self.sheet.w - round(100 * u), "italic")
             blit_lines(surface, lines, small, SEPIA, self.sheet.centerx,
@@ -132,8 +134,6 @@ class VersusScene(PaintedScene):
         message = self.message
         if self.opening is not None:
             message = ("Opening the saved game\u2026" if self.opening else "Setting up the table\u2026")
-        elif self.confirm and not message:
-            message = "Starting a new game replaces the saved one. Press Replace it to go ahead, Back to keep it."
         if message:
             lines = wrap(message, small, self.sheet.w - round(100 * u), "italic")
             blit_lines(surface, lines, small, OXBLOOD, self.sheet.centerx,
@@ -164,11 +164,20 @@ class VersusScene(PaintedScene):
         elif name == "continue":
             self.open(resume=True)
         elif name == "start":
-            if (self.saved or self.problem) and not self.confirm:
-                self.confirm = True
-                self.rebuild()
-                return
+            self.ask_start()
+
+    def ask_start(self) -> None:
+        """A new game with the opponents chosen; over a saved one, first the flow's question:
+        continue it, lose it for the new game, or cancel (nothing changes)."""
+        question = new_versus_question(self.app.config, bots_save_path(self.app))
+        if question is None:
             self.open(resume=False)
+            return
+
+        def then(answer: str) -> None:
+            if answer in ("continue", "new"):
+                self.open(resume=answer == "continue")
+        ask(self.app, question, then)
 
     def begin(self, resume: bool) -> None:
         """Start (or continue) the game and go to the screen it is at."""

@@ -239,15 +239,20 @@ def test_a_saved_game_is_never_replaced_without_asking_and_a_broken_one_is_repor
     assert app.stack.top is scene and "could not be opened" in scene.message
     assert path.read_bytes().startswith(b'{"format": "mor-bots/1"')      # left as it was
     click(app, "start")
-    assert app.stack.top is scene and scene.confirm                     # asks first
-    assert scene.widgets["start"].text == "Replace it"
+    ask = app.stack.top                                                 # asks first
+    assert type(ask).__name__ == "AskScene" and [a[0] for a in ask.answers] == ["continue", "new", "cancel"]
+    click(app, "cancel")
+    assert app.stack.top is scene
     assert path.read_bytes().startswith(b'{"format": "mor-bots/1", "player": "Ada"')
     path.write_bytes(b"not json at all")
     app.stack.pop()
     scene = open_versus(app)
     assert scene.problem and "continue" not in scene.widgets
     click(app, "start")
-    click(app, "start")
+    ask = app.stack.top                                                 # cannot be read: no Continue
+    assert type(ask).__name__ == "AskScene" and [a[0] for a in ask.answers] == ["new", "cancel"]
+    click(app, "new")
+    frames_until(app, lambda: app.stack.top is not scene)
     assert app.stack.top is not scene
     assert orjson.loads(path.read_bytes())["format"] == "mor-bots/1"
     app.stack.top.session.match.close()

@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+import orjson
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
@@ -141,4 +142,36 @@ def test_leave_in_a_waiting_room_goes_back_to_the_tables(server):
         walk.press("Back")
         walk.until_scene("TitleScene")
     finally:
+        close(walk.app)
+
+
+def test_a_new_game_against_the_computer_over_a_saved_one_asks_the_flows_question(tmp_path, monkeypatch):
+    """The window asked its own way (a second press of Start, "Replace it"), the text client the
+    flow's question: both now put the one question, with the same words and answers."""
+    from game.client.flow.local import new_versus_question
+    from game.match import BotMatch
+    monkeypatch.setenv("MOR_SEED", "5")
+    path = tmp_path / "data" / "bots-game.json"
+    BotMatch(default_config(), "Ada", ["easy", "hard"], seed=5, save_path=path, pace=0, processes=False).close()
+    saved = path.read_bytes()
+    question = new_versus_question(default_config(), path)
+    walk = start(nickname="Ada")
+    try:
+        walk.press("Play against the computer")
+        walk.until_scene("VersusScene")
+        walk.press("Start")
+        assert walk.scene == "AskScene"
+        ask = walk.app.stack.top
+        assert (ask.title, ask.text) == (question.title, question.text)
+        assert _answers(walk) == ["Continue it", "New game, lose it", "Cancel"]
+        walk.press("Cancel")
+        assert walk.scene == "VersusScene" and path.read_bytes() == saved      # nothing replaced
+        walk.press("Start")
+        walk.press("New game, lose it")
+        walk.until(lambda: walk.scene in GAME, 20, "the new game")
+        assert sorted(orjson.loads(path.read_bytes())["bots"].values()) == ["medium"]   # the new one, saved
+    finally:
+        top = walk.app.stack.top
+        if getattr(top, "session", None) is not None:
+            top.session.match.close()
         close(walk.app)
