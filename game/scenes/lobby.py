@@ -18,6 +18,8 @@ from .backdrop import FADED, INK, OXBLOOD, SEPIA, blit_lines, panel, title_block
 from .router import SessionScene, leave_game
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from game.client.session import GameSession
 
 SEAT_CHOICES = (("players_1", "Solo", 1), ("players_2", "2 players", 2), ("players_3", "3 players", 3),
@@ -29,12 +31,13 @@ class LobbyScene(SessionScene):
     """The waiting room."""
 
     stage = "lobby"
-    way_back: list[tuple[str, tuple]] = []
-    """The pages that lead back to where the seat was asked, pushed over the title when the
-    waiting room is left (a server's tables: Join a game, then its Tables page); none: the title."""
 
-    def __init__(self, app, session: "GameSession") -> None:
+    def __init__(self, app, session: "GameSession", way_back: "Sequence[tuple[str, tuple]]" = ()) -> None:
+        """``way_back``: the pages (by name, with their arguments) that lead back to where the
+        seat was asked, pushed over the title when the waiting room is left (a server's tables:
+        Join a game, then its Tables page); none: the title."""
         super().__init__(app, session)
+        self.way_back = list(way_back)
         self.lost = False            # the server closed the connection while we waited
         self.asked: int | None = None
         self.sheet = pygame.Rect(0, 0, 0, 0)

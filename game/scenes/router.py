@@ -14,6 +14,8 @@ from .backdrop import PaintedScene
 from .scene import Scene
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from game.client.session import GameSession
 
     from .app_port import AppPort as App
@@ -23,9 +25,13 @@ STAGES = ("lobby", "leaders", "resources", "waiting", "board", "ended")
 """The stages of a game (:meth:`GameSession.stage`), each the name of its screen in the registry."""
 
 
-def scene_for(app: "App", session: "GameSession") -> Scene | None:
-    """The scene for the session's current stage (None for a stage this client does not know)."""
+def scene_for(app: "App", session: "GameSession", way_back: "Sequence[tuple[str, tuple]]" = ()) -> Scene | None:
+    """The scene for the session's current stage (None for a stage this client does not know).
+    ``way_back``: the pages that lead back to where the seat was asked, for the waiting room
+    (see :class:`.lobby.LobbyScene`) to go back to when it is left."""
     stage = session.stage()
+    if stage == "lobby" and way_back:
+        return app.scene(stage, session, way_back=way_back)
     return app.scene(stage, session) if stage in STAGES else None
 
 

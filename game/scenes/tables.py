@@ -190,11 +190,9 @@ class TablesScene(PaintedScene):
             session = seating.session
             self.seating = None
             self.app.stack.pop()                       # the Join page goes too
-            nxt = scene_for(self.app, session)
-            if getattr(nxt, "stage", None) == "lobby":  # leaving its waiting room comes back here
-                nxt.way_back = [("join", ()), ("tables", (self.host, self.port, self.nickname, self.address,
-                                                          self.tls_port))]
-            self.app.stack.replace(nxt)
+            # leaving its waiting room comes back here
+            back = [("join", ()), ("tables", (self.host, self.port, self.nickname, self.address, self.tls_port))]
+            self.app.stack.replace(scene_for(self.app, session, way_back=back))
 
     # layout --------------------------------------------------------------------------------
     def rebuild(self) -> None:
