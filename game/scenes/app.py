@@ -45,6 +45,7 @@ from game.settings import Settings, data_dir
 
 from . import registry
 from .memory import clear_caches, give_back
+from .notice import Notice, draw_notice
 from .scene import Scene, SceneStack
 
 log = logging.getLogger("mor.app")
@@ -111,6 +112,7 @@ class App:
         self.server = None        # an in-process server while hosting (see HostScene)
         self.terminated_by: str | None = None   # the signal that ended run(), if one did
         self.sound = None
+        self.notice: Notice | None = None   # a few words over every page for a few seconds (see tell)
 
     @property
     def data_dir(self) -> Path:
@@ -187,6 +189,8 @@ class App:
     def _interval(self) -> float | None:
         """The shortest frame interval any visible scene asks for (None: none asked)."""
         asked = [i for i in (s.frame_interval() for s in self.stack.visible()) if i is not None]
+        if self.notice is not None:       # the frame that takes it away
+            asked.append(self.notice.left())
         return min(asked) if asked else None
 
     def _wait(self) -> list[pygame.event.Event]:
@@ -310,6 +314,17 @@ class App:
         for scene in self.stack.visible():
             scene.draw(self.window)
             scene.ui.draw_ui(self.window)
+        if self.notice is not None:
+            if self.notice.left() > 0:
+                draw_notice(self.window, self.notice)
+            else:
+                self.notice = None
+
+    def tell(self, words: str) -> None:
+        """Show ``words`` over whatever page is on top for a few seconds (see :mod:`.notice`),
+        from the next frame on: the page a scene hands over to shows them on its first frame."""
+        self.notice = Notice(words)
+        self.wake()
 
     def _event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.QUIT:

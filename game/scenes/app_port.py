@@ -40,6 +40,10 @@ class AppPort(Protocol):
         """Ask for frames now (from any thread)."""
         ...
 
+    def tell(self, words: str) -> None:
+        """Show ``words`` over whatever page is on top for a few seconds."""
+        ...
+
     def notify_turn(self) -> None:
         """It is the player's turn: a sound, a title flash."""
         ...

@@ -15,7 +15,7 @@ import pygame_gui
 
 from game.client.address import hostport, parse_address
 from game.client.flow.seats import (KeptSeat, another_nickname, asked_words, forget_seat, gone_words, kept_seat_at,
-                                    seat_question)
+                                    seat_question, why_seated)
 from game.client.words import NICKNAME_MAX
 from game.settings import GAME_PORT
 
@@ -52,6 +52,7 @@ class JoinScene(PaintedScene):
         self.rows: dict[str, pygame.Rect] = {}
         self.sheet = pygame.Rect(0, 0, 0, 0)
         self.instead: str | None = None   # a free nickname offered when the one typed is taken
+        self.back_to_kept = False         # asked to go back to the seat kept at that server (see join)
 
     def enter(self) -> None:
         self.lan.start()
@@ -237,8 +238,11 @@ class JoinScene(PaintedScene):
             return
         nickname = self.draft["nickname"].strip()
         kept = None if self.rejoin is not None or checked else kept_seat_at(self.app.data_dir, *target, nickname)
+        if not checked:
+            self.back_to_kept = False
         if kept is not None:
             def then(answer: str) -> None:
+                self.back_to_kept = answer == "return"
                 if answer == "other":
                     self.draft["nickname"] = another_nickname(kept.nickname)
                     widget = self.widgets.get("nickname")
@@ -310,9 +314,11 @@ class JoinScene(PaintedScene):
         s.nickname = session.nickname
         s.last_address = self.draft["address"].strip()
         s.save()
-        from .router import scene_for
+        from .router import seated_scene
         self.session = None
-        self.app.stack.replace(scene_for(self.app, session))
+        asked = None if self.rejoin is not None else asked_words()
+        why = why_seated(asked, self.back_to_kept, session.vm.has_game, self.draft["address"].strip())
+        self.app.stack.replace(seated_scene(self.app, session, why))
 
     def _fail(self, message: str) -> None:
         if self.session is not None:

@@ -35,6 +35,18 @@ def scene_for(app: "App", session: "GameSession", way_back: "Sequence[tuple[str,
     return app.scene(stage, session) if stage in STAGES else None
 
 
+def seated_scene(app: "App", session: "GameSession", why: str | None = None,
+                 way_back: "Sequence[tuple[str, tuple]]" = ()) -> Scene | None:
+    """The scene for a session the server has just seated (see :func:`scene_for`); ``why`` (see
+    :func:`game.client.flow.seats.why_seated`), when the seat is not the one asked for, is said
+    on that scene's first frame (over it for a few seconds) and kept as a line of the game's log."""
+    if why:
+        from game.client.session import Note
+        session.log.append(Note(why))
+        app.tell(why)
+    return scene_for(app, session, way_back)
+
+
 def follow(scene: Scene, session: "GameSession", stays: "str | Callable[[str], bool] | None") -> bool:
     """One frame of a game scene's duty, the one place it is written; True if ``scene`` was replaced
     or covered (by the connection's overlay).

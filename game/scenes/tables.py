@@ -18,7 +18,7 @@ import pygame
 import pygame_gui
 
 from game.client.address import hostport
-from game.client.flow.seats import another_nickname, asked_words, kept_seat_at, seat_question
+from game.client.flow.seats import another_nickname, asked_words, kept_seat_at, seat_question, why_seated
 from game.client.security import identity_warning
 from game.client.tables import PAGE, TABLE_NAME_MAX, NoTables, OpenTable, Seating, TableList, list_tables
 
@@ -59,6 +59,8 @@ class TablesScene(PaintedScene):
         self.list_rect = pygame.Rect(0, 0, 0, 0)
         self.cards: dict[str, pygame.Rect] = {}
         self.mark = LinkMark()          # encrypted or not, as the last list came
+        self.asked = ""                 # the seat asked, in words (see sit)
+        self.back_to_kept = False       # the player chose to go back to the seat kept here (see sit)
         # where the server speaks TLS (its LAN announcement says, or the last list): lists go straight there
         self.tls_port = tls_port
         self.refused = False            # the server is not the one met there before: not asked again
@@ -154,8 +156,11 @@ class TablesScene(PaintedScene):
         if self.seating is not None:
             return
         kept = None if checked else kept_seat_at(self.app.data_dir, self.host, self.port, self.nickname)
+        if not checked:
+            self.back_to_kept = False
         if kept is not None:
             def then(answer: str) -> None:
+                self.back_to_kept = answer == "return"
                 if answer == "other":
                     self.nickname = another_nickname(kept.nickname)
                 if answer != "cancel":
@@ -165,6 +170,7 @@ class TablesScene(PaintedScene):
         self.error = self.note = None
         self.busy = words
         # where the server speaks TLS (announced, or learnt from its list): the seat is asked there
+        self.asked = asked_words(**where)
         self.seating = Seating(self.host, self.port, self.nickname, self.app.config, self.app.wake,
                                tls_port=self.tls_port, **where)
         self.rebuild()
@@ -186,13 +192,14 @@ class TablesScene(PaintedScene):
             s.nickname = self.nickname
             s.last_address = self.address
             s.save()
-            from .router import scene_for
+            from .router import seated_scene
             session = seating.session
             self.seating = None
             self.app.stack.pop()                       # the Join page goes too
             # leaving its waiting room comes back here
             back = [("join", ()), ("tables", (self.host, self.port, self.nickname, self.address, self.tls_port))]
-            self.app.stack.replace(scene_for(self.app, session, way_back=back))
+            why = why_seated(self.asked, self.back_to_kept, session.vm.has_game, self.where)
+            self.app.stack.replace(seated_scene(self.app, session, why, way_back=back))
 
     # layout --------------------------------------------------------------------------------
     def rebuild(self) -> None:

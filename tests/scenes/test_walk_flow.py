@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from walk import Walk, close, free_port, start  # noqa: E402
 
 from game.client.games import default_config  # noqa: E402
+from game.scenes.backdrop import OXBLOOD  # noqa: E402
 from game.client.session import GameSession  # noqa: E402
 from game.match import RemoteMatch, remember_unfinished  # noqa: E402
 from game.netcode.server import Server, ServerOptions  # noqa: E402
@@ -113,16 +114,37 @@ def test_a_quick_game_where_a_seat_is_kept_asks_first(server, tmp_path):
         assert walk.scene == "AskScene" and "the new table" in walk.app.stack.top.text
         walk.press("Back to that game")
         walk.until(lambda: walk.scene in GAME, 15, "the old game")   # the old game, chosen
+        _says_why_seated(walk, f"127.0.0.1:{port}", "the new table \u201cAda's table\u201d")
         walk.press("Leave")
         walk.until_scene("TitleScene")
         walk.fill_join_page(port, "Ada")
         walk.press("Join")
         assert walk.scene == "AskScene" and "the Quick game" in walk.app.stack.top.text
+        walk.press("Back to that game")
+        walk.until(lambda: walk.scene in GAME, 15, "the old game")
+        _says_why_seated(walk, f"127.0.0.1:{port}", "the Quick game")
+        walk.press("Leave")
+        walk.until_scene("TitleScene")
+        walk.fill_join_page(port, "Ada")
+        walk.press("Join")
         walk.press("Play as Ada 2")
         walk.until_scene("LobbyScene", 15)
         assert walk.app.stack.top.session.nickname == "Ada 2"
     finally:
         close(walk.app)
+
+
+def _says_why_seated(walk: Walk, where: str, asked: str) -> None:
+    """Once seated back at the kept game, the window says why, as the text client does, on the
+    first frame of the page it lands on (whichever it is), and in the game's log."""
+    why = (f"You are back at your unfinished game at {where}: the server keeps your seat until it ends, "
+           f"so it gave you that one rather than {asked}.")
+    notice = walk.app.notice
+    assert notice is not None and notice.words == why, notice
+    assert notice.rect is not None and walk.app.window.get_rect().contains(notice.rect)   # drawn
+    first = walk.firsts[-1][1]                        # the page's first frame: the strip's rule on it
+    assert tuple(first.get_at((notice.rect.centerx, notice.rect.y)))[:3] == OXBLOOD
+    assert why in [str(line) for line in walk.app.stack.top.session.log]
 
 
 def test_leave_in_a_waiting_room_goes_back_to_the_tables(server):

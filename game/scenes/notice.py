@@ -1,0 +1,55 @@
+"""A few words over whatever page is on top, for a few seconds: what the app tells the player
+once, as a page hands over to the next (why the server seated them where it did), so that it is
+on the first frame of that page whichever it is (the board, the choice of leaders, …).
+
+:class:`Notice` is the words and when they go; :func:`draw_notice` paints them on a strip of
+paper at the top of the window. The app keeps one (:meth:`game.scenes.app.App.tell`) and draws
+it after the scenes; it wakes for the frame that takes it away.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import pygame
+
+from .art import fonts
+from .backdrop import INK, OXBLOOD, PANEL, blit_lines, wrap
+from .scene import unit_of
+
+SECONDS = 12.0
+"""How long a notice stays up (it reads in a few seconds; the board's log keeps it too)."""
+
+
+@dataclass
+class Notice:
+    """``words`` shown until ``until`` (a :func:`time.monotonic` time)."""
+
+    words: str
+    until: float = field(default_factory=lambda: time.monotonic() + SECONDS)
+    rect: pygame.Rect | None = None      # where it was last drawn
+
+    def left(self, now: float | None = None) -> float:
+        """Seconds before it goes (0: gone)."""
+        return max(0.0, self.until - (time.monotonic() if now is None else now))
+
+
+def draw_notice(surface: pygame.Surface, notice: Notice) -> pygame.Rect:
+    """Paint ``notice`` on a strip of paper at the top centre of ``surface``; returns the strip."""
+    w, _h = surface.get_size()
+    u = unit_of(surface.get_size())
+    size = max(13, round(21 * u))
+    pad = max(6, round(14 * u))
+    lines = wrap(notice.words, size, round(w * 0.6), "italic")
+    font = fonts.font(size, "italic")
+    width = max((font.size(line)[0] for line in lines), default=0)
+    strip = pygame.Rect(0, 0, width + 2 * pad, len(lines) * round(size * 1.18) + 2 * pad)
+    strip.midtop = (w // 2, max(4, round(8 * u)))
+    layer = pygame.Surface(strip.size, pygame.SRCALPHA)
+    radius = max(3, round(8 * u))
+    pygame.draw.rect(layer, (*PANEL, 245), layer.get_rect(), border_radius=radius)
+    pygame.draw.rect(layer, (*OXBLOOD, 255), layer.get_rect(), max(1, round(2 * u)), border_radius=radius)
+    surface.blit(layer, strip)
+    blit_lines(surface, lines, size, INK, strip.centerx, strip.y + pad, "italic", align="center")
+    notice.rect = strip
+    return strip
