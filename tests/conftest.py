@@ -9,9 +9,9 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 # games are announced and looked for on loopback only: no test talks to the real network
 os.environ.setdefault("MOR_LAN_INTERFACES", "127.0.0.1")
-# ... and under a service type of their own, so a player's list on this machine never shows them;
-# each pytest-xdist worker ("gw0", "gw1", ...) has its own, so two workers never see each other's tables
-os.environ.setdefault("MOR_SERVICE_TYPE", "_mor-test%s._tcp.local." % os.environ.get("PYTEST_XDIST_WORKER", ""))
+# ... and under a service type of their own, so a player's list on this machine never shows them
+# (each test has its own: see _lan_of_its_own)
+os.environ.setdefault("MOR_SERVICE_TYPE", "_mor-test._tcp.local.")
 # the benchmarks' shared code (``bench.lib``) is imported from the repository's root, as bench scripts do
 if str(Path(__file__).resolve().parent.parent) not in sys.path:
     sys.path.append(str(Path(__file__).resolve().parent.parent))
@@ -21,6 +21,20 @@ def pytest_configure(config):
     """Every screen registered by name, as the launcher does it (tests build the App themselves)."""
     from game.scenes.catalog import register_scenes
     register_scenes()
+
+
+def lan_service_type() -> str:
+    """A DNS-SD service type no other test uses, in this run or another on the machine (a
+    worker's name, "gw0", is every run's: another run's tables showed in a test's list)."""
+    import secrets
+    return f"_mt{secrets.token_hex(6)}._tcp.local."      # (a service name is at most 15 letters)
+
+
+@pytest.fixture(autouse=True)
+def _lan_of_its_own(monkeypatch):
+    """Each test announces its tables and looks for them under a service type of its own (the
+    processes it starts too), so that a list of the games on the network shows only its own."""
+    monkeypatch.setenv("MOR_SERVICE_TYPE", lan_service_type())
 
 
 @pytest.fixture
