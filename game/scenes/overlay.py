@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from game.client.flow.presence import stopped_heading, stopped_words
+
 from .art import fonts
 from .backdrop import FADED, INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_lines, dim, panel, tracked, wrap
 
@@ -28,6 +30,7 @@ class ConnectionOverlay(PaintedScene):
         self.t = 0.0
         self.card = pygame.Rect(0, 0, 0, 0)
         self._failed_shown = False
+        self._stopped_shown = False
         # (size, session version, failed, the dimmed screen behind with the card and its words
         # drawn on it): what every frame starts from, drawn again only when one of those changes
         self._still: tuple | None = None
@@ -39,7 +42,15 @@ class ConnectionOverlay(PaintedScene):
         return self._still is not None and self._still[:3] == self._still_key()
 
     def _still_key(self) -> tuple:
-        return (self.app.size, self.session.version, bool(self.failed))
+        return (self.app.size, self.session.version, bool(self.failed), self.session.server_stopped)
+
+    @property
+    def heading(self) -> str:
+        """The card's heading while it waits: the host stopped hosting (the server said so as it
+        stopped), or the connection was lost."""
+        if self.session.server_stopped:
+            return stopped_heading(getattr(self.session.match, "host_name", None))
+        return "Connection lost \u2014 reconnecting"
 
     @property
     def failed(self) -> str | None:
@@ -54,6 +65,12 @@ class ConnectionOverlay(PaintedScene):
             small = max(12, round(21 * u))
             lines = wrap(warning.text, small, cw - round(80 * u), "italic")
             ch = max(ch, round(200 * u) + len(lines) * round(small * 1.18))
+        elif self.session.server_stopped and not self.failed:     # what a stop on purpose means, too
+            small = max(12, round(20 * u))
+            lines = wrap(stopped_words(getattr(self.session.match, "host_name", None)), small,
+                         cw - round(80 * u), "italic")
+            ch += len(lines) * round(small * 1.18) + round(4 * u)
+        self._stopped_shown = bool(self.session.server_stopped)
         self.card = pygame.Rect((w - cw) // 2, (h - ch) // 2, cw, ch)
         bw, bh = round(200 * u), round(48 * u)
         label = "Back to the title" if self.failed else "Leave"
@@ -72,7 +89,7 @@ class ConnectionOverlay(PaintedScene):
             if self.app.stack.top is self:
                 self.app.stack.pop()
             return
-        if bool(self.failed) != self._failed_shown:
+        if bool(self.failed) != self._failed_shown or bool(self.session.server_stopped) != self._stopped_shown:
             self.ui.clear_and_reset()
             self.build()
 
@@ -107,10 +124,14 @@ class ConnectionOverlay(PaintedScene):
             blit_lines(surface, lines, small, SEPIA, cx, y + head.get_height() + round(12 * u), "italic",
                        align="center")
             return
-        head = fonts.render("Connection lost \u2014 reconnecting", size, INK)
-        rect = head.get_rect(midtop=(cx - round(12 * u), y))
-        surface.blit(head, rect)
+        rect, size = self._head()
+        surface.blit(fonts.render(self.heading, size, INK), rect)
         y = rect.bottom + round(12 * u)
+        if self.session.server_stopped:     # on purpose: what it means, before whom it waits for
+            small = max(12, round(20 * u))
+            lines = wrap(stopped_words(getattr(self.session.match, "host_name", None)), small,
+                         self.card.w - round(80 * u), "italic")
+            y = blit_lines(surface, lines, small, INK, cx, y, "italic", align="center") + round(4 * u)
         waiting = waiting_words(self.session.match)
         if waiting:   # whom (or what) it waits for, as far as this client knows
             small = max(12, round(20 * u))
@@ -120,10 +141,11 @@ class ConnectionOverlay(PaintedScene):
         surface.blit(note, note.get_rect(midtop=(cx, y + round(4 * u))))
 
     def _head(self) -> tuple[pygame.Rect, int]:
-        """Where the heading "Connection lost — reconnecting" is, and its type size."""
+        """Where the heading ("Connection lost — reconnecting") is, and its type size (a long one
+        made smaller to fit the card, the dots after it)."""
         u = self.unit
-        size = max(14, round(34 * u))
-        head = fonts.font(size).size("Connection lost \u2014 reconnecting")
+        size = fonts.fit(self.heading, self.card.w - round(110 * u), max(14, round(34 * u)))
+        head = fonts.font(size).size(self.heading)
         rect = pygame.Rect(0, 0, *head)
         rect.midtop = (self.card.centerx - round(12 * u), self.card.y + round(40 * u))
         return rect, size

@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from game.client import board_input as BI
 from game.client.board_input import RESOURCES, BoardInput
+from game.client.flow.presence import stopped_heading, stopped_words
 from game.client.hint import Hinter, HintPlan
 from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
 from game.client.greyed import greyed_words
@@ -174,7 +175,10 @@ class GameShell:
             s.error = None
         if s.connection_lost != self._lost:
             self._lost = s.connection_lost
-            if self._lost:
+            if self._lost and s.server_stopped:     # on purpose, the server said: not a crash
+                host = getattr(s.match, "host_name", None)
+                self.say(f"{stopped_heading(host)}. {stopped_words(host, 'say leave', 'the menu')}")
+            elif self._lost:
                 self.say("The connection to the server was lost: trying to get it back (your seat is kept).")
         if s.reconnect_failed:
             self.say(f"Could not get back to the game: {s.reconnect_failed}. Say leave to go back to the menu.")

@@ -1,6 +1,6 @@
 """A LAN table that goes away, walked like a player (the real ``App`` frame loop, posted events):
-Bea joined Ada's table from the network's list; Ada stops hosting; Bea's "Connection lost" card
-says whom it waits for, by name and address.
+Bea joined Ada's table from the network's list; Ada stops hosting; Bea's card says Ada stopped
+hosting the game (on purpose, not a lost connection) and whom it waits for, by name and address.
 """
 from __future__ import annotations
 
@@ -96,6 +96,11 @@ def test_the_lost_connection_card_names_the_host_who_stopped_hosting(monkeypatch
         guest.frames(3)                                        # (its words are drawn once, then kept)
         words = " ".join(said)
         assert f"Waiting for Ada to host the table again (127.0.0.1:{port})" in words, said
+        # the server said it stops on purpose: the card says the host stopped, not a lost connection
+        card = guest.app.stack.top
+        assert card.heading == "Ada stopped hosting the game"
+        assert "On purpose, not a crash: the game is kept, with your seat" in words, said
+        assert all(card.card.contains(r) for r in (card._head()[0],))
     finally:
         _close(guest.app)
         _close(host.app)

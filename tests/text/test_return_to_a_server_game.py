@@ -44,3 +44,27 @@ def test_the_menu_takes_a_player_back_to_a_seat_kept_at_a_server(server, tmp_pat
     until(lambda: said.has("Main menu", since=2), third.tick)
     assert any("127.0.0.1" in line and "connect" in line.lower() for line in said[1:]), said[-6:]
     third.close()
+
+
+@pytest.mark.timeout(60)
+def test_a_guest_is_told_the_host_stopped_hosting_not_that_the_connection_was_lost(server, tmp_path):
+    """The window's guest and the terminal's were both told "connection lost" when the host
+    chose Stop hosting, as after a crash: the server now says it stops on purpose, and so do
+    the front ends."""
+    host, port = server.address
+    said = Said()
+    bea = TextClient(said, Options(nickname="Bea", data_dir=tmp_path / "data"))
+    bea.start()
+    try:
+        bea.join_address(f"{host}:{port}")
+        until(lambda: said.has("You choose how many play"), bea.tick)
+        bea.line("players 2 easy")
+        until(lambda: said.has("Choose the 2 leaders you keep"), bea.tick)
+        server.stop()                            # what the host's Stop hosting does
+        until(lambda: said.has("stopped hosting the game"), bea.tick)
+        line = next(line for line in said if "stopped hosting the game" in line)
+        assert line.startswith("The host stopped hosting the game. On purpose, not a crash"), line
+        assert "say leave: the menu offers your seat" in line
+        assert not said.has("The connection to the server was lost")
+    finally:
+        bea.close()

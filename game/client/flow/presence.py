@@ -1,0 +1,20 @@
+"""Who is at the table, in words, for every front end: a host who stopped hosting on purpose
+(the server says so as it stops, ``UpdateServerStopping``: no crash, the game is kept), and a
+player away and for how long their seat waits (``UpdatePlayerAway``)."""
+from __future__ import annotations
+
+__all__ = ["stopped_heading", "stopped_words"]
+
+
+def stopped_heading(host_name: str | None) -> str:
+    """The heading when the server stopped on purpose ("Ada stopped hosting the game"; "The
+    host …" when this client does not know the host's name)."""
+    return f"{host_name or 'The host'} stopped hosting the game"
+
+
+def stopped_words(host_name: str | None, leave: str = "leave", menu: str = "the title") -> str:
+    """What it means for a guest: nothing is lost, and what they can do (``leave``: how the front
+    end says leaving, ``menu``: the page that offers the seat afterwards)."""
+    who = host_name or "the host"
+    return (f"On purpose, not a crash: the game is kept, with your seat, and goes on when {who} hosts it "
+            f"again. Wait here, or {leave}: {menu} offers your seat.")
