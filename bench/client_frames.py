@@ -26,6 +26,10 @@ thinks, p95 as without one.
 
 ``--idle-seconds N`` measures idle over N seconds instead of 10; ``--bots-only`` measures the
 frames while a bot thinks and nothing else; ``--game-only`` the whole game's memory only.
+``--quick``: every part runs, briefly (a few frames, one round, 0.5 s idle, the whole game at
+1600x900 only and to the player's first turn, the hard bot and the hint at a tiny budget), to check
+that the bench works: no figure of it
+is one to compare (the JSON says ``"quick": true``). Games are dealt from ``MOR_SEED`` (5 unless set).
 The whole game here draws a frame after every event and never sleeps (the worst case: a player
 whose mouse never rests); ``tools/xgame.py`` plays one through the X server with the real frame
 loop, which sleeps, and gives memory back, between bursts.
@@ -40,7 +44,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ENV = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYTHONPATH": str(ROOT)}
+ENV = {"MOR_SEED": "5", **os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+       "PYTHONPATH": str(ROOT)}
 REAL = {**ENV}
 """The environment of the whole game's process: a real window on ``$DISPLAY`` when there is one
 (see :func:`main`'s ``--dummy``), SDL's dummy driver otherwise."""
@@ -73,23 +78,24 @@ game = mid_game(["Ada", "Bruno", "Cora", "Dario"], 11, 120)
 app.stack.push(BoardScene(app, session_for(game, "Ada")))
 rng = random.Random(1)
 times = []
-for i in range(400):
+quick = os.environ.get("MOR_BENCH_QUICK") == "1"
+for i in range(80 if quick else 400):
     pos = (rng.randrange(1600), rng.randrange(900))
     ev = [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))]
     t = time.perf_counter()
     app.frame(0.016, ev)
     times.append((time.perf_counter() - t) * 1000)
-times = sorted(times[50:])
+times = sorted(times[len(times) // 8:])
 scene = app.stack.top
 redraw = []
-for i in range(100):   # frames where the whole board must be drawn again (a state change)
+for i in range(20 if quick else 100):   # frames where the whole board must be drawn again (a state change)
     scene._rev += 1
     t = time.perf_counter()
     app.frame(0.016)
     redraw.append((time.perf_counter() - t) * 1000)
 redraw.sort()
 print(json.dumps({"p50": times[len(times) // 2], "p95": times[int(len(times) * 0.95)],
-                  "redraw_p50": redraw[50], "redraw_p95": redraw[95],
+                  "redraw_p50": redraw[len(redraw) // 2], "redraw_p95": redraw[int(len(redraw) * 0.95)],
                   "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
@@ -116,7 +122,7 @@ out = {}
 def measure():
     while app.drawn == 0:
         time.sleep(0.05)
-    time.sleep(3.0)
+    time.sleep(0.5 if os.environ.get("MOR_BENCH_QUICK") == "1" else 3.0)
     c0, f0, t0 = time.process_time(), app.drawn, time.perf_counter()
     time.sleep(seconds)
     c1, f1, t1 = time.process_time(), app.drawn, time.perf_counter()
@@ -145,7 +151,8 @@ def main(mode):
     app = App(headless=True, size=(1600, 900))
     game = mid_game(["Ada", "Bruno", "Cora", "Dario"], 11, 120)
     app.stack.push(BoardScene(app, session_for(game, "Ada")))
-    job = make_job(game, "Ada", "hard")     # the default budget of a 4-player table
+    quick = os.environ.get("MOR_BENCH_QUICK") == "1"
+    job = make_job(game, "Ada", "hard", budget=2 if quick else None)   # the default budget of a 4-player table
     stop, decided = threading.Event(), []
     pool = None
     if mode != "none":
@@ -162,7 +169,7 @@ def main(mode):
     rng = random.Random(1)
     times = []
     c0, t0 = time.process_time(), time.perf_counter()
-    for i in range(360):             # 6 s at 60 frames a second
+    for i in range(60 if quick else 360):   # 6 s at 60 frames a second
         pos = (rng.randrange(1600), rng.randrange(900))
         ev = [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))]
         t = time.perf_counter()
@@ -174,7 +181,7 @@ def main(mode):
     stop.set()
     if pool is not None:
         pool.close()
-    times = sorted(times[30:])
+    times = sorted(times[len(times) // 12:])
     print(json.dumps({"p50": times[len(times) // 2], "p95": times[int(len(times) * 0.95)], "cpu": cpu,
                       "decisions": len(decided)}))
 
@@ -246,7 +253,11 @@ def children_rss():
     return sum(status(p).get("VmRSS", 0) for p in pids)
 
 BOT_PACES["normal"] = 0.0
+if os.environ.get("MOR_BENCH_QUICK") == "1":
+    import game.client.hint
+    game.client.hint.HINT_BUDGET = 2        # (a hint in a blink: the quick run checks the way, not the figures)
 w, h = int(sys.argv[1]), int(sys.argv[2])
+most_turns = int(sys.argv[3]) if len(sys.argv) > 3 else 0     # 0: to the game's end
 # a real window when the driver is a real one (x11 on $DISPLAY): SDL's window surface and its
 # libraries are the player's memory too; the dummy driver draws into a plain surface
 app = App(headless=os.environ.get("SDL_VIDEODRIVER") == "dummy", size=(w, h))
@@ -262,7 +273,7 @@ walk.click(app.stack.top.widgets["count_3"].rect.center)
 for i in range(3):
     walk.click(app.stack.top.widgets[f"level_{i}_medium"].rect.center)   # the level a player meets first
 walk.click(app.stack.top.widgets["start"].rect.center)
-walk.until(lambda: hasattr(app.stack.top, "session"))     # "Setting up the table…" is drawn first
+walk.until(lambda: app.stack.top.session is not None)   # "Setting up the table…" is drawn first
 session = app.stack.top.session
 from game.scenes.setup import LeaderChoiceScene, ResourceChoiceScene
 walk.until(lambda: isinstance(app.stack.top, LeaderChoiceScene))
@@ -290,7 +301,7 @@ def look():     # the player moves the mouse over the board while the bots play
     children = max(children, children_rss())
     time.sleep(0.002)
     return False
-while not isinstance(app.stack.top, GameOverScene):
+while not isinstance(app.stack.top, GameOverScene) and not (most_turns and turns >= most_turns):
     board, vm = app.stack.top, session.vm
     walk.until(lambda: look() or vm.my_turn or isinstance(app.stack.top, GameOverScene)
                or getattr(board, "over_for", None) is not None, 120)
@@ -328,7 +339,8 @@ while not isinstance(app.stack.top, GameOverScene):
 walk.frames(10)
 over = status()
 del board, vm, session, leaders
-walk.press("Back to the title")
+if isinstance(app.stack.top, GameOverScene):
+    walk.press("Back to the title")
 walk.frames(10)
 title = status()
 print(json.dumps({"turns": turns, "last": type(app.stack.top).__name__, "rss": over["VmHWM"], "driver": driver,
@@ -337,8 +349,10 @@ print(json.dumps({"turns": turns, "last": type(app.stack.top).__name__, "rss": o
 """
 
 
-def whole_game(size: tuple[int, int] = (1600, 900)) -> dict:
-    out = subprocess.run([sys.executable, "-c", WHOLE, *map(str, size)], env=REAL, capture_output=True, text=True)
+def whole_game(size: tuple[int, int] = (1600, 900), most_turns: int = 0) -> dict:
+    """The whole game's figures at ``size`` (``most_turns``: stopped after that many turns of the player)."""
+    out = subprocess.run([sys.executable, "-c", WHOLE, *map(str, size), str(most_turns)], env=REAL,
+                         capture_output=True, text=True)
     if out.returncode:      # the game's own traceback, not the bench's
         sys.exit(f"the whole game at {size[0]}x{size[1]} stopped:\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -352,9 +366,9 @@ def say_whole(size: str, wg: dict) -> None:
           f"{wg['cached']:.0f} MB (budgets {wg['budget']:.0f} MB)")
 
 
-def first_frame() -> float:
+def first_frame(tries: int = 3) -> float:
     best = []
-    for _ in range(3):
+    for _ in range(tries):
         env = {**ENV, "MOR_T0": repr(time.time())}
         out = subprocess.run([sys.executable, "-c", FIRST_FRAME], env=env, capture_output=True, text=True, check=True)
         best.append(float(out.stdout.strip().splitlines()[-1]))
@@ -372,9 +386,14 @@ def main() -> None:
     ap.add_argument("--idle-seconds", type=float, default=10.0)
     ap.add_argument("--bots-only", action="store_true", help="only the frames while a bot thinks")
     ap.add_argument("--game-only", action="store_true", help="only the whole game's memory (at both sizes)")
+    ap.add_argument("--quick", action="store_true", help="every part, briefly: a check that the bench runs")
     ap.add_argument("--dummy", action="store_true",
                     help="the whole game with SDL's dummy driver even when $DISPLAY is set")
     args = ap.parse_args()
+    if args.quick:
+        for env in (ENV, REAL):
+            env["MOR_BENCH_QUICK"] = "1"
+        args.idle_seconds = min(args.idle_seconds, 0.5)
     if os.environ.get("DISPLAY") and not args.dummy:
         REAL.pop("SDL_VIDEODRIVER", None)
     if args.bots_only:
@@ -396,14 +415,15 @@ def main() -> None:
                           "cached_pictures_mb": round(res["1600x900"]["cached"], 1),
                           "load_avg": round(os.getloadavg()[0], 2)}))
         return
-    ff = first_frame()
+    ff = first_frame(1 if args.quick else 3)
     fr = frames()
-    bots = bots_part()
-    whole, whole_hd = whole_game(), whole_game((1920, 1080))
+    bots = bots_part(1 if args.quick else 3)
+    whole = whole_game(most_turns=1 if args.quick else 0)
+    whole_hd = whole if args.quick else whole_game((1920, 1080))
     title, board = idle("title", args.idle_seconds), idle("board", args.idle_seconds)
     print(f"first frame: {ff:.3f} s (best of 3)")
     print(f"4-player board at 1600x900: p50 {fr['p50']:.2f} ms, p95 {fr['p95']:.2f} ms; peak RSS {fr['rss']:.0f} MB")
-    for size, wg in (("1600x900", whole), ("1920x1080", whole_hd)):
+    for size, wg in (("1600x900", whole),) if args.quick else (("1600x900", whole), ("1920x1080", whole_hd)):
         say_whole(size, wg)
     print(f"idle, {args.idle_seconds:g} s without input: title {title['cpu']:.2f} % of a core ({title['frames']} frames), "
           f"board {board['cpu']:.2f} % ({board['frames']} frames)")
@@ -415,7 +435,8 @@ def main() -> None:
                       "idle_cpu_title_pct": round(title["cpu"], 2), "idle_cpu_board_pct": round(board["cpu"], 2),
                       "game_peak_rss_mb": round(whole["rss"], 1), "game_over_rss_mb": round(whole["rss_over"], 1),
                       "title_after_game_rss_mb": round(whole["rss_title"], 1),
-                      "game_peak_rss_1920_mb": round(whole_hd["rss"], 1), "bots_worker_rss_mb": round(whole["children"], 1),
+                      "game_peak_rss_1920_mb": None if args.quick else round(whole_hd["rss"], 1),
+                      "bots_worker_rss_mb": round(whole["children"], 1), "quick": args.quick,
                       "game_driver": whole["driver"], "load_avg": round(os.getloadavg()[0], 2),
                       "cached_pictures_mb": round(whole["cached"], 1), **bots}))
 

@@ -1,5 +1,6 @@
-"""The benchmark scripts still run and end with their JSON line (no figure is judged here: speed
-targets live in bench/, never in timed tests)."""
+"""Every benchmark script runs, with short settings, and ends with its JSON line (no figure is
+judged here: speed targets live in bench/, never in timed tests; ``make bench`` runs them with
+their full settings)."""
 from __future__ import annotations
 
 import json
@@ -11,43 +12,55 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+QUICK: dict[str, list[str]] = {
+    "bot_decisions.py": ["--per-table", "1", "--budget", "2"],
+    "bot_tables.py": ["--every", "0.5", "--seconds", "2", "--max-tables", "2", "--level", "easy"],
+    "bots.py": ["--games", "1", "--budget", "2"],
+    "client_frames.py": ["--quick", "--dummy"],
+    "engine.py": ["--seconds", "0.1", "--seeds", "3", "--repeat", "1"],
+    "history.py": ["--quick"],
+    "server_attacks.py": ["--limit", "3", "--joiners", "50", "--seconds", "1", "--connections", "50",
+                          "--bot-tables", "2"],
+    "server_bots.py": ["--seconds", "1", "--bot-games", "1", "--level", "easy"],
+    "server_churn.py": ["--cycles", "200", "--settle", "0.5"],
+    "server_load.py": ["--quick", "--no-pin"],
+    "server_path.py": ["--games", "5", "--repeat", "1"],
+    "server_scale.py": ["--players", "8", "--turns", "1", "--think", "0,0.1"],
+    "server_soak.py": ["--rounds", "2", "--games", "5", "--turns", "3"],
+}
+"""The short settings of each script in bench/ (a new one gets its line here)."""
 
-@pytest.mark.timeout(120)
-def test_server_load_quick_run_plays_every_game_without_errors():
-    out = subprocess.run([sys.executable, str(ROOT / "bench" / "server_load.py"), "--quick", "--no-pin"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=110)
-    assert out.returncode == 0, out.stderr[-2000:]
-    result = json.loads(out.stdout.strip().splitlines()[-1])
-    (run,) = result["runs"]
+
+def bench(script: str, *args: str, timeout: float = 600) -> tuple[dict, list[str]]:
+    """Run ``bench/<script>``: (its last line as JSON, the lines before it)."""
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT, capture_output=True,
+                         text=True, timeout=timeout)
+    assert out.returncode == 0, out.stderr[-3000:]
+    *lines, last = out.stdout.strip().splitlines()
+    figures = json.loads(last)
+    assert isinstance(figures, dict), last
+    return figures, lines
+
+
+def check_server_load(figures: dict, lines: list[str]) -> None:
+    (run,) = figures["runs"]
     assert run["games"] == 10 and run["errors"] == 0, run
     assert run["requests"] == 10 * 2 * 4 * 2      # games x players x turns x 2 requests a turn
     assert {"requests_per_s", "p50_ms", "p99_ms", "server_peak_rss_mb"} <= run.keys()
     assert 0 < run["p50_ms"] <= run["p99_ms"]
 
 
-@pytest.mark.timeout(120)
-def test_server_path_and_soak_run_clean():
-    path = subprocess.run([sys.executable, str(ROOT / "bench" / "server_path.py"), "--games", "5", "--repeat", "1"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=100)
-    assert path.returncode == 0, path.stderr[-2000:]
-    figures = json.loads(path.stdout.strip().splitlines()[-1])
+def check_server_path(figures: dict, lines: list[str]) -> None:
     assert figures["errors"] == 0 and figures["requests"] > 100 and figures["us_per_request"] > 0
-    soak = subprocess.run([sys.executable, str(ROOT / "bench" / "server_soak.py"), "--rounds", "2", "--games", "5",
-                           "--turns", "3"], cwd=ROOT, capture_output=True, text=True, timeout=100)
-    assert soak.returncode == 0, soak.stderr[-2000:]
-    figures = json.loads(soak.stdout.strip().splitlines()[-1])
+
+
+def check_server_soak(figures: dict, lines: list[str]) -> None:
     assert figures["errors"] == 0 and figures["rounds"] == 2 and len(figures["rss_mb"]) == 2
     assert figures["requests"] == 2 * 5 * 2 * 3 * 2
 
 
-@pytest.mark.timeout(120)
-def test_bots_bench_runs_every_part_and_reports_every_figure():
-    out = subprocess.run([sys.executable, str(ROOT / "bench" / "bots.py"), "--games", "2", "--budget", "2"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=110)
-    assert out.returncode == 0, out.stderr[-2000:]
-    lines = out.stdout.strip().splitlines()
-    figures = json.loads(lines[-1])
-    assert any(line.startswith("solo hard") for line in lines[:-1])        # progress lines come first
+def check_bots(figures: dict, lines: list[str]) -> None:
+    assert any(line.startswith("solo hard") for line in lines)        # progress lines come first
     for level in ("easy", "medium", "hard"):
         assert 0 <= figures[f"{level}_solo_win_rate"] <= 1
         assert figures[f"{level}_solo_median_vp"] >= 0
@@ -56,16 +69,63 @@ def test_bots_bench_runs_every_part_and_reports_every_figure():
         assert 0 <= figures[f"four_player_win_share_{level}"] <= 1
     assert 0 <= figures["hard_vs_medium_2p_win_rate"] <= 1 and 0 <= figures["medium_vs_easy_2p_win_rate"] <= 1
     assert abs(sum(figures[f"four_player_win_share_{lv}"] for lv in ("easy", "medium", "hard")) - 1) < 0.01
-    assert figures["games"] == {"easy_solo": 2, "medium_solo": 2, "hard_solo": 2, "hard_vs_medium_2p": 2,
-                                "medium_vs_easy_2p": 2, "four_player": 2}
+    assert figures["games"] == {"easy_solo": 1, "medium_solo": 1, "hard_solo": 1, "hard_vs_medium_2p": 1,
+                                "medium_vs_easy_2p": 1, "four_player": 1}
+
+
+def check_bot_decisions(figures: dict, lines: list[str]) -> None:
+    assert figures["positions"] == {"1": 1, "2": 1, "4": 1} and figures["hard_budget"] == 2
+    for level in ("medium", "hard"):
+        assert 0 < figures[f"{level}_decision_p50_ms"] <= figures[f"{level}_decision_p95_ms"]
+        assert len(figures[f"{level}_requests_digest"]) == 16
+
+
+def check_history(figures: dict, lines: list[str]) -> None:
+    assert figures["history_calls"] > 100 and figures["log_lines"] >= figures["history_calls"] // 2
+    assert figures["history_lines"] >= 2 and figures["history_bytes"] > 10_000
+    for key in ("history_replay_ms", "tell_ms", "board_first_frame_ms", "log_wrap_all_ms",
+                "new_line_frame_p50_ms", "new_line_frame_p95_ms", "scroll_frame_p95_ms"):
+        assert figures[key] > 0, key
+
+
+def check_engine(figures: dict, lines: list[str]) -> None:
+    """It runs under the product's collector policy and under Python's default one."""
+    keys = {"solo_games_per_s", "four_player_games_per_s", "apply_median_us", "apply_p99_us", "undo_median_us"}
+    assert keys <= figures.keys() and keys == figures["default_collector"].keys()
+    assert 0 < figures["apply_fastest_median_us"] <= figures["apply_fastest_p99_us"]
+    assert any(line.strip().startswith("ReqEndTurn 4p") for line in lines)   # the figures by request kind
+    assert any(line.startswith("collector as Python sets it") for line in lines)
+
+
+def check_client_frames(figures: dict, lines: list[str]) -> None:
+    """Every part ran, the whole game's too (a turn of it, through the app flow)."""
+    assert figures["quick"] is True and figures["game_driver"] == "dummy"
+    assert figures["first_frame_s"] > 0 and 0 < figures["frame_p50_ms"] <= figures["frame_p95_ms"]
+    assert figures["game_peak_rss_mb"] > 0 and figures["bots_worker_rss_mb"] > 0
+    assert any(line.startswith("a whole 4-player game") and "(1 turns of the player" in line for line in lines)
+    assert figures["bot_decisions_process"] >= 0 and figures["bot_frame_p95_process_ms"] > 0
+
+
+CHECKS = {"server_load.py": check_server_load, "server_path.py": check_server_path,
+          "server_soak.py": check_server_soak, "bots.py": check_bots, "bot_decisions.py": check_bot_decisions,
+          "history.py": check_history, "engine.py": check_engine, "client_frames.py": check_client_frames}
+
+
+def test_every_bench_script_has_its_short_settings_here():
+    assert sorted(QUICK) == sorted(p.name for p in (ROOT / "bench").glob("*.py"))
+
+
+@pytest.mark.timeout(660)
+@pytest.mark.parametrize("script", sorted(QUICK))
+def test_every_bench_runs_with_short_settings_and_ends_with_one_json_object(script):
+    figures, lines = bench(script, *QUICK[script])
+    if script in CHECKS:
+        CHECKS[script](figures, lines)
 
 
 def test_bots_bench_plays_the_ceiling_on_a_second_set_of_seeds():
-    out = subprocess.run([sys.executable, str(ROOT / "bench" / "bots.py"), "--games", "2", "--levels", "hard",
-                          "--budget", "2", "--ceiling", "--seed-offset", "100000"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=110)
-    assert out.returncode == 0, out.stderr[-2000:]
-    figures = json.loads(out.stdout.strip().splitlines()[-1])
+    figures, _ = bench("bots.py", "--games", "2", "--levels", "hard", "--budget", "2", "--ceiling",
+                       "--seed-offset", "100000", timeout=110)
     assert figures["games"] == {"hard_solo": 2, "ceiling_solo": 2, "ceiling_deep_solo": 2}
     assert figures["seed_offset"] == 100000
     for name in ("ceiling", "ceiling_deep"):
@@ -75,18 +135,6 @@ def test_bots_bench_plays_the_ceiling_on_a_second_set_of_seeds():
                                                      / figures["ceiling_deep_solo_win_rate"], 3)
 
 
-@pytest.mark.timeout(120)
-def test_bot_decisions_bench_times_both_levels_on_its_positions():
-    out = subprocess.run([sys.executable, str(ROOT / "bench" / "bot_decisions.py"), "--per-table", "1",
-                          "--budget", "2"], cwd=ROOT, capture_output=True, text=True, timeout=110)
-    assert out.returncode == 0, out.stderr[-2000:]
-    figures = json.loads(out.stdout.strip().splitlines()[-1])
-    assert figures["positions"] == {"1": 1, "2": 1, "4": 1} and figures["hard_budget"] == 2
-    for level in ("medium", "hard"):
-        assert 0 < figures[f"{level}_decision_p50_ms"] <= figures[f"{level}_decision_p95_ms"]
-        assert len(figures[f"{level}_requests_digest"]) == 16
-
-
 def test_bots_bench_refuses_an_unknown_level():
     out = subprocess.run([sys.executable, str(ROOT / "bench" / "bots.py"), "--games", "1", "--levels", "easy,wizard"],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
@@ -94,28 +142,11 @@ def test_bots_bench_refuses_an_unknown_level():
 
 
 @pytest.mark.timeout(120)
-def test_history_bench_reports_every_figure():
-    out = subprocess.run([sys.executable, str(ROOT / "bench" / "history.py")], cwd=ROOT, capture_output=True,
-                         text=True, timeout=110)
-    assert out.returncode == 0, out.stderr[-2000:]
-    figures = json.loads(out.stdout.strip().splitlines()[-1])
-    assert figures["history_calls"] > 100 and figures["log_lines"] >= figures["history_calls"] // 2
-    assert figures["history_lines"] >= 2 and figures["history_bytes"] > 10_000
-    for key in ("history_replay_ms", "tell_ms", "board_first_frame_ms", "log_wrap_all_ms",
-                "new_line_frame_p50_ms", "new_line_frame_p95_ms", "scroll_frame_p95_ms"):
-        assert figures[key] > 0, key
-
-
-@pytest.mark.timeout(120)
 def test_bots_bench_deals_its_games_to_workers_with_the_same_figures():
     """Every game is seeded: two worker processes give the figures of one (times aside)."""
     figures = []
     for jobs in (1, 2):
-        out = subprocess.run([sys.executable, str(ROOT / "bench" / "bots.py"), "--games", "3", "--levels",
-                              "easy,medium", "--jobs", str(jobs)], cwd=ROOT, capture_output=True, text=True,
-                             timeout=100)
-        assert out.returncode == 0, out.stderr[-2000:]
-        result = json.loads(out.stdout.strip().splitlines()[-1])
+        result, _ = bench("bots.py", "--games", "3", "--levels", "easy,medium", "--jobs", str(jobs), timeout=100)
         assert result["jobs"] == jobs
         figures.append({k: v for k, v in result.items() if not k.endswith("_ms") and k not in ("seconds", "jobs")})
     assert figures[0] == figures[1]
@@ -123,15 +154,3 @@ def test_bots_bench_deals_its_games_to_workers_with_the_same_figures():
     assert figures[0]["medium_solo_median_vp"] > figures[0]["easy_solo_median_vp"]
 
 
-@pytest.mark.timeout(120)
-def test_engine_bench_runs_under_the_products_collector_policy_and_the_default_one():
-    out = subprocess.run([sys.executable, str(ROOT / "bench" / "engine.py"), "--seconds", "0.1", "--seeds", "3",
-                          "--repeat", "1"], cwd=ROOT, capture_output=True, text=True, timeout=100)
-    assert out.returncode == 0, out.stderr[-2000:]
-    lines = out.stdout.strip().splitlines()
-    figures = json.loads(lines[-1])
-    keys = {"solo_games_per_s", "four_player_games_per_s", "apply_median_us", "apply_p99_us", "undo_median_us"}
-    assert keys <= figures.keys() and keys == figures["default_collector"].keys()
-    assert 0 < figures["apply_fastest_median_us"] <= figures["apply_fastest_p99_us"]
-    assert any(line.strip().startswith("ReqEndTurn 4p") for line in lines)   # the figures by request kind
-    assert any(line.startswith("collector as Python sets it") for line in lines)
