@@ -4,13 +4,19 @@ Games are played by the engine's random policy to a mid-game position, then show
 same session/view-model path the real client uses; the first boards are walked to from the title
 by the real frame loop with posted events (tools/walk.py), and their FIRST frame is saved (the
 run fails if a panel is missing from it). Writes ``docs/screenshots/*.png`` by default.
+
+Every picture is the same at every run, byte for byte: the games are seeded (the one Play solo
+deals too: :data:`SEED` through ``MOR_SEED``), and the frames are drawn with a fixed clock (each
+frame's time step is given, never read from the wall clock).
 """
 from __future__ import annotations
 
 import os
 import random
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -193,10 +199,31 @@ def shots(app) -> dict:
     }
 
 
-def walked(out: Path) -> list[str]:
-    """Shots taken the way a player gets there (tools/walk.py): from the title through Play solo
-    and the leader choice, the FIRST frame of the board, at 1024x640 and 1920x1080; then a
-    Vatican report as it plays out, by discarding a leader on the space before the pope's."""
+SEED = 7
+"""The seed of the solo game Play solo deals for the first boards (``MOR_SEED`` while they are walked)."""
+
+
+@contextmanager
+def _seeded() -> Iterator[None]:
+    """New games dealt from :data:`SEED` meanwhile (``MOR_SEED``: see game/seeds.py), as it was after."""
+    from game.seeds import ENV
+    was = os.environ.get(ENV)
+    os.environ[ENV] = str(SEED)
+    try:
+        yield
+    finally:
+        if was is None:
+            del os.environ[ENV]
+        else:
+            os.environ[ENV] = was
+
+
+def first_board(size: tuple[int, int]):
+    """The FIRST frame of the board at ``size`` (a pygame Surface), walked to from the title
+    through Play solo (the deal of :data:`SEED`) and the leader choice; the game it saved is removed.
+
+    :raises SystemExit: a panel is missing from that frame.
+    """
     import pygame
 
     from game.scenes.app import App
@@ -204,28 +231,42 @@ def walked(out: Path) -> list[str]:
     register_scenes()
     from game.scenes.title import TitleScene
     from walk import Walk, board_check
-    names = []
-    for size in ((1024, 640), (1920, 1080)):
-        app = App(headless=True, size=size)
-        walk = Walk(app)
-        app.stack.push(TitleScene(app))
-        walk.frames(2)
-        walk.press("Play solo")
-        walk.until_scene("LeaderChoiceScene")
-        for key, ch in ((pygame.K_1, "1"), (pygame.K_3, "3"), (pygame.K_RETURN, "\r")):
-            walk.key(key, ch)
-        walk.until_scene("BoardScene")
+    app = App(headless=True, size=size)
+    walk = Walk(app)
+    try:
+        with _seeded():
+            app.stack.push(TitleScene(app))
+            walk.frames(2)
+            walk.press("Play solo")
+            walk.until_scene("LeaderChoiceScene")
+            for key, ch in ((pygame.K_1, "1"), (pygame.K_3, "3"), (pygame.K_RETURN, "\r")):
+                walk.key(key, ch)
+            walk.until_scene("BoardScene")
         first = walk.first("BoardScene")
-        missing = [k for k, ok in board_check(first, 1).items() if not ok]
-        if missing:
-            raise SystemExit(f"the first board frame at {size} lacks: {', '.join(missing)}")
-        name = f"first-board-solo-{size[0]}x{size[1]}"
-        pygame.image.save(first, str(out / f"{name}.png"))
-        names.append(name)
+    finally:
         while app.stack.top is not None:
             app.stack.pop()
         if app.solo_save_path.exists():
             app.solo_save_path.unlink()
+    missing = [k for k, ok in board_check(first, 1).items() if not ok]
+    if missing:
+        raise SystemExit(f"the first board frame at {size} lacks: {', '.join(missing)}")
+    return first
+
+
+def walked(out: Path) -> list[str]:
+    """Shots taken the way a player gets there (tools/walk.py): the first board at 1024x640 and
+    1920x1080 (:func:`first_board`); then a Vatican report as it plays out, by discarding a
+    leader on the space before the pope's."""
+    import pygame
+
+    from game.scenes.app import App
+    from walk import Walk
+    names = []
+    for size in ((1024, 640), (1920, 1080)):
+        name = f"first-board-solo-{size[0]}x{size[1]}"
+        pygame.image.save(first_board(size), str(out / f"{name}.png"))
+        names.append(name)
     # a Vatican report's moment, half a second in
     from game.scenes.board import BoardScene
     app = App(headless=True, size=(1280, 800))

@@ -1,16 +1,19 @@
 """``make screenshots`` (tools/screenshots.py): each named picture is of the scene it is named for,
 still on the screen two frames after it was put there, and no two pictures are the same (QA found
-``waiting.png`` byte for byte ``starting-resources.png``: the waiting page handed over at once)."""
+``waiting.png`` byte for byte ``starting-resources.png``: the waiting page handed over at once);
+and a picture is the same at every run, byte for byte (the first boards were dealt a new game each
+time)."""
 from __future__ import annotations
 
 import hashlib
 import sys
 from pathlib import Path
 
+import pygame
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from screenshots import shots  # noqa: E402
+from screenshots import first_board, shots  # noqa: E402
 
 from game.scenes.app import App  # noqa: E402
 
@@ -51,3 +54,26 @@ def test_every_screenshot_shows_its_own_scene(tmp_path, monkeypatch):
         while app.stack.top is not None:
             app.stack.pop()
     assert {"waiting", "starting-resources", "board-solo"} <= set(seen.values())
+
+
+def drawn(name: str) -> bytes:
+    """The picture ``name`` of :func:`shots`, drawn by an app of its own."""
+    app = App(headless=True, size=(1024, 640))
+    try:
+        shots(app)[name]()
+        app.frame(0.016)
+        app.frame(0.016)
+        app.draw()
+        return pygame.image.tobytes(app.window, "RGB")
+    finally:
+        while app.stack.top is not None:
+            app.stack.pop()
+
+
+def test_the_first_board_and_the_waiting_page_are_drawn_the_same_at_every_run(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("MOR_SEED", raising=False)        # as on a developer's machine
+    boards = [pygame.image.tobytes(first_board((1024, 640)), "RGB") for _ in range(2)]
+    assert boards[0] == boards[1], "first-board-solo-1024x640.png is not the same picture twice"
+    assert drawn("waiting") == drawn("waiting")
