@@ -1,0 +1,79 @@
+"""The window closed during a game against the computer: the app's real frame loop (``App.run``)
+ends, the bots' worker process ends with it, and nothing is printed: no traceback, no warning
+(a leaked semaphore's included). The app runs as a process of its own under SDL's dummy video
+driver; a thread of it plays the player (posted events only) and then closes the window."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support.processes import all_gone, children
+
+ROOT = Path(__file__).resolve().parents[2]
+
+APP = """
+import os, sys, threading, time
+import pygame
+sys.path.insert(0, os.path.join(os.environ["PYTHONPATH"], "tools"))
+from walk import Walk
+from game.scenes.app import App
+
+app = App(size=(1024, 640))
+walk = Walk(app)
+
+def wait(cond, what):
+    end = time.monotonic() + 60
+    while not cond():
+        if time.monotonic() > end:
+            print("timed out waiting for", what, flush=True)
+            os._exit(3)
+        time.sleep(0.02)
+
+def click(pos):
+    for kind in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        extra = {"rel": (0, 0), "buttons": (0, 0, 0)} if kind == pygame.MOUSEMOTION else {"button": 1}
+        pygame.event.post(pygame.event.Event(kind, pos=pos, **extra))
+        time.sleep(0.1)
+
+def player():
+    wait(lambda: app.stack.top is not None and walk.button_at("Play against the computer"), "the title")
+    click(walk.button_at("Play against the computer"))
+    wait(lambda: "start" in getattr(app.stack.top, "widgets", {}), "the page of the computer players")
+    for name in ("count_1", "level_0_hard", "start"):
+        click(app.stack.top.widgets[name].rect.center)
+    wait(lambda: app.stack.top.session is not None and app.stack.top.session.match.worker_pids(), "a worker")
+    print("worker", *app.stack.top.session.match.worker_pids(), flush=True)
+    time.sleep(0.3)
+    pygame.event.post(pygame.event.Event(pygame.QUIT))     # the window's close button
+
+threading.Thread(target=player, daemon=True).start()
+app.run(app.scene("title"))
+print("closed", flush=True)
+"""
+
+
+@pytest.mark.timeout(120)
+def test_closing_the_window_during_a_game_against_the_computer_ends_its_worker_quietly(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "MOR_CONFIG_DIR": str(tmp_path / "cfg"), "MOR_DATA_DIR": str(tmp_path / "data"), "MOR_SEED": "3"}
+    proc = subprocess.Popen([sys.executable, "-c", APP], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, cwd=ROOT)
+    try:
+        line = proc.stdout.readline()
+        while line.startswith("pygame-ce "):       # (pygame's greeting)
+            line = proc.stdout.readline()
+        assert line.startswith("worker "), (line, proc.stderr.read() if proc.poll() is not None else "")
+        kids = children(proc.pid)                  # the worker and multiprocessing's resource tracker
+        assert int(line.split()[1]) in kids
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0 and out.splitlines()[-1] == "closed", (out, err)
+    assert err == ""
+    assert all_gone(kids) == []
