@@ -34,7 +34,10 @@ def host_server(config: GameConfig, port: int, data_dir: Path, nickname: str, bo
                                           # the host's own table: the host chooses when to start,
                                           # waits as long as it likes, and seats as many bots as
                                           # its own machine thinks for
-                                          head_time=0.0, lobby_time=0.0, bot_load=0.0))
+                                          head_time=0.0, lobby_time=0.0, bot_load=0.0,
+                                          # a guest whose game crashed or whose link went
+                                          # silent keeps the seat a while, the others told
+                                          away_grace=30.0))
     server.start()
     return server
 

@@ -62,6 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--grace", type=_positive, default=600.0, metavar="SECONDS",
                     help="seconds an unfinished game with nobody connected is kept before it is removed "
                          "for good (default 600)")
+    ap.add_argument("--away-grace", type=float, default=30.0, metavar="SECONDS",
+                    help="seconds a player whose connection ended without a goodbye (closed, or silent "
+                         "past the heartbeat) keeps their seat and turn, counted from their last message; "
+                         "the others are told who is away and for how long (default 30; 0: at once)")
     ap.add_argument("--restart-grace", type=float, default=30.0, metavar="SECONDS",
                     help="after a restart, seconds the players of a restored game have to come back before "
                          "they are marked away and their turns skipped; until then the turn waits for its "
@@ -171,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     from game.netcode.server import Server
     options = ServerOptions(host=args.host, port=args.port, data_dir=Path(args.data_dir),
                             compat_rejoin=args.compat_rejoin, heartbeat=args.heartbeat,
-                            grace=args.grace, restart_grace=max(0.0, args.restart_grace), fsync=args.fsync,
+                            grace=args.grace, restart_grace=max(0.0, args.restart_grace),
+                            away_grace=max(0.0, args.away_grace), fsync=args.fsync,
                             status_interval=max(0.0, args.status_interval),
                             bot_delay=max(0.0, args.bot_delay), bot_processes=not args.bot_threads,
                             announce=args.announce, announce_name=args.name.strip(),

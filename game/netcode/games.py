@@ -91,16 +91,27 @@ class Games:
         return [r for gid, where in self.origin.items() if where == ip
                 and (r := self.rooms.get(gid)) is not None and not r.finished and not r.closed]
 
-    def leave(self, s: Client) -> None:
-        """A seated player leaves (quits, or the connection ended): inactive at the table; the
-        bots pause while nobody is there, or go on if the turn passed to one of them."""
+    def leave(self, s: Client, until: float | None = None) -> None:
+        """A seated player leaves: inactive at the table at once (a quit), or, for a connection
+        that ended without a goodbye, once the grace is over at ``until`` (a ``time.monotonic()``
+        value; :meth:`Room.drop`): meanwhile their seat and turn wait. The bots pause while
+        nobody is there, or go on if the turn passed to one of them."""
         room = s.room
         assert room is not None and s.nickname is not None
-        room.leave(s.nickname)
+        if until is not None and until > time.monotonic():
+            room.drop(s.nickname, until)
+            self._call_at(until, self._grace_over, room.id, s.nickname, until)
+        else:
+            room.leave(s.nickname)
         if room.bots and not room.humans_online:   # bots play only while someone watches
             self.bots.pause(room)
         elif room.bots:
             self.bots.step(room)   # the turn may have passed to a bot
+
+    def _grace_over(self, gid: int, nickname: str, until: float) -> None:
+        room = self.rooms.get(gid)
+        if room is not None and room.grace_over(nickname, until) and room.bots:
+            self.bots.step(room)
 
     def retry_saving(self) -> None:
         """While the disk is full (every second): say the arrivals and departures not saved yet,
@@ -190,7 +201,9 @@ class Games:
             # the turn waits for its player a while: a restart is nobody's departure, and the
             # first one back must not be handed someone else's turn (nor a half-done turn ended)
             if self.options.restart_grace > 0:
-                self._call_at(time.monotonic() + self.options.restart_grace, self._restart_grace_over, room.id)
+                until = time.monotonic() + self.options.restart_grace
+                room.away.update(dict.fromkeys(room.humans, until))   # told to whoever comes back first
+                self._call_at(until, self._restart_grace_over, room.id)
             else:
                 room.mark_all_away()
             log.info("restored game %d (%s)", r.game_id, ", ".join(room.nicknames))

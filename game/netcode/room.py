@@ -36,7 +36,7 @@ from game.rules.errors import GameError
 from game.rules.views import REVEALED_TOKENS, player_view
 
 from .reference import ReferenceWire, plain_view
-from .protocol import CANNOT_SAVE, PRIVATE_UPDATES, UPDATE_SETUP_DONE, err_protocol, visible_to
+from .protocol import CANNOT_SAVE, PRIVATE_UPDATES, UPDATE_SETUP_DONE, err_protocol, update_player_away, visible_to
 from .store import GameLog
 
 Send = Callable[[str, list[dict[str, Any]]], None]
@@ -85,6 +85,7 @@ class Room:
         self.bot_pace = bot_pace     # seconds at least between two bot moves (None: the server's bot_delay)
         self.humans = tuple(n for n in self._nicknames if n not in self.bots)
         self.online: set[str] = set()
+        self.away: dict[str, float] = {}  # people not connected whose seat waits for them -> until when (monotonic)
         self.plain: set[str] = set()      # connected with a reference client (no extensions)
         self.chat: deque[tuple[str, str, int]] = deque(maxlen=CHAT_KEPT)   # the last lines said at the table (who, what, after how many calls)
         self.lock = threading.Lock()
@@ -209,11 +210,45 @@ class Room:
             if nickname not in self.online:
                 return
             self.online.discard(nickname)
+            self.away.pop(nickname, None)
             if not self.online:
                 self.empty_since = time.monotonic()
             if self.closed:
                 return
             self._set_active(nickname, False)
+
+    def drop(self, nickname: str, until: float) -> None:
+        """A player's connection is gone without a goodbye: their seat (and their turn) waits for
+        them until ``until`` (a ``time.monotonic()`` value: the grace), then :meth:`grace_over`
+        marks them away. Our clients at the table are told who is away and for how long
+        (``UpdatePlayerAway``); a game over needs no grace (as :meth:`leave`)."""
+        with self.lock:
+            if nickname not in self.online:
+                return
+            self.online.discard(nickname)
+            if not self.online:
+                self.empty_since = time.monotonic()
+            if self.game.ended or self.closed:
+                if not self.closed:
+                    self._set_active(nickname, False)
+                return
+            self.away[nickname] = until
+            said = [update_player_away(nickname, until - time.monotonic())]
+            for nick in self.nicknames:
+                if nick in self.online and nick not in self.plain:
+                    self.send(nick, said)
+
+    def grace_over(self, nickname: str, until: float) -> bool:
+        """The grace given at :meth:`drop` (``until``) is over and the player is not back: away now,
+        as after a drop (the others are told; the turn passes). False if nothing changed."""
+        with self.lock:
+            if self.away.get(nickname) != until or nickname in self.online:
+                return False
+            del self.away[nickname]
+            if self.closed or self.game.ended:
+                return False
+            self._set_active(nickname, False)
+            return True
 
     def rejoin(self, nickname: str, intro: list[dict[str, Any]] | None = None) -> bool:
         """A player is back: mark them active, tell the others, send them the whole game.
@@ -226,13 +261,22 @@ class Room:
                 return False
             self.online.add(nickname)
             self.empty_since = None
+            waited = self.away.pop(nickname, None) is not None   # back within a grace: nothing skipped
             self._set_active(nickname, True, skip=nickname)
+            if waited:   # our clients heard that the seat waited: they hear it is taken again
+                back = [{"player": nickname, "isActive": True, "type": "UpdatePlayerStatus"}]
+                for nick in self.nicknames:
+                    if nick in self.online and nick != nickname and nick not in self.plain:
+                        self.send(nick, back)
             out = list(intro or ())
             # as the reference: the player's own status, UpdateSetupDone (setup over), the game
             out.append({"player": nickname, "isActive": True, "type": "UpdatePlayerStatus"})
             if self.game.phase != "setup":
                 out.append({"type": UPDATE_SETUP_DONE})
             out.append(self.view(nickname))
+            if nickname not in self.plain:   # who of the others is not connected, and how long their seat waits
+                now = time.monotonic()
+                out.extend(update_player_away(n, until - now) for n, until in self.away.items())
             self.send(nickname, out)
             return True
 
@@ -240,6 +284,7 @@ class Room:
         """After a restart, once the players had time to come back: those who did not are away
         (the others are told; the turn of one of them passes on)."""
         with self.lock:
+            self.away.clear()
             if self.game.ended or self.closed:
                 return
             for nick in self._current_last(self.humans):

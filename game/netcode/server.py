@@ -126,6 +126,7 @@ import logging
 import socket
 import ssl
 import time
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -174,6 +175,9 @@ class ServerOptions:
     grace: float = 600.0             # seconds an empty unfinished game is kept before it is removed
     restart_grace: float = 30.0      # after a restart, seconds players have to come back before
                                      # they are marked away (their turns then skipped)
+    away_grace: float = 0.0          # seconds a dropped player's seat (and turn) waits, from their
+                                     # last input, whether the connection closed or went silent
+                                     # (0: away at once; server.py and a host's server: 30)
     fsync: bool = False              # fsync every log line (survives power loss, slower)
     seed: int | None = None          # draw game seeds from random.Random(seed); None: game.seeds.new_seed()
     status_interval: float = 60.0    # seconds between two status lines in the log (0: none)
@@ -220,6 +224,8 @@ class HostView:
     connected: frozenset[str]   # nicknames with a live connection: waiting, at a table or seated
     seated: frozenset[str]      # people (not bots) with a seat in an unfinished game
     table: TableInfo            # the table as the LAN announcement tells it
+    away: dict[str, float] = dataclasses.field(default_factory=dict)
+    """Seated people not connected whose seat waits for them -> seconds it waits still."""
 
     def others(self, me: str) -> list[str]:
         """The people connected but ``me``, in alphabetical order."""
@@ -329,10 +335,13 @@ class Server(Transport):
         """What a host's page shows, read at once under the lock: who is connected, who holds a
         seat in an unfinished game, and the table as the LAN announcement tells it."""
         info = self.table_info()
+        now = time.monotonic()
         with self.lock:
             connected = frozenset(n for n, s in self.by_nick.items() if not s.closed)
             seated = frozenset(n for r in self.rooms.values() if not r.finished for n in r.humans)
-        return HostView(connected, seated, info)
+            away = {n: max(0.0, until - now) for r in self.rooms.values() if not r.finished
+                    for n, until in r.away.items()}
+        return HostView(connected, seated, info, away)
 
     def _announce_tick(self) -> None:
         """Hand the announcer the latest state (it sends only changes, from its own thread)."""
@@ -529,8 +538,11 @@ class Server(Transport):
         assert room is not None
         self.games.chat(s, room, msg.text, data)
 
-    def _quit(self, s: Session) -> None:
-        """The player leaves the waiting list or their game (where they become inactive).
+    def _quit(self, s: Session, dropped: bool = False) -> None:
+        """The player leaves the waiting list or their game (where they become inactive: at once
+        after ``ReqQuit``/``ReqGoodbye``; when ``dropped``, the connection ended without a word,
+        once ``away_grace`` seconds have passed since its last input, whether it closed or went
+        silent: the same grace either way, the others told who is away and for how long).
 
         Idempotent; a connection that never joined has nothing to leave.
         """
@@ -541,11 +553,12 @@ class Server(Transport):
             if self.by_nick.get(s.nickname) is s:
                 del self.by_nick[s.nickname]
             if not self.lobby.leave(s) and s.room is not None:
-                self.games.leave(s)
+                grace = self.options.away_grace
+                self.games.leave(s, s.last_input + grace if dropped and grace > 0 else None)
 
     def disconnected(self, s: Session) -> None:
         """Called once per connection as it closes: the player quits, the connection is forgotten."""
-        self._quit(s)
+        self._quit(s, dropped=True)
         with self.lock:
             self.sessions.discard(s)
         log.debug("connection %d closed", s.number)
