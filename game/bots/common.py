@@ -152,10 +152,6 @@ def empties_color(g: Game, card: DevCard) -> bool:
     return sum(len(deck) for deck in g.decks[card.color].values()) <= 1
 
 
-def color_left(g: Game, color: str) -> int:
-    return sum(len(deck) for deck in g.decks[color].values())
-
-
 # ---------------------------------------------------------------------------- words
 _KIND_WORDS = {"discount": "discount", "extra_depot": "extra-depot", "white_marble": "white-marble",
                "production": "production"}

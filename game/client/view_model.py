@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 import orjson
 
@@ -52,7 +52,6 @@ class ViewModel:
         self.errors: list[Msg] = []        # refusals not yet shown
         self.changes: list[Change] = []    # changes since the last UpdateAction
         self.last_changes: list[Change] = []
-        self.listeners: list[Callable[[Msg], None]] = []
         self._players: dict[str, Msg] = {}
         self._containers: dict[int, Msg] = {}
         self._leaders: dict[int, Msg] = {}
@@ -74,8 +73,6 @@ class ViewModel:
             handler = getattr(self, "_on_" + t, None)
             if handler is not None:
                 handler(msg)
-        for listener in self.listeners:
-            listener(msg)
 
     def _on_UpdateGame(self, msg: Msg) -> None:
         """The whole game: every field as the message gives it, in the records the model has."""

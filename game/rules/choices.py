@@ -16,7 +16,7 @@ from .actions import (Action, ProductionRequest, ReqActivateProductions, ReqBuyD
 from .components import DevCard, LeaderCard, Production
 from .engine import Game
 from .errors import ErrResourceTransfer
-from .state import ENDED, PLAY, SETUP, SHELF, Container, PlayerState
+from .state import ENDED, PLAY, SETUP, Container, PlayerState
 from .warehouse import check_distinct_shelves, fits
 
 Placement = dict[int, dict[str, int]]
@@ -80,24 +80,6 @@ def _line(game: Game, is_row: bool, i: int, options: tuple[str, ...]) -> MarketL
         convert = options[0]
         res[convert] = res.get(convert, 0) + whites
     return MarketLine(is_row, i, marbles, res, faith, whites, options)
-
-
-def placement_targets(game: Game, p: PlayerState, res: str) -> list[int]:
-    """Ids of the shelves and leader depots where one more ``res`` could go right now."""
-    out = []
-    for c in p.depot_like():
-        if c.total() >= c.capacity:
-            continue
-        if c.bound is not None:
-            if c.bound == res:
-                out.append(c.id)
-            continue
-        held = c.res_type()
-        if held == res:
-            out.append(c.id)
-        elif held is None and not any(s is not c and s.res_type() == res for s in p.shelves):
-            out.append(c.id)
-    return out
 
 
 def suggest_placement(game: Game, p: PlayerState, intake: Mapping[str, int]) -> Placement:
@@ -572,7 +554,3 @@ def legal_actions(game: Game, nickname: str) -> Iterator[Action]:
                     used.setdefault(cid, {})[r] = used.get(cid, {}).get(r, 0) + n
     if len(reqs) > 1:
         yield ReqActivateProductions(tuple(reqs))
-
-
-def shelf_ids(p: PlayerState) -> list[int]:
-    return [s.id for s in p.shelves if s.kind == SHELF]

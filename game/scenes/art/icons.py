@@ -85,11 +85,6 @@ def _poly(surf, color, pts, width=0):
         pygame.draw.polygon(surf, color, pts, width)
 
 
-def _outlined(surf, fill, edge, pts, w):
-    _poly(surf, edge, pts)
-    _poly(surf, fill, inset(pts, w))
-
-
 def _finish(big: pygame.Surface, size: int, shadow: bool = True) -> pygame.Surface:
     small = down(big, (size, size))
     if shadow and size >= 14:
