@@ -1,21 +1,18 @@
 """The board scene: it renders at every size, and a whole solo game is played with the mouse."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pygame
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from screenshots import TableMatch, mid_game  # noqa: E402
+from screenshots import TableMatch, mid_game
 
-from game.match import LocalMatch  # noqa: E402
-from game.rules import default_config, player_view  # noqa: E402
-from game.scenes.app import App  # noqa: E402
-from game.scenes.board import BoardScene  # noqa: E402
-from game.client.session import GameSession  # noqa: E402
-from game.client import board_input as BI  # noqa: E402
+from game.match import LocalMatch
+from game.rules import default_config, player_view
+from game.scenes.app import App
+from game.scenes.board import BoardScene
+from game.client.session import GameSession
+from game.client import board_input as BI
 
 CFG = default_config()
 

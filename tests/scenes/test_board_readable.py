@@ -2,23 +2,20 @@
 drawn): no tooltip covers a refusal or an export's "Saved as…"."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pygame
 import pygame_gui
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from screenshots import TableMatch, mid_game  # noqa: E402
-from walk import Walk, close  # noqa: E402
+from screenshots import TableMatch, mid_game
+from walk import Walk, close
 
-from game.client.session import GameSession  # noqa: E402
-from game.rules import default_config  # noqa: E402
-from game.rules.playout import random_game  # noqa: E402
-from game.scenes.app import App  # noqa: E402
-from game.scenes.board import BoardScene  # noqa: E402
-from game.client import board_input as BI  # noqa: E402
+from game.client.session import GameSession
+from game.rules import default_config
+from game.rules.playout import random_game
+from game.scenes.app import App
+from game.scenes.board import BoardScene
+from game.client import board_input as BI
 
 pytestmark = pytest.mark.timeout(120)
 CFG = default_config()

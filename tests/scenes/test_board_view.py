@@ -2,21 +2,18 @@
 what is about to be clicked or confirmed."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pygame
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from screenshots import TableMatch, mid_game  # noqa: E402
+from screenshots import TableMatch, mid_game
 
-from game.rules import default_config  # noqa: E402
-from game.scenes.app import App  # noqa: E402
-from game.scenes.board import BoardScene  # noqa: E402
-from game.scenes.panels.faith import VaticanMoment  # noqa: E402
-from game.client.session import GameSession  # noqa: E402
-from game.client import board_input as BI  # noqa: E402
+from game.rules import default_config
+from game.scenes.app import App
+from game.scenes.board import BoardScene
+from game.scenes.panels.faith import VaticanMoment
+from game.client.session import GameSession
+from game.client import board_input as BI
 
 CFG = default_config()
 SIZES = [(1024, 640), (1920, 1080)]

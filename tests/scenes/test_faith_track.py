@@ -3,21 +3,18 @@ the frame loop: the opponents' small tiles (beside the player's own, ringed in t
 turn face up or are taken away in the same moment as the player's own."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pygame
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from screenshots import TableMatch, mid_game  # noqa: E402
+from screenshots import TableMatch, mid_game
 
-from game.rules import default_config  # noqa: E402
-from game.scenes.app import App  # noqa: E402
-from game.scenes.art import cards as C  # noqa: E402
-from game.scenes.board import BoardScene  # noqa: E402
-from game.client.session import GameSession  # noqa: E402
-from game.client import board_input as BI  # noqa: E402
+from game.rules import default_config
+from game.scenes.app import App
+from game.scenes.art import cards as C
+from game.scenes.board import BoardScene
+from game.client.session import GameSession
+from game.client import board_input as BI
 
 CFG = default_config()
 SIZES = [(1024, 640), (1920, 1080)]

@@ -76,9 +76,6 @@ def test_the_numbers_are_the_configurations():
 
 
 def test_the_rules_open_over_a_game_and_lead_back_to_it(app):
-    import sys
-    from pathlib import Path
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
     from screenshots import TableMatch, mid_game
     from game.scenes.board import BoardScene
     from game.client.session import GameSession

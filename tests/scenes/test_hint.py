@@ -5,27 +5,24 @@ from __future__ import annotations
 import copy
 import os
 import random
-import sys
 import time
-from pathlib import Path
 
 import pygame
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from screenshots import TableMatch, mid_game  # noqa: E402
+from screenshots import TableMatch, mid_game
 
-from game.bots import make_bot  # noqa: E402
-from game.bots.driver import BotPool  # noqa: E402
-from game.match import LocalMatch  # noqa: E402
-from game.rules import default_config, player_view  # noqa: E402
-from game.rules.actions import ReqActivateProductions, ReqBuyDevCard, ReqTakeFromMarket  # noqa: E402
-from game.rules.shadow import shadow_game  # noqa: E402
-from game.client import hint as H  # noqa: E402
-from game.scenes.app import App  # noqa: E402
-from game.scenes.board import BoardScene  # noqa: E402
-from game.client.session import GameSession  # noqa: E402
-from game.client import board_input as BI  # noqa: E402
+from game.bots import make_bot
+from game.bots.driver import BotPool
+from game.match import LocalMatch
+from game.rules import default_config, player_view
+from game.rules.actions import ReqActivateProductions, ReqBuyDevCard, ReqTakeFromMarket
+from game.rules.shadow import shadow_game
+from game.client import hint as H
+from game.scenes.app import App
+from game.scenes.board import BoardScene
+from game.client.session import GameSession
+from game.client import board_input as BI
 
 CFG = default_config()
 pytestmark = pytest.mark.timeout(120)

@@ -20,9 +20,8 @@ from game.scenes.app import App
 from game.scenes.board import BoardScene
 from game.scenes.memory import SurfaceCache, surface_cache
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from screenshots import session_for  # noqa: E402
-from walk import Walk, board_check  # noqa: E402
+from screenshots import session_for
+from walk import Walk, board_check
 
 
 @pytest.fixture

@@ -7,9 +7,7 @@ real settings and saved games are never touched.
 from __future__ import annotations
 
 import socket
-import sys
 import time
-from pathlib import Path
 
 import pygame
 import pytest
@@ -22,8 +20,7 @@ from game.scenes.app import App
 from game.client.session import GameSession
 from game.settings import Settings
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import close as _close  # noqa: E402  (every scene closed, the hosted server stopped)
+from walk import close as _close  # every scene closed, the hosted server stopped
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -6,16 +6,13 @@ time)."""
 from __future__ import annotations
 
 import hashlib
-import sys
-from pathlib import Path
 
 import pygame
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from screenshots import first_board, shots  # noqa: E402
+from screenshots import first_board, shots
 
-from game.scenes.app import App  # noqa: E402
+from game.scenes.app import App
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -4,25 +4,22 @@ the session's idea of when Undo may be offered follows the engine's rule exactly
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pygame
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from screenshots import TableMatch, mid_game  # noqa: E402
+from screenshots import TableMatch, mid_game
 
-from game.match import LocalMatch, local_undo  # noqa: E402
-from game.netcode.protocol import visible_to  # noqa: E402
-from game.rules import default_config, player_view  # noqa: E402
-from game.rules.actions import ReqSwapShelves  # noqa: E402
-from game.rules.engine import Game  # noqa: E402
-from game.rules.playout import choose  # noqa: E402
-from game.scenes.app import App  # noqa: E402
-from game.scenes.board import BoardScene  # noqa: E402
-from game.client.session import GameSession  # noqa: E402
-from game.client import board_input as BI  # noqa: E402
+from game.match import LocalMatch, local_undo
+from game.netcode.protocol import visible_to
+from game.rules import default_config, player_view
+from game.rules.actions import ReqSwapShelves
+from game.rules.engine import Game
+from game.rules.playout import choose
+from game.scenes.app import App
+from game.scenes.board import BoardScene
+from game.client.session import GameSession
+from game.client import board_input as BI
 
 CFG = default_config()
 

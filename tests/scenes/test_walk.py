@@ -9,17 +9,14 @@ again), at 1024x640 and 1920x1080.
 from __future__ import annotations
 
 import socket
-import sys
 import time
-from pathlib import Path
 
 import pygame
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import ServerProcess, Walk, board_check, close, play_market_turn, region, start  # noqa: E402
+from walk import ServerProcess, Walk, board_check, close, play_market_turn, region, start
 
-from game.scenes.app import App  # noqa: E402
+from game.scenes.app import App
 
 SIZES = [(1024, 640), (1920, 1080)]
 ALL = {"cards": True, "arrows": True, "track": True, "board": True, "actions": True}

@@ -5,19 +5,16 @@ Tooltips of the action bar are wide and never cover its buttons.
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pygame
 import pygame_gui
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk, close as _close  # noqa: E402
+from walk import Walk, close as _close
 
-from game.scenes.app import App  # noqa: E402
-from game.scenes.title import TitleScene  # noqa: E402
-from game.client import board_input as BI  # noqa: E402
+from game.scenes.app import App
+from game.scenes.title import TitleScene
+from game.client import board_input as BI
 
 
 pytestmark = pytest.mark.timeout(120)

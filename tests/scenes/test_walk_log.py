@@ -9,16 +9,13 @@ says who began it.
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pygame
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk  # noqa: E402
+from walk import Walk
 
-from game.scenes.app import App  # noqa: E402
+from game.scenes.app import App
 
 pytestmark = pytest.mark.timeout(120)
 SIZES = [(1024, 640), (1920, 1080)]

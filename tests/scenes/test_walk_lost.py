@@ -5,18 +5,15 @@ hosting the game (on purpose, not a lost connection) and whom it waits for, by n
 from __future__ import annotations
 
 import socket
-import sys
 import time
-from pathlib import Path
 
 import pygame
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk, close as _close  # noqa: E402
+from walk import Walk, close as _close
 
-from game.scenes.app import App  # noqa: E402
-from game.scenes.title import TitleScene  # noqa: E402
+from game.scenes.app import App
+from game.scenes.title import TitleScene
 
 
 @pytest.fixture(autouse=True)

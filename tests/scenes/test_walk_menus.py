@@ -7,18 +7,15 @@ skipped by an Enter carried over from the board; questions dim and hold the scre
 from __future__ import annotations
 
 import socket
-import sys
-from pathlib import Path
 
 import pygame
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk, close as _close  # noqa: E402
+from walk import Walk, close as _close
 
-from game.scenes.app import WINDOW_SIZES, App  # noqa: E402
-from game.scenes.backdrop import BACKDROP  # noqa: E402
-from game.scenes.title import TitleScene  # noqa: E402
+from game.scenes.app import WINDOW_SIZES, App
+from game.scenes.backdrop import BACKDROP
+from game.scenes.title import TitleScene
 
 
 pytestmark = pytest.mark.timeout(120)

@@ -7,18 +7,16 @@ shows the window's real size; a host's question about ending the table defaults 
 """
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
 import pygame
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk, region, close as _close, free_port, start  # noqa: E402
+from walk import Walk, region, close as _close, free_port, start
 
-from game.scenes.app import App  # noqa: E402
-from game.scenes.title import TitleScene  # noqa: E402
+from game.scenes.app import App
+from game.scenes.title import TitleScene
 
 
 pytestmark = pytest.mark.timeout(120)

@@ -3,17 +3,14 @@ words are never smaller than the log's, and a picked resource that no shelf can 
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pygame
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk, board_geometry  # noqa: E402
+from walk import Walk, board_geometry
 
-from game.scenes.app import App  # noqa: E402
-from game.client import board_input as BI  # noqa: E402
+from game.scenes.app import App
+from game.client import board_input as BI
 
 pytestmark = pytest.mark.timeout(120)
 SIZES = [(1024, 640), (1920, 1080)]

@@ -6,14 +6,11 @@ explains the entry under the pointer, not the one clicked before.
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pygame
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk, close as _close, free_port, start  # noqa: E402
+from walk import Walk, close as _close, free_port, start
 
 
 

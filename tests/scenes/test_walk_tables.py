@@ -5,21 +5,18 @@ board. A public table is joined with a click on its row; a refusal is said on th
 from __future__ import annotations
 
 import random
-import sys
 import time
-from pathlib import Path
 
 import pygame
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk, board_check, close, start  # noqa: E402
+from walk import Walk, board_check, close, start
 
-from game.client import tables as T  # noqa: E402
-from game.netcode.server import Server, ServerOptions  # noqa: E402
-from game.rules import default_config  # noqa: E402
-from game.rules.engine import SETUP  # noqa: E402
-from game.rules.playout import choose  # noqa: E402
+from game.client import tables as T
+from game.netcode.server import Server, ServerOptions
+from game.rules import default_config
+from game.rules.engine import SETUP
+from game.rules.playout import choose
 
 pytestmark = pytest.mark.timeout(120)
 ALL = {"cards": True, "arrows": True, "track": True, "board": True, "actions": True}

@@ -4,17 +4,14 @@ waiting room's first frame and the board's first frame show the gilded padlock, 
 whose certificate changed is refused with a warning over the Join page."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pygame
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk, board_check, close, start  # noqa: E402
+from walk import Walk, board_check, close, start
 
-from game.netcode.protocol import fingerprint  # noqa: E402
-from game.settings import data_dir  # noqa: E402
+from game.netcode.protocol import fingerprint
+from game.settings import data_dir
 
 pytestmark = pytest.mark.timeout(120)
 
