@@ -12,7 +12,10 @@ move, each seated player's view model, built update by update as the game went, 
   replay" shows it).
 
 The view model is read as the board reads it: the whole game, and the records (players,
-containers, leaders, cards) it took from the view model when its first frame was built.
+containers, leaders, cards) it took from the view model when its first frame was built. Each
+seat's session is fed as a front end feeds it (its ``pump``, from its match), with what the
+server's :class:`~game.netcode.room.Room` sends that seat: the routing is the product's, not
+the test's.
 """
 from __future__ import annotations
 
@@ -31,17 +34,16 @@ from game.client.plans import MarketPlan
 from game.client.replay import Replay
 from game.client.session import GameSession
 from game.client.view_model import ViewModel
-from game.match import local_undo
 from game.netcode.history import history_lines, recent_history
-from game.netcode.protocol import visible_to
+from game.netcode.room import Room
 from game.replays import replay_record
 from game.rules import codec
 from game.rules.actions import ReqLeaderAction
 from game.rules.choices import activatable_leaders
 from game.rules.components import default_config
 from game.rules.engine import Game
-from game.rules.errors import GameError, MalformedRequest
 from game.rules.views import player_view
+from support.table import Feed
 
 CFG = default_config()
 NICKS = ["Ada", "Bruno", "Cora", "Dario"]
@@ -57,25 +59,12 @@ GAMES = [  # (players, seed, the bots' levels, a seat that leaves and rejoins)
 ]
 
 
-class Feed:
-    """The match behind one seat's session: it hands over what the table routed to this seat."""
-
-    supports_undo = True
-
-    def __init__(self, nickname: str) -> None:
-        self.nickname = nickname
-        self.config = CFG      # a game of this machine: the session plays by our rules
-        self.out: list[dict] = []
-
-    def send(self, request: Any) -> None:
-        raise AssertionError("the table sends the requests itself")
-
-    def poll(self) -> list[dict]:
-        out, self.out = self.out, []
-        return out
-
-    def close(self) -> None:
-        pass
+def seat(nickname: str) -> Feed:
+    """The match behind one seat's session: it hands over what the room sent to this seat (the
+    session plays by our rules, as in a game of this machine, and may undo)."""
+    feed = Feed(nickname)
+    feed.config, feed.supports_undo = CFG, True
+    return feed
 
 
 # ---------------------------------------------------------------------------- reading a view model
@@ -149,48 +138,40 @@ class Table:
         self.r = result
         self.r.levels |= set(levels)
         self.kinds = {ld.id: ld.kind for ld in CFG.leaders}
-        self.sessions = {n: GameSession(Feed(n), CFG, n) for n in self.nicks}
+        self.sessions = {n: GameSession(seat(n), CFG, n) for n in self.nicks}
         self.kept: dict[str, dict] = {}
         self.pictures: dict[int, bytes] = {}   # the player's (Ada's) board after each move, for the replay
-        for n in self.nicks:
-            self.deliver(n, [player_view(self.game, n)])
+        # the server's room routes every message, as to our clients (all seated at the start)
+        self.room = Room(1, self.game, send=lambda nick, msgs: self.sessions[nick].match.say(*msgs))
+        self.room.start(self.nicks)
+        self.pump()
 
     # -------------------------------------------------------------- messages
-    def deliver(self, nick: str, msgs: list[dict]) -> None:
-        s = self.sessions[nick]
-        s.match.out += msgs
-        s.pump()
-        if nick not in self.kept and s.vm.has_game and s.vm.game["isSetupDone"]:
-            self.kept[nick] = kept_records(s.vm)     # the board's first frame
-
-    def route(self, events: list[dict]) -> None:
-        for n in self.nicks:
-            if n in self.away:
-                continue
-            self.deliver(n, [{k: v for k, v in e.items() if k != "player"} if e["type"] == "UpdateGame" else e
-                             for e in events if visible_to(e, n)
-                             and (e["type"] != "UpdateGame" or e.get("player") in (None, n))])
-        self.r.reports += sum(e["type"] == "UpdateVaticanSection" for e in events)
+    def pump(self) -> None:
+        """Every seat takes what the room sent it, as a front end does at its next frame."""
+        for n, s in self.sessions.items():
+            msgs = s.pump()
+            if n == "Ada":      # (Ada never leaves: she hears every report)
+                self.r.reports += sum(m["type"] == "UpdateVaticanSection" for m in msgs)
+            if n not in self.kept and s.vm.has_game and s.vm.game["isSetupDone"]:
+                self.kept[n] = kept_records(s.vm)     # the board's first frame
 
     # -------------------------------------------------------------- moves
     def apply(self, nick: str, action: Any) -> bool:
-        try:
-            events = self.game.apply(nick, action)
-        except (GameError, MalformedRequest):
+        if not self.room.submit(nick, action):
+            self.sessions[nick].match.poll()          # (the refusal, which this table does not show)
             return False
         if isinstance(action, ReqLeaderAction):
             (self.r.played if action.is_activate else self.r.discarded)[self.kinds[action.leader]] += 1
-        self.route(events)
+        self.pump()
         self.check()
         return True
 
     def undo(self, nick: str) -> None:
         taken = self.game.undoable_action(nick)
-        events = self.game.undo(nick)
+        assert self.room.undo(nick, ours=set(self.nicks))
         self.r.undone[taken] += 1
-        for n in self.nicks:    # as local_undo hands them to each seat
-            if n not in self.away:
-                self.deliver(n, local_undo_view(events, n))
+        self.pump()
         self.check()
 
     def hint(self, nick: str) -> list[Any]:
@@ -250,14 +231,15 @@ class Table:
             return
         if nick not in self.away and self.game.current_player.nickname != nick and self.rng.random() < 0.04:
             self.away.add(nick)     # its connection drops: it hears nothing more
-            self.route(self.game.set_active(nick, False))
+            self.room.leave(nick)
+            self.pump()
             self.check()
         elif nick in self.away and self.rng.random() < 0.2:
-            self.route(self.game.set_active(nick, True))
-            self.away.discard(nick)
             # the server's answer to a rejoin: the whole game, then its history
-            messages, skipped = recent_history(self.game, nick)
-            self.deliver(nick, [player_view(self.game, nick), *history_lines(messages, skipped)])
+            assert self.room.rejoin(nick)
+            self.sessions[nick].match.say(*history_lines(*recent_history(self.game, nick)))
+            self.away.discard(nick)
+            self.pump()
             self.r.rejoined += 1
             self.check()
 
@@ -307,8 +289,8 @@ class Table:
     def resumed(game: Game, nick: str, history: bool) -> bytes:
         """A session on a reloaded save: its ``UpdateGame``, and its history (which tells the log and
         changes nothing on the board: sent now and then, it replays the whole game), as resuming gives them."""
-        s = GameSession(Feed(nick), CFG, nick)
-        s.match.out += [player_view(game, nick), *(history_lines(*recent_history(game, nick)) if history else ())]
+        s = GameSession(seat(nick), CFG, nick)
+        s.match.say(player_view(game, nick), *(history_lines(*recent_history(game, nick)) if history else ()))
         s.pump()
         return seen(s.vm)
 
@@ -341,12 +323,6 @@ class Table:
             if shown != live:
                 self.r.mismatches.extend(differences(live, shown, f"move {step}, Ada, replay: "))
             self.r.checked += 1
-
-
-def local_undo_view(events: list[dict], nick: str) -> list[dict]:
-    """What a seat hears of an undo (``UpdateUndo``, then its own ``UpdateGame``)."""
-    return [{k: v for k, v in e.items() if k != "player"} if e["type"] == "UpdateGame" else e
-            for e in events if visible_to(e, nick) and (e["type"] != "UpdateGame" or e.get("player") == nick)]
 
 
 @pytest.fixture(scope="module")
