@@ -37,14 +37,22 @@ def _lan_of_its_own(monkeypatch):
     monkeypatch.setenv("MOR_SERVICE_TYPE", lan_service_type())
 
 
+@pytest.fixture(autouse=True)
+def dirs(tmp_path, monkeypatch):
+    """Every test keeps its settings in ``tmp_path / "cfg"`` (``MOR_CONFIG_DIR``) and its saves in
+    ``tmp_path / "data"`` (``MOR_DATA_DIR``): nothing is read from or written to the player's own
+    folders, and a process the test starts inherits them. Returns ``tmp_path``."""
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path
+
+
 @pytest.fixture
-def server(tmp_path, monkeypatch):
+def server(tmp_path):
     """A game server of ours on 127.0.0.1 (a free port), its games under ``tmp_path``; the client
     settings and saves of the test under ``tmp_path`` too. (tests/netcode has its own.)"""
     from game.netcode.server import Server, ServerOptions
     from game.rules.components import default_config
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
     srv = Server(default_config(), ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv",
                                                  heartbeat=5, seed=3))
     srv.start()
@@ -74,13 +82,11 @@ def certs(tmp_path_factory):
 
 
 @pytest.fixture
-def tls_server(tmp_path, monkeypatch, certs):
+def tls_server(tmp_path, certs):
     """As :func:`server`, serving TLS too (certificate ``one``) on a port of its own
     (``tls_server.tls_address``); its games apart from :func:`server`'s (a test may use both)."""
     from game.netcode.server import Server, ServerOptions
     from game.rules.components import default_config
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
     cert, key = certs["one"]
     srv = Server(default_config(), ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv-tls",
                                                  heartbeat=5, seed=3, tls_cert=cert, tls_key=key, tls_port=0))

@@ -18,8 +18,9 @@ from game.bots import driver
 from game.bots.driver import BotPool, make_job
 from game.rules import Game, default_config
 from game.rules.playout import steps
+from support.wait import until
 
-from support.processes import alive, wait_for
+from support.processes import alive
 
 CFG = default_config()
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,8 +64,8 @@ def test_a_hard_decision_is_thought_in_a_worker_process_that_close_ends_at_once(
         pool.close()
         closing = time.perf_counter() - t0
     assert closing < 2.5
-    assert wait_for(lambda: not alive(answer.pid), 5)
-    assert wait_for(lambda: answer.pid not in [p.pid for p in multiprocessing.active_children()], 5)
+    until(lambda: not alive(answer.pid), timeout=5)
+    until(lambda: answer.pid not in [p.pid for p in multiprocessing.active_children()], timeout=5)
     assert ready.wait(5) and got == [None]
     assert pool.worker_pids() == []
 
@@ -95,7 +96,7 @@ def test_a_worker_ends_with_the_program_that_started_it_even_when_that_is_killed
         assert alive(worker)
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
-        assert wait_for(lambda: not alive(worker)), f"worker {worker} outlived the killed game"
+        until(lambda: not alive(worker), what=f"worker {worker} to end with the killed game")
         # its standard error ends once the worker and multiprocessing's resource tracker have ended:
         # the tracker warns there of every semaphore the killed game left behind ("leaked semaphore")
         assert proc.stderr.read() == ""

@@ -3,46 +3,19 @@ click starts a plan, edits it, or sends a request, and what the engine would ref
 words before anything is sent."""
 from __future__ import annotations
 
-import random
-
 from game.client.board_input import (BoardInput, Card, Favor, Item, Leader, Line, Opponent, Production,
                                      Shelf, Suggest)
 from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
 from game.client.session import GameSession
-from game.match import Match
-from game.netcode.protocol import visible_to
-from game.rules import Game, default_config, player_view
-from game.rules.playout import choose
+from game.rules import Game, default_config
+from support.table import Table, past_setup
 
 CFG = default_config()
 
 
-class Table(Match):
-    """A game in this process, seen by ``nickname`` (the others move only when the test says)."""
-
-    def __init__(self, game: Game, nickname: str) -> None:
-        self.game, self.nickname = game, nickname
-        self.out = [player_view(game, nickname)]
-
-    def send(self, request) -> None:
-        from game.match import local_apply
-        events = local_apply(self.game, self.nickname, request, self.out)
-        self.out += [e for e in events or () if visible_to(e, self.nickname)]
-
-    def poll(self):
-        out, self.out = self.out, []
-        return out
-
-
 def table(players=("Ada", "Bruno"), seed=3) -> tuple[Game, GameSession, BoardInput]:
     """A game just past its set-up, on Ada's first turn."""
-    game = Game.new(CFG, list(players), seed)
-    rng = random.Random(seed)
-    while game.phase == "setup":
-        nick = next(p.nickname for p in game.players if not (p.chose_leaders and p.chose_resources))
-        game.apply(nick, choose(game, nick, rng))
-    while game.current_player.nickname != "Ada":
-        game.apply(game.current_player.nickname, choose(game, game.current_player.nickname, rng))
+    game = past_setup(Game.new(CFG, list(players), seed), "Ada", seed)
     session = GameSession(Table(game, "Ada"), CFG, "Ada")
     session.pump()
     return game, session, BoardInput(session)

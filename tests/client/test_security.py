@@ -16,6 +16,7 @@ from game.netcode.client import ServerIdentityChanged
 from game.netcode.protocol import fingerprint
 from game.rules import default_config
 from game.settings import data_dir
+from support.wait import pump_until, until
 
 CONFIG = default_config()
 pytestmark = pytest.mark.timeout(30)
@@ -27,11 +28,7 @@ def known(srv) -> str:
 
 
 def seated(seating: T.Seating) -> str:
-    deadline = time.monotonic() + 10
-    while seating.poll() not in ("seated", "failed"):
-        assert time.monotonic() < deadline, seating.state
-        time.sleep(0.01)
-    return seating.state
+    return until(lambda: seating.poll() in ("seated", "failed") and seating.state, what="a seat")
 
 
 def test_the_tables_of_a_tls_server_are_asked_over_tls_and_say_so(tls_server):
@@ -134,11 +131,7 @@ def test_a_game_whose_server_changes_its_certificate_is_not_rejoined(tls_server)
     session = seating.session
     try:
         session.match.new_game(1)
-        deadline = time.monotonic() + 10
-        while not session.vm.has_game:
-            assert time.monotonic() < deadline
-            session.pump()
-            time.sleep(0.01)
+        pump_until(session, lambda: session.vm.has_game, what="the game")
         # someone now answers at the server's address with another certificate; the game reconnects
         key = f"127.0.0.1:{tls_server.address[1]}"
         (data_dir() / "known_servers").write_text(f"{key} {fingerprint(b'another')}\n", encoding="utf-8")

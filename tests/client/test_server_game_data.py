@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 
 import pytest
 
-from game.match import Match, RemoteMatch
+from game.match import RemoteMatch
 from game.netcode.server import Server, ServerOptions
 from game.rules import choices as C
 from game.rules import default_config
@@ -26,6 +25,8 @@ from game.rules.errors import GameError
 from game.rules.shadow import shadow_game
 from game.rules.playout import choose
 from game.client.session import GameSession
+from support.table import Feed
+from support.wait import pump_until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -53,14 +54,6 @@ def custom_config(tmp: Path):
     path = tmp / "custom.json"
     path.write_text(json.dumps(d), encoding="utf-8")
     return load_config(path)
-
-
-def pump_until(session: GameSession, pred, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not pred():
-        assert time.monotonic() < deadline, "the server did not answer in time"
-        if not session.pump():
-            time.sleep(0.005)
 
 
 def answered(session: GameSession, before: int) -> bool:
@@ -121,24 +114,6 @@ def test_hints_costs_and_requests_follow_a_custom_server(tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------------------------------ reference traffic
-class Replay(Match):
-    """A match that hands the session the lines the reference sent to one connection."""
-
-    def __init__(self) -> None:
-        self.queue: list[dict] = []
-        self.sent: list = []
-
-    def poll(self) -> list[dict]:
-        out, self.queue = self.queue, []
-        return out
-
-    def send(self, action) -> None:
-        self.sent.append(action)
-
-    def close(self) -> None:
-        pass
-
-
 STAGE_OF = {"ReqChooseLeaders": "leaders", "ReqChooseResources": "resources"}
 GAME_ACTIONS = {"ReqSwapShelves", "ReqLeaderAction", "ReqTakeFromMarket", "ReqBuyDevCard",
                 "ReqActivateProductions", "ReqEndTurn"}
@@ -187,7 +162,7 @@ def test_reference_traffic_through_the_session():
 def replay(name: str, conn: str, nick: str, records: list[dict], kinds: set[str]) -> int:
     """Feed the session what the reference sent ``conn``; at each request the reference accepted,
     check the stage and that the request is legal in the client's game. Returns how many."""
-    match = Replay()
+    match = Feed()
     session = GameSession(match, default_config(), nick)
     checked = 0
     for i, r in enumerate(records):
@@ -195,7 +170,7 @@ def replay(name: str, conn: str, nick: str, records: list[dict], kinds: set[str]
             continue
         if r["dir"] == "s2c":
             msg = json.loads(r["line"])
-            match.queue.append(msg)
+            match.say(msg)
             session.pump()
             if session.stage() == "resources":   # never for a seat with nothing to choose
                 assert session.vm.me["setup"]["initialResources"] > 0, (name, i)
@@ -244,40 +219,3 @@ def replay(name: str, conn: str, nick: str, records: list[dict], kinds: set[str]
         checked += 1
         kinds.add(t)
     return checked
-
-
-@pytest.mark.parametrize("name,conn,final", [("buy-and-produce.jsonl", "A", "BoardScene"),
-                                             ("two-players.jsonl", "B", "BoardScene"),
-                                             ("solo-to-end.jsonl", "A", "GameOverScene")])
-def test_reference_traffic_draws_every_screen(name, conn, final, tmp_path, monkeypatch):
-    """Our client on a reference server: each screen its traffic leads to draws, from the
-    reference's UpdateGame (no extension fields) patched by its updates."""
-    from game.scenes.app import App
-    from game.scenes.router import scene_for
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-    records = [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
-    nick = next(json.loads(r["line"])["nickname"] for r in records
-                if r["conn"] == conn and r["dir"] == "c2s" and '"ReqJoin"' in r["line"])
-    app = App(headless=True, size=(1024, 640))
-    match = Replay()
-    session = GameSession(match, default_config(), nick)
-    stages = []
-    try:
-        for r in records:
-            if r["conn"] != conn or r["dir"] != "s2c":
-                continue
-            match.queue.append(json.loads(r["line"]))
-            session.pump()
-            if not session.vm.has_game:
-                continue
-            if not stages or stages[-1] != session.stage():
-                stages.append(session.stage())
-                app.stack.reset(scene_for(app, session))
-            app.frame(1 / 60)            # strict when headless: a drawing error fails the test
-        assert type(app.stack.top).__name__ == final
-        assert stages[0] == "leaders" and "board" in stages
-        assert "resources" not in stages or session.vm.me["setup"]["initialResources"] > 0
-    finally:
-        while app.stack.top is not None:
-            app.stack.pop()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 
 import pytest
 
@@ -14,6 +13,7 @@ from game.client.address import describe_connect_error, parse_address
 from game.netcode.framing import encode
 from game.netcode.server import Server, ServerOptions
 from game.rules import default_config
+from support.wait import until
 
 CONFIG = default_config()
 pytestmark = pytest.mark.timeout(30)
@@ -36,10 +36,7 @@ def seats(server, tmp_path):
     def sit(nick: str, **where) -> T.Seating:
         s = T.Seating(*server.address, nick, CONFIG, token_file=tmp_path / f"{nick}.json", **where)
         made.append(s)
-        deadline = time.monotonic() + 10
-        while s.poll() not in ("seated", "failed"):
-            assert time.monotonic() < deadline, s.state
-            time.sleep(0.01)
+        until(lambda: s.poll() in ("seated", "failed"), what=f"{nick}'s seat")
         return s
 
     yield sit

@@ -9,7 +9,6 @@ import random
 import orjson
 import pytest
 
-from game.match import Match
 from game.netcode.framing import MAX_LINE
 from game.netcode.history import history_lines, recent_history
 from game.rules.engine import Game
@@ -213,14 +212,7 @@ def test_the_log_says_whose_turn_it_is_when_a_departure_passes_it_on():
     from game.rules.playout import choose
     from game.rules.views import player_view
     from game.client.session import GameSession
-
-    class Feed(Match):
-        def __init__(self) -> None:
-            self.out: list[dict] = []
-
-        def poll(self):
-            out, self.out = self.out, []
-            return out
+    from support.table import Feed
 
     g = Game.new(CONFIG, ["a", "b"], 9)
     rng = random.Random(9)
@@ -228,13 +220,12 @@ def test_the_log_says_whose_turn_it_is_when_a_departure_passes_it_on():
         nick = next(p.nickname for p in g.players if not (p.chose_leaders and p.chose_resources))
         g.apply(nick, choose(g, nick, rng))
     first, second = (p.nickname for p in g.players)
-    feed = Feed()
+    feed = Feed(second, [player_view(g, second)])
     session = GameSession(feed, CONFIG, second)
-    feed.out.append(player_view(g, second))
     session.pump()
 
     def play(events):
-        feed.out.extend(e for e in events if visible_to(e, second))
+        feed.say(*(e for e in events if visible_to(e, second)))
         session.pump()
 
     while not g.main_done:

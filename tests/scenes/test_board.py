@@ -5,7 +5,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from screenshots import TableMatch, mid_game
+from support.table import Table, mid_game
 
 from game.match import LocalMatch
 from game.rules import default_config, player_view
@@ -15,12 +15,6 @@ from game.client.session import GameSession
 from game.client import board_input as BI
 
 CFG = default_config()
-
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
 
 
 def click(app: App, pos: tuple[int, int], frames: int = 2) -> None:
@@ -48,7 +42,7 @@ def test_board_renders(size, players):
     app = App(headless=True, size=size)
     nicks = ["Ada", "Bruno", "Cora", "Dario"][:players]
     game = mid_game(nicks, 11, 30 if players == 1 else 100)
-    session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")
+    session = GameSession(Table(game, "Ada"), CFG, "Ada")
     app.stack.push(BoardScene(app, session))
     app.frame(0.016)
     app.frame(0.016)
@@ -108,7 +102,7 @@ def test_a_solo_game_is_played_to_the_end_with_the_mouse(tmp_path):
 def test_refusal_is_shown_in_words_and_changes_nothing():
     app = App(headless=True, size=(1280, 800))
     game = mid_game(["Ada", "Bruno"], 3, 20)
-    match = TableMatch(game, "Ada")
+    match = Table(game, "Ada")
     session = GameSession(match, CFG, "Ada")
     _board(app, session)
     before = player_view(game, "Ada")
@@ -122,7 +116,7 @@ def test_refusal_is_shown_in_words_and_changes_nothing():
 def test_esc_drops_an_unsent_plan():
     app = App(headless=True, size=(1280, 800))
     game = mid_game(["Ada"], 2, 10)
-    session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")
+    session = GameSession(Table(game, "Ada"), CFG, "Ada")
     scene = _board(app, session)
     version = game.version
     click(app, _hit(scene, BI.Line(True, 0)))
@@ -135,7 +129,7 @@ def test_esc_drops_an_unsent_plan():
 def test_view_model_matches_the_engine_after_board_actions():
     app = App(headless=True, size=(1280, 800))
     game = mid_game(["Ada", "Bruno"], 4, 20)
-    session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")
+    session = GameSession(Table(game, "Ada"), CFG, "Ada")
     scene = _board(app, session)
     click(app, _hit(scene, BI.Line(False, 1)))
     press(app, scene.buttons["confirm"])
@@ -153,7 +147,7 @@ def test_turn_bell_is_soft_and_short():
 
 
 @pytest.mark.timeout(300)
-def test_from_the_title_to_the_end_of_a_solo_game_with_the_mouse_only(monkeypatch):
+def test_from_the_title_to_the_end_of_a_solo_game_with_the_mouse_only():
     """Title → Play solo → pick 2 leaders → play every turn on the board → the end-of-game scene."""
     from game.scenes.game_over import GameOverScene
     from game.scenes.title import TitleScene
@@ -204,7 +198,7 @@ def test_a_shelf_dragged_onto_another_is_swapped_with_it():
     app = App(headless=True, size=(1280, 800))
     game, a, b = _game_with_swap()
     before = {a: dict(game.containers[a].content), b: dict(game.containers[b].content)}
-    session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")
+    session = GameSession(Table(game, "Ada"), CFG, "Ada")
     scene = _board(app, session)
     start, end = _hit(scene, BI.Shelf(a)), _hit(scene, BI.Shelf(b))
     ev = pygame.event.Event
@@ -224,7 +218,7 @@ def test_a_shelf_dragged_onto_another_is_swapped_with_it():
 def test_a_press_and_release_on_one_shelf_only_selects_it():
     app = App(headless=True, size=(1280, 800))
     game, a, _ = _game_with_swap()
-    scene = _board(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+    scene = _board(app, GameSession(Table(game, "Ada"), CFG, "Ada"))
     click(app, _hit(scene, BI.Shelf(a)))
     assert scene.selected_shelf == a and not scene.dragging and scene.drag_from is None
 
@@ -233,7 +227,7 @@ def test_a_shelf_dropped_off_the_shelves_stays_selected_and_nothing_is_sent():
     app = App(headless=True, size=(1280, 800))
     game, a, _ = _game_with_swap()
     version = game.version
-    scene = _board(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+    scene = _board(app, GameSession(Table(game, "Ada"), CFG, "Ada"))
     start = _hit(scene, BI.Shelf(a))
     ev = pygame.event.Event
     app.frame(0.016, [ev(pygame.MOUSEMOTION, pos=start, rel=(0, 0), buttons=(0, 0, 0)),
@@ -246,24 +240,10 @@ def test_a_shelf_dropped_off_the_shelves_stays_selected_and_nothing_is_sent():
     assert game.version == version
 
 
-class _Resyncing(TableMatch):
-    """A match that can be asked for the whole game again (as a remote one)."""
-
-    supports_resync = True
-
-    def __init__(self, game, nick):
-        super().__init__(game, nick)
-        self.resyncs = 0
-
-    def resync(self):
-        self.resyncs += 1
-        self.out.append(player_view(self.game, self.nickname))
-
-
 def test_a_frame_that_fails_does_not_close_the_game_and_the_board_comes_back():
     app = App(headless=True, size=(1280, 800), strict=False)
     game = mid_game(["Ada", "Bruno"], 5, 30)
-    match = _Resyncing(game, "Ada")
+    match = Table(game, "Ada", resync=True)
     session = GameSession(match, CFG, "Ada")
     scene = _board(app, session)
     session.vm.game["market"] = None          # a state no board can draw (a broken server's doing)
@@ -279,7 +259,7 @@ def test_escape_leaves_a_failing_screen_for_the_title():
     from game.scenes.title import TitleScene
     app = App(headless=True, size=(1280, 800), strict=False)
     game = mid_game(["Ada", "Bruno"], 5, 30)
-    session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")   # no resync: it stays broken
+    session = GameSession(Table(game, "Ada"), CFG, "Ada")   # no resync: it stays broken
     scene = _board(app, session)
     session.vm.game["market"] = None
     scene._rev += 1
@@ -294,7 +274,7 @@ def test_escape_leaves_a_failing_screen_for_the_title():
 def test_a_headless_app_lets_errors_through():
     app = App(headless=True, size=(1280, 800))
     game = mid_game(["Ada", "Bruno"], 5, 30)
-    session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")
+    session = GameSession(Table(game, "Ada"), CFG, "Ada")
     scene = _board(app, session)
     session.vm.game["market"] = None
     scene._rev += 1
@@ -308,7 +288,7 @@ def test_enter_confirms_a_plan_and_then_the_warning_about_discards():
     escape = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b")
     for seed in range(5, 40):   # a game where some line throws resources away (so a warning comes)
         game = mid_game(["Ada", "Bruno"], seed, 40)
-        scene = _board(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+        scene = _board(app, GameSession(Table(game, "Ada"), CFG, "Ada"))
         lines = [BI.Line(True, i) for i in range(3)] + [BI.Line(False, j) for j in range(4)]
         for line in lines:
             click(app, _hit(scene, line))
@@ -339,25 +319,11 @@ def test_the_window_icon_is_drawn():
     assert len(colours) > 20 and icon.get_at((0, 0)).a == 0   # drawn, with see-through corners
 
 
-class _Table(TableMatch):
-    """A 2-player table as a remote match: it can chat (and echoes the line, as a server does)."""
-
-    supports_chat = True
-
-    def __init__(self, game, nick):
-        super().__init__(game, nick)
-        self.said: list[str] = []
-
-    def chat(self, text):
-        self.said.append(text)
-        self.out.append({"type": "UpdateChat", "player": self.nickname, "text": text})
-
-
 def test_the_table_chats_from_the_foot_of_the_log():
     from game.client.session import ChatLine
     app = App(headless=True, size=(1280, 800))
     game = mid_game(["Ada", "Bruno"], 5, 30)
-    match = _Table(game, "Ada")
+    match = Table(game, "Ada", chat=True)
     session = GameSession(match, CFG, "Ada")
     scene = _board(app, session)
     entry = scene.chat_entry
@@ -385,7 +351,7 @@ def test_after_a_chat_line_the_board_has_its_keys_back():
     on the entry takes them again."""
     app = App(headless=True, size=(1024, 640))
     game = mid_game(["Ada", "Bruno"], 5, 30)
-    match = _Table(game, "Ada")
+    match = Table(game, "Ada", chat=True)
     scene = _board(app, GameSession(match, CFG, "Ada"))
     hints: list[int] = []
     scene._hint = lambda: hints.append(1)
@@ -415,7 +381,7 @@ def test_a_button_clicked_while_an_opponents_board_is_open_only_closes_it():
     game = mid_game(["Ada", "Bruno"], 5, 30)
     if game.current_player.nickname != "Ada":
         game = mid_game(["Ada", "Bruno"], 5, 31)
-    scene = _board(app, GameSession(_Table(game, "Ada"), CFG, "Ada"))
+    scene = _board(app, GameSession(Table(game, "Ada", chat=True), CFG, "Ada"))
     assert scene.session.vm.my_turn
     hints: list[int] = []
     scene._hint = lambda: hints.append(1)
@@ -434,9 +400,9 @@ def test_a_button_clicked_while_an_opponents_board_is_open_only_closes_it():
 def test_a_solo_game_has_no_one_to_chat_with():
     app = App(headless=True, size=(1280, 800))
     game = mid_game(["Ada"], 7, 30)
-    scene = _board(app, GameSession(_Table(game, "Ada"), CFG, "Ada"))
+    scene = _board(app, GameSession(Table(game, "Ada", chat=True), CFG, "Ada"))
     assert scene.chat_entry is None
-    scene2 = _board(app, GameSession(TableMatch(mid_game(["Ada", "Bruno"], 5, 30), "Ada"), CFG, "Ada"))
+    scene2 = _board(app, GameSession(Table(mid_game(["Ada", "Bruno"], 5, 30), "Ada"), CFG, "Ada"))
     assert scene2.chat_entry is None                              # a match that cannot chat (local)
 
 
@@ -456,7 +422,7 @@ def _crowded_table():
 def test_taking_a_line_rearranges_the_shelves_first_instead_of_discarding():
     app = App(headless=True, size=(1280, 800))
     game, p = _crowded_table()
-    scene = _board(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+    scene = _board(app, GameSession(Table(game, "Ada"), CFG, "Ada"))
     click(app, _hit(scene, BI.Line(True, 0)))
     assert scene.plan is not None and scene.plan.discarded == 0 and scene.plan.moves
     press(app, scene.buttons["confirm"])
@@ -471,7 +437,7 @@ def test_the_shelves_are_swapped_by_clicks_during_a_plan_and_sent_before_the_tak
     app = App(headless=True, size=(1280, 800))
     game, p = _crowded_table()
     sent = []
-    match = TableMatch(game, "Ada")
+    match = Table(game, "Ada")
     real_send = match.send
     match.send = lambda r: (sent.append(type(r).__name__), real_send(r))
     scene = _board(app, GameSession(match, CFG, "Ada"))

@@ -7,7 +7,7 @@ import pygame
 import pygame_gui
 import pytest
 
-from screenshots import TableMatch, mid_game
+from support.table import Table, mid_game
 from walk import Walk, close
 
 from game.client.session import GameSession
@@ -20,12 +20,6 @@ from game.client import board_input as BI
 pytestmark = pytest.mark.timeout(120)
 CFG = default_config()
 SIZES = [(1024, 640), (1600, 900), (1920, 1080)]
-
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
 
 
 @pytest.fixture
@@ -60,7 +54,7 @@ def test_no_tooltip_of_the_action_bar_covers_a_refusal(size, pointer):
     from game.rules.actions import ReqBuyDevCard
     app = App(headless=True, size=size)
     walk = Walk(app, None, "refusal")
-    session = GameSession(TableMatch(mid_game(["Ada", "Bruno"], 3, 20), "Ada"), CFG, "Ada")
+    session = GameSession(Table(mid_game(["Ada", "Bruno"], 3, 20), "Ada"), CFG, "Ada")
     scene = BoardScene(app, session)
     app.stack.push(scene)
     try:
@@ -88,7 +82,7 @@ def test_no_tooltip_of_the_action_bar_covers_a_refusal(size, pointer):
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_export_tooltip_leaves_saved_as_readable(size, pointer, tmp_path, monkeypatch):
+def test_the_export_tooltip_leaves_saved_as_readable(size, pointer, tmp_path):
     """A replay exported with its button, the pointer still on it: "Saved as…" stays whole."""
     from game.scenes.replay import ReplayScene
     app = App(headless=True, size=size)
@@ -132,7 +126,7 @@ def _rich_board(size) -> tuple[App, Walk, BoardScene]:
     walk = Walk(app, None, "rich")
     game = mid_game(["Ada", "Bruno"], 11, 60)
     game.player("Ada").strongbox.content.update({"Coin": 5, "Servant": 5, "Shield": 5, "Stone": 5})
-    scene = BoardScene(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+    scene = BoardScene(app, GameSession(Table(game, "Ada"), CFG, "Ada"))
     app.stack.push(scene)
     walk.frames(2)
     app.frame(5.0)
@@ -180,7 +174,7 @@ def test_the_padlock_and_its_word_are_read_at_the_size_of_the_turn_line(size, fi
     from game.scenes.link_mark import READABLE
     monkeypatch.setattr(GameSession, "link", property(lambda s: Link("127.0.0.1:29410", fingerprint)))
     app = App(headless=True, size=size)
-    session = GameSession(TableMatch(mid_game(["Ada", "Bruno"], 3, 20), "Ada"), CFG, "Ada")
+    session = GameSession(Table(mid_game(["Ada", "Bruno"], 3, 20), "Ada"), CFG, "Ada")
     scene = BoardScene(app, session)
     app.stack.push(scene)
     drawn: dict[str, tuple[int, pygame.Rect]] = {}     # the top bar's texts: their size and place

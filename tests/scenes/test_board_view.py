@@ -6,7 +6,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from screenshots import TableMatch, mid_game
+from support.table import Table, mid_game
 
 from game.rules import default_config
 from game.scenes.app import App
@@ -17,12 +17,6 @@ from game.client import board_input as BI
 
 CFG = default_config()
 SIZES = [(1024, 640), (1920, 1080)]
-
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
 
 
 def move(app: App, pos) -> None:
@@ -42,7 +36,7 @@ def pixels(surface: pygame.Surface, rect: pygame.Rect) -> bytes:
 
 def board(size, nicks=("Ada", "Bruno"), seed=9, moves=60) -> tuple[App, BoardScene]:
     app = App(headless=True, size=size)
-    scene = BoardScene(app, GameSession(TableMatch(mid_game(list(nicks), seed, moves), "Ada"), CFG, "Ada"))
+    scene = BoardScene(app, GameSession(Table(mid_game(list(nicks), seed, moves), "Ada"), CFG, "Ada"))
     app.stack.push(scene)
     app.frame(0.001)
     app.frame(5.0)     # past the glow of the last change
@@ -106,18 +100,11 @@ def test_hover_art_never_covers_the_production_being_confirmed(size):
     assert _hover_everything(app, scene, (BI.Production, BI.Leader, BI.Card)) >= 2
 
 
-class _Chatty(TableMatch):
-    supports_chat = True
-
-    def chat(self, text):
-        self.out.append({"type": "UpdateChat", "player": self.nickname, "text": text})
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_log_wraps_at_one_size_scrolls_with_the_wheel_and_marks_the_newest_line(size):
     from game.scenes.art import fonts as F
     app = App(headless=True, size=size)
-    session = GameSession(_Chatty(mid_game(["Ada", "Bruno"], 5, 30), "Ada"), CFG, "Ada")
+    session = GameSession(Table(mid_game(["Ada", "Bruno"], 5, 30), "Ada", chat=True), CFG, "Ada")
     session.pump()
     session.log += [f"Line {i}: Bruno takes row 2 from the market, 2 Coin, 1 Shield and 1 faith, and stores "
                     f"them on his shelves" for i in range(30)]
@@ -166,7 +153,7 @@ def _about_to_report(nicks=("Ada",)):
 def test_a_vatican_report_gets_its_moment_on_the_board(size, tmp_path):
     app = App(headless=True, size=size)
     game = _about_to_report(("Ada", "Bruno"))
-    scene = BoardScene(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+    scene = BoardScene(app, GameSession(Table(game, "Ada"), CFG, "Ada"))
     app.stack.push(scene)
     app.frame(0.001)
     app.frame(5.0)
@@ -206,7 +193,7 @@ def test_a_played_leader_looks_nothing_like_one_in_hand_on_either_board():
         lid = bruno.hand[0]
         if played:
             bruno.active_leaders.append(lid)
-        scene = BoardScene(app, GameSession(TableMatch(game, viewer), CFG, viewer))
+        scene = BoardScene(app, GameSession(Table(game, viewer), CFG, viewer))
         app.stack.push(scene)
         app.frame(0.001)
         app.frame(5.0)
@@ -243,7 +230,7 @@ def test_lorenzos_pile_shows_the_tokens_face_up_and_warns_before_a_colour_runs_o
     app = App(headless=True, size=(1280, 800))
     app.settings.confirm_end_turn = False
     game = mid_game(["Ada"], 7, 4)
-    session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")
+    session = GameSession(Table(game, "Ada"), CFG, "Ada")
     scene = BoardScene(app, session)
     app.stack.push(scene)
     app.frame(0.001)
@@ -267,7 +254,7 @@ def test_lorenzos_pile_shows_the_tokens_face_up_and_warns_before_a_colour_runs_o
     assert len(seen) >= 3                                      # the pile's corner follows the draws
     # a colour two cards from the end with its token still in the pile: a warning in words
     game = mid_game(["Ada"], 7, 4)
-    session = GameSession(TableMatch(game, "Ada"), CFG, "Ada")
+    session = GameSession(Table(game, "Ada"), CFG, "Ada")
     scene = BoardScene(app, session)
     app.stack.reset(scene)
     app.frame(0.001)
@@ -293,7 +280,7 @@ def test_base_production_offers_a_picker_of_what_the_player_owns():
         c.content.clear()
     ada.strongbox.content.clear()
     ada.strongbox.content.update({"Stone": 3, "Coin": 1})
-    scene = BoardScene(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+    scene = BoardScene(app, GameSession(Table(game, "Ada"), CFG, "Ada"))
     app.stack.push(scene)
     app.frame(0.001)
     app.frame(5.0)
@@ -331,7 +318,7 @@ def test_base_production_never_offers_to_give_back_what_it_pays():
         c.content.clear()
     ada.strongbox.content.clear()
     ada.strongbox.content.update({"Coin": 1, "Servant": 1})
-    scene = BoardScene(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+    scene = BoardScene(app, GameSession(Table(game, "Ada"), CFG, "Ada"))
     app.stack.push(scene)
     app.frame(0.001)
     app.frame(5.0)
@@ -367,7 +354,7 @@ def test_a_short_log_shows_every_line(size, monkeypatch):
     render = F.render
     monkeypatch.setattr(F, "render", lambda t, *a, **k: (drawn.append(str(t)), render(t, *a, **k))[1])
     app = App(headless=True, size=size)
-    session = GameSession(_Chatty(mid_game(["Ada", "Bruno"], 5, 30), "Ada"), CFG, "Ada")
+    session = GameSession(Table(mid_game(["Ada", "Bruno"], 5, 30), "Ada", chat=True), CFG, "Ada")
     session.pump()
     scene = BoardScene(app, session)
     app.stack.push(scene)
@@ -404,7 +391,7 @@ def test_a_log_scrolled_back_says_how_many_new_lines_wait_below_and_follows_agai
         return r
     monkeypatch.setattr(log_module, "text", text)
     app = App(headless=True, size=size)
-    session = GameSession(_Chatty(mid_game(["Ada", "Bruno"], 5, 30), "Ada"), CFG, "Ada")
+    session = GameSession(Table(mid_game(["Ada", "Bruno"], 5, 30), "Ada", chat=True), CFG, "Ada")
     session.pump()
     session.log += [f"Line {i}: Bruno takes row 2 from the market" for i in range(40)]
     scene = BoardScene(app, session)
@@ -451,7 +438,7 @@ def test_the_players_own_colour_is_shown_before_their_name(size, seat):
     app = App(headless=True, size=size)
     me = nicks[seat]
     game = mid_game(nicks, 9, 12)
-    scene = BoardScene(app, GameSession(TableMatch(game, me), CFG, me))
+    scene = BoardScene(app, GameSession(Table(game, me), CFG, me))
     app.stack.push(scene)
     app.frame(0.001)
     app.frame(5.0)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from screenshots import TableMatch, mid_game
+from support.table import Table, mid_game
 
 from game.rules import default_config
 from game.scenes.app import App
@@ -18,12 +18,6 @@ from game.client import board_input as BI
 
 CFG = default_config()
 SIZES = [(1024, 640), (1920, 1080)]
-
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
 
 
 def pixels(surface: pygame.Surface, rect: pygame.Rect) -> bytes:
@@ -42,7 +36,7 @@ def test_a_report_turns_every_players_tile_on_the_track(size):
     game = mid_game(["Ada", "Bruno", "Cora"], 3, 6)
     for p in game.players:   # Ada one space before the pope space; Bruno in the section, Cora out of it
         p.faith = {"Ada": 7, "Bruno": 6, "Cora": 2}[p.nickname]
-    scene = BoardScene(app, GameSession(TableMatch(game, "Ada"), CFG, "Ada"))
+    scene = BoardScene(app, GameSession(Table(game, "Ada"), CFG, "Ada"))
     app.stack.push(scene)
     app.frame(0.001)
     app.frame(5.0)
@@ -100,7 +94,7 @@ def test_no_points_disc_hides_a_space_number_or_the_last_cross(size):
     its points and its cross each in a part of its own, and the number as tall as on a plain space."""
     from game.scenes.art.board import faith_space_parts
     app = App(headless=True, size=size)
-    scene = BoardScene(app, GameSession(TableMatch(mid_game(["Ada"], 3, 6), "Ada"), CFG, "Ada"))
+    scene = BoardScene(app, GameSession(Table(mid_game(["Ada"], 3, 6), "Ada"), CFG, "Ada"))
     app.stack.push(scene)
     try:
         app.frame(0.001)

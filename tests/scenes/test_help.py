@@ -16,9 +16,7 @@ pytestmark = pytest.mark.timeout(120)
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+def app():
     a = App(headless=True, size=(1024, 640))
     yield a
     _close(a)
@@ -76,11 +74,11 @@ def test_the_numbers_are_the_configurations():
 
 
 def test_the_rules_open_over_a_game_and_lead_back_to_it(app):
-    from screenshots import TableMatch, mid_game
+    from support.table import Table, mid_game
     from game.scenes.board import BoardScene
     from game.client.session import GameSession
     game = mid_game(["Ada", "Bruno"], 5, 30)
-    board = BoardScene(app, GameSession(TableMatch(game, "Ada"), app.config, "Ada"))
+    board = BoardScene(app, GameSession(Table(game, "Ada"), app.config, "Ada"))
     app.stack.push(board)
     frames(app, 2)
     click_at(app, board.buttons["rules"].rect.center)

@@ -10,7 +10,7 @@ import time
 import pygame
 import pytest
 
-from screenshots import TableMatch, mid_game
+from support.table import Table, mid_game
 
 from game.bots import make_bot
 from game.bots.driver import BotPool
@@ -29,9 +29,7 @@ pytestmark = pytest.mark.timeout(120)
 
 
 @pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+def _dirs(monkeypatch):
     monkeypatch.setattr(H, "HINT_BUDGET", 8)      # a small search: the test is about the flow
 
 
@@ -74,11 +72,11 @@ def ask_hint(app: App, board: BoardScene) -> int:
 
 
 @pytest.mark.parametrize("players", [1, 2])
-def test_a_hint_is_a_plan_with_a_reason_that_the_player_confirms(players, tmp_path):
+def test_a_hint_is_a_plan_with_a_reason_that_the_player_confirms(players):
     app = App(headless=True, size=(1280, 800))
     nicks = ["Ada", "Bruno"][:players]
     game = mid_game(nicks, 21, 30 if players == 1 else 60)
-    match = TableMatch(game, "Ada")
+    match = Table(game, "Ada")
     session = GameSession(match, CFG, "Ada")
     board = BoardScene(app, session)
     app.stack.push(board)
@@ -204,7 +202,7 @@ def test_a_hint_that_rearranges_the_warehouse_first_is_one_plan_with_the_take_it
     assert plan.requests() == [decision.action, *decision.then]
     # through the board: the answer comes, the plan shows, one Confirm sends every request
     app = App(headless=True, size=(1280, 800))
-    session = GameSession(TableMatch(game, nick), CFG, nick)
+    session = GameSession(Table(game, nick), CFG, nick)
     board = BoardScene(app, session)
     app.stack.push(board)
     app.frame(0.016)

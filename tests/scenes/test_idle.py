@@ -24,11 +24,8 @@ CFG = default_config()
 
 
 @pytest.fixture
-def dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+def linger(monkeypatch):
     monkeypatch.setattr(app_module, "LINGER", 0.3)   # shorter than a player's, to keep tests quick
-    return tmp_path
 
 
 class Loop:
@@ -79,7 +76,7 @@ def post_click(pos) -> None:
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
 
 
-def test_the_title_sleeps_and_a_click_wakes_it(dirs):
+def test_the_title_sleeps_and_a_click_wakes_it(linger):
     from game.scenes.settings_page import SettingsScene
     from game.scenes.title import TitleScene
     app = App(headless=True, size=(1280, 800))
@@ -101,7 +98,7 @@ def test_the_title_sleeps_and_a_click_wakes_it(dirs):
     assert seen["latency"] < 0.5                 # the click was seen at once
 
 
-def test_a_message_from_the_server_wakes_a_sleeping_waiting_room(dirs, tmp_path):
+def test_a_message_from_the_server_wakes_a_sleeping_waiting_room(linger, tmp_path):
     from game.scenes.lobby import LobbyScene
     from game.client.session import GameSession
     srv = Server(CFG, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", heartbeat=5))
@@ -145,7 +142,7 @@ class Breathing(Scene):
         return 0.05
 
 
-def test_an_animating_scene_gets_the_frames_it_asks_for_and_no_more(dirs):
+def test_an_animating_scene_gets_the_frames_it_asks_for_and_no_more(linger):
     app = App(headless=True, size=(1024, 640))
     loop = Loop(app)
     seen = {}
@@ -161,7 +158,7 @@ def test_an_animating_scene_gets_the_frames_it_asks_for_and_no_more(dirs):
     assert 10 <= seen["frames"] <= 25, seen
 
 
-def test_a_focused_text_entry_keeps_its_cursor_blinking(dirs, monkeypatch):
+def test_a_focused_text_entry_keeps_its_cursor_blinking(linger, monkeypatch):
     from game.scenes.join import JoinScene
     # Browse an interface this machine lacks: games announced by other servers on this machine
     # (news that rightly wakes the page) must not count as the cursor's frames.
@@ -181,7 +178,7 @@ def test_a_focused_text_entry_keeps_its_cursor_blinking(dirs, monkeypatch):
     assert 2 <= seen["frames"] <= 10, seen   # five a second (a loaded machine may drop one or two)
 
 
-def test_the_tables_page_sleeps_between_two_looks_at_the_list(dirs, tmp_path, monkeypatch):
+def test_the_tables_page_sleeps_between_two_looks_at_the_list(linger, tmp_path, monkeypatch):
     """The Tables page asks the server for its list again and again; each answer costs a frame or
     two, not a burst of them (an answer that woke the app drew 90 frames every 5 s: 10 % of a core)."""
     from game.scenes import tables

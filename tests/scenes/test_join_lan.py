@@ -11,14 +11,13 @@ from game.match import RemoteMatch
 from game.netcode.discovery import NO_MULTICAST, Browser
 from game.netcode.server import Server, ServerOptions
 from game.scenes.app import App
+from support.wait import frames_until, until
 
 pytestmark = pytest.mark.timeout(90)
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+def app():
     a = App(headless=True, size=(1024, 640))
     yield a
     while a.stack.top is not None:
@@ -26,17 +25,6 @@ def app(tmp_path, monkeypatch):
     if a.server is not None:
         a.server.stop()
         a.server = None
-
-
-def frames_until(app: App, pred, timeout: float = 15.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        app.frame(1 / 60)
-        value = pred()
-        if value:
-            return value
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
 
 
 def click_at(app: App, pos) -> None:
@@ -53,7 +41,7 @@ def test_a_hosted_game_is_listed_and_joined_with_a_click(app, tmp_path, size):
     app.resize(size)
     assert app.size == size
     server = Server(app.config, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", announce=True,
-                                              announce_name="Ada's table", announce_host="Ada"))
+                                              announce_name="Ada's table", announce_host="Ada", seed=3))
     host, port = server.start()
     ada = RemoteMatch("127.0.0.1", port, "Ada", token_file=tmp_path / "ada.json")
     try:
@@ -139,14 +127,11 @@ def test_waiting_for_a_seat_at_a_table_playing_says_it_is_for_the_next_game(app,
     monkeypatch.setattr(lobby_module, "blit_lines",
                         lambda surface, lines, *a, **k: (drawn.extend(lines), blit_lines(surface, lines, *a, **k))[1])
     server = Server(app.config, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", announce=True,
-                                              announce_name="Ada's table", announce_host="Ada"))
+                                              announce_name="Ada's table", announce_host="Ada", seed=3))
     host, port = server.start()
     ada = RemoteMatch("127.0.0.1", port, "Ada", token_file=tmp_path / "ada.json")
     try:
-        deadline = time.monotonic() + 10
-        while not any(m.get("type") == "UpdateBookedSeats" for m in ada.poll()):
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
+        until(lambda: any(m.get("type") == "UpdateBookedSeats" for m in ada.poll()), what="the waiting room")
         ada.new_game(1)
         app.settings.nickname = "Bea"
         app.stack.push(JoinScene(app))

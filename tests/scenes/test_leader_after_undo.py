@@ -25,12 +25,6 @@ from game.client import board_input as BI
 CFG = default_config()
 
 
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-
-
 def leader_ready() -> tuple[Game, int]:
     """A solo game at the start of Ada's turn, with a leader she can play and none played yet."""
     game = Game.new(CFG, ["Ada"], 2)

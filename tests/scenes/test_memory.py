@@ -20,14 +20,12 @@ from game.scenes.app import App
 from game.scenes.board import BoardScene
 from game.scenes.memory import SurfaceCache, surface_cache
 
-from screenshots import session_for
+from support.table import session_for
 from walk import Walk, board_check
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+def app():
     a = App(headless=True, size=(1024, 640))
     yield a
     while a.stack.top is not None:

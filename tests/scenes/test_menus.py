@@ -7,12 +7,11 @@ real settings and saved games are never touched.
 from __future__ import annotations
 
 import socket
-import time
 
 import pygame
 import pytest
 
-from game.match import LocalMatch, Match
+from game.match import LocalMatch
 from game.rules.actions import ReqChooseLeaders, ReqChooseResources
 from game.rules.engine import Game, Termination
 from game.rules.views import player_view
@@ -20,21 +19,18 @@ from game.scenes.app import App
 from game.client.session import GameSession
 from game.settings import Settings
 
-from walk import close as _close  # every scene closed, the hosted server stopped
+from walk import close as _close, free_port  # (close: every scene closed, the hosted server stopped)
+from support.table import Feed
+from support.wait import frames_until
 
 pytestmark = pytest.mark.timeout(120)
 
 SIZES = [(1024, 640), (1920, 1080)]
+LAN_HOST = "192.168.1.9"
+"""Where the fed remote matches say their server is."""
 
 
 # ---------------------------------------------------------------------------- fixtures & helpers
-@pytest.fixture
-def dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path
-
-
 @pytest.fixture
 def app(dirs):
     a = App(headless=True, size=(1024, 640))
@@ -76,44 +72,6 @@ def not_flat(surface: pygame.Surface) -> bool:
     return len(colours) > 40
 
 
-def wait_until(app: App, cond, timeout: float = 10.0) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        assert time.monotonic() < end, "timed out"
-        app.frame(1 / 60)
-        time.sleep(0.01)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class FakeRemote(Match):
-    """A remote match that hands out prepared messages (no sockets)."""
-
-    def __init__(self, nickname: str, msgs=()) -> None:
-        self.nickname = nickname
-        self.host = "192.168.1.9"
-        self.queue = list(msgs)
-        self.sent: list = []
-        self.closed = False
-
-    def poll(self):
-        out, self.queue = self.queue, []
-        return out
-
-    def send(self, action) -> None:
-        self.sent.append(action)
-
-    def new_game(self, n: int) -> None:
-        self.sent.append(("new_game", n))
-
-    def close(self) -> None:
-        self.closed = True
-
-
 def table_session(config, names, seat: int, seed: int = 7):
     """A multiplayer game run in-process, seen by the player in ``seat``."""
     game = Game.new(config, list(names), seed)
@@ -140,7 +98,7 @@ def ended_session(config, names, me_index: int = 0, lorenzo: bool = False) -> Ga
     else:
         g._end(Termination.SOLO_FAITH if len(names) == 1 else Termination.ROUND_COMPLETED)
     me = g.players[me_index].nickname
-    s = GameSession(FakeRemote(me, [player_view(g, me)]), config, me)
+    s = GameSession(Feed(me, [player_view(g, me)], host=LAN_HOST), config, me)
     s.pump()
     return s
 
@@ -157,7 +115,7 @@ def _scenes(app: App):
     host.start_server = lambda: setattr(host, "error", "Port 51015 is already in use on this computer. "
                                                        "Choose another port in Settings.")
     yield "host", host
-    s = GameSession(FakeRemote("Ada", [{"type": "UpdateBookedSeats", "bookedSeats": 2, "canPrepareNewGame": "Ada"}]),
+    s = GameSession(Feed("Ada", [{"type": "UpdateBookedSeats", "bookedSeats": 2, "canPrepareNewGame": "Ada"}], host=LAN_HOST),
                     cfg, "Ada")
     s.pump()
     yield "lobby", lobby.LobbyScene(app, s)
@@ -386,15 +344,25 @@ class TestTitle:
 
 
 class TestWindowSizes:
-    @pytest.mark.parametrize("screen", [(1600, 900), (1920, 1080), (1366, 768), (1280, 800)])
-    def test_settings_offers_only_sizes_that_fit_the_screen(self, app, screen):
+    @pytest.mark.parametrize("screen, offered", [
+        ((1600, 900), [(1024, 640), (1280, 720), (1280, 800), (1366, 768)]),
+        ((1920, 1080), [(1024, 640), (1280, 720), (1280, 800), (1366, 768), (1440, 900), (1600, 900)]),
+        ((1366, 768), [(1024, 640)]),
+        ((1280, 800), [(1024, 640), (1280, 720)])])
+    def test_settings_offers_only_sizes_that_fit_the_screen(self, app, screen, offered):
+        """Every size that fits with the window's frame (64 pixels high), and none that does not."""
         from game.scenes.settings_page import SettingsScene
         app.screen_size = screen
         app.stack.push(SettingsScene(app))
         frames(app, 2)
-        sizes = app.stack.top.sizes()
-        assert sizes
-        assert all(w <= screen[0] and h + 64 <= screen[1] for w, h in sizes) or sizes == [(1024, 640)]
+        assert app.stack.top.sizes() == offered
+
+    def test_a_screen_smaller_than_every_size_is_offered_the_smallest_alone(self, app):
+        from game.scenes.settings_page import SettingsScene
+        app.screen_size = (800, 600)
+        app.stack.push(SettingsScene(app))
+        frames(app, 2)
+        assert app.stack.top.sizes() == [(1024, 640)]
         options = app.stack.top.widgets["window_size"].options_list
         assert len(options) == len(sizes)
 
@@ -611,7 +579,7 @@ class TestJoin:
         port = free_port()
         scene.widgets["address"].set_text(f"127.0.0.1:{port}")
         click(app, "join")
-        wait_until(app, lambda: scene.busy is None)
+        frames_until(app, lambda: scene.busy is None)
         assert scene.error == f"No game server answered at 127.0.0.1:{port}."
 
     def test_an_address_without_a_port_knocks_at_the_games_port_not_the_players_own(self, app):
@@ -619,7 +587,7 @@ class TestJoin:
         scene = self._open(app)
         scene.widgets["address"].set_text("127.0.0.1")
         click(app, "join")
-        wait_until(app, lambda: scene.busy is None)
+        frames_until(app, lambda: scene.busy is None)
         assert scene._target == ("127.0.0.1", 51015)
         assert "51017" not in (scene.error or "")
 
@@ -650,14 +618,14 @@ class TestJoin:
             scene.widgets["address"].set_text(f"127.0.0.1:{port}")
             scene.widgets["nickname"].set_text("Ada")
             click(app, "join")
-            wait_until(app, lambda: scene.busy is None)
+            frames_until(app, lambda: scene.busy is None)
             assert scene.errors["nickname"] == "\u201cAda\u201d is already playing at this table: choose another name."
             assert scene.widgets["join_as"].text == "Join as Ada 2"
             scene.widgets["nickname"].set_text("Bea")
             click(app, "join")
-            wait_until(app, lambda: isinstance(app.stack.top, LobbyScene))
+            frames_until(app, lambda: isinstance(app.stack.top, LobbyScene))
             lobby = app.stack.top
-            wait_until(app, lambda: lobby.session.lobby.booked == 2)
+            frames_until(app, lambda: lobby.session.lobby.booked == 2)
             assert lobby.session.lobby.head == "Ada" and not lobby.choosing
             assert Settings.load().last_address == f"127.0.0.1:{port}"
         finally:
@@ -690,9 +658,9 @@ def test_the_waiting_room_names_everyone_under_their_pawn(app, monkeypatch):
         scene.widgets["address"].set_text(f"127.0.0.1:{port}")
         scene.widgets["nickname"].set_text("Bea")
         click(app, "join")
-        wait_until(app, lambda: isinstance(app.stack.top, LobbyScene))
+        frames_until(app, lambda: isinstance(app.stack.top, LobbyScene))
         lobby = app.stack.top
-        wait_until(app, lambda: lobby.session.lobby.booked == 3)
+        frames_until(app, lambda: lobby.session.lobby.booked == 3)
         drawn.clear()
         lobby.build()
         frames(app, 2)
@@ -732,12 +700,12 @@ class TestHost:
         app.stack.push(TitleScene(app))
         frames(app, 2)
         click(app, "host")
-        wait_until(app, lambda: isinstance(app.stack.top, LobbyScene))
+        frames_until(app, lambda: isinstance(app.stack.top, LobbyScene))
         assert app.server is not None
         lobby = app.stack.top
-        wait_until(app, lambda: lobby.choosing)
+        frames_until(app, lambda: lobby.choosing)
         click(app, "players_1")
-        wait_until(app, lambda: isinstance(app.stack.top, LeaderChoiceScene))
+        frames_until(app, lambda: isinstance(app.stack.top, LeaderChoiceScene))
         click(app, "leave")
         assert app.server is None and isinstance(app.stack.top, TitleScene)
 
@@ -752,12 +720,12 @@ class TestHost:
         app.stack.push(TitleScene(app))
         frames(app, 2)
         click(app, "host")
-        wait_until(app, lambda: isinstance(app.stack.top, LobbyScene))
+        frames_until(app, lambda: isinstance(app.stack.top, LobbyScene))
         lobby = app.stack.top
-        wait_until(app, lambda: lobby.choosing)
+        frames_until(app, lambda: lobby.choosing)
         bruno = GameSession(RemoteMatch("127.0.0.1", app.server.address[1], "Bruno",
                                         token_file=tmp_path / "bruno.json"), app.config, "Bruno")
-        wait_until(app, lambda: (bruno.pump() or True) and lobby.session.lobby.booked == 2)
+        frames_until(app, lambda: (bruno.pump() or True) and lobby.session.lobby.booked == 2)
         return bruno
 
     def test_stopping_a_hosted_waiting_room_with_a_friend_in_it_asks_first(self, app, tmp_path):
@@ -781,7 +749,7 @@ class TestHost:
         from game.scenes.setup import LeaderChoiceScene
         bruno = self._host_with_bruno(app, tmp_path)
         click(app, "players_2")
-        wait_until(app, lambda: isinstance(app.stack.top, LeaderChoiceScene))
+        frames_until(app, lambda: isinstance(app.stack.top, LeaderChoiceScene))
         click(app, "leave")
         ask = app.stack.top
         assert isinstance(ask, AskScene) and set(ask.widgets) == {"leave", "stop", "stay"}
@@ -793,7 +761,7 @@ class TestHost:
         room = app.server.room_of("Bruno")
         assert room is not None and not room.finished
         click(app, "return")
-        wait_until(app, lambda: isinstance(app.stack.top, LeaderChoiceScene))
+        frames_until(app, lambda: isinstance(app.stack.top, LeaderChoiceScene))
         assert app.settings.nickname in room.online
         # quitting the window while Bruno plays asks too; Stay keeps everything
         frames(app, 1, [pygame.event.Event(pygame.QUIT)])
@@ -815,16 +783,16 @@ class TestHost:
 def test_lobby_head_chooses_and_others_wait(app):
     from game.scenes.lobby import LobbyScene
     booked = {"type": "UpdateBookedSeats", "bookedSeats": 2, "canPrepareNewGame": "Ada"}
-    head = GameSession(FakeRemote("Ada", [booked]), app.config, "Ada")
+    head = GameSession(Feed("Ada", [booked], host=LAN_HOST), app.config, "Ada")
     app.stack.push(LobbyScene(app, head))
     frames(app, 2)
     assert app.stack.top.choosing
     click(app, "players_3")
     assert head.match.sent == [("new_game", 3)]
-    head.match.queue.append({"type": "UpdateJoinGame", "playersCount": 3})
+    head.match.say({"type": "UpdateJoinGame", "playersCount": 3})
     frames(app, 2)
     assert "players_3" not in app.stack.top.widgets
-    other = GameSession(FakeRemote("Bea", [booked]), app.config, "Bea")
+    other = GameSession(Feed("Bea", [booked], host=LAN_HOST), app.config, "Bea")
     app.stack.reset(LobbyScene(app, other))
     frames(app, 2)
     assert not app.stack.top.choosing and "players_1" not in app.stack.top.widgets
@@ -833,7 +801,7 @@ def test_lobby_head_chooses_and_others_wait(app):
 def test_lobby_leave_closes_the_match(app):
     from game.scenes.lobby import LobbyScene
     from game.scenes.title import TitleScene
-    s = GameSession(FakeRemote("Ada", []), app.config, "Ada")
+    s = GameSession(Feed("Ada", [], host=LAN_HOST), app.config, "Ada")
     app.stack.push(LobbyScene(app, s))
     frames(app, 2)
     click(app, "leave")
@@ -874,7 +842,7 @@ class TestGameOver:
         g._end(Termination.ROUND_COMPLETED)
         assert g.outcome().winners == ("Ada", "Bea")
         for me, headline in (("Bea", "You share the win"), ("Cy", "A shared win")):
-            s = GameSession(FakeRemote(me, [player_view(g, me)]), app.config, me)
+            s = GameSession(Feed(me, [player_view(g, me)], host=LAN_HOST), app.config, me)
             s.pump()
             scene = GameOverScene(app, s)
             assert scene.headline == headline
@@ -946,7 +914,7 @@ class TestOverlay:
 
     def test_router_maps_every_stage(self, app, board_module):
         from game.scenes import game_over, lobby, router, setup
-        s = GameSession(FakeRemote("Ada"), app.config, "Ada")
+        s = GameSession(Feed("Ada", host=LAN_HOST), app.config, "Ada")
         assert isinstance(router.scene_for(app, s), lobby.LobbyScene)
         s, _ = table_session(app.config, ["Ada"], 0)
         assert isinstance(router.scene_for(app, s), setup.LeaderChoiceScene)

@@ -4,43 +4,25 @@ the replay from the server (in the real frame loop) and keeps it for the Past ga
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
 from game.client import replay as C
-from game.match import RemoteMatch
 from game.rules import default_config
 from game.rules.playout import choose
 from game.rules.views import player_view
 from game.scenes.app import App
 from game.scenes.replay import ReplayScene, watch_finished
-from game.client.session import GameSession
+from support.remote import solo_session
+from support.wait import pump_until
 
 CFG = default_config()
 pytestmark = pytest.mark.timeout(120)
 
 
-def pump_until(session: GameSession, pred, timeout: float = 10.0, app: App | None = None) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if app is not None:
-            app.frame(0.016)
-        else:
-            session.pump()
-        if pred():
-            return
-        time.sleep(0.005)
-    raise AssertionError("timed out")
-
-
 def test_undo_and_the_replay_of_a_game_on_our_server(server, tmp_path):
-    host, port = server.address
-    match = RemoteMatch(host, port, "Ada", token_file=tmp_path / "seats.json")
-    session = GameSession(match, CFG, "Ada")
-    pump_until(session, lambda: session.lobby.head == "Ada")
-    match.new_game(1)
-    pump_until(session, lambda: session.vm.has_game)
+    session = solo_session(server, "Ada", tmp_path / "seats.json")
+    match = session.match
     assert match.supports_undo
     game = server.room_of("Ada").game
     rng = random.Random(5)

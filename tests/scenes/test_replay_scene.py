@@ -25,8 +25,6 @@ CFG = default_config()
 
 @pytest.fixture
 def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
     import game.scenes.replay as scene_module
     monkeypatch.setattr(scene_module, "default_export_dir", lambda: tmp_path / "exported")
     (tmp_path / "exported").mkdir()          # (a documents folder: there already, never made by the game)
@@ -218,8 +216,6 @@ def test_export_goes_to_the_games_data_never_over_a_file_and_makes_no_folder_una
     """With MOR_DATA_DIR set, Export wrote to ~/Documents (and made a folder there unasked), and a
     second export replaced the first without asking: it goes to the data folder's exports, and
     a second export is a second file."""
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     (tmp_path / "home").mkdir()
     from game.client.replay import open_replay

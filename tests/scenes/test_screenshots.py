@@ -30,9 +30,7 @@ SCENES = {
 }
 
 
-def test_every_screenshot_shows_its_own_scene(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+def test_every_screenshot_shows_its_own_scene():
     app = App(headless=True, size=(1024, 640))
     seen: dict[str, str] = {}
     try:

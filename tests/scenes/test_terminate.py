@@ -13,7 +13,7 @@ import pygame
 import pytest
 
 import test_menus
-from test_menus import app, click, dirs, frames  # noqa: F401  (fixtures)
+from test_menus import app, click, frames  # noqa: F401  (fixtures)
 
 from game.scenes.ask import AskScene
 

@@ -13,19 +13,18 @@ import pytest
 
 from game.match import BotMatch
 from game.rules import default_config
-from game.rules.actions import ReqChooseLeaders, ReqChooseResources
+from game.rules.actions import ReqChooseLeaders
 from game.scenes.app import App
 from game.settings import BOT_PACES
 from game.client import board_input as BI
+from support.wait import frames_until
 
 CFG = default_config()
 pytestmark = pytest.mark.timeout(240)
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+def app():
     a = App(headless=True, size=(1280, 800))
     yield a
     while a.stack.top is not None:
@@ -50,14 +49,6 @@ def click(app: App, name: str, n: int = 3) -> None:
     widget = app.stack.top.widgets[name]
     assert widget.is_enabled, f"{name} is disabled"
     click_at(app, widget.rect.center, n)
-
-
-def frames_until(app: App, cond, timeout: float = 20.0) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        assert time.monotonic() < end, "timed out"
-        app.frame(1 / 60)
-        time.sleep(0.002)
 
 
 def first_frame_ok(app: App) -> None:
@@ -164,7 +155,7 @@ def test_a_game_against_three_bots_from_the_title_to_the_end_with_the_mouse(app,
 
 
 def test_the_game_is_saved_after_every_move_and_continued_from_the_title(app, monkeypatch):
-    from game.scenes.setup import LeaderChoiceScene, WaitingScene
+    from game.scenes.setup import LeaderChoiceScene
     monkeypatch.setitem(BOT_PACES, "normal", 0.0)
     open_versus(app)
     click(app, "count_2")
@@ -189,8 +180,8 @@ def test_the_game_is_saved_after_every_move_and_continued_from_the_title(app, mo
     again = app.stack.top.session.match
     assert isinstance(again, BotMatch) and again.bots == match.bots
     assert [list(h[:2]) for h in again.game.history] == [h[:2] for h in history]
-    assert isinstance(app.stack.top, (LeaderChoiceScene, WaitingScene)) or app.stack.top.session.stage() in (
-        "resources", "waiting", "board")
+    # past the leaders kept before leaving (the bots' own choices may still be under way)
+    assert not isinstance(app.stack.top, LeaderChoiceScene) and app.stack.top.session.stage() != "leaders"
     again.close()
 
 
@@ -258,27 +249,6 @@ def test_a_saved_game_is_never_replaced_without_asking_and_a_broken_one_is_repor
     app.stack.top.session.match.close()
 
 
-def test_bot_moves_come_one_at_a_time_at_the_pace(tmp_path):
-    match = BotMatch(CFG, "Ada", ["easy", "easy"], seed=8, pace=0.25)
-    me = match.game.player("Ada")
-    match.send(ReqChooseLeaders(tuple(me.hand[:2])))
-    if me.bonus:
-        shelf = me.shelves[-1]
-        match.send(ReqChooseResources({shelf.id: {"Coin": me.bonus}}))
-    seen: list[tuple[float, str]] = []
-    end = time.monotonic() + 20
-    while len(seen) < 6 and time.monotonic() < end and not (
-            match.game.phase == "play" and match.game.current_player.nickname == "Ada"):
-        for m in match.poll():
-            if m["type"] == "UpdateAction" and m["player"] != "Ada":
-                seen.append((time.monotonic(), m["player"]))
-        time.sleep(0.005)
-    match.close()
-    assert len(seen) >= 4
-    gaps = [b - a for (a, _), (b, _) in zip(seen, seen[1:])]
-    assert min(gaps) >= 0.2, gaps   # (read a little after each move is made: a margin)
-
-
 def test_the_pace_is_a_setting(app):
     from game.scenes.settings_page import SettingsScene
     app.stack.push(SettingsScene(app))
@@ -290,14 +260,6 @@ def test_the_pace_is_a_setting(app):
     assert app.settings.bot_pace == "slow"
     from game.settings import Settings
     assert Settings.load().bot_pace == "slow"
-
-
-def test_bad_levels_are_refused():
-    from game.bots import UnknownLevel
-    with pytest.raises(UnknownLevel):
-        BotMatch(CFG, "Ada", ["easy", "godlike"], seed=1)
-    with pytest.raises(ValueError):
-        BotMatch(CFG, "Ada", ["easy"] * 4, seed=1)
 
 
 def test_a_hosted_lan_game_with_a_remote_client_and_a_bot_the_host_seated(app, monkeypatch):

@@ -22,12 +22,6 @@ SIZES = [(1024, 640), (1920, 1080)]
 ALL = {"cards": True, "arrows": True, "track": True, "board": True, "actions": True}
 
 
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-
-
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -160,13 +154,13 @@ def test_a_hosted_game_joined_over_loopback_shows_whole_boards_on_their_first_fr
 
 @pytest.mark.timeout(120)
 def test_from_the_scores_the_final_board_of_every_player(tmp_path):
-    from screenshots import _played_out, session_for
+    from support.table import played_out, session_for
 
     from game.scenes.game_over import GameOverScene
     app = App(headless=True, size=(1024, 640))
     walk = Walk(app, tmp_path / "frames", "end")
     try:
-        app.stack.push(GameOverScene(app, session_for(_played_out(["Ada", "Bruno", "Cora"], 4), "Ada")))
+        app.stack.push(GameOverScene(app, session_for(played_out(["Ada", "Bruno", "Cora"], 4), "Ada")))
         walk.frames(2)
         walk.press("See the final board")
         walk.until_scene("BoardScene")

@@ -21,12 +21,6 @@ pytestmark = pytest.mark.timeout(120)
 SIZES = [(1024, 640), (1920, 1080)]
 
 
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-
-
 @pytest.fixture
 def pointer(monkeypatch):
     """Where the system pointer is (pygame_gui reads it for hovering; a headless display has none):
@@ -98,7 +92,7 @@ def test_the_hint_tooltip_is_wide_and_covers_no_button_of_the_action_bar(size, p
 def _table(size, nicks=("Ada", "Bruno", "Cora"), faith: int | None = None) -> tuple[Walk, object]:
     """A board in the middle of a game (Ada to play, a card in her second slot, two leaders in
     hand), through the real frame loop; ``faith``: Ada one step before the first pope space."""
-    from screenshots import TableMatch, mid_game
+    from support.table import Table, mid_game
 
     from game.rules import default_config
     from game.scenes.board import BoardScene
@@ -109,7 +103,7 @@ def _table(size, nicks=("Ada", "Bruno", "Cora"), faith: int | None = None) -> tu
             p.faith = faith if p.nickname == "Ada" else 2
     app = App(headless=True, size=size)
     walk = Walk(app, None, "table")
-    app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+    app.stack.push(BoardScene(app, GameSession(Table(game, "Ada"), default_config(), "Ada")))
     walk.frames(2)
     walk.frames(1)
     app.frame(5.0)                   # past the glow of the first frame
@@ -236,7 +230,7 @@ def test_the_base_production_picker_has_cells_to_click_comfortably(size):
 def _solo_with_a_stone_depot(size) -> tuple[Walk, object]:
     """A solo board: shelves empty, 2 Coin, 3 Stone; a played leader's empty depot for 2 Stone;
     the market's first row all white (taking it stores nothing)."""
-    from screenshots import TableMatch, mid_game
+    from support.table import Table, mid_game
 
     from game.rules import default_config
     from game.scenes.board import BoardScene
@@ -256,7 +250,7 @@ def _solo_with_a_stone_depot(size) -> tuple[Walk, object]:
     game.market[:cols] = ["Zero"] * cols      # the first row gives nothing: no suggestion to rearrange
     app = App(headless=True, size=size)
     walk = Walk(app, None, "shelves")
-    app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+    app.stack.push(BoardScene(app, GameSession(Table(game, "Ada"), default_config(), "Ada")))
     walk.frames(2)
     app.frame(5.0)
     return walk, game
@@ -339,7 +333,7 @@ def test_in_a_plan_one_resource_dragged_onto_a_depot_moves_alone(size):
 def _solo_near_the_end(size) -> tuple[Walk, object]:
     """A solo board, main action done, Lorenzo's black cross at 22 and his next token a +2 move:
     ending the turn ends the game (the cross reaches 24, the third report)."""
-    from screenshots import TableMatch, mid_game
+    from support.table import Table, mid_game
 
     from game.rules import default_config
     from game.scenes.board import BoardScene
@@ -353,7 +347,7 @@ def _solo_near_the_end(size) -> tuple[Walk, object]:
     app = App(headless=True, size=size)
     app.settings.confirm_end_turn = False
     walk = Walk(app, None, "end")
-    app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+    app.stack.push(BoardScene(app, GameSession(Table(game, "Ada"), default_config(), "Ada")))
     walk.frames(2)
     app.frame(5.0)
     return walk, game
@@ -416,7 +410,7 @@ def test_the_connection_lost_card_is_opaque_over_a_blurred_board(size):
 def _solo_with_tokens_face_up(size) -> tuple[Walk, object]:
     """A solo board where Lorenzo has turned up a -2 Purple, a +2 and a -2 Green since the shuffle
     (his last one the -2 Green)."""
-    from screenshots import TableMatch, mid_game
+    from support.table import Table, mid_game
 
     from game.rules import default_config
     from game.scenes.board import BoardScene
@@ -431,7 +425,7 @@ def _solo_with_tokens_face_up(size) -> tuple[Walk, object]:
     game.last_token = up[-1]
     app = App(headless=True, size=size)
     walk = Walk(app, None, "pile")
-    app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+    app.stack.push(BoardScene(app, GameSession(Table(game, "Ada"), default_config(), "Ada")))
     walk.frames(2)
     app.frame(5.0)
     walk.move((3, 3))
@@ -507,7 +501,7 @@ def test_on_the_first_turn_produce_is_greyed_and_says_why(size, pointer):
 def test_a_leaders_greyed_play_says_what_is_missing_and_its_card_stays_small(size, pointer):
     """A fresh solo board (nothing owned): a leader clicked opens Play (greyed) and Discard; the
     pointer still on the card shows no enlarged card over the board; hovering Play says why."""
-    from screenshots import TableMatch, mid_game
+    from support.table import Table, mid_game
 
     from game.rules import default_config
     from game.scenes.board import BoardScene
@@ -516,7 +510,7 @@ def test_a_leaders_greyed_play_says_what_is_missing_and_its_card_stays_small(siz
     game = mid_game(["Ada"], 3, 0)
     app = App(headless=True, size=size)
     walk = Walk(app, None, "leader")
-    app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+    app.stack.push(BoardScene(app, GameSession(Table(game, "Ada"), default_config(), "Ada")))
     walk.frames(2)
     app.frame(5.0)
     L = board_layout(size, 1, True)
@@ -547,7 +541,7 @@ def test_a_leader_the_engine_refuses_is_said_in_the_players_words(size, monkeypa
     missing and what the player can do, never the engine's "Requirements not met" (in the log)."""
     import logging
 
-    from screenshots import TableMatch, mid_game
+    from support.table import Table, mid_game
 
     from game.rules import default_config
     from game.scenes import board_base as board_module
@@ -568,7 +562,7 @@ def test_a_leader_the_engine_refuses_is_said_in_the_players_words(size, monkeypa
     p.strongbox.content = {res: n}
     app = App(headless=True, size=size)
     walk = Walk(app, None, "leader")
-    app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+    app.stack.push(BoardScene(app, GameSession(Table(game, "Ada"), default_config(), "Ada")))
     walk.frames(2)
     app.frame(5.0)
     try:
@@ -615,7 +609,7 @@ def test_a_grid_cards_hover_card_covers_neither_the_grid_nor_the_markets_arrows(
         _close(walk.app)
 
 
-def test_undo_after_a_resume_says_why_it_is_greyed(tmp_path, pointer):
+def test_undo_after_a_resume_says_why_it_is_greyed(pointer):
     """A move made, the game left and continued from the title: Undo is greyed, and says that
     nothing can be taken back since the game was resumed."""
     from walk import board_geometry
@@ -755,32 +749,16 @@ def test_an_opponents_board_keeps_its_caption_off_the_faith_track(size):
         _close(walk.app)
 
 
-def test_a_bot_of_a_game_on_this_machine_is_named_with_its_level():
-    """The top bar's name cards and the scores name a bot with its level (a game against the
-    computer knows them: its match's ``bots``)."""
-    from game.client.session import GameSession
-    from game.match import Match
-    from game.rules import default_config
-
-    class Bots(Match):
-        nickname = "Ada"
-        bots = {"Lucrezia (bot)": "hard"}
-
-    s = GameSession(Bots(), default_config(), "Ada")
-    assert s.shown_name("Lucrezia (bot)") == "Lucrezia · hard bot"
-    assert s.shown_name("Ada") == "Ada" and s.shown_name("Cosimo (bot)") == "Cosimo (bot)"
-
-
 def test_a_bot_of_a_server_game_is_named_with_the_level_the_server_says():
     """Our server tells our clients the bots' levels (UpdateGame.botLevels): the name cards use them."""
-    from screenshots import TableMatch, mid_game
+    from support.table import Table, mid_game
 
     from game.rules import default_config
     from game.rules.views import player_view
     from game.scenes.board import BoardScene
     from game.client.session import GameSession
     game = mid_game(["Ada", "Piero (bot)"], 3, 20)
-    match = TableMatch(game, "Ada")
+    match = Table(game, "Ada")
     match.out = [{**player_view(game, "Ada"), "botLevels": {"Piero (bot)": "hard"}}]
     app = App(headless=True, size=(1024, 640))
     walk = Walk(app, None, "levels")

@@ -21,12 +21,6 @@ pytestmark = pytest.mark.timeout(120)
 SIZES = [(1024, 640), (1920, 1080)]
 
 
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-
-
 class Words:
     """The words drawn by the frames run inside the test (every ``fonts.render``)."""
 
@@ -52,7 +46,7 @@ def _close(app: App) -> None:
 def _solo(size, *, cross: int, token: str, faith: int | None = None, setup=None):
     """Ada's solo board, main action done; Lorenzo's black cross at ``cross`` and his next token
     the first of kind ``token`` ("move": +2 spaces; "discard": two Blue cards)."""
-    from screenshots import TableMatch, mid_game
+    from support.table import Table, mid_game
 
     from game.rules import default_config
     from game.scenes.board import BoardScene
@@ -70,7 +64,7 @@ def _solo(size, *, cross: int, token: str, faith: int | None = None, setup=None)
     app = App(headless=True, size=size)
     app.settings.confirm_end_turn = False
     walk = Walk(app, None, "log")
-    session = GameSession(TableMatch(game, "Ada"), default_config(), "Ada")
+    session = GameSession(Table(game, "Ada"), default_config(), "Ada")
     app.stack.push(BoardScene(app, session))
     walk.frames(2)
     return walk, game, session
@@ -143,7 +137,7 @@ def test_a_solo_vatican_report_says_whether_the_player_is_in_the_section(size, f
 def test_with_others_the_last_round_says_who_began_it_and_the_end_who_won():
     """Ada discards a leader for the faith that takes her to the end of the track: the report,
     then who began the last round; the last turn played out: who won."""
-    from screenshots import TableMatch, mid_game
+    from support.table import Table, mid_game
 
     from game.rules import default_config
     from game.rules.actions import ReqEndTurn, ReqLeaderAction
@@ -153,7 +147,7 @@ def test_with_others_the_last_round_says_who_began_it_and_the_end_who_won():
     game.player("Ada").faith = 23
     game.player("Bruno").faith = 3
     game.fired = [True, True, False]
-    match = TableMatch(game, "Ada")
+    match = Table(game, "Ada")
     session = GameSession(match, default_config(), "Ada")
     session.pump()
     ada = game.player("Ada")
@@ -176,7 +170,7 @@ def test_with_others_the_last_round_says_who_began_it_and_the_end_who_won():
 
 def _swappable(seed_from: int = 3):
     """A solo game at Ada's turn with two shelves, one not empty, that fit each other's contents."""
-    from screenshots import mid_game
+    from support.table import mid_game
     for seed in range(seed_from, seed_from + 60):
         game = mid_game(["Ada"], seed, 12)
         shelves = game.player("Ada").shelves
@@ -194,7 +188,7 @@ def test_moves_in_the_warehouse_one_after_another_are_one_line_with_their_count(
     both; her next move in the market is a line of its own."""
     from types import SimpleNamespace
 
-    from screenshots import TableMatch
+    from support.table import Table
 
     from game.rules import default_config
     from game.rules.views import player_view
@@ -208,7 +202,7 @@ def test_moves_in_the_warehouse_one_after_another_are_one_line_with_their_count(
     app = App(headless=True, size=size)
     app.settings.confirm_end_turn = False
     walk = Walk(app, None, "log")
-    session = GameSession(TableMatch(game, "Ada"), default_config(), "Ada")
+    session = GameSession(Table(game, "Ada"), default_config(), "Ada")
     app.stack.push(BoardScene(app, session))
     walk.frames(3)
     vm = ViewModel("Ada")

@@ -16,12 +16,6 @@ from game.scenes.app import App
 from game.scenes.title import TitleScene
 
 
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-
-
 def _start(size, nickname: str) -> Walk:
     app = App(headless=True, size=size)
     app.settings.confirm_end_turn = False
@@ -107,7 +101,7 @@ def test_the_lost_connection_card_names_the_host_who_stopped_hosting(monkeypatch
 def test_the_lost_connection_card_keeps_its_words_inside_it(size, monkeypatch):
     """A table joined by its typed address: the card names the address; every line it draws is
     inside the card and none is smaller than the log's type."""
-    from screenshots import TableMatch, mid_game
+    from support.table import Table, mid_game
 
     from game.rules import default_config
     from game.scenes import overlay
@@ -126,7 +120,7 @@ def test_the_lost_connection_card_keeps_its_words_inside_it(size, monkeypatch):
         return bottom
     monkeypatch.setattr(overlay, "blit_lines", spy)
     game = mid_game(["Ada", "Bea"], 3, 10)
-    match = TableMatch(game, "Bea")
+    match = Table(game, "Bea")
     match.host, match.port, match.nickname = "192.0.2.2", 51015, "Bea"
     app = App(headless=True, size=size)
     walk = Walk(app, None, "lost")

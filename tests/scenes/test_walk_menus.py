@@ -21,12 +21,6 @@ from game.scenes.title import TitleScene
 pytestmark = pytest.mark.timeout(120)
 
 
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-
-
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -102,10 +96,10 @@ def test_the_waiting_room_overlaps_nothing_at_any_offered_window_size():
 
 # ---------------------------------------------------------------------------- the scores
 def _scores(walk: Walk) -> None:
-    from screenshots import _played_out, session_for
+    from support.table import played_out, session_for
 
     from game.scenes.game_over import GameOverScene
-    walk.app.stack.push(GameOverScene(walk.app, session_for(_played_out(["Ada", "Bruno"], 4), "Ada")))
+    walk.app.stack.push(GameOverScene(walk.app, session_for(played_out(["Ada", "Bruno"], 4), "Ada")))
 
 
 def test_an_enter_carried_over_from_the_board_does_not_skip_the_scores():
@@ -193,7 +187,7 @@ def test_the_damaged_save_question_dims_the_title_and_holds_it(size, tmp_path):
         _close(walk.app)
 
 
-def test_the_board_asks_over_a_dimmed_board_that_takes_no_clicks(tmp_path):
+def test_the_board_asks_over_a_dimmed_board_that_takes_no_clicks():
     from walk import board_geometry
     walk = _start((1024, 640))
     walk.app.settings.confirm_end_turn = True
@@ -265,7 +259,7 @@ def test_a_fresh_install_gets_a_nickname_of_its_own(monkeypatch):
 
 
 @pytest.mark.timeout(60)
-def test_two_fresh_installs_at_one_table_one_click_joins_the_second_under_another_name(tmp_path):
+def test_two_fresh_installs_at_one_table_one_click_joins_the_second_under_another_name():
     """Two apps with the same (fresh) settings, so the same default nickname: the guest's join is
     refused by name, and the join page offers to join as another name ("Player 2" for "Player",
 "Player 695" for "Player 694"), which seats them."""

@@ -23,12 +23,6 @@ pytestmark = pytest.mark.timeout(120)
 SIZES = [(1024, 640), (1920, 1080)]
 
 
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-
-
 
 def _both(*walks: Walk, until) -> None:
     end = time.monotonic() + 20
@@ -101,10 +95,10 @@ class Words:
 
 
 def _scores(walk: Walk, players: list[str], turns: int = 4) -> None:
-    from screenshots import _played_out, session_for
+    from support.table import played_out, session_for
 
     from game.scenes.game_over import GameOverScene
-    walk.app.stack.push(GameOverScene(walk.app, session_for(_played_out(players, turns), players[0])))
+    walk.app.stack.push(GameOverScene(walk.app, session_for(played_out(players, turns), players[0])))
 
 
 # ---------------------------------------------------------------------------- the game-over table

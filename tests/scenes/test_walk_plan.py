@@ -16,12 +16,6 @@ pytestmark = pytest.mark.timeout(120)
 SIZES = [(1024, 640), (1920, 1080)]
 
 
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-
-
 @pytest.fixture
 def words(monkeypatch):
     """Every line the plan panel draws, with its type size: [(words, size)] (what the player reads)."""
@@ -54,7 +48,7 @@ def _close(app: App) -> None:
 
 def _two_stone(size, first_row=("Stone", "Stone", "Faith", "Zero")) -> tuple[Walk, object]:
     """A solo board, shelves empty; the market's first row gives 2 Stone (and a faith)."""
-    from screenshots import TableMatch, mid_game
+    from support.table import Table, mid_game
 
     from game.rules import default_config
     from game.scenes.board import BoardScene
@@ -65,7 +59,7 @@ def _two_stone(size, first_row=("Stone", "Stone", "Faith", "Zero")) -> tuple[Wal
     game.market[:len(first_row)] = list(first_row)
     app = App(headless=True, size=size)
     walk = Walk(app, None, "plan")
-    app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+    app.stack.push(BoardScene(app, GameSession(Table(game, "Ada"), default_config(), "Ada")))
     walk.frames(2)
     app.frame(5.0)
     walk.move((3, 3))

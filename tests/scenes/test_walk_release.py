@@ -18,12 +18,6 @@ pytestmark = pytest.mark.timeout(120)
 SIZES = [(1024, 640), (1920, 1080)]
 
 
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-
-
 
 # ---------------------------------------------------------------------------- the waiting room's seats
 def _pawns_drawn(walk: Walk) -> int:
@@ -126,7 +120,7 @@ def test_waiting_to_reconnect_redraws_only_the_card_over_the_board_dimmed_once(m
     again under it, then covered by its own dimmed copy. The board is drawn and dimmed once; then
     only the card and its breathing dots. Once reconnecting has failed nothing moves, and the
     app sleeps."""
-    from screenshots import mid_game, session_for
+    from support.table import mid_game, session_for
 
     from game.scenes.board import BoardScene
     walk = start((1920, 1080))

@@ -18,12 +18,6 @@ SIZES = [(1024, 640), (1920, 1080)]
 NICKS = ("Ada", "Isabella (bot)", "Lucrezia (bot)", "Cosimo (bot)")
 
 
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-
-
 def _close(app: App) -> None:
     while app.stack.top is not None:
         app.stack.pop()
@@ -31,7 +25,7 @@ def _close(app: App) -> None:
 
 def _table(size, faith: dict[str, int] | None = None) -> tuple[Walk, object]:
     """Ada's turn at a 4-player table against three bots of known levels (a game on this machine)."""
-    from screenshots import TableMatch, mid_game
+    from support.table import Table, mid_game
 
     from game.rules import default_config
     from game.scenes.board import BoardScene
@@ -40,7 +34,7 @@ def _table(size, faith: dict[str, int] | None = None) -> tuple[Walk, object]:
     for p in game.players:
         if faith and p.nickname in faith:
             p.faith = faith[p.nickname]
-    match = TableMatch(game, "Ada")
+    match = Table(game, "Ada")
     match.bots = {"Isabella (bot)": "medium", "Lucrezia (bot)": "hard", "Cosimo (bot)": "easy"}
     app = App(headless=True, size=size)
     walk = Walk(app, None, "table")
@@ -135,7 +129,7 @@ def test_pawns_on_one_space_stand_side_by_side_readable_over_their_space(size):
 def test_lorenzos_cross_and_the_players_pawn_on_one_space_stand_apart(size):
     """Solo: the player and Lorenzo's black cross on space 3: the pawn in its colour, the cross
     dark, side by side over space 3, as large as a pawn."""
-    from screenshots import TableMatch, mid_game
+    from support.table import Table, mid_game
 
     from game.rules import default_config
     from game.scenes.board import BoardScene
@@ -145,7 +139,7 @@ def test_lorenzos_cross_and_the_players_pawn_on_one_space_stand_apart(size):
     game.player("Ada").faith, game.black_cross = 3, 3
     app = App(headless=True, size=size)
     walk = Walk(app, None, "solo")
-    app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+    app.stack.push(BoardScene(app, GameSession(Table(game, "Ada"), default_config(), "Ada")))
     walk.frames(2)
     app.frame(5.0)
     walk.frames(2)
@@ -230,7 +224,7 @@ def test_an_opponents_board_is_named_as_their_card_names_them(size, monkeypatch)
 def test_lorenzos_warning_goes_when_the_game_is_over(size, monkeypatch):
     """Solo, one Purple token from losing, Lorenzo's next token ends the game (his cross to 24):
     the warning is in the top bar before, and gone from the board once the game is over."""
-    from screenshots import TableMatch, mid_game
+    from support.table import Table, mid_game
 
     from game.rules import default_config
     from game.scenes.board import BoardScene
@@ -257,7 +251,7 @@ def test_lorenzos_warning_goes_when_the_game_is_over(size, monkeypatch):
     app.settings.confirm_end_turn = False
     walk = Walk(app, None, "end")
     try:
-        app.stack.push(BoardScene(app, GameSession(TableMatch(game, "Ada"), default_config(), "Ada")))
+        app.stack.push(BoardScene(app, GameSession(Table(game, "Ada"), default_config(), "Ada")))
         walk.frames(2)
         app.frame(5.0)
         assert any("Beware" in w for w in said), said

@@ -22,12 +22,6 @@ pytestmark = pytest.mark.timeout(120)
 ALL = {"cards": True, "arrows": True, "track": True, "board": True, "actions": True}
 
 
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-
-
 @pytest.fixture
 def server(tmp_path):
     srv = Server(default_config(), ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", seed=3,

@@ -1,4 +1,7 @@
-"""A program run in a real pseudo-terminal, read line by line as a screen reader reads it."""
+"""The text client run in a real pseudo-terminal, read line by line as a screen reader reads it.
+
+Its games are dealt from ``seed`` (``MOR_SEED``: every test that plays a game seeds it), and it
+keeps the test's settings and saves (the kit's ``dirs`` fixture put them in the environment)."""
 from __future__ import annotations
 
 import os
@@ -13,13 +16,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class PtyProgram:
-    """``python -m game.text.terminal ARGS`` on a pty: :meth:`expect` waits for a line, :meth:`send` types."""
+    """``python -m game.text.terminal ARGS`` on a pty, its games dealt from ``seed``: :meth:`expect`
+    waits for a line, :meth:`send` types, :meth:`quit` leaves from the main menu. ``env`` is added
+    to this process's environment."""
 
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+    def __init__(self, args: list[str], *, seed: int, env: dict[str, str] | None = None) -> None:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:   # the child: the text client on the pty
             os.chdir(ROOT)
-            os.execve(sys.executable, [sys.executable, "-m", "game.text.terminal", *args], {**os.environ, **env})
+            os.execve(sys.executable, [sys.executable, "-m", "game.text.terminal", *args],
+                      {**os.environ, "MOR_SEED": str(seed), **(env or {})})
         self.buffer = ""
         self.lines: list[str] = []     # every complete line read so far
         self.read = 0                  # lines already matched by expect
@@ -81,6 +87,18 @@ class PtyProgram:
             self._fill(min(deadline, time.monotonic() + 0.1))
         self.kill()
         raise AssertionError(f"still running after {timeout} s; last lines: {self.lines[-15:]}")
+
+    def quit(self) -> None:
+        """From the main menu: quit, the goodbye said, and the program ended with status 0."""
+        self.send("quit")
+        self.expect("Goodbye.")
+        assert self.wait() == 0
+
+    def __enter__(self) -> "PtyProgram":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
 
     def kill(self) -> None:
         try:

@@ -9,6 +9,7 @@ from game.client.games import default_config
 from game.client.session import GameSession
 from game.match import LocalMatch
 from game.text.play import GameShell
+from support.wait import until
 
 
 class Said(list):
@@ -269,8 +270,6 @@ def test_the_productions_of_a_plan_are_said_in_their_numbers_order(tmp_path):
 def test_end_on_the_last_turn_of_the_game_says_the_game_ends(tmp_path):
     """In the last round, End from the last seat says the game ends there, not that the first
     player plays next."""
-    import time
-
     from game.match import BotMatch
     config = default_config()
     session = GameSession(BotMatch(config, "Ada", ["easy"], seed=4, save_path=tmp_path / "b.json", pace=0),
@@ -284,11 +283,7 @@ def test_end_on_the_last_turn_of_the_game_says_the_game_ends(tmp_path):
         shell.command("")
         shell.command("resources Coin")
         shell.command("")
-        deadline = time.monotonic() + 20
-        while not (session.stage() == "board" and session.vm.my_turn):
-            assert time.monotonic() < deadline, said[-5:]
-            time.sleep(0.02)
-            shell.follow()
+        until(lambda: session.stage() == "board" and session.vm.my_turn, shell.follow, what="Ada's turn")
         shell.command("take row 1")
         shell.command("")
         n = len(said)

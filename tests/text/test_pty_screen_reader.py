@@ -6,13 +6,12 @@ import os
 
 import pytest
 
-from .pty_helper import PtyProgram
+from support.pty import PtyProgram
 
 
-def solo_game(tmp_path, *args: str, seed: int = 1) -> PtyProgram:
+def solo_game(*args: str, seed: int = 1) -> PtyProgram:
     """A new solo game on a pty (the deal of ``seed``), its leaders kept: the player's turn."""
-    env = {"MOR_DATA_DIR": str(tmp_path / "data"), "MOR_CONFIG_DIR": str(tmp_path / "cfg"), "MOR_SEED": str(seed)}
-    p = PtyProgram(["--plain", "--name", "Ada", *args], env)
+    p = PtyProgram(["--plain", "--name", "Ada", *args], seed=seed)
     p.expect("Main menu")
     p.send("1")
     p.expect("Choose the 2 leaders you keep")
@@ -22,13 +21,13 @@ def solo_game(tmp_path, *args: str, seed: int = 1) -> PtyProgram:
 
 
 @pytest.mark.parametrize("key, why", [(b"\x04", "The end of the input: leaving."), (b"\x03", "Ctrl-C: leaving.")])
-def test_ctrl_d_and_ctrl_c_in_a_game_say_that_it_is_left_and_saved(tmp_path, key, why):
+def test_ctrl_d_and_ctrl_c_in_a_game_say_that_it_is_left_and_saved(key, why):
     """Also when what started the game ignored Ctrl-C (a launcher, a test runner's worker): the
     ignored signal is inherited, and the player would be stuck."""
     import signal
     was = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        p = solo_game(tmp_path)
+        p = solo_game()
     finally:
         signal.signal(signal.SIGINT, was)
     try:
@@ -52,8 +51,7 @@ def test_hosting_on_a_port_in_use_asks_for_another_one(tmp_path):
     taken = blocker.getsockname()[1]
     (tmp_path / "cfg").mkdir()
     (tmp_path / "cfg" / "settings.json").write_text(json.dumps({"server_port": taken}))
-    env = {"MOR_DATA_DIR": str(tmp_path / "data"), "MOR_CONFIG_DIR": str(tmp_path / "cfg")}
-    p = PtyProgram(["--plain", "--name", "Ada"], env)
+    p = PtyProgram(["--plain", "--name", "Ada"], seed=1)
     try:
         host = p.expect("Host a game on this network")
         p.send(host.split(".")[0])
@@ -76,10 +74,10 @@ def test_hosting_on_a_port_in_use_asks_for_another_one(tmp_path):
         blocker.close()
 
 
-def test_a_long_game_continued_tells_its_last_lines_not_its_whole_log(tmp_path):
+def test_a_long_game_continued_tells_its_last_lines_not_its_whole_log():
     """Continuing a saved game says the last lines of its log and how to hear more, not every
     line since the start (a screen reader would read them all before the player's turn)."""
-    p = solo_game(tmp_path)
+    p = solo_game()
     try:
         for _ in range(9):        # a take and its undo: two lines of the log each time
             p.send("take row 1", "", "undo", "")
@@ -100,10 +98,10 @@ def test_a_long_game_continued_tells_its_last_lines_not_its_whole_log(tmp_path):
         p.kill()
 
 
-def test_the_boards_signs_are_said_in_words(tmp_path):
+def test_the_boards_signs_are_said_in_words():
     """The log's compact signs (a dash between clauses, +1, a trailing ellipsis) are read aloud as
     noise: the text client says them in words."""
-    p = solo_game(tmp_path)
+    p = solo_game()
     try:
         p.send("take row 1", "discard 1", "")
         took = p.expect("Ada took row 1")
@@ -124,10 +122,10 @@ def test_the_boards_signs_are_said_in_words(tmp_path):
     assert not noise, noise
 
 
-def test_bad_lines_are_answered_shortly_and_the_game_goes_on(tmp_path):
+def test_bad_lines_are_answered_shortly_and_the_game_goes_on():
     """A very long line, an unknown word, a wrong number, an empty line: each gets one short
     answer (never the line read back), and the game is as it was."""
-    p = solo_game(tmp_path)
+    p = solo_game()
     try:
         p.send("x" * 1000)
         assert p.expect("too long") == ("That line is too long (1000 characters): nothing was done. "
@@ -149,11 +147,10 @@ def test_bad_lines_are_answered_shortly_and_the_game_goes_on(tmp_path):
     assert not [line for line in p.lines if len(line) > 400 and not line.startswith("xxxx")]
 
 
-def test_a_game_against_the_computer_says_the_order_of_the_turns(tmp_path):
+def test_a_game_against_the_computer_says_the_order_of_the_turns():
     """Against two computer players: the start says who plays when, End says who plays next, and
     their moves are said as they happen, up to the player's turn again."""
-    env = {"MOR_DATA_DIR": str(tmp_path / "data"), "MOR_CONFIG_DIR": str(tmp_path / "cfg"), "MOR_SEED": "1"}
-    p = PtyProgram(["--plain", "--name", "Ada", "--bot-pace", "0"], env)
+    p = PtyProgram(["--plain", "--name", "Ada", "--bot-pace", "0"], seed=1)
     try:
         p.expect("Main menu")
         p.send("2")

@@ -10,30 +10,12 @@ import pytest
 
 from game.client.games import default_config
 from game.client.session import GameSession
-from game.match import Match
 from game.text import describe as D
 from game.text.play import GameShell
+from support.table import Feed
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "reference-transcripts"
 MARBLE = {"Zero": "white", "Faith": "red (Faith)"}
-
-
-class Wire(Match):
-    """A match that hands the session the lines the reference sent to one connection."""
-
-    def __init__(self, nickname: str) -> None:
-        self.nickname = nickname
-        self.queue: list[dict] = []
-
-    def poll(self) -> list[dict]:
-        out, self.queue = self.queue, []
-        return out
-
-    def send(self, action) -> None:
-        raise AssertionError("nothing is sent while the transcript is read")
-
-    def close(self) -> None:
-        pass
 
 
 def conversations():
@@ -52,7 +34,7 @@ def conversations():
 
 @pytest.mark.parametrize("conn,nick,records", list(conversations()))
 def test_market_board_and_score_follow_the_reference(conn, nick, records):
-    session = GameSession(Wire(nick), default_config(), nick)
+    session = GameSession(Feed(nick), default_config(), nick)
     shell = GameShell(session, lambda line: None)
     market = vp = faith = None
     points: dict[str, int] = {}
@@ -79,7 +61,7 @@ def test_market_board_and_score_follow_the_reference(conn, nick, records):
             faith = m["faithPoints"]
         elif t == "UpdateResourceContainer":
             contents[m["resContainer"]["id"]] = dict(m["resContainer"]["content"])
-        session.match.queue.append(m)
+        session.match.say(m)
         shell.follow()
         if market is None or not session.vm.game.get("isSetupDone"):
             continue
@@ -102,3 +84,4 @@ def test_market_board_and_score_follow_the_reference(conn, nick, records):
             assert score[0].startswith("The game is over: ")
         checked += 1
     assert checked >= 3
+    assert session.match.sent == []              # reading what is said sends nothing

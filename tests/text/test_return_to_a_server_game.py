@@ -5,19 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from game.text.client import Options, TextClient
-
-from .test_versus_gui import Said, until
+from support.text import at_server, text_client
+from support.wait import until
 
 
 @pytest.mark.timeout(60)
 def test_the_menu_takes_a_player_back_to_a_seat_kept_at_a_server(server, tmp_path):
     host, port = server.address
-    said = Said()
-    ada = TextClient(said, Options(nickname="Ada", data_dir=tmp_path / "data"))
-    ada.start()
-    ada.join_address(f"{host}:{port}")
-    until(lambda: said.has("You choose how many play"), ada.tick)
+    ada, said = at_server(server, "Ada", tmp_path / "data")
     ada.line("players 2 easy")
     until(lambda: said.has("Choose the 2 leaders you keep"), ada.tick)
     ada.line("keep 1 2")
@@ -25,9 +20,7 @@ def test_the_menu_takes_a_player_back_to_a_seat_kept_at_a_server(server, tmp_pat
     until(lambda: said.has("The game is on"), ada.tick)
     ada.close()                       # the terminal closed: the server keeps the seat
 
-    said = Said()
-    again = TextClient(said, Options(nickname="Someone", data_dir=tmp_path / "data"))
-    again.start()
+    again, said = text_client("Someone", tmp_path / "data")
     offer = next(line for line in said if "Return to your game" in line)
     assert offer == f"1. Return to your game at {host}:{port}, as Ada, with {offer.split('with ')[1]}", offer
     again.line("1")
@@ -37,9 +30,7 @@ def test_the_menu_takes_a_player_back_to_a_seat_kept_at_a_server(server, tmp_pat
     again.close()
 
     server.stop()                      # the server is gone: the seat is said unreachable, the menu again
-    said = Said()
-    third = TextClient(said, Options(nickname="Ada", data_dir=tmp_path / "data"))
-    third.start()
+    third, said = text_client("Ada", tmp_path / "data")
     third.line("1")
     until(lambda: said.has("Main menu", since=2), third.tick)
     assert any("127.0.0.1" in line and "connect" in line.lower() for line in said[1:]), said[-6:]

@@ -10,19 +10,18 @@ import pytest
 
 from game.netcode.protocol import fingerprint
 from game.settings import data_dir
-from game.text.client import Options, TextClient
 
-from .pty_helper import PtyProgram
-from .test_versus_gui import Said, until
+from support.pty import PtyProgram
+from support.text import text_client
+from support.wait import until
 
 pytestmark = pytest.mark.timeout(60)
 
 
-def test_connecting_securely_is_said_in_a_terminal_and_said_again_on_asking(tls_server, tmp_path):
+def test_connecting_securely_is_said_in_a_terminal_and_said_again_on_asking(tls_server):
     host, port = tls_server.address
     short = ":".join(tls_server.tls_fingerprint.removeprefix("SHA256:").split(":")[:4]) + "\u2026"
-    env = {"MOR_DATA_DIR": str(data_dir()), "MOR_CONFIG_DIR": str(tmp_path / "cfg")}
-    p = PtyProgram(["--plain", "--name", "Ada"], env)
+    p = PtyProgram(["--plain", "--name", "Ada"], seed=1)
     try:
         p.send(p.expect("Join a game on the network").split(".")[0])
         p.expect("Looking for tables on this network")
@@ -44,9 +43,7 @@ def test_connecting_securely_is_said_in_a_terminal_and_said_again_on_asking(tls_
 
 
 def test_a_plain_server_is_said_not_encrypted_and_a_changed_certificate_refused(server, tls_server):
-    said = Said()
-    ada = TextClient(said, Options(nickname="Ada", data_dir=data_dir()))
-    ada.start()
+    ada, said = text_client("Ada", data_dir())
     try:
         ada.join_address(f"127.0.0.1:{server.address[1]}")
         until(lambda: said.has("You choose how many play"), ada.tick)
@@ -74,16 +71,12 @@ def test_a_table_found_with_tls_is_joined_at_its_tls_port_without_asking(tmp_pat
     import game.match
     from game.netcode.server import Server, ServerOptions
     from game.rules.components import default_config
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
     cert, key = certs["one"]
     server = Server(default_config(), ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", announce=True,
                                                     announce_name="Ada's table", announce_host="Ada",
                                                     tls_cert=cert, tls_key=key, tls_port=0))
     host, port = server.start()
-    said = Said()
-    bea = TextClient(said, Options(nickname="Bea", data_dir=data_dir()))
-    bea.start()
+    bea, said = text_client("Bea", data_dir())
     try:
         join = next(line for line in said if "Join a game on the network" in line)
         bea.line(join.split(".")[0])

@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from game.text.client import Options, TextClient
-
-from .test_versus_gui import Said, until
+from support.text import text_client
+from support.wait import until
 
 
 @pytest.mark.timeout(60)
 def test_the_waiting_room_is_said_again_on_enter_with_its_invite_code(server, tmp_path):
     host, port = server.address
-    said_a, said_b = Said(), Said()
-    ada = TextClient(said_a, Options(nickname="Ada", data_dir=tmp_path / "a"))
-    bea = TextClient(said_b, Options(nickname="Bea", data_dir=tmp_path / "b"))
-    ada.start()
-    bea.start()
+    ada, said_a = text_client("Ada", tmp_path / "a")
+    bea, said_b = text_client("Bea", tmp_path / "b")
     ada.show_tables(f"{host}:{port}")
     ada.line("new Ada's game 3 private")
     until(lambda: said_a.has("its invite code is"), ada.tick)
