@@ -1,7 +1,5 @@
 """Shared test set-up: no display, no sound device and no network but loopback are needed anywhere."""
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -12,9 +10,6 @@ os.environ.setdefault("MOR_LAN_INTERFACES", "127.0.0.1")
 # ... and under a service type of their own, so a player's list on this machine never shows them
 # (each test has its own: see _lan_of_its_own)
 os.environ.setdefault("MOR_SERVICE_TYPE", "_mor-test._tcp.local.")
-# the benchmarks' shared code (``bench.lib``) is imported from the repository's root, as bench scripts do
-if str(Path(__file__).resolve().parent.parent) not in sys.path:
-    sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 
 def pytest_configure(config):

@@ -18,9 +18,8 @@ from game.bots import driver
 from game.bots.driver import BotPool, make_job
 from game.rules import Game, default_config
 from game.rules.playout import steps
-from support.wait import until
-
 from support.processes import alive
+from support.wait import until
 
 CFG = default_config()
 ROOT = Path(__file__).resolve().parents[2]

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.timeout(120)
 
 
 @pytest.fixture(autouse=True)
-def _dirs(monkeypatch):
+def _small_hint(monkeypatch):
     monkeypatch.setattr(H, "HINT_BUDGET", 8)      # a small search: the test is about the flow
 
 

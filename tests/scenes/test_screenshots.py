@@ -65,9 +65,7 @@ def drawn(name: str) -> bytes:
             app.stack.pop()
 
 
-def test_the_first_board_and_the_waiting_page_are_drawn_the_same_at_every_run(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+def test_the_first_board_and_the_waiting_page_are_drawn_the_same_at_every_run(monkeypatch):
     monkeypatch.delenv("MOR_SEED", raising=False)        # as on a developer's machine
     boards = [pygame.image.tobytes(first_board((1024, 640)), "RGB") for _ in range(2)]
     assert boards[0] == boards[1], "first-board-solo-1024x640.png is not the same picture twice"

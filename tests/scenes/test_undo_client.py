@@ -1,6 +1,6 @@
 """Undo on the board: the Undo button and Ctrl+Z take back the last move of the turn in the real
 frame loop; the view model takes the restored table cleanly; the log says who took what back.
-(The session's side of undo: tests/client/test_undo.py.)"""
+(The session's side of undo: tests/client/test_session_undo.py.)"""
 from __future__ import annotations
 
 

@@ -4,30 +4,22 @@ server that keeps one for that name says so first (back to that game, or another
 waiting room reached from a server's tables goes back to those tables."""
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
 import orjson
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from walk import Walk, close, free_port, start  # noqa: E402
+from walk import Walk, close, free_port, start
 
-from game.client.games import default_config  # noqa: E402
-from game.scenes.backdrop import OXBLOOD  # noqa: E402
-from game.client.session import GameSession  # noqa: E402
-from game.match import RemoteMatch, remember_unfinished  # noqa: E402
-from game.netcode.server import Server, ServerOptions  # noqa: E402
+from game.client.games import default_config
+from game.scenes.backdrop import OXBLOOD
+from game.client.session import GameSession
+from game.match import RemoteMatch, remember_unfinished
+from game.netcode.server import Server, ServerOptions
 
 pytestmark = pytest.mark.timeout(120)
 GAME = ("LeaderChoiceScene", "ResourceChoiceScene", "WaitingScene", "BoardScene")
-
-
-@pytest.fixture(autouse=True)
-def _dirs(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
 
 
 @pytest.fixture

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 from typing import Callable
+
+from .wait import until
 
 
 def alive(pid: int) -> bool:
@@ -37,13 +38,13 @@ def children(pid: int) -> list[int]:
 
 
 def wait_for(cond: Callable[[], object], timeout: float = 10.0, step: float = 0.05) -> bool:
-    """Whether ``cond()`` comes true within ``timeout`` seconds (asked every ``step`` seconds)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():
-            return True
-        time.sleep(step)
-    return bool(cond())
+    """Whether ``cond()`` comes true within ``timeout`` seconds (asked every ``step`` seconds):
+    :func:`support.wait.until` that answers instead of failing the test."""
+    try:
+        until(cond, timeout=timeout, pause=step)
+    except AssertionError:
+        return False
+    return True
 
 
 def all_gone(pids: list[int], timeout: float = 5.0) -> list[int]:

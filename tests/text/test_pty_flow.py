@@ -8,16 +8,12 @@ import pytest
 
 from game.client.games import default_config
 from game.match import LocalMatch, remember_unfinished
-from game.text.client import Options, TextClient
 
-from .pty_helper import PtyProgram
-from .test_versus_gui import Said, until
+from support.pty import PtyProgram
+from support.text import at_server
+from support.wait import until
 
 pytestmark = pytest.mark.timeout(60)
-
-
-def _env(tmp_path):
-    return {"MOR_DATA_DIR": str(tmp_path / "data"), "MOR_CONFIG_DIR": str(tmp_path / "cfg")}
 
 
 def test_play_solo_asks_before_it_replaces_the_saved_game(tmp_path):
@@ -29,7 +25,7 @@ def test_play_solo_asks_before_it_replaces_the_saved_game(tmp_path):
     saved = (data / "solo-game.json").read_bytes()
     (data / "bots-game.json").write_bytes(orjson.dumps({"bots": {"Bot 1 (bot)": "hard"}}))
     bots = (data / "bots-game.json").read_bytes()
-    p = PtyProgram(["--plain", "--name", "Ada"], _env(tmp_path))
+    p = PtyProgram(["--plain", "--name", "Ada"], seed=1)
     try:
         p.expect("Main menu")
         p.send("1")                                   # Play solo
@@ -68,7 +64,7 @@ def test_every_seat_kept_at_a_server_is_in_the_menu(tmp_path):
         remember_unfinished(data / "unfinished-games.json", f"10.0.0.{i}:51015/Ada",
                             {"host": f"10.0.0.{i}", "port": 51015, "nickname": "Ada", "players": ["Ada", "Bea"],
                              "at": 100 + i})
-    p = PtyProgram(["--plain", "--name", "Ada"], _env(tmp_path))
+    p = PtyProgram(["--plain", "--name", "Ada"], seed=1)
     try:
         p.expect("Main menu")
         offers = [p.expect("Return to your game at") for _ in range(5)]
@@ -83,15 +79,11 @@ def test_the_quick_game_where_a_seat_is_kept_asks_first(server, tmp_path):
     """QA: Quick game on a server where the player has an unfinished seat put them back in the
     old game without a word."""
     host, port = server.address
-    said = Said()
-    ada = TextClient(said, Options(nickname="Ada", data_dir=tmp_path / "data"))
-    ada.start()
-    ada.join_address(f"{host}:{port}")
-    until(lambda: said.has("You choose how many play"), ada.tick)
+    ada, said = at_server(server, "Ada", tmp_path / "data")
     ada.line("players 2 easy")
     until(lambda: said.has("Choose the 2 leaders you keep"), ada.tick)
     ada.close()                          # her seat is kept at the server, its game under way
-    p = PtyProgram(["--plain", "--name", "Ada"], _env(tmp_path))
+    p = PtyProgram(["--plain", "--name", "Ada"], seed=1)
     try:
         p.expect("Main menu")
         p.expect(f"1. Return to your game at {host}:{port}, as Ada")

@@ -10,15 +10,13 @@ import time
 import pytest
 
 from support.processes import all_gone, children, wait_for
+from support.pty import PtyProgram
 
-from .pty_helper import PtyProgram
 
-
-def started(tmp_path, worker: str) -> PtyProgram:
+def started(worker: str) -> PtyProgram:
     """The text client on a pty with a worker process under way: the computer player's (a game
     against one hard bot, at the leaders' choice) or the hint's (a solo game, a hint asked)."""
-    env = {"MOR_DATA_DIR": str(tmp_path / "data"), "MOR_CONFIG_DIR": str(tmp_path / "cfg"), "MOR_SEED": "3"}
-    p = PtyProgram(["--plain", "--name", "Ada"], env)
+    p = PtyProgram(["--plain", "--name", "Ada"], seed=3)
     p.expect("Main menu")
     if worker == "bot":
         p.send(p.expect("Play against the computer").split(".")[0])
@@ -37,8 +35,8 @@ def started(tmp_path, worker: str) -> PtyProgram:
 
 @pytest.mark.parametrize("worker, how", [("bot", "Ctrl-C"), ("bot", "Ctrl-D"), ("bot", "SIGTERM"),
                                          ("hint", "Ctrl-C")])
-def test_leaving_ends_the_workers_without_a_traceback(tmp_path, worker, how):
-    p = started(tmp_path, worker)
+def test_leaving_ends_the_workers_without_a_traceback(worker, how):
+    p = started(worker)
     try:
         assert wait_for(lambda: len(children(p.pid)) >= 2, 10), children(p.pid)  # the worker, the tracker
         kids = children(p.pid)

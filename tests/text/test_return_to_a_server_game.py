@@ -42,13 +42,8 @@ def test_a_guest_is_told_the_host_stopped_hosting_not_that_the_connection_was_lo
     """The window's guest and the terminal's were both told "connection lost" when the host
     chose Stop hosting, as after a crash: the server now says it stops on purpose, and so do
     the front ends."""
-    host, port = server.address
-    said = Said()
-    bea = TextClient(said, Options(nickname="Bea", data_dir=tmp_path / "data"))
-    bea.start()
+    bea, said = at_server(server, "Bea", tmp_path / "data")
     try:
-        bea.join_address(f"{host}:{port}")
-        until(lambda: said.has("You choose how many play"), bea.tick)
         bea.line("players 2 easy")
         until(lambda: said.has("Choose the 2 leaders you keep"), bea.tick)
         server.stop()                            # what the host's Stop hosting does
