@@ -9,7 +9,7 @@ it after the scenes; it wakes for the frame that takes it away.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pygame
 
@@ -23,19 +23,26 @@ SECONDS = 12.0
 
 @dataclass
 class Notice:
-    """``words`` shown until ``until`` (a :func:`time.monotonic` time)."""
+    """``words`` shown for :data:`SECONDS` from the first frame that shows them, until ``until``
+    (a :func:`time.monotonic` time; None: not drawn yet). The clock starts there, not when the
+    words were given: the page they go over may take seconds to make (a board, on a slow machine)."""
 
     words: str
-    until: float = field(default_factory=lambda: time.monotonic() + SECONDS)
+    until: float | None = None
     rect: pygame.Rect | None = None      # where it was last drawn
 
     def left(self, now: float | None = None) -> float:
         """Seconds before it goes (0: gone)."""
+        if self.until is None:
+            return SECONDS
         return max(0.0, self.until - (time.monotonic() if now is None else now))
 
 
 def draw_notice(surface: pygame.Surface, notice: Notice) -> pygame.Rect:
-    """Paint ``notice`` on a strip of paper at the top centre of ``surface``; returns the strip."""
+    """Paint ``notice`` on a strip of paper at the top centre of ``surface``; returns the strip.
+    The first time starts its clock."""
+    if notice.until is None:
+        notice.until = time.monotonic() + SECONDS
     w, _h = surface.get_size()
     u = unit_of(surface.get_size())
     size = max(13, round(21 * u))
