@@ -102,3 +102,21 @@ def test_a_tls_handshake_waits_its_turn_past_the_burst_and_is_closed_past_twice_
     assert None in waits                                 # past a burst's worth of waiting: closed
     gate.forget(100.0)
     assert gate.buckets == {}                            # whole again: forgotten
+
+
+def test_a_rooms_grace_is_told_to_our_clients_and_a_stale_timer_changes_nothing():
+    from game.netcode.room import Room
+    from game.rules.engine import Game
+    told: list[tuple[str, list]] = []
+    room = Room(1, Game.new(CONFIG, ["Ann", "Bob", "Ref"], 5), lambda nick, msgs: told.append((nick, msgs)))
+    room.plain = {"Ref"}                                 # a reference client: told nothing new
+    room.start(["Ann", "Bob", "Ref"])
+    told.clear()
+    room.drop("Ann", 100.0)
+    assert [(n, m[0]["type"], m[0]["player"]) for n, m in told] == [("Bob", "UpdatePlayerAway", "Ann")]
+    assert room.game.player("Ann").active and room.away == {"Ann": 100.0}
+    room.rejoin("Ann")                                   # back: Bob hears it, nothing was skipped
+    room.drop("Ann", 200.0)                              # gone again, a new grace
+    assert not room.grace_over("Ann", 100.0)             # the first grace's timer: nothing changes
+    assert room.game.player("Ann").active
+    assert room.grace_over("Ann", 200.0) and not room.game.player("Ann").active
