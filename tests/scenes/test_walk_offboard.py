@@ -331,7 +331,11 @@ def test_the_title_continues_a_saved_game_against_the_computer(size, monkeypatch
         walk.press("Play against the computer")
         walk.until_scene("VersusScene")
         walk.press("Start")
-        assert walk.scene == "VersusScene" and walk.button_at("Replace it") is not None
+        walk.until_scene("AskScene")
+        assert walk.button_at("New game, lose it") is not None and walk.button_at("Continue it") is not None
+        assert (walk.app.data_dir / "bots-game.json").read_bytes()[:40] == saved[:40]
+        walk.press("Cancel")
+        walk.until_scene("VersusScene")
         assert (walk.app.data_dir / "bots-game.json").read_bytes()[:40] == saved[:40]
     finally:
         _close(walk.app)
