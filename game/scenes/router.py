@@ -2,13 +2,17 @@
 
 :func:`scene_for` maps :meth:`GameSession.stage` to a scene (by name, from the registry).
 :func:`follow` is the per-frame duty of a scene that shows a game: take the messages that
-arrived, ring for the player's turn, cover the screen with the reconnecting overlay when the
-connection drops, and hand over to the next scene when the stage changes. :class:`SessionScene`
+arrived, ring for the player's turn, say who is away (and how long their seat waits), cover the
+screen with the reconnecting overlay when the connection drops, and hand over to the next scene
+when the stage changes. :class:`SessionScene`
 does it in ``update``, and the board in its own.
 """
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Callable
+
+from game.client.flow.presence import AwayNews
 
 from .backdrop import PaintedScene
 from .scene import Scene
@@ -56,6 +60,11 @@ def follow(scene: Scene, session: "GameSession", stays: "str | Callable[[str], b
     """
     app = scene.app
     session.pump()
+    said = _away_news(session).news(session.away, session.nickname)
+    if said:       # who is away and how long their seat waits: in the log, and over the page a while
+        from game.client.session import Note
+        session.log.extend(Note(words) for words in said)
+        app.tell(" ".join(said))
     if session.turn_started:
         session.turn_started = False
         app.notify_turn()
@@ -70,6 +79,18 @@ def follow(scene: Scene, session: "GameSession", stays: "str | Callable[[str], b
             app.stack.replace(nxt)
             return True
     return False
+
+
+_AWAY: dict[int, AwayNews] = {}
+"""Who is away, told once per game (by the session's id, for as long as it lives)."""
+
+
+def _away_news(session: "GameSession") -> AwayNews:
+    news = _AWAY.get(id(session))
+    if news is None:
+        news = _AWAY[id(session)] = AwayNews()
+        weakref.finalize(session, _AWAY.pop, id(session), None)
+    return news
 
 
 def leave_game(app: "App", session: "GameSession | None", *, ask: bool = True, stop_server: bool = True) -> None:

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from game.client import board_input as BI
 from game.client.board_input import RESOURCES, BoardInput
-from game.client.flow.presence import stopped_heading, stopped_words
+from game.client.flow.presence import AwayNews, stopped_heading, stopped_words
 from game.client.hint import Hinter, HintPlan
 from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
 from game.client.greyed import greyed_words
@@ -142,6 +142,7 @@ class GameShell:
         self._told = 0                   # log lines said so far
         self._stage: str | None = None
         self._lost = False
+        self._away = AwayNews()            # who is away, said once each (see follow)
         self._over_said = False
         self.left = False                # the player left the game (back to the menu)
 
@@ -180,6 +181,8 @@ class GameShell:
                 self.say(f"{stopped_heading(host)}. {stopped_words(host, 'say leave', 'the menu')}")
             elif self._lost:
                 self.say("The connection to the server was lost: trying to get it back (your seat is kept).")
+        for words in self._away.news(s.away, s.nickname):    # who is away, and how long their seat waits
+            self.say(words)
         if s.reconnect_failed:
             self.say(f"Could not get back to the game: {s.reconnect_failed}. Say leave to go back to the menu.")
             s.reconnect_failed = None

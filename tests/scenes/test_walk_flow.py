@@ -189,3 +189,39 @@ def test_a_new_game_against_the_computer_over_a_saved_one_asks_the_flows_questio
         if getattr(top, "session", None) is not None:
             top.session.match.close()
         close(walk.app)
+
+
+def test_a_host_back_at_a_kept_game_is_told_who_is_away_and_how_long_their_seat_waits(tmp_path, monkeypatch):
+    """QA: a host back at a kept game was not told which guests were connected during the grace.
+    Ada hosts, Bea sits; Ada stops hosting; Ada hosts again: her page says Bea is away and how
+    long Bea's seat waits (the server's UpdatePlayerAway), over the page and in the game's log."""
+    monkeypatch.setenv("MOR_SEED", "4")
+    walk = start(nickname="Ada")
+    walk.app.settings.server_port = free_port()
+    bea = None
+    try:
+        walk.press("Host a LAN game")
+        walk.until(lambda: walk.scene == "LobbyScene" or getattr(walk.app.stack.top, "error", None), 30, "hosted")
+        assert walk.scene == "LobbyScene", walk.app.stack.top.error
+        port = walk.app.server.address[1]
+        bea = GameSession(RemoteMatch("127.0.0.1", port, "Bea", token_file=tmp_path / "bea.json", retry_delays=()),
+                          default_config(), "Bea")
+        walk.until(lambda: bea.pump() is not None and bea.lobby.booked == 2, 15, "Bea seated")
+        walk.press("2 players")
+        walk.until(lambda: walk.scene in GAME and bea.pump() is not None and bea.vm.has_game, 15, "the game")
+        walk.press("Leave")
+        walk.press("Stop hosting")
+        walk.until_scene("TitleScene")
+        # (Bea's client tries no reconnection: she is not back when Ada hosts again)
+        walk.press("Return to your LAN game")
+        walk.until(lambda: walk.scene in GAME, 20, "the kept game")
+        walk.until(lambda: walk.app.notice is not None and "Bea is away" in walk.app.notice.words, 10, "Bea away")
+        words = walk.app.notice.words
+        assert words.startswith("Bea is away: their seat and turn wait up to ") and " s for them" in words, words
+        walk.frames(1)
+        assert walk.app.notice.rect is not None                                  # drawn over the page
+        assert words in [str(line) for line in walk.app.stack.top.session.log]   # and kept in the log
+    finally:
+        if bea is not None:
+            bea.close()
+        close(walk.app)

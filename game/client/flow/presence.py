@@ -3,7 +3,7 @@
 player away and for how long their seat waits (``UpdatePlayerAway``)."""
 from __future__ import annotations
 
-__all__ = ["stopped_heading", "stopped_words"]
+__all__ = ["AwayNews", "away_words", "stopped_heading", "stopped_words"]
 
 
 def stopped_heading(host_name: str | None) -> str:
@@ -18,3 +18,29 @@ def stopped_words(host_name: str | None, leave: str = "leave", menu: str = "the 
     who = host_name or "the host"
     return (f"On purpose, not a crash: the game is kept, with your seat, and goes on when {who} hosts it "
             f"again. Wait here, or {leave}: {menu} offers your seat.")
+
+
+def away_words(player: str, seconds: float) -> str:
+    """A player not connected (their game closed, their link went silent, or, for a host back at
+    a kept game, a guest not back yet), and how long their seat and turn wait for them.
+
+    >>> away_words("Bea", 30)
+    'Bea is away: their seat and turn wait up to 30 s for them; after that the game goes on, their turns skipped until they are back.'
+    """
+    return (f"{player} is away: their seat and turn wait up to {max(0, round(seconds))} s for them; after that "
+            f"the game goes on, their turns skipped until they are back.")
+
+
+class AwayNews:
+    """Who is away, told once: :meth:`news` gives the words for the players away now (the
+    session's ``away``: name -> seconds their seat waits, as the server told) not said yet, or
+    told again since (a new grace). A front end keeps one per game and says what it gives."""
+
+    def __init__(self) -> None:
+        self._said: dict[str, float] = {}
+
+    def news(self, away: dict[str, float], me: str | None = None) -> list[str]:
+        out = [away_words(who, seconds) for who, seconds in away.items()
+               if who != me and self._said.get(who) != seconds]
+        self._said = dict(away)
+        return out
