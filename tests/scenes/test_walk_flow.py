@@ -225,3 +225,24 @@ def test_a_host_back_at_a_kept_game_is_told_who_is_away_and_how_long_their_seat_
         if bea is not None:
             bea.close()
         close(walk.app)
+
+
+def test_the_fields_stay_readable_while_joining():
+    """Played in a real window: while Join knocked at a server, the address and nickname fields
+    (disabled) turned black, their words light on dark, unlike every other field of the game."""
+    import socket
+    with socket.socket() as deaf:                 # takes the connection, never answers: "Knocking…" stays
+        deaf.bind(("127.0.0.1", 0))
+        deaf.listen()
+        walk = start(nickname="Ada")
+        try:
+            walk.fill_join_page(deaf.getsockname()[1], "Ada")
+            walk.press("Join")
+            join = walk.app.stack.top
+            walk.until(lambda: join.busy is not None, 5, "knocking")
+            walk.frames(2)
+            field = join.widgets["address"].rect
+            inside = walk.app.window.get_at((field.x + field.w * 3 // 4, field.centery))[:3]
+            assert sum(inside) > 3 * 170, inside          # paper, as the page (it was near black)
+        finally:
+            close(walk.app)
