@@ -305,6 +305,8 @@ class BotPool:
             e = f.exception()
             if e is None:
                 self._proven = True
+            elif isinstance(e, cf.CancelledError):    # the pool was shut down (at exit): not a failure
+                return
             elif not self._proven:
                 self._threads_from_now(f"{type(e).__name__}: {e}", pool=pool)
         fut.add_done_callback(started)

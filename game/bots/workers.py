@@ -25,7 +25,8 @@ what happens at the end:
 A job's function and arguments must be picklable (a module-level function); so must its result.
 An exception raised by the job is raised by the future's ``result()``. A worker that dies breaks
 the pool: every job not finished fails with :class:`~concurrent.futures.process.BrokenProcessPool`,
-as in the standard pool.
+as in the standard pool; a job cut short by the shutdown raises
+:class:`~concurrent.futures.CancelledError`.
 """
 from __future__ import annotations
 
@@ -204,7 +205,8 @@ class WorkerProcesses(cf.Executor):
             self._drop_waiting(why)
             for _ in self._workers:
                 self._jobs.put(None)
-        fut.set_exception(BrokenProcessPool(why))
+        # a job cut short by the shutdown is cancelled (nobody waits for it); else the pool is broken
+        fut.set_exception(cf.CancelledError(why) if ended else BrokenProcessPool(why))
         w.conn.close()
         if not ended:
             self._end_workers()

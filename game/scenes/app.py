@@ -58,8 +58,9 @@ POLL = 1 / 60
 """Seconds between two looks at pygame's event queue while idle (the latency of input then)."""
 IDLE_TICK = 5.0
 """A sleeping app still runs one frame this often (a safety net; nothing should rely on it)."""
-TERMINATE_SIGNALS = ("SIGTERM", "SIGHUP")
-"""Signals on which :meth:`App.run` ends without asking anything (see :meth:`App._catch_terminate`)."""
+TERMINATE_SIGNALS = ("SIGTERM", "SIGHUP", "SIGINT")
+"""Signals on which :meth:`App.run` ends without asking anything (see :meth:`App._catch_terminate`);
+SIGINT is a Ctrl-C in the terminal the game was started from (no ``KeyboardInterrupt`` traceback)."""
 MAX_DT = 0.5
 
 

@@ -1,12 +1,15 @@
-"""The window closed during a game against the computer: the app's real frame loop (``App.run``)
-ends, the bots' worker process ends with it, and nothing is printed: no traceback, no warning
-(a leaked semaphore's included). The app runs as a process of its own under SDL's dummy video
-driver; a thread of it plays the player (posted events only) and then closes the window."""
+"""The window closed during a game against the computer, or a Ctrl-C or a SIGTERM sent to the
+game's whole process group (as a terminal or a service manager sends it): the app's real frame
+loop (``App.run``) ends, the bots' worker process ends with it, and nothing is printed: no
+traceback, no warning (a leaked semaphore's included). The app runs as a process of its own
+under SDL's dummy video driver; a thread of it plays the player (posted events only)."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -39,16 +42,23 @@ def click(pos):
         pygame.event.post(pygame.event.Event(kind, pos=pos, **extra))
         time.sleep(0.1)
 
+def press(name):    # the page's button, read afresh: a click may rebuild the page's widgets
+    found = []
+    wait(lambda: found.append(getattr(app.stack.top, "widgets", {}).get(name)) or found[-1] is not None, name)
+    click(found[-1].rect.center)
+    time.sleep(0.3)
+
 def player():
     wait(lambda: app.stack.top is not None and walk.button_at("Play against the computer"), "the title")
     click(walk.button_at("Play against the computer"))
     wait(lambda: "start" in getattr(app.stack.top, "widgets", {}), "the page of the computer players")
     for name in ("count_1", "level_0_hard", "start"):
-        click(app.stack.top.widgets[name].rect.center)
+        press(name)
     wait(lambda: app.stack.top.session is not None and app.stack.top.session.match.worker_pids(), "a worker")
     print("worker", *app.stack.top.session.match.worker_pids(), flush=True)
     time.sleep(0.3)
-    pygame.event.post(pygame.event.Event(pygame.QUIT))     # the window's close button
+    if os.environ["LEAVE_BY"] == "window":
+        pygame.event.post(pygame.event.Event(pygame.QUIT))     # the window's close button
 
 threading.Thread(target=player, daemon=True).start()
 app.run(app.scene("title"))
@@ -57,11 +67,13 @@ print("closed", flush=True)
 
 
 @pytest.mark.timeout(120)
-def test_closing_the_window_during_a_game_against_the_computer_ends_its_worker_quietly(tmp_path):
+@pytest.mark.parametrize("how", ["window", "SIGINT", "SIGTERM"])
+def test_leaving_a_game_against_the_computer_ends_its_worker_quietly(tmp_path, how):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-           "MOR_CONFIG_DIR": str(tmp_path / "cfg"), "MOR_DATA_DIR": str(tmp_path / "data"), "MOR_SEED": "3"}
+           "MOR_CONFIG_DIR": str(tmp_path / "cfg"), "MOR_DATA_DIR": str(tmp_path / "data"), "MOR_SEED": "3",
+           "LEAVE_BY": how}
     proc = subprocess.Popen([sys.executable, "-c", APP], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env, cwd=ROOT)
+                            env=env, cwd=ROOT, start_new_session=True)
     try:
         line = proc.stdout.readline()
         while line.startswith("pygame-ce "):       # (pygame's greeting)
@@ -69,6 +81,9 @@ def test_closing_the_window_during_a_game_against_the_computer_ends_its_worker_q
         assert line.startswith("worker "), (line, proc.stderr.read() if proc.poll() is not None else "")
         kids = children(proc.pid)                  # the worker and multiprocessing's resource tracker
         assert int(line.split()[1]) in kids
+        if how != "window":
+            time.sleep(0.3)
+            os.killpg(proc.pid, getattr(signal, how))     # the app, its worker and the resource tracker
         out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
