@@ -44,15 +44,21 @@ class AskScene(PaintedScene):
         n = len(self.answers)
         small = max(12, round(21 * u))
         if n > COLUMN_FROM or any(fonts.font(20).size(label)[0] > 200 for _n, label, _t in self.answers):
-            # a list to choose from (the games kept on servers): one answer a row
-            bw, bh, gap = round(600 * u), round(44 * u), round(10 * u)
-            cw = round(700 * u)
+            # a list to choose from (the games kept on servers): one answer a row, as wide as the
+            # longest needs within the window; one longer still is cut, whole in its tooltip
+            fit = max(600, min(max(_menu_width(label) for _n, label, _t in self.answers) + 60,
+                               round(w / u) - 220))
+            bw, bh, gap = round(fit * u), round(44 * u), round(10 * u)
+            cw = bw + round(100 * u)
+            shown = [(name, _cut(label, fit - 60), tip) for name, label, tip in self.answers]
+            shown = [(name, cut, tip or (label if cut != label else None))
+                     for (name, cut, tip), (_n, label, _t) in zip(shown, self.answers)]
             lines = wrap(self.text, small, cw - round(90 * u), "italic")
             ch = round(130 * u) + len(lines) * round(small * 1.2) + n * bh + (n - 1) * gap
             self.card = pygame.Rect((w - cw) // 2, max(0, (h - ch) // 2), cw, ch)
             x = self.card.centerx - bw // 2
             y = self.card.bottom - round(30 * u) - n * bh - (n - 1) * gap
-            for i, (name, label, tip) in enumerate(self.answers):
+            for i, (name, label, tip) in enumerate(shown):
                 cls = "@menu" if name == self.default else "@menu_quiet"
                 self.button(name, pygame.Rect(x, y + i * (bh + gap), bw, bh), label, cls, tooltip=tip)
             return
@@ -103,3 +109,21 @@ class AskScene(PaintedScene):
             self.app.stack.pop()
         self.then(name)
 
+
+MENU_TYPE = 26
+"""The size of the answers' words (the theme's ``@menu`` buttons), in design pixels."""
+
+
+def _menu_width(label: str) -> int:
+    """How wide ``label`` is on an answer's button, in design pixels."""
+    return fonts.font(MENU_TYPE).size(label)[0]
+
+
+def _cut(label: str, width: int) -> str:
+    """``label`` as it fits ``width`` design pixels: whole, or cut at a word with an ellipsis."""
+    if _menu_width(label) <= width:
+        return label
+    words = label.split(" ")
+    while len(words) > 1 and _menu_width(" ".join(words) + "\u2026") > width:
+        words.pop()
+    return " ".join(words).rstrip(",") + "\u2026"

@@ -246,3 +246,28 @@ def test_the_fields_stay_readable_while_joining():
             assert sum(inside) > 3 * 170, inside          # paper, as the page (it was near black)
         finally:
             close(walk.app)
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_list_of_kept_seats_shows_each_whole(tmp_path, size):
+    """Played in a real window: the list of games kept on servers cut its answers short ("…, with
+    Lucrezia (b"): each is now whole on its button, the card within the window."""
+    from game.scenes.art import fonts
+    data = tmp_path / "data"
+    for at, port, nick, others in ((100, 51777, "Player 695", ["Lucrezia (bot)"]),
+                                   (200, 51015, "Player 695", ["Player 694", "Bartholomew"])):
+        remember_unfinished(data / "unfinished-games.json", f"127.0.0.1:{port}/{nick}",
+                            {"host": "127.0.0.1", "port": port, "nickname": nick, "players": [nick, *others],
+                             "at": at})
+    walk = start(size=size, nickname="Ada")
+    try:
+        walk.press("Return to a game on a server (2)")
+        ask = walk.app.stack.top
+        assert walk.app.window.get_rect().contains(ask.card)
+        u = ask.unit
+        for _key, label, _tip in ask.answers[:-1]:
+            button = next(b for b in ask.widgets.values() if str(b.text) == label)   # whole, not cut
+            assert fonts.font(round(26 * u)).size(label)[0] <= button.rect.w - round(16 * u), label
+            assert ask.card.contains(button.rect)
+    finally:
+        close(walk.app)
