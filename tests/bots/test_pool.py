@@ -18,7 +18,7 @@ from game.bots import driver
 from game.bots.driver import BotPool, make_job
 from game.rules import Game, default_config
 from game.rules.playout import steps
-from support.processes import alive
+from support.processes import alive, reaped
 from support.wait import until
 
 CFG = default_config()
@@ -90,7 +90,7 @@ def test_a_worker_ends_with_the_program_that_started_it_even_when_that_is_killed
     script.write_text(WORKER_THEN_WAIT)
     proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    try:
+    with reaped(proc), proc.stderr:
         worker = int(proc.stdout.readline())
         assert alive(worker)
         proc.send_signal(signal.SIGKILL)
@@ -99,11 +99,6 @@ def test_a_worker_ends_with_the_program_that_started_it_even_when_that_is_killed
         # its standard error ends once the worker and multiprocessing's resource tracker have ended:
         # the tracker warns there of every semaphore the killed game left behind ("leaked semaphore")
         assert proc.stderr.read() == ""
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stderr.close()
 
 
 def test_when_processes_cannot_be_started_the_bots_think_on_a_thread_and_the_log_says_so(monkeypatch, caplog):

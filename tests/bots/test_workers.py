@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from support.processes import alive, wait_for
+from support.processes import alive, reaped, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,15 +75,11 @@ def test_a_signal_to_the_group_ends_the_owner_which_ends_its_worker_without_a_wo
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PHASE": phase, "SLOW_START": "1" if phase == "starting" else ""}
     proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env, start_new_session=True)
-    try:
+    with reaped(proc):
         said, worker = proc.stdout.readline().split()
         assert said == phase and alive(int(worker))
         os.killpg(proc.pid, getattr(signal, sig))        # as a terminal's Ctrl-C does: every process in it
         out, err = proc.communicate(timeout=20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 0 and out.splitlines()[-1] == "closed", (out, err)
     assert err == ""                  # no traceback, no warning, from the worker or from its owner
     assert wait_for(lambda: not alive(int(worker)), 5)

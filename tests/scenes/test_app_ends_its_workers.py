@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from support.processes import all_gone, children
+from support.processes import all_gone, children, reaped
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,7 +74,7 @@ def test_leaving_a_game_against_the_computer_ends_its_worker_quietly(tmp_path, h
            "LEAVE_BY": how}
     proc = subprocess.Popen([sys.executable, "-c", APP], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env, cwd=ROOT, start_new_session=True)
-    try:
+    with reaped(proc):
         line = proc.stdout.readline()
         while line.startswith("pygame-ce "):       # (pygame's greeting)
             line = proc.stdout.readline()
@@ -85,10 +85,6 @@ def test_leaving_a_game_against_the_computer_ends_its_worker_quietly(tmp_path, h
             time.sleep(0.3)
             os.killpg(proc.pid, getattr(signal, how))     # the app, its worker and the resource tracker
         out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 0 and out.splitlines()[-1] == "closed", (out, err)
     assert err == ""
     assert all_gone(kids) == []

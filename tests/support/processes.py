@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import os
+import subprocess
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from .wait import until
 
@@ -51,3 +53,14 @@ def all_gone(pids: list[int], timeout: float = 5.0) -> list[int]:
     """Those of ``pids`` still running after ``timeout`` seconds (none, once they all ended)."""
     wait_for(lambda: not any(alive(p) for p in pids), timeout)
     return [p for p in pids if alive(p)]
+
+
+@contextmanager
+def reaped(proc: subprocess.Popen) -> Iterator[subprocess.Popen]:
+    """``proc``, killed and reaped on the way out if it still runs (a test that failed half-way)."""
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
