@@ -12,9 +12,8 @@ from game.scenes.backdrop import OXBLOOD
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
+def app():
+    """A headless app (its folders the test's own: the kit's ``dirs``)."""
     a = App(headless=True, size=(1024, 640))
     yield a
     while a.stack.top is not None:
