@@ -234,30 +234,31 @@ def test_the_list_shows_no_table_another_test_run_announces(app, tmp_path):
     from pathlib import Path
 
     from game.scenes.join import JoinScene
+    from support.processes import reaped
     root = Path(__file__).resolve().parents[2]
     env = {k: v for k, v in os.environ.items() if k != "MOR_SERVICE_TYPE"}   # as another run starts
-    neighbour = subprocess.Popen([sys.executable, str(Path(__file__).with_name("lan_neighbour.py"))],
-                                 cwd=root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     server = Server(app.config, ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", announce=True,
                                               announce_name="Ada's table", announce_host="Ada"))
-    try:
-        line = ""
-        while not line.startswith("announced"):
-            line = neighbour.stdout.readline()
-            assert line, "the neighbour did not announce its table"
-        theirs = int(line.split()[1])
-        host, port = server.start()
-        app.stack.push(JoinScene(app))
-        scene = app.stack.top
-        frames_until(app, lambda: any(g.port == port for _, g in scene.lan.rows))
-        end = time.monotonic() + 2.0          # announcements come within a second or two
-        while time.monotonic() < end:
-            app.frame(1 / 60)
-            time.sleep(0.02)
-        assert [g.port for g in scene.lan.games()] == [port], (theirs, [g.info.name for g in scene.lan.games()])
-    finally:
-        while app.stack.top is not None:
-            app.stack.pop()
-        server.stop()
-        neighbour.stdin.close()
-        neighbour.wait(timeout=30)
+    with reaped(subprocess.Popen([sys.executable, str(Path(__file__).with_name("lan_neighbour.py"))], cwd=root,
+                                 env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)) as neighbour:
+        try:
+            line = ""
+            while not line.startswith("announced"):
+                line = neighbour.stdout.readline()
+                assert line, "the neighbour did not announce its table"
+            theirs = int(line.split()[1])
+            host, port = server.start()
+            app.stack.push(JoinScene(app))
+            scene = app.stack.top
+            frames_until(app, lambda: any(g.port == port for _, g in scene.lan.rows))
+            end = time.monotonic() + 2.0          # announcements come within a second or two
+            while time.monotonic() < end:
+                app.frame(1 / 60)
+                time.sleep(0.02)
+            assert [g.port for g in scene.lan.games()] == [port], (theirs, [g.info.name for g in scene.lan.games()])
+        finally:
+            while app.stack.top is not None:
+                app.stack.pop()
+            server.stop()
+            neighbour.stdin.close()              # it stops its server and ends
+            neighbour.wait(timeout=30)
