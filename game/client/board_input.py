@@ -306,9 +306,9 @@ class BoardInput:
         the move first after a drag). Nothing possible: the first refusal, in words."""
         request, why = self.rearrangement(src, dst, unit, swap_first)
         if request is None:
-            self.session.error = why
+            self.session.say(why)
             return
-        self.session.error = None
+        self.session.dismiss()
         self.session.send(request)
 
     def rearrangement(self, src: int, dst: int, unit: str | None,
@@ -354,7 +354,7 @@ class BoardInput:
             except ValueError:   # they cannot swap: move over what fits (part of a shelf)
                 if not self._move_what_fits(plan, self.selected_shelf, cid):
                     self.note = plan.why_no_swap(self.selected_shelf, cid)   # said in the plan, in words
-            self.session.error = None
+            self.session.dismiss()
             self.selected_shelf = None
             self.selected_item = self.next_unplaced()
         elif self.selected_shelf == cid:
@@ -391,7 +391,7 @@ class BoardInput:
             if not quiet:   # in the plan panel, where the player is looking, in plain words
                 self.note = plan.why_no_move(src, dst, res)
             return False
-        self.session.error = None
+        self.session.dismiss()
         self.selected_item = self.next_unplaced()
         return True
 

@@ -243,3 +243,24 @@ def leader_missing_words(game: Any, player: PlayerState, lid: int) -> str:
         level = f"level {c['level']} " if c["level"] else ""
         parts.append(f"{c['quantity']} more {level}{c['color'].lower()} card{'s' * (c['quantity'] > 1)}")
     return "Needs " + "; ".join(parts) if parts else "You do not have what it asks for yet"
+
+
+def describe_error(m: Mapping[str, Any]) -> str:
+    """A refusal from the engine or the server, in the engine's words (for the log file; the
+    player reads :func:`refusal_words`)."""
+    t = m.get("type")
+    if t == "ErrProtocol":
+        from game.netcode.protocol import CHAT_TOO_FAST
+        if m.get("msg") == CHAT_TOO_FAST:
+            return "You are chatting faster than the server allows; wait a moment."
+        return f"The server did not understand the request ({m.get('msg', '')})."
+    cls = next((c for c in vars(E).values() if isinstance(c, type) and issubclass(c, E.GameError)
+                and getattr(c, "TYPE", None) == t), None)
+    if cls is None:
+        return f"Refused: {t}."
+    err = cls.__new__(cls)
+    err.fields = {k: v for k, v in m.items() if k != "type"}
+    try:
+        return err.describe()
+    except (KeyError, TypeError):
+        return f"Refused: {t}."

@@ -241,7 +241,7 @@ class Seating:
         session = self.session
         msgs = session.pump()
         if session.lobby.error:
-            from .session import NICKNAME_ERRORS
+            from .words import NICKNAME_ERRORS
             self.taken = session.lobby.error == NICKNAME_ERRORS["TAKEN"]
             return self._fail(f"\u201c{self.nickname}\u201d is already playing at {self.where}: choose another "
                               f"nickname." if self.taken else session.lobby.error)

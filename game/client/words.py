@@ -50,6 +50,15 @@ def amounts(counts: Mapping[str, int], empty: str = "nothing", *, signed: bool =
     return ", ".join(amount(n, r, signed=signed) for r, n in sorted(counts.items()) if n) or empty
 
 
+def named(nick: str, levels: dict[str, str]) -> str:
+    """A player's name as the table shows it: a bot with its level ("Lucrezia · hard bot" for
+    "Lucrezia (bot)" when ``levels`` says "hard"), anyone else as they are."""
+    level = levels.get(nick)
+    if isinstance(level, str) and nick.endswith(" (bot)"):
+        return f"{nick.removesuffix(' (bot)')} · {level} bot"
+    return nick
+
+
 def leader_words(ld: dict[str, Any], productions: dict[int, dict]) -> tuple[str, str, str, int]:
     """A leader in words: (name, ability, requirement, victory points)."""
     res = ld["resourceType"]
@@ -112,3 +121,62 @@ def vanished_colour(g: Msg) -> str | None:
     if not isinstance(top, dict):
         return None
     return next((colour for colour, cards in top.items() if not any(c is not None for c in cards)), None)
+
+
+# ---------------------------------------------------------------------------- a game session's own
+UNREADABLE = ("The server sent an update this version of the game could not read; "
+              "the whole game is being fetched again.")
+RECONNECTED = "Reconnected: the board is up to date again."
+NOT_TAKEN_BACK = "the server did not take us back"
+"""Why a reconnection failed when the server gave no reason (said after "Could not get back to the game: ")."""
+
+REPLAY_ERRORS = {
+    "NOT_FINISHED": "The game is not over yet: its replay would show every hidden card.",
+    "NO_SUCH_GAME": "The server no longer has this game.",
+    "NOT_YOURS": "That game is not one of yours.",
+}
+NO_REPLAY = "The server has no replay of this game."
+
+NICKNAME_ERRORS = {
+    "TAKEN": "That nickname is already playing on this server. Choose another one.",
+    "NOT_SET": "Choose a nickname first (1 to 24 letters, digits or spaces).",
+    "ALREADY_SET": "You have already joined with a nickname.",
+    "NOT_IN_GAME": "You are not in a game yet.",
+}
+NICKNAME_REFUSED = "The server refused the nickname."
+TABLE_REFUSED = "That table cannot be joined."
+PLAYERS_COUNT_INVALID = "Choose between 1 and 4 players."
+NOT_THE_HEAD = "Only the first player in the waiting room chooses the number of players."
+
+UNDO_WORDS = {
+    "loaded": "Nothing to undo since the game was resumed: the moves made before stay as they are.",
+    "final": "Your last move cannot be taken back: a card was bought, or something new was turned "
+             "up (a card, a token, a Vatican report).",
+    "undone": "Nothing more to undo this turn: your moves are all taken back.",
+    "turn": "Nothing to undo yet: you have not moved this turn.",
+}
+"""Why Undo is greyed on the player's turn, by the undo rule's reason (see :mod:`game.client.undo`)."""
+
+
+def skipped_words(rounds: list[int]) -> str:
+    """What a player who comes back is told about the turns they missed: how many, and in which
+    rounds (counted from the first turn of the game, which the board does not show: the count
+    comes first), and where to read what happened.
+
+    >>> skipped_words([5])
+    'While you were away, your turn was skipped once (round 5): the game went on without you. The log above tells what happened.'
+    >>> skipped_words([3, 4, 5])
+    'While you were away, your turn was skipped 3 times (rounds 3 to 5): the game went on without you. The log above tells what happened.'
+    >>> skipped_words([2, 4])
+    'While you were away, your turn was skipped twice (rounds 2 and 4): the game went on without you. The log above tells what happened.'
+    """
+    n = len(rounds)
+    times = {1: "once", 2: "twice"}.get(n, f"{n} times")
+    if n == 1:
+        which = f"round {rounds[0]}"
+    elif n > 2 and rounds == list(range(rounds[0], rounds[0] + n)):
+        which = f"rounds {rounds[0]} to {rounds[-1]}"
+    else:
+        which = "rounds " + ", ".join(str(r) for r in rounds[:-1]) + f" and {rounds[-1]}"
+    return (f"While you were away, your turn was skipped {times} ({which}): the game went on without you. "
+            "The log above tells what happened.")

@@ -21,7 +21,7 @@ from game.client.session import GameSession
 from .board_base import DRAG_DISTANCE, BoardBase, Hit
 from .panels.actions import ActionBar
 from .panels.faith import FaithPanel, VaticanMoment
-from .router import follow, leave_game, scene_for
+from .router import follow, leave_game, ring_on_turns, scene_for
 
 OVER_GUARD = 1.0
 """Seconds after the game ends on the board during which Enter does not leave it for the scores."""
@@ -34,6 +34,7 @@ class BoardScene(BoardBase):
 
     def __init__(self, app: Any, session: GameSession, final: bool = False) -> None:
         super().__init__(app, session)
+        ring_on_turns(self, session)
         self.final = final                           # the finished game, looked at from the scores
         self.confirm_dialog: Any = None
         self._reported: set | None = None            # sections whose report was seen
@@ -261,7 +262,7 @@ class BoardScene(BoardBase):
             self.buttons["hint"].set_text("Hint")
         version, answer = got
         if answer is None:
-            self.session.error = "No hint could be found this time."
+            self.session.say("No hint could be found this time.")
             return
         if version != self.session.version or not self._can_act() or self.plan is not None:
             return   # the game moved on (or the player started a plan): the hint is stale

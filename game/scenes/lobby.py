@@ -154,9 +154,6 @@ class LobbyScene(SessionScene):
             self.lost = True
         if any(m.get("type") in ("ErrNewGame", "UpdateJoinGame") for m in msgs):
             self.asked = None
-        if session.turn_started:
-            session.turn_started = False
-            self.app.notify_turn()
         if session.stage() != self.stage:
             nxt = scene_for(self.app, session)
             if nxt is not None:

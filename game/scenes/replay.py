@@ -22,7 +22,9 @@ from pygame_gui.core import ObjectID
 from game.client.narration import Narrator
 from game.client.replay import Replay, ReplayError, ReplayFeed, export_to, keep_finished
 from game.settings import data_dir
-from game.client.session import GameSession, named
+from game.client.notices import ReplayArrived, ReplayRefused
+from game.client.session import GameSession
+from game.client.words import named
 from game.client.view_model import ViewModel
 from game.client.words import joined
 
@@ -74,7 +76,7 @@ class ReplayScene(BoardBase):
         feed.out.append(self.replay.view_at(self.step))
         self.session.pump()
         self.session.log = self.replay.lines_until(self.step)
-        self.session.error = None
+        self.session.dismiss()
         self._cancel()
         self._refresh_controls()
 
@@ -165,9 +167,11 @@ class ReplayScene(BoardBase):
         try:    # a folder of the game's own data may be made; the player's documents folder is not
             path = export_to(self.replay, folder, make_folder=folder.parent == data_dir())
         except OSError as e:
-            self.note = self.session.error = f"Could not save the file: {e.strerror or e}"
+            self.note = f"Could not save the file: {e.strerror or e}"
+            self.session.say(self.note)
             return None
-        self.note = self.session.error = f"Saved as {path}"
+        self.note = f"Saved as {path}"
+        self.session.say(self.note)
         return path
 
     # ------------------------------------------------------------------ drawing
@@ -385,8 +389,10 @@ class FetchReplayScene(PaintedScene):
         super().__init__(app)
         self.session = session
         self.message = "Asking the server for the game's replay…"
-        session.replay = None
-        session.replay_error = None
+        self.record: Any = None              # the replay the server sent
+        self.refused: str | None = None      # or why it has none, in words
+        self.listen(session, ReplayArrived, self._arrived)
+        self.listen(session, ReplayRefused, self._refused)
         if not session.match.fetch_replay():
             self.message = "This server does not keep replays (it is not one of ours)."
 
@@ -401,7 +407,7 @@ class FetchReplayScene(PaintedScene):
 
     def update(self, dt: float) -> None:
         self.session.pump()
-        record, error = self.session.replay, self.session.replay_error
+        record, error = self.record, self.refused
         if error:
             self.message = error
         elif record is not None:
@@ -409,11 +415,17 @@ class FetchReplayScene(PaintedScene):
                 replay = Replay(record, self.app.config, self.session.nickname)
             except ReplayError as e:
                 self.message = str(e)
-                self.session.replay = None
+                self.record = None
                 return
             if self.app.server is None:   # a game hosted here is kept by its server already
                 keep_finished(replay, self.app.data_dir)
             self.app.stack.replace(ReplayScene(self.app, replay))
+
+    def _arrived(self, notice: ReplayArrived) -> None:
+        self.record = notice.record
+
+    def _refused(self, notice: ReplayRefused) -> None:
+        self.refused = notice.words
 
     def paint(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()

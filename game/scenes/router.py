@@ -2,17 +2,19 @@
 
 :func:`scene_for` maps :meth:`GameSession.stage` to a scene (by name, from the registry).
 :func:`follow` is the per-frame duty of a scene that shows a game: take the messages that
-arrived, ring for the player's turn, say who is away (and how long their seat waits), cover the
-screen with the reconnecting overlay when the connection drops, and hand over to the next scene
-when the stage changes. :class:`SessionScene`
-does it in ``update``, and the board in its own.
+arrived, say who is away (and how long their seat waits), cover the screen with the reconnecting
+overlay when the connection drops, and hand over to the next scene when the stage changes.
+:class:`SessionScene` does it in ``update``, and the board in its own; both ring for the
+player's turn through :func:`ring_on_turns`.
 """
 from __future__ import annotations
 
+import functools
 import weakref
 from typing import TYPE_CHECKING, Callable
 
 from game.client.flow.presence import AwayNews
+from game.client.notices import TurnStarted
 
 from .backdrop import PaintedScene
 from .scene import Scene
@@ -65,9 +67,6 @@ def follow(scene: Scene, session: "GameSession", stays: "str | Callable[[str], b
         from game.client.session import Note
         session.log.extend(Note(words) for words in said)
         app.tell(" ".join(said))
-    if session.turn_started:
-        session.turn_started = False
-        app.notify_turn()
     if session.connection_lost or session.reconnect_failed:
         if app.stack.top is scene:
             app.stack.push(app.scene("connection", session))
@@ -91,6 +90,19 @@ def _away_news(session: "GameSession") -> AwayNews:
         news = _AWAY[id(session)] = AwayNews()
         weakref.finalize(session, _AWAY.pop, id(session), None)
     return news
+
+
+def ring_on_turns(scene: Scene, session: "GameSession") -> None:
+    """While ``scene`` is on the stack, the app rings (a sound, the title's flash) when it becomes
+    the player's turn (a :class:`~game.client.notices.TurnStarted` notice): every scene that
+    shows a game asks for it once."""
+    scene.listen(session, TurnStarted, functools.partial(_ring, weakref.ref(scene)))
+
+
+def _ring(scene_ref: "weakref.ref[Scene]", notice: TurnStarted) -> None:
+    scene = scene_ref()
+    if scene is not None and scene in scene.app.stack.scenes:
+        scene.app.notify_turn()
 
 
 def leave_game(app: "App", session: "GameSession | None", *, ask: bool = True, stop_server: bool = True) -> None:
@@ -124,6 +136,7 @@ class SessionScene(PaintedScene):
     def __init__(self, app: "App", session: "GameSession") -> None:
         super().__init__(app)
         self.session = session
+        ring_on_turns(self, session)
 
     def update(self, dt: float) -> None:
         if follow(self, self.session, self.stage):

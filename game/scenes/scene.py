@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import pygame
 import pygame_gui
@@ -28,9 +28,12 @@ import pygame_gui
 from game.resources import CONFIG_DIR, data_path
 
 if TYPE_CHECKING:
+    from game.client.notices import Notice, Subscription
     from game.client.session import GameSession
 
     from .app_port import AppPort as App
+
+    N = TypeVar("N", bound=Notice)
 
 THEME_PATH = CONFIG_DIR / "theme.json"
 _THEME: dict | None = None
@@ -133,6 +136,7 @@ class Scene:
 
     def __init__(self, app: "App") -> None:
         self.app = app
+        self._listening: list[Subscription[Any]] = []
         self._ui_scale = round(unit_of(app.size), 2)
         self.ui = ui_manager(app.size, self._ui_scale)
 
@@ -149,7 +153,14 @@ class Scene:
 
     def exit(self) -> None:
         """Called once, when the scene is popped."""
+        for sub in getattr(self, "_listening", ()):
+            sub.close()
         self.ui.clear_and_reset()
+
+    def listen(self, session: "GameSession", kind: "type[N]", listener: "Callable[[N], Any]") -> None:
+        """Hear ``session``'s notices of ``kind`` (:mod:`game.client.notices`) until the scene
+        leaves the stack (or is gone, for a listener that is one of its methods)."""
+        self._listening.append(session.notices.subscribe(kind, listener))
 
     def resize(self, size: tuple[int, int]) -> None:
         """The window changed size: lay the widgets out again (with type scaled to the new size)."""

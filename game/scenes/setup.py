@@ -90,7 +90,7 @@ class LeaderChoiceScene(SessionScene):
             self.selected.append(lid)
             if len(self.selected) > self.keep:
                 self.selected.pop(0)
-        self.session.error = None
+        self.session.dismiss()
         self._refresh_confirm()
 
     def card_at(self, pos: tuple[int, int]) -> int | None:
@@ -328,7 +328,7 @@ class ResourceChoiceScene(SessionScene):
         return {ids[self.shelf_of[r]]: {r: n} for r, n in self.groups().items()}
 
     def _changed(self) -> None:
-        self.session.error = None
+        self.session.dismiss()
         self.ui.clear_and_reset()
         self.build()
 

@@ -19,6 +19,7 @@ from game.client import board_input as BI
 from game.client.board_input import RESOURCES, BoardInput
 from game.client.flow.presence import AwayNews, stopped_heading, stopped_words
 from game.client.hint import Hinter, HintPlan
+from game.client.notices import ConnectionLost, LobbyRefused, ReconnectFailed, Said, TurnStarted
 from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
 from game.client.greyed import greyed_words
 from game.client.session import ChatLine, GameSession
@@ -141,10 +142,18 @@ class GameShell:
         self.hinter: Hinter | None = None
         self._told = 0                   # log lines said so far
         self._stage: str | None = None
-        self._lost = False
         self._away = AwayNews()            # who is away, said once each (see follow)
         self._over_said = False
         self.left = False                # the player left the game (back to the menu)
+        self._heard: list[str] = []      # what the session told since the last follow (said after the log)
+        self._lobby_heard: list[str] = []   # the waiting room's refusals, likewise
+        self._turn = False               # it became the player's turn since the last follow
+        notices = session.notices        # (methods: held weakly, they go with the shell)
+        notices.subscribe(Said, self._hear_said)
+        notices.subscribe(ConnectionLost, self._hear_lost)
+        notices.subscribe(ReconnectFailed, self._hear_failed)
+        notices.subscribe(LobbyRefused, self._hear_lobby)
+        notices.subscribe(TurnStarted, self._hear_turn)
 
     @property
     def vm(self) -> Any:
@@ -171,47 +180,58 @@ class GameShell:
         for line in s.log[self._told:]:
             self.say(("Chat: " + line) if isinstance(line, ChatLine) else line)
         self._told = len(s.log)
-        if s.error:
-            self.say(s.error)
-            s.error = None
-        if s.connection_lost != self._lost:
-            self._lost = s.connection_lost
-            if self._lost and s.server_stopped:     # on purpose, the server said: not a crash
-                host = getattr(s.match, "host_name", None)
-                self.say(f"{stopped_heading(host)}. {stopped_words(host, 'say leave', 'the menu')}")
-            elif self._lost:
-                self.say("The connection to the server was lost: trying to get it back (your seat is kept).")
+        heard, self._heard = self._heard, []
+        for words in heard:
+            self.say(words)
         for words in self._away.news(s.away, s.nickname):    # who is away, and how long their seat waits
             self.say(words)
-        if s.reconnect_failed:
-            self.say(f"Could not get back to the game: {s.reconnect_failed}. Say leave to go back to the menu.")
-            s.reconnect_failed = None
         self._lobby()
         stage = s.stage()
         entered = stage != self._stage
         if entered:
             self._stage = stage
             self._enter(stage)
-        if (s.turn_started or mine) and stage == "board" and self.vm.my_turn:
+        turn, self._turn = self._turn, False
+        if (turn or mine) and stage == "board" and self.vm.my_turn:
             self.pending = None
             if not entered:
                 said = D.turn(s).split(": ", 1)[-1]
                 self.say("Your turn. " + said[:1].upper() + said[1:])
-        s.turn_started = False
         if not self.input.can_act() and (self.input.plan is not None or self.pending is not None) \
                 and stage in ("board", "ended"):
             self.input.turn_over()
             self.pending = None
 
+    # what the session tells (game.client.notices), said in follow after the log's new lines
+    def _hear_said(self, notice: Said) -> None:
+        self._heard.append(notice.words)
+
+    def _hear_lost(self, notice: ConnectionLost) -> None:
+        s = self.session
+        if s.server_stopped:     # on purpose, the server said: not a crash
+            host = s.match.host_name or None
+            self._heard.append(f"{stopped_heading(host)}. {stopped_words(host, 'say leave', 'the menu')}")
+        else:
+            self._heard.append("The connection to the server was lost: trying to get it back (your seat is kept).")
+
+    def _hear_failed(self, notice: ReconnectFailed) -> None:
+        self._heard.append(f"Could not get back to the game: {notice.words}. Say leave to go back to the menu.")
+
+    def _hear_lobby(self, notice: LobbyRefused) -> None:
+        self._lobby_heard.append(notice.words)
+
+    def _hear_turn(self, notice: TurnStarted) -> None:
+        self._turn = True
+
     def _lobby(self) -> None:
         """A remote table's waiting room, said when it changes."""
         s = self.session
+        refusals, self._lobby_heard = self._lobby_heard, []
         if s.vm.game is not None:
             return
         lobby = s.lobby
-        if lobby.error:
-            self.say(lobby.error)
-            lobby.error = None
+        for words in refusals:
+            self.say(words)
         state = (lobby.booked, lobby.head, lobby.players_count, tuple(lobby.players))
         if state == getattr(self, "_lobby_said", None) or not (lobby.booked or lobby.head):
             return
@@ -262,7 +282,6 @@ class GameShell:
             levels.append(level)
         if len(levels) > n - 1:
             raise Refused(f"A game of {n} has room for {n - 1} computer player{'s' * (n != 2)} besides you.")
-        s.lobby.error = None
         s.match.new_game(n, levels or None)
         self.say(f"Asked for a game of {n}" + (f" with {len(levels)} computer player{'s' * (len(levels) > 1)}"
                                                if levels else "") + ".")

@@ -133,7 +133,7 @@ def test_the_turns_skipped_while_away_are_the_rounds_the_others_played():
     seat. A player who leaves at the start of round r and is away for two rounds missed r and r+1."""
     from game.rules.actions import ReqEndTurn
     from game.rules.playout import choose
-    from game.client.session import skipped_words
+    from game.client.words import skipped_words
     g = Game.new(CONFIG, ["a", "b", "c"], 21)
     rng = random.Random(21)
     while g.phase == "setup":

@@ -358,7 +358,7 @@ def test_the_board_draws_a_change_into_the_same_frame_and_a_question_dims_in_pla
     board = _first_board(app, ["Ada", "Bruno"])
     base, static = board._base, board._static
     before = pygame.image.tobytes(base, "RGB")
-    board.session.error = "That shelf is full."        # something changed: the board is drawn again
+    board.session.say("That shelf is full.")        # something changed: the board is drawn again
     app.frame(1 / 60)
     assert board._base is base and board._static is static
     assert pygame.image.tobytes(base, "RGB") != before
