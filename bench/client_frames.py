@@ -275,7 +275,8 @@ for i in range(3):
 walk.click(app.stack.top.widgets["start"].rect.center)
 walk.until(lambda: app.stack.top.session is not None)   # "Setting up the table…" is drawn first
 session = app.stack.top.session
-from game.scenes.setup import LeaderChoiceScene, ResourceChoiceScene
+from game.scenes.leaders import LeaderChoiceScene
+from game.scenes.resources import ResourceChoiceScene
 walk.until(lambda: isinstance(app.stack.top, LeaderChoiceScene))
 leaders = app.stack.top
 for i in (0, 2):

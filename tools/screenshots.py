@@ -115,7 +115,7 @@ def shots(app) -> dict:
     """name -> a function that puts the scene on the app's stack."""
     import pygame
     from game.rules.actions import ReqChooseLeaders
-    from game.scenes import game_over, join, lobby, overlay, settings_page, setup, title
+    from game.scenes import game_over, join, leaders, lobby, overlay, resources, settings_page, title, waiting
     from game.scenes import help as help_
     from game.scenes.board import BoardScene
     from game.client.session import GameSession
@@ -154,8 +154,8 @@ def shots(app) -> dict:
             if kind != "leaders":
                 s.send(ReqChooseLeaders(tuple(s.vm.me["leadersHand"][:2])))
                 s.pump()
-            scene = {"leaders": setup.LeaderChoiceScene, "resources": setup.ResourceChoiceScene,
-                     "waiting": setup.WaitingScene}[kind](app, s)
+            scene = {"leaders": leaders.LeaderChoiceScene, "resources": resources.ResourceChoiceScene,
+                     "waiting": waiting.WaitingScene}[kind](app, s)
             app.stack.reset(scene)
         return make
 

@@ -12,8 +12,8 @@ from . import registry
 
 def register_scenes() -> None:
     """Fill the registry (again: the same screens)."""
-    from . import (ask, board, game_over, help, host, join, lobby, overlay, replay, settings_page, setup, tables,
-                   title, versus)
+    from . import (ask, board, game_over, help, host, join, leaders, lobby, overlay, replay, resources,
+                   settings_page, tables, title, versus, waiting)
     from .hosting import ask_before_quitting
     from .router import leave_game
     for name, make in {
@@ -22,8 +22,8 @@ def register_scenes() -> None:
         "past_games": replay.PastGamesScene, "replay": replay.ReplayScene, "watch": replay.watch_finished,
         "ask": ask.AskScene, "connection": overlay.ConnectionOverlay,
         # the stages of a game (GameSession.stage)
-        "lobby": lobby.LobbyScene, "leaders": setup.LeaderChoiceScene, "resources": setup.ResourceChoiceScene,
-        "waiting": setup.WaitingScene, "board": board.BoardScene, "ended": game_over.GameOverScene,
+        "lobby": lobby.LobbyScene, "leaders": leaders.LeaderChoiceScene, "resources": resources.ResourceChoiceScene,
+        "waiting": waiting.WaitingScene, "board": board.BoardScene, "ended": game_over.GameOverScene,
     }.items():
         registry.register(name, make)
     # what the app calls back, by name (it imports neither the router nor the hosting questions)

@@ -151,7 +151,7 @@ def test_from_the_title_to_the_end_of_a_solo_game_with_the_mouse_only():
     """Title → Play solo → pick 2 leaders → play every turn on the board → the end-of-game scene."""
     from game.scenes.game_over import GameOverScene
     from game.scenes.title import TitleScene
-    from game.scenes.setup import LeaderChoiceScene
+    from game.scenes.leaders import LeaderChoiceScene
     app = App(headless=True, size=(1280, 800))
     app.settings.confirm_end_turn = False
     app.stack.push(TitleScene(app))

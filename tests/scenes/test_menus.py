@@ -105,7 +105,7 @@ def ended_session(config, names, me_index: int = 0, lorenzo: bool = False) -> Ga
 
 # ---------------------------------------------------------------------------- every scene renders
 def _scenes(app: App):
-    from game.scenes import game_over, join, lobby, overlay, settings_page, setup, title
+    from game.scenes import game_over, join, leaders, lobby, overlay, resources, settings_page, title, waiting
     from game.scenes.host import HostScene
     cfg = app.config
     yield "title", title.TitleScene(app)
@@ -120,14 +120,14 @@ def _scenes(app: App):
     s.pump()
     yield "lobby", lobby.LobbyScene(app, s)
     s, _ = table_session(cfg, ["Ada"], 0)
-    yield "leaders", setup.LeaderChoiceScene(app, s)
+    yield "leaders", leaders.LeaderChoiceScene(app, s)
     s, _ = table_session(cfg, ["Ada", "Bea", "Cy", "Dan"], 3)
     s.send(ReqChooseLeaders(tuple(s.vm.me["leadersHand"][:2])))
     s.pump()
-    yield "resources", setup.ResourceChoiceScene(app, s)
+    yield "resources", resources.ResourceChoiceScene(app, s)
     s.send(ReqChooseResources({s.vm.me["warehouseShelves"][1]: {"Coin": 2}}))
     s.pump()
-    yield "waiting", setup.WaitingScene(app, s)
+    yield "waiting", waiting.WaitingScene(app, s)
     yield "game over", game_over.GameOverScene(app, ended_session(cfg, ["Ada", "Bea", "Cy"]))
     yield "solo game over", game_over.GameOverScene(app, ended_session(cfg, ["Ada"], lorenzo=True))
     s, _ = table_session(cfg, ["Ada", "Bea"], 0)
@@ -190,7 +190,7 @@ class TestTitle:
 
     def test_solo_from_the_title_to_the_board(self, app, board_module):
         from game.scenes.title import TitleScene
-        from game.scenes.setup import LeaderChoiceScene
+        from game.scenes.leaders import LeaderChoiceScene
         app.stack.push(TitleScene(app))
         frames(app, 2)
         click(app, "solo")
@@ -293,7 +293,7 @@ class TestTitle:
 
     def test_play_solo_over_a_save_replaces_it_only_when_told(self, app):
         from game.scenes.title import TitleScene
-        from game.scenes.setup import LeaderChoiceScene
+        from game.scenes.leaders import LeaderChoiceScene
         saved = self._saved(app)
         app.stack.push(TitleScene(app))
         frames(app, 2)
@@ -304,7 +304,7 @@ class TestTitle:
 
     def test_a_damaged_save_is_put_aside_not_lost(self, app):
         from game.scenes.title import TitleScene
-        from game.scenes.setup import LeaderChoiceScene
+        from game.scenes.leaders import LeaderChoiceScene
         app.solo_save_path.parent.mkdir(parents=True, exist_ok=True)
         app.solo_save_path.write_text("not a game")
         app.stack.push(TitleScene(app))
@@ -400,7 +400,7 @@ class TestWindowSizes:
 # ---------------------------------------------------------------------------- leaders
 class TestLeaderChoice:
     def test_a_third_pick_replaces_the_oldest_and_clicking_again_unselects(self, app):
-        from game.scenes.setup import LeaderChoiceScene
+        from game.scenes.leaders import LeaderChoiceScene
         s, _ = table_session(app.config, ["Ada"], 0)
         scene = LeaderChoiceScene(app, s)
         app.stack.push(scene)
@@ -414,7 +414,7 @@ class TestLeaderChoice:
         assert not scene.widgets["confirm"].is_enabled
 
     def test_words_for_every_leader(self, app):
-        from game.scenes.setup import leader_words
+        from game.scenes.leaders import leader_words
         s, _ = table_session(app.config, ["Ada"], 0)
         prods = {p["id"]: p for p in s.vm.game["productions"]}
         for ld in s.vm.game["leaderCards"]:
@@ -444,7 +444,7 @@ def test_the_setup_titles_stand_clear_of_the_frame(app, size, which):
 
 class TestResourceChoice:
     def _scene(self, app, seat):
-        from game.scenes.setup import ResourceChoiceScene
+        from game.scenes.resources import ResourceChoiceScene
         s, g = table_session(app.config, ["Ada", "Bea", "Cy", "Dan"], seat)
         s.send(ReqChooseLeaders(tuple(s.vm.me["leadersHand"][:2])))
         s.pump()
@@ -490,7 +490,7 @@ class TestResourceChoice:
 
 
 def test_waiting_lists_who_has_chosen(app):
-    from game.scenes.setup import WaitingScene
+    from game.scenes.waiting import WaitingScene
     s, g = table_session(app.config, ["Ada", "Bea"], 0)
     s.send(ReqChooseLeaders(tuple(s.vm.me["leadersHand"][:2])))
     s.pump()
@@ -695,7 +695,7 @@ class TestHost:
     def test_host_a_solo_game_through_the_lobby(self, app):
         from game.scenes.lobby import LobbyScene
         from game.scenes.title import TitleScene
-        from game.scenes.setup import LeaderChoiceScene
+        from game.scenes.leaders import LeaderChoiceScene
         app.settings.server_port = free_port()
         app.stack.push(TitleScene(app))
         frames(app, 2)
@@ -746,7 +746,7 @@ class TestHost:
     def test_the_host_leaves_the_table_the_game_goes_on_and_the_title_brings_them_back(self, app, tmp_path):
         from game.scenes.ask import AskScene
         from game.scenes.title import TitleScene
-        from game.scenes.setup import LeaderChoiceScene
+        from game.scenes.leaders import LeaderChoiceScene
         bruno = self._host_with_bruno(app, tmp_path)
         click(app, "players_2")
         frames_until(app, lambda: isinstance(app.stack.top, LeaderChoiceScene))
@@ -868,7 +868,7 @@ class TestGameOver:
 # ---------------------------------------------------------------------------- router & overlay
 class TestOverlay:
     def _game(self, app):
-        from game.scenes.setup import WaitingScene
+        from game.scenes.waiting import WaitingScene
         s, g = table_session(app.config, ["Ada", "Bea"], 0)
         s.send(ReqChooseLeaders(tuple(s.vm.me["leadersHand"][:2])))
         s.pump()
@@ -882,7 +882,7 @@ class TestOverlay:
 
     def test_lost_connection_covers_the_game_and_goes_away_when_back(self, app):
         from game.scenes.overlay import ConnectionOverlay
-        from game.scenes.setup import WaitingScene
+        from game.scenes.waiting import WaitingScene
         from game.scenes.backdrop import dim
         scene, s = self._game(app)
         behind = app.window.copy()
@@ -913,11 +913,11 @@ class TestOverlay:
         assert isinstance(app.stack.top, TitleScene)
 
     def test_router_maps_every_stage(self, app, board_module):
-        from game.scenes import game_over, lobby, router, setup
+        from game.scenes import game_over, leaders, lobby, router
         s = GameSession(Feed("Ada", host=LAN_HOST), app.config, "Ada")
         assert isinstance(router.scene_for(app, s), lobby.LobbyScene)
         s, _ = table_session(app.config, ["Ada"], 0)
-        assert isinstance(router.scene_for(app, s), setup.LeaderChoiceScene)
+        assert isinstance(router.scene_for(app, s), leaders.LeaderChoiceScene)
         s.send(ReqChooseLeaders(tuple(s.vm.me["leadersHand"][:2])))
         s.pump()
         assert isinstance(router.scene_for(app, s), board_module.BoardScene)

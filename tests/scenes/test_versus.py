@@ -59,7 +59,8 @@ def first_frame_ok(app: App) -> None:
 
 def setup_with_the_mouse(app: App) -> None:
     """Keep two leaders and (if the seat has any) take the starting resources, by clicks."""
-    from game.scenes.setup import LeaderChoiceScene, ResourceChoiceScene
+    from game.scenes.leaders import LeaderChoiceScene
+    from game.scenes.resources import ResourceChoiceScene
     frames_until(app, lambda: isinstance(app.stack.top, LeaderChoiceScene))
     leaders = app.stack.top
     click_at(app, leaders.card_rects[0].center)
@@ -129,7 +130,7 @@ def open_versus(app: App):
 
 def test_a_game_against_three_bots_from_the_title_to_the_end_with_the_mouse(app, monkeypatch):
     from game.scenes.game_over import GameOverScene
-    from game.scenes.setup import LeaderChoiceScene
+    from game.scenes.leaders import LeaderChoiceScene
     monkeypatch.setitem(BOT_PACES, "normal", 0.0)
     app.settings.confirm_end_turn = False
     scene = open_versus(app)
@@ -155,7 +156,7 @@ def test_a_game_against_three_bots_from_the_title_to_the_end_with_the_mouse(app,
 
 
 def test_the_game_is_saved_after_every_move_and_continued_from_the_title(app, monkeypatch):
-    from game.scenes.setup import LeaderChoiceScene
+    from game.scenes.leaders import LeaderChoiceScene
     monkeypatch.setitem(BOT_PACES, "normal", 0.0)
     open_versus(app)
     click(app, "count_2")
