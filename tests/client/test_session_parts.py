@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gc
 
+from support.table import Feed
+
 from game.client.game_log import ChatLine, Note
 from game.client.games import default_config
 from game.client.lobby import HANDLERS as LOBBY_MESSAGES
@@ -11,27 +13,11 @@ from game.client.notices import (ConnectionLost, LobbyRefused, Notice, Notices, 
                                  ReconnectFailed, ReplayArrived, ReplayRefused, Said, ServerStopping, TurnStarted)
 from game.client.session import ASIDE, GameSession
 from game.client.words import NICKNAME_ERRORS, RECONNECTED, REPLAY_ERRORS
-from game.match import LocalMatch, Match
+from game.match import LocalMatch
 from game.rules.engine import Game
 from game.rules.views import player_view
 
 CFG = default_config()
-
-
-class Feed(Match):
-    """A match that hands over what the test puts in :attr:`out` (a server's game: no config)."""
-
-    def __init__(self, *messages: dict) -> None:
-        self.nickname = "Ada"
-        self.out = list(messages)
-        self.sent: list = []
-
-    def poll(self) -> list[dict]:
-        out, self.out = self.out, []
-        return out
-
-    def send(self, request) -> None:
-        self.sent.append(request)
 
 
 def duo_view() -> dict:
@@ -60,7 +46,7 @@ OUTSIDE = {
 # ---------------------------------------------------------------------------- the handler tables
 def test_each_message_outside_the_game_has_its_handler_and_never_reaches_the_view_model():
     assert set(ASIDE) == set(OUTSIDE)
-    feed = Feed(duo_view())
+    feed = Feed("Ada", [duo_view()])
     session = GameSession(feed, CFG, "Ada")
     session.pump()
     fed: list[dict] = []
@@ -75,9 +61,9 @@ def test_each_message_outside_the_game_has_its_handler_and_never_reaches_the_vie
 
 def test_the_waiting_rooms_messages_fill_the_lobby_and_its_refusals_are_its_own():
     assert set(LOBBY_MESSAGES) == {"UpdateBookedSeats", "UpdateJoinGame", "ErrNickname", "ErrTable", "ErrNewGame"}
-    feed = Feed({"type": "UpdateBookedSeats", "bookedSeats": 2, "canPrepareNewGame": "Bruno",
-                 "players": ["Bruno", "Ada"], "table": {"name": "Oak", "private": False, "code": "K7"}},
-                {"type": "UpdateJoinGame", "playersCount": 3, "bots": ["easy"]})
+    feed = Feed("Ada", [{"type": "UpdateBookedSeats", "bookedSeats": 2, "canPrepareNewGame": "Bruno",
+                         "players": ["Bruno", "Ada"], "table": {"name": "Oak", "private": False, "code": "K7"}},
+                        {"type": "UpdateJoinGame", "playersCount": 3, "bots": ["easy"]}])
     session = GameSession(feed, CFG, "Ada")
     notices = heard(session)
     session.pump()
@@ -92,7 +78,7 @@ def test_the_waiting_rooms_messages_fill_the_lobby_and_its_refusals_are_its_own(
 
 
 def test_a_refusal_of_the_game_is_said_once_and_dismissed_by_the_next_request():
-    feed = Feed(duo_view(), {"type": "ErrProtocol", "msg": "what?"})
+    feed = Feed("Ada", [duo_view(), {"type": "ErrProtocol", "msg": "what?"}])
     session = GameSession(feed, CFG, "Ada")
     said = heard(session, Said)
     session.pump()
@@ -109,7 +95,7 @@ def test_a_rejoin_repeats_no_chat_line_and_a_new_line_moves_the_version():
     def line(who: str, text: str) -> dict:
         return {"type": "UpdateChat", "player": who, "text": text}
 
-    feed = Feed(view, line("Bruno", "hello"))
+    feed = Feed("Ada", [view, line("Bruno", "hello")])
     session = GameSession(feed, CFG, "Ada")
     session.pump()
     version = session.version
@@ -126,8 +112,8 @@ def test_a_history_in_parts_is_told_once_merged_and_its_skipped_turns_noted():
     game = Game.new(CFG, ["Ada", "Bruno"], 3)
     view = player_view(game, "Ada")
     said = {"type": "UpdateChat", "player": "Bruno", "text": "back soon"}
-    feed = Feed(view, {"type": "UpdateHistory", "messages": [said], "last": False},
-                {"type": "UpdateHistory", "messages": [], "last": True, "skipped": [3, 4]})
+    feed = Feed("Ada", [view, {"type": "UpdateHistory", "messages": [said], "last": False},
+                        {"type": "UpdateHistory", "messages": [], "last": True, "skipped": [3, 4]}])
     session = GameSession(feed, CFG, "Ada")
     session.pump()
     assert [str(x) for x in session.log if isinstance(x, ChatLine)] == ["Bruno: back soon"]
@@ -140,7 +126,7 @@ def test_a_history_in_parts_is_told_once_merged_and_its_skipped_turns_noted():
 
 # ---------------------------------------------------------------------------- notices
 def test_the_connection_notices_come_once_each_and_the_state_stays_readable():
-    feed = Feed(duo_view(), OUTSIDE["ConnectionLost"], OUTSIDE["ConnectionLost"])
+    feed = Feed("Ada", [duo_view(), OUTSIDE["ConnectionLost"], OUTSIDE["ConnectionLost"]])
     session = GameSession(feed, CFG, "Ada")
     notices = heard(session)
     session.pump()
@@ -153,7 +139,7 @@ def test_the_connection_notices_come_once_each_and_the_state_stays_readable():
 
 
 def test_a_server_stopping_on_purpose_and_a_player_away_are_kept_and_told():
-    feed = Feed(duo_view(), OUTSIDE["UpdatePlayerAway"], OUTSIDE["UpdateServerStopping"])
+    feed = Feed("Ada", [duo_view(), OUTSIDE["UpdatePlayerAway"], OUTSIDE["UpdateServerStopping"]])
     session = GameSession(feed, CFG, "Ada")
     notices = heard(session)
     session.pump()
@@ -165,14 +151,14 @@ def test_a_server_stopping_on_purpose_and_a_player_away_are_kept_and_told():
 
 
 def test_a_lost_connection_before_the_game_or_after_its_end_is_no_notice():
-    session = GameSession(Feed(OUTSIDE["ConnectionLost"]), CFG, "Ada")
+    session = GameSession(Feed("Ada", [OUTSIDE["ConnectionLost"]]), CFG, "Ada")
     notices = heard(session)
     session.pump()
     assert notices == [] and not session.connection_lost
 
 
 def test_a_replay_arrives_or_is_refused_as_a_notice():
-    session = GameSession(Feed(OUTSIDE["UpdateReplay"], OUTSIDE["ErrReplay"]), CFG, "Ada")
+    session = GameSession(Feed("Ada", [OUTSIDE["UpdateReplay"], OUTSIDE["ErrReplay"]]), CFG, "Ada")
     notices = heard(session)
     session.pump()
     assert notices == [ReplayArrived({"game": 1}), ReplayRefused(REPLAY_ERRORS["NOT_FINISHED"])]
@@ -191,7 +177,7 @@ def test_the_turn_starts_once_when_it_becomes_the_players(tmp_path):
     assert turns == [TurnStarted()]
     session.close()
     view = {**duo_view(), "isSetupDone": True, "currentPlayer": "Bruno"}
-    feed = Feed(view)
+    feed = Feed("Ada", [view])
     session = GameSession(feed, CFG, "Ada")
     turns = heard(session, TurnStarted)
     for who in ("Ada", "Ada", "Bruno", "Ada"):

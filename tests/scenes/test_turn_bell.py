@@ -2,27 +2,16 @@
 scenes of a game hear the session's TurnStarted notice (game.client.notices); none resets a flag."""
 from __future__ import annotations
 
+from support.table import Feed
+
 from game.client.games import default_config
 from game.client.notices import TurnStarted
 from game.client.session import GameSession
-from game.match import Match
 from game.rules.engine import Game
 from game.rules.views import player_view
 from game.scenes.app import App
 
 CFG = default_config()
-
-
-class Feed(Match):
-    """A server's game as the test hands it over."""
-
-    def __init__(self) -> None:
-        self.nickname = "Ada"
-        self.out: list[dict] = []
-
-    def poll(self) -> list[dict]:
-        out, self.out = self.out, []
-        return out
 
 
 def test_the_app_rings_once_for_each_turn_whichever_scene_shows_the_game(tmp_path, monkeypatch):
@@ -31,7 +20,7 @@ def test_the_app_rings_once_for_each_turn_whichever_scene_shows_the_game(tmp_pat
     app = App(headless=True, size=(1024, 640))
     rings: list[str] = []
     app.notify_turn = lambda: rings.append(type(app.stack.top).__name__)   # type: ignore[method-assign]
-    feed = Feed()
+    feed = Feed("Ada")
     session = GameSession(feed, CFG, "Ada")
     try:
         app.stack.reset(app.scene("lobby", session))

@@ -3,29 +3,16 @@ lines: a refusal, a lost connection, a failed reconnection, the waiting room's r
 player's turn. It resets no flag of the session's: the session's state stays as it is."""
 from __future__ import annotations
 
+from support.table import Feed
+
 from game.client.games import default_config
 from game.client.session import GameSession
 from game.client.words import NICKNAME_ERRORS
-from game.match import Match
 from game.rules.engine import Game
 from game.rules.views import player_view
 from game.text.play import GameShell
 
 CFG = default_config()
-
-
-class Feed(Match):
-    """A server's game as the test hands it over."""
-
-    supports_chat = True
-
-    def __init__(self, *messages: dict) -> None:
-        self.nickname = "Ada"
-        self.out = list(messages)
-
-    def poll(self) -> list[dict]:
-        out, self.out = self.out, []
-        return out
 
 
 def shell_over(feed: Feed) -> tuple[GameShell, GameSession, list[str]]:
@@ -35,7 +22,7 @@ def shell_over(feed: Feed) -> tuple[GameShell, GameSession, list[str]]:
 
 
 def test_the_waiting_rooms_refusal_is_said_once():
-    feed = Feed({"type": "UpdateBookedSeats", "bookedSeats": 1, "canPrepareNewGame": "Ada"})
+    feed = Feed("Ada", [{"type": "UpdateBookedSeats", "bookedSeats": 1, "canPrepareNewGame": "Ada"}])
     shell, session, said = shell_over(feed)
     shell.follow()
     feed.out = [{"type": "ErrNickname", "reason": "TAKEN"}]
@@ -47,7 +34,7 @@ def test_the_waiting_rooms_refusal_is_said_once():
 
 def test_a_refusal_a_lost_connection_and_a_failed_return_are_said_once_each_in_order():
     view = {**player_view(Game.new(CFG, ["Ada", "Bruno"], 3), "Ada"), "isSetupDone": True, "currentPlayer": "Bruno"}
-    feed = Feed(view)
+    feed = Feed("Ada", [view])
     shell, session, said = shell_over(feed)
     shell.follow()
     feed.out = [{"type": "UpdateChat", "player": "Bruno", "text": "hi"}, {"type": "ErrProtocol", "msg": "what?"},
@@ -66,7 +53,7 @@ def test_a_refusal_a_lost_connection_and_a_failed_return_are_said_once_each_in_o
 
 def test_the_turn_is_said_once_when_it_comes():
     view = {**player_view(Game.new(CFG, ["Ada", "Bruno"], 3), "Ada"), "isSetupDone": True, "currentPlayer": "Bruno"}
-    feed = Feed(view)
+    feed = Feed("Ada", [view])
     shell, session, said = shell_over(feed)
     shell.follow()
     feed.out = [{**view, "currentPlayer": "Ada"}]      # the whole game again (a resync): the turn is Ada's now
