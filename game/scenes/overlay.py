@@ -49,7 +49,7 @@ class ConnectionOverlay(PaintedScene):
         """The card's heading while it waits: the host stopped hosting (the server said so as it
         stopped), or the connection was lost."""
         if self.session.server_stopped:
-            return stopped_heading(getattr(self.session.match, "host_name", None))
+            return stopped_heading(self.session.match.host_name or None)
         return "Connection lost \u2014 reconnecting"
 
     @property
@@ -67,7 +67,7 @@ class ConnectionOverlay(PaintedScene):
             ch = max(ch, round(200 * u) + len(lines) * round(small * 1.18))
         elif self.session.server_stopped and not self.failed:     # what a stop on purpose means, too
             small = max(12, round(20 * u))
-            lines = wrap(stopped_words(getattr(self.session.match, "host_name", None)), small,
+            lines = wrap(stopped_words(self.session.match.host_name or None), small,
                          cw - round(80 * u), "italic")
             ch += len(lines) * round(small * 1.18) + round(4 * u)
         self._stopped_shown = bool(self.session.server_stopped)
@@ -129,7 +129,7 @@ class ConnectionOverlay(PaintedScene):
         y = rect.bottom + round(12 * u)
         if self.session.server_stopped:     # on purpose: what it means, before whom it waits for
             small = max(12, round(20 * u))
-            lines = wrap(stopped_words(getattr(self.session.match, "host_name", None)), small,
+            lines = wrap(stopped_words(self.session.match.host_name or None), small,
                          self.card.w - round(80 * u), "italic")
             y = blit_lines(surface, lines, small, INK, cx, y, "italic", align="center") + round(4 * u)
         waiting = waiting_words(self.session.match)
