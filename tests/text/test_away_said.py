@@ -42,8 +42,8 @@ def test_a_player_whose_game_crashed_is_said_away_with_the_seconds_their_seat_wa
         bea.match.conn._sock.shutdown(socket.SHUT_RDWR)          # Bea's game crashed: no goodbye
         until(lambda: said.has("Bea is away"), ada.tick, what="Bea said away")
         line = next(line for line in said if "Bea is away" in line)
-        assert line == ("Bea is away: their seat and turn wait up to 30 s for them; after that the game goes on, "
-                        "their turns skipped until they are back."), line
+        assert line == ("Bea is away: their seat and turn wait up to 30 s for them; after that the game goes on "
+                        "without them until they are back."), line
     finally:
         ada.close()
         if bea is not None:

@@ -25,10 +25,10 @@ def away_words(player: str, seconds: float) -> str:
     a kept game, a guest not back yet), and how long their seat and turn wait for them.
 
     >>> away_words("Bea", 30)
-    'Bea is away: their seat and turn wait up to 30 s for them; after that the game goes on, their turns skipped until they are back.'
+    'Bea is away: their seat and turn wait up to 30 s for them; after that the game goes on without them until they are back.'
     """
     return (f"{player} is away: their seat and turn wait up to {max(0, round(seconds))} s for them; after that "
-            f"the game goes on, their turns skipped until they are back.")
+            f"the game goes on without them until they are back.")
 
 
 class AwayNews:
