@@ -97,10 +97,10 @@ class WorkerProcesses(cf.Executor):
         if kwargs:
             raise TypeError("a worker process's job takes positional arguments only")
         with self._lock:
-            if self._broken is not None:
-                raise BrokenProcessPool(self._broken)
             if self._shutdown:
                 raise RuntimeError("cannot schedule new futures after shutdown")
+            if self._broken is not None:
+                raise BrokenProcessPool(self._broken)
             if not self._workers:
                 self._start()
             fut: cf.Future = cf.Future()
@@ -161,10 +161,13 @@ class WorkerProcesses(cf.Executor):
         """Hand ``w`` the jobs, one at a time, and their answers to their futures."""
         while True:
             item = self._jobs.get()
-            if item is None or self._broken is not None:
+            if item is None:
                 break
             fut, fn, args = item
             if not fut.set_running_or_notify_cancel():
+                continue
+            if self._broken is not None:     # (taken just as another worker died)
+                fut.set_exception(BrokenProcessPool(self._broken))
                 continue
             w.busy = True
             try:
@@ -198,11 +201,10 @@ class WorkerProcesses(cf.Executor):
         w.busy = False
         with self._lock:
             ended = self._shutdown
-            if self._broken is None:
-                self._broken = ("the pool was shut down" if ended else
-                                f"a worker process ended abruptly (exit code {w.process.exitcode}): {e}")
-            why = self._broken
-            self._drop_waiting(why)
+            if not ended and self._broken is None:
+                self._broken = f"a worker process ended abruptly (its pipe: {type(e).__name__} {e})".replace(" )", ")")
+            why = self._broken or "the pool was shut down"
+            self._drop_waiting(None if ended else why)
             for _ in self._workers:
                 self._jobs.put(None)
         # a job cut short by the shutdown is cancelled (nobody waits for it); else the pool is broken
