@@ -83,3 +83,42 @@ def test_a_signal_to_the_group_ends_the_owner_which_ends_its_worker_without_a_wo
     assert proc.returncode == 0 and out.splitlines()[-1] == "closed", (out, err)
     assert err == ""                  # no traceback, no warning, from the worker or from its owner
     assert wait_for(lambda: not alive(int(worker)), 5)
+
+
+def test_a_worker_that_dies_under_a_job_breaks_the_pool_and_every_other_job_is_answered():
+    import concurrent.futures as cf
+    import time
+
+    from game.bots.workers import WorkerProcesses
+    pool = WorkerProcesses(2)
+    try:
+        assert pool.submit(os.getpid).result(60) != os.getpid()
+        naps = [pool.submit(time.sleep, 0.2) for _ in range(3)]
+        dies = pool.submit(os._exit, 3)
+        with pytest.raises(cf.process.BrokenProcessPool, match="ended abruptly"):
+            dies.result(60)
+        for nap in naps:          # each is answered: done, or failed as broken (none left hanging)
+            e = nap.exception(60)
+            assert e is None or isinstance(e, cf.process.BrokenProcessPool), e
+        with pytest.raises(cf.process.BrokenProcessPool):
+            pool.submit(os.getpid)
+    finally:
+        pool.shutdown()
+    assert pool.pids() == []
+
+
+def test_a_pool_shut_down_under_a_job_cancels_it_at_once_and_refuses_the_next_as_shut_down():
+    import concurrent.futures as cf
+    import time
+
+    from game.bots.workers import WorkerProcesses
+    pool = WorkerProcesses(1)
+    nap = pool.submit(time.sleep, 60)
+    assert wait_for(lambda: nap.running() and pool.pids(), 60)
+    (worker,) = pool.pids()
+    t0 = time.monotonic()
+    pool.shutdown(cancel_futures=True)
+    assert time.monotonic() - t0 < 1.0 and not alive(worker)
+    assert isinstance(nap.exception(5), cf.CancelledError)
+    with pytest.raises(RuntimeError, match="after shutdown"):
+        pool.submit(os.getpid)
