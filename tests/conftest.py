@@ -13,9 +13,15 @@ os.environ.setdefault("MOR_SERVICE_TYPE", "_mor-test._tcp.local.")
 
 
 def pytest_configure(config):
-    """Every screen registered by name, as the launcher does it (tests build the App themselves)."""
+    """Every screen registered by name, as the launcher does it (tests build the App themselves);
+    every deal watched (:func:`seeded_deals`)."""
     from game.scenes.catalog import register_scenes
     register_scenes()
+    config.addinivalue_line("markers", "seed(n): MOR_SEED for this test (the deal of every game it starts "
+                                       "without a seed of its own, in this process and those it starts)")
+    config.addinivalue_line("markers", "unseeded: this test deals games from the OS on purpose")
+    from support import deals
+    deals.watch()
 
 
 def lan_service_type() -> str:
@@ -40,6 +46,23 @@ def dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "cfg"))
     monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path / "data"))
     return tmp_path
+
+
+@pytest.fixture(autouse=True)
+def seeded_deals(request, monkeypatch):
+    """Every game a test plays is seeded: a game dealt by the OS (:func:`game.seeds.unseeded`, in
+    this process) fails the test. Pass a seed, mark the test (or its module) ``seed(n)`` to set
+    ``MOR_SEED``, or give one to the process the test starts (the kit's PtyProgram asks for it)."""
+    from support import deals
+    marker = request.node.get_closest_marker("seed")
+    if marker is not None:
+        monkeypatch.setenv("MOR_SEED", str(marker.args[0]))
+    deals.take()
+    yield
+    dealt = deals.take()
+    if dealt and request.node.get_closest_marker("unseeded") is None:
+        pytest.fail(f"this test played {len(dealt)} unseeded deal(s) (from {sorted(set(dealt))}): pass a seed, "
+                    f"mark it seed(n) or set MOR_SEED", pytrace=False)
 
 
 @pytest.fixture

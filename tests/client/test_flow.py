@@ -32,6 +32,7 @@ def test_a_question_is_answered_by_number_word_or_cancel():
     assert q.lines() == ["T. Text.", "1. Continue it", "2. New game, lose it", "3. Cancel"]
 
 
+@pytest.mark.seed(1)
 def test_a_new_solo_game_asks_over_a_saved_one_and_sets_a_damaged_one_aside(tmp_path, config):
     path = tmp_path / "solo-game.json"
     assert new_solo_question(config, path) is None                  # nothing saved: nothing to ask

@@ -146,6 +146,7 @@ def test_turn_bell_is_soft_and_short():
     assert max(abs(s) for s in samples[-200:]) < 0.05 * 32767   # fades out
 
 
+@pytest.mark.seed(1)
 @pytest.mark.timeout(300)
 def test_from_the_title_to_the_end_of_a_solo_game_with_the_mouse_only():
     """Title → Play solo → pick 2 leaders → play every turn on the board → the end-of-game scene."""

@@ -399,6 +399,7 @@ def test_the_boards_window_sized_table_is_drawn_with_at_most_three_window_sized_
     assert rise < 3.5 * window, (rise / 2**20, window / 2**20)
 
 
+@pytest.mark.seed(1)
 def test_a_stage_that_hands_over_leaves_its_pictures_behind(app):
     """Title → Play solo → leader choice → board, through the frame loop: the leader choice's large
     cards and halos are not kept through the game once the board has taken its place (they were,

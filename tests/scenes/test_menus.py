@@ -23,7 +23,7 @@ from walk import close as _close, free_port  # (close: every scene closed, the h
 from support.table import Feed
 from support.wait import frames_until
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.seed(1)]   # (seed: the deal of every game started here)
 
 SIZES = [(1024, 640), (1920, 1080)]
 LAN_HOST = "192.168.1.9"

@@ -17,7 +17,7 @@ from test_menus import app, click, frames  # noqa: F401  (fixtures)
 
 from game.scenes.ask import AskScene
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.timeout(60), pytest.mark.seed(1)]   # (seed: the deal of every game started here)
 
 
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])

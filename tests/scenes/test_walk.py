@@ -37,6 +37,7 @@ def _keep_two_leaders(walk: Walk) -> None:
     walk.key(pygame.K_RETURN, "\r")
 
 
+@pytest.mark.seed(1)
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_solo_game_from_the_title_shows_a_whole_board_on_its_first_frame(size, tmp_path):
@@ -56,6 +57,7 @@ def test_a_solo_game_from_the_title_shows_a_whole_board_on_its_first_frame(size,
     assert len(list((tmp_path / "frames").glob("solo-*-BoardScene.png"))) == 2
 
 
+@pytest.mark.seed(1)
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_resumed_solo_game_shows_lorenzos_pile_and_the_log_as_they_were(size, tmp_path):
@@ -112,6 +114,7 @@ def _both_to_the_board(*walks: Walk) -> None:
         time.sleep(0.005)
 
 
+@pytest.mark.seed(1)
 @pytest.mark.timeout(180)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_hosted_game_joined_over_loopback_shows_whole_boards_on_their_first_frames(size, tmp_path):

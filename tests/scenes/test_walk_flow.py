@@ -18,7 +18,7 @@ from game.client.session import GameSession
 from game.match import RemoteMatch, remember_unfinished
 from game.netcode.server import Server, ServerOptions
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.seed(1)]   # (seed: the deal of every game started here)
 GAME = ("LeaderChoiceScene", "ResourceChoiceScene", "WaitingScene", "BoardScene")
 
 

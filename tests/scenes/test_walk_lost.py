@@ -53,6 +53,7 @@ def _both_to_the_board(*walks: Walk) -> None:
         time.sleep(0.005)
 
 
+@pytest.mark.seed(1)
 @pytest.mark.timeout(150)
 def test_the_lost_connection_card_names_the_host_who_stopped_hosting(monkeypatch):
     from game.scenes import overlay
