@@ -94,6 +94,12 @@ class PtyProgram:
         self.expect("Goodbye.")
         assert self.wait() == 0
 
+    def leave_and_quit(self) -> None:
+        """From a game or a waiting room: leave for the main menu, then :meth:`quit`."""
+        self.send("leave")
+        self.expect("Main menu")
+        self.quit()
+
     def __enter__(self) -> "PtyProgram":
         return self
 

@@ -47,11 +47,7 @@ def test_play_solo_asks_before_it_replaces_the_saved_game(tmp_path):
         p.expect("You have a solo game saved")
         p.send("1")                                   # Continue it: the saved game, not a new one
         p.expect("The saved solo game, where you left it.")
-        p.send("leave")
-        p.expect("Main menu")
-        p.send("quit")
-        p.expect("Goodbye.")
-        assert p.wait() == 0
+        p.leave_and_quit()
     finally:
         p.kill()
     assert (data / "solo-game.json").read_bytes() == saved

@@ -65,11 +65,7 @@ def test_a_solo_game_by_typed_commands_to_the_scores():
         last = p.expect("Move ")
         assert last.startswith(f"Move {moves} of {moves}. Ada ") and last.endswith(" wins."), last
         assert p.expect("The game is over") == head
-        p.send("leave")
-        p.expect("Main menu")
-        p.send("quit")
-        p.expect("Goodbye.")
-        assert p.wait() == 0
+        p.leave_and_quit()
     finally:
         p.kill()
     text = "\n".join(p.lines)

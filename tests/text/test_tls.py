@@ -32,11 +32,7 @@ def test_connecting_securely_is_said_in_a_terminal_and_said_again_on_asking(tls_
         p.send("server")
         again = p.expect("Connected securely")
         assert tls_server.tls_fingerprint in again and "first time" in again, again
-        p.send("leave")
-        p.expect("Main menu")
-        p.send("quit")
-        p.expect("Goodbye.")
-        assert p.wait() == 0
+        p.leave_and_quit()
     finally:
         p.kill()
     assert sum("Connected securely" in line for line in p.lines) == 2   # once on connecting, once asked
