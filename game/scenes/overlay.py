@@ -39,7 +39,7 @@ class ConnectionOverlay(PaintedScene):
     def opaque(self) -> bool:   # type: ignore[override]
         """Whether the screen is drawn from this scene alone: once the game behind is dimmed into
         :attr:`_still` (the game behind is paused), it is not drawn again every frame under it."""
-        return self._still is not None and self._still[:3] == self._still_key()
+        return self._still is not None and self._still[:-1] == self._still_key()
 
     def _still_key(self) -> tuple:
         return (self.app.size, self.session.version, bool(self.failed), self.session.server_stopped)
@@ -95,12 +95,12 @@ class ConnectionOverlay(PaintedScene):
 
     def draw(self, surface: pygame.Surface) -> None:
         key = self._still_key()
-        if self._still is None or self._still[:3] != key:   # the game behind was drawn under: dim it once
+        if self._still is None or self._still[:-1] != key:   # the game behind was drawn under: dim it once
             dim(surface)
             self._paint_card(surface)
             self._still = (*key, surface.copy())
         else:
-            surface.blit(self._still[3], (0, 0))
+            surface.blit(self._still[-1], (0, 0))
         if not self.failed:
             self._dots(surface)
 
