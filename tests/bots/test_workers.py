@@ -49,7 +49,7 @@ def main():
             ready.wait(60)
             print("idle", *pool.worker_pids(), flush=True)
         elif phase == "thinking":
-            pool.submit(make_job(game, game.current_player.nickname, "hard", budget=100_000), print)
+            pool.submit(make_job(game, game.current_player.nickname, "hard", budget=100_000), lambda a: None)
             while not pool.worker_pids():
                 time.sleep(0.02)
             time.sleep(0.3)
