@@ -159,7 +159,7 @@ def test_what_the_commands_say_about_the_table(solo):
 
 
 def test_the_boards_clicks_are_said_as_commands():
-    from game.text.play import typed
+    from game.text.vocabulary import typed
     assert (typed("Servant is also on shelf 3: click shelf 3, then shelf 2, to move both", {})
             == "Servant is also on shelf 3: say move 3 2 to move both")
     assert typed("Shelf 1 is full (it holds 1)", {}) == "Shelf 1 is full (it holds 1)"

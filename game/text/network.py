@@ -1,0 +1,348 @@
+"""The text client's network: hosting a table on this network, joining one (found on the
+network or typed), a server's named tables, a seat asked there (a kept one asked back, or
+asked about first when the server keeps one under that name), and a seat followed until the
+server takes the player.
+
+:class:`Network` is part of :class:`~game.text.client.TextClient` (its menu, its questions and
+its open game are the client's)."""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from game.client.address import hostport
+from game.client.flow.hosting import end_kept_hosted_game, host_question, join_own_table, server_folder, start_hosting
+from game.client.flow.seats import (KeptSeat, another_nickname, asked_words, forget_seat, gone_words, kept_seat_at,
+                                    seat_question, seats_file, why_seated)
+from game.settings import GAME_PORT
+
+if TYPE_CHECKING:
+    from game.client.flow.questions import Question
+    from game.client.session import GameSession
+    from game.settings import Settings
+
+log = logging.getLogger("mor.text")
+
+
+class Network:
+    """Hosting, joining and the seats at servers, for :class:`~game.text.client.TextClient`."""
+
+    say: Callable[[str], None]
+    wake: Callable[[], None] | None
+    config: Any
+    data_dir: Path
+    nickname: str
+    settings: "Settings"
+    pace: float
+    choices: list
+    question: Callable[[str], None] | None
+    server: Any
+    browser: Any
+    seating: Any
+    _tables_at: tuple[str, int] | None
+    _tables_tls: int | None
+    _rejoin: KeptSeat | None
+    _asked: str | None
+    _back_to_kept: bool
+    _from_tables: tuple[str, int] | None
+
+    if TYPE_CHECKING:      # the client's own
+        def menu(self) -> None: ...
+        def ask(self, question: Question, then: Callable[[str], None]) -> None: ...
+        def _open(self, session: GameSession) -> None: ...
+
+    @property
+    def seats_file(self) -> Path:
+        """Where the seats at servers are kept (their tokens; beside them, the unfinished games)."""
+        return seats_file(self.data_dir)
+
+    def rejoin(self, kept: KeptSeat) -> None:
+        """Back to a seat kept at a server, with its token (the server gives the seat back)."""
+        self.nickname = kept.nickname
+        self.seat(kept.host, kept.port, rejoin=kept)
+
+    # ------------------------------------------------------------------ the network
+    def ask_host(self, port: int | None = None) -> None:
+        """Open a table on this network, on the port of the settings (or ``port``; 0: any free one).
+        With a hosted game kept unfinished here, the player is asked first: hosting brings it
+        back, so a new table means ending it."""
+        question = host_question(self.data_dir, self.nickname) if self.server is None and port is None else None
+        if question is None:
+            self._host(port)
+            return
+
+        def then(key: str) -> None:
+            if key == "continue":
+                self._host(None)
+            elif key == "new":
+                problem = end_kept_hosted_game(self.data_dir, self.nickname)
+                if problem:
+                    self.say(problem)
+                    self.menu()
+                else:
+                    self._host(None)
+            else:
+                self.say("No table opened: your LAN game is kept.")
+                self.menu()
+        self.ask(question, then)
+
+    def _host(self, port: int | None) -> None:
+        from game.client.address import PORT_REFUSED, describe_bind_error
+        from game.client.lan import lan_addresses
+        port = self.settings.server_port if port is None else port
+        data = server_folder(self.data_dir)
+        try:
+            self.server = start_hosting(self.config, port, self.data_dir, self.nickname, self.pace)
+        except OSError as e:
+            # a port refused is often another program's (another game's): another one, asked here
+            self.say(describe_bind_error(e, port, data, remedy="Say another port to host on (1024 to 65535), "
+                                                               "press Enter for any free port, or say menu."))
+            if e.errno in PORT_REFUSED:
+                self.question = self._host_port_answer
+            return
+        port = self.server.address[1]
+        where = ", ".join(f"{a}:{port}" for a in lan_addresses()) or f"this computer, port {port}"
+        self.say(f"Your table is open on this network; friends join it at {where}, or find it in their list.")
+        self._join_own_table(port)
+
+    def _host_port_answer(self, text: str) -> None:
+        if not text:
+            self._host(0)
+        elif text.isdigit() and 1024 <= int(text) <= 65535:
+            self._host(int(text))
+        elif text.lower() in ("menu", "back", "cancel"):
+            self.menu()
+        else:
+            self.say("Say a port from 1024 to 65535, press Enter for any free port, or say menu.")
+            self.question = self._host_port_answer
+
+    def join_menu(self) -> None:
+        from game.client.lan import Browser
+        if self.browser is None:
+            try:
+                self.browser = Browser()
+            except OSError as e:
+                self.say(f"Cannot look for tables on this network: {e}.")
+        self.say("Looking for tables on this network… Say list to see what is found, or type an address "
+                 f"(host or host:port; the port is {GAME_PORT} if you leave it out) to join its waiting room, "
+                 "or tables and an address for a server's named tables. Say menu to go back.")
+        self.choices = []
+        self.question = self._join_answer
+
+    def _join_answer(self, text: str) -> None:
+        word = text.lower()
+        if word in ("menu", "back", ""):
+            self._stop_browser()
+            self.menu()
+            return
+        if word == "list":
+            games = self.browser.games() if self.browser is not None else []
+            if not games:
+                problem = getattr(self.browser, "problem", None)
+                self.say(problem or "No table found yet. Say list again in a moment, or type an address.")
+            else:
+                self.say("Tables found (say the number to join one):")
+                for i, g in enumerate(games):
+                    self.say(f"{i + 1}. {g.label}, at {g.address}:{g.port}" + (", encrypted" if g.info.tls else ""))
+            self.found = games
+            self.question = self._join_answer
+            return
+        if word.isdigit() and 1 <= int(word) <= len(getattr(self, "found", [])):
+            g = self.found[int(word) - 1]
+            self._stop_browser()
+            self.seat(g.address, g.port, tls_port=g.info.tls or None)   # announced TLS: asked there at once
+            return
+        if word.split()[0] == "tables":
+            self.show_tables(text.split(None, 1)[1] if len(text.split()) > 1 else "")
+            return
+        self._stop_browser()
+        self.join_address(text)
+
+    def join_address(self, text: str) -> None:
+        from game.client.address import parse_address
+        try:
+            host, port = parse_address(text, GAME_PORT)
+        except ValueError as e:
+            self.say(str(e))
+            self.menu()
+            return
+        self.seat(host, port)
+
+    # a server's tables ----------------------------------------------------------------
+    def show_tables(self, address: str) -> None:
+        """The open tables of the server at ``address``, numbered, and how to sit at one."""
+        from game.client.address import describe_connect_error, parse_address
+        from game.client.security import identity_warning
+        from game.client.tables import NoTables, list_tables
+        if address or self._tables_at is None:
+            try:
+                host, port = parse_address(address, GAME_PORT)
+            except ValueError as e:
+                self.say(f"{e} (Say tables and the server's address.)")
+                self.question = self._join_answer
+                return
+        else:
+            host, port = self._tables_at
+        self._tables_at, self._tables_tls = (host, port), None
+        try:
+            listing = list_tables(host, port)
+        except NoTables as e:
+            self.say(f"{e} Say quick for it, or menu.")
+            self.question = lambda answer: self._tables_answer(host, port, [], answer)
+            return
+        except OSError as e:
+            warning = identity_warning(e)
+            self.say(warning.line if warning else describe_connect_error(e, host, port))
+            self.question = self._join_answer
+            return
+        where = hostport(host, port)
+        if listing.link is not None and listing.link.first_meeting:   # a server met for the first time
+            self.say(f"{listing.link.line} Its certificate is remembered: you will be warned if it changes.")
+        if not listing.tables:
+            self.say(f"No table is open at {where}.")
+        else:
+            more = f" (the first {len(listing.tables)} of {listing.total})" if listing.more else ""
+            self.say(f"Tables open at {where}{more}:")
+            for i, t in enumerate(listing.tables):
+                host_words = f", opened by {t.host}" if t.host else ""
+                private = " Private: it needs its invite code." if t.private else ""
+                self.say(f"{i + 1}. {t.name}{host_words}: {t.seats_words}.{private}")
+        queue = (f"{listing.waiting} waiting" + (f" for a game of {listing.queue_count}" if listing.queue_count else "")
+                 if listing.waiting else "nobody waiting yet")
+        self.say(("Say a number to sit at a table, " if listing.tables else "Say ")
+                 + "new and a name to open one (new Ada's game 3 private: 3 seats, by invite code), "
+                 f"code and an invite code for a private table, quick for the Quick game ({queue}), "
+                 "tables to look again, or menu.")
+        self._tables_tls = listing.tls_port    # where it speaks TLS: a seat is asked there at once
+        self.question = lambda answer: self._tables_answer(host, port, list(listing.tables), answer)
+
+    def _tables_answer(self, host: str, port: int, tables: list, text: str) -> None:
+        words = text.split()
+        word = words[0].lower() if words else "tables"
+        again = lambda: setattr(self, "question", lambda a: self._tables_answer(host, port, tables, a))  # noqa: E731
+        if word in ("menu", "back"):
+            self._stop_browser()
+            self.menu()
+        elif word in ("tables", "list"):
+            self.show_tables("")
+        elif word == "quick":
+            self.seat(host, port, tls_port=self._tables_tls, from_tables=True)
+        elif word == "code" and len(words) > 1:
+            self.seat(host, port, code=words[1], tls_port=self._tables_tls)
+        elif word == "new" and len(words) > 1:
+            rest = words[1:]
+            private = rest[-1].lower() == "private"
+            if private:
+                rest = rest[:-1]
+            seats = 2
+            if len(rest) > 1 and rest[-1].isdigit():
+                seats, rest = int(rest[-1]), rest[:-1]
+            if not 2 <= seats <= 4 or not rest:
+                self.say("Say new, the table's name, its seats (2 to 4) and private if you like: new Ada's game 3.")
+                again()
+                return
+            self.seat(host, port, create=" ".join(rest), players=seats, private=private, tls_port=self._tables_tls)
+        elif word.isdigit() and 1 <= int(word) <= len(tables):
+            t = tables[int(word) - 1]
+            if t.private:
+                self.say(f"{t.name} is private: say code and its invite code (its host has it).")
+                again()
+                return
+            self.seat(host, port, name=t.name, tls_port=self._tables_tls)
+        else:
+            self.say("Say a table's number, new and a name, code and an invite code, quick, tables, or menu.")
+            again()
+
+    def seat(self, host: str, port: int, **where: Any) -> None:
+        """Connect to the server at ``host:port`` and ask for a seat (see
+        :func:`game.client.tables.join`: a table by ``name``, ``code``, a new one ``create``, or
+        the waiting room); :meth:`tick` follows the answer."""
+        from game.client.tables import Seating
+        self._stop_browser()
+        self.choices = []
+        rejoin = where.pop("rejoin", None)             # a kept seat asked back (see rejoin)
+        from_tables = where.pop("from_tables", False)  # asked from the list of a server's tables
+        checked = where.pop("checked", False)          # the player was asked about a seat kept there
+        at_table = bool(where.keys() - {"tls_port"})   # a table asked for (else the waiting list)
+        again = (self.menu if rejoin else
+                 (lambda: self.show_tables(hostport(host, port))) if at_table or from_tables else self.join_menu)
+        kept = None if rejoin is not None or checked else kept_seat_at(self.data_dir, host, port, self.nickname)
+        if kept is not None:     # the server would give that seat back, whatever is asked: say so first
+            asked = asked_words(**where)
+
+            def then(key: str) -> None:
+                if key == "return":
+                    self._back_to_kept = True
+                elif key == "other":
+                    self.nickname = another_nickname(kept.nickname)
+                else:
+                    self.say("Not joined: your seat in that game stays kept.")
+                    again()
+                    return
+                self.seat(host, port, checked=True, from_tables=from_tables, **where)
+            self.ask(seat_question(kept, asked), then)
+            return
+        self.say(f"Connecting to {hostport(host, port)}…")
+        self._rejoin = rejoin
+        self._asked = None if rejoin is not None else asked_words(**where)
+        self._from_tables = (host, port) if at_table or from_tables else None
+        self.seating = Seating(host, port, self.nickname, self.config, self.wake, token_file=self.seats_file, **where)
+        self._seat_again = again
+        self._follow_seating()
+
+    def _follow_seating(self) -> None:
+        seating = self.seating
+        if seating is None:
+            return
+        state = seating.poll()
+        if state == "seated":
+            self.seating = None
+            session = seating.session
+            if self._rejoin and not session.vm.has_game:    # its game has ended there, or the server lost it
+                forget_seat(self.data_dir, self._rejoin)
+                session.close()
+                self.say(gone_words(self._rejoin))
+                self.menu()
+                return
+            back, self._back_to_kept = self._back_to_kept, False
+            why = why_seated(self._asked, back, session.vm.has_game, seating.where)
+            if why:             # not what was asked for: why the player sits there
+                self.say(why)
+            if session.link is not None:     # encrypted (and to whom) or not, said once; "server" says it again
+                self.say(session.link.line)
+            table = session.lobby.table
+            if table:
+                code = table.get("code") if table.get("private") else None
+                self.say(f"You sit at the table {table.get('name')}."
+                         + (f" It is private: its invite code is {code}, to give to the others." if code else ""))
+            self._open(session)
+        elif state == "failed":
+            self.seating = None
+            # a server that is not the one met there before: the warning, and what to do
+            self.say(seating.warning.line if seating.warning else seating.error or "The server did not take you.")
+            self._back_to_kept = False
+            self._seat_again()
+
+    def _join_own_table(self, port: int) -> None:
+        from game.client.address import describe_connect_error
+        self.say(f"Connecting to {hostport('127.0.0.1', port)}…")
+        try:
+            session = join_own_table(port, self.nickname, self.config, connect_timeout=5, token_file=self.seats_file)
+        except OSError as e:
+            self.say(describe_connect_error(e, "127.0.0.1", port))
+            self._stop_server()
+            self.menu()
+            return
+        self.say("Connected. Waiting for the table (say players N to choose how many play, if you are asked).")
+        self._open(session)
+
+    def _stop_browser(self) -> None:
+        if self.browser is not None:
+            self.browser.close()
+            self.browser = None
+
+    def _stop_server(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+            self.server = None

@@ -1,0 +1,173 @@
+"""What arrives from a game, said once, in the order a player wants to hear it: the log's new
+lines (a recap of the last ones on coming back to a game), what the session told (a refusal, a
+lost connection, a host who stopped hosting), who is away, the waiting room when it changes, the
+stage of the game entered (the leaders to keep, the starting resources, the board, the scores).
+
+:class:`News` listens to the session's notices (:mod:`game.client.notices`) as they come and
+says them in :meth:`News.tell`, after the log's new lines; :class:`~game.text.play.GameShell`
+calls it from its ``follow``.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from game.client.flow.presence import AwayNews, stopped_heading, stopped_words
+from game.client.notices import ConnectionLost, LobbyRefused, ReconnectFailed, Said, TurnStarted
+from game.client.session import ChatLine, GameSession
+
+from . import describe as D
+
+Say = Callable[[str], None]
+RECAP = 12
+"""The lines of the log said on coming back to a game (a resumed save, a seat taken back)."""
+
+
+class News:
+    """What arrives from ``session``, said through ``say`` (see the module docstring)."""
+
+    def __init__(self, session: GameSession, say: Say) -> None:
+        self.session = session
+        self.say = say
+        self._told = 0                   # log lines said so far
+        self.stage: str | None = None    # the stage said last
+        self._away = AwayNews()          # who is away, said once each (see tell)
+        self._heard: list[str] = []      # what the session told since the last tell (said after the log)
+        self._lobby_heard: list[str] = []   # the waiting room's refusals, likewise
+        self._lobby_said: tuple | None = None
+        self._asked_count = False        # how to choose the number of players was said in full
+        self._turn = False               # it became the player's turn since the last tell
+        notices = session.notices        # (methods: held weakly, they go with this object)
+        notices.subscribe(Said, self._hear_said)
+        notices.subscribe(ConnectionLost, self._hear_lost)
+        notices.subscribe(ReconnectFailed, self._hear_failed)
+        notices.subscribe(LobbyRefused, self._hear_lobby)
+        notices.subscribe(TurnStarted, self._hear_turn)
+
+    @property
+    def vm(self) -> Any:
+        return self.session.vm
+
+    def tell(self) -> None:
+        """Say what is new since the last call: the log's lines, what the session told, who is
+        away, the waiting room."""
+        s = self.session
+        if len(s.log) < self._told:
+            self._told = len(s.log)
+        if self._told == 0 and len(s.log) > 1 and self.stage is None:   # a resumed game, or a table joined again
+            if len(s.log) > RECAP:       # the last lines only: a long game read whole would take minutes
+                self._told = len(s.log) - RECAP
+                self.say(f"What happened last (the last {RECAP} of {len(s.log)} lines; log and a number says "
+                         f"more, for example log 40):")
+            else:
+                self.say("What happened so far:")
+        for line in s.log[self._told:]:
+            self.say(("Chat: " + line) if isinstance(line, ChatLine) else line)
+        self._told = len(s.log)
+        heard, self._heard = self._heard, []
+        for words in heard:
+            self.say(words)
+        for words in self._away.news(s.away, s.nickname):    # who is away, and how long their seat waits
+            self.say(words)
+        self._lobby()
+
+    def turn_started(self) -> bool:
+        """Whether it became the player's turn since the last call."""
+        turn, self._turn = self._turn, False
+        return turn
+
+    # what the session tells (game.client.notices), said in tell after the log's new lines
+    def _hear_said(self, notice: Said) -> None:
+        self._heard.append(notice.words)
+
+    def _hear_lost(self, notice: ConnectionLost) -> None:
+        s = self.session
+        if s.server_stopped:     # on purpose, the server said: not a crash
+            host = s.match.host_name or None
+            self._heard.append(f"{stopped_heading(host)}. {stopped_words(host, 'say leave', 'the menu')}")
+        else:
+            self._heard.append("The connection to the server was lost: trying to get it back (your seat is kept).")
+
+    def _hear_failed(self, notice: ReconnectFailed) -> None:
+        self._heard.append(f"Could not get back to the game: {notice.words}. Say leave to go back to the menu.")
+
+    def _hear_lobby(self, notice: LobbyRefused) -> None:
+        self._lobby_heard.append(notice.words)
+
+    def _hear_turn(self, notice: TurnStarted) -> None:
+        self._turn = True
+
+    # the waiting room ------------------------------------------------------------------
+    def _lobby(self) -> None:
+        """A remote table's waiting room, said when it changes."""
+        s = self.session
+        refusals, self._lobby_heard = self._lobby_heard, []
+        if s.vm.game is not None:
+            return
+        lobby = s.lobby
+        for words in refusals:
+            self.say(words)
+        state = (lobby.booked, lobby.head, lobby.players_count, tuple(lobby.players))
+        if state == self._lobby_said or not (lobby.booked or lobby.head):
+            return
+        self._lobby_said = state
+        self.say(self.waiting_words(again=self._asked_count))
+        if lobby.players_count is None and lobby.head == s.nickname:
+            self._asked_count = True           # how to choose is said in full once
+
+    def waiting_words(self, again: bool = True) -> str:
+        """Who is in the waiting room, and what it waits for (``again``: how to choose the number
+        of players said shortly, it was said in full before)."""
+        s = self.session
+        lobby = s.lobby
+        names = lobby.players or ([lobby.head] if lobby.head else [])
+        seated = f"Waiting room: {D.joined(names)}." if names else f"Waiting room: {lobby.booked} seated."
+        if lobby.players_count is None:
+            if lobby.head == s.nickname and again:
+                return f"{seated} You choose how many play: say players and a number from 1 to 4."
+            if lobby.head == s.nickname:
+                return (f"{seated} You choose how many play: say players and a number from 1 to 4, with "
+                        f"computer players if you like (for example players 3 hard medium: you, two bots "
+                        f"and one more person).")
+            return f"{seated} Waiting for {lobby.head or 'the first player'} to choose the number of players."
+        left = lobby.players_count - lobby.booked - len(lobby.bots)
+        bots = f", {len(lobby.bots)} computer player{'s' * (len(lobby.bots) > 1)}" if lobby.bots else ""
+        return (f"{seated} A game of {lobby.players_count}{bots}"
+                + (f": waiting for {left} more." if left > 0 else ": starting."))
+
+    # the stage of the game -------------------------------------------------------------
+    def enter(self, stage: str) -> bool:
+        """Say what the player does at ``stage`` when the game has just come to it; True if it has."""
+        if stage == self.stage:
+            return False
+        self.stage = stage
+        s = self.session
+        if stage == "leaders":
+            keep = int(self.vm.me["setup"].get("chosenLeadersCount", 2))
+            self.say(f"Choose the {keep} leaders you keep, of these {len(self.vm.me['leadersHand'])} "
+                     f"(say keep and their numbers, for example keep 1 3):")
+            for line in D.leaders(s):
+                self.say(line)
+        elif stage == "resources":
+            n = int(self.vm.me["setup"].get("initialResources", 0))
+            faith = int(self.vm.me.get("faithPoints", 0))
+            gets = f"{n} resource{'s' * (n > 1)} of your choice"
+            self.say((f"Your seat starts with {faith} Faith on the track and {gets}" if faith else
+                      f"Your seat receives {gets} to start with")
+                     + f": say resources and {'one' if n == 1 else 'them'} (for example resources "
+                       f"{' '.join(['Coin'] * n)}).")
+        elif stage == "waiting":
+            self.say("Waiting for the others to choose their leaders and resources.")
+        elif stage == "board":
+            g = self.vm.game
+            others = [s.name_in_words(p["nickname"]) for p in g["players"] if p["nickname"] != s.nickname]
+            against = "Lorenzo il Magnifico" if not others else D.joined(others)
+            order = [("you" if p["nickname"] == s.nickname else s.name_in_words(p["nickname"])) for p in g["players"]]
+            turns = f" The turns go: {', '.join(order)}." if others else ""
+            self.say(f"The game is on: you play against {against}.{turns} Ask market, grid, board, leaders or help "
+                     f"at any time.")
+            self.say(D.turn(s))
+        elif stage == "ended":
+            for line in D.score(s):
+                self.say(line)
+            self.say("Say leave to go back to the menu (log, board and the other questions still answer).")
+        return True

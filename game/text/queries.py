@@ -1,0 +1,118 @@
+"""The questions a player asks of a game in typed commands (market, grid, board, leaders, track,
+lorenzo, score, turn, server, log, help): each says part of the table in words and changes nothing,
+so a replay answers them too."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from game.client.session import ChatLine
+
+from . import describe as D
+from .vocabulary import ALIASES, ACTIONS, HELP, PLAN_EDITS, QUERIES, Refused
+
+if TYPE_CHECKING:
+    from game.client.session import GameSession
+
+    from .news import News
+
+
+class Queries:
+    """The questions' commands, for :class:`~game.text.play.GameShell` (``do_`` + the command's
+    name, given the words typed after it)."""
+
+    session: "GameSession"
+    news: "News"
+    say: Callable[[str], None]
+    vm: Any
+
+    # queries ------------------------------------------------------------
+    def _game(self) -> None:
+        if self.vm.game is None:
+            raise Refused("There is no game yet: waiting for it to start.")
+
+    def _lines(self, lines: list[str]) -> None:
+        for line in lines:
+            self.say(line)
+
+    def do_market(self, args: list[str]) -> None:
+        self._game()
+        self._lines(D.market(self.session))
+
+    def do_grid(self, args: list[str]) -> None:
+        self._game()
+        self._lines(D.grid(self.session))
+
+    def do_board(self, args: list[str]) -> None:
+        self._game()
+        if not args:
+            self._lines(D.board(self.session))
+            return
+        name = " ".join(args)
+        nicks = [p["nickname"] for p in self.vm.game["players"]]
+        found = [n for n in nicks if n.lower() == name.lower()] or [n for n in nicks if n.lower().startswith(name.lower())]
+        if len(found) != 1:
+            raise Refused(f"No player called {name!r} at this table: " + D.joined(nicks) + ".")
+        self._lines(D.board(self.session, found[0]))
+
+    def do_leaders(self, args: list[str]) -> None:
+        self._game()
+        self._lines(D.leaders(self.session))
+
+    def do_track(self, args: list[str]) -> None:
+        self._game()
+        self._lines(D.track(self.session))
+
+    def do_lorenzo(self, args: list[str]) -> None:
+        self._game()
+        self._lines(D.lorenzo(self.session))
+
+    def do_score(self, args: list[str]) -> None:
+        self._game()
+        self._lines(D.score(self.session))
+
+    def do_turn(self, args: list[str]) -> None:
+        self.say(self._turn_words())
+
+    def _turn_words(self) -> str:
+        """Whose turn it is and what to do; before the game, the waiting room and its invite code."""
+        s = self.session
+        if s.vm.game is not None or not s.remote:
+            return D.turn(s)
+        table = s.lobby.table or {}
+        code = f" Its invite code is {table.get('code')}." if table.get("private") and table.get("code") else ""
+        at = f"At the table {table.get('name')}.{code} " if table.get("name") else ""
+        return at + self.news.waiting_words()
+
+    def do_server(self, args: list[str]) -> None:
+        link = self.session.link
+        if link is None:
+            self.say("This game is played on this machine: nothing of it crosses a network.")
+            return
+        self.say(f"{link.line} {link.details}".replace("\n", " "))
+
+    def do_log(self, args: list[str]) -> None:
+        n = 10
+        if args:
+            try:
+                n = max(1, int(args[0]))
+            except ValueError:
+                raise Refused(f"{args[0]!r} is not a number: say log, or log and how many lines.") from None
+        lines = self.session.log[-n:]
+        if not lines:
+            self.say("Nothing has happened yet.")
+        for line in lines:
+            self.say(("Chat: " + line) if isinstance(line, ChatLine) else line)
+
+    def do_help(self, args: list[str]) -> None:
+        if args:
+            name = ALIASES.get(args[0].lower(), args[0].lower())
+            h = HELP.get(name)
+            if h is None:
+                raise Refused(f"No command {args[0]!r}. Say help for the commands.")
+            self.say(f"{h.usage}: {h.text}")
+            return
+        self.say("Questions, at any time: " + ", ".join(QUERIES) + ".")
+        self.say("Actions, each said first and done when you press Enter: " + ", ".join(ACTIONS) + ".")
+        self.say("While arranging a market take, a purchase or productions: " + ", ".join(PLAN_EDITS)
+                 + ". Then Enter sends it, cancel drops it.")
+        self.say("Say help and a command for more, for example help take. Say leave to leave the game.")

@@ -1,0 +1,107 @@
+"""The words of a game in typed commands: every command with its help, the short forms the
+player may type, and how a typed number, resource or click is read (:class:`Refused` says, in
+words, why a command cannot be done as typed)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from game.client.board_input import RESOURCES
+
+COLOURS = ("Green", "Blue", "Yellow", "Purple")
+
+_CLICKS = re.compile(r"click (?P<a>shelf \d|the \w+ depot), then (?P<b>shelf \d|the \w+ depot), to move")
+
+
+def typed(words: str, me: dict) -> str:
+    """The board's words for a plan, with its clicks said as the commands that do the same
+    ("click shelf 3, then shelf 2, to move both" → "say move 3 2 to move both")."""
+    def place(name: str) -> str:
+        return name.removeprefix("shelf ") if name.startswith("shelf ") else name
+    return _CLICKS.sub(lambda m: f"say move {place(m['a'])} {place(m['b'])} to move", words)
+
+
+class Refused(Exception):
+    """A command that cannot be done as typed: the message says why, in words."""
+
+
+@dataclass
+class Help:
+    usage: str
+    text: str
+
+
+QUERIES: dict[str, Help] = {
+    "market": Help("market", "The market's marbles, row by row and column by column, and what each line gives you."),
+    "grid": Help("grid", "The development cards on sale, by level and colour: points, cost, production, "
+                         "and whether you can buy them."),
+    "board": Help("board [NAME]", "Your board (or another player's): points, faith, shelves, strongbox, "
+                                  "card slots and leaders in play."),
+    "leaders": Help("leaders", "Your leaders, numbered, with what they do and need; others' leaders in play."),
+    "track": Help("track", "The faith track: where everyone is, the Vatican reports, your next points."),
+    "lorenzo": Help("lorenzo", "Solo: Lorenzo's black cross and his tokens."),
+    "log": Help("log [N]", "The last N lines of what happened (10 if no N)."),
+    "score": Help("score", "Everyone's victory points; at the end, the final scores."),
+    "turn": Help("turn", "Whose turn it is and what you can do now (also an empty line)."),
+    "server": Help("server", "The server this game is played on: encrypted or not, and its certificate."),
+    "help": Help("help [COMMAND]", "The commands, or one command in detail."),
+}
+ACTIONS: dict[str, Help] = {
+    "take": Help("take row N | take column N",
+                 "Take a market line (rows 1 to 3, columns 1 to 4). Its resources are placed as suggested; "
+                 "change that with put, discard, white and swap, then Enter takes it."),
+    "buy": Help("buy COLOUR LEVEL [slot N]", "Buy the top card of a deck (buy green 1), into a slot you choose "
+                                             "or the first that takes it; Enter buys it."),
+    "produce": Help("produce [N ...]", "With no number: the productions you can run, numbered. With numbers "
+                                       "(or base): run those together; choose free resources with pay and get."),
+    "play": Help("play N", "Play leader N of your hand (numbers as leaders says them)."),
+    "discard": Help("discard N", "Discard leader N of your hand for 1 faith; in a market plan, discard "
+                                 "resource N instead."),
+    "swap": Help("swap A B", "Swap two shelves (1 to 3; depots are d1 and d2), or move what fits from A to B."),
+    "move": Help("move A B [RESOURCE]", "Move what fits from shelf A to shelf B (one RESOURCE, if given)."),
+    "end": Help("end", "End your turn."),
+    "undo": Help("undo", "Take back your last move of this turn."),
+    "hint": Help("hint", "Ask the hard computer player what it would do; its plan is said, Enter does it."),
+    "players": Help("players N [LEVEL ...]", "In a server's waiting room, if you are first: a game of N players, "
+                                             "with computer players of these levels (easy, medium, hard)."),
+    "say": Help("say TEXT", "Say something to the table (also: chat TEXT)."),
+    "keep": Help("keep A B", "At the start: keep these two of your four leaders (numbers as shown)."),
+    "resources": Help("resources RES [RES]", "At the start: the resources your seat receives (Coin, Servant, "
+                                             "Shield or Stone)."),
+    "cancel": Help("cancel", "Drop what you are arranging: nothing is sent."),
+}
+PLAN_EDITS: dict[str, Help] = {
+    "put": Help("put N PLACE", "In a market plan: resource N goes on PLACE (1, 2 or 3 for the shelves, "
+                               "d1 or d2 for a leader's depot)."),
+    "white": Help("white N RESOURCE", "In a market plan with two white-marble leaders: white marble N becomes RESOURCE."),
+    "suggest": Help("suggest", "In a market plan: place everything as suggested again."),
+    "slot": Help("slot N", "In a purchase: put the card in slot N."),
+    "pay": Help("pay N RES [RES]", "In a production plan: the free resources production N is paid with."),
+    "get": Help("get N RES", "In a production plan: the free resource production N gives."),
+    "use": Help("use RES PLACE", "In a purchase or a production plan: pay one RES from PLACE instead (1, 2 or 3 "
+                                 "for the shelves, d1 or d2 for a depot, strongbox)."),
+}
+HELP = {**QUERIES, **ACTIONS, **PLAN_EDITS, "leave": Help("leave", "Leave the game (a game on this machine stays "
+                                                                    "saved; a server keeps your seat).")}
+ALIASES = {"chat": "say", "cards": "grid", "scores": "score", "?": "help", "h": "help", "q": "leave",
+           "quit": "leave", "exit": "leave", "faith": "track", "end turn": "end", "pass": "end"}
+
+
+def number(word: str, most: int, what: str) -> int:
+    """A 1-based number typed by the player, as a 0-based index."""
+    try:
+        n = int(word)
+    except ValueError:
+        raise Refused(f"{word!r} is not a number: say a {what} from 1 to {most}.") from None
+    if not 1 <= n <= most:
+        raise Refused(f"There is no {what} {n}: say one from 1 to {most}.")
+    return n - 1
+
+
+def resource(word: str) -> str:
+    """A resource named by the player (its first two letters or more: "co" is Coin)."""
+    for r in RESOURCES:
+        if r.lower().startswith(word.lower()) and len(word) >= 2:
+            return r
+    raise Refused(f"{word!r} is not a resource: say Coin, Servant, Shield or Stone.")
+
