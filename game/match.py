@@ -33,7 +33,18 @@ from game.bots.turn_policy import Leave, after_no_answer, after_refusal
 from game.netcode import protocol as P
 from game.netcode.client import (CONNECTION_LOST, Connection, KnownServers, ServerIdentityChanged,
                                  client_tls_context, offered_tls_port)
+from game.netcode.client_messages import (
+    ReqChat,
+    ReqGoodbye,
+    ReqJoin,
+    ReqNewGame,
+    ReqQuit,
+    ReqReplay,
+    ReqUndo,
+    TableChoice,
+)
 from game.netcode.history import history_lines, recent_history
+from game.netcode.server_messages import update_chat, visible_to
 from game.rules import codec
 from game.rules.actions import Action
 from game.rules.components import GameConfig
@@ -143,7 +154,7 @@ def local_undo(game: Game, nickname: str) -> list[Msg]:
         return [err.to_dict()]
     out = []
     for e in events:
-        if P.visible_to(e, nickname):
+        if visible_to(e, nickname):
             if e.get("type") == P.UPDATE_GAME:
                 e = {k: v for k, v in e.items() if k != "player"}   # the routing field, not the game's
             out.append(e)
@@ -210,7 +221,7 @@ class LocalMatch(Match):
         events = local_apply(self.game, self.nickname, request, self._out)
         if events is None:
             return
-        self._out.extend(e for e in events if P.visible_to(e, self.nickname))
+        self._out.extend(e for e in events if visible_to(e, self.nickname))
         self._save()
 
     def undo(self) -> None:
@@ -392,7 +403,7 @@ class BotMatch(Match):
 
     # ------------------------------------------------------------------ internals
     def _accepted(self, events: list[Msg]) -> None:
-        self._out.extend(e for e in events if P.visible_to(e, self.nickname))
+        self._out.extend(e for e in events if visible_to(e, self.nickname))
         self._last_move = time.monotonic()
         self._save()
         self._ask()
@@ -465,7 +476,7 @@ class BotMatch(Match):
         skips its turns from then on (saved so)."""
         log.error("bot %s %s; it leaves the table and the game goes on without it", nick, leave.why)
         self.retired[nick] = leave.why
-        self._out.append(P.update_chat(nick, leave.farewell))
+        self._out.append(update_chat(nick, leave.farewell))
         self._accepted(self.game.set_active(nick, False))
 
     def _save(self) -> None:
@@ -582,7 +593,7 @@ class RemoteMatch(Match):
     def __init__(self, host: str, port: int, nickname: str, *, connect_timeout: float = 5.0,
                  retry_delays: tuple[float, ...] = (0.5, 1, 2, 3, 5, 5, 10, 10, 15, 30),
                  heartbeat_interval: float = 10.0, token_file: Path | None = None, remember: bool = True,
-                 table: "P.TableChoice | None" = None, tls_port: int | None = None) -> None:
+                 table: "TableChoice | None" = None, tls_port: int | None = None) -> None:
         direct_tls = host.startswith(TLS_SCHEME)
         if direct_tls:
             host = host[len(TLS_SCHEME):]
@@ -619,7 +630,7 @@ class RemoteMatch(Match):
         # a saved token takes back our seat in a game still running there (e.g. after a crash)
         # (``table``: where to sit on our server, a table by name or code or a new one; without
         # it, the waiting list; a seat still running there is taken back whatever it says)
-        self.conn.send(P.ReqJoin(nickname, self.token or "", table))
+        self.conn.send(ReqJoin(nickname, self.token or "", table))
 
     @property
     def _seat_key(self) -> str:
@@ -737,7 +748,7 @@ class RemoteMatch(Match):
         """Ask for a game of ``players`` (only the head of the waiting list may), ``bots`` (levels)
         in as many of its seats (our extension; the game starts when people and bots fill it),
         their moves ``bot_pace`` seconds apart at least (our extension; None: the server's pace)."""
-        self._send(P.ReqNewGame(players, tuple(bots) if bots else None, bot_pace).to_dict())
+        self._send(ReqNewGame(players, tuple(bots) if bots else None, bot_pace).to_dict())
 
     def send(self, request: Action) -> None:
         self._send(request.to_dict())
@@ -749,19 +760,19 @@ class RemoteMatch(Match):
 
     def undo(self) -> None:
         """Ask the server to take back our last request of this turn (our extension)."""
-        self._send(P.ReqUndo().to_dict())
+        self._send(ReqUndo().to_dict())
 
     def fetch_replay(self) -> bool:
         """Ask our server for the replay of this game, once it is over (``UpdateReplay``); a server
         that is not ours (it gives no seat token) is not asked."""
         if not self.supports_undo:
             return False
-        self._send(P.ReqReplay().to_dict())
+        self._send(ReqReplay().to_dict())
         return True
 
     def chat(self, text: str) -> None:
         """Say a line to the other players of this game (answered by an ``UpdateChat`` to all)."""
-        self._send(P.ReqChat(text).to_dict())
+        self._send(ReqChat(text).to_dict())
 
     def _send(self, msg: Msg) -> None:
         try:
@@ -847,8 +858,8 @@ class RemoteMatch(Match):
             self.token = None
             self._save_token()
         try:
-            self.conn.send(P.ReqQuit().to_dict())
-            self.conn.send(P.ReqGoodbye().to_dict())
+            self.conn.send(ReqQuit().to_dict())
+            self.conn.send(ReqGoodbye().to_dict())
         except ConnectionError:
             pass
         self.conn.close()
@@ -885,7 +896,7 @@ class RemoteMatch(Match):
                 except OSError as e:
                     log.info("reconnect failed: %s", e)
                     continue
-                conn.send(P.ReqJoin(self.nickname, self.token).to_dict())   # token None: nickname only
+                conn.send(ReqJoin(self.nickname, self.token).to_dict())   # token None: nickname only
                 try:
                     first = conn.wait_for(lambda m: m.get("type") in ("UpdateGame", "ErrNickname", CONNECTION_LOST),
                                           timeout=10)

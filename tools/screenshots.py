@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
 from game.match import Match  # noqa: E402
-from game.netcode.protocol import visible_to  # noqa: E402
+from game.netcode.server_messages import visible_to
 from game.rules import Game, default_config, player_view  # noqa: E402
 from game.rules.playout import steps  # noqa: E402
 from game.client import board_input as BI  # noqa: E402

@@ -24,7 +24,7 @@ from game.netcode.client import (CONNECTION_LOST, HEARTBEAT_INTERVAL, ClientProt
                                  encode_outgoing)
 from game.netcode.framing import encode
 from game.netcode.poller import Poller
-from game.netcode.protocol import req_heartbeat
+from game.netcode.server_messages import req_heartbeat
 
 KEEPALIVE_SLICES = 50
 """A :class:`ConnectionGroup` looks at a fiftieth of its peers every fiftieth of a second for

@@ -16,6 +16,7 @@ from typing import Any
 from game.match import KNOWN_SERVERS_FILE, TLS_SCHEME, RemoteMatch, tls_port_at
 from game.netcode import protocol as P
 from game.netcode.client import Connection, KnownServers, ServerIdentityChanged, client_tls_context
+from game.netcode.client_messages import ReqGoodbye, ReqTables, TableChoice
 from game.settings import data_dir
 
 from .address import hostport
@@ -128,7 +129,7 @@ def list_tables(host: str, port: int, start: int = 0, timeout: float = 5.0, *, t
             tls_port = tls_port_at(known, host, port, timeout)
             conn = Connection(host, port, timeout=timeout) if tls_port is None else secure(tls_port)
     try:
-        conn.send(P.ReqTables(start))
+        conn.send(ReqTables(start))
         try:
             m = conn.wait_for(lambda m: m.get("type") in (P.UPDATE_TABLES, P.ERR_PROTOCOL, "ConnectionLost"),
                               timeout=timeout)
@@ -141,7 +142,7 @@ def list_tables(host: str, port: int, start: int = 0, timeout: float = 5.0, *, t
         return replace(TableList.from_message(m), link=link, tls_port=tls_port)
     finally:
         try:
-            conn.send(P.ReqGoodbye())
+            conn.send(ReqGoodbye())
         except ConnectionError:
             pass
         conn.close()
@@ -166,12 +167,12 @@ def join(host: str, port: int, nickname: str, *, name: str | None = None, code: 
         raise ValueError("a seat by name, by code or at a new table: one of them")
     table = None
     if create is not None:
-        table = P.TableChoice(create=create, players_count=players, private=private, bots=tuple(bots),
-                              bot_pace=bot_pace if bots else None)
+        table = TableChoice(create=create, players_count=players, private=private, bots=tuple(bots),
+                            bot_pace=bot_pace if bots else None)
     elif code is not None:
-        table = P.TableChoice(code=code)
+        table = TableChoice(code=code)
     elif name is not None:
-        table = P.TableChoice(name=name)
+        table = TableChoice(name=name)
     return RemoteMatch(host, port, nickname, connect_timeout=connect_timeout, table=table, tls_port=tls_port,
                        **({"token_file": token_file} if token_file is not None else {}))
 

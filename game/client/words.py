@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from game.netcode.protocol import NICKNAME_MAX, validate_nickname
+
+from game.netcode.client_messages import validate_nickname
+from game.netcode.protocol import NICKNAME_MAX
 
 __all__ = ["LEAVING_ON_SIGNAL", "LORENZO", "NICKNAME_MAX", "amount", "amounts", "joined", "leader_ability",
            "leader_words", "validate_nickname", "vanished_colour"]

@@ -2,7 +2,9 @@
 
 - :mod:`.framing`: lines in and out (``LineReader``, ``LineFeeder``, ``LineWriter``, ``decode_line``,
   ``encode``).
-- :mod:`.protocol`: the message catalogue, client-message parsing and server-message builders.
+- :mod:`.protocol`: the message catalogue (types, reason codes, refusal texts, limits);
+  :mod:`.client_messages` parses and checks what a client sends, :mod:`.server_messages` builds
+  what a server sends and says who may see each update.
 - :mod:`.client`: the client side: ``ClientProtocol`` (no I/O) and ``Connection`` (one socket, a
   reader thread, automatic keep-alive).
 - :mod:`.server`: the server, in parts: :mod:`.transport` (with :mod:`.door`, :mod:`.connection`,

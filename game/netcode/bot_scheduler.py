@@ -27,9 +27,9 @@ from typing import Any, Callable
 from game.bots.turn_policy import Leave, after_no_answer, after_refusal
 from game.rules.components import GameConfig
 
-from . import protocol as P
 from .framing import encode
 from .room import Room
+from .server_messages import update_chat
 
 log = logging.getLogger("mor.server")
 
@@ -204,7 +204,7 @@ class BotScheduler:
         log.error("game %d: %s %s; it leaves the table and the game goes on without it", gid, nick, leave.why)
         text = leave.farewell
         room.say(nick, text)
-        self._tell(room, encode(P.update_chat(nick, text)))
+        self._tell(room, encode(update_chat(nick, text)))
         room.retire_bot(nick)
         self.step(room)
 

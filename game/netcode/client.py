@@ -48,17 +48,11 @@ from typing import Any, Callable, Iterator
 
 from game.rules.actions import Action
 
+from .client_messages import ClientMessage
 from .framing import CHUNK, LineFeeder, LineWriter, ProtocolError, decode_line, encode
-from .protocol import (
-    REQ_HEARTBEAT,
-    REQ_WELCOME,
-    RES_HEARTBEAT,
-    ClientMessage,
-    fingerprint,
-    req_heartbeat,
-    res_heartbeat,
-    res_welcome,
-)
+from .protocol import REQ_HEARTBEAT, REQ_WELCOME, RES_HEARTBEAT
+from .server_messages import req_heartbeat, res_heartbeat, res_welcome
+from .tls import fingerprint
 
 log = logging.getLogger(__name__)
 

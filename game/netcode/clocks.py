@@ -19,7 +19,7 @@ import logging
 import weakref
 from typing import Any, Callable
 
-from . import protocol as P
+from .server_messages import err_protocol, req_heartbeat
 
 log = logging.getLogger("mor.server")
 
@@ -115,7 +115,7 @@ class ConnectionClocks:
             return None
         if silent >= beat and not s.pinged:
             s.pinged = True
-            s.send(P.req_heartbeat())
+            s.send(req_heartbeat())
         due = s.last_input + (2 * beat if s.pinged else beat)
         if s.nickname is None:
             if o.join_time:
@@ -139,5 +139,5 @@ class ConnectionClocks:
     def turn_out(self, s: Any, text: str, why: str) -> None:
         """Close a connection that holds a place without using it, telling it why first."""
         log.info("%r %s in time: closing", s, why)
-        s.send(P.err_protocol(text))
+        s.send(err_protocol(text))
         self._close(s)   # which sends what it can of the queue

@@ -19,7 +19,7 @@ import time
 import weakref
 from typing import Any
 
-from . import protocol as P
+from .server_messages import err_protocol, req_welcome
 from .connection import LINE_BURST, REFUSAL_LOG_INTERVAL, Session, address_key
 from .framing import encode
 from .poller import Poller
@@ -182,7 +182,7 @@ class Door:
         if tls:
             self._handshake(s)    # a silent one is closed by the connections' watch, as any other
         else:
-            s.send(P.req_welcome())
+            s.send(req_welcome())
 
     def _refuse(self, conn: socket.socket, why: str, text: str, tls: bool = False) -> None:
         """A connection past a limit: told why in one line (if its socket takes it now; on the
@@ -191,7 +191,7 @@ class Door:
         if not tls:
             try:
                 conn.setblocking(False)
-                conn.send(encode(P.req_welcome()) + encode(P.err_protocol(text)))
+                conn.send(encode(req_welcome()) + encode(err_protocol(text)))
             except OSError:
                 pass
         conn.close()
@@ -222,7 +222,7 @@ class Door:
             return
         s.handshake = False
         self._want_out(s, bool(s.out))
-        s.send(P.req_welcome())
+        s.send(req_welcome())
         self._read(s, time.monotonic())   # what came with the handshake's end
 
     def _handshake_now(self, ref: "weakref.ref[Any]") -> None:

@@ -29,8 +29,10 @@ from game.seeds import new_seed
 
 from . import protocol as P
 from .bot_scheduler import BotScheduler
+from .client_messages import ReqReplay, ReqUndo
 from .framing import encode
 from .room import Room
+from .server_messages import err_nickname, err_protocol, update_chat, update_join_game
 from .store import GameLog, GameStore
 
 log = logging.getLogger("mor.server")
@@ -247,7 +249,7 @@ class Games:
             p.room = room
             said = (size, bots) if p.extensions and bots else size
             if p.announced != said:
-                p.send(P.update_join_game(size, list(bots) if p.extensions and bots else None))
+                p.send(update_join_game(size, list(bots) if p.extensions and bots else None))
         room.start(nicks)
         log.info("game %d started: %s", gid, ", ".join(
             n + (f" ({seats[n]} bot)" if n in seats else "") for n in game.nicknames))
@@ -256,9 +258,9 @@ class Games:
 
     def request(self, s: Client, action: Action) -> None:
         if s.nickname is None:
-            s.send(P.err_nickname(P.NOT_SET))
+            s.send(err_nickname(P.NOT_SET))
         elif s.room is None or s.left:
-            s.send(P.err_nickname(P.NOT_IN_GAME))
+            s.send(err_nickname(P.NOT_IN_GAME))
         else:
             room = s.room
             if room.submit(s.nickname, action) and room.bots:
@@ -267,7 +269,7 @@ class Games:
     def rejoin(self, s: Client, nick: str, room: Room, token: str | None) -> None:
         if nick in room.online or not self.may_retake(room, nick, token):
             log.info("%r refused seat %r in game %d", s, nick, room.id)
-            s.send(P.err_nickname(P.TAKEN))
+            s.send(err_nickname(P.TAKEN))
             return
         s.nickname, s.room, s.token = nick, room, room.tokens.get(nick)
         self.by_nick[nick] = s
@@ -281,12 +283,12 @@ class Games:
         if not room.rejoin(nick, intro):  # the room closed itself (its log failed)
             del self.by_nick[nick]
             s.nickname = s.room = s.token = None
-            s.send(P.err_nickname(P.TAKEN))
+            s.send(err_nickname(P.TAKEN))
             return
         # how the game got here (our extension): the log of a player who comes back, with what was
         # said at the table lately where it was said among the moves
         if s.extensions and not self._send_history(s, room, nick, away) and room.chat:
-            s.push(b"".join(encode(P.update_chat(who, text)) for who, text, _at in room.chat))
+            s.push(b"".join(encode(update_chat(who, text)) for who, text, _at in room.chat))
         log.info("%s rejoined game %d", nick, room.id)
         if room.bots:
             self.bots.step(room)   # a person is back at the table: the bots carry on
@@ -317,16 +319,16 @@ class Games:
             log.exception("cannot tell %s the history of game %d", nick, room.id)
             return False
 
-    def undo(self, s: Client, msg: P.ReqUndo) -> None:
+    def undo(self, s: Client, msg: ReqUndo) -> None:
         """``ReqUndo`` (our extension): take back the sender's last request of this turn; everyone
         at the table gets the game as it now is (see :meth:`Room.undo`). A client that did not
         join with a token is answered as the reference would answer an unknown type."""
         if not s.extensions:
-            s.send(P.err_protocol(P.UNKNOWN_TYPE.format(P.REQ_UNDO)))
+            s.send(err_protocol(P.UNKNOWN_TYPE.format(P.REQ_UNDO)))
         elif s.nickname is None:
-            s.send(P.err_nickname(P.NOT_SET))
+            s.send(err_nickname(P.NOT_SET))
         elif s.room is None or s.left:
-            s.send(P.err_nickname(P.NOT_IN_GAME))
+            s.send(err_nickname(P.NOT_IN_GAME))
         else:
             room = s.room
             with self.lock:
@@ -334,18 +336,18 @@ class Games:
                         if (o := self.by_nick.get(n)) is not None and o.room is room and o.extensions}
             room.undo(s.nickname, ours)
 
-    def replay(self, s: Client, msg: P.ReqReplay) -> None:
+    def replay(self, s: Client, msg: ReqReplay) -> None:
         """``ReqReplay`` (our extension): the replay of a finished game to one of its players, as
         ``UpdateReplay {game, replay}``: the sender's own game once it is over, or a game of the
         record (``games/finished/``) by number with one of its seats' tokens."""
         if not s.extensions:
-            s.send(P.err_protocol(P.UNKNOWN_TYPE.format(P.REQ_REPLAY)))
+            s.send(err_protocol(P.UNKNOWN_TYPE.format(P.REQ_REPLAY)))
             return
         from game.replays import ReplayError, config_digest, record_from_log, replay_record
         if msg.game is None:
             room = s.room
             if s.nickname is None or room is None:
-                s.send(P.err_nickname(P.NOT_IN_GAME if s.nickname is not None else P.NOT_SET))
+                s.send(err_nickname(P.NOT_IN_GAME if s.nickname is not None else P.NOT_SET))
                 return
             with room.lock:
                 if not room.game.ended:

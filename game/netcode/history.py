@@ -28,7 +28,7 @@ from game.rules.engine import Game
 from game.rules.views import player_view
 
 from .framing import MAX_LINE
-from .protocol import visible_to
+from .server_messages import visible_to
 
 Msg = dict[str, Any]
 UPDATE_HISTORY = "UpdateHistory"

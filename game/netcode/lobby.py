@@ -32,9 +32,19 @@ from game.rules.components import GameConfig
 
 from . import protocol as P
 from .bot_scheduler import BotScheduler
+from .client_messages import ReqJoin, ReqNewGame, ReqTables, TableChoice, clean_table_name, validate_nickname
 from .framing import encode
 from .games import Client, Games, token_message
 from .room import SERVER_VOICE
+from .server_messages import (
+    err_new_game,
+    err_nickname,
+    err_table,
+    update_booked_seats,
+    update_chat,
+    update_join_game,
+    update_tables,
+)
 from .tables import Table, TableBook
 
 log = logging.getLogger("mor.server")
@@ -109,19 +119,19 @@ class Lobby:
         """Whether ``s`` waits for a game (at a table or in the waiting list)."""
         return s.table is not None or s in self.waiting
 
-    def join(self, s: Client, msg: P.ReqJoin) -> None:
+    def join(self, s: Client, msg: ReqJoin) -> None:
         """``ReqJoin``: a first join puts the player in the waiting list; a seated nickname with
         the right token (or none, under ``compat_rejoin``) goes back to its seat."""
-        nick = P.validate_nickname(msg.nickname)
+        nick = validate_nickname(msg.nickname)
         with self.lock:
             if s.nickname is None and msg.token is not None:
                 s.extensions = True
             if s.nickname is not None:
-                s.send(P.err_nickname(P.ALREADY_SET))
+                s.send(err_nickname(P.ALREADY_SET))
             elif nick is None:
-                s.send(P.err_nickname(P.NOT_SET))
+                s.send(err_nickname(P.NOT_SET))
             elif nick in self.by_nick:
-                s.send(P.err_nickname(P.TAKEN))
+                s.send(err_nickname(P.TAKEN))
             else:
                 room = self.games.seats.get(nick)
                 if room is not None and not room.closed and (
@@ -148,7 +158,7 @@ class Lobby:
             self._tell_booked(s)
         self.changed(at)
 
-    def new_game(self, s: Client, msg: P.ReqNewGame) -> None:
+    def new_game(self, s: Client, msg: ReqNewGame) -> None:
         """``ReqNewGame``: only the head of the waiting list may set the size of the next game
         (and, our extension, ask for bots in it; see the module docstring)."""
         count = msg.players_count
@@ -156,14 +166,14 @@ class Lobby:
         pace = msg.bot_pace
         with self.lock:
             if s.nickname is None:
-                s.send(P.err_nickname(P.NOT_SET))
+                s.send(err_nickname(P.NOT_SET))
             elif s.table is not None and not s.left:
                 self._table_new_game(s, s.table, count, tuple(bots), pace)
             elif not self.waiting or self.waiting[0] is not s:
-                s.send(P.err_new_game(False, "Only the first player in the waiting room may ask for bots."
-                                      if bots else None))
+                s.send(err_new_game(False, "Only the first player in the waiting room may ask for bots."
+                                    if bots else None))
             elif not self.config.min_players <= count <= self.config.max_players:
-                s.send(P.err_new_game(True))
+                s.send(err_new_game(True))
             elif bots and (problem := self._bots_problem(s, count, bots)) is not None:
                 s.send(problem)
             elif pace is not None and (problem := self._pace_problem(s, pace)) is not None:
@@ -181,12 +191,12 @@ class Lobby:
         """The refusal of a request for ``bots`` in a game of ``count``, or None if it may be had."""
         from game.bots import LEVELS
         if not s.extensions:
-            return P.err_new_game(False, "Bots are an extension of this server: join with a token to ask for them.")
+            return err_new_game(False, "Bots are an extension of this server: join with a token to ask for them.")
         unknown = [b for b in bots if b not in LEVELS]
         if unknown:
-            return P.err_new_game(False, f"Unknown bot level {unknown[0]!r}: choose among {', '.join(LEVELS)}.")
+            return err_new_game(False, f"Unknown bot level {unknown[0]!r}: choose among {', '.join(LEVELS)}.")
         if len(bots) > count - 1:
-            return P.err_new_game(True, f"A game of {count} has room for {count - 1} bot"
+            return err_new_game(True, f"A game of {count} has room for {count - 1} bot"
                                         f"{'s' if count != 2 else ''} at most (one seat is yours).")
         return None
 
@@ -197,7 +207,7 @@ class Lobby:
         if why is None:
             return None
         log.info("%r: new game refused: %s", s, why)
-        return P.err_new_game(False, why if s.extensions else None)
+        return err_new_game(False, why if s.extensions else None)
 
     def _limits_words(self, s: Client, bots: tuple[str, ...], table: Table | None = None) -> str | None:
         """Why a new game (or table) of ``s`` with ``bots`` is past the limits of its address or
@@ -224,10 +234,10 @@ class Lobby:
     def _pace_problem(s: Client, pace: Any) -> dict[str, Any] | None:
         """The refusal of ``botPace: pace`` (seconds between two bot moves), or None if it is good."""
         if not s.extensions:
-            return P.err_new_game(False, "botPace is an extension of this server: join with a token to ask for it.")
+            return err_new_game(False, "botPace is an extension of this server: join with a token to ask for it.")
         if type(pace) not in (int, float) or not 0 <= pace <= P.BOT_PACE_MAX:
             shown = orjson.dumps(pace).decode()[:40]
-            return P.err_new_game(False, f"botPace must be a number of seconds from 0 to {P.BOT_PACE_MAX:g}, "
+            return err_new_game(False, f"botPace must be a number of seconds from 0 to {P.BOT_PACE_MAX:g}, "
                                          f"not {shown}.")
         return None
 
@@ -256,7 +266,7 @@ class Lobby:
                 if not self._start_failing:
                     self._start_failing = True
                     log.warning("cannot save a new game (%s): it starts once it can", e)
-                    data = encode(P.update_chat(SERVER_VOICE, CANNOT_START))
+                    data = encode(update_chat(SERVER_VOICE, CANNOT_START))
                     for w in self.waiting[:people]:
                         if w.extensions:
                             w.push(data)
@@ -274,7 +284,7 @@ class Lobby:
             said = (count, bots) if w.extensions and bots else count
             if w.announced != said:
                 w.announced = said
-                w.send(P.update_join_game(count, list(bots) if w.extensions and bots else None))
+                w.send(update_join_game(count, list(bots) if w.extensions and bots else None))
 
     def told(self) -> int:
         """How many of the waiting list are told of its changes: a game's worth of players."""
@@ -284,9 +294,9 @@ class Lobby:
         """``UpdateBookedSeats`` encoded for a reference client, and for ours (with the names of
         the first :meth:`_told` waiting: the seats their waiting room shows)."""
         head = self.waiting[0].nickname or ""
-        plain = encode(P.update_booked_seats(len(self.waiting), head))
-        names = encode(P.update_booked_seats(len(self.waiting), head,
-                                             [w.nickname or "" for w in self.waiting[:self.told()]]))
+        plain = encode(update_booked_seats(len(self.waiting), head))
+        names = encode(update_booked_seats(len(self.waiting), head,
+                                           [w.nickname or "" for w in self.waiting[:self.told()]]))
         return plain, names
 
     def _tell_booked(self, w: Client) -> None:
@@ -302,13 +312,13 @@ class Lobby:
             for w in self.waiting[:told]:
                 w.push(names if w.extensions else plain)
 
-    def list_tables(self, s: Client, msg: P.ReqTables) -> None:
+    def list_tables(self, s: Client, msg: ReqTables) -> None:
         """``ReqTables``: a page of the open tables and the Quick game's queue (any time, also
         before ``ReqJoin``: a client looks before it chooses where to sit)."""
-        s.send(P.update_tables(self.tables.page(msg.start, P.TABLES_PAGE), msg.start, len(self.tables),
-                               len(self.waiting), self.pending_count))
+        s.send(update_tables(self.tables.page(msg.start, P.TABLES_PAGE), msg.start, len(self.tables),
+                             len(self.waiting), self.pending_count))
 
-    def _enter_table(self, s: Client, nick: str, token: str | None, choice: P.TableChoice) -> None:
+    def _enter_table(self, s: Client, nick: str, token: str | None, choice: TableChoice) -> None:
         """``ReqJoin {table}``: sit at an open table (by name or code), or open one. Refused with
         ``ErrTable`` (nothing taken: the client may join again on the same connection)."""
         table = None
@@ -333,7 +343,7 @@ class Lobby:
         if problem is not None or table is None:
             reason, words = problem or (P.TABLE_NO_SUCH, "No such table.")
             log.info("%r: table refused (%s): %s", s, reason, words)
-            s.send(P.err_table(reason, words))
+            s.send(err_table(reason, words))
             return
         s.nickname = nick
         s.token = secrets.token_urlsafe(16)
@@ -345,9 +355,9 @@ class Lobby:
         log.info("%s sat at table %r (%d of %d)", nick, table.name, len(table.seats), table.people)
         self.table_changed(table)
 
-    def _open_table(self, s: Client, choice: P.TableChoice) -> tuple[tuple[str, str] | None, Table | None]:
+    def _open_table(self, s: Client, choice: TableChoice) -> tuple[tuple[str, str] | None, Table | None]:
         """Open the table a ``ReqJoin`` asks for: (None, the table), or (the refusal, None)."""
-        name = P.clean_table_name(choice.create)
+        name = clean_table_name(choice.create)
         count = choice.players_count or 0
         bots = choice.bots
         if name is None:
@@ -375,16 +385,16 @@ class Lobby:
         """``ReqNewGame`` from the host of a table: the table's size and bots change (as the head
         of the waiting list sets them for the next game)."""
         if table.seats[0] is not s:
-            s.send(P.err_new_game(False, "Only the host of the table chooses its seats."))
+            s.send(err_new_game(False, "Only the host of the table chooses its seats."))
         elif not self.config.min_players <= count <= self.config.max_players or len(table.seats) + len(bots) > count:
-            s.send(P.err_new_game(True, f"{len(table.seats)} people sit at this table: it needs "
+            s.send(err_new_game(True, f"{len(table.seats)} people sit at this table: it needs "
                                         f"{len(table.seats) + len(bots)} seats at least."))
         elif bots and (problem := self._bots_problem(s, count, bots)) is not None:
             s.send(problem)
         elif pace is not None and (problem := self._pace_problem(s, pace)) is not None:
             s.send(problem)
         elif bots and (why := self._limits_words(s, bots, table)) is not None:
-            s.send(P.err_new_game(False, why))
+            s.send(err_new_game(False, why))
         else:
             table.count, table.bots = count, bots
             table.pace = None if pace is None or not bots else float(pace)
@@ -402,7 +412,7 @@ class Lobby:
                 if not self._start_failing:
                     self._start_failing = True
                     log.warning("cannot save a new game (%s): it starts once it can", e)
-                    data = encode(P.update_chat(SERVER_VOICE, CANNOT_START))
+                    data = encode(update_chat(SERVER_VOICE, CANNOT_START))
                     for w in players:
                         w.push(data)
                 return
@@ -414,13 +424,13 @@ class Lobby:
                 p.table = None
             return
         bots = list(table.bots)
-        booked = encode(P.update_booked_seats(len(table.seats), table.host,
-                                              [w.nickname or "" for w in table.seats], table.seated()))
+        booked = encode(update_booked_seats(len(table.seats), table.host,
+                                            [w.nickname or "" for w in table.seats], table.seated()))
         for w in table.seats:
             said = (table.count, table.bots)
             if w.announced != said:
                 w.announced = said
-                w.send(P.update_join_game(table.count, bots))
+                w.send(update_join_game(table.count, bots))
             w.push(booked)
 
     def leave_table(self, s: Client) -> None:

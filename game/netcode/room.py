@@ -36,7 +36,8 @@ from game.rules.errors import GameError
 from game.rules.views import REVEALED_TOKENS, player_view
 
 from .reference import ReferenceWire, plain_view
-from .protocol import CANNOT_SAVE, PRIVATE_UPDATES, UPDATE_SETUP_DONE, err_protocol, update_player_away, visible_to
+from .protocol import CANNOT_SAVE, PRIVATE_UPDATES, UPDATE_SETUP_DONE
+from .server_messages import err_protocol, update_player_away, visible_to
 from .store import GameLog
 
 Send = Callable[[str, list[dict[str, Any]]], None]

@@ -136,6 +136,8 @@ from game.rules.components import GameConfig
 
 from . import protocol as P
 from .bot_scheduler import BotScheduler
+from .client_messages import (ReqChat, ReqGoodbye, ReqHeartbeat, ReqJoin, ReqNewGame, ReqQuit, ReqReplay,
+                              ReqTables, ReqUndo, ReqWelcome, ResHeartbeat, ResWelcome)
 from .clocks import WATCH_TICK
 from .connection import Session
 from .discovery import Announcer, TableInfo, should_announce
@@ -144,6 +146,8 @@ from .games import Games
 from .heap import pid_rss_mb
 from .lobby import CANNOT_START, Lobby
 from .room import CANNOT_SAVE, SAVING_AGAIN, SERVER_VOICE, Room
+from .server_messages import (err_nickname, err_protocol, res_goodbye, res_heartbeat, res_quit, res_welcome,
+                              update_chat, update_server_stopping)
 from .store import GameStore
 from .tables import TableBook
 from .transport import Transport
@@ -368,7 +372,7 @@ class Server(Transport):
         self._end_loop()
         with self.lock:
             self._close_listeners()
-            stopping = encode(P.update_server_stopping())   # our clients: on purpose, not a crash
+            stopping = encode(update_server_stopping())   # our clients: on purpose, not a crash
             for s in list(self.sessions):
                 if s.extensions and s.nickname is not None:
                     self._last_word(s, stopping)
@@ -458,10 +462,10 @@ class Server(Transport):
         """Remove the games nobody needs any more (:meth:`.games.Games.sweep`); returns their ids."""
         return self.games.sweep(now)
 
-    def _undo(self, s: Session, msg: P.ReqUndo) -> None:
+    def _undo(self, s: Session, msg: ReqUndo) -> None:
         self.games.undo(s, msg)
 
-    def _replay(self, s: Session, msg: P.ReqReplay) -> None:
+    def _replay(self, s: Session, msg: ReqReplay) -> None:
         self.games.replay(s, msg)
 
     def _tell_ours(self, room: Room, data: bytes) -> None:
@@ -484,54 +488,54 @@ class Server(Transport):
         if handler is not None:
             handler(self, s, msg)
 
-    def _welcome(self, s: Session, msg: P.ReqWelcome) -> None:
+    def _welcome(self, s: Session, msg: ReqWelcome) -> None:
         # where TLS is spoken, to a client that asks (ours): a reference client never asks
         tls = self.tls_address is not None and msg.tls and not s.tls
-        s.send(P.res_welcome(self.tls_address[1] if tls and self.tls_address is not None else None))
+        s.send(res_welcome(self.tls_address[1] if tls and self.tls_address is not None else None))
 
-    def _heartbeat(self, s: Session, msg: P.ReqHeartbeat) -> None:
-        s.send(P.res_heartbeat())
+    def _heartbeat(self, s: Session, msg: ReqHeartbeat) -> None:
+        s.send(res_heartbeat())
 
     def _ignore(self, s: Session, msg: Any) -> None:
         pass
 
-    def _quit_request(self, s: Session, msg: P.ReqQuit) -> None:
+    def _quit_request(self, s: Session, msg: ReqQuit) -> None:
         self._quit(s)
-        s.send(P.res_quit())
+        s.send(res_quit())
 
-    def _goodbye(self, s: Session, msg: P.ReqGoodbye) -> None:
+    def _goodbye(self, s: Session, msg: ReqGoodbye) -> None:
         self._quit(s)
-        s.send(P.res_goodbye())
+        s.send(res_goodbye())
         s.said_goodbye()
 
     # ------------------------------------------------------------------ lobby and games
-    def _join(self, s: Session, msg: P.ReqJoin) -> None:
+    def _join(self, s: Session, msg: ReqJoin) -> None:
         self.lobby.join(s, msg)
 
-    def _new_game(self, s: Session, msg: P.ReqNewGame) -> None:
+    def _new_game(self, s: Session, msg: ReqNewGame) -> None:
         self.lobby.new_game(s, msg)
 
-    def _list_tables(self, s: Session, msg: P.ReqTables) -> None:
+    def _list_tables(self, s: Session, msg: ReqTables) -> None:
         self.lobby.list_tables(s, msg)
 
-    def _chat(self, s: Session, msg: P.ReqChat) -> None:
+    def _chat(self, s: Session, msg: ReqChat) -> None:
         """``ReqChat`` (our extension): the line goes to every player of the sender's game (or of the
         waiting room) who joined with our client, the sender included (that is its answer). At most CHAT_BURST lines in
         CHAT_WINDOW seconds; past that the sender is asked to wait."""
         room = s.room
         waiting = room is None and self.lobby.in_waiting_room(s)
         if s.nickname is None or (room is None and not waiting) or s.left:
-            s.send(P.err_nickname(P.NOT_IN_GAME if s.nickname is not None else P.NOT_SET))
+            s.send(err_nickname(P.NOT_IN_GAME if s.nickname is not None else P.NOT_SET))
             return
         now = time.monotonic()
         times = s.chat_times
         while times and now - times[0] > CHAT_WINDOW:
             times.popleft()
         if len(times) >= CHAT_BURST:
-            s.send(P.err_protocol(P.CHAT_TOO_FAST))
+            s.send(err_protocol(P.CHAT_TOO_FAST))
             return
         times.append(now)
-        data = encode(P.update_chat(s.nickname, msg.text))
+        data = encode(update_chat(s.nickname, msg.text))
         if waiting:
             self.lobby.chat(s, data)
             return
@@ -565,18 +569,18 @@ class Server(Transport):
 
 
 _HANDLERS: dict[type, Handler] = {
-    P.ReqWelcome: Server._welcome,
-    P.ReqHeartbeat: Server._heartbeat,
-    P.ResWelcome: Server._ignore,
-    P.ResHeartbeat: Server._ignore,
-    P.ReqJoin: Server._join,
-    P.ReqNewGame: Server._new_game,
-    P.ReqQuit: Server._quit_request,
-    P.ReqGoodbye: Server._goodbye,
-    P.ReqChat: Server._chat,
-    P.ReqUndo: Server._undo,
-    P.ReqReplay: Server._replay,
-    P.ReqTables: Server._list_tables,
+    ReqWelcome: Server._welcome,
+    ReqHeartbeat: Server._heartbeat,
+    ResWelcome: Server._ignore,
+    ResHeartbeat: Server._ignore,
+    ReqJoin: Server._join,
+    ReqNewGame: Server._new_game,
+    ReqQuit: Server._quit_request,
+    ReqGoodbye: Server._goodbye,
+    ReqChat: Server._chat,
+    ReqUndo: Server._undo,
+    ReqReplay: Server._replay,
+    ReqTables: Server._list_tables,
 }
 
 

@@ -9,12 +9,12 @@ only makes its own address wait; the others' handshakes cost what they cost.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import ssl
 from pathlib import Path
 from typing import Any
 
-from . import protocol as P
 from .connection import REFUSAL_LOG_INTERVAL
 
 log = logging.getLogger("mor.server")
@@ -23,6 +23,14 @@ TLS_BURST = 8.0
 """One address may begin this many seconds' worth of ``tls_handshake_rate`` TLS handshakes at once
 (the players behind one NAT arriving together); past them a handshake waits its turn, up to this
 many seconds (then the connection is closed at once: nothing is spent on it)."""
+
+
+
+def fingerprint(der: bytes) -> str:
+    """A TLS certificate's SHA-256 fingerprint (from its DER bytes), as ``openssl x509 -noout
+    -fingerprint -sha256`` prints it: what the server logs and our client remembers."""
+    digest = hashlib.sha256(der).hexdigest().upper()
+    return "SHA256:" + ":".join(digest[i:i + 2] for i in range(0, len(digest), 2))
 
 
 class HandshakeGate:
@@ -107,6 +115,6 @@ def cert_fingerprint(path: Path | None) -> str:
         text = Path(path).read_text(encoding="ascii", errors="replace") if path is not None else ""
         begin = text.index("-----BEGIN CERTIFICATE-----")
         end = text.index("-----END CERTIFICATE-----", begin) + len("-----END CERTIFICATE-----")
-        return P.fingerprint(ssl.PEM_cert_to_DER_cert(text[begin:end]))
+        return fingerprint(ssl.PEM_cert_to_DER_cert(text[begin:end]))
     except (OSError, ValueError):
         return ""

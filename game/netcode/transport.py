@@ -43,12 +43,14 @@ from game.rules.actions import Action
 from game.rules.errors import MalformedRequest
 
 from . import protocol as P
+from .client_messages import parse_client_message
 from .clocks import ConnectionClocks
 from .connection import LINE_BURST, REFUSAL_LOG_INTERVAL, Session
 from .door import Door
 from .framing import ProtocolError, decode_line, encode
 from .poller import Poller, SelectorPoller
 from .room import INTERNAL_ERROR
+from .server_messages import err_protocol, req_heartbeat, res_heartbeat
 from .stall_log import StallLog
 
 log = logging.getLogger("mor.server")
@@ -78,10 +80,10 @@ and new connections get their turn in between (without it 10,000 players quittin
 held the loop 2.7 s in one wake-up)."""
 
 _NETWORK_TYPES = P.CLIENT_TYPES - P.GAME_REQUEST_TYPES
-"""The network and lobby types (parsed by protocol.py); any other registered type is a game request."""
+"""The network and lobby types (parsed by client_messages.py); any other registered type is a game request."""
 _ACTIONS = Action.REGISTRY
-_HEARTBEAT_LINE = encode(P.req_heartbeat())[:-1]
-_RES_HEARTBEAT = encode(P.res_heartbeat())
+_HEARTBEAT_LINE = encode(req_heartbeat())[:-1]
+_RES_HEARTBEAT = encode(res_heartbeat())
 
 _IN = Poller.IN
 _OUT = Poller.OUT
@@ -443,7 +445,7 @@ class Transport(Door):
                 except MalformedRequest as e:
                     raise ProtocolError(P.INVALID_TYPES, e.detail or str(e)) from None
             else:
-                msg = P.parse_client_message(d)
+                msg = parse_client_message(d)
         except ProtocolError as e:
             log.debug("%r protocol error: %s", s, e)
             s.send(e.to_dict())
@@ -455,7 +457,7 @@ class Transport(Door):
                 self.dispatch(s, msg)
         except Exception:
             log.exception("%r: failed to handle %r", s, msg)
-            s.send(P.err_protocol(INTERNAL_ERROR))
+            s.send(err_protocol(INTERNAL_ERROR))
 
     def _flush_dirty(self) -> None:
         dirty = self._dirty

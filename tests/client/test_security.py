@@ -12,7 +12,7 @@ from game.client.security import Link, identity_warning, link_of
 from game.client.session import GameSession
 from game.match import LocalMatch
 from game.netcode.client import ServerIdentityChanged
-from game.netcode.protocol import fingerprint
+from game.netcode.tls import fingerprint
 from game.rules import default_config
 from game.settings import data_dir
 from support.wait import pump_until, until

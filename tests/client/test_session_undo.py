@@ -8,7 +8,7 @@ import pytest
 
 from game.client.session import GameSession
 from game.match import LocalMatch
-from game.netcode.protocol import visible_to
+from game.netcode.server_messages import visible_to
 from game.rules import default_config, player_view
 from game.rules.actions import ReqSwapShelves
 from game.rules.engine import Game

@@ -7,7 +7,15 @@ import time
 
 import pytest
 
-from game.netcode import protocol as p
+from game.netcode.client_messages import ReqHeartbeat, ReqJoin, ReqNewGame, ReqWelcome
+from game.netcode.server_messages import (
+    req_heartbeat,
+    req_welcome,
+    res_heartbeat,
+    res_welcome,
+    update_booked_seats,
+    update_join_game,
+)
 from game.netcode.client import CONNECTION_LOST, Connection
 from game.netcode.framing import LineReader, decode_line, encode
 from game.rules.actions import ReqEndTurn
@@ -78,7 +86,7 @@ def test_nodelay_is_set(conn):
 
 
 def test_messages_arrive_in_order(server, conn):
-    msgs = [p.update_booked_seats(1, "alice"), p.update_join_game(1), {"type": "UpdateSetupDone"}]
+    msgs = [update_booked_seats(1, "alice"), update_join_game(1), {"type": "UpdateSetupDone"}]
     server.send(*msgs)
     assert [conn.get(timeout=5) for _ in msgs] == msgs
     assert conn.poll() == []
@@ -101,7 +109,7 @@ def test_get_times_out(conn):
 
 
 def test_welcome_and_heartbeat_are_answered_and_not_delivered(server, conn):
-    server.send(p.req_welcome(), p.req_heartbeat(), {"type": "UpdateSetupDone"})
+    server.send(req_welcome(), req_heartbeat(), {"type": "UpdateSetupDone"})
     assert server.recv() == {"type": "ResWelcome"}
     assert server.recv() == {"type": "ResHeartbeat"}
     assert conn.get(timeout=5) == {"type": "UpdateSetupDone"}
@@ -109,21 +117,21 @@ def test_welcome_and_heartbeat_are_answered_and_not_delivered(server, conn):
 
 
 def test_server_res_messages_are_delivered(server, conn):
-    conn.send(p.ReqWelcome())
+    conn.send(ReqWelcome())
     assert server.recv() == {"type": "ReqWelcome"}
-    server.send(p.res_welcome())
+    server.send(res_welcome())
     assert conn.get(timeout=5) == {"type": "ResWelcome"}
-    conn.send(p.ReqHeartbeat())
+    conn.send(ReqHeartbeat())
     assert server.recv() == {"type": "ReqHeartbeat"}
-    server.send(p.res_heartbeat())
+    server.send(res_heartbeat())
     assert conn.get(timeout=5) == {"type": "ResHeartbeat"}  # asked for by the application: delivered
 
 
 def test_send_accepts_dicts_actions_and_lobby_messages(server, conn):
     conn.send({"type": "ReqQuit"})
     conn.send(ReqEndTurn())
-    conn.send(p.ReqJoin("alice"))
-    conn.send(p.ReqNewGame(1))
+    conn.send(ReqJoin("alice"))
+    conn.send(ReqNewGame(1))
     assert [server.recv() for _ in range(4)] == [
         {"type": "ReqQuit"}, {"type": "ReqEndTurn"}, {"nickname": "alice", "type": "ReqJoin"},
         {"playersCount": 1, "type": "ReqNewGame"}]
@@ -193,7 +201,7 @@ def test_quiet_client_sends_its_own_heartbeat(server):
         t0 = time.monotonic()
         assert server.recv() == {"type": "ReqHeartbeat"}
         assert time.monotonic() - t0 >= 0.15
-        server.send(p.res_heartbeat(), {"type": "Marker"})
+        server.send(res_heartbeat(), {"type": "Marker"})
         assert c.get(timeout=5) == {"type": "Marker"}  # the answer to our own probe is not delivered
         assert server.recv() == {"type": "ReqHeartbeat"}  # and they keep coming while quiet
     finally:

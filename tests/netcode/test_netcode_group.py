@@ -12,6 +12,17 @@ import time
 import pytest
 
 from game.netcode import protocol as p
+from game.netcode.client_messages import ReqJoin, ReqNewGame
+from game.netcode.server_messages import (
+    err_nickname,
+    req_heartbeat,
+    req_welcome,
+    res_goodbye,
+    res_heartbeat,
+    res_quit,
+    res_welcome,
+    update_join_game,
+)
 from bench.lib.connection_group import ConnectionGroup
 from game.netcode.client import CONNECTION_LOST, ClientProtocol
 from game.netcode.framing import MAX_LINE, LineReader, decode_line, encode
@@ -31,9 +42,9 @@ def make_protocol() -> tuple[ClientProtocol, list[bytes]]:
 
 def test_protocol_answers_welcome_and_heartbeat_without_delivering_them():
     proto, sent = make_protocol()
-    out = proto.feed(encode(p.req_welcome()) + encode(p.req_heartbeat()) + encode(p.res_quit()))
-    assert out == [p.res_quit()]
-    assert sent == [encode(p.res_welcome()), encode(p.res_heartbeat())]
+    out = proto.feed(encode(req_welcome()) + encode(req_heartbeat()) + encode(res_quit()))
+    assert out == [res_quit()]
+    assert sent == [encode(res_welcome()), encode(res_heartbeat())]
 
 
 def test_protocol_joins_lines_split_across_reads_and_every_line_end():
@@ -49,27 +60,27 @@ def test_protocol_skips_bad_and_oversize_lines_and_goes_on():
     proto, _ = make_protocol()
     big = b'{"type":"x","pad":"' + b"a" * (MAX_LINE + 10) + b'"}\n'
     out = proto.feed(b"not json\n" + b'{"no":"type"}\n' + big[:30_000])
-    out += proto.feed(big[30_000:] + encode(p.res_quit()))
-    assert out == [p.res_quit()]
+    out += proto.feed(big[30_000:] + encode(res_quit()))
+    assert out == [res_quit()]
     assert proto.skipped == 3
 
 
 def test_protocol_swallows_one_res_heartbeat_per_probe():
     proto, _ = make_protocol()
     proto.probe_sent()
-    hb = encode(p.res_heartbeat())
+    hb = encode(res_heartbeat())
     assert proto.feed(hb) == []                      # the answer to our own probe
-    assert proto.feed(hb) == [p.res_heartbeat()]     # the application's own ReqHeartbeat's answer
+    assert proto.feed(hb) == [res_heartbeat()]     # the application's own ReqHeartbeat's answer
 
 
 def test_a_muted_protocol_drops_updates_but_answers_requests_and_delivers_errors():
     proto, sent = make_protocol()
     proto.muted = True
     update = encode({"market": {"grid": [["Coin"]]}, "type": "UpdateMarket"})
-    error = encode(p.err_nickname(p.NOT_IN_GAME))
-    out = proto.feed(update + encode(p.req_heartbeat()) + error + update)
-    assert out == [p.err_nickname(p.NOT_IN_GAME)]
-    assert sent == [encode(p.res_heartbeat())]
+    error = encode(err_nickname(p.NOT_IN_GAME))
+    out = proto.feed(update + encode(req_heartbeat()) + error + update)
+    assert out == [err_nickname(p.NOT_IN_GAME)]
+    assert sent == [encode(res_heartbeat())]
     assert proto.muted_lines == 2 and proto.skipped == 0
     proto.muted = False
     assert proto.feed(update) == [decode_line(update)]
@@ -78,7 +89,7 @@ def test_a_muted_protocol_drops_updates_but_answers_requests_and_delivers_errors
 def test_muting_from_a_handler_takes_effect_at_the_next_line(scripted, group):
     peer = group.connect("127.0.0.1", scripted.port)
     conn, _ = scripted.accept()
-    conn.sendall(encode(p.res_quit()) + encode(p.update_join_game(2)) + encode(p.res_goodbye()))
+    conn.sendall(encode(res_quit()) + encode(update_join_game(2)) + encode(res_goodbye()))
     seen = []
 
     def handler(peer_, msg):
@@ -143,8 +154,8 @@ def test_messages_come_with_their_peer_and_in_order(scripted, group):
     sa, _ = scripted.accept()
     b = group.connect("127.0.0.1", scripted.port, data="b")
     sb, _ = scripted.accept()
-    sb.sendall(encode(p.res_quit()) + encode(p.res_goodbye()))
-    sa.sendall(encode(p.update_join_game(2)))
+    sb.sendall(encode(res_quit()) + encode(res_goodbye()))
+    sa.sendall(encode(update_join_game(2)))
     got = poll_until(group, 3)
     assert [(peer.data, m["type"]) for peer, m in got if peer is b] == [("b", "ResQuit"), ("b", "ResGoodbye")]
     assert [(peer.data, m["type"]) for peer, m in got if peer is a] == [("a", "UpdateJoinGame")]
@@ -157,7 +168,7 @@ def test_messages_come_with_their_peer_and_in_order(scripted, group):
 def test_welcome_is_answered_by_the_group(scripted, group):
     group.connect("127.0.0.1", scripted.port)
     conn, reader = scripted.accept()
-    conn.sendall(encode(p.req_welcome()))
+    conn.sendall(encode(req_welcome()))
     deadline = time.monotonic() + TIMEOUT
     conn.settimeout(0.05)
     answer = None
@@ -167,7 +178,7 @@ def test_welcome_is_answered_by_the_group(scripted, group):
             answer = reader.readline()
         except TimeoutError:
             pass
-    assert answer is not None and decode_line(answer) == p.res_welcome()
+    assert answer is not None and decode_line(answer) == res_welcome()
     conn.close()
 
 
@@ -176,7 +187,7 @@ def test_send_takes_dicts_actions_lobby_messages_and_encoded_lines(scripted, gro
     conn, reader = scripted.accept()
     peer.send({"type": "ReqHeartbeat"})
     peer.send(ReqEndTurn())
-    peer.send(p.ReqJoin("alice"))
+    peer.send(ReqJoin("alice"))
     peer.send(b'{"type":"ReqQuit"}\n')
     got = [decode_line(reader.readline()) for _ in range(4)]
     assert [m["type"] for m in got] == ["ReqHeartbeat", "ReqEndTurn", "ReqJoin", "ReqQuit"]
@@ -213,7 +224,7 @@ def test_what_the_socket_does_not_take_is_sent_by_poll(scripted, group):
 def test_connection_lost_once_after_what_came_before(scripted, group):
     peer = group.connect("127.0.0.1", scripted.port, data="me")
     conn, _ = scripted.accept()
-    conn.sendall(encode(p.res_quit()))
+    conn.sendall(encode(res_quit()))
     conn.close()
     got = poll_until(group, 2)
     assert [m["type"] for _, m in got] == ["ResQuit", CONNECTION_LOST]
@@ -221,7 +232,7 @@ def test_connection_lost_once_after_what_came_before(scripted, group):
     assert not peer.connected and peer not in group.peers
     assert group.poll(0.05) == []
     with pytest.raises(ConnectionError):
-        peer.send(p.ReqJoin("late"))
+        peer.send(ReqJoin("late"))
 
 
 def test_close_by_the_client_is_reported_once(scripted, group):
@@ -249,10 +260,10 @@ def test_quiet_peers_send_their_own_heartbeat_and_its_answer_is_swallowed(script
                 probe = reader.readline()
             except TimeoutError:
                 pass
-        assert probe is not None and decode_line(probe) == p.req_heartbeat()
-        conn.sendall(encode(p.res_heartbeat()) + encode(p.res_quit()))
+        assert probe is not None and decode_line(probe) == req_heartbeat()
+        conn.sendall(encode(res_heartbeat()) + encode(res_quit()))
         got = poll_until(group, 1)
-        assert [m for _, m in got] == [p.res_quit()]
+        assert [m for _, m in got] == [res_quit()]
         assert peer.connected
         conn.close()
     finally:
@@ -305,13 +316,13 @@ def test_kernel_timestamps_tell_when_a_message_arrived_not_when_it_was_read(scri
         deadline = time.monotonic() + TIMEOUT
         while peer.received_at == peer.read_at:
             assert time.monotonic() < deadline, "no packet was ever stamped"
-            conn.sendall(encode(p.res_heartbeat()))
+            conn.sendall(encode(res_heartbeat()))
             poll_until(group, 1)
         sent = time.time()
-        conn.sendall(encode(p.res_quit()))
+        conn.sendall(encode(res_quit()))
         time.sleep(0.3)                       # the owner is busy elsewhere
         got = poll_until(group, 1)
-        assert [m for _, m in got] == [p.res_quit()]
+        assert [m for _, m in got] == [res_quit()]
         assert sent - 0.05 <= peer.received_at <= sent + 0.1
         assert peer.read_at - peer.received_at >= 0.25
         assert group.clock is time.time
@@ -323,7 +334,7 @@ def test_kernel_timestamps_tell_when_a_message_arrived_not_when_it_was_read(scri
 def test_without_kernel_timestamps_arrival_is_the_read(scripted, group):
     peer = group.connect("127.0.0.1", scripted.port)
     conn, _ = scripted.accept()
-    conn.sendall(encode(p.res_quit()))
+    conn.sendall(encode(res_quit()))
     poll_until(group, 1)
     assert peer.received_at == peer.read_at and abs(peer.read_at - time.perf_counter()) < 5
     conn.close()
@@ -356,10 +367,10 @@ def test_two_peers_set_up_and_play_a_turn_on_the_real_server(server, group):
     def count(who: str, type_: str) -> int:
         return sum(m["type"] == type_ for m in inbox[who])
 
-    peers["alice"].send(p.ReqJoin("alice"))
+    peers["alice"].send(ReqJoin("alice"))
     pump(lambda: count("alice", "UpdateBookedSeats"))
-    peers["alice"].send(p.ReqNewGame(2))
-    peers["bob"].send(p.ReqJoin("bob"))
+    peers["alice"].send(ReqNewGame(2))
+    peers["bob"].send(ReqJoin("bob"))
     pump(lambda: count("alice", "UpdateGame") and count("bob", "UpdateGame"))
     everything = inbox["alice"] + inbox["bob"]
     assert not any(m["type"] in ("ReqWelcome", "ReqHeartbeat") for m in everything)   # answered below us

@@ -6,9 +6,35 @@ import doctest
 import pytest
 
 import game.netcode.client
+import game.netcode.client_messages
 import game.netcode.framing
 import game.netcode.protocol
+import game.netcode.server_messages
 from game.netcode import protocol as p
+from game.netcode.client_messages import (
+    ReqHeartbeat,
+    ReqJoin,
+    ReqNewGame,
+    ReqQuit,
+    parse_client_message,
+    validate_nickname,
+)
+from game.netcode.server_messages import (
+    err_new_game,
+    err_nickname,
+    err_protocol,
+    req_goodbye,
+    req_heartbeat,
+    req_welcome,
+    res_goodbye,
+    res_heartbeat,
+    res_quit,
+    res_welcome,
+    update_booked_seats,
+    update_join_game,
+    update_player_status,
+    visible_to,
+)
 from game.netcode.framing import ProtocolError, decode_line, encode
 from game.rules import actions as a
 
@@ -44,41 +70,41 @@ def test_every_catalogued_client_type_has_an_example():
 
 @pytest.mark.parametrize("wire", CLIENT_EXAMPLES, ids=lambda d: d["type"])
 def test_client_messages_round_trip(wire):
-    msg = p.parse_client_message(wire)
+    msg = parse_client_message(wire)
     assert msg.TYPE == wire["type"]
     assert msg.to_dict() == wire
-    assert p.parse_client_message(decode_line(encode(msg.to_dict()))) == msg
+    assert parse_client_message(decode_line(encode(msg.to_dict()))) == msg
 
 
 def test_network_messages_are_values_and_game_requests_are_actions():
-    assert p.parse_client_message({"type": "ReqJoin", "nickname": "bob"}) == p.ReqJoin("bob")
-    assert p.parse_client_message({"type": "ReqNewGame", "playersCount": 3}) == p.ReqNewGame(3)
-    assert p.parse_client_message({"type": "ReqHeartbeat"}) == p.ReqHeartbeat()
-    msg = p.parse_client_message({"type": "ReqSwapShelves", "shelf1": 0, "shelf2": 2})
+    assert parse_client_message({"type": "ReqJoin", "nickname": "bob"}) == ReqJoin("bob")
+    assert parse_client_message({"type": "ReqNewGame", "playersCount": 3}) == ReqNewGame(3)
+    assert parse_client_message({"type": "ReqHeartbeat"}) == ReqHeartbeat()
+    msg = parse_client_message({"type": "ReqSwapShelves", "shelf1": 0, "shelf2": 2})
     assert msg == a.ReqSwapShelves(0, 2)
     assert isinstance(msg, a.Action)
 
 
 def test_client_message_dicts_put_type_last_like_the_server_does():
-    assert list(p.ReqNewGame(2).to_dict()) == ["playersCount", "type"]
-    assert list(p.ReqJoin("a", "t").to_dict()) == ["nickname", "token", "type"]
+    assert list(ReqNewGame(2).to_dict()) == ["playersCount", "type"]
+    assert list(ReqJoin("a", "t").to_dict()) == ["nickname", "token", "type"]
 
 
 def test_engine_extensions_parse_too():
-    msg = p.parse_client_message({"type": "ReqMoveResources", "from": 0, "to": 1, "resType": "Coin", "count": 1})
+    msg = parse_client_message({"type": "ReqMoveResources", "from": 0, "to": 1, "resType": "Coin", "count": 1})
     assert isinstance(msg, a.ReqMoveResources)
 
 
 def test_unknown_extra_fields_are_ignored():
-    assert p.parse_client_message({"type": "ReqSwapShelves", "shelf1": 0, "shelf2": 1, "extra": [1, 2]}) == \
+    assert parse_client_message({"type": "ReqSwapShelves", "shelf1": 0, "shelf2": 1, "extra": [1, 2]}) == \
         a.ReqSwapShelves(0, 1)
-    assert p.parse_client_message({"type": "ReqQuit", "why": "bored"}) == p.ReqQuit()
+    assert parse_client_message({"type": "ReqQuit", "why": "bored"}) == ReqQuit()
 
 
 @pytest.mark.parametrize("t", sorted(p.SERVER_TYPES - p.CLIENT_TYPES) + ["ReqNope", "ConnectionLost", "", "reqwelcome"])
 def test_types_a_client_may_not_send_are_refused(t):
     with pytest.raises(ProtocolError) as info:
-        p.parse_client_message({"type": t})
+        parse_client_message({"type": t})
     assert info.value.msg == f'Event type "{t}" as subclass of "VCEvent" does not exist.'
 
 
@@ -100,7 +126,7 @@ def test_types_a_client_may_not_send_are_refused(t):
 ], ids=repr)
 def test_wrong_field_types_are_invalid_attribute_types(wire):
     with pytest.raises(ProtocolError) as info:
-        p.parse_client_message(wire)
+        parse_client_message(wire)
     assert info.value.msg == "Invalid attribute types."
     assert info.value.detail  # the precise reason is kept for the logs
 
@@ -108,30 +134,30 @@ def test_wrong_field_types_are_invalid_attribute_types(wire):
 @pytest.mark.parametrize("wire", [{}, {"type": None}, {"type": {}}, {"type": 3}], ids=repr)
 def test_missing_or_non_string_type(wire):
     with pytest.raises(ProtocolError) as info:
-        p.parse_client_message(wire)
+        parse_client_message(wire)
     assert info.value.msg == 'Field "type" not found.'
 
 
 def test_join_with_null_nickname_parses_so_the_server_can_answer_not_set():
-    assert p.parse_client_message({"type": "ReqJoin", "nickname": None}) == p.ReqJoin(None)
-    assert p.parse_client_message({"type": "ReqJoin", "nickname": "  "}) == p.ReqJoin("  ")
+    assert parse_client_message({"type": "ReqJoin", "nickname": None}) == ReqJoin(None)
+    assert parse_client_message({"type": "ReqJoin", "nickname": "  "}) == ReqJoin("  ")
 
 
 class TestServerBuilders:
     @pytest.mark.parametrize("built, wire", [
-        (p.req_welcome(), '{"type":"ReqWelcome"}'),
-        (p.res_welcome(), '{"type":"ResWelcome"}'),
-        (p.req_heartbeat(), '{"type":"ReqHeartbeat"}'),
-        (p.res_heartbeat(), '{"type":"ResHeartbeat"}'),
-        (p.req_goodbye(), '{"type":"ReqGoodbye"}'),
-        (p.res_goodbye(), '{"type":"ResGoodbye"}'),
-        (p.res_quit(), '{"type":"ResQuit"}'),
-        (p.update_booked_seats(2, "alice"), '{"bookedSeats":2,"canPrepareNewGame":"alice","type":"UpdateBookedSeats"}'),
-        (p.update_join_game(2), '{"playersCount":2,"type":"UpdateJoinGame"}'),
-        (p.update_player_status("bob", False), '{"player":"bob","isActive":false,"type":"UpdatePlayerStatus"}'),
-        (p.err_protocol("Empty input."), '{"msg":"Empty input.","type":"ErrProtocol"}'),
-        (p.err_nickname(p.TAKEN), '{"reason":"TAKEN","type":"ErrNickname"}'),
-        (p.err_new_game(True), '{"isInvalidPlayersCount":true,"type":"ErrNewGame"}'),
+        (req_welcome(), '{"type":"ReqWelcome"}'),
+        (res_welcome(), '{"type":"ResWelcome"}'),
+        (req_heartbeat(), '{"type":"ReqHeartbeat"}'),
+        (res_heartbeat(), '{"type":"ResHeartbeat"}'),
+        (req_goodbye(), '{"type":"ReqGoodbye"}'),
+        (res_goodbye(), '{"type":"ResGoodbye"}'),
+        (res_quit(), '{"type":"ResQuit"}'),
+        (update_booked_seats(2, "alice"), '{"bookedSeats":2,"canPrepareNewGame":"alice","type":"UpdateBookedSeats"}'),
+        (update_join_game(2), '{"playersCount":2,"type":"UpdateJoinGame"}'),
+        (update_player_status("bob", False), '{"player":"bob","isActive":false,"type":"UpdatePlayerStatus"}'),
+        (err_protocol("Empty input."), '{"msg":"Empty input.","type":"ErrProtocol"}'),
+        (err_nickname(p.TAKEN), '{"reason":"TAKEN","type":"ErrNickname"}'),
+        (err_new_game(True), '{"isInvalidPlayersCount":true,"type":"ErrNewGame"}'),
     ])
     def test_exact_reference_bytes(self, built, wire):
         assert encode(built) == wire.encode() + b"\n"
@@ -140,21 +166,21 @@ class TestServerBuilders:
 
     @pytest.mark.parametrize("reason", ["NOT_SET", "ALREADY_SET", "TAKEN", "NOT_IN_GAME"])
     def test_nickname_reasons(self, reason):
-        assert p.err_nickname(reason) == {"reason": reason, "type": "ErrNickname"}
+        assert err_nickname(reason) == {"reason": reason, "type": "ErrNickname"}
 
     def test_unknown_nickname_reason_is_a_bug(self):
         with pytest.raises(ValueError):
-            p.err_nickname("GAME_FULL")
+            err_nickname("GAME_FULL")
 
     def test_protocol_error_to_dict_matches_the_builder(self):
-        assert ProtocolError("Line too long.").to_dict() == p.err_protocol("Line too long.")
+        assert ProtocolError("Line too long.").to_dict() == err_protocol("Line too long.")
 
 
 class TestVisibility:
     def test_private_hand_goes_only_to_its_owner(self):
         msg = {"player": "alice", "leaders": [1, 2], "type": "UpdateLeadersHand"}
-        assert p.visible_to(msg, "alice")
-        assert not p.visible_to(msg, "bob")
+        assert visible_to(msg, "alice")
+        assert not visible_to(msg, "bob")
         assert p.PRIVATE_UPDATES == {"UpdateLeadersHand", "UpdateGame"}
 
     @pytest.mark.parametrize("msg", [
@@ -163,7 +189,7 @@ class TestVisibility:
         {"type": "UpdateSetupDone"},
     ])
     def test_everything_else_goes_to_everyone(self, msg):
-        assert p.visible_to(msg, "alice") and p.visible_to(msg, "bob")
+        assert visible_to(msg, "alice") and visible_to(msg, "bob")
 
 
 class TestNickname:
@@ -176,21 +202,22 @@ class TestNickname:
         (" " + "y" * 24 + "\t", "y" * 24),
     ])
     def test_accepted(self, raw, clean):
-        assert p.validate_nickname(raw) == clean
+        assert validate_nickname(raw) == clean
 
     @pytest.mark.parametrize("raw", [
         "", "   ", "\t\n", "x" * 25, "a\tb", "a\nb", "a\x00b", "bell\x07", "zero\u200bwidth",
         "line\u2028sep", "del\x7f", None, 5, b"bytes",
     ])
     def test_refused(self, raw):
-        assert p.validate_nickname(raw) is None
+        assert validate_nickname(raw) is None
 
     def test_limit_constant(self):
         assert p.NICKNAME_MAX == 24
 
 
 def test_docstring_examples():
-    for module in (game.netcode.client, game.netcode.framing, game.netcode.protocol):
+    for module in (game.netcode.client, game.netcode.framing, game.netcode.protocol,
+                   game.netcode.client_messages, game.netcode.server_messages):
         failed, _ = doctest.testmod(module)
         assert failed == 0, module.__name__
 

@@ -20,6 +20,21 @@ from pathlib import Path
 import pytest
 
 from game.netcode import protocol as p
+from game.netcode.client_messages import parse_client_message
+from game.netcode.server_messages import (
+    err_new_game,
+    err_nickname,
+    err_protocol,
+    req_heartbeat,
+    req_welcome,
+    res_goodbye,
+    res_heartbeat,
+    res_quit,
+    res_welcome,
+    update_booked_seats,
+    update_join_game,
+    update_player_status,
+)
 from game.netcode.framing import LineReader, ProtocolError, decode_line, encode
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "reference-transcripts"
@@ -84,7 +99,7 @@ def through_the_wire(line: str):
     reader = LineReader(io.BytesIO(line.encode("utf-8") + b"\n"))
     framed = list(reader)
     assert len(framed) == 1 and isinstance(framed[0], bytes), framed
-    return p.parse_client_message(decode_line(framed[0]))
+    return parse_client_message(decode_line(framed[0]))
 
 
 @pytest.mark.parametrize("name, index, line, reply", CASES, ids=[f"{c[0]}:{c[1]}" for c in CASES])
@@ -104,7 +119,7 @@ def test_client_line(name, index, line, reply):
     rebuilt = msg.to_dict()
     # What we would send back is what was sent, minus fields we ignore (e.g. "extra").
     assert {k: wire[k] for k in rebuilt} == rebuilt
-    assert p.parse_client_message(rebuilt) == msg
+    assert parse_client_message(rebuilt) == msg
 
 
 def test_every_deviation_occurs_and_really_differs():
@@ -142,18 +157,18 @@ def test_server_lines_decode_and_end_with_type():
 
 
 BUILDERS = {
-    "ReqWelcome": lambda m: p.req_welcome(),
-    "ResWelcome": lambda m: p.res_welcome(),
-    "ReqHeartbeat": lambda m: p.req_heartbeat(),
-    "ResHeartbeat": lambda m: p.res_heartbeat(),
-    "ResGoodbye": lambda m: p.res_goodbye(),
-    "ResQuit": lambda m: p.res_quit(),
-    "UpdateBookedSeats": lambda m: p.update_booked_seats(m["bookedSeats"], m["canPrepareNewGame"]),
-    "UpdateJoinGame": lambda m: p.update_join_game(m["playersCount"]),
-    "UpdatePlayerStatus": lambda m: p.update_player_status(m["player"], m["isActive"]),
-    "ErrProtocol": lambda m: p.err_protocol(m["msg"]),
-    "ErrNickname": lambda m: p.err_nickname(m["reason"]),
-    "ErrNewGame": lambda m: p.err_new_game(m["isInvalidPlayersCount"]),
+    "ReqWelcome": lambda m: req_welcome(),
+    "ResWelcome": lambda m: res_welcome(),
+    "ReqHeartbeat": lambda m: req_heartbeat(),
+    "ResHeartbeat": lambda m: res_heartbeat(),
+    "ResGoodbye": lambda m: res_goodbye(),
+    "ResQuit": lambda m: res_quit(),
+    "UpdateBookedSeats": lambda m: update_booked_seats(m["bookedSeats"], m["canPrepareNewGame"]),
+    "UpdateJoinGame": lambda m: update_join_game(m["playersCount"]),
+    "UpdatePlayerStatus": lambda m: update_player_status(m["player"], m["isActive"]),
+    "ErrProtocol": lambda m: err_protocol(m["msg"]),
+    "ErrNickname": lambda m: err_nickname(m["reason"]),
+    "ErrNewGame": lambda m: err_new_game(m["isInvalidPlayersCount"]),
 }
 
 

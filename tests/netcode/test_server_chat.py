@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from game.netcode import protocol as P
+from game.netcode.client_messages import ReqChat
+from game.netcode.server_messages import err_protocol, update_chat
 
 from conftest import room_of, start_game
 
@@ -21,7 +23,7 @@ def test_a_line_reaches_the_table_and_only_it(server, players):
     start_game(a, b)
     c, d = players(server.address, "cc", "cd")
     start_game(c, d)
-    a.send(P.ReqChat("  buon   giorno  "))
+    a.send(ReqChat("  buon   giorno  "))
     a.until_type(P.UPDATE_CHAT)
     b.until_type(P.UPDATE_CHAT)
     assert chat_lines(a) == chat_lines(b) == [("ca", "buon giorno")]   # cleaned, and echoed to its sender
@@ -35,8 +37,8 @@ def test_a_reference_client_is_never_sent_chat(server, players):
     start_game(a, b, token=None)   # b, like a, joins without a token: a reference client
     ours, = players(server.address, "ours")
     room = room_of(server, "ra")
-    a.send(P.ReqChat("hello"))
-    assert a.until_type(P.UPDATE_CHAT)[-1] == P.update_chat("ra", "hello")   # the sender still gets its answer
+    a.send(ReqChat("hello"))
+    assert a.until_type(P.UPDATE_CHAT)[-1] == update_chat("ra", "hello")   # the sender still gets its answer
     b.probe()
     assert chat_lines(b) == []
     assert room.nicknames == ("ra", "rb") and not chat_lines(ours)
@@ -48,7 +50,7 @@ def test_bad_lines_get_one_error_and_nothing_is_sent(server, players, text):
     start_game(a, b)
     a.send({"type": P.REQ_CHAT, "text": text} if text is not None else {"type": P.REQ_CHAT})
     err = a.until(lambda m: m["type"].startswith("Err"))[-1]
-    assert err == P.err_protocol(P.INVALID_TYPES)
+    assert err == err_protocol(P.INVALID_TYPES)
     a.probe()
     b.probe()
     assert chat_lines(a) == chat_lines(b) == []
@@ -60,7 +62,7 @@ def test_the_waiting_room_talks_among_itself(server, players):
     w2.join()
     old = players(server.address, "r1")[0]
     old.join(token=None)   # a reference client waiting too
-    w2.send(P.ReqChat("who else is coming?"))
+    w2.send(ReqChat("who else is coming?"))
     for p in (w1, w2):
         p.until_type(P.UPDATE_CHAT)
         assert chat_lines(p) == [("w2", "who else is coming?")]
@@ -71,7 +73,7 @@ def test_the_waiting_room_talks_among_itself(server, players):
 def test_before_joining_there_is_no_one_to_talk_to(server, peers):
     raw = peers(server.address)
     raw.expect("ReqWelcome")
-    raw.send(P.ReqChat("before joining").to_dict())
+    raw.send(ReqChat("before joining").to_dict())
     assert raw.expect("ErrNickname")["reason"] == P.NOT_SET
 
 
@@ -79,19 +81,19 @@ def test_a_flood_is_slowed_down(server, players):
     a, b = players(server.address, "fa", "fb")
     start_game(a, b)
     for i in range(8):
-        a.send(P.ReqChat(f"line {i}"))
+        a.send(ReqChat(f"line {i}"))
     a.until(lambda m: sum(x["type"] == "ErrProtocol" for x in a.received) == 3)
     a.probe()   # and nothing more
     errors = [m for m in a.received if m["type"] == "ErrProtocol"]
     assert [t for _, t in chat_lines(a)] == [f"line {i}" for i in range(5)]
-    assert errors == [P.err_protocol(P.CHAT_TOO_FAST)] * 3
+    assert errors == [err_protocol(P.CHAT_TOO_FAST)] * 3
 
 
 def test_who_comes_back_hears_what_was_said_lately(server, players):
     a, b = players(server.address, "ha", "hb")
     start_game(a, b)
     for i in range(25):   # more than the room keeps (the flood limit lifted between lines)
-        a.send(P.ReqChat(f"line {i}"))
+        a.send(ReqChat(f"line {i}"))
         a.until_type(P.UPDATE_CHAT)
         with server.lock:
             for s in server.sessions:
@@ -115,12 +117,12 @@ def test_who_comes_back_reads_the_chat_where_it_was_said_among_the_moves(server,
     from game.rules.actions import ReqChooseLeaders
     a, b = players(server.address, "ha", "hb")
     start_game(a, b)
-    a.send(P.ReqChat("before the choice"))
+    a.send(ReqChat("before the choice"))
     a.until_type(P.UPDATE_CHAT)
     hand = room_of(server, "ha").game.player("ha").hand
     a.send(ReqChooseLeaders(tuple(hand[:2])))
     a.until(lambda m: m["type"] == "UpdateAction")
-    a.send(P.ReqChat("after the choice"))
+    a.send(ReqChat("after the choice"))
     a.until(lambda m: m["type"] == P.UPDATE_CHAT and m["text"] == "after the choice")
     token = b.token
     b.close()
@@ -142,12 +144,12 @@ def test_what_was_said_comes_back_after_a_restart_where_it_was_said(make_server,
     srv = make_server()
     a, b = players(srv.address, "ra", "rb")
     start_game(a, b)
-    a.send(P.ReqChat("before the choice"))
+    a.send(ReqChat("before the choice"))
     a.until_type(P.UPDATE_CHAT)
     hand = room_of(srv, "ra").game.player("ra").hand
     a.send(ReqChooseLeaders(tuple(hand[:2])))
     a.until(lambda m: m["type"] == "UpdateAction")
-    b.send(P.ReqChat("after the choice"))
+    b.send(ReqChat("after the choice"))
     a.until(lambda m: m["type"] == P.UPDATE_CHAT and m["text"] == "after the choice")
     log_file = room_of(srv, "ra").log.path
     tokens = a.token, b.token

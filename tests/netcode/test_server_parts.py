@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 
-from game.netcode import protocol as P
+from game.netcode.client_messages import ReqJoin, ReqNewGame
 from game.netcode.bot_scheduler import BotScheduler
 from game.netcode.games import Games
 from game.netcode.lobby import Lobby
@@ -56,11 +56,11 @@ def parts(**options: Any) -> tuple[Lobby, Games, list[tuple]]:
 def test_the_quick_game_starts_when_its_head_has_chosen_and_enough_people_wait():
     lobby, games, _ = parts()
     ann, bob = Fake(), Fake()
-    lobby.join(ann, P.ReqJoin("Ann", token=""))
+    lobby.join(ann, ReqJoin("Ann", token=""))
     assert ann.types() == ["UpdateSessionToken", "UpdateBookedSeats"] and lobby.waiting == [ann]
-    lobby.new_game(ann, P.ReqNewGame(2))
+    lobby.new_game(ann, ReqNewGame(2))
     assert ann.told[-1] == {"type": "UpdateJoinGame", "playersCount": 2} and lobby.pending_count == 2
-    lobby.join(bob, P.ReqJoin("Bob", token=""))
+    lobby.join(bob, ReqJoin("Bob", token=""))
     assert not lobby.waiting and lobby.pending_count is None
     (room,) = games.rooms.values()
     assert ann.room is room and bob.room is room and set(games.seats) == {"Ann", "Bob"}
@@ -70,11 +70,11 @@ def test_the_quick_game_starts_when_its_head_has_chosen_and_enough_people_wait()
 def test_only_the_head_chooses_and_a_bad_count_changes_nothing():
     lobby, games, _ = parts()
     ann, bob = Fake(), Fake()
-    lobby.join(ann, P.ReqJoin("Ann", token=""))
-    lobby.join(bob, P.ReqJoin("Bob", token=""))
-    lobby.new_game(bob, P.ReqNewGame(2))
+    lobby.join(ann, ReqJoin("Ann", token=""))
+    lobby.join(bob, ReqJoin("Bob", token=""))
+    lobby.new_game(bob, ReqNewGame(2))
     assert bob.told[-1]["type"] == "ErrNewGame" and lobby.pending_count is None
-    lobby.new_game(ann, P.ReqNewGame(9))
+    lobby.new_game(ann, ReqNewGame(9))
     assert ann.told[-1] == {"type": "ErrNewGame", "isInvalidPlayersCount": True} and not games.rooms
 
 
@@ -82,12 +82,12 @@ def test_the_per_address_limit_on_games_is_the_lobbys_own_refusal():
     lobby, games, _ = parts(tables_per_address=1)
     first = [Fake("10.0.0.9"), Fake("10.0.0.9")]
     for i, f in enumerate(first):
-        lobby.join(f, P.ReqJoin(f"P{i}", token=""))
-    lobby.new_game(first[0], P.ReqNewGame(2))
+        lobby.join(f, ReqJoin(f"P{i}", token=""))
+    lobby.new_game(first[0], ReqNewGame(2))
     assert len(games.rooms) == 1
     again = Fake("10.0.0.9")
-    lobby.join(again, P.ReqJoin("Again", token=""))
-    lobby.new_game(again, P.ReqNewGame(1))
+    lobby.join(again, ReqJoin("Again", token=""))
+    lobby.new_game(again, ReqNewGame(1))
     assert again.told[-1]["type"] == "ErrNewGame" and "at most 1" in again.told[-1]["reason"]
     assert len(games.rooms) == 1
 

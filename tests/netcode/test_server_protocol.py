@@ -11,6 +11,7 @@ import time
 import pytest
 
 from game.netcode import server as server_mod
+from game.netcode.client_messages import ReqWelcome
 from game.netcode.framing import CHUNK, MAX_LINE
 from game.netcode.heap import pid_rss_mb
 
@@ -214,7 +215,7 @@ class TestBadInput:
         def broken(*a, **k):
             raise RuntimeError("boom")
 
-        monkeypatch.setitem(server_mod._HANDLERS, server_mod.P.ReqWelcome, broken)
+        monkeypatch.setitem(server_mod._HANDLERS, ReqWelcome, broken)
         p = peers(server.address).welcome()
         p.send({"type": "ReqWelcome"})
         p.expect("ErrProtocol", msg="Internal server error.")

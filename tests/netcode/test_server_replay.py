@@ -8,6 +8,8 @@ import random
 import pytest
 
 from game.netcode import protocol as P
+from game.netcode.client_messages import ReqReplay
+from game.netcode.server_messages import err_protocol
 from game.client.replay import Replay
 
 from conftest import CONFIG, drive, room_of, start_game
@@ -25,12 +27,12 @@ def test_a_player_fetches_the_replay_of_their_finished_game(make_server, players
     start_game(a, b)
     room = room_of(srv, "ra")
     game = room.game
-    a.send(P.ReqReplay())
+    a.send(ReqReplay())
     assert answer(a) == {"reason": P.REPLAY_NOT_FINISHED, "type": P.ERR_REPLAY}   # no peeking at the decks
     drive(game, [a, b], random.Random(2))
     assert game.ended
     final = game.snapshot()   # (players who leave later are marked away: not part of the game)
-    a.send(P.ReqReplay())
+    a.send(ReqReplay())
     got = answer(a)
     assert got["type"] == P.UPDATE_REPLAY and got["game"] == room.id
     replay = Replay(got["replay"], CONFIG)
@@ -44,21 +46,21 @@ def test_a_player_fetches_the_replay_of_their_finished_game(make_server, players
     srv2 = make_server()
     (c,) = players(srv2.address, "somebody")
     c.join()
-    c.send(P.ReqReplay(gid, token))
+    c.send(ReqReplay(gid, token))
     got = answer(c)
     assert got["type"] == P.UPDATE_REPLAY
     replay = Replay(got["replay"], CONFIG)
     assert replay.viewer == "rb" and replay.final.snapshot() == final
-    c.send(P.ReqReplay(gid, "wrong"))
+    c.send(ReqReplay(gid, "wrong"))
     assert answer(c) == {"reason": P.REPLAY_NOT_YOURS, "type": P.ERR_REPLAY}
-    c.send(P.ReqReplay(gid + 50, token))
+    c.send(ReqReplay(gid + 50, token))
     assert answer(c) == {"reason": P.REPLAY_NO_SUCH_GAME, "type": P.ERR_REPLAY}
     c.send({"type": P.REQ_REPLAY, "game": "x"})
-    assert answer(c) == P.err_protocol(P.INVALID_TYPES)
+    assert answer(c) == err_protocol(P.INVALID_TYPES)
 
 
 def test_a_reference_client_does_not_know_the_request(server, players):
     (r,) = players(server.address, "ref")
     r.join(None)
-    r.send(P.ReqReplay())
-    assert answer(r) == P.err_protocol(P.UNKNOWN_TYPE.format(P.REQ_REPLAY))
+    r.send(ReqReplay())
+    assert answer(r) == err_protocol(P.UNKNOWN_TYPE.format(P.REQ_REPLAY))

@@ -207,7 +207,7 @@ def test_a_restart_at_the_start_of_a_players_turn_is_told_to_them_as_one_turn_sk
 def test_the_log_says_whose_turn_it_is_when_a_departure_passes_it_on():
     """A turn that passes because its player left (or a restart) is told in the log, as an ended
     turn is; an ended turn still reads as one line."""
-    from game.netcode.protocol import visible_to
+    from game.netcode.server_messages import visible_to
     from game.rules.actions import ReqEndTurn
     from game.rules.playout import choose
     from game.rules.views import player_view

@@ -21,7 +21,7 @@ import pytest
 from game.match import RemoteMatch
 from game.netcode import tls as server_tls
 from game.netcode.client import Connection, KnownServers, ServerIdentityChanged, client_tls_context
-from game.netcode.protocol import fingerprint
+from game.netcode.tls import fingerprint
 from game.netcode.discovery import TableInfo
 
 from conftest import TIMEOUT, Peer, wait_until

@@ -11,6 +11,8 @@ import random
 import pytest
 
 from game.netcode import protocol as P
+from game.netcode.client_messages import ReqUndo
+from game.netcode.server_messages import err_protocol
 from game.rules.choices import legal_actions
 from game.rules.engine import Game
 from game.rules.views import player_view
@@ -60,7 +62,7 @@ def test_undo_sends_everyone_the_table_as_it_was(server, players):
     action = undoable(game, "ours")
     a.request(action)
     b.until_type("UpdateAction")
-    a.send(P.ReqUndo())
+    a.send(ReqUndo())
     mine = a.until_type("UpdateGame")
     assert [m["type"] for m in mine] == [P.UPDATE_UNDO, "UpdateGame"]
     name = getattr(action, "action_name", action.ACTION)
@@ -78,11 +80,11 @@ def test_refusals_go_to_the_sender_alone(server, players):
     game = room_of(server, "ours").game
     to_turn_of(game, [a, b], "ours", random.Random(4))
     before = game.snapshot()
-    a.send(P.ReqUndo())
+    a.send(ReqUndo())
     assert a.until(lambda m: m["type"].startswith("Err")) == [{"reason": "NOTHING_TO_UNDO", "type": P.ERR_UNDO}]
-    b.send(P.ReqUndo())   # a reference client does not know this request
+    b.send(ReqUndo())   # a reference client does not know this request
     err = b.until(lambda m: m["type"].startswith("Err"))[-1]
-    assert err == P.err_protocol(P.UNKNOWN_TYPE.format(P.REQ_UNDO))
+    assert err == err_protocol(P.UNKNOWN_TYPE.format(P.REQ_UNDO))
     a.probe()
     b.probe()
     assert game.snapshot() == before
@@ -98,7 +100,7 @@ def test_a_restart_restores_the_undone_state(make_server, players):
     a.request(first)
     second = undoable(game, "ours")
     a.request(second)
-    a.send(P.ReqUndo())
+    a.send(ReqUndo())
     a.until_type("UpdateGame")
     expected = Game.replay(CONFIG, game.nicknames, game.seed, game.history)
     g0.apply("ours", first)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game.netcode.protocol import visible_to
+from game.netcode.server_messages import visible_to
 from game.rules.components import default_config
 from game.rules.engine import Game
 from game.rules.playout import steps

@@ -10,7 +10,7 @@ import pytest
 
 from walk import Walk, board_check, close, start
 
-from game.netcode.protocol import fingerprint
+from game.netcode.tls import fingerprint
 from game.settings import data_dir
 
 pytestmark = pytest.mark.timeout(120)

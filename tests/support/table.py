@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 from game.match import Match, local_apply, local_undo
-from game.netcode.protocol import visible_to
+from game.netcode.server_messages import visible_to
 from game.rules import Game, player_view
 from game.rules.playout import choose
 from screenshots import TableMatch, mid_game, session_for

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from game.netcode.protocol import fingerprint
+from game.netcode.tls import fingerprint
 from game.settings import data_dir
 
 from support.pty import PtyProgram
