@@ -197,6 +197,7 @@ class Seating:
         self.taken = False
         self.session: Any = None          # the GameSession, once connected
         self.remote: RemoteMatch | None = None   # its match (kept after a refusal: its seat token)
+        self.sent_token = False           # a seat token kept here was sent: the server gives that seat back
         self._wake = wake
         self._where = where
         self._lock = threading.Lock()
@@ -235,6 +236,7 @@ class Seating:
                 return self._fail(describe_connect_error(result, self.host.removeprefix(TLS_SCHEME), self.port))
             from .session import GameSession
             self.remote = result
+            self.sent_token = bool(result.token)    # (before the server's answer brings a new one)
             self.session = GameSession(result, self.config, result.nickname)
             self.state = "joining"
         if self.state != "joining":

@@ -8,14 +8,15 @@ Joining connects on a short-lived thread (:class:`game.client.tables.Seating`) w
 """
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 import pygame
 import pygame_gui
 
 from game.client.address import hostport, parse_address
-from game.client.flow.seats import (KeptSeat, another_nickname, asked_words, forget_seat, gone_words, kept_seat_at,
-                                    seat_question, why_seated)
+from game.client.flow.seats import (KeptSeat, another_nickname, ask_before_seating, asked_words, forget_seat,
+                                    gone_words, why_seated)
 from game.client.words import NICKNAME_MAX
 from game.settings import GAME_PORT
 
@@ -229,34 +230,33 @@ class JoinScene(PaintedScene):
         does not say so): its list and its seat are asked there straight away, not on the plain port."""
         return next((g.info.tls for g in self.lan.games() if (g.address, g.port) == target and g.info.tls), None)
 
-    def join(self, checked: bool = False) -> None:
+    def join(self) -> None:
         """Check the fields and start connecting (on a thread: a frame never waits). Where the
         server keeps a seat for this nickname (it would give that one back, not the Quick game),
-        the player is asked first (``checked``: they were)."""
+        the player is asked first (:func:`~game.client.flow.seats.ask_before_seating`)."""
         target = self._checked()
         if target is None:
             return
         nickname = self.draft["nickname"].strip()
-        kept = None if self.rejoin is not None or checked else kept_seat_at(self.app.data_dir, *target, nickname)
-        if not checked:
-            self.back_to_kept = False
-        if kept is not None:
-            def then(answer: str) -> None:
-                self.back_to_kept = answer == "return"
-                if answer == "other":
-                    self.draft["nickname"] = another_nickname(kept.nickname)
-                    widget = self.widgets.get("nickname")
-                    if widget is not None:
-                        widget.set_text(self.draft["nickname"])
-                if answer != "cancel":
-                    self.join(checked=True)
-            ask(self.app, seat_question(kept, asked_words()), then)
+        if self.rejoin is not None:         # the title's kept seat: chosen there
+            self._knock(target, nickname, True)
             return
+        ask_before_seating(self.app.data_dir, *target, nickname, asked_words(), functools.partial(ask, self.app),
+                           lambda nick, chose: self._knock(target, nick, chose))
+
+    def _knock(self, target: tuple[str, int], nickname: str, chose: bool) -> None:
+        """Ask for a seat at ``target`` as ``nickname`` (``chose``: the player chose the seat kept there)."""
+        self.back_to_kept = chose
+        if nickname != self.draft["nickname"].strip():       # another name, chosen when asked
+            self.draft["nickname"] = nickname
+            widget = self.widgets.get("nickname")
+            if widget is not None:
+                widget.set_text(nickname)
         self._target = target
         self.busy = f"Knocking at {hostport(*target)}\u2026"
         self.rebuild()
         from game.client.tables import Seating   # the waiting list: a friend's table, or the Quick game
-        self.seating = Seating(target[0], target[1], self.draft["nickname"].strip(), self.app.config, self.app.wake,
+        self.seating = Seating(target[0], target[1], nickname, self.app.config, self.app.wake,
                                tls_port=self._announced_tls(target))
 
     def cancel(self) -> None:
@@ -298,9 +298,9 @@ class JoinScene(PaintedScene):
                 warn(self.app, seating.warning)
         elif state == "seated":
             self.seating = None
-            self.follow_join()
+            self.follow_join(seating.sent_token)
 
-    def follow_join(self) -> None:
+    def follow_join(self, token_sent: bool) -> None:
         """The server seated us: the waiting room or our game (or, for a seat to take back, the
         news that its game is not there any more)."""
         session = self.session
@@ -317,7 +317,7 @@ class JoinScene(PaintedScene):
         from .router import seated_scene
         self.session = None
         asked = None if self.rejoin is not None else asked_words()
-        why = why_seated(asked, self.back_to_kept, session.vm.has_game, self.draft["address"].strip())
+        why = why_seated(asked, token_sent, session.vm.has_game, self.draft["address"].strip(), chose=self.back_to_kept)
         self.app.stack.replace(seated_scene(self.app, session, why))
 
     def _fail(self, message: str) -> None:

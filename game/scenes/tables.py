@@ -9,6 +9,7 @@ the waiting room (or the game, if the table filled).
 """
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from dataclasses import replace
@@ -18,7 +19,7 @@ import pygame
 import pygame_gui
 
 from game.client.address import hostport
-from game.client.flow.seats import another_nickname, asked_words, kept_seat_at, seat_question, why_seated
+from game.client.flow.seats import ask_before_seating, asked_words, why_seated
 from game.client.security import identity_warning
 from game.client.tables import PAGE, TABLE_NAME_MAX, NoTables, OpenTable, Seating, TableList, list_tables
 
@@ -149,24 +150,18 @@ class TablesScene(PaintedScene):
             self.rebuild()
 
     # seating -------------------------------------------------------------------------------
-    def sit(self, words: str, checked: bool = False, **where: Any) -> None:
+    def sit(self, words: str, **where: Any) -> None:
         """Ask for a seat (see :func:`game.client.tables.join`); the page waits for the answer.
         Where the server keeps a seat for this nickname (it would give that one back, whatever is
-        asked), the player is asked first (``checked``: they were): back to it, or another name."""
+        asked), the player is asked first (:func:`~game.client.flow.seats.ask_before_seating`)."""
         if self.seating is not None:
             return
-        kept = None if checked else kept_seat_at(self.app.data_dir, self.host, self.port, self.nickname)
-        if not checked:
-            self.back_to_kept = False
-        if kept is not None:
-            def then(answer: str) -> None:
-                self.back_to_kept = answer == "return"
-                if answer == "other":
-                    self.nickname = another_nickname(kept.nickname)
-                if answer != "cancel":
-                    self.sit(words, checked=True, **where)
-            ask(self.app, seat_question(kept, asked_words(**where)), then)
-            return
+        ask_before_seating(self.app.data_dir, self.host, self.port, self.nickname, asked_words(**where),
+                           functools.partial(ask, self.app), lambda nick, chose: self._sit(words, nick, chose, where))
+
+    def _sit(self, words: str, nickname: str, chose: bool, where: dict[str, Any]) -> None:
+        """Ask for the seat as ``nickname`` (``chose``: the player chose the seat kept here)."""
+        self.nickname, self.back_to_kept = nickname, chose
         self.error = self.note = None
         self.busy = words
         # where the server speaks TLS (announced, or learnt from its list): the seat is asked there
@@ -198,7 +193,7 @@ class TablesScene(PaintedScene):
             self.app.stack.pop()                       # the Join page goes too
             # leaving its waiting room comes back here
             back = [("join", ()), ("tables", (self.host, self.port, self.nickname, self.address, self.tls_port))]
-            why = why_seated(self.asked, self.back_to_kept, session.vm.has_game, self.where)
+            why = why_seated(self.asked, seating.sent_token, session.vm.has_game, self.where, chose=self.back_to_kept)
             self.app.stack.replace(seated_scene(self.app, session, why, way_back=back))
 
     # layout --------------------------------------------------------------------------------

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from game.client.address import hostport
 from game.client.flow.hosting import end_kept_hosted_game, host_question, join_own_table, server_folder, start_hosting
-from game.client.flow.seats import (KeptSeat, another_nickname, asked_words, forget_seat, gone_words, kept_seat_at,
-                                    seat_question, seats_file, why_seated)
+from game.client.flow.seats import (KeptSeat, ask_before_seating, asked_words, forget_seat, gone_words, seats_file,
+                                    why_seated)
 from game.settings import GAME_PORT
 
 if TYPE_CHECKING:
@@ -257,38 +257,35 @@ class Network:
     def seat(self, host: str, port: int, **where: Any) -> None:
         """Connect to the server at ``host:port`` and ask for a seat (see
         :func:`game.client.tables.join`: a table by ``name``, ``code``, a new one ``create``, or
-        the waiting room); :meth:`tick` follows the answer."""
-        from game.client.tables import Seating
+        the waiting room); :meth:`tick` follows the answer. Where the server keeps a seat for this
+        nickname, the player is asked first (:func:`~game.client.flow.seats.ask_before_seating`)."""
         self._stop_browser()
         self.choices = []
         rejoin = where.pop("rejoin", None)             # a kept seat asked back (see rejoin)
         from_tables = where.pop("from_tables", False)  # asked from the list of a server's tables
-        checked = where.pop("checked", False)          # the player was asked about a seat kept there
         at_table = bool(where.keys() - {"tls_port"})   # a table asked for (else the waiting list)
         again = (self.menu if rejoin else
                  (lambda: self.show_tables(hostport(host, port))) if at_table or from_tables else self.join_menu)
-        kept = None if rejoin is not None or checked else kept_seat_at(self.data_dir, host, port, self.nickname)
-        if kept is not None:     # the server would give that seat back, whatever is asked: say so first
-            asked = asked_words(**where)
-
-            def then(key: str) -> None:
-                if key == "return":
-                    self._back_to_kept = True
-                elif key == "other":
-                    self.nickname = another_nickname(kept.nickname)
-                else:
-                    self.say("Not joined: your seat in that game stays kept.")
-                    again()
-                    return
-                self.seat(host, port, checked=True, from_tables=from_tables, **where)
-            self.ask(seat_question(kept, asked), then)
-            return
-        self.say(f"Connecting to {hostport(host, port)}…")
-        self._rejoin = rejoin
-        self._asked = None if rejoin is not None else asked_words(**where)
-        self._from_tables = (host, port) if at_table or from_tables else None
-        self.seating = Seating(host, port, self.nickname, self.config, self.wake, token_file=self.seats_file, **where)
         self._seat_again = again
+        self._from_tables = (host, port) if at_table or from_tables else None
+        if rejoin is not None:                         # chosen in the menu
+            self._rejoin, self._asked = rejoin, None
+            self._knock(host, port, self.nickname, True, where)
+            return
+
+        def cancelled() -> None:
+            self.say("Not joined: your seat in that game stays kept.")
+            again()
+        self._rejoin, self._asked = None, asked_words(**where)
+        ask_before_seating(self.data_dir, host, port, self.nickname, self._asked, self.ask,
+                           lambda nick, chose: self._knock(host, port, nick, chose, where), cancelled)
+
+    def _knock(self, host: str, port: int, nickname: str, chose: bool, where: dict[str, Any]) -> None:
+        """Ask for the seat as ``nickname`` (``chose``: the player chose the seat kept there)."""
+        from game.client.tables import Seating
+        self.nickname, self._back_to_kept = nickname, chose
+        self.say(f"Connecting to {hostport(host, port)}…")
+        self.seating = Seating(host, port, self.nickname, self.config, self.wake, token_file=self.seats_file, **where)
         self._follow_seating()
 
     def _follow_seating(self) -> None:
@@ -305,8 +302,8 @@ class Network:
                 self.say(gone_words(self._rejoin))
                 self.menu()
                 return
-            back, self._back_to_kept = self._back_to_kept, False
-            why = why_seated(self._asked, back, session.vm.has_game, seating.where)
+            chose, self._back_to_kept = self._back_to_kept, False
+            why = why_seated(self._asked, seating.sent_token, session.vm.has_game, seating.where, chose=chose)
             if why:             # not what was asked for: why the player sits there
                 self.say(why)
             if session.link is not None:     # encrypted (and to whom) or not, said once; "server" says it again

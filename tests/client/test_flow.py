@@ -8,8 +8,8 @@ import pytest
 from game.client.flow.hosting import host_question
 from game.client.flow.local import new_solo_question, new_versus_question, start_new_solo
 from game.client.flow.questions import Answer, Question
-from game.client.flow.seats import (KeptSeat, another_nickname, forget_seat, kept_seat_at, kept_seats,
-                                    seat_question, why_seated)
+from game.client.flow.seats import (KeptSeat, another_nickname, ask_before_seating, forget_seat, kept_seat_at,
+                                    kept_seats, seat_question, why_seated)
 from game.client.games import default_config, open_solo
 from game.match import remember_unfinished
 
@@ -83,9 +83,37 @@ def test_asking_a_seat_where_one_is_kept_says_why_and_offers_another_name():
     assert "unfinished game at h:1 as Ada, with Bea" in q.text and "takes you back to that game" in q.text
     assert q.answers[1].label == "Play as Ada 2"
     assert another_nickname("Bea 2") == "Bea 3" and len(another_nickname("x" * 24)) == 24
+    # a kept seat's token sent, and the server put the player in its game: why, unless they chose it
     assert "rather than the Quick game" in why_seated("the Quick game", True, True, "h:1")
     assert why_seated("the Quick game", False, False, "h:1") is None
+    assert why_seated("the Quick game", False, True, "h:1") is None     # a new game started at once
     assert why_seated(None, True, True, "h:1") is None
+
+
+def test_a_seat_chosen_when_asked_is_not_explained():
+    """QA: after a plain Join where the player chose "Back to that game", the window said it had
+    seated them there "rather than the Quick game", as though they had not chosen."""
+    assert why_seated("the Quick game", True, True, "h:1", chose=True) is None
+
+
+def test_the_kept_seat_question_is_asked_once_for_every_front_end(tmp_path):
+    """One function asks it (the window's Join and Tables pages and the text client): with no seat
+    kept there, the seat is asked at once; else each answer seats as it says, or nothing."""
+    seated, asked = [], []
+    ask = lambda question, then: asked.append((question, then))     # noqa: E731
+
+    def seat(nick: str, chose: bool) -> None:
+        seated.append((nick, chose))
+    ask_before_seating(tmp_path, "h", 1, "Ada", "the Quick game", ask, seat)
+    assert seated == [("Ada", False)] and asked == []
+    _keep(tmp_path, "h", 1, "Ada", ["Ada", "Bea"], 100)
+    cancelled = []
+    for answer in ("return", "other", "cancel"):
+        ask_before_seating(tmp_path, "h", 1, "Ada", "the Quick game", ask, seat, lambda: cancelled.append(1))
+        question, then = asked[-1]
+        assert question.title == "You have a game at this server" and "asking for the Quick game" in question.text
+        then(answer)
+    assert seated[1:] == [("Ada", True), ("Ada 2", False)] and cancelled == [1]
 
 
 def test_hosting_asks_over_a_hosted_game_kept_unfinished(tmp_path):

@@ -106,7 +106,7 @@ def test_a_quick_game_where_a_seat_is_kept_asks_first(server, tmp_path):
         assert walk.scene == "AskScene" and "the new table" in walk.app.stack.top.text
         walk.press("Back to that game")
         walk.until(lambda: walk.scene in GAME, 15, "the old game")   # the old game, chosen
-        _says_why_seated(walk, f"127.0.0.1:{port}", "the new table \u201cAda's table\u201d")
+        _says_nothing_of_why(walk)
         walk.press("Leave")
         walk.until_scene("TitleScene")
         walk.fill_join_page(port, "Ada")
@@ -114,7 +114,7 @@ def test_a_quick_game_where_a_seat_is_kept_asks_first(server, tmp_path):
         assert walk.scene == "AskScene" and "the Quick game" in walk.app.stack.top.text
         walk.press("Back to that game")
         walk.until(lambda: walk.scene in GAME, 15, "the old game")
-        _says_why_seated(walk, f"127.0.0.1:{port}", "the Quick game")
+        _says_nothing_of_why(walk)      # QA: it said "rather than the Quick game", though chosen
         walk.press("Leave")
         walk.until_scene("TitleScene")
         walk.fill_join_page(port, "Ada")
@@ -124,6 +124,13 @@ def test_a_quick_game_where_a_seat_is_kept_asks_first(server, tmp_path):
         assert walk.app.stack.top.session.nickname == "Ada 2"
     finally:
         close(walk.app)
+
+
+def _says_nothing_of_why(walk: Walk) -> None:
+    """The player chose to go back to the kept game: no word of why they sit there."""
+    notice = walk.app.notice
+    assert notice is None or "rather than" not in notice.words, notice.words
+    assert not any("rather than" in str(line) for line in walk.app.stack.top.session.log)
 
 
 def _says_why_seated(walk: Walk, where: str, asked: str) -> None:
@@ -137,6 +144,23 @@ def _says_why_seated(walk: Walk, where: str, asked: str) -> None:
     first = walk.firsts[-1][1]                        # the page's first frame: the strip's rule on it
     assert tuple(first.get_at((notice.rect.centerx, notice.rect.y)))[:3] == OXBLOOD
     assert why in [str(line) for line in walk.app.stack.top.session.log]
+
+
+def test_a_seat_given_back_unasked_says_why(server, tmp_path):
+    """A seat token kept here, its game not remembered (nothing to ask about): the server gives the
+    seat back rather than the Quick game asked for, and the page says why."""
+    data = tmp_path / "data"
+    _kept_seat(server, data)
+    (data / "unfinished-games.json").unlink()
+    port = server.address[1]
+    walk = start(nickname="Ada")
+    try:
+        walk.fill_join_page(port, "Ada")
+        walk.press("Join")
+        walk.until(lambda: walk.scene in GAME, 15, "the old game")
+        _says_why_seated(walk, f"127.0.0.1:{port}", "the Quick game")
+    finally:
+        close(walk.app)
 
 
 def test_leave_in_a_waiting_room_goes_back_to_the_tables(server):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from game.match import UNFINISHED_FILE, forget_unfinished, unfinished_games
 
@@ -23,8 +23,9 @@ from ..address import hostport
 from ..words import NICKNAME_MAX, joined
 from .questions import Answer, Question
 
-__all__ = ["KeptSeat", "LOOPBACK", "another_nickname", "asked_words", "choose_seat_question", "forget_seat",
-           "gone_words", "kept_seat_at", "kept_seats", "seat_question", "seats_file", "title_entry", "why_seated"]
+__all__ = ["KeptSeat", "LOOPBACK", "another_nickname", "ask_before_seating", "asked_words", "choose_seat_question",
+           "forget_seat", "gone_words", "kept_seat_at", "kept_seats", "seat_question", "seats_file", "title_entry",
+           "why_seated"]
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 SEATS_FILE = "seats.json"
@@ -163,6 +164,31 @@ def seat_question(seat: KeptSeat, asked: str) -> Question:
         default="return")
 
 
+def ask_before_seating(data_dir: Path, host: str, port: int, nickname: str, asked: str,
+                       ask: Callable[[Question, Callable[[str], None]], None],
+                       seat: Callable[[str, bool], None], cancelled: Callable[[], None] | None = None) -> None:
+    """Before a seat is asked at ``host:port`` as ``nickname`` (``asked``: what is asked for, in
+    words, see :func:`asked_words`), the one way every front end does it: where this computer
+    keeps a seat there under that name (the server would give that one back, whatever is
+    asked), :func:`seat_question` is put first through the front end's ``ask(question, then)``.
+    Its answers call ``seat(nickname, chose_kept)``: back to that game ``seat(nickname, True)``,
+    another name ``seat(another_nickname(nickname), False)``; cancel calls ``cancelled()`` (and
+    asks nothing of the server). With no seat kept there, ``seat(nickname, False)`` at once."""
+    kept = kept_seat_at(data_dir, host, port, nickname)
+    if kept is None:
+        seat(nickname, False)
+        return
+
+    def then(key: str) -> None:
+        if key == "return":
+            seat(kept.nickname, True)
+        elif key == "other":
+            seat(another_nickname(kept.nickname), False)
+        elif cancelled is not None:
+            cancelled()
+    ask(seat_question(kept, asked), then)
+
+
 def asked_words(name: str | None = None, code: str | None = None, create: str | None = None, **_: Any) -> str:
     """What a seat asked for is, in words, from :func:`game.client.tables.join`'s arguments: "a
     seat at “Ada's table”", "the table of invite code K7QF-M2XD", "the new table “Bea's game”" or
@@ -176,11 +202,13 @@ def asked_words(name: str | None = None, code: str | None = None, create: str | 
     return "the Quick game"
 
 
-def why_seated(asked: str | None, was_kept: bool, has_game: bool, where: str) -> str | None:
+def why_seated(asked: str | None, token_sent: bool, has_game: bool, where: str, chose: bool = False) -> str | None:
     """Why the player sits where they do, once the server seated them, when it is not what they
-    asked for: ``asked`` (what they asked for, None: their kept seat), ``was_kept`` (a seat token
-    was sent), ``has_game`` (the server put them straight into a game under way)."""
-    if asked is not None and was_kept and has_game:
+    asked for and they did not choose it: ``asked`` (what they asked for; None: their kept seat),
+    ``token_sent`` (a seat token kept here was sent: the server gives its seat back, whatever is
+    asked), ``has_game`` (the server put them straight into a game under way), ``chose`` (the
+    player chose "Back to that game" when asked: nothing to explain)."""
+    if asked is not None and token_sent and has_game and not chose:
         return (f"You are back at your unfinished game at {where}: the server keeps your seat until it ends, "
                 f"so it gave you that one rather than {asked}.")
     return None
