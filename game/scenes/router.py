@@ -13,8 +13,8 @@ import functools
 import weakref
 from typing import TYPE_CHECKING, Callable
 
-from game.client.flow.presence import AwayNews
-from game.client.notices import TurnStarted
+from game.client.flow.presence import away_words
+from game.client.notices import PlayerAway, TurnStarted
 
 from .backdrop import PaintedScene
 from .scene import Scene
@@ -22,6 +22,7 @@ from .scene import Scene
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from game.client.notices import Subscription
     from game.client.session import GameSession
 
     from .app_port import AppPort as App
@@ -61,12 +62,8 @@ def follow(scene: Scene, session: "GameSession", stays: "str | Callable[[str], b
     change scene by stage); on any other stage the scene for it takes its place.
     """
     app = scene.app
+    _tell_who_is_away(app, session)
     session.pump()
-    said = _away_news(session).news(session.away, session.nickname)
-    if said:       # who is away and how long their seat waits: in the log, and over the page a while
-        from game.client.session import Note
-        session.log.extend(Note(words) for words in said)
-        app.tell(" ".join(said))
     if session.connection_lost or session.reconnect_failed:
         if app.stack.top is scene:
             app.stack.push(app.scene("connection", session))
@@ -80,16 +77,30 @@ def follow(scene: Scene, session: "GameSession", stays: "str | Callable[[str], b
     return False
 
 
-_AWAY: dict[int, AwayNews] = {}
-"""Who is away, told once per game (by the session's id, for as long as it lives)."""
+_AWAY: "weakref.WeakKeyDictionary[GameSession, Subscription[PlayerAway]]" = weakref.WeakKeyDictionary()
+"""The sessions whose away players the app tells, each once (for as long as the session lives)."""
 
 
-def _away_news(session: "GameSession") -> AwayNews:
-    news = _AWAY.get(id(session))
-    if news is None:
-        news = _AWAY[id(session)] = AwayNews()
-        weakref.finalize(session, _AWAY.pop, id(session), None)
-    return news
+def _tell_who_is_away(app: "App", session: "GameSession") -> None:
+    """From the first frame a game scene follows ``session``: who is away and how long their seat
+    waits, in the game's log and over the page a while, for those away already (the session's
+    state) and then for each :class:`~game.client.notices.PlayerAway` notice."""
+    if session in _AWAY:
+        return
+    tell = functools.partial(_away, weakref.ref(app), weakref.ref(session))
+    _AWAY[session] = session.notices.subscribe(PlayerAway, tell)
+    for who, seconds in session.away.items():
+        tell(PlayerAway(who, seconds))
+
+
+def _away(app_ref: "weakref.ref[App]", session_ref: "weakref.ref[GameSession]", notice: PlayerAway) -> None:
+    app, session = app_ref(), session_ref()
+    if app is None or session is None or notice.player == session.nickname:
+        return
+    from game.client.session import Note
+    words = away_words(notice.player, notice.seconds)
+    session.log.append(Note(words))
+    app.tell(words)
 
 
 def ring_on_turns(scene: Scene, session: "GameSession") -> None:

@@ -1,6 +1,6 @@
 """What arrives from a game, said once, in the order a player wants to hear it: the log's new
 lines (a recap of the last ones on coming back to a game), what the session told (a refusal, a
-lost connection, a host who stopped hosting), who is away, the waiting room when it changes, the
+lost connection, a host who stopped hosting, who is away), the waiting room when it changes, the
 stage of the game entered (the leaders to keep, the starting resources, the board, the scores).
 
 :class:`News` listens to the session's notices (:mod:`game.client.notices`) as they come and
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from game.client.flow.presence import AwayNews, stopped_heading, stopped_words
-from game.client.notices import ConnectionLost, LobbyRefused, ReconnectFailed, Said, TurnStarted
+from game.client.flow.presence import away_words, stopped_heading, stopped_words
+from game.client.notices import ConnectionLost, LobbyRefused, PlayerAway, ReconnectFailed, Said, TurnStarted
 from game.client.session import ChatLine, GameSession
 
 from . import describe as D
@@ -30,7 +30,6 @@ class News:
         self.say = say
         self._told = 0                   # log lines said so far
         self.stage: str | None = None    # the stage said last
-        self._away = AwayNews()          # who is away, said once each (see tell)
         self._heard: list[str] = []      # what the session told since the last tell (said after the log)
         self._lobby_heard: list[str] = []   # the waiting room's refusals, likewise
         self._lobby_said: tuple | None = None
@@ -42,6 +41,9 @@ class News:
         notices.subscribe(ReconnectFailed, self._hear_failed)
         notices.subscribe(LobbyRefused, self._hear_lobby)
         notices.subscribe(TurnStarted, self._hear_turn)
+        notices.subscribe(PlayerAway, self._hear_away)
+        for who, seconds in session.away.items():     # away already when the game was opened here
+            self._hear_away(PlayerAway(who, seconds))
 
     @property
     def vm(self) -> Any:
@@ -65,8 +67,6 @@ class News:
         self._told = len(s.log)
         heard, self._heard = self._heard, []
         for words in heard:
-            self.say(words)
-        for words in self._away.news(s.away, s.nickname):    # who is away, and how long their seat waits
             self.say(words)
         self._lobby()
 
@@ -95,6 +95,10 @@ class News:
 
     def _hear_turn(self, notice: TurnStarted) -> None:
         self._turn = True
+
+    def _hear_away(self, notice: PlayerAway) -> None:
+        if notice.player != self.session.nickname:     # who is away, and how long their seat waits
+            self._heard.append(away_words(notice.player, notice.seconds))
 
     # the waiting room ------------------------------------------------------------------
     def _lobby(self) -> None:

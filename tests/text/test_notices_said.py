@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from support.table import Feed
 
+from game.client.flow.presence import away_words
 from game.client.games import default_config
 from game.client.session import GameSession
 from game.client.words import NICKNAME_ERRORS
@@ -60,3 +61,28 @@ def test_the_turn_is_said_once_when_it_comes():
     shell.follow()
     shell.follow()
     assert sum(line.startswith("Your turn.") for line in said) == 1
+
+
+def test_who_is_away_is_said_from_the_notice_each_time_it_comes():
+    """The away line comes from the session's PlayerAway notice (it polled ``session.away``): each
+    notice is said once, a new grace again; one away before the game was opened here is said too."""
+    view = {**player_view(Game.new(CFG, ["Ada", "Bruno", "Cy"], 3), "Ada"), "isSetupDone": True,
+            "currentPlayer": "Bruno"}
+    away = {"type": "UpdatePlayerAway", "player": "Cy", "seconds": 20}
+    feed = Feed("Ada", [view, away])
+    session = GameSession(feed, CFG, "Ada")
+    session.pump()                                     # (as seating does, before the game is opened here)
+    said: list[str] = []
+    shell = GameShell(session, said.append)
+    shell.follow()
+    assert [line for line in said if "is away" in line] == [away_words("Cy", 20)]
+    feed.out = [{"type": "UpdatePlayerAway", "player": "Bruno", "seconds": 30}]
+    shell.follow()
+    shell.follow()
+    feed.out = [{"type": "UpdatePlayerAway", "player": "Bruno", "seconds": 30}]   # away again: a new grace
+    shell.follow()
+    assert [line for line in said if "is away" in line] == [away_words("Cy", 20), away_words("Bruno", 30),
+                                                            away_words("Bruno", 30)]
+    feed.out = [{"type": "UpdatePlayerAway", "player": "Ada", "seconds": 30}]     # never oneself
+    shell.follow()
+    assert sum("is away" in line for line in said) == 3

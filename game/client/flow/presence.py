@@ -3,7 +3,7 @@
 player away and for how long their seat waits (``UpdatePlayerAway``)."""
 from __future__ import annotations
 
-__all__ = ["AwayNews", "away_words", "stopped_heading", "stopped_words"]
+__all__ = ["away_words", "stopped_heading", "stopped_words"]
 
 
 def stopped_heading(host_name: str | None) -> str:
@@ -29,18 +29,3 @@ def away_words(player: str, seconds: float) -> str:
     """
     return (f"{player} is away: their seat and turn wait up to {max(0, round(seconds))} s for them; after that "
             f"the game goes on without them until they are back.")
-
-
-class AwayNews:
-    """Who is away, told once: :meth:`news` gives the words for the players away now (the
-    session's ``away``: name -> seconds their seat waits, as the server told) not said yet, or
-    told again since (a new grace). A front end keeps one per game and says what it gives."""
-
-    def __init__(self) -> None:
-        self._said: dict[str, float] = {}
-
-    def news(self, away: dict[str, float], me: str | None = None) -> list[str]:
-        out = [away_words(who, seconds) for who, seconds in away.items()
-               if who != me and self._said.get(who) != seconds]
-        self._said = dict(away)
-        return out
