@@ -26,6 +26,7 @@ QUICK: dict[str, list[str]] = {
     "server_load.py": ["--quick", "--no-pin"],
     "server_path.py": ["--games", "5", "--repeat", "1"],
     "server_scale.py": ["--players", "8", "--turns", "1", "--think", "0,0.1"],
+    "ratings_store.py": ["--players", "50", "--games", "20"],
     "server_soak.py": ["--rounds", "2", "--games", "5", "--turns", "3"],
 }
 """The short settings of each script in bench/ (a new one gets its line here)."""

@@ -138,6 +138,13 @@ def build_parser() -> argparse.ArgumentParser:
     lim.add_argument("--bot-load", type=_share, default=d.bot_load, metavar="SHARE",
                      help=f"share of the bot workers' time past which no more games with bots are admitted, "
                           f"so that those under way keep their pace; 0 lifts it (default {d.bot_load:g})")
+    lim.add_argument("--keys-per-address", type=_count, default=d.keys_per_address, metavar="N",
+                     help=f"new player keys kept in an hour from one address (default {d.keys_per_address})")
+    lim.add_argument("--max-players", type=_count, default=d.max_players, metavar="N",
+                     help=f"players (keys) the server keeps with their ratings (default {d.max_players})")
+    lim.add_argument("--ratings-rate", type=_seconds, default=d.ratings_rate, metavar="N",
+                     help=f"leaderboards a second one connection is answered, after a burst of 3 "
+                          f"(default {d.ratings_rate:g})")
     return ap
 
 
@@ -187,7 +194,9 @@ def main(argv: list[str] | None = None) -> int:
                             max_output=args.max_output,
                             max_output_total=args.max_output_total, tables_per_address=args.tables_per_address,
                             bots_per_address=args.bots_per_address, max_bots=args.max_bots,
-                            bot_load=args.bot_load, stall_log=max(0.0, args.stall_log))
+                            bot_load=args.bot_load, stall_log=max(0.0, args.stall_log),
+                            keys_per_address=args.keys_per_address, max_players=args.max_players,
+                            ratings_rate=args.ratings_rate)
     if args.tls_cert is None and (args.tls_key is not None or args.tls_port is not None):
         log.error("--tls-key and --tls-port need --tls-cert")
         return 2

@@ -19,13 +19,14 @@ ReqJoin(nickname='alice', token=None, table=None)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Union
 
 from game.rules.actions import Action
 from game.rules.errors import MalformedRequest
 
 from .framing import INVALID_SYNTAX, TYPE_NOT_FOUND, ProtocolError
+from .ratings_wire import ReqRatings, join_key
 from .protocol import (
     CHAT_MAX,
     INVALID_TYPES,
@@ -124,6 +125,8 @@ class ReqJoin(ClientMessage):
     nickname: str | None = None
     token: str | None = None
     table: "TableChoice | None" = None
+    key: str | None = field(default=None, repr=False)   # the player's key (our extension, over TLS
+                                                        # only: see .ratings_wire); a secret, never in a log
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -133,6 +136,8 @@ class ReqJoin(ClientMessage):
             out["token"] = self.token
         if self.table is not None:
             out["table"] = self.table.to_dict()
+        if self.key is not None:
+            out["key"] = self.key
         out["type"] = self.TYPE
         return out
 
@@ -140,7 +145,7 @@ class ReqJoin(ClientMessage):
     def parse(cls, d: Mapping[str, Any]) -> "ReqJoin":
         table = d.get("table")
         return cls(_opt_str(d, "nickname"), _opt_str(d, "token"),
-                   None if table is None else TableChoice.parse(table))
+                   None if table is None else TableChoice.parse(table), join_key(d))
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,10 +351,10 @@ def _opt_str(d: Mapping[str, Any], key: str) -> str | None:
     return v
 
 
-_NETWORK: dict[str, type[ClientMessage]] = {
+_NETWORK: dict[str, Any] = {
     cls.TYPE: cls
     for cls in (ReqWelcome, ResWelcome, ReqHeartbeat, ResHeartbeat, ReqGoodbye, ReqQuit, ReqJoin,
-                ReqNewGame, ReqChat, ReqUndo, ReqReplay, ReqTables)
+                ReqNewGame, ReqChat, ReqUndo, ReqReplay, ReqTables, ReqRatings)
 }
 
 AnyClientMessage = Union[ClientMessage, Action]

@@ -74,8 +74,9 @@ class Games:
 
     def __init__(self, config: GameConfig, options: Any, store: GameStore, lock: threading.RLock,
                  rooms: dict[int, Room], by_nick: dict[str, Any], bots: BotScheduler,
-                 call_at: Callable[..., None]) -> None:
+                 call_at: Callable[..., None], ratings: Any = None) -> None:
         self.config = config
+        self.ratings = ratings     # the players' ratings (:class:`.ratings.Ratings`): told of each game's start and end
         self.options = options
         self.store = store
         self.lock = lock
@@ -173,17 +174,30 @@ class Games:
             if s is not None and s.room is not None and s.room.id == gid:
                 s.push(data)
 
-        room = Room(gid, game, send, glog, tokens, send_bytes=send_bytes, bots=bots, bot_pace=bot_pace)
+        call_at, ended_at = self._call_at, self._ended
+
+        def ended() -> None:   # after the answer that ended it: the ratings, on the loop's next turn
+            call_at(time.monotonic(), ended_at, gid)
+
+        room = Room(gid, game, send, glog, tokens, send_bytes=send_bytes, bots=bots, bot_pace=bot_pace,
+                    on_end=ended if self.ratings is not None else None)
         with self.lock:
             self.rooms[gid] = room
             for nick in room.nicknames:
                 self.seats[nick] = room
         return room
 
+    def _ended(self, gid: int) -> None:
+        room = self.rooms.get(gid)
+        if room is not None and self.ratings is not None:
+            self.ratings.ended(gid, room.game)
+
     def remove_room(self, room: Room) -> None:
         with self.lock:
             self.rooms.pop(room.id, None)
             self.origin.pop(room.id, None)
+            if self.ratings is not None and not room.finished:
+                self.ratings.removed(room.id)
             self.bots.forget(room.id)
             for nick in room.nicknames:
                 if self.seats.get(nick) is room:
@@ -200,6 +214,8 @@ class Games:
                 continue
             room = self.new_room(r.game_id, r.game, r.log, r.tokens, r.bots, r.bot_pace)
             room.chat.extend(r.chat)     # the last lines said at the table, for whoever rejoins
+            if self.ratings is not None:
+                self.ratings.restored(r.game_id, r.game)
             # the turn waits for its player a while: a restart is nobody's departure, and the
             # first one back must not be handed someone else's turn (nor a half-done turn ended)
             if self.options.restart_grace > 0:
@@ -251,6 +267,8 @@ class Games:
             if p.announced != said:
                 p.send(update_join_game(size, list(bots) if p.extensions and bots else None))
         room.start(nicks)
+        if self.ratings is not None:
+            self.ratings.started(gid, game, seats, players)
         log.info("game %d started: %s", gid, ", ".join(
             n + (f" ({seats[n]} bot)" if n in seats else "") for n in game.nicknames))
         if seats:

@@ -24,7 +24,7 @@ import logging
 import secrets
 import threading
 import time
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
@@ -64,8 +64,9 @@ class Lobby:
     """
 
     def __init__(self, config: GameConfig, options: Any, lock: threading.RLock, by_nick: dict[str, Any],
-                 games: Games, bots: BotScheduler) -> None:
+                 games: Games, bots: BotScheduler, rating_of: Callable[[str], int | None] | None = None) -> None:
         self.config = config
+        self.rating_of = rating_of     # a seated player's rating, shown in the list of tables (None: no key)
         self.options = options
         self.lock = lock
         self.by_nick = by_nick
@@ -315,7 +316,7 @@ class Lobby:
     def list_tables(self, s: Client, msg: ReqTables) -> None:
         """``ReqTables``: a page of the open tables and the Quick game's queue (any time, also
         before ``ReqJoin``: a client looks before it chooses where to sit)."""
-        s.send(update_tables(self.tables.page(msg.start, P.TABLES_PAGE), msg.start, len(self.tables),
+        s.send(update_tables(self.tables.page(msg.start, P.TABLES_PAGE, self.rating_of), msg.start, len(self.tables),
                              len(self.waiting), self.pending_count))
 
     def _enter_table(self, s: Client, nick: str, token: str | None, choice: TableChoice) -> None:

@@ -67,6 +67,8 @@ class Room:
     :param tokens: each player's rejoin token.
     :param send_bytes: ``send_bytes(nickname, data)`` for encoded lines (the same rules as
         ``send``); when given, broadcasts use it and encode each event only once.
+    :param on_end: called (under the room's lock; it must not block) once the game's last call is
+        saved, when the game is over.
     :param bots: the computer players' seats, ``{nickname: level}``. A bot is never connected
         (nothing is sent to it) and never away; the server asks it for its requests (see
         :mod:`game.bots.driver`) and submits them like any player's.
@@ -74,8 +76,10 @@ class Room:
 
     def __init__(self, game_id: int, game: Game, send: Send, glog: GameLog | None = None,
                  tokens: dict[str, str] | None = None, send_bytes: SendBytes | None = None,
-                 bots: dict[str, str] | None = None, bot_pace: float | None = None) -> None:
+                 bots: dict[str, str] | None = None, bot_pace: float | None = None,
+                 on_end: Callable[[], None] | None = None) -> None:
         self.id = game_id
+        self.on_end = on_end          # called once the game's end is saved (the ratings: see .ratings)
         self.game = game
         self._nicknames = tuple(p.nickname for p in game.players)
         self.send = send
@@ -398,6 +402,8 @@ class Room:
         it that play goes on. Should the game not rebuild (a bug), the room is closed instead.
         """
         if self.log is None:
+            if self.game.ended:
+                self._over()
             return True
         try:
             self.log.record(kind, nickname, arg)
@@ -429,7 +435,14 @@ class Room:
                 log.warning("game %d: cannot mark its log finished: %s", self.id, e)
                 self.log.close()
             self.log = None
+            self._over()
         return True
+
+    def _over(self) -> None:
+        """The game's end is saved: ``on_end`` is called (once)."""
+        on_end, self.on_end = self.on_end, None
+        if on_end is not None:
+            on_end()
 
     def _tell_due(self) -> None:
         if self._due is not None:

@@ -118,12 +118,17 @@ Extensions and deliberate differences (a reference client never notices them)
       size and bots with ``ReqNewGame``; the game starts when people and bots fill it. A
       ``ReqJoin`` without ``table`` joins the waiting list as before: the Quick game, shared
       with reference clients, who never see a table.
+    * Player keys and ratings (:mod:`.ratings`, wire in :mod:`.ratings_wire`): ``ReqJoin {…, key}``
+      over TLS identifies a player across tables and sessions (``UpdatePlayer`` or ``ErrKey``);
+      ``ReqRatings`` is answered with the leaderboard; a rated game's end tells its players
+      ``UpdateRatingChange``; ``UpdateTables`` rows name who sits with their ratings.
     * The full list, with the reason for each: ``docs/compatibility.md``.
 """
 from __future__ import annotations
 
 import logging
 import socket
+import sqlite3
 import ssl
 import time
 import dataclasses
@@ -137,7 +142,7 @@ from game.rules.components import GameConfig
 from . import protocol as P
 from .bot_scheduler import BotScheduler
 from .client_messages import (ReqChat, ReqGoodbye, ReqHeartbeat, ReqJoin, ReqNewGame, ReqQuit, ReqReplay,
-                              ReqTables, ReqUndo, ReqWelcome, ResHeartbeat, ResWelcome)
+                              ReqTables, ReqUndo, ReqWelcome, ResHeartbeat, ResWelcome, validate_nickname)
 from .clocks import WATCH_TICK
 from .connection import Session
 from .discovery import Announcer, TableInfo, should_announce
@@ -145,6 +150,9 @@ from .framing import encode
 from .games import Games
 from .heap import pid_rss_mb
 from .lobby import CANNOT_START, Lobby
+from .player_store import FILE as PLAYERS_FILE, PlayerStore
+from .ratings import Ratings, finished_game
+from .ratings_wire import ReqRatings
 from .room import CANNOT_SAVE, SAVING_AGAIN, SERVER_VOICE, Room
 from .server_messages import (err_nickname, err_protocol, res_goodbye, res_heartbeat, res_quit, res_welcome,
                               update_chat, update_server_stopping)
@@ -214,6 +222,9 @@ class ServerOptions:
     bot_load: float = 0.7            # share of the bot workers' time (thinking, over the last
                                      # BOT_WINDOW seconds) past which no more bot games are
                                      # admitted: the games admitted keep their pace (0: no limit)
+    keys_per_address: int = 5        # new player keys kept an hour from one address (see .ratings)
+    max_players: int = 100_000       # players (keys) kept by the server
+    ratings_rate: float = 0.5        # leaderboards a second one connection is answered (bursts of 3)
     stall_log: float = 0.0           # log every wake-up of the loop longer than this many ms,
                                      # with what ran in it (a diagnostic; 0: off)
 
@@ -255,10 +266,12 @@ class Server(Transport):
         self.announcer: Announcer | None = None
         self.bots = BotScheduler(config, self.options, self.rooms, self._call_soon, self._call_at,
                                  self._tell_ours, self._stopping.is_set)
+        self.ratings = Ratings(PlayerStore(None), self.options, self._tell_seated)   # its file: at start
         self.games = Games(config, self.options, self.store, self.lock, self.rooms, self.by_nick, self.bots,
-                           self._call_at)
+                           self._call_at, self.ratings)
         self.seats = self.games.seats
-        self.lobby = Lobby(config, self.options, self.lock, self.by_nick, self.games, self.bots)
+        self.lobby = Lobby(config, self.options, self.lock, self.by_nick, self.games, self.bots,
+                           self.ratings.rating_of)
         self._game_request = self.games.request   # type: ignore[method-assign]   # the hot path, direct
 
     @property
@@ -299,7 +312,9 @@ class Server(Transport):
         except (OSError, ssl.SSLError):
             self.store.unlock()
             raise
+        self._open_ratings()
         self.games.restore()
+        self.ratings.recover(finished_game(self.store.data_dir, self.config))
         self._open_loop()
         self._call_at(time.monotonic() + SWEEP_INTERVAL, self._janitor)
         self._call_at(time.monotonic() + self.clocks.interval(), self._watch_sessions)
@@ -312,6 +327,29 @@ class Server(Transport):
             self.announcer = Announcer(self.table_info(), self.address[1], self.options.host)
             self._call_soon(self._announce_tick)
         return self.address
+
+    def _open_ratings(self) -> None:
+        """The players' file (``players.sqlite3`` in the data directory: see :mod:`.player_store`),
+        once the directory is ours; the rated games not settled yet are read before the games are
+        restored. A file that cannot be opened leaves the ratings in memory (logged)."""
+        data_dir = self.store.data_dir
+        if data_dir is None:
+            return
+        try:
+            store = PlayerStore(Path(data_dir) / PLAYERS_FILE, self.options.max_players)
+        except sqlite3.Error as e:
+            log.error("cannot open the players' file in %s (ratings are kept in memory only): %s", data_dir, e)
+            return
+        self.ratings.store.close()
+        self.ratings.store = store
+        store.start_checkpoints()
+        self.ratings.load()
+
+    def _tell_seated(self, nickname: str, game_id: int, data: bytes) -> None:
+        """Hand encoded lines to ``nickname`` if they sit at game ``game_id`` with our client."""
+        s = self.by_nick.get(nickname)
+        if s is not None and s.room is not None and s.room.id == game_id and s.extensions:
+            s.push(data)
 
     # ------------------------------------------------------------------ LAN announcement
     def table_info(self) -> TableInfo:
@@ -380,6 +418,7 @@ class Server(Transport):
                 room.close("shutdown")
             self.bots.close()
             self._close_all()
+        self.ratings.store.close()
         self.store.unlock()
         log.info("stopped")
 
@@ -387,6 +426,7 @@ class Server(Transport):
     def _janitor(self) -> None:
         try:
             self.tls_gate.forget(time.monotonic())
+            self.ratings.forget_addresses()
             self._retry_saving()
             self.sweep()
             interval = self.options.status_interval
@@ -401,6 +441,7 @@ class Server(Transport):
         departures not saved yet, and let the bots ask again."""
         self.lobby.retry_start()
         self.games.retry_saving()
+        self.ratings.retry()
 
     def _log_status(self) -> None:
         """One line for the operator: who is here, what is being played, how busy the server is.
@@ -510,7 +551,17 @@ class Server(Transport):
 
     # ------------------------------------------------------------------ lobby and games
     def _join(self, s: Session, msg: ReqJoin) -> None:
+        """``ReqJoin``; with a ``key`` (our extension, over TLS), the player is known by it before
+        they sit (a game they fill starts rated) and told their rating once they have joined."""
+        if msg.key is not None and s.nickname is None and s not in self.ratings.of:
+            self.ratings.identify(s, msg.key, validate_nickname(msg.nickname) or "")
+        was = s.nickname
         self.lobby.join(s, msg)
+        if was is None and s.nickname is not None:
+            self.ratings.joined(s)
+
+    def _leaderboard(self, s: Session, msg: ReqRatings) -> None:
+        self.ratings.leaderboard(s, msg.key)
 
     def _new_game(self, s: Session, msg: ReqNewGame) -> None:
         self.lobby.new_game(s, msg)
@@ -565,6 +616,7 @@ class Server(Transport):
         self._quit(s, dropped=True)
         with self.lock:
             self.sessions.discard(s)
+            self.ratings.gone(s)
         log.debug("connection %d closed", s.number)
 
 
@@ -581,6 +633,7 @@ _HANDLERS: dict[type, Handler] = {
     ReqUndo: Server._undo,
     ReqReplay: Server._replay,
     ReqTables: Server._list_tables,
+    ReqRatings: Server._leaderboard,
 }
 
 

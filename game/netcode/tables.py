@@ -19,7 +19,7 @@ from __future__ import annotations
 import secrets
 import time
 from itertools import islice
-from typing import Any
+from typing import Any, Callable
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Letters and digits of an invite code: none that reads like another (no I/1, O/0, L)."""
@@ -78,11 +78,20 @@ class Table:
     def full(self) -> bool:
         return len(self.seats) >= self.people
 
-    def listing(self) -> dict[str, Any]:
-        """What ``UpdateTables`` says of it (never its code)."""
+    def listing(self, rating_of: Callable[[str], int | None] | None = None) -> dict[str, Any]:
+        """What ``UpdateTables`` says of it (never its code); with ``rating_of``, the people seated
+        and the rating of each who has one (``seated``: see :mod:`.ratings_wire`)."""
         taken = len(self.seats) + len(self.bots)
-        return {"name": self.name, "host": self.host, "players": self.count, "taken": taken,
-                "free": max(0, self.count - taken), "bots": list(self.bots), "private": self.private}
+        out = {"name": self.name, "host": self.host, "players": self.count, "taken": taken,
+               "free": max(0, self.count - taken), "bots": list(self.bots), "private": self.private}
+        if rating_of is not None:
+            seated = []
+            for s in self.seats:
+                nick = s.nickname or ""
+                rating = rating_of(nick)
+                seated.append({"name": nick} if rating is None else {"name": nick, "rating": rating})
+            out["seated"] = seated
+        return out
 
     def seated(self) -> dict[str, Any]:
         """What its people are told of it (``UpdateBookedSeats.table``): the code of a private one,
@@ -140,6 +149,6 @@ class TableBook:
         """How many open tables were created from that address."""
         return self._per_origin.get(origin, 0)
 
-    def page(self, start: int, size: int) -> list[dict[str, Any]]:
-        """The listings of ``size`` tables at most from the ``start``-th on."""
-        return [t.listing() for t in islice(self._by_key.values(), start, start + size)]
+    def page(self, start: int, size: int, rating_of: Callable[[str], int | None] | None = None) -> list[dict[str, Any]]:
+        """The listings of ``size`` tables at most from the ``start``-th on (see :meth:`Table.listing`)."""
+        return [t.listing(rating_of) for t in islice(self._by_key.values(), start, start + size)]

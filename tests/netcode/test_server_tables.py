@@ -42,7 +42,7 @@ class TestNamedTables:
         bea = peers(server.address).welcome()
         listed = tables(bea)
         assert listed["tables"] == [{"name": "Ada's table", "host": "Ada", "players": 3, "taken": 1, "free": 2,
-                                     "bots": [], "private": False}]
+                                     "bots": [], "private": False, "seated": [{"name": "Ada"}]}]
         assert sit(bea, "Bea", name="ADA'S TABLE")[-1]["players"] == ["Ada", "Bea"]    # any case
         assert ada.expect("UpdateBookedSeats")["players"] == ["Ada", "Bea"]
         bea.quiet(0.1)
