@@ -14,6 +14,7 @@ text client draw and read input, and import none of :data:`FRONT_ENDS_NEVER_IMPO
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,14 +59,23 @@ class Import:
     deferred: bool       # inside a function
 
 
-def _typing_only_nodes(tree: ast.AST) -> set[int]:
-    return {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-            for sub in node.body for n in ast.walk(sub)}
+def _walk(node: ast.AST, type_only: bool = False, deferred: bool = False):
+    """Every import statement under ``node`` with how it stands, in one pass over the tree."""
+    for child in ast.iter_child_nodes(node):
+        yield from _visit(child, type_only, deferred)
 
 
-def _deferred_nodes(tree: ast.AST) -> set[int]:
-    return {id(n) for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-            for sub in ast.iter_child_nodes(node) for n in ast.walk(sub)}
+def _visit(node: ast.AST, type_only: bool, deferred: bool):
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        yield node, type_only, deferred
+    elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        for sub in node.body:
+            yield from _visit(sub, True, deferred)
+        for sub in node.orelse:
+            yield from _visit(sub, type_only, deferred)
+    else:
+        inner = deferred or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        yield from _walk(node, type_only, inner)
 
 
 def imports_in(source: str | ast.AST, package: str = "") -> list[Import]:
@@ -77,14 +87,12 @@ def imports_in(source: str | ast.AST, package: str = "") -> list[Import]:
     ['game.rules']
     """
     tree = ast.parse(source) if isinstance(source, str) else source
-    typing_only, deferred = _typing_only_nodes(tree), _deferred_nodes(tree)
     out: list[Import] = []
-    for node in ast.walk(tree):
-        flags = {"line": getattr(node, "lineno", 0), "type_only": id(node) in typing_only,
-                 "deferred": id(node) in deferred}
+    for node, type_only, deferred in _walk(tree):
+        flags = {"line": node.lineno, "type_only": type_only, "deferred": deferred}
         if isinstance(node, ast.Import):
             out += [Import(a.name, a.name, **flags) for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
+        else:
             if node.level:
                 parts = package.split(".") if package else []
                 base = parts[:len(parts) - node.level + 1]
@@ -110,8 +118,10 @@ def package_of(name: str, path: Path) -> str:
     return name if path.name == "__init__.py" else name.rpartition(".")[0]
 
 
-def module_imports(name: str, path: Path) -> list[Import]:
-    return imports_in(ast.parse(path.read_text(encoding="utf-8"), str(path)), package_of(name, path))
+@functools.lru_cache(maxsize=None)
+def module_imports(name: str, path: Path) -> tuple[Import, ...]:
+    """The imports of one module's file (read once per test process)."""
+    return tuple(imports_in(ast.parse(path.read_text(encoding="utf-8"), str(path)), package_of(name, path)))
 
 
 def depends_on(imp: Import, known: dict[str, Path] | set[str]) -> str | None:
@@ -123,12 +133,18 @@ def depends_on(imp: Import, known: dict[str, Path] | set[str]) -> str | None:
 
 
 def import_graph(root: Path = ROOT, top: str = "game") -> dict[str, set[str]]:
-    """Each module -> the modules it imports (every import counts, type-only and deferred ones too)."""
+    """Each module -> the modules it imports (every import counts, type-only and deferred ones too).
+    Read once per test process (a few seconds of parsing), a fresh copy for each caller."""
+    return {name: set(deps) for name, deps in _import_graph(root, top).items()}
+
+
+@functools.lru_cache(maxsize=4)
+def _import_graph(root: Path, top: str) -> dict[str, frozenset[str]]:
     mods = modules(root, top)
-    graph: dict[str, set[str]] = {}
+    graph: dict[str, frozenset[str]] = {}
     for name, path in mods.items():
         deps = {depends_on(i, mods) for i in module_imports(name, path)}
-        graph[name] = {d for d in deps if d is not None and d != name}
+        graph[name] = frozenset(d for d in deps if d is not None and d != name)
     return graph
 
 
