@@ -25,6 +25,7 @@ from .connection import LINE_BURST
 from .server import ServerOptions
 from .tls import TLS_BURST
 from .transport import MAX_QUEUED_BYTES
+from .watchers import WATCH_BURST
 
 log = logging.getLogger("mor.server")
 
@@ -145,6 +146,16 @@ def build_parser() -> argparse.ArgumentParser:
     lim.add_argument("--ratings-rate", type=_seconds, default=d.ratings_rate, metavar="N",
                      help=f"leaderboards a second one connection is answered, after a burst of 3 "
                           f"(default {d.ratings_rate:g})")
+    lim.add_argument("--max-watchers-per-table", type=_count, default=d.max_watchers_per_table, metavar="N",
+                     help=f"connections watching one table (default {d.max_watchers_per_table})")
+    lim.add_argument("--max-watchers", type=_count, default=d.max_watchers, metavar="N",
+                     help=f"connections watching a table, on the whole server (default {d.max_watchers})")
+    lim.add_argument("--watch-rate", type=_seconds, default=d.watch_rate, metavar="N",
+                     help=f"watch requests a second from one address, after a burst of {WATCH_BURST:g}; past it "
+                          f"they are refused (default {d.watch_rate:g})")
+    lim.add_argument("--watcher-output", type=_count, default=d.watcher_output, metavar="BYTES",
+                     help=f"bytes waiting to be sent to a watcher when an update comes; past them it is behind "
+                          f"and is dropped (default {d.watcher_output})")
     return ap
 
 
@@ -196,7 +207,9 @@ def main(argv: list[str] | None = None) -> int:
                             bots_per_address=args.bots_per_address, max_bots=args.max_bots,
                             bot_load=args.bot_load, stall_log=max(0.0, args.stall_log),
                             keys_per_address=args.keys_per_address, max_players=args.max_players,
-                            ratings_rate=args.ratings_rate)
+                            ratings_rate=args.ratings_rate,
+                            max_watchers_per_table=args.max_watchers_per_table, max_watchers=args.max_watchers,
+                            watch_rate=args.watch_rate, watcher_output=args.watcher_output)
     if args.tls_cert is None and (args.tls_key is not None or args.tls_port is not None):
         log.error("--tls-key and --tls-port need --tls-cert")
         return 2

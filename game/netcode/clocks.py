@@ -117,6 +117,15 @@ class ConnectionClocks:
             s.pinged = True
             s.send(req_heartbeat())
         due = s.last_input + (2 * beat if s.pinged else beat)
+        if s.watching is not None:   # a watcher (no ReqJoin): kept while there is something to watch
+            if s.watching.live:
+                s.since = now
+            if not o.lobby_time:
+                return due
+            if now - s.since >= o.lobby_time:
+                self.turn_out(s, NO_GAME.format(f"{o.lobby_time:g}"), "watched no game")
+                return None
+            return min(due, now + max(self.interval(), o.lobby_time / 16))
         if s.nickname is None:
             if o.join_time:
                 if now - s.opened >= o.join_time:

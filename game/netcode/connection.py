@@ -40,7 +40,7 @@ class Session:
                  "announced", "line_reader", "out", "dirty", "writing", "closed", "goodbye",
                  "hangup", "last_input", "pinged", "extensions", "chat_times", "tls", "handshake",
                  "ip", "opened", "since", "pending", "pending_at", "allowance", "allowance_at", "throttled",
-                 "table", "tls_turn", "__weakref__")
+                 "table", "tls_turn", "watching", "__weakref__")
 
     def __init__(self, server: Any, sock: socket.socket, addr: Any, number: int) -> None:
         self.server = server   # the Transport serving it (the server)
@@ -76,9 +76,15 @@ class Session:
         self.allowance = 0.0          # lines it may send now (line_rate; set when it is accepted)
         self.allowance_at = self.last_input
         self.throttled = False        # past its line rate: read again once the allowance is back
+        self.watching: Any = None     # the table it watches (:class:`~.watchers.Stage`; our extension)
 
     def __repr__(self) -> str:
         return f"<Session {self.number} {self.nickname or '-'} {self.addr}>"
+
+    @property
+    def backlog(self) -> int:
+        """Bytes queued for it and not yet taken by its socket."""
+        return len(self.out)
 
     def send(self, *msgs: dict[str, Any]) -> None:
         """Queue messages, encoded now into one buffer; the loop sends them. Never blocks."""

@@ -37,10 +37,10 @@ HISTORY_CALLS: int | None = None
 all of them (None), so the log of a player who comes back starts with the game."""
 
 
-def recent_history(game: Game, nickname: str, calls: int | None = HISTORY_CALLS,
+def recent_history(game: Game, nickname: str | None, calls: int | None = HISTORY_CALLS,
                    chat: "list[tuple[str, str, int]] | tuple" = ()) -> tuple[list[Msg], list[int]]:
     """The messages ``nickname`` received during the last ``calls`` calls of ``game`` (None: the
-    whole game; an ``UpdateGame`` first), and the rounds of their turns skipped while they were
+    whole game; an ``UpdateGame`` first; ``nickname`` None: what nobody's seat sees, a watcher's), and the rounds of their turns skipped while they were
     last away. ``chat``: lines said at the table as (player, text, calls in the game's history
     when said); each goes in as an ``UpdateChat`` where it was said among the moves, so that a
     returning player reads the table's talk in the order everyone else did.
@@ -50,7 +50,7 @@ def recent_history(game: Game, nickname: str, calls: int | None = HISTORY_CALLS,
     history = list(game.history)
     cut = 0 if calls is None else max(0, len(history) - calls)
     g = Game(game.config, game.nicknames, game.seed)
-    seat = g.player(nickname).seat
+    seat = g.player(nickname).seat if nickname is not None else -1   # None: nobody's seat (a watcher)
     n = len(g.players)
     out: list[Msg] = []
     rounds, skipped = 0, []

@@ -79,6 +79,7 @@ class Lobby:
         self.pending_pace: float | None = None   # the pending game's botPace (None: bot_delay)
         self._head: tuple[Any, float] = (None, 0.0)   # the head of the list, and since when it is asked
         self._start_failing = False        # the pending game could not be saved: tried again every second
+        self.watchers: Any = None          # the tables' watchers (:class:`~.watchers.Watchers`), told of their changes
 
     def leave(self, s: Client) -> bool:
         """A player leaves the waiting list or their table (quits, or the connection ended); False
@@ -423,6 +424,8 @@ class Lobby:
             self.tables.remove(table)
             for p in players:
                 p.table = None
+            if self.watchers is not None and players[0].room is not None:
+                self.watchers.started(table, players[0].room)
             return
         bots = list(table.bots)
         booked = encode(update_booked_seats(len(table.seats), table.host,
@@ -433,6 +436,8 @@ class Lobby:
                 w.announced = said
                 w.send(update_join_game(table.count, bots))
             w.push(booked)
+        if self.watchers is not None:
+            self.watchers.table_changed(table)
 
     def leave_table(self, s: Client) -> None:
         """A player leaves their table (quits, or their connection ends): the next becomes its host;
@@ -445,6 +450,8 @@ class Lobby:
         if not table.seats:
             self.tables.remove(table)
             log.info("table %r closed: its last player left", table.name)
+            if self.watchers is not None:
+                self.watchers.table_closed(table)
         else:
             self.table_changed(table)
 

@@ -101,6 +101,9 @@ class Room:
         self.unsaved = False          # the last request handed to submit/undo was refused for that
         self._unsaved_status: dict[str, bool] = {}   # arrivals and departures not saved yet
         self._due: str | None = None   # the server's notice to the table, once the refusal is sent
+        # the table's watchers (see watchers.py), handed the lines of every broadcast that no single
+        # player owns, encoded once; None while nobody watches. Called under the room's lock.
+        self.watch: Callable[[bytes], None] | None = None
 
     def __repr__(self) -> str:
         return f"<Room {self.id} {','.join(self.nicknames)}{' ended' if self.finished else ''}>"
@@ -163,7 +166,8 @@ class Room:
             else:
                 plain = self.plain
                 self._broadcast(events, first=nickname, only=lambda n: n not in plain)
-                self._broadcast(wire.events(events, nickname, action), first=nickname, only=plain.__contains__)
+                self._broadcast(wire.events(events, nickname, action), first=nickname, only=plain.__contains__,
+                                watched=False)
             return True
 
     def undo(self, nickname: str, ours: Collection[str]) -> bool:
@@ -203,6 +207,8 @@ class Room:
             self._wire = None   # the points told to reference clients are those of their new UpdateGame
             for nick in targets:
                 self.send(nick, [said, views[nick]] if nick in ours else [plain_view(_plain_view(views[nick]), self.game)])
+            if self.watch is not None:   # the watchers: the table again, as nobody's seat sees it
+                self.watch(orjson.dumps(said, option=_LINE) + orjson.dumps(self.view(None), option=_LINE))
             return True
 
     def leave(self, nickname: str) -> None:
@@ -242,6 +248,8 @@ class Room:
             for nick in self.nicknames:
                 if nick in self.online and nick not in self.plain:
                     self.send(nick, said)
+            if self.watch is not None:
+                self.watch(orjson.dumps(said[0], option=_LINE))
 
     def grace_over(self, nickname: str, until: float) -> bool:
         """The grace given at :meth:`drop` (``until``) is over and the player is not back: away now,
@@ -273,6 +281,8 @@ class Room:
                 for nick in self.nicknames:
                     if nick in self.online and nick != nickname and nick not in self.plain:
                         self.send(nick, back)
+                if self.watch is not None:
+                    self.watch(orjson.dumps(back[0], option=_LINE))
             out = list(intro or ())
             # as the reference: the player's own status, UpdateSetupDone (setup over), the game
             out.append({"player": nickname, "isActive": True, "type": "UpdatePlayerStatus"})
@@ -337,9 +347,9 @@ class Room:
                     self.log.close()
                 self.log = None
 
-    def view(self, nickname: str) -> dict[str, Any]:
-        """``nickname``'s ``UpdateGame``; a reference client's lacks our extension keys that are
-        for our clients only (:func:`_plain_view`)."""
+    def view(self, nickname: str | None) -> dict[str, Any]:
+        """``nickname``'s ``UpdateGame`` (None: nobody's seat, what the watchers see); a reference
+        client's lacks our extension keys that are for our clients only (:func:`_plain_view`)."""
         view = player_view(self.game, nickname)
         if nickname in self.plain:
             return plain_view(_plain_view(view), self.game)
@@ -467,9 +477,16 @@ class Room:
                 self._set_active(nick, active)
 
     def _broadcast(self, events: list[dict[str, Any]], skip: str | None = None,
-                   first: str | None = None, only: Callable[[str], bool] | None = None) -> None:
+                   first: str | None = None, only: Callable[[str], bool] | None = None,
+                   watched: bool = True) -> None:
         """Hand each connected player (but ``skip``, and only those ``only`` accepts) the events
-        it may see; ``first`` (if connected) before the others, the rest in seat order."""
+        it may see; ``first`` (if connected) before the others, the rest in seat order; and the
+        watchers (unless not ``watched``: the reference's wording of them) those nobody owns."""
+        watch = self.watch if watched else None
+        if watch is not None:
+            public = b"".join([orjson.dumps(e, option=_LINE) for e in events if visible_to(e, None)])
+            if public:
+                watch(public)
         online = self.online
         targets = [n for n in self.nicknames if n in online and n != skip and (only is None or only(n))]
         if not targets:

@@ -159,6 +159,8 @@ from .server_messages import (err_nickname, err_protocol, res_goodbye, res_heart
 from .store import GameStore
 from .tables import TableBook
 from .transport import Transport
+from . import watch_wire as W
+from .watchers import Watchers
 
 __all__ = ["CANNOT_SAVE", "CANNOT_START", "SAVING_AGAIN", "SERVER_VOICE", "HostView", "Server", "ServerOptions",
            "serve"]
@@ -225,6 +227,10 @@ class ServerOptions:
     keys_per_address: int = 5        # new player keys kept an hour from one address (see .ratings)
     max_players: int = 100_000       # players (keys) kept by the server
     ratings_rate: float = 0.5        # leaderboards a second one connection is answered (bursts of 3)
+    max_watchers_per_table: int = 50   # connections watching one table
+    max_watchers: int = 1000         # connections watching a table, on the whole server
+    watch_rate: float = 0.5          # watch requests a second from one address (bursts of WATCH_BURST)
+    watcher_output: int = 512 * 1024   # bytes queued for a watcher past which it is behind: dropped
     stall_log: float = 0.0           # log every wake-up of the loop longer than this many ms,
                                      # with what ran in it (a diagnostic; 0: off)
 
@@ -272,6 +278,9 @@ class Server(Transport):
         self.seats = self.games.seats
         self.lobby = Lobby(config, self.options, self.lock, self.by_nick, self.games, self.bots,
                            self.ratings.rating_of)
+        self.watchers = Watchers(self.options, self.by_nick, self.lobby.tables, self._call_at)
+        self.lobby.watchers = self.watchers
+        self.parsers.update(W.PARSERS)
         self._game_request = self.games.request   # type: ignore[method-assign]   # the hot path, direct
 
     @property
@@ -429,6 +438,7 @@ class Server(Transport):
             self.ratings.forget_addresses()
             self._retry_saving()
             self.sweep()
+            self.watchers.tick()
             interval = self.options.status_interval
             if interval > 0 and time.monotonic() - self._status_at >= interval:
                 self._log_status()
@@ -553,6 +563,7 @@ class Server(Transport):
     def _join(self, s: Session, msg: ReqJoin) -> None:
         """``ReqJoin``; with a ``key`` (our extension, over TLS), the player is known by it before
         they sit (a game they fill starts rated) and told their rating once they have joined."""
+        self.watchers.leave(s)   # a watcher who sits down watches no more
         if msg.key is not None and s.nickname is None and s not in self.ratings.of:
             self.ratings.identify(s, msg.key, validate_nickname(msg.nickname) or "")
         was = s.nickname
@@ -562,6 +573,15 @@ class Server(Transport):
 
     def _leaderboard(self, s: Session, msg: ReqRatings) -> None:
         self.ratings.leaderboard(s, msg.key)
+
+    def _watch_table(self, s: Session, msg: W.ReqWatch) -> None:
+        self.watchers.watch(s, msg)
+
+    def _watch_list(self, s: Session, msg: W.ReqWatchList) -> None:
+        self.watchers.watch_list(s, msg)
+
+    def _hide_watchers(self, s: Session, msg: W.ReqHideWatchers) -> None:
+        self.watchers.hide(s, msg)
 
     def _new_game(self, s: Session, msg: ReqNewGame) -> None:
         self.lobby.new_game(s, msg)
@@ -575,7 +595,8 @@ class Server(Transport):
         CHAT_WINDOW seconds; past that the sender is asked to wait."""
         room = s.room
         waiting = room is None and self.lobby.in_waiting_room(s)
-        if s.nickname is None or (room is None and not waiting) or s.left:
+        watching = s.watching is not None
+        if not watching and (s.nickname is None or (room is None and not waiting) or s.left):
             s.send(err_nickname(P.NOT_IN_GAME if s.nickname is not None else P.NOT_SET))
             return
         now = time.monotonic()
@@ -586,12 +607,16 @@ class Server(Transport):
             s.send(err_protocol(P.CHAT_TOO_FAST))
             return
         times.append(now)
+        if watching:
+            self.watchers.chat(s, msg.text)
+            return
         data = encode(update_chat(s.nickname, msg.text))
         if waiting:
             self.lobby.chat(s, data)
-            return
-        assert room is not None
-        self.games.chat(s, room, msg.text, data)
+        else:
+            assert room is not None
+            self.games.chat(s, room, msg.text, data)
+        self.watchers.players_said(s, data)
 
     def _quit(self, s: Session, dropped: bool = False) -> None:
         """The player leaves the waiting list or their game (where they become inactive: at once
@@ -602,6 +627,7 @@ class Server(Transport):
         Idempotent; a connection that never joined has nothing to leave.
         """
         with self.lock:
+            self.watchers.leave(s)
             if s.left or s.nickname is None:
                 return
             s.left = True
@@ -634,6 +660,9 @@ _HANDLERS: dict[type, Handler] = {
     ReqReplay: Server._replay,
     ReqTables: Server._list_tables,
     ReqRatings: Server._leaderboard,
+    W.ReqWatch: Server._watch_table,
+    W.ReqWatchList: Server._watch_list,
+    W.ReqHideWatchers: Server._hide_watchers,
 }
 
 

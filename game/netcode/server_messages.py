@@ -159,7 +159,7 @@ def err_table(reason: str, msg: str) -> dict[str, Any]:
     return _msg(ERR_TABLE, reason=reason, msg=msg)
 
 
-def visible_to(msg: Mapping[str, Any], nickname: str) -> bool:
+def visible_to(msg: Mapping[str, Any], nickname: str | None) -> bool:
     """Whether ``nickname`` may receive this game update.
 
     Private updates (``UpdateLeadersHand``) go only to ``msg["player"]``; everything else to all.

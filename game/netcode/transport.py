@@ -122,6 +122,8 @@ class Transport(Door):
         self._slowed_logged = 0.0
         self.stall = StallLog(options.stall_log)
         self.clocks = ConnectionClocks(options, self._close, self.stall.looked)
+        # extension types read outside protocol.py (type -> its parser; e.g. watch_wire.PARSERS)
+        self.parsers: dict[str, Callable[[Any], Any]] = {}
 
     def dispatch(self, s: Session, msg: Any) -> None:
         raise NotImplementedError
@@ -445,7 +447,8 @@ class Transport(Door):
                 except MalformedRequest as e:
                     raise ProtocolError(P.INVALID_TYPES, e.detail or str(e)) from None
             else:
-                msg = parse_client_message(d)
+                extension = self.parsers.get(t)
+                msg = parse_client_message(d) if extension is None else extension(d)
         except ProtocolError as e:
             log.debug("%r protocol error: %s", s, e)
             s.send(e.to_dict())
