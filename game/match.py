@@ -45,6 +45,7 @@ from game.netcode.client_messages import (
 )
 from game.netcode.history import history_lines, recent_history
 from game.netcode.server_messages import update_chat, visible_to
+from game.netcode.watch_wire import ReqHideWatchers
 from game.rules import codec
 from game.rules.actions import Action
 from game.rules.components import GameConfig
@@ -121,6 +122,9 @@ class Match(Protocol):
     def resync(self) -> None:
         """Fetch the whole game again (after an update that could not be read), if
         :attr:`supports_resync`."""
+
+    def hide_watchers(self, hide: bool) -> None:
+        """Hide the watchers' chat of this table, or show it again (a server's table)."""
 
     def replay_record(self) -> Msg | None:
         """The replay of this game, once it has ended, when the engine ran here (None otherwise:
@@ -773,6 +777,11 @@ class RemoteMatch(Match):
     def chat(self, text: str) -> None:
         """Say a line to the other players of this game (answered by an ``UpdateChat`` to all)."""
         self._send(ReqChat(text).to_dict())
+
+    def hide_watchers(self, hide: bool) -> None:
+        """Hide the watchers' chat of this table, or show it again (our extension; answered by
+        ``UpdateWatchers``)."""
+        self._send(ReqHideWatchers(hide).to_dict())
 
     def _send(self, msg: Msg) -> None:
         try:

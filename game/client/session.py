@@ -38,6 +38,9 @@ from .refusals import describe_error, refusal_words
 from .security import IdentityWarning, Link, identity_warning, link_of
 from .undo import UndoRule
 from .view_model import ViewModel
+from .watch_news import TYPES as WATCH_TYPES
+from .watch_news import UPDATE_WATCHER_CHAT, WatchNews
+from .watch_words import WATCHER
 from .words import NO_REPLAY, NOT_TAKEN_BACK, RECONNECTED, REPLAY_ERRORS, UNREADABLE, named
 
 if TYPE_CHECKING:
@@ -72,6 +75,7 @@ class GameSession:
         self.server_stopped: str | None = None   # the server said it stops on purpose (UpdateServerStopping.reason)
         self.away: dict[str, float] = {}   # players not connected -> seconds their seat waits, as told
         self.skipped: list[int] = []      # rounds of this player's turns skipped while away
+        self.watchers = WatchNews()       # who watches the table (and, a watcher's, which table)
         self._error: str | None = None
         self._sent: Action | None = None  # the last request sent (to word its refusal)
 
@@ -202,6 +206,20 @@ class GameSession:
     def _chat(self, m: Msg) -> None:
         if self.game_log.heard(str(m["player"]), str(m["text"])):
             self.version += 1
+
+    def _watch_news(self, m: Msg) -> None:
+        """Our extension: the table's watchers (their count, their chat; a watcher's table)."""
+        if m.get("type") == UPDATE_WATCHER_CHAT:
+            if not self.watchers.hidden and self.game_log.heard(WATCHER.format(m.get("player")), str(m.get("text"))):
+                self.version += 1
+            return
+        self.watchers.take(m)
+        self.version += 1
+
+    def hide_watchers(self, hide: bool) -> None:
+        """Hide the watchers' chat of this table (or show it again): the server confirms it
+        (``watchers.hidden``), and sends none meanwhile."""
+        self.match.hide_watchers(hide)
 
     def _adopt_server_game(self) -> None:
         """Play by the server's game: its cards, leaders, productions (with its ids), market,
@@ -338,6 +356,7 @@ ASIDE: dict[str, Callable[[GameSession, Msg], None]] = {
     "ErrReplay": GameSession._replay_refused,   # our extension
     "UpdateChat": GameSession._chat,            # our extension
 }
+ASIDE.update(dict.fromkeys(WATCH_TYPES, GameSession._watch_news))   # our extension: watchers
 """The messages outside the game, by type: each is taken by its handler alone (the view model,
 the undo rule and the narrator never see it). The waiting room's messages have their own table
 (:data:`game.client.lobby.HANDLERS`) and go on to the view model like the game's."""

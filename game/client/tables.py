@@ -17,12 +17,13 @@ from game.match import KNOWN_SERVERS_FILE, TLS_SCHEME, RemoteMatch, tls_port_at
 from game.netcode import protocol as P
 from game.netcode.client import Connection, KnownServers, ServerIdentityChanged, client_tls_context
 from game.netcode.client_messages import ReqGoodbye, ReqTables, TableChoice
+from game.netcode.watch_wire import UPDATE_WATCH_LIST, ReqWatchList
 from game.settings import data_dir
 
 from .address import hostport
 from .security import IdentityWarning, Link, identity_warning
 
-__all__ = ["NoTables", "OpenTable", "TableList", "join", "list_tables", "TABLE_NAME_MAX"]
+__all__ = ["NoTables", "OpenTable", "PlayingTable", "TableList", "connect", "join", "list_tables", "TABLE_NAME_MAX"]
 
 TABLE_NAME_MAX = P.TABLE_NAME_MAX
 PAGE = P.TABLES_PAGE
@@ -53,6 +54,35 @@ class OpenTable:
 
 
 @dataclass(frozen=True)
+class PlayingTable:
+    """A public table whose game is under way, which anyone may watch."""
+
+    name: str
+    players: tuple[str, ...]
+    watchers: int
+
+    @property
+    def players_words(self) -> str:
+        """E.g. "Ada and Bea play, 2 watch"."""
+        p = self.players
+        names = ", ".join(p[:-1]) + " and " + p[-1] if len(p) > 1 else "".join(p)
+        return f"{names} {'plays' if len(p) == 1 else 'play'}" + (f", {self.watchers} watch" if self.watchers else "")
+
+    @classmethod
+    def page(cls, m: dict[str, Any]) -> tuple["PlayingTable", ...]:
+        """From ``UpdateWatchList`` (anything else, e.g. an older server's refusal: none)."""
+        if m.get("type") != UPDATE_WATCH_LIST:
+            return ()
+        rows = []
+        for t in m.get("tables") or ():
+            try:
+                rows.append(cls(str(t["name"]), tuple(str(p) for p in t.get("players") or ()), int(t.get("watchers") or 0)))
+            except (KeyError, TypeError, ValueError):
+                continue
+        return tuple(rows)
+
+
+@dataclass(frozen=True)
 class TableList:
     """One page of a server's open tables and its Quick game's queue."""
 
@@ -64,6 +94,7 @@ class TableList:
     # how it was asked, encrypted or not, and where the server speaks TLS (see :func:`list_tables`)
     link: Link | None = field(default=None, compare=False)
     tls_port: int | None = field(default=None, compare=False)
+    playing: tuple[PlayingTable, ...] = ()   # the public games under way (the first page), to watch
 
     @property
     def more(self) -> bool:
@@ -103,6 +134,42 @@ def list_tables(host: str, port: int, start: int = 0, timeout: float = 5.0, *, t
         tables; :class:`~game.netcode.client.ServerIdentityChanged`: it is not the one met there
         before, and nothing was sent to it).
     """
+    conn, link, tls_port = connect(host, port, timeout, tls_port=tls_port, known_file=known_file)
+    host = host.removeprefix(TLS_SCHEME)
+    try:
+        conn.send(ReqTables(start))
+        try:
+            m = conn.wait_for(lambda m: m.get("type") in (P.UPDATE_TABLES, P.ERR_PROTOCOL, "ConnectionLost"),
+                              timeout=timeout)
+        except TimeoutError:
+            raise NoTables(f"The server at {hostport(host, port)} did not answer with its tables.") from None
+        if m.get("type") != P.UPDATE_TABLES:
+            raise NoTables(f"The server at {hostport(host, port)} has no tables to show "
+                           f"(it keeps one waiting list: join it with Quick game).")
+        listing = replace(TableList.from_message(m), link=link, tls_port=tls_port)
+        try:    # the games under way that may be watched (a server of before refuses to say)
+            conn.send(ReqWatchList(0).to_dict())
+            games = conn.wait_for(lambda m: m.get("type") in (UPDATE_WATCH_LIST, P.ERR_PROTOCOL, "ConnectionLost"),
+                                  timeout=timeout)
+        except (TimeoutError, ConnectionError):
+            return listing
+        return replace(listing, playing=PlayingTable.page(games))
+    finally:
+        try:
+            conn.send(ReqGoodbye())
+        except ConnectionError:
+            pass
+        conn.close()
+
+
+def connect(host: str, port: int, timeout: float = 5.0, *, tls_port: int | None = None,
+            known_file: Path | None = None) -> tuple[Connection, Link, int | None]:
+    """A connection to the server at ``host:port`` (TLS where it speaks it, see :func:`list_tables`),
+    how it came (:class:`Link`), and the port where it speaks TLS (None: it does not).
+
+    :raises OSError: the server cannot be reached (:class:`~game.netcode.client.ServerIdentityChanged`:
+        it is not the one met there before, and nothing was sent to it).
+    """
     direct = host.startswith(TLS_SCHEME)
     if direct:
         host = host[len(TLS_SCHEME):]
@@ -128,24 +195,7 @@ def list_tables(host: str, port: int, start: int = 0, timeout: float = 5.0, *, t
                 raise
             tls_port = tls_port_at(known, host, port, timeout)
             conn = Connection(host, port, timeout=timeout) if tls_port is None else secure(tls_port)
-    try:
-        conn.send(ReqTables(start))
-        try:
-            m = conn.wait_for(lambda m: m.get("type") in (P.UPDATE_TABLES, P.ERR_PROTOCOL, "ConnectionLost"),
-                              timeout=timeout)
-        except TimeoutError:
-            raise NoTables(f"The server at {hostport(host, port)} did not answer with its tables.") from None
-        if m.get("type") != P.UPDATE_TABLES:
-            raise NoTables(f"The server at {hostport(host, port)} has no tables to show "
-                           f"(it keeps one waiting list: join it with Quick game).")
-        link = Link(hostport(host, port), conn.fingerprint, any(met))
-        return replace(TableList.from_message(m), link=link, tls_port=tls_port)
-    finally:
-        try:
-            conn.send(ReqGoodbye())
-        except ConnectionError:
-            pass
-        conn.close()
+    return conn, Link(hostport(host, port), conn.fingerprint, any(met)), tls_port
 
 
 def join(host: str, port: int, nickname: str, *, name: str | None = None, code: str | None = None,
@@ -210,9 +260,32 @@ class Seating:
     def where(self) -> str:
         return hostport(self.host.removeprefix(TLS_SCHEME), self.port)
 
+    def _open(self) -> Any:
+        """The match asked for (on the connecting thread): a seat, see :func:`join`."""
+        return join(self.host, self.port, self.nickname, **self._where)
+
+    def _session(self, match: Any) -> Any:
+        """The session of the match once connected."""
+        from .session import GameSession
+        self.sent_token = bool(match.token)    # (before the server's answer brings a new one)
+        return GameSession(match, self.config, match.nickname)
+
+    def _answered(self, session: Any) -> bool:
+        """Whether the server has given what was asked (here: a seat, or its game)."""
+        return session.lobby.booked > 0 or session.vm.has_game
+
+    def _refused(self, session: Any) -> str | None:
+        """Why the server refused what was asked, in words (None: it did not)."""
+        if not session.lobby.error:
+            return None
+        from .words import NICKNAME_ERRORS
+        self.taken = session.lobby.error == NICKNAME_ERRORS["TAKEN"]
+        return (f"\u201c{self.nickname}\u201d is already playing at {self.where}: choose another nickname."
+                if self.taken else session.lobby.error)
+
     def _connect(self) -> None:
         try:
-            result: Any = join(self.host, self.port, self.nickname, **self._where)
+            result: Any = self._open()
         except OSError as e:
             result = e
         with self._lock:
@@ -234,23 +307,19 @@ class Seating:
                 from .address import describe_connect_error
                 self.warning = identity_warning(result)
                 return self._fail(describe_connect_error(result, self.host.removeprefix(TLS_SCHEME), self.port))
-            from .session import GameSession
             self.remote = result
-            self.sent_token = bool(result.token)    # (before the server's answer brings a new one)
-            self.session = GameSession(result, self.config, result.nickname)
+            self.session = self._session(result)
             self.state = "joining"
         if self.state != "joining":
             return self.state
         session = self.session
         msgs = session.pump()
-        if session.lobby.error:
-            from .words import NICKNAME_ERRORS
-            self.taken = session.lobby.error == NICKNAME_ERRORS["TAKEN"]
-            return self._fail(f"\u201c{self.nickname}\u201d is already playing at {self.where}: choose another "
-                              f"nickname." if self.taken else session.lobby.error)
+        refused = self._refused(session)
+        if refused is not None:
+            return self._fail(refused)
         if any(m.get("type") == "ConnectionLost" for m in msgs):
             return self._fail(f"The server at {self.where} closed the connection.")
-        if session.lobby.booked > 0 or session.vm.has_game:
+        if self._answered(session):
             self.state = "seated"
         return self.state
 

@@ -40,6 +40,11 @@ OUTSIDE = {
     "UpdateReplay": {"type": "UpdateReplay", "replay": {"game": 1}},
     "ErrReplay": {"type": "ErrReplay", "reason": "NOT_FINISHED"},
     "UpdateChat": {"type": "UpdateChat", "player": "Bruno", "text": "hello"},
+    "UpdateWatchers": {"type": "UpdateWatchers", "count": 2, "hidden": False},
+    "UpdateWatcherChat": {"type": "UpdateWatcherChat", "player": "Wes", "text": "nice"},
+    "UpdateWatching": {"type": "UpdateWatching", "table": "Salon", "private": False, "players": ["Ada", "Bruno"],
+                       "playersCount": 2, "bots": [], "started": True, "watchers": 2},
+    "ErrWatch": {"type": "ErrWatch", "reason": "FULL", "msg": "Salon has as many watchers as it takes."},
 }
 
 

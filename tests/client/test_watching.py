@@ -1,0 +1,100 @@
+"""The client's side of watching a table (issue 31, game/client/watching.py): the games under way
+in a server's list, a watcher's session (nobody's seat: the public table, told in the third
+person, never its turn), the watchers' chat and a player's switch to hide it; against a real
+server on loopback."""
+from __future__ import annotations
+
+import random
+
+import orjson
+import pytest
+
+from game.client import tables as T
+from game.client.watch_words import WATCHER
+from game.client.watching import Watching
+from game.rules import default_config
+from game.rules.playout import choose
+from game.rules.views import player_view
+from support.wait import pump_until, until
+
+CONFIG = default_config()
+pytestmark = pytest.mark.timeout(40)
+
+
+def sat(server, tmp_path, nick: str, **where) -> T.Seating:
+    s = T.Seating(*server.address, nick, CONFIG, token_file=tmp_path / f"{nick}.json", **where)
+    until(lambda: s.poll() in ("seated", "failed"), what=f"{nick}'s seat")
+    assert s.state == "seated", s.error
+    return s
+
+
+def watching(server, nick: str, **where) -> Watching:
+    w = Watching(*server.address, nick, CONFIG, **where)
+    until(lambda: w.poll() in ("seated", "failed"), what=f"{nick} watching")
+    return w
+
+
+def play(server, sessions, rng: random.Random, n: int) -> None:
+    """``n`` requests of the game at the server, each sent by its player's session."""
+    room = server.room_of("Ada")
+    by_nick = {s.nickname: s for s in sessions}
+    for _ in range(n):
+        g = room.game
+        if g.phase == "setup":
+            nick = next(p.nickname for p in g.players if not (p.chose_leaders and p.chose_resources))
+        else:
+            nick = g.current_player.nickname
+        before = len(g.history)
+        by_nick[nick].send(choose(g, nick, rng))
+        until(lambda: len(room.game.history) > before, *(s.pump for s in sessions), what="the request played")
+
+
+@pytest.fixture
+def game_of_two(server, tmp_path):
+    ada = sat(server, tmp_path, "Ada", create="Salon", players=2, private=False).session
+    bea = sat(server, tmp_path, "Bea", name="Salon").session
+    pump_until(ada, lambda: ada.vm.has_game)
+    pump_until(bea, lambda: bea.vm.has_game)
+    yield ada, bea
+    ada.close()
+    bea.close()
+
+
+def test_a_watcher_follows_the_public_table_in_the_third_person(server, game_of_two):
+    ada, bea = game_of_two
+    rng = random.Random(11)
+    play(server, [ada, bea], rng, 8)
+    listed = T.list_tables(*server.address)
+    assert listed.playing == (T.PlayingTable("Salon", ("Ada", "Bea"), 0),)
+    assert listed.playing[0].players_words == "Ada and Bea play"
+    w = watching(server, "Wes", name="Salon")
+    assert w.state == "seated", w.error
+    session = w.session
+    pump_until(session, lambda: session.vm.has_game and session.log)
+    play(server, [ada, bea], rng, 12)
+    room = server.room_of("Ada")
+    public = orjson.loads(orjson.dumps(player_view(room.game, None)))
+    pump_until(session, lambda: session.vm.game == public, what="the watcher's table as nobody's seat sees it")
+    assert session.watchers.table == "Salon" and session.watchers.started
+    assert not session.vm.my_turn and session.vm.me["nickname"] == "Ada"
+    session.vm.show("Bea")
+    assert session.vm.me["nickname"] == "Bea"
+    assert not [line for line in session.log if "your" in line.lower().split() or line.startswith("You ")]
+    pump_until(ada, lambda: ada.watchers.count == 1, what="Ada told one watches")
+    session.chat("well played")
+    pump_until(bea, lambda: WATCHER.format("Wes") + ": well played" in bea.log)
+    ada.hide_watchers(True)
+    pump_until(ada, lambda: ada.watchers.hidden)
+    session.chat("again")
+    pump_until(bea, lambda: WATCHER.format("Wes") + ": again" in bea.log)
+    ada.pump()
+    assert WATCHER.format("Wes") + ": again" not in ada.log
+    bea.chat("thanks")
+    pump_until(session, lambda: "Bea: thanks" in session.log)
+    session.close()
+
+
+def test_a_private_table_by_name_is_refused_in_words(server, tmp_path):
+    sat(server, tmp_path, "Ada", create="Hush", players=2, private=True)
+    w = watching(server, "Wes", name="Hush")
+    assert w.state == "failed" and w.error == "\u201cHush\u201d is private: watch it with the invite code its players share."
