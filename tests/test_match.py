@@ -1,4 +1,4 @@
-"""The Match protocol (game/match.py): every kind of match implements all of it, so that no caller
+"""The Match protocol (game/match/): every kind of match implements all of it, so that no caller
 probes a match for what it can do (a ``getattr``/``hasattr`` or an ``isinstance`` on a match fails
 this test); what a kind cannot do, it says with its ``supports_*`` flags."""
 from __future__ import annotations

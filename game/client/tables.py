@@ -13,7 +13,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from game.match import KNOWN_SERVERS_FILE, TLS_SCHEME, RemoteMatch, tls_port_at
+from game.match import RemoteMatch
+from game.match.remote import KNOWN_SERVERS_FILE, TLS_SCHEME, tls_port_at
 from game.netcode import protocol as P
 from game.netcode.client import Connection, KnownServers, ServerIdentityChanged, client_tls_context
 from game.netcode.client_messages import ReqGoodbye, ReqTables, TableChoice

@@ -11,7 +11,7 @@ from game.client.flow.questions import Answer, Question
 from game.client.flow.seats import (KeptSeat, another_nickname, ask_before_seating, forget_seat, kept_seat_at,
                                     kept_seats, seat_question, why_seated)
 from game.client.games import default_config, open_solo
-from game.match import remember_unfinished
+from game.match.seats import remember_unfinished
 
 
 @pytest.fixture(scope="module")

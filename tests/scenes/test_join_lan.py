@@ -180,9 +180,9 @@ def test_a_table_announced_with_tls_is_marked_and_its_tables_asked_over_tls(app,
         frames_until(app, lambda: page.listing is not None)
         assert page.listing.link.fingerprint == server.tls_fingerprint
         # a seat from this page goes there too, the plain port never asked
-        import game.match
+        import game.match.remote
         asked: list = []
-        monkeypatch.setattr(game.match, "offered_tls_port", lambda *a, **k: asked.append(a))
+        monkeypatch.setattr(game.match.remote, "offered_tls_port", lambda *a, **k: asked.append(a))
         page.on_button("quick")
         seating = page.seating
         frames_until(app, lambda: seating.state in ("seated", "failed"))
@@ -196,7 +196,7 @@ def test_a_table_announced_with_tls_is_marked_and_its_tables_asked_over_tls(app,
 def test_a_click_on_a_table_announced_with_tls_sits_there_over_tls_at_once(app, tmp_path, certs, monkeypatch):
     """The row of a server that announces TLS is joined at its TLS port straight away: its plain
     port is never asked (that would be a round trip in clear), and the seat is secure."""
-    import game.match
+    import game.match.remote
     from game.scenes.lobby import LobbyScene
     from game.scenes.join import JoinScene
     cert, key = certs["one"]
@@ -205,7 +205,7 @@ def test_a_click_on_a_table_announced_with_tls_sits_there_over_tls_at_once(app, 
                                               tls_key=key, tls_port=0))
     host, port = server.start()
     asked: list = []
-    monkeypatch.setattr(game.match, "offered_tls_port", lambda *a, **k: asked.append(a))
+    monkeypatch.setattr(game.match.remote, "offered_tls_port", lambda *a, **k: asked.append(a))
     try:
         app.settings.nickname = "Bea"
         app.stack.push(JoinScene(app))

@@ -166,7 +166,8 @@ def test_a_replay_of_a_game_against_the_computer_names_each_bot_with_its_level(a
     """A game against the computer, finished: its replay, opened from the game-over page and again
     from Past games, names the bots as the game did ("Cosimo · hard bot"), never "Cosimo (bot)"."""
     from game.client.session import GameSession
-    from game.match import Match, _keep_replay
+    from game.match import Match
+    from game.match.local import keep_replay
     from game.replays import replay_record
     from game.rules.views import player_view
     from game.scenes.router import scene_for
@@ -192,7 +193,7 @@ def test_a_replay_of_a_game_against_the_computer_names_each_bot_with_its_level(a
     assert "Cosimo · hard bot" in said and "Lucrezia · easy bot" in said and "(bot)" not in said, said
     while app.stack.top is not None:
         app.stack.pop()
-    _keep_replay(match, "bots")                             # the game is kept as it ends
+    keep_replay(match, "bots")                              # the game is kept as it ends
     assert R.read_record(match.replay_path)["bots"] == LEVELS
     app.stack.reset(TitleScene(app))
     frames(app)

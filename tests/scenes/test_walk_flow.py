@@ -15,7 +15,8 @@ from walk import Walk, close, free_port, start
 from game.client.games import default_config
 from game.scenes.backdrop import OXBLOOD
 from game.client.session import GameSession
-from game.match import RemoteMatch, remember_unfinished
+from game.match import RemoteMatch
+from game.match.seats import remember_unfinished
 from game.netcode.server import Server, ServerOptions
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.seed(1)]   # (seed: the deal of every game started here)

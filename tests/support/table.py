@@ -14,7 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from game.match import Match, local_apply, local_undo
+from game.match import Match
+from game.match.local import local_apply, local_undo
 from game.netcode.server_messages import visible_to
 from game.rules import Game, player_view
 from game.rules.playout import choose

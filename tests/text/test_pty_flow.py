@@ -7,7 +7,8 @@ import orjson
 import pytest
 
 from game.client.games import default_config
-from game.match import LocalMatch, remember_unfinished
+from game.match import LocalMatch
+from game.match.seats import remember_unfinished
 
 from support.pty import PtyProgram
 from support.text import at_server

@@ -64,7 +64,7 @@ def test_a_table_found_with_tls_is_joined_at_its_tls_port_without_asking(tmp_pat
     """A table found on the network that announces TLS, picked by its number, and a seat taken
     from a server's list of tables: both go straight to the TLS port (its plain port is never
     asked where TLS is: that is a round trip in clear)."""
-    import game.match
+    import game.match.remote
     from game.netcode.server import Server, ServerOptions
     from game.rules.components import default_config
     cert, key = certs["one"]
@@ -79,9 +79,9 @@ def test_a_table_found_with_tls_is_joined_at_its_tls_port_without_asking(tmp_pat
         until(lambda: bea.line("list") or said.has(f"at 127.0.0.1:{port}, encrypted"), timeout=15)
         number = next(line for line in said if f"at 127.0.0.1:{port}, encrypted" in line).split(".")[0]
         asked: list = []     # the plain port asked where TLS is, while that would be a wasted round trip
-        real = game.match.offered_tls_port
+        real = game.match.remote.offered_tls_port
         watching = [True]
-        monkeypatch.setattr(game.match, "offered_tls_port",
+        monkeypatch.setattr(game.match.remote, "offered_tls_port",
                             lambda *a, **k: asked.append(a) if watching[0] else real(*a, **k))
         bea.line(number)
         until(lambda: said.has("You choose how many play"), bea.tick)

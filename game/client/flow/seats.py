@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from game.match import UNFINISHED_FILE, forget_unfinished, unfinished_games
+from game.match.seats import SEATS_FILE, UNFINISHED_FILE, forget_unfinished, unfinished_games
 
 from ..address import hostport
 from ..words import NICKNAME_MAX, joined
@@ -28,8 +28,6 @@ __all__ = ["KeptSeat", "LOOPBACK", "another_nickname", "ask_before_seating", "as
            "why_seated"]
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-SEATS_FILE = "seats.json"
-"""The seat tokens, in the data folder (the unfinished games are kept beside them)."""
 
 
 def seats_file(data_dir: Path) -> Path:
