@@ -1,5 +1,6 @@
 """Shared test set-up: no display, no sound device and no network but loopback are needed anywhere."""
 import os
+import sys
 
 import pytest
 
@@ -22,6 +23,15 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "unseeded: this test deals games from the OS on purpose")
     from support import deals
     deals.watch()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test's walks (tools/walk.py) write the first frame of every scene they met to
+    their folders, to be looked at; a passing one writes none."""
+    outcome = yield
+    if outcome.get_result().failed and "walk" in sys.modules:
+        sys.modules["walk"].save_failed_walks()
 
 
 def lan_service_type() -> str:

@@ -2,8 +2,10 @@
 
 :class:`Walk` drives one headless :class:`~game.scenes.app.App` from the title, finds buttons by
 the words on them (as a player reads them), clicks points, presses keys and types, and records
-the frames it passes through: the first frame of every scene it meets is saved as a PNG (when
-given a folder) and kept, so a test can look at exactly what the player saw first.
+the frames it passes through: the first frame of every scene it meets is kept, so a test can look
+at exactly what the player saw first, and written as a PNG to the walk's folder (when given one) by
+:meth:`Walk.save`: the test kit calls :func:`save_failed_walks` when a test fails (a 1920x1080 PNG
+takes half a second to compress: a passing test writes none).
 
 :func:`board_check` looks at a board frame's pixels and says which panels are drawn: the
 development card grid's cards, the market's arrows, the faith track, the player's board.
@@ -12,6 +14,7 @@ Used by ``tests/scenes/test_walk.py`` and by ``tools/screenshots.py``.
 from __future__ import annotations
 
 import time
+import weakref
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Callable
@@ -25,6 +28,8 @@ register_scenes()
 
 Pos = tuple[int, int]
 
+_walks: weakref.WeakSet[Walk] = weakref.WeakSet()     # the walks alive, for save_failed_walks
+
 
 class Walk:
     """A player at one app. ``out``: a folder for the frames (None: keep them in memory only)."""
@@ -36,10 +41,8 @@ class Walk:
         self.firsts: list[tuple[str, pygame.Surface]] = []   # (scene class, its first frame)
         self._last: object = None
         self._asked_over: object = None   # the scene under the last question (AskScene) met
-        self._n = 0
-        if self.out is not None:
-            self.out.mkdir(parents=True, exist_ok=True)
         app.on_frame.append(self._record)
+        _walks.add(self)
 
     # ------------------------------------------------------------------ recording
     def _record(self, app: App) -> None:
@@ -52,12 +55,18 @@ class Walk:
             self._asked_over = app.stack.scenes[-2] if len(app.stack.scenes) > 1 else None
         if back:                      # back from a question over it (a confirmation): not a new scene
             return
-        kind = type(top).__name__
-        shot = app.window.copy()
-        self.firsts.append((kind, shot))
-        self._n += 1
-        if self.out is not None:
-            pygame.image.save(shot, str(self.out / f"{self.name}-{self._n:02d}-{kind}.png"))
+        self.firsts.append((type(top).__name__, app.window.copy()))
+
+    def save(self) -> list[Path]:
+        """Write the first frames met so far to the walk's folder, in order
+        (``<name>-<n>-<scene>.png``); nothing when the walk has no folder."""
+        if self.out is None:
+            return []
+        self.out.mkdir(parents=True, exist_ok=True)
+        paths = [self.out / f"{self.name}-{n:02d}-{kind}.png" for n, (kind, _) in enumerate(self.firsts, 1)]
+        for path, (_, shot) in zip(paths, self.firsts):
+            pygame.image.save(shot, str(path))
+        return paths
 
     def first(self, kind: str, nth: int = 0) -> pygame.Surface:
         """The first frame of the ``nth`` time the walk met a scene of class ``kind``."""
@@ -155,6 +164,12 @@ def start(size: tuple[int, int] = (1024, 640), out: Path | None = None, name: st
     app.stack.push(TitleScene(app))
     walk.frames(2)
     return walk
+
+
+def save_failed_walks() -> None:
+    """Every live walk's first frames to its folder (the test kit calls it when a test fails)."""
+    for walk in list(_walks):
+        walk.save()
 
 
 def free_port() -> int:
