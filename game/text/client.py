@@ -30,6 +30,7 @@ from .network import Network
 from .play import GameShell
 from .replay_reader import WORDS as REPLAY_WORDS
 from .replay_reader import ReplayReader
+from .watch import WATCHING_WORDS, Watches, WatchReader
 
 log = logging.getLogger("mor.text")
 Say = Callable[[str], None]
@@ -54,7 +55,7 @@ class Options:
     settings: Settings | None = field(default=None)
 
 
-class TextClient(Network):
+class TextClient(Network, Watches):
     """The menu, and the game once one is open (see the module docstring)."""
 
     def __init__(self, say: Say, options: Options | None = None, wake: Callable[[], None] | None = None) -> None:
@@ -79,6 +80,10 @@ class TextClient(Network):
         self._asked: str | None = None                    # what the seat being asked for is, in words
         self._back_to_kept = False                         # the player chose to go back to a kept seat
         self._from_tables: tuple[str, int] | None = None  # the seat was asked from a server's tables
+        self._playing: list = []                          # the games being played there, to watch
+        self.watching: Any = None                         # a watch being asked for (game.client.watching.Watching)
+        self.reader: WatchReader | None = None            # a table being watched
+        self._watch_from: tuple[str, int] = ("", 0)       # the server whose table is watched
 
     # ------------------------------------------------------------------ paths
     @property
@@ -106,6 +111,10 @@ class TextClient(Network):
             self.shell.follow()
             if self.shell.left:
                 self._leave_game()
+        elif self.reader is not None:
+            self.reader.follow()
+        elif self.watching is not None:
+            self.follow_watching()
         else:
             self._follow_seating()
 
@@ -122,6 +131,14 @@ class TextClient(Network):
             self.shell.command(text)
             if self.shell is not None and self.shell.left:
                 self._leave_game()
+            return
+        if self.reader is not None:
+            self.reader.command(text.strip())
+            if self.reader.left:
+                self.leave_watch()
+            return
+        if self.watching is not None:
+            self.say(f"Still connecting to {self.watching.where} to watch.")
             return
         if self.replay is not None:
             if not self.replay.command(text.strip()):
@@ -145,6 +162,8 @@ class TextClient(Network):
             return self.shell.words()
         if self.replay is not None:
             return list(REPLAY_WORDS)
+        if self.reader is not None:
+            return list(WATCHING_WORDS)
         return ["help", "menu", "quit", *(str(i + 1) for i in range(len(self.choices)))]
 
     def close(self) -> None:
@@ -152,6 +171,9 @@ class TextClient(Network):
             self.shell.close()
             self.shell.session.close()
             self.shell = None
+        if self.reader is not None:
+            self.reader.close()
+            self.reader = None
         self._stop_browser()
         self._stop_server()
         if self.seating is not None:

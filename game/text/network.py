@@ -46,6 +46,10 @@ class Network:
     _asked: str | None
     _back_to_kept: bool
     _from_tables: tuple[str, int] | None
+    _playing: list
+
+    if TYPE_CHECKING:      # the watching part's (game.text.watch.Watches)
+        def watch_from(self, host: str, port: int, tables: list, words: list[str]) -> bool: ...
 
     if TYPE_CHECKING:      # the client's own
         def menu(self) -> None: ...
@@ -208,12 +212,17 @@ class Network:
                 host_words = f", opened by {t.host}" if t.host else ""
                 private = " Private: it needs its invite code." if t.private else ""
                 self.say(f"{i + 1}. {t.name}{host_words}: {t.seats_words}.{private}")
+        self._playing = list(listing.playing)
+        if listing.playing:
+            self.say("Games being played, to watch (say watch and a number):")
+            for i, g in enumerate(listing.playing, len(listing.tables) + 1):
+                self.say(f"{i}. {g.name}: {g.players_words}.")
         queue = (f"{listing.waiting} waiting" + (f" for a game of {listing.queue_count}" if listing.queue_count else "")
                  if listing.waiting else "nobody waiting yet")
         self.say(("Say a number to sit at a table, " if listing.tables else "Say ")
                  + "new and a name to open one (new Ada's game 3 private: 3 seats, by invite code), "
                  f"code and an invite code for a private table, quick for the Quick game ({queue}), "
-                 "tables to look again, or menu.")
+                 "watch and a number, a name or an invite code to watch a table, tables to look again, or menu.")
         self._tables_tls = listing.tls_port    # where it speaks TLS: a seat is asked there at once
         self.question = lambda answer: self._tables_answer(host, port, list(listing.tables), answer)
 
@@ -230,6 +239,9 @@ class Network:
             self.seat(host, port, tls_port=self._tables_tls, from_tables=True)
         elif word == "code" and len(words) > 1:
             self.seat(host, port, code=words[1], tls_port=self._tables_tls)
+        elif word == "watch" and len(words) > 1:
+            if not self.watch_from(host, port, tables, words[1:]):
+                again()
         elif word == "new" and len(words) > 1:
             rest = words[1:]
             private = rest[-1].lower() == "private"
@@ -251,7 +263,8 @@ class Network:
                 return
             self.seat(host, port, name=t.name, tls_port=self._tables_tls)
         else:
-            self.say("Say a table's number, new and a name, code and an invite code, quick, tables, or menu.")
+            self.say("Say a table's number, new and a name, code and an invite code, quick, watch and a table, "
+                     "tables, or menu.")
             again()
 
     def seat(self, host: str, port: int, **where: Any) -> None:

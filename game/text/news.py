@@ -14,6 +14,7 @@ from typing import Any, Callable
 from game.client.flow.presence import away_words, stopped_heading, stopped_words
 from game.client.notices import ConnectionLost, LobbyRefused, PlayerAway, ReconnectFailed, Said, TurnStarted
 from game.client.session import ChatLine, GameSession
+from game.client.watch_words import watchers_words
 
 from . import describe as D
 
@@ -35,6 +36,7 @@ class News:
         self._lobby_said: tuple | None = None
         self._asked_count = False        # how to choose the number of players was said in full
         self._turn = False               # it became the player's turn since the last tell
+        self._watchers = 0               # how many watch, as said last (our server tells)
         notices = session.notices        # (methods: held weakly, they go with this object)
         notices.subscribe(Said, self._hear_said)
         notices.subscribe(ConnectionLost, self._hear_lost)
@@ -68,6 +70,9 @@ class News:
         heard, self._heard = self._heard, []
         for words in heard:
             self.say(words)
+        if s.watchers.count != self._watchers:       # how many watch, when it changes
+            self._watchers = s.watchers.count
+            self.say(watchers_words(self._watchers))
         self._lobby()
 
     def turn_started(self) -> bool:

@@ -65,6 +65,7 @@ ACTIONS: dict[str, Help] = {
     "players": Help("players N [LEVEL ...]", "In a server's waiting room, if you are first: a game of N players, "
                                              "with computer players of these levels (easy, medium, hard)."),
     "say": Help("say TEXT", "Say something to the table (also: chat TEXT)."),
+    "watchers": Help("watchers [hide|show]", "How many watch this game; hide or show again what the watchers say."),
     "keep": Help("keep A B", "At the start: keep these two of your four leaders (numbers as shown)."),
     "resources": Help("resources RES [RES]", "At the start: the resources your seat receives (Coin, Servant, "
                                              "Shield or Stone)."),

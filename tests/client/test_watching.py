@@ -13,19 +13,12 @@ from game.client import tables as T
 from game.client.watch_words import WATCHER
 from game.client.watching import Watching
 from game.rules import default_config
-from game.rules.playout import choose
 from game.rules.views import player_view
+from support.remote import named_table_of_two, play_requests
 from support.wait import pump_until, until
 
 CONFIG = default_config()
 pytestmark = pytest.mark.timeout(40)
-
-
-def sat(server, tmp_path, nick: str, **where) -> T.Seating:
-    s = T.Seating(*server.address, nick, CONFIG, token_file=tmp_path / f"{nick}.json", **where)
-    until(lambda: s.poll() in ("seated", "failed"), what=f"{nick}'s seat")
-    assert s.state == "seated", s.error
-    return s
 
 
 def watching(server, nick: str, **where) -> Watching:
@@ -34,27 +27,9 @@ def watching(server, nick: str, **where) -> Watching:
     return w
 
 
-def play(server, sessions, rng: random.Random, n: int) -> None:
-    """``n`` requests of the game at the server, each sent by its player's session."""
-    room = server.room_of("Ada")
-    by_nick = {s.nickname: s for s in sessions}
-    for _ in range(n):
-        g = room.game
-        if g.phase == "setup":
-            nick = next(p.nickname for p in g.players if not (p.chose_leaders and p.chose_resources))
-        else:
-            nick = g.current_player.nickname
-        before = len(g.history)
-        by_nick[nick].send(choose(g, nick, rng))
-        until(lambda: len(room.game.history) > before, *(s.pump for s in sessions), what="the request played")
-
-
 @pytest.fixture
 def game_of_two(server, tmp_path):
-    ada = sat(server, tmp_path, "Ada", create="Salon", players=2, private=False).session
-    bea = sat(server, tmp_path, "Bea", name="Salon").session
-    pump_until(ada, lambda: ada.vm.has_game)
-    pump_until(bea, lambda: bea.vm.has_game)
+    ada, bea = named_table_of_two(server, tmp_path)
     yield ada, bea
     ada.close()
     bea.close()
@@ -63,7 +38,7 @@ def game_of_two(server, tmp_path):
 def test_a_watcher_follows_the_public_table_in_the_third_person(server, game_of_two):
     ada, bea = game_of_two
     rng = random.Random(11)
-    play(server, [ada, bea], rng, 8)
+    play_requests(server, [ada, bea], rng, 8)
     listed = T.list_tables(*server.address)
     assert listed.playing == (T.PlayingTable("Salon", ("Ada", "Bea"), 0),)
     assert listed.playing[0].players_words == "Ada and Bea play"
@@ -71,7 +46,7 @@ def test_a_watcher_follows_the_public_table_in_the_third_person(server, game_of_
     assert w.state == "seated", w.error
     session = w.session
     pump_until(session, lambda: session.vm.has_game and session.log)
-    play(server, [ada, bea], rng, 12)
+    play_requests(server, [ada, bea], rng, 12)
     room = server.room_of("Ada")
     public = orjson.loads(orjson.dumps(player_view(room.game, None)))
     pump_until(session, lambda: session.vm.game == public, what="the watcher's table as nobody's seat sees it")
@@ -95,6 +70,8 @@ def test_a_watcher_follows_the_public_table_in_the_third_person(server, game_of_
 
 
 def test_a_private_table_by_name_is_refused_in_words(server, tmp_path):
-    sat(server, tmp_path, "Ada", create="Hush", players=2, private=True)
+    seat = T.Seating(*server.address, "Ada", CONFIG, token_file=tmp_path / "Ada.json", create="Hush", players=2,
+                     private=True)
+    until(lambda: seat.poll() == "seated", what="Ada's seat")
     w = watching(server, "Wes", name="Hush")
     assert w.state == "failed" and w.error == "\u201cHush\u201d is private: watch it with the invite code its players share."

@@ -2,13 +2,16 @@
 client's :class:`~game.match.RemoteMatch`, as a front end seats them."""
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from game.client.session import GameSession
+from game.client.tables import Seating
 from game.match import RemoteMatch
 from game.rules import default_config
+from game.rules.playout import choose
 
-from .wait import pump_until
+from .wait import pump_until, until
 
 CFG = default_config()
 
@@ -35,3 +38,35 @@ def table_of_two(server, tmp_path: Path) -> tuple[GameSession, GameSession]:
     pump_until(a, lambda: a.vm.has_game)
     pump_until(b, lambda: b.vm.has_game)
     return a, b
+
+
+def named_table_of_two(server, tmp_path: Path, name: str = "Salon") -> tuple[GameSession, GameSession]:
+    """Ada and Bea, each with their own client, at the public table ``name`` of ``server``, its
+    game started (both sessions have it)."""
+    sessions = []
+    for nick, where in (("Ada", {"create": name, "players": 2, "private": False}), ("Bea", {"name": name})):
+        seat = Seating(*server.address, nick, CFG, token_file=tmp_path / f"{nick}.json", **where)
+        until(lambda: seat.poll() in ("seated", "failed"), what=f"{nick}'s seat")
+        assert seat.state == "seated", seat.error
+        sessions.append(seat.session)
+    for s in sessions:
+        pump_until(s, lambda: s.vm.has_game)
+    return sessions[0], sessions[1]
+
+
+def play_requests(server, sessions: list[GameSession], rng: random.Random, n: int) -> None:
+    """``n`` requests of the game the first session sits in, chosen by the engine's random policy
+    from the server's game, each sent by its player's session and waited for at the server."""
+    room = server.room_of(sessions[0].nickname)
+    by_nick = {s.nickname: s for s in sessions}
+    for _ in range(n):
+        g = room.game
+        if g.ended:
+            return
+        if g.phase == "setup":
+            nick = next(p.nickname for p in g.players if not (p.chose_leaders and p.chose_resources))
+        else:
+            nick = g.current_player.nickname
+        before = len(g.history)
+        by_nick[nick].send(choose(g, nick, rng))
+        until(lambda: len(room.game.history) > before, *(s.pump for s in sessions), what="the request played")
