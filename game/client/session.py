@@ -34,6 +34,7 @@ from .narration import Narrator
 from .notices import (ConnectionLost, LobbyRefused, Notices, PlayerAway, Reconnected, ReconnectFailed,
                       ReplayArrived, ReplayRefused, Said, ServerStopping, TurnStarted)
 from .queries import RulesQueries
+from .rating_words import change_line, unrated_line
 from .refusals import describe_error, refusal_words
 from .security import IdentityWarning, Link, identity_warning, link_of
 from .undo import UndoRule
@@ -76,6 +77,8 @@ class GameSession:
         self.away: dict[str, float] = {}   # players not connected -> seconds their seat waits, as told
         self.skipped: list[int] = []      # rounds of this player's turns skipped while away
         self.watchers = WatchNews()       # who watches the table (and, a watcher's, which table)
+        self.rating: dict[str, Any] | None = None   # this player's rating on the server (UpdatePlayer), if keyed
+        self.rating_change = ""           # the ratings' change at the game's end, in words
         self._error: str | None = None
         self._sent: Action | None = None  # the last request sent (to word its refusal)
 
@@ -202,6 +205,24 @@ class GameSession:
 
     def _replay_refused(self, m: Msg) -> None:
         self.notices.publish(ReplayRefused(REPLAY_ERRORS.get(m.get("reason", ""), NO_REPLAY)))
+
+    def _rated(self, m: Msg) -> None:
+        """Our extension: the player's rating on this server (they joined with their key)."""
+        self.rating = {k: m.get(k) for k in ("rating", "games", "place", "soloBest")}
+        self.version += 1
+
+    def _unrated(self, m: Msg) -> None:
+        """Our extension: the server did not take the player's key; they play unrated (a note)."""
+        self.game_log.note(unrated_line(m))
+        self.version += 1
+
+    def _rating_change(self, m: Msg) -> None:
+        """Our extension: the game was rated (or a solo best kept): a note, and the words kept."""
+        line = change_line(list(m.get("ratings") or ()), self.nickname)
+        if line:
+            self.rating_change = line
+            self.game_log.note(line)
+            self.version += 1
 
     def _chat(self, m: Msg) -> None:
         if self.game_log.heard(str(m["player"]), str(m["text"])):
@@ -355,6 +376,9 @@ ASIDE: dict[str, Callable[[GameSession, Msg], None]] = {
     "UpdateReplay": GameSession._replay,        # our extension
     "ErrReplay": GameSession._replay_refused,   # our extension
     "UpdateChat": GameSession._chat,            # our extension
+    "UpdatePlayer": GameSession._rated,         # our extension (keys and ratings)
+    "ErrKey": GameSession._unrated,             # our extension
+    "UpdateRatingChange": GameSession._rating_change,   # our extension
 }
 ASIDE.update(dict.fromkeys(WATCH_TYPES, GameSession._watch_news))   # our extension: watchers
 """The messages outside the game, by type: each is taken by its handler alone (the view model,

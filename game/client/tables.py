@@ -22,6 +22,7 @@ from game.netcode.watch_wire import UPDATE_WATCH_LIST, ReqWatchList
 from game.settings import data_dir
 
 from .address import hostport
+from .rating_words import rating_words
 from .security import IdentityWarning, Link, identity_warning
 
 __all__ = ["NoTables", "OpenTable", "PlayingTable", "TableList", "connect", "join", "list_tables", "TABLE_NAME_MAX"]
@@ -45,6 +46,12 @@ class OpenTable:
     free: int
     bots: tuple[str, ...]
     private: bool
+    seated: tuple[tuple[str, int | None], ...] = ()   # the people seated and their ratings (None: no key)
+
+    @property
+    def seated_words(self) -> str:
+        """Who sits there, each with their rating: e.g. "Ada (rated 12), Bea (unrated)"."""
+        return ", ".join(f"{name} ({rating_words(rating)})" for name, rating in self.seated)
 
     @property
     def seats_words(self) -> str:
@@ -108,9 +115,11 @@ class TableList:
         rows = []
         for t in m.get("tables") or ():
             try:
+                seated = tuple((str(p["name"]), p["rating"] if type(p.get("rating")) is int else None)
+                               for p in t.get("seated") or () if isinstance(p, dict))
                 rows.append(OpenTable(str(t["name"]), str(t.get("host") or ""), int(t["players"]),
                                       int(t["taken"]), int(t["free"]), tuple(str(b) for b in t.get("bots") or ()),
-                                      bool(t.get("private"))))
+                                      bool(t.get("private")), seated))
             except (KeyError, TypeError, ValueError):
                 continue
         queue = m.get("queue") if isinstance(m.get("queue"), dict) else {}

@@ -18,6 +18,7 @@ from game.netcode.client import (CONNECTION_LOST, Connection, KnownServers, Serv
                                  client_tls_context, offered_tls_port)
 from game.netcode.client_messages import (ReqChat, ReqGoodbye, ReqJoin, ReqNewGame, ReqQuit, ReqReplay, ReqUndo,
                                           TableChoice)
+from game.netcode.player_key import KEY_FILE, player_key
 from game.netcode.watch_wire import ReqHideWatchers
 from game.rules.actions import Action
 from game.settings import data_dir
@@ -122,7 +123,15 @@ class RemoteMatch(Match):
         # a saved token takes back our seat in a game still running there (e.g. after a crash)
         # (``table``: where to sit on our server, a table by name or code or a new one; without
         # it, the waiting list; a seat still running there is taken back whatever it says)
-        self.conn.send(ReqJoin(nickname, self.token or "", table))
+        self.conn.send(ReqJoin(nickname, self.token or "", table, self.player_key))
+
+    @property
+    def player_key(self) -> str | None:
+        """The player's key (made and kept beside the seat tokens the first time), sent over TLS
+        only: None on a plain connection (see :mod:`game.netcode.player_key`)."""
+        if not self.secure:
+            return None
+        return player_key(self.token_file.with_name(KEY_FILE))
 
     @property
     def _seat_key(self) -> str:
@@ -378,7 +387,7 @@ class RemoteMatch(Match):
                 except OSError as e:
                     log.info("reconnect failed: %s", e)
                     continue
-                conn.send(ReqJoin(self.nickname, self.token).to_dict())   # token None: nickname only
+                conn.send(ReqJoin(self.nickname, self.token, None, self.player_key).to_dict())   # token None: nickname only
                 try:
                     first = conn.wait_for(lambda m: m.get("type") in ("UpdateGame", "ErrNickname", CONNECTION_LOST),
                                           timeout=10)

@@ -45,6 +45,9 @@ OUTSIDE = {
     "UpdateWatching": {"type": "UpdateWatching", "table": "Salon", "private": False, "players": ["Ada", "Bruno"],
                        "playersCount": 2, "bots": [], "started": True, "watchers": 2},
     "ErrWatch": {"type": "ErrWatch", "reason": "FULL", "msg": "Salon has as many watchers as it takes."},
+    "UpdatePlayer": {"type": "UpdatePlayer", "rating": 3, "games": 1, "place": 2, "soloBest": None},
+    "ErrKey": {"type": "ErrKey", "reason": "LIMIT", "msg": "Too many new players from your address lately."},
+    "UpdateRatingChange": {"type": "UpdateRatingChange", "ratings": [{"player": "Ada", "before": 0, "after": 4}]},
 }
 
 

@@ -52,7 +52,7 @@ def test_a_new_table_is_listed_and_joined_by_name(server, seats):
     assert ada.state == "seated" and ada.session.lobby.players_count == 3
     assert ada.session.lobby.table == {"name": "Ada's table", "private": False}
     listed = T.list_tables(*server.address)
-    assert listed.tables == (T.OpenTable("Ada's table", "Ada", 3, 1, 2, (), False),)
+    assert listed.tables == (T.OpenTable("Ada's table", "Ada", 3, 1, 2, (), False, (("Ada", None),)),)
     assert listed.tables[0].seats_words == "1 of 3 seats taken" and not listed.more
     bea = seats("Bea", name="ada's table")
     assert bea.state == "seated" and bea.session.lobby.players == ["Ada", "Bea"]

@@ -1,0 +1,73 @@
+"""The player's key, for every front end (pure Python): where it is, what it means, taking another.
+
+The key is who the player is on the servers they play on, across tables and sessions (their
+rating follows it; the nickname is only a name at a table). It is made on this machine the first
+time a game is played over an encrypted connection (it is sent over TLS only), and kept in the
+player's data folder beside the known servers. ``mor-text key`` prints it with
+:func:`key_lines`; the window's Settings take one pasted from another machine (:func:`take_key`).
+
+>>> take_key("not a key", Path("/nonexistent/player_key"))
+'A key is 48 characters: 43 letters, digits, - or _, a dot, then 4 more; copy it whole.'
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from game.netcode.player_key import KEY_FILE, KeyFileDamaged, player_key, read_key, save_key
+from game.netcode.ratings_wire import check_key
+from game.settings import data_dir
+
+__all__ = ["KEY_FIELD_NOTE", "KEY_LOST", "key_file", "key_lines", "shown_key", "take_key"]
+
+KEY_LOST = ("Losing this folder (a new computer, a reinstall) loses the key, and your rating with it. "
+            "To play as yourself on another machine, copy the key there: paste it in the game's Settings "
+            "(Player key), or copy the file.")
+KEY_FIELD_NOTE = "Who you are on servers (your rating): paste your key from another machine"
+KEY_SAVED = "Your key is saved: servers know you by it from your next game."
+
+
+def key_file(folder: Path | None = None) -> Path:
+    """Where the key is kept: beside the known servers (``folder``: the player's data folder)."""
+    return (folder if folder is not None else data_dir()) / KEY_FILE
+
+
+def shown_key(path: Path | None = None) -> tuple[str | None, str | None]:
+    """(the key, made now if there is none yet; or None and why in words)."""
+    path = path if path is not None else key_file()
+    try:
+        read_key(path)
+    except KeyFileDamaged as e:
+        return None, (f"The key file {e.path} is damaged: it is left as it is. Fix it or move it away (a new "
+                      f"key is then made), or paste your key in Settings.")
+    except OSError as e:
+        return None, f"Cannot read the key file {path}: {e.strerror or e}."
+    key = player_key(path)
+    if key is None:
+        return None, f"Cannot read the key file {path}."
+    return key, None
+
+
+def key_lines(path: Path | None = None) -> list[str]:
+    """What ``mor-text key`` prints: the key, where it is kept, and how not to lose it."""
+    path = path if path is not None else key_file()
+    key, why = shown_key(path)
+    if key is None:
+        return [why or "No key."]
+    return [key, "",
+            f"This is your player key: servers know you by it (your rating follows it), your nickname is only "
+            f"your name at a table. It is sent over encrypted connections only, and kept in {path}.",
+            KEY_LOST, "Keep it to yourself: whoever has it plays as you."]
+
+
+def take_key(text: str, path: Path | None = None) -> str | None:
+    """Keep a key typed or pasted (e.g. from another machine): None when kept, else why not in
+    words (nothing changed then)."""
+    key = text.strip()
+    why = check_key(key)
+    if why is not None:
+        return why
+    try:
+        save_key(path if path is not None else key_file(), key)
+    except OSError as e:
+        return f"Could not save the key: {e.strerror or e}."
+    return None
