@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from game.client.flow.presence import stopped_heading, stopped_words
+from game.client.flow.presence import back_words, stopped_heading, stopped_words
 
 from .art import fonts
 from .backdrop import FADED, INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_lines, dim, panel, tracked, wrap
@@ -51,6 +51,11 @@ class ConnectionOverlay(PaintedScene):
         if self.session.server_stopped:
             return stopped_heading(self.session.match.host_name or None)
         return "Connection lost \u2014 reconnecting"
+
+    @property
+    def note(self) -> str:
+        """What will be back (the board, or the choice of leaders or resources under way)."""
+        return back_words(self.session.stage())
 
     @property
     def failed(self) -> str | None:
@@ -137,7 +142,7 @@ class ConnectionOverlay(PaintedScene):
             small = max(12, round(20 * u))
             lines = wrap(waiting, small, self.card.w - round(80 * u), "italic")[:2]
             y = blit_lines(surface, lines, small, SEPIA, cx, y, "italic", align="center") + round(4 * u)
-        note = tracked("the board will be back as it was", max(11, round(17 * u)), FADED, max(1, round(2 * u)))
+        note = tracked(self.note, max(11, round(17 * u)), FADED, max(1, round(2 * u)))
         surface.blit(note, note.get_rect(midtop=(cx, y + round(4 * u))))
 
     def _head(self) -> tuple[pygame.Rect, int]:

@@ -900,6 +900,23 @@ class TestOverlay:
         frames(app, 2)
         assert isinstance(app.stack.top, WaitingScene)
 
+    def test_a_connection_lost_while_leaders_are_chosen_says_they_come_back_not_the_board(self, app, monkeypatch):
+        """QA: the card said "the board will be back as it was" during the choice of leaders,
+        where there is no board yet."""
+        from game.scenes import overlay as O
+        from game.scenes.router import scene_for
+        drawn: list[str] = []
+        tracked = O.tracked
+        monkeypatch.setattr(O, "tracked", lambda text, *a, **k: (drawn.append(text), tracked(text, *a, **k))[1])
+        s, _g = table_session(app.config, ["Ada", "Bea"], 0)
+        app.stack.push(scene_for(app, s))
+        frames(app, 2)
+        s.match._out.append({"type": "ConnectionLost"})
+        frames(app, 2)
+        assert isinstance(app.stack.top, O.ConnectionOverlay)
+        assert drawn and drawn[-1] == "your leaders will be back to choose from", drawn
+        assert not any("board" in words for words in drawn)
+
     def test_a_failed_reconnection_says_so_and_leave_goes_to_the_title(self, app):
         from game.scenes.title import TitleScene
         from game.scenes.overlay import ConnectionOverlay

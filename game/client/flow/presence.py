@@ -1,9 +1,10 @@
 """Who is at the table, in words, for every front end: a host who stopped hosting on purpose
 (the server says so as it stops, ``UpdateServerStopping``: no crash, the game is kept), and a
-player away and for how long their seat waits (``UpdatePlayerAway``)."""
+player away and for how long their seat waits (``UpdatePlayerAway``), and what comes back when
+a lost connection does."""
 from __future__ import annotations
 
-__all__ = ["away_words", "stopped_heading", "stopped_words"]
+__all__ = ["away_words", "back_words", "stopped_heading", "stopped_words"]
 
 
 def stopped_heading(host_name: str | None) -> str:
@@ -29,3 +30,19 @@ def away_words(player: str, seconds: float) -> str:
     """
     return (f"{player} is away: their seat and turn wait up to {max(0, round(seconds))} s for them; after that "
             f"the game goes on without them until they are back.")
+
+
+BACK = {"leaders": "your leaders will be back to choose from",
+        "resources": "your starting resources will be back to choose",
+        "waiting": "the game will be back where it was"}
+
+
+def back_words(stage: str) -> str:
+    """What comes back with a lost connection, at the game's ``stage`` (see
+    :meth:`~game.client.session.GameSession.stage`): the board once there is one, else what the
+    player was choosing.
+
+    >>> back_words("leaders"), back_words("board")
+    ('your leaders will be back to choose from', 'the board will be back as it was')
+    """
+    return BACK.get(stage, "the board will be back as it was")
