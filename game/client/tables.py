@@ -245,12 +245,16 @@ class Seating:
     ``"failed"`` (:attr:`error` says why in words; :attr:`taken`: the nickname is taken there).
 
     ``wake`` is called (from the thread) when the connection is made or fails: a frame loop
-    that sleeps while nothing happens is woken by it.
+    that sleeps while nothing happens is woken by it. ``host_name`` and ``table_name``: the host
+    and the table as the network's list (or the seat kept) named them, for the words of a lost
+    connection and the seat's record.
     """
 
-    def __init__(self, host: str, port: int, nickname: str, config: Any, wake: Any = None, **where: Any) -> None:
+    def __init__(self, host: str, port: int, nickname: str, config: Any, wake: Any = None, *, host_name: str = "",
+                 table_name: str = "", **where: Any) -> None:
         import threading
         self.host, self.port, self.nickname, self.config = host, port, nickname, config
+        self.names = (host_name, table_name)   # as the network's list (or a kept seat) named them
         self.state = "connecting"
         self.error: str | None = None
         self.warning: IdentityWarning | None = None   # failed: the server is not the one met there before
@@ -278,6 +282,8 @@ class Seating:
         """The session of the match once connected."""
         from .session import GameSession
         self.sent_token = bool(match.token)    # (before the server's answer brings a new one)
+        if any(self.names):          # before the first message: the game is remembered with them
+            match.host_name, match.table_name = self.names
         return GameSession(match, self.config, match.nickname)
 
     def _answered(self, session: Any) -> bool:

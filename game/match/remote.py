@@ -158,9 +158,10 @@ class RemoteMatch(Match):
         if self._remembered or not self.token:
             return
         players = [str(p.get("nickname")) for p in m.get("players") or () if isinstance(p, dict)]
+        names = {"host_name": self.host_name, "table_name": self.table_name}   # as the network's list said
         remember_unfinished(self.games_file, self._seat_key, {
             "host": self.host, "port": self.port, "nickname": self.nickname, "players": players,
-            "at": time.time()})
+            "at": time.time(), **{k: v for k, v in names.items() if v}})
         self._remembered = True
 
     @property

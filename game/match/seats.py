@@ -43,7 +43,8 @@ def save_token(path: Path, key: str, token: str | None) -> None:
 
 UNFINISHED_FILE = "unfinished-games.json"
 """Beside the seat tokens: the games on servers this install has a seat in and that have not ended
-(``"host:port/nickname"`` -> ``{host, port, nickname, players, at}``)."""
+(``"host:port/nickname"`` -> ``{host, port, nickname, players, at}``, and ``host_name`` and
+``table_name`` when the network's list of tables named them)."""
 
 
 def unfinished_games(path: Path | None = None) -> list[tuple[str, dict[str, Any]]]:

@@ -256,8 +256,15 @@ class JoinScene(PaintedScene):
         self.busy = f"Knocking at {hostport(*target)}\u2026"
         self.rebuild()
         from game.client.tables import Seating   # the waiting list: a friend's table, or the Quick game
+        found = getattr(self, "_found", None)
+        if self.rejoin is not None:           # the host and the table as the seat kept them
+            names = (self.rejoin.host_name, self.rejoin.table_name)
+        elif found is not None and (found.address, found.port) == tuple(target):   # as the network's list says
+            names = (found.info.host, found.info.name)
+        else:
+            names = ("", "")
         self.seating = Seating(target[0], target[1], nickname, self.app.config, self.app.wake,
-                               tls_port=self._announced_tls(target))
+                               tls_port=self._announced_tls(target), host_name=names[0], table_name=names[1])
 
     def cancel(self) -> None:
         if self.seating is not None:
@@ -276,7 +283,6 @@ class JoinScene(PaintedScene):
             self.session, self.remote = seating.session, seating.remote
             found = getattr(self, "_found", None)
             if found is not None and (found.address, found.port) == tuple(self._target):   # type: ignore[arg-type]
-                self.remote.table_name, self.remote.host_name = found.info.name, found.info.host
                 self.session.lobby.next_game = found.info.started and not found.info.free   # "Wait for a seat"
             self.busy = "Joining the waiting room\u2026"
         if state == "failed":

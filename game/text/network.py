@@ -64,7 +64,7 @@ class Network:
     def rejoin(self, kept: KeptSeat) -> None:
         """Back to a seat kept at a server, with its token (the server gives the seat back)."""
         self.nickname = kept.nickname
-        self.seat(kept.host, kept.port, rejoin=kept)
+        self.seat(kept.host, kept.port, rejoin=kept, host_name=kept.host_name, table_name=kept.table_name)
 
     # ------------------------------------------------------------------ the network
     def ask_host(self, port: int | None = None) -> None:
@@ -155,7 +155,8 @@ class Network:
         if word.isdigit() and 1 <= int(word) <= len(getattr(self, "found", [])):
             g = self.found[int(word) - 1]
             self._stop_browser()
-            self.seat(g.address, g.port, tls_port=g.info.tls or None)   # announced TLS: asked there at once
+            self.seat(g.address, g.port, tls_port=g.info.tls or None,   # announced TLS: asked there at once
+                      host_name=g.info.host, table_name=g.info.name)
             return
         if word.split()[0] == "tables":
             self.show_tables(text.split(None, 1)[1] if len(text.split()) > 1 else "")
@@ -276,7 +277,7 @@ class Network:
         self.choices = []
         rejoin = where.pop("rejoin", None)             # a kept seat asked back (see rejoin)
         from_tables = where.pop("from_tables", False)  # asked from the list of a server's tables
-        at_table = bool(where.keys() - {"tls_port"})   # a table asked for (else the waiting list)
+        at_table = bool(where.keys() - {"tls_port", "host_name", "table_name"})   # a table asked for (else the queue)
         again = (self.menu if rejoin else
                  (lambda: self.show_tables(hostport(host, port))) if at_table or from_tables else self.join_menu)
         self._seat_again = again

@@ -61,10 +61,12 @@ def test_the_title_offers_every_seat_kept_at_a_server(tmp_path):
         close(walk.app)
 
 
-def _kept_seat(server, data: Path, nick: str = "Ada") -> None:
+def _kept_seat(server, data: Path, nick: str = "Ada", host_name: str = "") -> None:
     """``nick`` sits in a game at ``server`` (against a bot) from this computer, and closes it: the
-    seat is kept there, and remembered here."""
+    seat is kept there, and remembered here (``host_name``: the host, as the network's list named
+    them when the seat was taken)."""
     match = RemoteMatch("127.0.0.1", server.address[1], nick, token_file=data / "seats.json")
+    match.host_name, match.table_name = host_name, f"{host_name}'s table" if host_name else ""
     session = GameSession(match, default_config(), nick)
     end = time.monotonic() + 10
     asked = False
@@ -160,6 +162,22 @@ def test_a_seat_given_back_unasked_says_why(server, tmp_path):
         walk.press("Join")
         walk.until(lambda: walk.scene in GAME, 15, "the old game")
         _says_why_seated(walk, f"127.0.0.1:{port}", "the Quick game")
+    finally:
+        close(walk.app)
+
+
+def test_a_seat_taken_back_from_the_title_names_the_host_who_stops(server, tmp_path):
+    """QA: a seat taken from the title's list of kept seats said "The host stopped hosting the
+    game": the host's name is kept with the seat, and said."""
+    _kept_seat(server, tmp_path / "data", "Bea", host_name="Ada")
+    walk = start(nickname="Bea")
+    try:
+        walk.press("Return to your game at")
+        walk.until(lambda: walk.scene in GAME, 15, "the old game")
+        server.stop()                                    # what Ada's Stop hosting does
+        walk.until_scene("ConnectionOverlay", 15)
+        walk.until(lambda: walk.app.stack.top.session.server_stopped, 10, "stopped on purpose")
+        assert walk.app.stack.top.heading == "Ada stopped hosting the game"
     finally:
         close(walk.app)
 

@@ -3,10 +3,14 @@ a player whose terminal closed mid-game takes the seat back by its number, and h
 happened meanwhile; a server that no longer answers is said so, and the menu comes again."""
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from support.text import at_server, text_client
 from support.wait import until
+
+from game.client.flow.seats import kept_seats
+from game.match.seats import remember_unfinished
 
 
 @pytest.mark.timeout(60)
@@ -54,3 +58,38 @@ def test_a_guest_is_told_the_host_stopped_hosting_not_that_the_connection_was_lo
         assert not said.has("The connection to the server was lost")
     finally:
         bea.close()
+
+
+@pytest.mark.timeout(60)
+def test_a_seat_taken_back_from_the_menu_names_the_host_who_stops(server, tmp_path):
+    """QA: a seat taken from the list of kept seats said "The host stopped hosting…": the host's
+    name, as the network's list gave it when the seat was taken, was not kept with the seat."""
+    data = tmp_path / "data"
+    bea, said = at_server(server, "Bea", data)
+    match = bea.shell.session.match
+    match.host_name, match.table_name = "Ada", "Ada's table"    # as the network's list named them
+    bea.line("players 2 easy")
+    until(lambda: said.has("Choose the 2 leaders you keep"), bea.tick)
+    bea.close()
+    record = next(iter(orjson.loads((data / "unfinished-games.json").read_bytes()).values()))
+    assert (record["host_name"], record["table_name"]) == ("Ada", "Ada's table")
+
+    again, said = text_client("Someone", data)
+    try:
+        again.line("1")                                    # Return to your game at …
+        until(lambda: said.has("Choose the 2 leaders you keep"), again.tick)
+        server.stop()                                      # what Ada's Stop hosting does
+        until(lambda: said.has("stopped hosting the game"), again.tick)
+        line = next(line for line in said if "stopped hosting the game" in line)
+        assert line.startswith("Ada stopped hosting the game. On purpose, not a crash"), line
+    finally:
+        again.close()
+    record = next(iter(orjson.loads((data / "unfinished-games.json").read_bytes()).values()))
+    assert record["host_name"] == "Ada"                   # kept when the seat was taken back
+
+
+def test_a_seat_kept_before_host_names_were_still_loads(tmp_path):
+    remember_unfinished(tmp_path / "unfinished-games.json", "h:1/Ada",
+                        {"host": "h", "port": 1, "nickname": "Ada", "players": ["Ada", "Bea"], "at": 1})
+    seat = kept_seats(tmp_path)[0]
+    assert (seat.host_name, seat.table_name, seat.others) == ("", "", ["Bea"])

@@ -45,11 +45,15 @@ class KeptSeat:
     nickname: str
     players: tuple[str, ...] = ()
     at: float = 0.0           # when it was last remembered (newest first)
+    host_name: str = ""       # the host's name and the table's, as the network's list said ("": not known)
+    table_name: str = ""
 
     @classmethod
     def from_record(cls, key: str, record: dict[str, Any]) -> "KeptSeat":
+        """The seat of one record of the unfinished games (one kept before the host's name was, too)."""
         return cls(key, record["host"], record["port"], record["nickname"],
-                   tuple(str(p) for p in record.get("players") or ()), float(record.get("at") or 0))
+                   tuple(str(p) for p in record.get("players") or ()), float(record.get("at") or 0),
+                   str(record.get("host_name") or ""), str(record.get("table_name") or ""))
 
     @property
     def where(self) -> str:
