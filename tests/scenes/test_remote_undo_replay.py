@@ -12,7 +12,8 @@ from game.rules import default_config
 from game.rules.playout import choose
 from game.rules.views import player_view
 from game.scenes.app import App
-from game.scenes.replay import ReplayScene, watch_finished
+from game.scenes.fetch_replay import watch_finished
+from game.scenes.replay import ReplayScene
 from support.remote import solo_session
 from support.wait import pump_until
 

@@ -17,7 +17,8 @@ from game.rules import default_config
 from game.rules.playout import choose, random_game
 from game.scenes.app import App
 from game.scenes.title import TitleScene
-from game.scenes.replay import PastGamesScene, ReplayScene
+from game.scenes.past_games import PastGamesScene
+from game.scenes.replay import ReplayScene
 from game.client import board_input as BI
 
 CFG = default_config()
