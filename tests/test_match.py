@@ -17,7 +17,7 @@ GAME = Path(__file__).resolve().parents[1] / "game"
 CFG = default_config()
 MEMBERS = ("nickname", "config", "bots", "on_message", "supports_undo", "supports_chat", "supports_resync", "host",
            "port", "host_name", "table_name", "send", "poll", "close", "shutdown", "undo", "chat", "resync",
-           "replay_record", "fetch_replay", "secure", "server_fingerprint", "first_meeting")
+           "replay_record", "fetch_replay", "secure", "server_fingerprint", "first_meeting", "hide_watchers")
 
 
 @pytest.mark.parametrize("kind", [LocalMatch, BotMatch, RemoteMatch, ReplayFeed], ids=lambda k: k.__name__)
