@@ -9,7 +9,6 @@ a function of its seed, the results are the same whatever the number of workers.
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import random
 import time
 import traceback
@@ -26,6 +25,7 @@ from . import make_bot
 from .base import Bot, Decision
 from .common import who_acts
 from .hard import CeilingBot
+from .workers import WorkerProcesses
 
 
 @dataclass
@@ -169,8 +169,9 @@ def play_many(specs: Iterable[tuple[Sequence[str], int, int | None]], *, jobs: i
     """Play each game ``(levels, seed, budget)`` of ``specs`` with :func:`play` and yield its
     :class:`Summary`, in the order of ``specs``.
 
-    ``jobs`` > 1 deals the games to that many worker processes (started fresh, ``spawn``: safe
-    whatever threads the caller runs, and stopped when the iterator is closed or fails). The
+    ``jobs`` > 1 deals the games to that many worker processes (:class:`.workers.WorkerProcesses`:
+    spawned, so safe whatever threads the caller runs; they leave a Ctrl-C to the caller and end
+    when the iterator is done, closed or fails). The
     summaries are the same as with ``jobs=1``; only the times differ. ``config`` is the games'
     configuration (default: the standard game).
 
@@ -184,8 +185,12 @@ def play_many(specs: Iterable[tuple[Sequence[str], int, int | None]], *, jobs: i
         for spec in specs:
             yield _play_one(spec, config, bots)
         return
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(min(jobs, len(specs)), initializer=_init_worker, initargs=(config,)) as pool:
-        # ``with`` terminates the workers on the way out, whatever happened (a failed game, a
-        # closed generator, a test's timeout)
-        yield from pool.imap(_in_worker, specs, chunksize=1)
+    pool = WorkerProcesses(min(jobs, len(specs)), initializer=_init_worker, initargs=(config,))
+    try:
+        futures = [pool.submit(_in_worker, spec) for spec in specs]
+        for future in futures:
+            yield future.result()
+    finally:
+        # the workers end on the way out, whatever happened (a failed game, a closed generator, a
+        # Ctrl-C, which they leave to us): a game under way is cut short
+        pool.shutdown(wait=True, cancel_futures=True)

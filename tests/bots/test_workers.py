@@ -122,3 +122,51 @@ def test_a_pool_shut_down_under_a_job_cancels_it_at_once_and_refuses_the_next_as
     assert isinstance(nap.exception(5), cf.CancelledError)
     with pytest.raises(RuntimeError, match="after shutdown"):
         pool.submit(os.getpid)
+
+
+ARENA_OWNER = """
+import multiprocessing, signal
+from game.bots.arena import play_many
+
+
+def leave(signum, frame):
+    raise KeyboardInterrupt
+
+
+def main():
+    signal.signal(signal.SIGTERM, leave)
+    games = play_many([(["easy"] * 4, 500 + i, None) for i in range(2000)], jobs=2)
+    try:
+        next(games)
+        print("playing", *[p.pid for p in multiprocessing.active_children()], flush=True)
+        for _ in games:
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        games.close()
+    print("closed", flush=True)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_ctrl_c_to_a_batch_of_bot_games_ends_its_workers_without_a_word(tmp_path):
+    """``arena.play_many`` (bench/bots.py's batches) deals its games to the same workers: a Ctrl-C
+    to the group while they play reaches the owner alone, which ends them; none prints a
+    ``KeyboardInterrupt`` traceback (the standard pool's workers each printed one)."""
+    script = tmp_path / "batch.py"
+    script.write_text(ARENA_OWNER)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env, start_new_session=True)
+    with reaped(proc):
+        said, *workers = proc.stdout.readline().split()
+        assert said == "playing" and len(workers) == 2 and all(alive(int(w)) for w in workers)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0 and out.splitlines()[-1] == "closed", (out, err)
+    assert err == ""
+    assert wait_for(lambda: not any(alive(int(w)) for w in workers), 5)
