@@ -3,8 +3,9 @@
 :class:`WorkerProcesses` is a :class:`concurrent.futures.Executor` over ``workers`` spawned
 processes, each fed its jobs one at a time over a pipe of its own. It is made for the bots'
 worker (:class:`game.bots.driver.BotPool`), the hint's and the arena's batches of games
-(:func:`game.bots.arena.play_many`), whose owner is a game window, a terminal, a server or a bench, and it differs from :class:`~concurrent.futures.ProcessPoolExecutor` in
-what happens at the end:
+(:func:`game.bots.arena.play_many`), whose owner is a game window, a terminal, a server or a
+bench, and it differs from :class:`~concurrent.futures.ProcessPoolExecutor` in what happens at
+the end:
 
 - **The owner decides.** A worker ignores SIGINT, SIGTERM and SIGHUP: a Ctrl-C typed in the
   terminal (the whole foreground process group gets it), a ``kill`` of the group or a closed
