@@ -49,6 +49,11 @@ class OpenTable:
     seated: tuple[tuple[str, int | None], ...] = ()   # the people seated and their ratings (None: no key)
 
     @property
+    def rated(self) -> bool:
+        """Whether someone seated there has a rating (a server of ours, over TLS, keys)."""
+        return any(rating is not None for _, rating in self.seated)
+
+    @property
     def seated_words(self) -> str:
         """Who sits there, each with their rating: e.g. "Ada (rated 12), Bea (unrated)"."""
         return ", ".join(f"{name} ({rating_words(rating)})" for name, rating in self.seated)

@@ -297,6 +297,8 @@ class Ratings:
         p = self.of.get(s)
         if p is None and key is not None and s.tls and W.check_key(key) is None:
             p = self.store.find(key)
+            if p is None:     # a key not seen yet: a new player's line (nothing is kept for asking)
+                you = {"place": None, "rating": round(Player(0, "").ordinal), "games": 0, "soloBest": None}
         if p is not None:
             you = {"place": self.store.place(p), "rating": p.shown, "games": p.games, "soloBest": p.solo_best}
         top = self._top_json()

@@ -17,6 +17,8 @@ from game.client.flow.seats import (KeptSeat, ask_before_seating, asked_words, f
                                     why_seated)
 from game.settings import GAME_PORT
 
+from .standings import say_ratings
+
 if TYPE_CHECKING:
     from game.client.flow.questions import Question
     from game.client.session import GameSession
@@ -130,7 +132,8 @@ class Network:
                 self.say(f"Cannot look for tables on this network: {e}.")
         self.say("Looking for tables on this network… Say list to see what is found, or type an address "
                  f"(host or host:port; the port is {GAME_PORT} if you leave it out) to join its waiting room, "
-                 "or tables and an address for a server's named tables. Say menu to go back.")
+                 "or tables and an address for a server's named tables (ratings and an address for its "
+                 "leaderboard). Say menu to go back.")
         self.choices = []
         self.question = self._join_answer
 
@@ -161,6 +164,9 @@ class Network:
         if word.split()[0] == "tables":
             self.show_tables(text.split(None, 1)[1] if len(text.split()) > 1 else "")
             return
+        if word.split()[0] == "ratings":
+            self.show_ratings(text.split(None, 1)[1] if len(text.split()) > 1 else "")
+            return
         self._stop_browser()
         self.join_address(text)
 
@@ -173,6 +179,17 @@ class Network:
             self.menu()
             return
         self.seat(host, port)
+
+    def show_ratings(self, address: str) -> None:
+        """The leaderboard of the server at ``address`` (:mod:`.standings`), then the join menu's question."""
+        from game.client.address import parse_address
+        try:
+            host, port = parse_address(address, GAME_PORT)
+        except ValueError as e:
+            self.say(f"{e} (Say ratings and the server's address.)")
+        else:
+            say_ratings(self.say, host, port, self.data_dir)
+        self.question = self._join_answer
 
     # a server's tables ----------------------------------------------------------------
     def show_tables(self, address: str) -> None:
@@ -212,7 +229,8 @@ class Network:
             for i, t in enumerate(listing.tables):
                 host_words = f", opened by {t.host}" if t.host else ""
                 private = " Private: it needs its invite code." if t.private else ""
-                self.say(f"{i + 1}. {t.name}{host_words}: {t.seats_words}.{private}")
+                seated = f" ({t.seated_words})" if t.rated else ""
+                self.say(f"{i + 1}. {t.name}{host_words}: {t.seats_words}{seated}.{private}")
         self._playing = list(listing.playing)
         if listing.playing:
             self.say("Games being played, to watch (say watch and a number):")
@@ -223,7 +241,8 @@ class Network:
         self.say(("Say a number to sit at a table, " if listing.tables else "Say ")
                  + "new and a name to open one (new Ada's game 3 private: 3 seats, by invite code), "
                  f"code and an invite code for a private table, quick for the Quick game ({queue}), "
-                 "watch and a number, a name or an invite code to watch a table, tables to look again, or menu.")
+                 "watch and a number, a name or an invite code to watch a table, ratings for the leaderboard, "
+                 "tables to look again, or menu.")
         self._tables_tls = listing.tls_port    # where it speaks TLS: a seat is asked there at once
         self.question = lambda answer: self._tables_answer(host, port, list(listing.tables), answer)
 
@@ -236,6 +255,9 @@ class Network:
             self.menu()
         elif word in ("tables", "list"):
             self.show_tables("")
+        elif word == "ratings":
+            say_ratings(self.say, host, port, self.data_dir, self._tables_tls)
+            again()
         elif word == "quick":
             self.seat(host, port, tls_port=self._tables_tls, from_tables=True)
         elif word == "code" and len(words) > 1:

@@ -54,6 +54,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="where games are saved (default: the game's data folder)")
     parser.add_argument("--bot-pace", metavar="SECONDS", type=float,
                         help="seconds between the computer players' moves (default: the saved setting)")
+    parser.add_argument("command", nargs="?", choices=["key"],
+                        help="key: print your player key (who you are on servers: your rating follows it), "
+                             "where it is kept and how to copy it to another machine, then exit")
     return parser.parse_args(argv)
 
 
@@ -208,6 +211,10 @@ def main(argv: list[str] | None = None) -> int:
                   f"punctuation, with no control characters.", file=sys.stderr)
             return 2
         args.name = name
+    if args.command == "key":
+        from game.client.keys import key_file, key_lines
+        print("\n".join(key_lines(key_file(args.data_dir))))
+        return 0
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     # Ctrl-C leaves the game (see Terminal.run) even when whatever started us ignored it (a
     # launcher, a test runner's worker): an ignored SIGINT is inherited, and the player would be stuck
