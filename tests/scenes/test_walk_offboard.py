@@ -210,10 +210,12 @@ def test_the_replay_opens_at_the_deal_and_steps_like_a_media_player(size, monkey
         on = _status(words)
         assert "turn 2 of" in on, on
         moved = int(on.split("move ")[1].split(" ")[0])
+        turns = int(on.split("turn 2 of ")[1].split(",")[0])
+        walk.click(_button(walk, "\u2039 Previous turn").rect.center)     # a whole turn back: seed 3's
+        assert _status(words) == f"Replay \u2014 turn 1 of {turns}, move 1 of {total}"   # turn 1 is moves 1-2
+        walk.click(_button(walk, "Next turn \u203a").rect.center)
         walk.click(_button(walk, "\u2039").rect.center)                     # ‹ : one move back
-        assert _status(words).endswith(f"move {moved - 1} of {total}")
-        walk.click(_button(walk, "\u2039 Previous turn").rect.center)
-        assert "turn 1 of" in _status(words) or "the deal" in _status(words)
+        assert _status(words) == f"Replay \u2014 turn 1 of {turns}, move {moved - 1} of {total}"
         # each control's tooltip (all enabled in mid-game): wide, one or two lines, clear of the controls
         walk.click(_button(walk, "Next turn \u203a").rect.center)
         walk.click(_button(walk, "\u203a").rect.center)
