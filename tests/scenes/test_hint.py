@@ -2,7 +2,6 @@
 plan the player would have built by hand, with the bot's reason; confirmed like any plan."""
 from __future__ import annotations
 
-import copy
 import os
 import random
 import time
@@ -10,13 +9,14 @@ import time
 import pygame
 import pytest
 
+from support.bot_games import a_rearranging_decision
 from support.table import Table, mid_game
 
 from game.bots import make_bot
 from game.bots.driver import BotPool
 from game.match import LocalMatch
 from game.rules import default_config, player_view
-from game.rules.actions import ReqActivateProductions, ReqBuyDevCard, ReqTakeFromMarket
+from game.rules.actions import ReqBuyDevCard, ReqTakeFromMarket
 from game.rules.shadow import shadow_game
 from game.client import hint as H
 from game.scenes.app import App
@@ -135,60 +135,6 @@ def test_a_stale_hint_is_dropped_and_back_drops_a_hint(tmp_path):
     assert board.plan is not None and not getattr(board.plan, "why", None)
 
 
-def test_each_kind_of_request_becomes_its_plan():
-    """Across seeded games: the plan built for a bot's request sends the same request (market,
-    purchase) or one the engine accepts with the same effect on the player's resources."""
-    rng = random.Random(5)
-    bot = make_bot("medium", CFG)
-    kinds = set()
-    for seed in range(6):
-        game = mid_game(["Ada", "Bruno"], 40 + seed, 20 + 10 * seed)
-        for _ in range(30):
-            if game.ended:
-                break
-            nick = game.current_player.nickname
-            view = player_view(game, nick)
-            decision = bot.decide(view, nick, rng)
-            sh = shadow_game(view, CFG, nick)
-            plan = H.plan_for(decision.action, decision.why, sh, sh.player(nick))
-            assert plan.why == decision.why
-            kinds.add(type(plan).__name__)
-            req = plan.request()
-            if isinstance(decision.action, (ReqTakeFromMarket, ReqBuyDevCard)):
-                assert req == decision.action
-            elif isinstance(decision.action, ReqActivateProductions):
-                mine, theirs = copy.deepcopy(game), copy.deepcopy(game)
-                mine.apply(nick, req)
-                theirs.apply(nick, decision.action)
-                assert mine.player(nick).resource_totals() == theirs.player(nick).resource_totals()
-            else:
-                assert req == decision.action and plan.text
-            game.apply(nick, decision.action)
-    assert {"MarketPlan", "BuyPlan", "HintPlan"} <= kinds, kinds
-
-
-def a_rearranging_decision():
-    """A seeded game between two medium bots, just before a decision that rearranges the
-    warehouse for a market take (``Decision.then``): (that game, who decides, the decision)."""
-    from game.bots import arena
-    before: list = [None]
-    found: list = []
-
-    def seen(game, nick, decision):
-        if found:
-            return
-        if decision.then:
-            found.append((before[0], nick, decision))
-        before[0] = copy.deepcopy(game)
-
-    arena.play(CFG, ["medium", "medium"], 1, on_decision=seen)
-    assert found, "the seeded game has no rearranging decision any more: choose another seed"
-    game, nick, decision = found[0]
-    assert player_view(game, nick) and decision.action == make_bot("medium", CFG).decide(
-        player_view(game, nick), nick, random.Random()).action
-    return game, nick, decision
-
-
 def test_a_hint_that_rearranges_the_warehouse_first_is_one_plan_with_the_take_it_is_for():
     """QA: Confirm on 'Rearrange the warehouse first…' did the swap alone, and the next Hint often
     proposed another swap: the player needed three hints for one take. Now the rearranging and
@@ -230,21 +176,3 @@ def test_a_hint_that_rearranges_the_warehouse_first_is_one_plan_with_the_take_it
     sent = [h for h in game.history[before:] if h[1] == nick]
     assert len(sent) == 1 + len(decision.then)      # the swaps and the take, from one Confirm
     assert game.main_done
-
-
-def test_a_rearranging_decision_keeps_its_take_through_a_worker_process():
-    from game.bots.driver import BotPool, Job
-    game, nick, decision = a_rearranging_decision()
-    pool = BotPool(CFG, processes=True)
-    got = []
-    try:
-        import threading
-        done = threading.Event()
-        pool.submit(Job(nick, "medium", player_view(game, nick), "s", 0, 0, None, CFG.path),
-                    lambda a: (got.append(a), done.set()))
-        assert done.wait(60)
-    finally:
-        pool.close()
-    answer = got[0]
-    assert answer is not None and pool.mode == "processes" and answer.pid
-    assert (answer.action, answer.then) == (decision.action, decision.then)
