@@ -37,13 +37,13 @@ GENERIC_USERS = frozenset({"root", "user", "admin", "administrator", "guest", "p
 
 
 def default_nickname() -> str:
-    """A fresh install's nickname, different from one machine to the next so that two new players
-    do not clash at a LAN table: the account's name when it is a person's ("alice" gives "Alice"),
-    else "Player" and three digits that stay the same on this machine."""
+    """A fresh install's nickname: the account's name when it is a person's ("alice" gives
+    "Alice"), else "Player" and three digits drawn from the operating system, never from the
+    game's seeded random (two windows on one machine, started with the same ``MOR_SEED``, do not
+    share one). It is kept once the settings are saved (by the player, or on joining or hosting a
+    table)."""
     import getpass
-    import hashlib
-    import socket
-    import uuid
+    import secrets
     try:
         account = getpass.getuser()
     except Exception:            # no user name in the environment (some services, some Windows setups)
@@ -52,12 +52,7 @@ def default_nickname() -> str:
     if (account and account.lower() not in GENERIC_USERS and len(account) <= 16 and account.isprintable()
             and any(ch.isalpha() for ch in account)):
         return account[:1].upper() + account[1:]
-    try:
-        host = socket.gethostname()
-    except OSError:
-        host = ""
-    digest = hashlib.sha256(f"{host}|{uuid.getnode()}|{account}".encode()).digest()
-    return f"Player {100 + int.from_bytes(digest[:4], 'big') % 900}"
+    return f"Player {100 + secrets.randbelow(900)}"
 
 
 @dataclass

@@ -242,32 +242,37 @@ def test_continue_on_a_damaged_save_asks_in_words_and_starts_anew(tmp_path):
 
 
 # ---------------------------------------------------------------------------- nicknames
-def test_a_fresh_install_gets_a_nickname_of_its_own(monkeypatch):
+def test_a_fresh_install_gets_a_nickname_of_its_own(monkeypatch, tmp_path):
+    """QA: two windows on one machine, started with the same MOR_SEED, had the same default
+    nickname. Each fresh install draws its own from the OS (not the game's seeded random)."""
     import getpass
-    import socket as sock
+    import random
 
-    from game.settings import Settings, default_nickname
+    from game.settings import Settings
     monkeypatch.setattr(getpass, "getuser", lambda: "alice")
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / "alice"))
     assert Settings.load().nickname == "Alice"                 # a person's account: their name
     monkeypatch.setattr(getpass, "getuser", lambda: "root")    # an account every machine has
-    names = set()
-    for host in ("kitchen-laptop", "den-pc", "attic"):
-        monkeypatch.setattr(sock, "gethostname", lambda h=host: h)
-        names.add(default_nickname())
-        assert default_nickname() == default_nickname()        # the same every time on one machine
-    assert len(names) == 3 and all(n.startswith("Player ") and n != "Player" for n in names)
+    monkeypatch.setenv("MOR_SEED", "7")
+    names = []
+    for n in range(5):                                         # five fresh installs on this machine
+        monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path / f"install-{n}"))
+        random.seed(7)
+        names.append(Settings.load().nickname)
+    assert len(set(names)) > 1, names                          # (all five alike: 1 chance in 900^4)
+    assert all(n.startswith("Player ") and n[7:].isdigit() for n in names), names
 
 
 @pytest.mark.timeout(60)
 def test_two_fresh_installs_at_one_table_one_click_joins_the_second_under_another_name():
-    """Two apps with the same (fresh) settings, so the same default nickname: the guest's join is
-    refused by name, and the join page offers to join as another name ("Player 2" for "Player",
-"Player 695" for "Player 694"), which seats them."""
+    """Two apps with the same nickname (two windows of one account, "Alice"): the guest's join is
+    refused by name, and the join page offers to join as another name ("Alice 2" for "Alice",
+    "Player 695" for "Player 694"), which seats them."""
     host, guest = _start(name="host"), _start(name="guest")
     port = _free_port()
     host.app.settings.server_port = port
+    host.app.settings.nickname = guest.app.settings.nickname = "Alice"
     try:
-        assert host.app.settings.nickname == guest.app.settings.nickname != "Player"
         host.press("Host a LAN game")
         host.until_scene("LobbyScene")
         guest.press("Join a game")
