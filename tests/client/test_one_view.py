@@ -325,33 +325,24 @@ class Table:
             self.r.checked += 1
 
 
-@pytest.fixture(scope="module")
-def played() -> dict[tuple, Result]:
-    out = {}
-    for players, seed, levels, leaver in GAMES:
-        result = Result()
-        table = Table(players, seed, levels, leaver, result)
-        table.play()
-        if result.ended:
-            table.check_replay()
-        out[(players, seed)] = result
-    return out
-
-
-@pytest.mark.parametrize("players,seed", [(g[0], g[1]) for g in GAMES])
-def test_the_board_is_the_same_however_it_was_built(played, players, seed):
-    r = played[(players, seed)]
-    assert r.ended, "the game did not end"
-    assert r.checked > 50
-    firsts = {}   # the first difference in each part of the picture (the game, the kept leaders, ...)
-    for line in r.mismatches:
-        firsts.setdefault(line.split(": .", 1)[1].split(".", 1)[0], line)
-    assert not r.mismatches, f"{len(r.mismatches)} differences, the first of each part:\n" + "\n".join(firsts.values())
-
-
-def test_the_games_go_through_what_the_comparison_claims(played):
+def test_the_board_is_the_same_however_it_was_built_and_the_games_go_through_what_that_claims():
+    """Every game of GAMES, compared at every step; then what the comparison claims to have gone
+    through (leaders played and discarded of every kind, undo, hints, every level, reports,
+    rejoins). One test, not one per game: each of the two xdist workers played all five games
+    for a module fixture shared by tests it split between them."""
     total = Result()
-    for r in played.values():
+    for players, seed, levels, leaver in GAMES:
+        r = Result()
+        table = Table(players, seed, levels, leaver, r)
+        table.play()
+        assert r.ended, f"{players} players, seed {seed}: the game did not end"
+        table.check_replay()
+        assert r.checked > 50, (players, seed)
+        firsts = {}   # the first difference in each part of the picture (the game, the kept leaders, ...)
+        for line in r.mismatches:
+            firsts.setdefault(line.split(": .", 1)[1].split(".", 1)[0], line)
+        assert not r.mismatches, f"{players} players, seed {seed}: {len(r.mismatches)} differences, " \
+                                 f"the first of each part:\n" + "\n".join(firsts.values())
         total.undone += r.undone
         total.played += r.played
         total.discarded += r.discarded
