@@ -41,6 +41,7 @@ import os
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -197,13 +198,14 @@ def bot_frames(mode: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def bots_part(rounds: int = 3) -> dict:
+def bots_part(rounds: int = 3, side_by_side: int = 1) -> dict:
     """The three modes, interleaved ``rounds`` times (the machine's load varies); each figure is
-    the median of its rounds."""
+    the median of its rounds (``side_by_side``: modes measured at once, for ``--quick`` only)."""
     runs: dict[str, list[dict]] = {"none": [], "thread": [], "process": []}
-    for _ in range(rounds):
-        for m in runs:
-            runs[m].append(bot_frames(m))
+    with ThreadPoolExecutor(side_by_side) as pool:
+        for _ in range(rounds):
+            for m, res in zip(runs, pool.map(bot_frames, runs)):
+                runs[m].append(res)
     res = {m: {k: sorted(r[k] for r in rs)[len(rs) // 2] for k in rs[0]} for m, rs in runs.items()}
     for m, r in res.items():
         print(f"board at 60 fps, the hard bot thinking {'nowhere' if m == 'none' else 'in a ' + m}: "
@@ -416,12 +418,20 @@ def main() -> None:
                           "cached_pictures_mb": round(res["1600x900"]["cached"], 1),
                           "load_avg": round(os.getloadavg()[0], 2)}))
         return
-    ff = first_frame(1 if args.quick else 3)
-    fr = frames()
-    bots = bots_part(1 if args.quick else 3)
-    whole = whole_game(most_turns=1 if args.quick else 0)
-    whole_hd = whole if args.quick else whole_game((1920, 1080))
-    title, board = idle("title", args.idle_seconds), idle("board", args.idle_seconds)
+    if args.quick:      # the parts side by side (each is its own process): a check of the way, not figures
+        with ThreadPoolExecutor(3) as pool:
+            parts = [pool.submit(first_frame, 1), pool.submit(frames), pool.submit(bots_part, 1, 3),
+                     pool.submit(whole_game, most_turns=1), pool.submit(idle, "title", args.idle_seconds),
+                     pool.submit(idle, "board", args.idle_seconds)]
+            ff, fr, bots, whole, title, board = (part.result() for part in parts)
+        whole_hd = whole
+    else:               # one part at a time: each measures the machine as a player's would be
+        ff = first_frame(3)
+        fr = frames()
+        bots = bots_part(3)
+        whole = whole_game()
+        whole_hd = whole_game((1920, 1080))
+        title, board = idle("title", args.idle_seconds), idle("board", args.idle_seconds)
     print(f"first frame: {ff:.3f} s (best of 3)")
     print(f"4-player board at 1600x900: p50 {fr['p50']:.2f} ms, p95 {fr['p95']:.2f} ms; peak RSS {fr['rss']:.0f} MB")
     for size, wg in (("1600x900", whole),) if args.quick else (("1600x900", whole), ("1920x1080", whole_hd)):
