@@ -317,13 +317,17 @@ class App:
             scene.ui.draw_ui(self.window)
         if self.notice is not None:
             if self.notice.left() > 0:
-                draw_notice(self.window, self.notice)
+                top = self.stack.top
+                draw_notice(self.window, self.notice, top.notice_top() if top is not None else None)
             else:
                 self.notice = None
 
     def tell(self, words: str) -> None:
         """Show ``words`` over whatever page is on top for a few seconds (see :mod:`.notice`),
-        from the next frame on: the page a scene hands over to shows them on its first frame."""
+        from the next frame on: the page a scene hands over to shows them on its first frame.
+        Words told before the frame that would show the last ones are shown with them."""
+        if self.notice is not None and self.notice.until is None and words not in self.notice.words:
+            words = f"{self.notice.words} {words}"
         self.notice = Notice(words)
         self.wake()
 
@@ -339,6 +343,11 @@ class App:
         elif event.type == pygame.WINDOWFOCUSGAINED:
             self.focused = True
             pygame.display.set_caption(TITLE)
+        notice = self.notice
+        if (event.type == pygame.MOUSEBUTTONDOWN and notice is not None and notice.rect is not None
+                and notice.rect.collidepoint(event.pos)):
+            self.notice = None             # a click on the notice puts it away (and does nothing else)
+            return
         top = self.stack.top
         if top is None:
             return

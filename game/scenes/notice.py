@@ -1,10 +1,12 @@
 """A few words over whatever page is on top, for a few seconds: what the app tells the player
-once, as a page hands over to the next (why the server seated them where it did), so that it is
-on the first frame of that page whichever it is (the board, the choice of leaders, …).
+once, as a page hands over to the next (why the server seated them where it did, who is away),
+so that it is on the first frame of that page whichever it is (the board, the choice of leaders, …).
 
 :class:`Notice` is the words and when they go; :func:`draw_notice` paints them on a strip of
-paper at the top of the window. The app keeps one (:meth:`game.scenes.app.App.tell`) and draws
-it after the scenes; it wakes for the frame that takes it away.
+paper at the top centre of the page, below what the page keeps in view (the board's top bar: see
+:meth:`game.scenes.scene.Scene.notice_top`). The app keeps one (:meth:`game.scenes.app.App.tell`),
+draws it after the scenes and puts it away at a click on it; it wakes for the frame that takes it
+away.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from .art import fonts
 from .backdrop import INK, OXBLOOD, PANEL, blit_lines, wrap
 from .scene import unit_of
 
-SECONDS = 12.0
+SECONDS = 8.0
 """How long a notice stays up (it reads in a few seconds; the board's log keeps it too)."""
 
 
@@ -38,9 +40,9 @@ class Notice:
         return max(0.0, self.until - (time.monotonic() if now is None else now))
 
 
-def draw_notice(surface: pygame.Surface, notice: Notice) -> pygame.Rect:
-    """Paint ``notice`` on a strip of paper at the top centre of ``surface``; returns the strip.
-    The first time starts its clock."""
+def draw_notice(surface: pygame.Surface, notice: Notice, top: int | None = None) -> pygame.Rect:
+    """Paint ``notice`` on a strip of paper at the top centre of ``surface`` (from ``top`` down,
+    when the page keeps what is above in view); returns the strip. The first time starts its clock."""
     if notice.until is None:
         notice.until = time.monotonic() + SECONDS
     w, _h = surface.get_size()
@@ -51,7 +53,7 @@ def draw_notice(surface: pygame.Surface, notice: Notice) -> pygame.Rect:
     font = fonts.font(size, "italic")
     width = max((font.size(line)[0] for line in lines), default=0)
     strip = pygame.Rect(0, 0, width + 2 * pad, len(lines) * round(size * 1.18) + 2 * pad)
-    strip.midtop = (w // 2, max(4, round(8 * u)))
+    strip.midtop = (w // 2, max(4, round(8 * u)) if top is None else top)
     layer = pygame.Surface(strip.size, pygame.SRCALPHA)
     radius = max(3, round(8 * u))
     pygame.draw.rect(layer, (*PANEL, 245), layer.get_rect(), border_radius=radius)

@@ -204,6 +204,11 @@ class Scene:
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the scene (background and game art); the app draws the widgets on top."""
 
+    def notice_top(self) -> int | None:
+        """Where the app's notice strip (:mod:`.notice`) may begin without hiding what the player
+        needs in view (the board's top bar: whose turn, what to do now); None: the window's top."""
+        return None
+
     def on_ui(self, event: pygame.event.Event) -> Any:
         """A pygame_gui event of this scene's widgets (button pressed, text entered...)."""
 
