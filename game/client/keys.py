@@ -14,15 +14,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from game.netcode.player_key import KEY_FILE, KeyFileDamaged, player_key, read_key, save_key
-from game.netcode.ratings_wire import check_key
+from game.netcode.ratings_wire import KEY_BODY, KEY_CHECK, check_key
 from game.settings import data_dir
 
-__all__ = ["KEY_FIELD_NOTE", "KEY_LOST", "key_file", "key_lines", "shown_key", "take_key"]
+__all__ = ["KEY_FIELD_NOTE", "KEY_LENGTH", "KEY_LOST", "check_key", "current_key", "key_file", "key_lines", "shown_key", "take_key"]
 
+KEY_LENGTH = KEY_BODY + 1 + KEY_CHECK
+"""Characters of a key (:func:`check_key` says what one is)."""
 KEY_LOST = ("Losing this folder (a new computer, a reinstall) loses the key, and your rating with it. "
             "To play as yourself on another machine, copy the key there: paste it in the game's Settings "
             "(Player key), or copy the file.")
-KEY_FIELD_NOTE = "Who you are on servers (your rating): paste your key from another machine"
+KEY_FIELD_NOTE = ("Who you are on servers (your rating follows it). Made at your first game over an encrypted "
+                  "connection; paste here the key of another machine to play as yourself.")
 KEY_SAVED = "Your key is saved: servers know you by it from your next game."
 
 
@@ -45,6 +48,15 @@ def shown_key(path: Path | None = None) -> tuple[str | None, str | None]:
     if key is None:
         return None, f"Cannot read the key file {path}."
     return key, None
+
+
+def current_key(path: Path | None = None) -> str:
+    """The key kept here, to show (none is made for it): "" when there is none yet or it cannot
+    be read (:func:`shown_key` says why)."""
+    try:
+        return read_key(path if path is not None else key_file()) or ""
+    except (OSError, ValueError):
+        return ""
 
 
 def key_lines(path: Path | None = None) -> list[str]:

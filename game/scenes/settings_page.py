@@ -1,5 +1,6 @@
-"""Settings: the nickname, the window, sound, turn confirmation, the computer's pace and the port
-hosting uses; saved with :meth:`game.settings.Settings.save`."""
+"""Settings: the nickname, the window, sound, turn confirmation, the computer's pace, the port
+hosting uses, and the player's key (a key pasted from another machine is checked, and kept by
+:func:`game.client.keys.take_key`); saved with :meth:`game.settings.Settings.save`."""
 from __future__ import annotations
 
 import re
@@ -9,6 +10,7 @@ import pygame
 import pygame_gui
 
 from game.client.address import check_port
+from game.client.keys import KEY_FIELD_NOTE, KEY_LENGTH, check_key, current_key, take_key
 from game.client.words import NICKNAME_MAX
 from game.settings import BOT_PACES
 
@@ -33,8 +35,9 @@ class SettingsScene(PaintedScene):
         self.draft: dict[str, Any] = {
             "nickname": s.nickname, "window_size": tuple(s.window_size), "fullscreen": s.fullscreen,
             "sound": s.sound, "confirm_end_turn": s.confirm_end_turn, "server_port": str(s.server_port),
-            "bot_pace": s.bot_pace,
+            "bot_pace": s.bot_pace, "player_key": current_key(),
         }
+        self.kept_key = self.draft["player_key"]
         if not s.fullscreen:           # the window as it is now (e.g. started with --size WxH)
             self.draft["window_size"] = tuple(app.size)
         elif not fits(self.draft["window_size"], app.screen_size):   # saved on a larger screen
@@ -61,15 +64,19 @@ class SettingsScene(PaintedScene):
         self.sheet = pygame.Rect((w - sw) // 2, round(h * 0.2), sw, min(sh, h - round(h * 0.2) - round(40 * u)))
         label_x = self.sheet.x + round(50 * u)
         field_x = self.sheet.x + round(330 * u)
-        row_h, gap = round(44 * u), round(20 * u)
-        y = self.sheet.y + round(36 * u)
+        row_h, gap = round(44 * u), round(14 * u)
+        y = self.sheet.y + round(30 * u)
         self.rows = {}
-        order = ["nickname", "window_size", "fullscreen", "sound", "confirm_end_turn", "bot_pace", "server_port"]
+        order = ["nickname", "window_size", "fullscreen", "sound", "confirm_end_turn", "bot_pace", "server_port",
+                 "player_key"]
         for key in order:
             self.rows[key] = pygame.Rect(label_x, y, field_x - label_x, row_h)
             field = pygame.Rect(field_x, y, round(250 * u), row_h)
             if key == "nickname":
                 self.entry("nickname", field, self.draft["nickname"], limit=NICKNAME_MAX + 8)
+            elif key == "player_key":       # as wide as the sheet allows: a key is 48 characters
+                self.entry("player_key", pygame.Rect(field_x, y, self.sheet.right - round(40 * u) - field_x, row_h),
+                           self.draft["player_key"], limit=KEY_LENGTH + 16)
             elif key == "server_port":
                 self.entry("server_port", pygame.Rect(field_x, y, round(140 * u), row_h), self.draft["server_port"], 5)
             elif key == "bot_pace":
@@ -99,7 +106,7 @@ class SettingsScene(PaintedScene):
         surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
         labels = {"nickname": "Nickname", "window_size": "Window size", "fullscreen": "Full screen",
                   "sound": "Sound", "confirm_end_turn": "Confirm end of turn", "server_port": "Server port",
-                  "bot_pace": "Computer's pace"}
+                  "bot_pace": "Computer's pace", "player_key": "Player key"}
         size = max(12, round(24 * u))
         small = max(11, round(18 * u))
         for key, rect in self.rows.items():
@@ -107,6 +114,8 @@ class SettingsScene(PaintedScene):
             surface.blit(img, img.get_rect(midleft=(rect.x, rect.centery)))
             note = self.errors.get(key)
             colour, style = OXBLOOD, "italic"
+            if key == "player_key":       # its field is wide: its word is said under the sheet's fields
+                continue
             if note is None:
                 note = {"nickname": "How others see you", "server_port": "Used when you host",
                         "confirm_end_turn": "Ask before passing the turn", "fullscreen": "Applied when you save",
@@ -119,6 +128,8 @@ class SettingsScene(PaintedScene):
                 y = rect.centery - len(lines) * round(small * 1.15) // 2
                 blit_lines(surface, lines, small, colour, x, y, style, leading=1.15)
         status = self.status
+        if status is None and "player_key" in self.rows:
+            status = KEY_FIELD_NOTE
         if self.app.settings.problem:
             status = f"Note: {self.app.settings.problem}"
         if status:
@@ -131,7 +142,7 @@ class SettingsScene(PaintedScene):
     def on_ui(self, event: pygame.event.Event) -> Any:
         if event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED:
             name = self.name_of(event.ui_element)
-            if name in ("nickname", "server_port"):
+            if name in ("nickname", "server_port", "player_key"):
                 self.draft[name] = event.text
                 self.errors.pop(name, None)
                 self.status = None
@@ -179,8 +190,14 @@ class SettingsScene(PaintedScene):
         problem = check_port(str(self.draft["server_port"]))
         if problem:
             self.errors["server_port"] = problem
-        if self.errors:
-            self.status = "Not saved: fix the fields marked in red."
+        key = self.draft["player_key"].strip()
+        if key and key != self.kept_key:    # a key pasted from another machine (an empty field changes nothing)
+            problem = check_key(key)
+            if problem:
+                self.errors["player_key"] = problem
+        if self.errors:   # the key's field has no room for its word beside it: said in the status line
+            said = ["fix the fields marked in red."] if set(self.errors) - {"player_key"} else []
+            self.status = "Not saved: " + " ".join(said + [self.errors.get("player_key", "")]).strip()
             return False
         s = self.app.settings
         old_window = (tuple(s.window_size), s.fullscreen)
@@ -196,6 +213,12 @@ class SettingsScene(PaintedScene):
         if s.problem:
             self.status = None
             return False
+        if key and key != self.kept_key:
+            problem = take_key(key)
+            if problem:
+                self.status = f"Not saved: {problem}"
+                return False
+            self.kept_key = key
         self.status = "Saved."
         # the window takes what was chosen when that changed, or when it is not the window as it
         # is (started with --size, or dragged to another size: the saved size chosen again)
@@ -205,7 +228,7 @@ class SettingsScene(PaintedScene):
         return True
 
     def _read_widgets(self) -> None:
-        for name in ("nickname", "server_port"):
+        for name in ("nickname", "server_port", "player_key"):
             w = self.widgets.get(name)
             if w is not None:
                 self.draft[name] = w.get_text()

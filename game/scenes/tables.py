@@ -261,11 +261,13 @@ class TablesScene(PaintedScene):
                         enabled=free and self.first > 0)
             self.button("next", pygame.Rect(lr.right - pad - nw, ny, nw, round(36 * u)), "Next \u203a", "@quiet",
                         enabled=free and self.first + ROWS < total)
-        bw = round(200 * u)
+        bw, bg = round(200 * u), round(20 * u)
         by = h - round(70 * u)
-        self.button("back", pygame.Rect(w // 2 - bw - round(10 * u), by, bw, bh), "Cancel" if not free else "Back",
+        self.button("back", pygame.Rect(w // 2 - bw * 3 // 2 - bg, by, bw, bh), "Cancel" if not free else "Back",
                     "@menu_quiet")
-        self.button("refresh", pygame.Rect(w // 2 + round(10 * u), by, bw, bh), "Refresh", "@menu_quiet",
+        self.button("leaderboard", pygame.Rect(w // 2 - bw // 2, by, bw, bh), "Leaderboard", "@menu_quiet",
+                    tooltip="The best players here, and your place", enabled=free)
+        self.button("refresh", pygame.Rect(w // 2 + bw // 2 + bg, by, bw, bh), "Refresh", "@menu_quiet",
                     tooltip="Ask the server for its tables again", enabled=free)
 
     # input ---------------------------------------------------------------------------------
@@ -329,6 +331,9 @@ class TablesScene(PaintedScene):
         elif name == "refresh":
             self.error = self.note = None
             self.refresh()
+        elif name == "leaderboard":
+            tls = self.listing.tls_port if self.listing is not None else self.tls_port
+            self.app.stack.push(self.app.scene("leaderboard", self.host, self.port, tls))
         elif name == "quick":
             self.sit("Joining the Quick game\u2026")
         elif name.startswith("seats_"):
@@ -425,7 +430,8 @@ class TablesScene(PaintedScene):
             name = fonts.render(t.name, nsize, INK)
             surface.blit(name, name.get_rect(midleft=(row.x + pad, row.centery - round(10 * u))))
             host = f"host {t.host} \u00b7 " if t.host else ""
-            note_text = f"{host}{t.seats_words}" + (" \u00b7 private" if t.private else "")
+            note_text = (f"{host}{t.seats_words}" + (f" \u00b7 {t.seated_words}" if t.rated else "")
+                         + (" \u00b7 private" if t.private else ""))
             note = fonts.render(note_text, fonts.fit(note_text, room, note_size), SEPIA, "italic")
             surface.blit(note, note.get_rect(midleft=(row.x + pad, row.centery + round(14 * u))))
         if listing.total > ROWS:
