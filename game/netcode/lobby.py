@@ -276,6 +276,8 @@ class Lobby:
             if self._start_failing:
                 self._start_failing = False
                 log.warning("saving again: the game waiting to start has started")
+            if self.watchers is not None and self.waiting[0].room is not None:
+                self.watchers.started_quick(self.waiting[0].room)
             del self.waiting[:people]
             self.pending_count = None
             self.pending_bots = ()

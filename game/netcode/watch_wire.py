@@ -5,8 +5,8 @@ or by invite code (any), and is sent what every player sees of the others, never
 deck (see :mod:`game.netcode.watchers`). Reference clients never send nor receive any of these.
 
 Client to server
-    * ``ReqWatch {nickname, name | code}``: watch the table called ``name`` (public) or of invite
-      ``code``, as ``nickname`` (the name its chat lines carry). Answered ``UpdateWatching`` or
+    * ``ReqWatch {nickname, name | code}``: watch the table called ``name`` (public; a Quick game
+      is called "Quick game" and its number) or of invite ``code``, as ``nickname`` (the name its chat lines carry). Answered ``UpdateWatching`` or
       ``ErrWatch``. A connection watches one table at a time (a second ``ReqWatch`` moves it);
       ``ReqQuit`` stops watching (``ResQuit``). ``ReqChat`` from a watcher is watchers' chat.
     * ``ReqWatchList {from}``: a page of the tables being played that anyone may watch

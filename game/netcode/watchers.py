@@ -48,6 +48,8 @@ TABLE_CHAT_BURST = 10
 TABLE_CHAT_WINDOW = 10.0
 """The watchers of one table say TABLE_CHAT_BURST lines in TABLE_CHAT_WINDOW seconds at most, together."""
 
+QUICK_NAME = "Quick game {}"
+"""The name a Quick game is watched by (its number on the server)."""
 NO_SUCH_WORDS = "No table is called \u201c{}\u201d, or its game is over."
 NO_CODE_WORDS = "No table has that invite code, or its game is over."
 PRIVATE_WORDS = "\u201c{}\u201d is private: watch it with the invite code its players share."
@@ -65,8 +67,8 @@ class Stage:
     __slots__ = ("name", "key", "code", "private", "table", "room", "watchers", "hiding", "told",
                  "chat_times", "history")
 
-    def __init__(self, table: Table) -> None:
-        self.name, self.key, self.code, self.private = table.name, table.key, table.code, table.private
+    def __init__(self, name: str, code: str = "", private: bool = False, table: Table | None = None) -> None:
+        self.name, self.key, self.code, self.private = name, name.casefold(), code, private
         self.table: Table | None = table     # while it waits for its players
         self.room: Room | None = None        # once its game started
         self.watchers: dict[Any, str] = {}   # connection -> the name its chat lines carry
@@ -122,7 +124,7 @@ class Watchers:
     def started(self, table: Table, room: Room) -> None:
         """The lobby started ``table``'s game in ``room``: it may be watched by its name (public)
         or its code from now on, and whoever watched it waiting is sent the game."""
-        stage = self._by_table.pop(id(table), None) or Stage(table)
+        stage = self._by_table.pop(id(table), None) or Stage(table.name, table.code, table.private)
         stage.table, stage.room = None, room
         self._by_game[room.id] = stage
         self._by_key[stage.key] = stage
@@ -134,6 +136,14 @@ class Watchers:
                 view = encode(room.view(None))   # type: ignore[arg-type]   # nobody's seat: public
             for s in stage.watchers:
                 s.push(seated + view)
+
+    def started_quick(self, room: Room) -> None:
+        """A Quick game started (the waiting list's): public, it may be watched by its name,
+        :data:`QUICK_NAME` and its number, from the list of games being played."""
+        stage = Stage(QUICK_NAME.format(room.id))
+        stage.room = room
+        self._by_game[room.id] = stage
+        self._by_key[stage.key] = stage
 
     def table_changed(self, table: Table) -> None:
         """Someone sat at, or left, an open table: its watchers are told who sits now."""
@@ -303,7 +313,7 @@ class Watchers:
     def _stage_of_table(self, table: Table) -> Stage:
         stage = self._by_table.get(id(table))
         if stage is None:
-            stage = self._by_table[id(table)] = Stage(table)
+            stage = self._by_table[id(table)] = Stage(table.name, table.code, table.private, table)
         return stage
 
     def _stage_of_player(self, s: Any, create: bool = False) -> Stage | None:

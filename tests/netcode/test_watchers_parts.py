@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from game.netcode.client_messages import ReqJoin, TableChoice
+from game.netcode.client_messages import ReqJoin, ReqNewGame, TableChoice
 from game.netcode import watch_wire as W
 from game.netcode.watchers import Watchers
 from game.rules.playout import choose
@@ -116,3 +116,17 @@ def test_an_open_table_that_closes_tells_its_watchers():
     watchers.watch(w, W.ReqWatch("Wes", name="Salon"))
     lobby.leave(ada)
     assert w.told[-1]["closed"] is True and w.watching is None and watchers.count == 0
+
+
+def test_a_quick_game_is_listed_and_watched_by_its_number():
+    lobby, games, watchers = watched()
+    ann, bob = Fake(), Fake()
+    lobby.join(ann, ReqJoin("Ann", token=""))
+    lobby.new_game(ann, ReqNewGame(2))
+    lobby.join(bob, ReqJoin("Bob", token=""))
+    (room,) = games.rooms.values()
+    w = Watcher()
+    watchers.watch_list(w, W.ReqWatchList())
+    assert w.told[-1]["tables"] == [{"name": f"Quick game {room.id}", "players": list(room.nicknames), "watchers": 0}]
+    watchers.watch(w, W.ReqWatch("Wes", name=f"quick game {room.id}"))
+    assert w.types()[1:3] == [W.UPDATE_WATCHING, "UpdateGame"] and watchers.count == 1
