@@ -19,6 +19,7 @@ from game.netcode.client_messages import ReqChat, ReqGoodbye, ReqQuit
 from game.netcode.watch_wire import ReqWatch
 
 from .narration import Narrator
+from .queries import RulesQueries
 from .session import GameSession
 from .tables import Seating, connect
 from .view_model import Msg, ViewModel
@@ -97,11 +98,29 @@ class WatchViewModel(ViewModel):
         return False
 
 
+class ShownQueries(RulesQueries):
+    """The rules asked about the player whose board is at the centre of a watcher's table (what
+    the board shows of the market's lines, for one): a watcher plays nothing itself."""
+
+    def __init__(self, vm: WatchViewModel, picture: Any) -> None:
+        self._vm = vm
+        super().__init__("", picture)
+
+    @property   # type: ignore[override]
+    def nickname(self) -> str:
+        return str(self._vm.me["nickname"]) if self._vm.has_game else ""
+
+    @nickname.setter
+    def nickname(self, value: str) -> None:
+        pass    # always the player shown
+
+
 def watch_session(match: Match, config: Any) -> GameSession:
     """A :class:`GameSession` for a watcher: its view model and narrator are nobody's seat's."""
     session = GameSession(match, config, "")
-    session.vm = WatchViewModel()
-    session.narrator = Narrator(session.vm)
+    vm = session.vm = WatchViewModel()
+    session.narrator = Narrator(vm)
+    session.rules = ShownQueries(vm, lambda: (session.version, vm.game, session.config))
     return session
 
 

@@ -17,6 +17,7 @@ from pygame_gui.core import ObjectID
 from game.client.hint import Hinter
 from game.client.plans import MarketPlan
 from game.client.session import GameSession
+from game.client.watch_words import HIDE_ON, HIDE_WATCHERS, SHOW_WATCHERS, WATCHERS_TIP, watchers_words
 
 from .board_base import DRAG_DISTANCE, BoardBase, Hit
 from .panels.actions import ActionBar
@@ -41,9 +42,21 @@ class BoardScene(BoardBase):
         self.hinter: Hinter | None = None            # the hard bot, asked on the Hint button
         self._played = False                         # the game was in play under this board
         self._held: set[int] = set()                 # keys down when it ended (released before they count)
+        self.watchers_switch: Any = None             # hides or shows the watchers' chat (a server's table)
+        self._watchers_shown: tuple | None = None    # what the switch says now
 
     def build(self) -> None:
         super().build()
+        self.watchers_switch = None
+        if self.chat_entry is not None and self.session.remote:   # the watchers' chat: shown or hidden
+            entry, u = self.chat_entry.get_abs_rect(), self.layout.unit
+            sw = round(118 * u)
+            self.chat_entry.set_dimensions((entry.w - sw - round(6 * u), entry.h))
+            self.watchers_switch = pygame_gui.elements.UIButton(
+                pygame.Rect(entry.right - sw, entry.y, sw, entry.h), "", self.ui,
+                object_id=ObjectID(class_id="@quiet"))
+            self._watchers_shown = None
+            self._refresh_watchers()
         if self.final and self.buttons:
             self.buttons["leave"].set_text("Scores")
             self.buttons["leave"].set_tooltip("Back to the final scores (Esc)")
@@ -63,6 +76,25 @@ class BoardScene(BoardBase):
                     self.buttons[key].hide()
         if self.chat_entry is not None:   # the plan takes the log's place while it is built
             (self.chat_entry.hide if self.plan is not None else self.chat_entry.show)()
+        self._refresh_watchers()
+
+    def _refresh_watchers(self) -> None:
+        """The switch of the watchers' chat: shown while someone watches (or it is hidden), its
+        words what a press does."""
+        switch = self.watchers_switch
+        if switch is None:
+            return
+        w = self.session.watchers
+        shown = (w.count, w.hidden, self.plan is not None)
+        if shown == self._watchers_shown:
+            return
+        self._watchers_shown = shown
+        if (w.count or w.hidden) and self.plan is None:
+            switch.set_text(SHOW_WATCHERS if w.hidden else HIDE_WATCHERS)
+            switch.set_tooltip(watchers_words(w.count) + " " + (HIDE_ON if w.hidden else WATCHERS_TIP))
+            switch.show()
+        else:
+            switch.hide()
 
     # ------------------------------------------------------------------ per frame
     def update(self, dt: float) -> None:
@@ -157,6 +189,8 @@ class BoardScene(BoardBase):
                 self._end_turn()
             elif el is self.buttons.get("rules"):
                 self._rules()
+            elif el is self.watchers_switch and el is not None:
+                self.session.hide_watchers(not self.session.watchers.hidden)
             elif el is self.buttons.get("undo"):
                 self._undo()
             elif el is self.buttons.get("leave") and self.final:

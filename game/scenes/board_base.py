@@ -176,6 +176,15 @@ class BoardBase(Scene):
     def _refresh_buttons(self) -> None:
         """Show and enable the buttons that fit the moment (the board's own: none to play here)."""
 
+    def read_only_bar(self, leave: str, tip: str) -> None:
+        """The action bar of a board where nothing is played (a replay's, a watcher's): How to
+        play and the way out (``leave``, its tooltip ``tip``) only."""
+        for key, button in self.buttons.items():
+            if key not in ("rules", "leave"):
+                button.hide()
+        self.buttons["leave"].set_text(leave)
+        self.buttons["leave"].set_tooltip(tip)
+
     # ------------------------------------------------------------------ greyed buttons say why
     def _greyed_under(self, pos: tuple[int, int]) -> Any:
         """The visible, greyed button of the action bar (or a leader's Play) under ``pos``."""

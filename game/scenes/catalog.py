@@ -13,7 +13,7 @@ from . import registry
 def register_scenes() -> None:
     """Fill the registry (again: the same screens)."""
     from . import (ask, board, fetch_replay, game_over, help, host, join, leaderboard, leaders, lobby, overlay,
-                   past_games, replay, resources, settings_page, tables, title, versus, waiting)
+                   past_games, replay, resources, settings_page, tables, title, versus, waiting, watch_table)
     from .hosting import ask_before_quitting
     from .router import leave_game
     for name, make in {
@@ -21,6 +21,7 @@ def register_scenes() -> None:
         "join": join.JoinScene, "tables": tables.TablesScene, "leaderboard": leaderboard.LeaderboardScene, "help": help.HelpScene, "versus": versus.VersusScene,
         "past_games": past_games.PastGamesScene, "replay": replay.ReplayScene,
         "watch": fetch_replay.watch_finished,
+        "watch_table": watch_table.WatchTableScene,
         "ask": ask.AskScene, "connection": overlay.ConnectionOverlay,
         # the stages of a game (GameSession.stage)
         "lobby": lobby.LobbyScene, "leaders": leaders.LeaderChoiceScene, "resources": resources.ResourceChoiceScene,

@@ -90,11 +90,7 @@ class ReplayScene(BoardBase):
         super().build()
         if self.layout is None:
             return
-        for key, button in self.buttons.items():     # the game's controls give way to the replay's
-            if key not in ("rules", "leave"):
-                button.hide()
-        self.buttons["leave"].set_text("Back")
-        self.buttons["leave"].set_tooltip("Back to where you came from")
+        self.read_only_bar("Back", "Back to where you came from")   # the game's controls give way to the replay's
         self.buttons["rules"].set_text("Export")
         self.buttons["rules"].set_tooltip("Save this game as one file that another copy of the game can open")
         a = self.layout.actions

@@ -21,7 +21,8 @@ import pygame_gui
 from game.client.address import hostport
 from game.client.flow.seats import ask_before_seating, asked_words, why_seated
 from game.client.security import identity_warning
-from game.client.tables import PAGE, TABLE_NAME_MAX, NoTables, OpenTable, Seating, TableList, list_tables
+from game.client.tables import PAGE, TABLE_NAME_MAX, NoTables, OpenTable, PlayingTable, Seating, TableList, list_tables
+from game.client.watching import Watching
 
 from .art import fonts
 from .asking import ask
@@ -55,7 +56,9 @@ class TablesScene(PaintedScene):
         self.draft = {"table_name": f"{nickname}'s table"[:TABLE_NAME_MAX], "code": ""}
         self.players = 2
         self.private = False
-        self.rows: list[tuple[pygame.Rect, OpenTable]] = []
+        self.rows: list[tuple[pygame.Rect, OpenTable | PlayingTable]] = []
+        self.watch_zones: list[tuple[pygame.Rect, str]] = []   # each row's "Watch" (the table's name)
+        self.watching: Watching | None = None   # a watch being asked for
         self.hover: str | None = None
         self.list_rect = pygame.Rect(0, 0, 0, 0)
         self.cards: dict[str, pygame.Rect] = {}
@@ -78,13 +81,15 @@ class TablesScene(PaintedScene):
     def exit(self) -> None:
         if self.seating is not None and self.seating.state != "seated":
             self.seating.cancel()
+        if self.watching is not None:
+            self.watching.cancel()
         super().exit()
 
     def frame_interval(self) -> float | None:
         # a list being fetched is looked for every 0.1 s (the fetch does not wake the app: a
         # wake-up is a burst of frames, every few seconds), else the next refresh is awaited
         fetching = self._fetch is not None and self._fetch.is_alive() or self._fetched is not None
-        own = 0.1 if self.seating is not None or fetching else \
+        own = 0.1 if self.seating is not None or self.watching is not None or fetching else \
             max(0.2, self._fetched_at + REFRESH_SECONDS - time.monotonic())
         base = super().frame_interval()
         return min((i for i in (own, base) if i is not None), default=None)
@@ -113,6 +118,8 @@ class TablesScene(PaintedScene):
             self._take_list(result)
         if self.seating is not None:
             self._follow_seat()
+        elif self.watching is not None:
+            self._follow_watch()
         elif time.monotonic() - self._fetched_at >= REFRESH_SECONDS:
             self.refresh()
 
@@ -196,6 +203,33 @@ class TablesScene(PaintedScene):
             why = why_seated(self.asked, seating.sent_token, session.vm.has_game, self.where, chose=self.back_to_kept)
             self.app.stack.replace(seated_scene(self.app, session, why, way_back=back))
 
+    # watching ------------------------------------------------------------------------------
+    def watch(self, words: str, **where: str) -> None:
+        """Ask to watch a table (``name``: public; ``code``: any); the page waits for the answer,
+        then the table is shown over it (*Stop watching* comes back here)."""
+        if self.seating is not None or self.watching is not None:
+            return
+        self.error = self.note = None
+        self.busy = words
+        self.watching = Watching(self.host, self.port, self.nickname, self.app.config, self.app.wake,
+                                 tls_port=self.tls_port, **where)
+        self.rebuild()
+
+    def _follow_watch(self) -> None:
+        watching = self.watching
+        assert watching is not None
+        state = watching.poll()
+        if state in ("failed", "seated"):
+            self.watching, self.busy = None, None
+            self.rebuild()
+        if state == "failed":
+            self.error = watching.error
+            if watching.warning is not None:
+                self.refused = True
+                warn(self.app, watching.warning)
+        elif state == "seated":
+            self.app.stack.push(self.app.scene("watch_table", watching.session))
+
     # layout --------------------------------------------------------------------------------
     def rebuild(self) -> None:
         self.read_entries(self.draft)
@@ -205,7 +239,7 @@ class TablesScene(PaintedScene):
     def layout(self) -> None:
         w, h = self.app.size
         u = self.unit
-        free = self.seating is None
+        free = self.seating is None and self.watching is None
         top = round(h * 0.06) + round(128 * u)
         bottom = h - round(96 * u)
         cw = round(400 * u)
@@ -252,6 +286,8 @@ class TablesScene(PaintedScene):
             e.disable()
         self.button("code_join", pygame.Rect(c.right - pad - jw, cy, jw, bh), "Join", enabled=free,
                     tooltip="Sit at the table of this invite code")
+        self.button("code_watch", pygame.Rect(c.right - pad - jw, cy + bh + round(8 * u), jw, bh), "Watch",
+                    "@menu_quiet", enabled=free, tooltip="Watch the table of this invite code, without playing")
         lr = self.list_rect
         nw = round(130 * u)
         ny = lr.bottom - round(52 * u)
@@ -294,19 +330,26 @@ class TablesScene(PaintedScene):
             hover = table.name if table is not None else None
             if hover != self.hover:
                 self.hover = hover
-        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.seating is None:
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.seating is None and self.watching is None:
+            zone = next((name for rect, name in self.watch_zones if rect.collidepoint(event.pos)), None)
             table = self.at(event.pos)
-            if table is not None:
+            if zone is not None:
+                self.watch(f"Watching \u201c{zone}\u201d\u2026", name=zone)
+            elif table is not None:
                 self.choose(table)
 
-    def at(self, pos: tuple[int, int]) -> OpenTable | None:
+    def at(self, pos: tuple[int, int]) -> OpenTable | PlayingTable | None:
         for rect, table in self.rows:
             if rect.collidepoint(pos):
                 return table
         return None
 
-    def choose(self, table: OpenTable) -> None:
-        """A row was clicked: sit there, or say how to join a private table."""
+    def choose(self, table: OpenTable | PlayingTable) -> None:
+        """A row was clicked: sit there (a game being played: watch it), or say how to join a
+        private table."""
+        if isinstance(table, PlayingTable):
+            self.watch(f"Watching \u201c{table.name}\u201d\u2026", name=table.name)
+            return
         if table.private:
             self.error = None
             self.note = (f"\u201c{table.name}\u201d is private: paste the invite code {table.host or 'its host'} "
@@ -320,13 +363,16 @@ class TablesScene(PaintedScene):
     def on_button(self, name: str) -> None:
         self.read_entries(self.draft)
         if name == "back":
-            if self.seating is not None:
-                self.seating.cancel()
-                self.seating, self.busy = None, None
+            if self.seating is not None or self.watching is not None:
+                for asked in (self.seating, self.watching):
+                    if asked is not None:
+                        asked.cancel()
+                self.seating = self.watching = None
+                self.busy = None
                 self.rebuild()
                 return
             self.app.stack.pop()
-        elif self.seating is not None:
+        elif self.seating is not None or self.watching is not None:
             return
         elif name == "refresh":
             self.error = self.note = None
@@ -354,6 +400,12 @@ class TablesScene(PaintedScene):
                 self.error = "Paste the invite code first (e.g. K7QF-M2XD)."
                 return
             self.sit(f"Joining the table of code {code.upper()}\u2026", code=code)
+        elif name == "code_watch":
+            code = self.draft["code"].strip()
+            if not code:
+                self.error = "Paste the invite code first (e.g. K7QF-M2XD)."
+                return
+            self.watch(f"Watching the table of code {code.upper()}\u2026", code=code)
         elif name in ("previous", "next"):
             self.first = max(0, self.first + (ROWS if name == "next" else -ROWS))
             listing = self.listing
@@ -394,11 +446,12 @@ class TablesScene(PaintedScene):
         k = tracked("open tables", small, OXBLOOD, max(1, round(2 * u)))
         surface.blit(k, k.get_rect(midtop=(r.centerx, r.y + round(18 * u))))
         self.rows = []
+        self.watch_zones = []
         inner = r.inflate(-round(48 * u), 0)
         top = r.y + round(18 * u) + k.get_height() + round(14 * u)
         listing = self.listing
         size = max(11, round(20 * u))
-        if listing is None or not listing.tables:
+        if listing is None or not (listing.tables or listing.playing):
             if self.no_tables:
                 text = ("This server keeps one waiting list and no tables (it is not this edition's server): "
                         "take a Quick game to join it.")
@@ -411,8 +464,11 @@ class TablesScene(PaintedScene):
             return
         row_h, gap = round(58 * u), round(8 * u)
         name_size, note_size = max(12, round(23 * u)), max(10, round(17 * u))
-        shown = [t for i, t in enumerate(listing.tables, listing.start) if self.first <= i < self.first + ROWS]
-        free = self.seating is None
+        shown: list[OpenTable | PlayingTable] = [
+            t for i, t in enumerate(listing.tables, listing.start) if self.first <= i < self.first + ROWS]
+        if self.first + ROWS >= listing.total:      # the games being played, after the last open tables
+            shown += list(listing.playing[:ROWS - len(shown)])
+        free = self.seating is None and self.watching is None
         for i, t in enumerate(shown):
             row = pygame.Rect(inner.x, top + i * (row_h + gap), inner.w, row_h)
             self.rows.append((row, t))
@@ -422,16 +478,28 @@ class TablesScene(PaintedScene):
             pygame.draw.rect(surface, GOLD if hot else mix(PANEL, GOLD, 0.5), row, max(1, round(2 * u)),
                              border_radius=round(8 * u))
             pad = round(14 * u)
-            action = "Invite only" if t.private else "Sit here \u203a"
-            act = fonts.render(action, name_size, FADED if t.private else GREEN_INK, "italic" if t.private else "regular")
-            surface.blit(act, act.get_rect(midright=(row.right - pad, row.centery)))
-            room = row.w - 3 * pad - act.get_width()
+            playing = isinstance(t, PlayingTable)
+            private = not playing and t.private
+            action = "Watch \u203a" if playing else "Invite only" if private else "Sit here \u203a"
+            act = fonts.render(action, name_size, FADED if private else GREEN_INK, "italic" if private else "regular")
+            right = row.right - pad
+            if not playing and not private:         # a table waiting may be watched too
+                watch = fonts.render("Watch", note_size, SEPIA, "italic")
+                zone = watch.get_rect(midright=(right, row.centery))
+                surface.blit(watch, zone)
+                self.watch_zones.append((zone.inflate(round(12 * u), row.h - zone.h), t.name))
+                right = zone.left - pad
+            surface.blit(act, act.get_rect(midright=(right, row.centery)))
+            room = right - row.x - 2 * pad - act.get_width()
             nsize = fonts.fit(t.name, room, name_size)
             name = fonts.render(t.name, nsize, INK)
             surface.blit(name, name.get_rect(midleft=(row.x + pad, row.centery - round(10 * u))))
-            host = f"host {t.host} \u00b7 " if t.host else ""
-            note_text = (f"{host}{t.seats_words}" + (f" \u00b7 {t.seated_words}" if t.rated else "")
-                         + (" \u00b7 private" if t.private else ""))
+            if playing:
+                note_text = f"being played: {t.players_words}"
+            else:
+                host = f"host {t.host} \u00b7 " if t.host else ""
+                note_text = (f"{host}{t.seats_words}" + (f" \u00b7 {t.seated_words}" if t.rated else "")
+                             + (" \u00b7 private" if t.private else ""))
             note = fonts.render(note_text, fonts.fit(note_text, room, note_size), SEPIA, "italic")
             surface.blit(note, note.get_rect(midleft=(row.x + pad, row.centery + round(14 * u))))
         if listing.total > ROWS:
@@ -462,6 +530,6 @@ class TablesScene(PaintedScene):
         c = self.cards["code"]
         hint = "Paste the code a host shares to sit at their private table."
         lines = wrap(hint, body, c.w - round(44 * u), "italic")
-        y = c.y + round(46 * u) + round(44 * u) + round(10 * u)
+        y = c.y + round(46 * u) + 2 * round(44 * u) + round(18 * u)   # under Join and Watch
         if y + len(lines) * round(body * 1.2) <= c.bottom - round(6 * u):
             blit_lines(surface, lines, body, FADED, c.centerx, y, "italic", align="center")
