@@ -16,6 +16,10 @@ heartbeat requests from 127.0.0.4 that never reads its answers, and a flood of c
 from 127.0.0.5, each opened and closed at once (``--churn-rate`` a second, from a process of its
 own so that the load generator keeps its own time).
 
+``--watch-share`` of the tables (10 % by default) are watched, each by ``--watchers`` watchers
+(10) that read everything they are sent (issue 31): ``watchers`` says how many watched, were
+refused or dropped, and what they received.
+
 Prints what it does, then as its LAST line one JSON object: ``players``, ``tables``,
 ``requests``, ``requests_per_s``, ``p50_ms``, ``p99_ms`` (send to the arrival of the answer in
 the client's socket), ``app_p99_ms``, ``server_peak_rss_mb``, ``server_cpu_pct``, ``errors``,
@@ -175,6 +179,87 @@ class Attackers:
                 "connections_opened_and_closed": self.churned, "connection_flood_errors": self.churn_errors}
 
 
+WATCH = r"""
+import json, selectors, signal, socket, sys
+port, tables, per_table = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+done = []
+signal.signal(signal.SIGTERM, lambda *a: done.append(1))
+out = {"tables": tables, "per_table": per_table, "watching": 0, "refused": 0, "dropped": 0, "bytes": 0}
+names, start = [], 0
+ask = socket.create_connection(("127.0.0.1", port))
+f = ask.makefile("rb")
+while len(names) < tables:
+    ask.sendall(b'{"type":"ReqWatchList","from":%d}\n' % start)
+    while (m := json.loads(f.readline()))["type"] != "UpdateWatchList":
+        pass
+    names += [t["name"] for t in m["tables"]]
+    start += len(m["tables"])
+    if not m["tables"] or start >= m["total"]:
+        break
+ask.close()
+sel = selectors.DefaultSelector()
+for t, name in enumerate(names[:tables]):
+    for i in range(per_table):
+        s = socket.socket()
+        s.bind((f"127.0.1.{1 + t % 250}", 0))    # an address per table: the operator's watch rate holds
+        s.connect(("127.0.0.1", port))
+        s.sendall(json.dumps({"type": "ReqWatch", "nickname": f"w{t}-{i}", "name": name}).encode() + b"\n")
+        r = s.makefile("rb")
+        while (m := json.loads(r.readline()))["type"] not in ("UpdateWatching", "ErrWatch"):
+            pass
+        if m["type"] == "ErrWatch":
+            out["refused"] += 1
+            s.close()
+            continue
+        s.setblocking(False)
+        sel.register(s, selectors.EVENT_READ)
+        out["watching"] += 1
+print("ready", flush=True)
+while not done:
+    for key, _ in sel.select(0.2):
+        s = key.fileobj
+        try:
+            data = s.recv(1 << 16)
+        except BlockingIOError:
+            continue
+        except OSError:
+            data = b""
+        if not data:
+            sel.unregister(s)
+            out["dropped"] += 1
+            continue
+        out["bytes"] += len(data)
+        if b'"ReqHeartbeat"' in data:
+            try:
+                s.send(b'{"type":"ResHeartbeat"}\n')
+            except OSError:
+                pass
+print(json.dumps(out), flush=True)
+"""
+"""The watchers (issue 31), in a process of their own: ``per_table`` at each of ``tables`` games
+under way found in ``ReqWatchList``, each from an address of its table's (127.0.1.N), reading
+everything they are sent and answering the heartbeats; prints "ready", then at SIGTERM what
+happened as JSON."""
+
+
+class Watchers:
+    """The :data:`WATCH` process: started (and watching) before the play phase, ended after it."""
+
+    def __init__(self, port: int, tables: int, per_table: int = 10) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-c", WATCH, str(port), str(tables), str(per_table)],
+                                     stdout=subprocess.PIPE, text=True)
+        self.ready = self.proc.stdout.readline().strip() == "ready"   # type: ignore[union-attr]
+
+    def finish(self) -> dict:
+        if self.proc.poll() is not None and self.proc.returncode != 0:
+            return {"error": f"the watchers' process ended ({self.proc.returncode})"}
+        self.proc.terminate()
+        out, _ = self.proc.communicate(timeout=20)
+        report = json.loads(out.strip().splitlines()[-1])
+        report["mb_received"] = round(report.pop("bytes") / 2 ** 20, 2)
+        return report
+
+
 STALL = re.compile(r"stall: wake-up of ([\d.]+) ms \(CPU ([\d.]+) ms\): (\d+) ready, (\d+) lines, "
                    r"\d+ connections; ([^;]*)")
 RAN = re.compile(r"(\w+) x(\d+) ([\d.]+) ms")
@@ -216,6 +301,9 @@ def main() -> None:
     ap.add_argument("--silent", type=int, default=500, help="silent joiners with --attack")
     ap.add_argument("--churn-rate", type=float, default=500.0,
                     help="connections a second opened and closed at once, with --attack (0: none)")
+    ap.add_argument("--watch-share", type=float, default=0.1,
+                    help="share of the tables watched, each by --watchers watchers (issue 31; 0: none)")
+    ap.add_argument("--watchers", type=int, default=10, help="watchers at each watched table")
     ap.add_argument("--stall-ms", type=float, default=10.0,
                     help="the server logs every wake-up of its loop longer than this (0: off)")
     ap.add_argument("--server-log", type=Path, default=None, help="keep the server's log (stderr) in this file")
@@ -225,14 +313,16 @@ def main() -> None:
     lo, hi = (float(x) for x in args.think.split(","))
     tables = args.players // 4
     tmp = Path(tempfile.mkdtemp(prefix="mor-scale-"))
-    flags = OPERATOR + ["--max-connections", str(args.players + args.silent + 200)]
+    watched = max(1, round(tables * args.watch_share)) if args.watch_share > 0 else 0
+    flags = OPERATOR + ["--max-connections", str(args.players + args.silent + watched * args.watchers + 200)]
     if args.stall_ms:
         flags += ["--stall-log", str(args.stall_ms)]
     server = ServerProcess(tmp, None, flags, **({"server": args.server.resolve()} if args.server else {}))
     gen = LoadGenerator("127.0.0.1", server.port, server, args.turns, seed=1, think=1.0, players=4)
     gen.think_range = (lo, hi)
     attackers = None
-    result: dict = {"players": 4 * tables, "tables": tables, "think_s": [lo, hi], "attack": None}
+    watchers = None
+    result: dict = {"players": 4 * tables, "tables": tables, "think_s": [lo, hi], "attack": None, "watchers": None}
     try:
         t0 = time.perf_counter()
         gen.connect_all(4 * tables)
@@ -241,6 +331,10 @@ def main() -> None:
               f"({status}), server RSS {server.rss_mb():.1f} MB", flush=True)
         if status != "ok":
             gen.fail_outstanding(f"lobby {status}")
+        if watched:
+            watchers = Watchers(server.port, watched, args.watchers)
+            print(f"{args.watchers} watchers at each of {watched} tables ({'ready' if watchers.ready else 'failed'}), "
+                  f"server RSS {server.rss_mb():.1f} MB", flush=True)
         if args.attack:
             attackers = Attackers(server.port, args.silent, args.churn_rate)
             attackers.start()
@@ -257,6 +351,8 @@ def main() -> None:
             gen.fail_outstanding(f"play {status}")
         if attackers is not None:
             result["attack"] = attackers.finish()
+        if watchers is not None:
+            result["watchers"] = watchers.finish()
         status = gen.quit_all(limit=60.0)
         if status != "ok":
             gen.fail_outstanding(f"quit {status}")
@@ -276,6 +372,9 @@ def main() -> None:
         if gen.error_kinds:
             result["error_kinds"] = gen.error_kinds
     finally:
+        if watchers is not None and watchers.proc.poll() is None:
+            watchers.proc.kill()
+            watchers.proc.wait()
         if attackers is not None:
             attackers.stop.set()
             if attackers.churn is not None:
