@@ -570,6 +570,7 @@ class Server(Transport):
         self.lobby.join(s, msg)
         if was is None and s.nickname is not None:
             self.ratings.joined(s)
+            self.watchers.joined(s)
 
     def _leaderboard(self, s: Session, msg: ReqRatings) -> None:
         self.ratings.leaderboard(s, msg.key)

@@ -246,6 +246,14 @@ class Watchers:
             for w in stage.watchers:
                 w.push(data)
 
+    def joined(self, s: Any) -> None:
+        """A player of ours took a seat (back) at a watched game: told how many watch, and whether
+        they hide the watchers' chat (as they chose before)."""
+        room = s.room
+        stage = self._by_game.get(room.id) if room is not None and s.extensions else None
+        if stage is not None and stage.watchers:
+            s.send(W.update_watchers(len(stage.watchers), s.nickname in stage.hiding))
+
     def leave(self, s: Any) -> None:
         """A watcher stops watching (``ReqQuit``, another ``ReqWatch``, a join, or its connection ended)."""
         if s.watching is not None:

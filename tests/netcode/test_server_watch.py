@@ -148,6 +148,20 @@ class TestCountAndChat:
         w1.until(lambda m: m == W.update_watchers(1), timeout=3)
 
     @pytest.mark.timeout(20)
+    def test_a_player_back_at_a_watched_table_is_told_how_many_watch(self, server, players):
+        ada, bea, _ = table_of_two(server, players)
+        w, = players(server.address, "Wes")
+        watch(w, name="Salon")
+        ada.until(lambda m: m == W.update_watchers(1), timeout=3)        # told once (the next second)
+        ada.send(W.ReqHideWatchers(True).to_dict())
+        ada.until(lambda m: m == W.update_watchers(1, True))
+        token = next(m["token"] for m in ada.received if m["type"] == "UpdateSessionToken")
+        ada.close()
+        back, = players(server.address, "Ada")
+        back.send({"type": "ReqJoin", "nickname": "Ada", "token": token})
+        assert back.until_type(W.UPDATE_WATCHERS)[-1] == W.update_watchers(1, True)
+
+    @pytest.mark.timeout(20)
     def test_watchers_chat_among_themselves_and_a_player_may_hide_them(self, server, players):
         ada, bea, _ = table_of_two(server, players)
         w1, w2 = players(server.address, "W1", "W2")
