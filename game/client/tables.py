@@ -18,7 +18,7 @@ from game.match.remote import KNOWN_SERVERS_FILE, TLS_SCHEME, tls_port_at
 from game.netcode import protocol as P
 from game.netcode.client import Connection, KnownServers, ServerIdentityChanged, client_tls_context
 from game.netcode.client_messages import ReqGoodbye, ReqTables, TableChoice
-from game.netcode.watch_wire import UPDATE_WATCH_LIST, ReqWatchList
+from game.netcode.watch_wire import ERR_WATCH, UPDATE_WATCH_LIST, ReqWatchList
 from game.settings import data_dir
 
 from .address import hostport
@@ -164,7 +164,8 @@ def list_tables(host: str, port: int, start: int = 0, timeout: float = 5.0, *, t
         listing = replace(TableList.from_message(m), link=link, tls_port=tls_port)
         try:    # the games under way that may be watched (a server of before refuses to say)
             conn.send(ReqWatchList(0).to_dict())
-            games = conn.wait_for(lambda m: m.get("type") in (UPDATE_WATCH_LIST, P.ERR_PROTOCOL, "ConnectionLost"),
+            games = conn.wait_for(lambda m: m.get("type") in (UPDATE_WATCH_LIST, ERR_WATCH, P.ERR_PROTOCOL,
+                                                             "ConnectionLost"),
                                   timeout=timeout)
         except (TimeoutError, ConnectionError):
             return listing

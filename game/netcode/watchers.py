@@ -202,7 +202,11 @@ class Watchers:
         self._attach(s, stage, name)
 
     def watch_list(self, s: Any, msg: W.ReqWatchList) -> None:
-        """``ReqWatchList``: a page of the public games under way, each with its players and watchers."""
+        """``ReqWatchList``: a page of the public games under way, each with its players and watchers
+        (counted among the address's watch requests: a list costs a look at every game)."""
+        if not self._may_ask(s.ip, time.monotonic()):
+            s.send(W.err_watch(W.TOO_FAST, TOO_FAST_WORDS))
+            return
         games = [g for g in self._by_game.values() if not g.private and g.live]
         page = [{"name": g.name, "players": list(g.room.nicknames) if g.room is not None else [],
                  "watchers": len(g.watchers)} for g in games[msg.start:msg.start + W.WATCH_LIST_PAGE]]

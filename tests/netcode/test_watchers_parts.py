@@ -130,3 +130,11 @@ def test_a_quick_game_is_listed_and_watched_by_its_number():
     assert w.told[-1]["tables"] == [{"name": f"Quick game {room.id}", "players": list(room.nicknames), "watchers": 0}]
     watchers.watch(w, W.ReqWatch("Wes", name=f"quick game {room.id}"))
     assert w.types()[1:3] == [W.UPDATE_WATCHING, "UpdateGame"] and watchers.count == 1
+
+
+def test_lists_of_games_count_among_the_watch_requests():
+    lobby, games, watchers = watched(watch_rate=0.5)
+    w = Watcher("10.0.3.1")
+    for _ in range(11):
+        watchers.watch_list(w, W.ReqWatchList())
+    assert w.types() == [W.UPDATE_WATCH_LIST] * 10 + [W.ERR_WATCH]
