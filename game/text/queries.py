@@ -16,6 +16,15 @@ if TYPE_CHECKING:
     from .news import News
 
 
+def _table(describe: Callable[[Any], list[str]]) -> Callable[["Queries", list[str]], None]:
+    """A question that says one part of the table (a function of :mod:`.describe`), once there is a game."""
+    def ask(self: "Queries", args: list[str]) -> None:
+        self._game()
+        self._lines(describe(self.session))
+    ask.__doc__ = describe.__doc__
+    return ask
+
+
 class Queries:
     """The questions' commands, for :class:`~game.text.play.GameShell` (``do_`` + the command's
     name, given the words typed after it)."""
@@ -34,13 +43,12 @@ class Queries:
         for line in lines:
             self.say(line)
 
-    def do_market(self, args: list[str]) -> None:
-        self._game()
-        self._lines(D.market(self.session))
-
-    def do_grid(self, args: list[str]) -> None:
-        self._game()
-        self._lines(D.grid(self.session))
+    do_market = _table(D.market)
+    do_grid = _table(D.grid)
+    do_leaders = _table(D.leaders)
+    do_track = _table(D.track)
+    do_lorenzo = _table(D.lorenzo)
+    do_score = _table(D.score)
 
     def do_board(self, args: list[str]) -> None:
         self._game()
@@ -53,22 +61,6 @@ class Queries:
         if len(found) != 1:
             raise Refused(f"No player called {name!r} at this table: " + D.joined(nicks) + ".")
         self._lines(D.board(self.session, found[0]))
-
-    def do_leaders(self, args: list[str]) -> None:
-        self._game()
-        self._lines(D.leaders(self.session))
-
-    def do_track(self, args: list[str]) -> None:
-        self._game()
-        self._lines(D.track(self.session))
-
-    def do_lorenzo(self, args: list[str]) -> None:
-        self._game()
-        self._lines(D.lorenzo(self.session))
-
-    def do_score(self, args: list[str]) -> None:
-        self._game()
-        self._lines(D.score(self.session))
 
     def do_turn(self, args: list[str]) -> None:
         self.say(self._turn_words())
