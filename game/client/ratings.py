@@ -13,14 +13,13 @@ from typing import Any
 from game.match.remote import KNOWN_SERVERS_FILE
 from game.netcode import protocol as P
 from game.netcode import ratings_wire as W
-from game.netcode.client_messages import ReqGoodbye
 from game.netcode.player_key import KEY_FILE, player_key
 from game.settings import data_dir
 
 from .address import hostport
 from .rating_words import NOBODY_RATED, NOT_OURS, number, standing_words
 from .security import Link
-from .tables import TLS_SCHEME, connect
+from .tables import TLS_SCHEME, connect, hang_up
 
 __all__ = ["Leaderboard", "NoRatings", "Rated", "leaderboard"]
 
@@ -99,11 +98,7 @@ def leaderboard(host: str, port: int, timeout: float = 5.0, *, tls_port: int | N
     except TimeoutError:
         raise NoRatings(f"The server at {where} did not answer with its leaderboard.") from None
     finally:
-        try:
-            conn.send(ReqGoodbye())
-        except ConnectionError:
-            pass
-        conn.close()
+        hang_up(conn)
     if m.get("type") == W.ERR_RATINGS:
         raise NoRatings(str(m.get("msg") or "The server did not answer with its leaderboard."))
     if m.get("type") != W.UPDATE_RATINGS:

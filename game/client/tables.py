@@ -171,11 +171,16 @@ def list_tables(host: str, port: int, start: int = 0, timeout: float = 5.0, *, t
             return listing
         return replace(listing, playing=PlayingTable.page(games))
     finally:
-        try:
-            conn.send(ReqGoodbye())
-        except ConnectionError:
-            pass
-        conn.close()
+        hang_up(conn)
+
+
+def hang_up(conn: Connection) -> None:
+    """A question asked (answered or not): say goodbye and close."""
+    try:
+        conn.send(ReqGoodbye())
+    except ConnectionError:
+        pass
+    conn.close()
 
 
 def connect(host: str, port: int, timeout: float = 5.0, *, tls_port: int | None = None,

@@ -7,8 +7,6 @@ loop never waits for the network); *Refresh* asks again. Words are in
 """
 from __future__ import annotations
 
-import threading
-from typing import Any
 
 import pygame
 
@@ -20,6 +18,7 @@ from game.client.security import identity_warning
 from .art import fonts
 from .backdrop import (FADED, GOLD, INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_lines, mix, panel, title_block,
                        tracked, wrap)
+from .fetching import Fetch
 
 ROWS = 7
 """Players shown at once; *Next* and *Previous* page through the rest."""
@@ -36,37 +35,22 @@ class LeaderboardScene(PaintedScene):
         self.error: str | None = None
         self.first = 0
         self.sheet = pygame.Rect(0, 0, 0, 0)
-        self._fetch: threading.Thread | None = None
-        self._fetched: Any = None
-        self._lock = threading.Lock()
+        self._fetch = Fetch("leaderboard")
 
     def enter(self) -> None:
         super().enter()
         self.refresh()
 
     def frame_interval(self) -> float | None:
-        fetching = self._fetch is not None and self._fetch.is_alive() or self._fetched is not None
         base = super().frame_interval()
-        return min((i for i in (0.1 if fetching else None, base) if i is not None), default=None)
+        return min((i for i in (0.1 if self._fetch.pending else None, base) if i is not None), default=None)
 
     def refresh(self) -> None:
         """Ask the server again (on a thread; :meth:`update` takes the answer)."""
-        if self._fetch is not None and self._fetch.is_alive():
-            return
-        self._fetch = threading.Thread(target=self._ask, name="leaderboard", daemon=True)
-        self._fetch.start()
-
-    def _ask(self) -> None:
-        try:
-            result: Any = leaderboard(self.host, self.port, tls_port=self.tls_port)
-        except OSError as e:
-            result = e
-        with self._lock:
-            self._fetched = result
+        self._fetch.start(lambda: leaderboard(self.host, self.port, tls_port=self.tls_port))
 
     def update(self, dt: float) -> None:
-        with self._lock:
-            result, self._fetched = self._fetched, None
+        result = self._fetch.take()
         if result is None:
             return
         if isinstance(result, NoRatings):

@@ -10,7 +10,6 @@ the waiting room (or the game, if the table filled).
 from __future__ import annotations
 
 import functools
-import threading
 import time
 from dataclasses import replace
 from typing import Any
@@ -26,6 +25,7 @@ from game.client.watching import Watching
 
 from .art import fonts
 from .asking import ask
+from .fetching import Fetch
 from .link_mark import LinkMark, warn
 from .backdrop import (FADED, GOLD, GREEN_INK, INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_lines, mix, panel,
                        title_block, tracked, wrap)
@@ -68,10 +68,8 @@ class TablesScene(PaintedScene):
         # where the server speaks TLS (its LAN announcement says, or the last list): lists go straight there
         self.tls_port = tls_port
         self.refused = False            # the server is not the one met there before: not asked again
-        self._fetch: threading.Thread | None = None
-        self._fetched: Any = None
+        self._fetch = Fetch("tables")
         self._fetched_at = 0.0
-        self._lock = threading.Lock()
 
     # life ----------------------------------------------------------------------------------
     def enter(self) -> None:
@@ -88,32 +86,21 @@ class TablesScene(PaintedScene):
     def frame_interval(self) -> float | None:
         # a list being fetched is looked for every 0.1 s (the fetch does not wake the app: a
         # wake-up is a burst of frames, every few seconds), else the next refresh is awaited
-        fetching = self._fetch is not None and self._fetch.is_alive() or self._fetched is not None
-        own = 0.1 if self.seating is not None or self.watching is not None or fetching else \
+        own = 0.1 if self.seating is not None or self.watching is not None or self._fetch.pending else \
             max(0.2, self._fetched_at + REFRESH_SECONDS - time.monotonic())
         base = super().frame_interval()
         return min((i for i in (own, base) if i is not None), default=None)
 
     def refresh(self) -> None:
         """Ask the server for the list again (on a thread; :meth:`update` takes the answer)."""
-        if self._fetch is not None and self._fetch.is_alive() or self.refused:
+        if self.refused:
             return
         start = (self.first // PAGE) * PAGE
-        self._fetched_at = time.monotonic()
-        self._fetch = threading.Thread(target=self._list, args=(start,), name="tables", daemon=True)
-        self._fetch.start()
-
-    def _list(self, start: int) -> None:
-        try:
-            result: Any = list_tables(self.host, self.port, start, tls_port=self.tls_port)
-        except OSError as e:
-            result = e
-        with self._lock:
-            self._fetched = result
+        if self._fetch.start(lambda: list_tables(self.host, self.port, start, tls_port=self.tls_port)):
+            self._fetched_at = time.monotonic()
 
     def update(self, dt: float) -> None:
-        with self._lock:
-            result, self._fetched = self._fetched, None
+        result = self._fetch.take()
         if result is not None:
             self._take_list(result)
         if self.seating is not None:

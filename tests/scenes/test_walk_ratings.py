@@ -8,28 +8,17 @@ import pytest
 
 from walk import close, start
 
-from game.client import tables as T
 from game.client.keys import key_file
-from game.client.session import GameSession
 from game.netcode import ratings_wire as W
 from game.netcode.player_key import read_key
-from game.netcode.player_store import Change
-from game.rules import default_config
-from support.wait import pump_until
+from support.ratings import rated_and_seated
 
 pytestmark = pytest.mark.timeout(120)
-CFG = default_config()
 
 
 def test_the_tables_show_ratings_and_open_the_leaderboard(tls_server, tmp_path):
     host, port = tls_server.address
-    store = tls_server.ratings.store
-    with tls_server.lock:           # two players rated before (a game of theirs, as it was saved)
-        ann, bob = store.add(W.make_key(), "Ann"), store.add(W.make_key(), "Bob")
-        store.settle(None, [Change(ann, 29.0, 6.0), Change(bob, 21.0, 6.0)])
-    ada = GameSession(T.join(host, port, "Ada", create="Ada's", players=3, token_file=tmp_path / "seats.json",
-                             tls_port=tls_server.tls_address[1]), CFG, "Ada")
-    pump_until(ada, lambda: ada.rating is not None and ada.lobby.booked > 0)
+    ada = rated_and_seated(tls_server, tmp_path)
     walk = start(name="ratings")
     try:
         walk.fill_join_page(port, "Wes")

@@ -5,18 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from game.client import tables as T
-from game.client.session import GameSession
 from game.netcode import ratings_wire as W
 from game.netcode.player_key import KEY_FILE, read_key
-from game.netcode.player_store import Change
-from game.rules import default_config
 from game.settings import data_dir
 from support.pty import PtyProgram
-from support.wait import pump_until
+from support.ratings import rated_and_seated
 
 pytestmark = pytest.mark.timeout(60)
-CFG = default_config()
 
 
 def test_mor_text_key_prints_the_key_and_how_to_copy_it():
@@ -34,13 +29,7 @@ def test_mor_text_key_prints_the_key_and_how_to_copy_it():
 
 def test_the_tables_say_who_sits_with_their_ratings_and_ratings_reads_the_leaderboard(tls_server, tmp_path):
     host, port = tls_server.address
-    store = tls_server.ratings.store
-    with tls_server.lock:           # two players rated before (a game of theirs, as it was saved)
-        ann, bob = store.add(W.make_key(), "Ann"), store.add(W.make_key(), "Bob")
-        store.settle(None, [Change(ann, 29.0, 6.0), Change(bob, 21.0, 6.0)])
-    ada = GameSession(T.join(host, port, "Ada", create="Ada's", players=3, token_file=tmp_path / "seats.json",
-                             tls_port=tls_server.tls_address[1]), CFG, "Ada")
-    pump_until(ada, lambda: ada.rating is not None and ada.lobby.booked > 0)
+    ada = rated_and_seated(tls_server, tmp_path)
     p = PtyProgram(["--plain", "--name", "Wes"], seed=1)
     try:
         p.expect("Main menu")
