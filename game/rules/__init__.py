@@ -7,8 +7,9 @@ The small public API::
     events = game.apply("Ada", ReqChooseLeaders((3, 7)))   # or raises a GameError
     game.outcome()                                          # None until the game is over
 
-See ``engine.py`` for the contract, ``choices.py`` for legal choices and suggestions,
-``views.py`` for what each player may see and ``codec.py`` for saving and replaying games.
+See ``engine.py`` for the contract (and the modules it names, one per part of the rules),
+``choices.py`` for legal choices and suggestions, ``views.py`` for what each player may see and
+``codec.py`` for saving and replaying games.
 """
 from .actions import (Action, ProductionRequest, ReqActivateProductions, ReqBuyDevCard,
                       ReqChooseLeaders, ReqChooseResources, ReqEndTurn, ReqLeaderAction,

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from .components import GameConfig
-from .engine import Game, lookups
+from .engine import Game
+from .lookups import lookups
 from .state import DEPOT, ENDED, FAVOR_DOWN, FAVOR_REMOVED, PLAY, SETUP, SHELF, STRONGBOX, Container, PlayerState
 from .views import REVEALED_TOKENS
 
