@@ -11,7 +11,7 @@ from typing import Any
 import pygame
 
 from game.client.replay import ReplayError, open_replay, past_games
-from game.client.words import joined, named
+from game.client.words import named
 
 from .art import fonts
 from .backdrop import OXBLOOD, SEPIA, PaintedScene, title_block
@@ -120,16 +120,6 @@ KINDS = {"solo": "Solo against Lorenzo", "bots": "Against the computer", "lan": 
          "server": "Online"}
 
 
-def result_of(game: Any) -> str:
-    """Who won a past game, in words ("Cosimo won", "Ada and Bea shared the win", "Lorenzo won")."""
-    winners = [w.removesuffix(" (bot)") for w in game.winners]
-    if len(winners) == 1:
-        return f"{winners[0]} won"
-    if winners:
-        return f"{joined(winners)} shared the win"
-    return "Lorenzo won" if game.kind == "solo" else "No winner"
-
-
 def paint_row(surface: pygame.Surface, game: Any, rect: pygame.Rect, u: float, hot: bool = False) -> None:
     """One past game on two lines: when and what kind (the result on the right), then who played
     (shortened with an ellipsis when long; the result never is)."""
@@ -141,7 +131,7 @@ def paint_row(surface: pygame.Surface, game: Any, rect: pygame.Rect, u: float, h
     pad = round(16 * u)
     inner = rect.inflate(-2 * pad, 0)
     big, small = max(12, round(20 * u)), max(11, round(17 * u))
-    result = fonts.render(result_of(game), big, OXBLOOD if game.winners or game.kind == "solo" else FADED)
+    result = fonts.render(game.result, big, OXBLOOD if game.winners or game.kind == "solo" else FADED)
     top = rect.y + round(6 * u)
     surface.blit(result, result.get_rect(topright=(inner.right, top)))
     head = f"{_when(game.when)} \u00b7 {KINDS.get(game.kind, 'A game')}"
