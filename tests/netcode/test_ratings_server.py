@@ -46,6 +46,7 @@ class KeyedPlayer(Player):
         out = self.until(lambda m: m["type"] in ("UpdateBookedSeats", "ErrNickname", "UpdateGame", "UpdatePlayer"))
         if out[-1]["type"] != "UpdatePlayer":
             out += self.until_type(W.UPDATE_PLAYER)
+        self.token = next((m["token"] for m in out if m["type"] == "UpdateSessionToken"), self.token)
         return out
 
     def leaderboard(self, key: str | None = None) -> dict[str, Any]:
@@ -177,3 +178,52 @@ def test_new_keys_from_one_address_are_bounded_and_the_players_still_play(make_s
     assert [W.ERR_KEY in s for s in said] == [False, False, True, True]
     assert len(srv.ratings.store) == 2
     wait_until(lambda: len(srv.waiting) == 4)           # unrated, but seated like everyone
+
+
+def test_a_rated_game_cut_by_a_restart_is_rated_when_it_ends(make_server, certs, keyed):
+    cert, key = certs["one"]
+    srv = make_server(tls_cert=cert, tls_key=key, tls_port=0, restart_grace=0)
+    ann, bob = keyed(srv.tls_address, "Ann"), keyed(srv.tls_address, "Bob")
+    ann.join()
+    ann.send({"type": "ReqNewGame", "playersCount": 2})
+    ann.until_type("UpdateJoinGame")
+    bob.join()
+    ann.until_type("UpdateGame")
+    rng = random.Random(7)
+    drive(room_of(srv, "Ann").game, [ann, bob], rng, stop=lambda g: g.phase == "play" and g.version >= 12)
+    tokens = {p.nickname: p.token for p in (ann, bob)}
+    ann.close(), bob.close()
+    srv.stop()
+    again = make_server(tls_cert=cert, tls_key=key, tls_port=0, restart_grace=0)
+    back = [keyed(again.tls_address, p.nickname, p.key) for p in (ann, bob)]
+    for p in back:
+        p.join(tokens[p.nickname])
+    drive(room_of(again, "Ann").game, back, rng)
+    said = back[0].until_type(W.UPDATE_RATING_CHANGE)[-1]["ratings"]
+    assert {r["player"] for r in said} == {"Ann", "Bob"} and {r["before"] for r in said} == {0}
+    assert again.ratings.store.seats() == {}
+
+
+def test_leaving_a_rated_game_before_its_end_counts_as_last_place(make_server, certs, keyed):
+    cert, key = certs["one"]
+    srv = make_server(tls_cert=cert, tls_key=key, tls_port=0)
+    group = [keyed(srv.tls_address, n) for n in ("Ann", "Bob", "Cy")]
+    group[0].join()
+    group[0].send({"type": "ReqNewGame", "playersCount": 3})
+    group[0].until_type("UpdateJoinGame")
+    for p in group[1:]:
+        p.join()
+    for p in group:
+        if p.view is None:
+            p.until_type("UpdateGame")
+    game = room_of(srv, "Ann").game
+    rng = random.Random(9)
+    drive(game, group, rng, stop=lambda g: g.phase == "play")
+    cy = group[2]
+    cy.send({"type": "ReqQuit"})                      # Cy leaves before the end
+    cy.until_type("ResQuit")
+    wait_until(lambda: not game.player("Cy").active)
+    drive(game, group[:2], rng)
+    said = {r["player"]: r["after"] for r in group[0].until_type(W.UPDATE_RATING_CHANGE)[-1]["ratings"]}
+    assert set(said) == {"Ann", "Bob", "Cy"} and said["Cy"] < min(said["Ann"], said["Bob"])
+    assert srv.ratings.store.find(cy.key).games == 1
