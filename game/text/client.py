@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from game.client.address import hostport
+from game.client.flow.hosting import people_at, quitting_question
 from game.client.flow.local import new_solo_question, new_versus_question, start_new_solo
 from game.client.flow.questions import Question
 from game.client.flow.seats import kept_seats
@@ -110,7 +111,7 @@ class TextClient(Network, Watches):
         if self.shell is not None:
             self.shell.follow()
             if self.shell.left:
-                self._leave_game()
+                self.leave_table()
         elif self.reader is not None:
             self.reader.follow()
         elif self.watching is not None:
@@ -130,7 +131,7 @@ class TextClient(Network, Watches):
         if self.shell is not None:
             self.shell.command(text)
             if self.shell is not None and self.shell.left:
-                self._leave_game()
+                self.leave_table()
             return
         if self.reader is not None:
             self.reader.command(text.strip())
@@ -196,8 +197,14 @@ class TextClient(Network, Watches):
             self.choices.append(Choice(f"Continue the game against the computer. {bots_said}", self.resume_bots))
         elif bots_problem:
             self.say(bots_problem)
-        self.choices += [Choice("Host a game on this network", self.ask_host),
-                         Choice("Join a game on the network", self.join_menu),
+        if self.server is not None:       # the host left the table, the others play on
+            port = self.server.address[1]
+            self.choices += [Choice("Return to your LAN game (your table on this computer)",
+                                    lambda: self._join_own_table(port)),
+                             Choice("Stop hosting (the others at your table are disconnected)", self.stop_hosting)]
+        else:
+            self.choices.append(Choice("Host a game on this network", self.ask_host))
+        self.choices += [Choice("Join a game on the network", self.join_menu),
                          Choice("Past games and replays", self.past_games),
                          Choice(f"Change your name (now {self.nickname})", self.ask_name),
                          Choice("Quit", self.quit)]
@@ -245,6 +252,20 @@ class TextClient(Network, Watches):
         self.say(f"Say a number from 1 to {len(self.choices)}.")
 
     def quit(self) -> None:
+        """Quit; a host whose table has other people at it is asked first."""
+        question = quitting_question(people_at(self.server, self.nickname))
+        if question is None:
+            self._goodbye()
+            return
+
+        def then(key: str) -> None:
+            if key == "quit":
+                self._goodbye()
+            else:
+                self.menu()
+        self.ask(question, then)
+
+    def _goodbye(self) -> None:
         self.say("Goodbye.")
         self.done = True
 
@@ -256,7 +277,7 @@ class TextClient(Network, Watches):
         self.say(why)
         if self.shell is not None:
             self._leave_game(menu=False)
-        self.quit()
+        self._goodbye()
 
     def ask_name(self) -> None:
         self.say(f"Your name is {self.nickname}. Type the new one (1 to 24 letters, digits or spaces):")
@@ -373,7 +394,9 @@ class TextClient(Network, Watches):
         self.say("The game against the computer, where you left it.")
         self._open(session)
 
-    def _leave_game(self, menu: bool = True) -> None:
+    def _leave_game(self, menu: bool = True, stop_server: bool = True) -> None:
+        """Close the game open (``menu``: then show the menu, or the server's tables it was asked
+        from); the server this computer hosts stops too, unless ``stop_server`` is False."""
         shell = self.shell
         self.shell = None
         if shell is not None:
@@ -387,9 +410,12 @@ class TextClient(Network, Watches):
                                                        "menu, takes you back to it."))
             else:
                 self.say("You left the game." + ("" if g is None or g.get("ended") else " It is saved."))
-        if self.server is not None:
+        if self.server is not None and not stop_server:
+            self.say("Your table stays open on this computer: the others play on, and your turns are skipped "
+                     "until you return (Return to your LAN game, in the menu; Stop hosting ends it).")
+        elif self.server is not None:
             self.say("Your table's server stops with you: the others at it are disconnected.")
-        self._stop_server()
+            self._stop_server()
         tables, self._from_tables = self._from_tables, None
         if menu and tables is not None and shell is not None and shell.session.remote and g is None:
             self.say("Back to the tables.")      # left a waiting room reached from a server's tables

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from game.client.address import hostport
-from game.client.flow.hosting import end_kept_hosted_game, host_question, join_own_table, server_folder, start_hosting
+from game.client.flow.hosting import (end_kept_hosted_game, host_question, join_own_table, leaving_question, people_at,
+                                      server_folder, start_hosting)
 from game.client.flow.seats import (KeptSeat, ask_before_seating, asked_words, forget_seat, gone_words, seats_file,
                                     why_seated)
 from game.settings import GAME_PORT
@@ -53,7 +54,10 @@ class Network:
     if TYPE_CHECKING:      # the watching part's (game.text.watch.Watches)
         def watch_from(self, host: str, port: int, tables: list, words: list[str]) -> bool: ...
 
+    shell: Any
+
     if TYPE_CHECKING:      # the client's own
+        def _leave_game(self, menu: bool = True, stop_server: bool = True) -> None: ...
         def menu(self) -> None: ...
         def ask(self, question: Question, then: Callable[[str], None]) -> None: ...
         def _open(self, session: GameSession) -> None: ...
@@ -92,6 +96,34 @@ class Network:
                 self.say("No table opened: your LAN game is kept.")
                 self.menu()
         self.ask(question, then)
+
+    def leave_table(self) -> None:
+        """The player said leave. A host with other people at the table is asked first
+        (:func:`~game.client.flow.hosting.leaving_question`): leave the table and let them play
+        on, stop hosting, or stay; anyone else leaves at once."""
+        shell = self.shell
+        assert shell is not None
+        shell.left = False
+        g = shell.session.vm.game
+        stage = "waiting" if g is None else "ended" if g.get("ended") else "game"
+        question = leaving_question(people_at(self.server, shell.session.nickname), stage)
+        if question is None:
+            self._leave_game()
+            return
+
+        def then(key: str) -> None:
+            if key == "stay":
+                self.say("You stay at the table.")
+            else:
+                self._leave_game(stop_server=key == "stop")
+        self.ask(question, then)
+
+    def stop_hosting(self) -> None:
+        """Close the table this computer hosts (the host has left it): the others are disconnected."""
+        self._stop_server()
+        self.say("Your table is closed: the others at it are disconnected. The game is kept, and goes on when you "
+                 "host it again.")
+        self.menu()
 
     def _host(self, port: int | None) -> None:
         from game.client.address import PORT_REFUSED, describe_bind_error

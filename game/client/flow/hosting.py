@@ -1,6 +1,7 @@
 """Hosting a table on this computer, for every front end: the question over a hosted game kept
 unfinished (hosting brings it back, so a new table means ending it), the server started in this
-process, and the host's own seat at it."""
+process, the host's own seat at it, and what to ask a host who leaves the table or quits while
+other people are at it."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,7 +18,10 @@ from .questions import Answer, Question
 if TYPE_CHECKING:
     from game.netcode.server import Server
 
-__all__ = ["end_kept_hosted_game", "host_question", "join_own_table", "server_folder", "start_hosting"]
+__all__ = ["QUIT_TITLE", "end_kept_hosted_game", "host_question", "join_own_table", "leaving_question", "people_at",
+           "quitting_question", "server_folder", "start_hosting"]
+
+QUIT_TITLE = "Quit while hosting?"
 
 
 def server_folder(data_dir: Path) -> Path:
@@ -72,3 +76,46 @@ def join_own_table(port: int, nickname: str, config: GameConfig, connect_timeout
     """
     match = RemoteMatch("127.0.0.1", port, nickname, connect_timeout=connect_timeout, remember=False, **options)
     return GameSession(match, config, match.nickname)
+
+
+def people_at(server: "Server | None", me: str) -> list[str]:
+    """The people connected to the server this computer hosts (waiting or seated), but ``me``."""
+    return [] if server is None else server.host_view().others(me)
+
+
+def leaving_question(people: list[str], stage: str) -> Question | None:
+    """What to ask a host who leaves the table while ``people`` are at it (None: nobody is, the
+    host leaves at once). ``stage``: ``"game"`` (under way), ``"ended"`` or ``"waiting"`` (the
+    waiting room). Answers: ``leave`` (the game goes on on this computer's server; only while it
+    is under way), ``stop`` (stop hosting: they are disconnected), ``stay``."""
+    if not people:
+        return None
+    who = joined(people)
+    verb = "is" if len(people) == 1 else "are"
+    stop, stay = Answer("stop", "Stop hosting"), Answer("stay", "Stay")
+    if stage == "game":
+        text = (f"{who} {verb} at your table. If you leave the table, the game goes on without you on this "
+                f"computer's server and your turns are skipped until you return (\u201cReturn to your LAN game\u201d "
+                f"on the title). If you stop hosting, {who} {verb} disconnected and the game waits, kept as it "
+                f"is (your turn too), until you host again.")
+        answers: tuple[Answer, ...] = (Answer("leave", "Leave the table"), stop, stay)
+    elif stage == "ended":
+        text = (f"{who} {verb} still at the table, looking at the final scores. Stopping the game server "
+                f"disconnects them.")
+        answers = (stop, stay)
+    else:
+        text = f"{who} {verb} in your waiting room. Stopping the game server sends them away; they can join when you host again."
+        answers = (stop, stay)
+    return Question("Your friends are still here", text, answers, default="stay", warning=True)
+
+
+def quitting_question(people: list[str]) -> Question | None:
+    """What to ask a host who quits while ``people`` play on this computer's server (None:
+    nobody does). Answers: ``quit``, ``stay``."""
+    if not people:
+        return None
+    who = joined(people)
+    verb = "is" if len(people) == 1 else "are"
+    return Question(QUIT_TITLE, f"{who} {verb} playing on the game server of this computer. Quitting closes it: "
+                                f"{who} {verb} disconnected. The game is kept and goes on when you host it again.",
+                    (Answer("quit", "Quit"), Answer("stay", "Stay")), default="stay", warning=True)

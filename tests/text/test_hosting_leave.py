@@ -1,0 +1,58 @@
+"""A host in the text client with a friend at the table is asked before leaving or quitting, as
+the window asks (the one question of game.client.flow.hosting): leave the table and let them play
+on, stop hosting, or stay. QA: the text client stopped the server at once, disconnecting them."""
+from __future__ import annotations
+
+import pytest
+
+from support.text import text_client
+from support.wait import pump_until, until
+
+from game.client.games import default_config
+from game.client.session import GameSession
+from game.match import RemoteMatch
+from game.settings import Settings
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def _menu_entry(said, words: str) -> str:
+    return next(line for line in reversed(said) if words in line).split(".")[0]
+
+
+def test_a_host_with_a_friend_at_the_table_is_asked_before_leaving_or_quitting(tmp_path, monkeypatch):
+    monkeypatch.setenv("MOR_SEED", "5")
+    ada, said = text_client(None, tmp_path / "data", settings=Settings(nickname="Ada", server_port=0))
+    bea = None
+    try:
+        ada.line(_menu_entry(said, "Host a game on this network"))
+        server = ada.server
+        until(lambda: said.has("You choose how many play"), ada.tick)
+        bea = GameSession(RemoteMatch("127.0.0.1", server.address[1], "Bea", token_file=tmp_path / "bea.json",
+                                      retry_delays=()), default_config(), "Bea")
+        pump_until(bea, lambda: bea.lobby.booked == 2)
+        ada.line("players 2")
+        until(lambda: said.has("Choose the 2 leaders you keep"), ada.tick)
+        ada.line("leave")
+        assert said[-4].startswith("Your friends are still here. Bea is at your table."), said[-4:]
+        assert said[-3:] == ["1. Leave the table", "2. Stop hosting", "3. Stay"]
+        ada.line("3")
+        assert said[-1] == "You stay at the table." and ada.shell is not None and ada.server is server
+        ada.line("leave")
+        ada.line("1")                                   # leave the table: Bea plays on
+        assert said.has("Your table stays open on this computer") and ada.server is server
+        assert ada.shell is None and said.has("Return to your LAN game")
+        ada.line("quit")
+        assert said[-3].startswith("Quit while hosting?. Bea is playing on the game server of this computer")
+        ada.line("2")                                   # stay: the menu again
+        assert not ada.done and said[-1].endswith("Quit")
+        ada.line(_menu_entry(said, "Return to your LAN game"))
+        until(lambda: said.has("Choose the 2 leaders you keep", len(said) - 8), ada.tick)
+        ada.line("leave")
+        ada.line("2")                                   # stop hosting
+        assert said.has("Your table's server stops with you") and ada.server is None
+        pump_until(bea, lambda: bea.server_stopped is not None, what="Bea told the host stopped")
+    finally:
+        ada.close()
+        if bea is not None:
+            bea.close()
