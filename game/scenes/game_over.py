@@ -164,5 +164,10 @@ class GameOverScene(SessionScene):
             blit_lines(surface, lines, small, SEPIA, left + cross.get_width() + round(14 * u), y + round(10 * u),
                        "italic")
         note = tracked("resources left break a tie", max(10, round(15 * u)), FADED, max(1, round(2 * u)))
+        below = self.sheet.bottom + round(10 * u)
         if len(self.rows) > 1:
-            surface.blit(note, note.get_rect(midtop=(self.sheet.centerx, self.sheet.bottom + round(10 * u))))
+            surface.blit(note, note.get_rect(midtop=(self.sheet.centerx, below)))
+            below += note.get_height() + round(6 * u)
+        if self.session.rating_change:     # the server rated the game (or kept a solo best)
+            img = fonts.render(self.session.rating_change, small, INK, "italic")
+            surface.blit(img, img.get_rect(midtop=(self.sheet.centerx, below)))

@@ -136,11 +136,16 @@ def test_new_keys_from_one_address_are_bounded_and_others_still_get_theirs():
     assert r.identify(elsewhere, W.make_key()) is not None and len(r.store) == 4
 
 
-def test_the_rows_kept_are_bounded():
+def test_the_rows_kept_are_bounded_and_the_players_kept_are_still_known():
     r, _ = ratings(max_rows=2, keys_per_address=0)
-    keyed(r, "a"), keyed(r, "b")
-    s = Conn("c")
-    assert r.identify(s, W.make_key()) is None and s.told[-1]["reason"] == W.KEY_FULL and len(r.store) == 2
+    a, _b = keyed(r, "a"), keyed(r, "b")
+    start = time.monotonic()
+    for i in range(500):                 # a stranger's new keys, from addresses of their own
+        s = Conn(f"c{i}", ip=f"10.1.{i // 200}.{i % 200}")
+        assert r.identify(s, W.make_key()) is None and s.told[-1]["reason"] == W.KEY_FULL
+    assert len(r.store) == 2 and time.monotonic() - start < 2
+    again = Conn("a")
+    assert r.identify(again, a.key) is r.of[a]       # a player kept is still served
 
 
 def test_a_full_disk_keeps_the_ratings_waiting_and_tells_nobody_until_they_are_saved(tmp_path, monkeypatch):

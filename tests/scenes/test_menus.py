@@ -821,6 +821,22 @@ class TestGameOver:
         assert scene.headline.endswith("win" if s.vm.game["winnerPlayer"] == s.nickname else "wins")
         assert rows[0][0] == s.vm.game["winnerPlayer"]
 
+    def test_the_ratings_change_is_said_under_the_scores(self, app):
+        from game.scenes.game_over import GameOverScene
+        s = ended_session(app.config, ["Ada", "Bea"])
+        scene = GameOverScene(app, s)
+        app.stack.reset(scene)
+        scene.update = lambda dt: None
+        app.draw()
+        below = scene.sheet.bottom + round(30 * scene.unit)
+        strip = pygame.Rect(scene.sheet.x, below, scene.sheet.w, round(30 * scene.unit))
+        before = pygame.image.tobytes(app.window.subsurface(strip), "RGB")
+        s._take({"type": "UpdateRatingChange", "ratings": [
+            {"player": "Ada", "before": 0, "after": 4}, {"player": "Bea", "before": 0, "after": -2}]})
+        assert s.rating_change == "Ratings: you 0 \u2192 4, Bea 0 \u2192 \u22122."
+        app.draw()
+        assert pygame.image.tobytes(app.window.subsurface(strip), "RGB") != before
+
     def test_a_shared_win_is_told_as_one(self, app):
         from game.scenes.game_over import GameOverScene
         g = Game.new(app.config, ["Ada", "Bea", "Cy"], 11)
