@@ -30,6 +30,7 @@ was logged just before a ``kill -9``, is rated too (:meth:`Ratings.recover`).
 from __future__ import annotations
 
 import logging
+import sqlite3
 import time
 from collections import deque
 from pathlib import Path
@@ -41,7 +42,7 @@ from game.rules.engine import Game
 
 from . import ratings_wire as W
 from .framing import encode
-from .player_store import Change, Player, PlayerStore, StoreFull
+from .player_store import FILE as PLAYERS_FILE, Change, Player, PlayerStore, StoreFull
 
 log = logging.getLogger("mor.ratings")
 
@@ -103,10 +104,10 @@ class Ratings:
     loop, under the server's lock; a client is any object with ``send``/``push``, ``ip`` and
     ``tls`` (the server's connection, or a test's)."""
 
-    def __init__(self, store: PlayerStore, options: Any, tell: Callable[[str, Any, bytes], None]) -> None:
+    def __init__(self, store: PlayerStore, options: Any, clients: dict[str, Any]) -> None:
         self.store = store
         self.options = options
-        self._tell = tell                        # tell(nickname, room, data): to our client seated there
+        self.clients = clients                   # the server's live connections by nickname (read only)
         self.of: dict[Any, Player] = {}          # connection -> its player (joined with a key)
         self.by_nick: dict[str, Player] = {}     # nickname of a connected keyed player -> player
         self.games: dict[int, dict[str, Player]] = {}   # rated (or solo) game -> its keyed seats
@@ -115,6 +116,28 @@ class Ratings:
         self._pending: dict[int, tuple[Game, dict[str, Player]]] = {}   # games whose ratings wait for the disk
         self._top: tuple[int, bytes] | None = None     # (store version, the top's JSON) cached
         self._kept: dict[int, tuple[int, dict[str, Player]]] = {}   # unsettled games kept, until restored
+
+    def open(self, data_dir: Path | None) -> None:
+        """Keep the players in ``data_dir``'s ``players.sqlite3`` (:mod:`.player_store`) from now
+        on, once the directory is the server's, and read the rated games not settled yet (before
+        the games are restored). A file that cannot be opened leaves them in memory (logged)."""
+        if data_dir is None:
+            return
+        try:
+            store = PlayerStore(Path(data_dir) / PLAYERS_FILE, self.options.max_players)
+        except sqlite3.Error as e:
+            log.error("cannot open the players' file in %s (ratings are kept in memory only): %s", data_dir, e)
+            return
+        self.store.close()
+        self.store = store
+        store.start_checkpoints()
+        self.load()
+
+    def _tell(self, nickname: str, game_id: int, data: bytes) -> None:
+        """Hand encoded lines to ``nickname`` if they sit at game ``game_id`` with our client."""
+        s = self.clients.get(nickname)
+        if s is not None and s.room is not None and s.room.id == game_id and s.extensions:
+            s.push(data)
 
     # ------------------------------------------------------------------ keys
     def identify(self, s: Any, key: str, name: str = "") -> Player | None:

@@ -128,7 +128,6 @@ from __future__ import annotations
 
 import logging
 import socket
-import sqlite3
 import ssl
 import time
 import dataclasses
@@ -150,7 +149,7 @@ from .framing import encode
 from .games import Games
 from .heap import pid_rss_mb
 from .lobby import CANNOT_START, Lobby
-from .player_store import FILE as PLAYERS_FILE, PlayerStore
+from .player_store import PlayerStore
 from .ratings import Ratings, finished_game
 from .ratings_wire import ReqRatings
 from .room import CANNOT_SAVE, SAVING_AGAIN, SERVER_VOICE, Room
@@ -272,7 +271,7 @@ class Server(Transport):
         self.announcer: Announcer | None = None
         self.bots = BotScheduler(config, self.options, self.rooms, self._call_soon, self._call_at,
                                  self._tell_ours, self._stopping.is_set)
-        self.ratings = Ratings(PlayerStore(None), self.options, self._tell_seated)   # its file: at start
+        self.ratings = Ratings(PlayerStore(None), self.options, self.by_nick)   # its file: at start
         self.games = Games(config, self.options, self.store, self.lock, self.rooms, self.by_nick, self.bots,
                            self._call_at, self.ratings)
         self.seats = self.games.seats
@@ -321,7 +320,7 @@ class Server(Transport):
         except (OSError, ssl.SSLError):
             self.store.unlock()
             raise
-        self._open_ratings()
+        self.ratings.open(self.store.data_dir)      # the directory is ours now
         self.games.restore()
         self.ratings.recover(finished_game(self.store.data_dir, self.config))
         self._open_loop()
@@ -336,29 +335,6 @@ class Server(Transport):
             self.announcer = Announcer(self.table_info(), self.address[1], self.options.host)
             self._call_soon(self._announce_tick)
         return self.address
-
-    def _open_ratings(self) -> None:
-        """The players' file (``players.sqlite3`` in the data directory: see :mod:`.player_store`),
-        once the directory is ours; the rated games not settled yet are read before the games are
-        restored. A file that cannot be opened leaves the ratings in memory (logged)."""
-        data_dir = self.store.data_dir
-        if data_dir is None:
-            return
-        try:
-            store = PlayerStore(Path(data_dir) / PLAYERS_FILE, self.options.max_players)
-        except sqlite3.Error as e:
-            log.error("cannot open the players' file in %s (ratings are kept in memory only): %s", data_dir, e)
-            return
-        self.ratings.store.close()
-        self.ratings.store = store
-        store.start_checkpoints()
-        self.ratings.load()
-
-    def _tell_seated(self, nickname: str, game_id: int, data: bytes) -> None:
-        """Hand encoded lines to ``nickname`` if they sit at game ``game_id`` with our client."""
-        s = self.by_nick.get(nickname)
-        if s is not None and s.room is not None and s.room.id == game_id and s.extensions:
-            s.push(data)
 
     # ------------------------------------------------------------------ LAN announcement
     def table_info(self) -> TableInfo:

@@ -35,7 +35,9 @@ class Conn:
 def ratings(path=None, **options: Any) -> tuple[Ratings, list[tuple]]:
     told: list[tuple] = []
     store = PlayerStore(path, max_rows=options.pop("max_rows", 1000))
-    return Ratings(store, ServerOptions(**options), lambda nick, gid, data: told.append((nick, orjson.loads(data)))), told
+    r = Ratings(store, ServerOptions(**options), {})
+    r._tell = lambda nick, gid, data: told.append((nick, orjson.loads(data)))    # type: ignore[method-assign]
+    return r, told
 
 
 def keyed(r: Ratings, nick: str, **kw: Any) -> Conn:
