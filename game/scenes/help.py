@@ -16,6 +16,8 @@ from game.client.games import sample_view
 from .art import cards as C
 from .art import icons as I
 from .art import marbles as M
+from .art import leader_cards as L
+from .art import tiles as T
 from .art.palette import INK, OXBLOOD, SEPIA
 from .backdrop import PaintedScene, blit_lines, title_block, tracked, wrap
 
@@ -203,7 +205,7 @@ class HelpScene(PaintedScene):
 
         def goal() -> None:
             y = row([C.dev_card(card_of("Purple", 3), prods, ch)], 0, 0) + round(16 * u)
-            row([C.favor_tile(s.favor_vp, "UP", round(56 * u)) for s in self.app.config.vatican_sections],
+            row([T.favor_tile(s.favor_vp, "UP", round(56 * u)) for s in self.app.config.vatican_sections],
                 y, round(12 * u))
 
         def turn() -> None:
@@ -242,10 +244,10 @@ class HelpScene(PaintedScene):
             row([C.dev_card(card_of("Yellow", 2), prods, ch)], round(10 * u), 0)
 
         def leaders_() -> None:
-            row([C.leader_card(leaders[i], prods, round(ch * 0.8)) for i in (0, 5)], round(10 * u), round(14 * u))
+            row([L.leader_card(leaders[i], prods, round(ch * 0.8)) for i in (0, 5)], round(10 * u), round(14 * u))
 
         def faith() -> None:
-            y = row([C.favor_tile(s.favor_vp, "UP", round(70 * u)) for s in self.app.config.vatican_sections],
+            y = row([T.favor_tile(s.favor_vp, "UP", round(70 * u)) for s in self.app.config.vatican_sections],
                     round(30 * u), round(18 * u))
             vps = [str(s.favor_vp) for s in self.app.config.vatican_sections]
             caption(f"favor tiles: {', '.join(vps[:-1])} and {vps[-1]} points", y + round(14 * u))
@@ -254,7 +256,7 @@ class HelpScene(PaintedScene):
             by_kind = {}
             for t in view.get("actionTokens", []):
                 by_kind.setdefault(t["kind"], t)
-            row([C.token(t, round(90 * u)) for t in list(by_kind.values())[:3]], round(30 * u), round(16 * u))
+            row([T.token(t, round(90 * u)) for t in list(by_kind.values())[:3]], round(30 * u), round(16 * u))
 
         pictures: dict[str, Callable[[], None]] = {
             "goal": goal, "turn": turn, "market": market, "cards": cards_, "production": production,

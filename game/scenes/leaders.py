@@ -46,14 +46,14 @@ class LeaderChoiceScene(SessionScene):
         return {p["id"]: p for p in self.session.vm.game["productions"]}
 
     def layout(self) -> None:
-        from .art import cards
+        from .art import card_parts
         w, h = self.app.size
         u = self.unit
         n = max(1, len(self.hand))
         gap = round(36 * u)
-        ratio = cards.card_width(1000) / 1000
+        ratio = card_parts.card_width(1000) / 1000
         ch = round(min(h * 0.47, (w * 0.84 - (n - 1) * gap) / n / ratio))
-        cw = cards.card_width(ch)
+        cw = card_parts.card_width(ch)
         self.card_h = ch
         total = n * cw + (n - 1) * gap
         x0 = (w - total) // 2
@@ -131,7 +131,7 @@ class LeaderChoiceScene(SessionScene):
 
     # drawing -----------------------------------------------------------------------------
     def paint(self, surface: pygame.Surface) -> None:
-        from .art import cards
+        from .art import leader_cards
         w, h = surface.get_size()
         u = self.unit
         vm = self.session.vm
@@ -155,7 +155,7 @@ class LeaderChoiceScene(SessionScene):
             else:
                 sh = glow(r.size, radius, (60, 38, 18), self.px(12))
                 surface.blit(sh, sh.get_rect(center=(r.centerx + self.px(4), r.centery + self.px(6))))
-            img = cards.leader_card(ld, prods, rect.h, dimmed=full and not chosen)
+            img = leader_cards.leader_card(ld, prods, rect.h, dimmed=full and not chosen)
             surface.blit(img, r)
             if self.hover == i and not chosen:
                 pygame.draw.rect(surface, GOLD, r.inflate(self.px(6), self.px(6)), max(2, self.px(3)),
@@ -194,7 +194,7 @@ class LeaderChoiceScene(SessionScene):
 
     def _paint_zoom(self, surface: pygame.Surface, i: int, prods: dict) -> None:
         """The hovered card, enlarged where it lies (over its neighbours, never over the words)."""
-        from .art import cards
+        from .art import card_parts, leader_cards
         w, h = surface.get_size()
         rect = self.card_rects[i]
         top_limit = round(h * 0.15)
@@ -202,7 +202,7 @@ class LeaderChoiceScene(SessionScene):
         zh = min(round(self.card_h * 1.4), bottom_limit - top_limit)
         if zh < self.card_h * 1.08:
             return          # no room to enlarge: the highlight and the words are enough
-        zw = cards.card_width(zh)
+        zw = card_parts.card_width(zh)
         x = max(self.px(30), min(rect.centerx - zw // 2, w - zw - self.px(30)))
         y = max(top_limit, min(rect.centery - zh // 2 - self.px(20), bottom_limit - zh))
         zoom = pygame.Rect(x, y, zw, zh)
@@ -213,4 +213,4 @@ class LeaderChoiceScene(SessionScene):
         if lid in self.selected:
             halo = glow(zoom.size, radius, GOLD_LIGHT, self.px(22))
             surface.blit(halo, halo.get_rect(center=zoom.center))
-        surface.blit(cards.leader_card(self.session.vm.leader(lid), prods, zh), zoom)
+        surface.blit(leader_cards.leader_card(self.session.vm.leader(lid), prods, zh), zoom)

@@ -279,7 +279,7 @@ def _paint_title_art(size: tuple[int, int], app, u: float) -> pygame.Surface:
     w, h = size
     layer = pygame.Surface(size, pygame.SRCALPHA)
     try:
-        from .art import cards, marbles
+        from .art import leader_cards, marbles
         view = sample_view(app.config)
     except Exception:   # the art is decoration: a missing piece never stops the menu
         log.exception("title art unavailable")
@@ -291,7 +291,7 @@ def _paint_title_art(size: tuple[int, int], app, u: float) -> pygame.Surface:
     picks = [leaders[i % len(leaders)] for i in (2, 9, 13)]
     cx, cy = round(w * 0.185), round(h * 0.6)
     for i, ld in enumerate(picks):
-        card = cards.leader_card(ld, prods, ch)
+        card = leader_cards.leader_card(ld, prods, ch)
         img = pygame.transform.rotozoom(card, (1 - i) * 12, 1)
         pos = (cx + (i - 1) * round(ch * 0.3), cy + abs(i - 1) * round(ch * 0.05))
         shadow = _shadow_of(img, round(10 * u))

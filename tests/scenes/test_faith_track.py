@@ -11,7 +11,7 @@ from support.table import Table, mid_game
 
 from game.rules import default_config
 from game.scenes.app import App
-from game.scenes.art import cards as C
+from game.scenes.art import tiles as C
 from game.scenes.board import BoardScene
 from game.client.session import GameSession
 from game.client import board_input as BI

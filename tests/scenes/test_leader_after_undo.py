@@ -92,7 +92,7 @@ def test_a_leader_played_after_an_undo_is_drawn_in_play_at_once(size):
 def test_a_played_leader_shows_its_whole_card_with_played_above_it(size):
     """QA: the "Played" banner lay across the top of the card, over the leader's requirements.
     Once played, the card on the board is the card's whole picture; the banner stands above it."""
-    from game.scenes.art import cards as C
+    from game.scenes.art import leader_cards as C
     game, lid = leader_ready()
     app = App(headless=True, size=size)
     scene = BoardScene(app, GameSession(LocalMatch(CFG, "Ada", game=game), CFG, "Ada"))

@@ -413,7 +413,7 @@ def test_a_stage_that_hands_over_leaves_its_pictures_behind(app):
     walk.press("Play solo")
     walk.until_scene("LeaderChoiceScene")
     walk.frames(2)
-    leaders = memory._CACHES["game.scenes.art.cards._leader_card"]
+    leaders = memory._CACHES["game.scenes.art.leader_cards._leader_card"]
     glow = memory._CACHES["game.scenes.backdrop.glow"]
     shown = set(leaders._data)
     assert len(shown) == 4 and len(glow) > 0          # the choice drew its four cards, lifted on halos

@@ -5,14 +5,17 @@ requested size, cached by its arguments: the same call returns the same object, 
 drawing on it. No display is needed (surfaces are never ``convert``-ed); call ``pygame.init()`` (or at
 least ``pygame.font.init()``) first.
 """
-from . import board, cards, fonts, icons, marbles, palette
+from . import board, card_parts, cards, fonts, icons, leader_cards, marbles, palette, tiles
 from .board import faith_space, parchment, shelf, wood_panel
-from .cards import card_back, card_width, dev_card, favor_tile, leader_card, token
+from .card_parts import card_width
+from .cards import card_back, dev_card
 from .fonts import fit, font, render
 from .icons import arrow, black_cross, inkwell, level_pips, resource_icon, vp_badge
+from .leader_cards import leader_card
 from .marbles import marble
+from .tiles import favor_tile, token
 
-__all__ = ["board", "cards", "fonts", "icons", "marbles", "palette", "faith_space", "parchment", "shelf",
+__all__ = ["board", "card_parts", "cards", "fonts", "icons", "leader_cards", "marbles", "palette", "tiles", "faith_space", "parchment", "shelf",
            "wood_panel", "card_back", "card_width", "dev_card", "favor_tile", "leader_card", "token", "fit",
            "font", "render", "arrow", "black_cross", "inkwell", "level_pips", "resource_icon", "vp_badge",
            "marble"]

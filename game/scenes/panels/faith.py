@@ -13,10 +13,10 @@ from game.client import board_input as BI
 from game.client.words import joined
 
 from .. import art
-from ..art import cards as C
 from ..art import fonts as F
 from ..art import icons as I
 from ..art import palette as P
+from ..art import tiles as T
 from .base import PLAYER_COLORS, Context, Hit, Panel, glow
 
 
@@ -138,7 +138,7 @@ class FaithPanel(Panel):
         tiles = ctx.me.get("favorTiles", ["DOWN"] * len(sections))
         for i, rect in enumerate(self.favor_rects(ctx)):
             state = tiles[i] if i < len(tiles) else "DOWN"
-            surface.blit(C.favor_tile(sections[i]["victoryPoints"], state, rect.h), rect)
+            surface.blit(T.favor_tile(sections[i]["victoryPoints"], state, rect.h), rect)
         seats = {p["nickname"]: seat for seat, p in self.opponents(ctx)}
         for i, row in enumerate(self.mini_rects(ctx)):
             for nick, rect in row.items():
@@ -148,7 +148,7 @@ class FaithPanel(Panel):
 
     def draw_mini(self, surface: pygame.Surface, rect: pygame.Rect, vp: int, state: str, seat: int) -> None:
         """An opponent's tile, ringed in their colour."""
-        surface.blit(C.favor_tile(vp, state, rect.h), rect)
+        surface.blit(T.favor_tile(vp, state, rect.h), rect)
         self.ring(surface, rect, seat)
 
     def ring(self, surface: pygame.Surface, rect: pygame.Rect, seat: int) -> None:
@@ -262,15 +262,15 @@ def _turn(surface: pygame.Surface, backdrop: pygame.Surface | None, tile: pygame
     if up:                      # the tile turns over: narrows to an edge, widens showing its face
         face = "DOWN" if k < 0.5 else "UP"
         wk = abs(1 - 2 * k)
-        img = C.favor_tile(vp, face, size)
+        img = T.favor_tile(vp, face, size)
         img = pygame.transform.smoothscale(img, (max(1, round(size * wk)), size))
         surface.blit(img, img.get_rect(center=tile.center))
     else:                       # the tile is taken away: it fades and sinks
-        img = C.favor_tile(vp, "DOWN", size).copy()
+        img = T.favor_tile(vp, "DOWN", size).copy()
         img.set_alpha(round(255 * (1 - k)))
         surface.blit(img, img.get_rect(center=tile.move(0, round(tile.h * 0.6 * k)).center))
         if k >= 1:
-            surface.blit(C.favor_tile(vp, "REMOVED", tile.h), tile)
+            surface.blit(T.favor_tile(vp, "REMOVED", tile.h), tile)
 
 
 def draw_moment(surface: pygame.Surface, ctx: Context, panel: FaithPanel, moment: VaticanMoment,

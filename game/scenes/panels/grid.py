@@ -8,6 +8,7 @@ from game.client import board_input as BI
 from game.client.plans import BuyPlan
 
 from ..art import cards as C
+from ..art.card_parts import card_width
 from ..art import palette as P
 from .base import Context, Hit, Panel, glow, text, veil
 
@@ -26,7 +27,7 @@ class GridPanel(Panel):
         levels = ctx.g["devCardGrid"]["levelsCount"]
         gap = self.px(6)
         h = min((r.h - gap * (levels - 1)) // levels, int((r.w - gap * (len(colors) - 1)) / len(colors) / 0.66))
-        w = C.card_width(h)
+        w = card_width(h)
         left = r.x + (r.w - (len(colors) * w + (len(colors) - 1) * gap)) // 2
         top = self.rect.y + self.px(26)
         out = []

@@ -8,9 +8,11 @@ import pygame
 from game.client import board_input as BI
 
 from ..art import cards as C
+from ..art import leader_cards as L
 from ..art import fonts as F
 from ..art import marbles as M
 from ..art import palette as P
+from ..art import tiles as T
 from ..backdrop import wrap
 from .base import Context
 
@@ -33,7 +35,7 @@ def hover_art(ctx: Context, unit: float) -> tuple[pygame.Surface | None, str | N
                 words = ctx.session.purchase_words(t.color, t.level)
     elif isinstance(t, BI.Leader):
         ld = ctx.leaders[t.id]
-        img = C.leader_card(ld, prods, big)
+        img = L.leader_card(ld, prods, big)
         from game.client.words import leader_ability
         words = leader_ability(ld)
     elif isinstance(t, BI.Production) and t.id in {c["production"] for c in g["developmentCards"]}:
@@ -42,7 +44,7 @@ def hover_art(ctx: Context, unit: float) -> tuple[pygame.Surface | None, str | N
     elif isinstance(t, BI.Favor):
         sec = sorted(g["faithTrack"]["vaticanSections"].values(), key=lambda s: s["faithPointsEnd"])[t.index]
         state = ctx.me.get("favorTiles", ["DOWN"] * 3)[t.index]
-        img = C.favor_tile(sec["victoryPoints"], state, round(110 * unit))
+        img = T.favor_tile(sec["victoryPoints"], state, round(110 * unit))
         words = {"UP": f"Yours: {sec['victoryPoints']} VP",
                  "REMOVED": "Lost: you were before space {0} when the report came".format(sec["faithPointsBeginning"]),
                  }.get(state, f"Vatican report {t.index + 1}: {sec['victoryPoints']} VP if you are on space "

@@ -12,6 +12,8 @@ from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
 
 from .. import art
 from ..art import cards as C
+from ..art import leader_cards as L
+from ..art.card_parts import card_width
 from ..art import icons as I
 from ..art import palette as P
 from ..layout import board_parts
@@ -56,7 +58,7 @@ class PlayerBoardPanel(Panel):
         r = self.slots[slot]
         peek = self.px(22)
         h = min(r.h - peek * 2 - self.px(8), int(r.w / 0.66))
-        w = C.card_width(h)
+        w = card_width(h)
         bottom = r.bottom - self.px(6)
         return pygame.Rect(r.centerx - w // 2, bottom - h - (count - 1 - index) * peek, w, h)
 
@@ -73,11 +75,11 @@ class PlayerBoardPanel(Panel):
         stacked = min((r.h - gap * (n - 1)) // n - label, int(r.w / 0.66))
         out = {}
         if stacked > side:
-            w = C.card_width(stacked)
+            w = card_width(stacked)
             for i, lid in enumerate(ids):
                 out[lid] = pygame.Rect(r.centerx - w // 2, r.y + label + i * (stacked + gap + label), w, stacked)
         else:
-            w = C.card_width(side)
+            w = card_width(side)
             x0 = r.centerx - (n * w + (n - 1) * gap) // 2
             for i, lid in enumerate(ids):
                 out[lid] = pygame.Rect(x0 + i * (w + gap), r.y + (r.h - side) // 2, w, side)
@@ -263,7 +265,7 @@ class PlayerBoardPanel(Panel):
         rects = self.leader_rects(p)
         for lid, rect in rects.items():
             ld = ctx.leaders[lid]
-            surface.blit(C.leader_card(ld, prods, rect.h), rect)
+            surface.blit(L.leader_card(ld, prods, rect.h), rect)
             if ld["active"]:
                 pygame.draw.rect(surface, P.GOLD, rect.inflate(6, 6), width=max(2, self.px(4)), border_radius=8)
                 glow(surface, rect.inflate(6, 6), P.GOLD_LIGHT[:3], width=3)
@@ -328,5 +330,5 @@ def dashed_outline(surface: pygame.Surface, rect: pygame.Rect, color, width: int
 
 def played_sash(width: int, height: int) -> pygame.Surface:
     """The oxblood ribbon across the top of a played leader: "Played"."""
-    from ..art.cards import _ribbon
-    return _ribbon("Played", max(20, round(width * 0.8)), height, P.OXBLOOD)
+    from ..art.card_parts import ribbon
+    return ribbon("Played", max(20, round(width * 0.8)), height, P.OXBLOOD)

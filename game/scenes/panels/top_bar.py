@@ -8,7 +8,7 @@ import pygame
 
 from game.client import board_input as BI
 
-from ..art import cards as C
+from ..art import tiles as T
 from ..art import fonts as F
 from ..art import palette as P
 from .base import PLAYER_COLORS, Context, Hit, Panel, glow, reading_size, text
@@ -189,7 +189,7 @@ class TopBar(Panel):
              P.SEPIA, "italic")
         tr = self.token_rect()
         if tok is not None and tok in tokens and tr is not None:
-            surface.blit(C.token(tokens[tok], tr.h), tr)
+            surface.blit(T.token(tokens[tok], tr.h), tr)
         if not tokens:
             return
         shown = [t for t in ctx.vm.revealed_tokens if t in tokens]
