@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 from game.client.address import hostport
-from game.client.flow.hosting import people_at, quitting_question
+from game.client.flow.hosting import people_at, quitting_question, server_folder
 from game.client.flow.local import new_solo_question, new_versus_question, start_new_solo
 from game.client.flow.questions import Question
 from game.client.flow.seats import kept_seats
 from game.client.games import (GameNotOpened, bots_save_path, default_config, describe_solo_save, open_bots,
                                open_solo, saved_summary)
+from game.client.lan import saved_hosted_games
 from game.client.session import GameSession
 from game.client.words import validate_nickname
 from game.settings import BOT_PACES, Settings, data_dir
@@ -185,6 +186,10 @@ class TextClient(Network, Watches):
     def menu(self) -> None:
         self.choices = []
         hosted = self.server.address[1] if self.server is not None else None
+        if self.server is None and saved_hosted_games(server_folder(self.data_dir), self.nickname):
+            # the LAN game this computer hosted, kept unfinished: hosting it again brings it back
+            self.choices.append(Choice("Return to your LAN game (host it again and take your seat back)",
+                                       lambda: self._host(None)))
         for kept in kept_seats(self.data_dir, hosted):      # every seat kept at a server: straight back to it
             self.choices.append(Choice(kept.offer, lambda k=kept: self.rejoin(k)))
         self.choices.append(Choice("Play solo against Lorenzo il Magnifico (a new game)", self.new_solo))

@@ -7,6 +7,7 @@ import pytest
 
 from support.text import text_client
 from support.wait import pump_until, until
+from walk import free_port
 
 from game.client.games import default_config
 from game.client.session import GameSession
@@ -22,7 +23,8 @@ def _menu_entry(said, words: str) -> str:
 
 def test_a_host_with_a_friend_at_the_table_is_asked_before_leaving_or_quitting(tmp_path, monkeypatch):
     monkeypatch.setenv("MOR_SEED", "5")
-    ada, said = text_client(None, tmp_path / "data", settings=Settings(nickname="Ada", server_port=0))
+    port = free_port()             # (the same port again when the game is hosted again: the seat's token is the port's)
+    ada, said = text_client(None, tmp_path / "data", settings=Settings(nickname="Ada", server_port=port))
     bea = None
     try:
         ada.line(_menu_entry(said, "Host a game on this network"))
@@ -43,7 +45,7 @@ def test_a_host_with_a_friend_at_the_table_is_asked_before_leaving_or_quitting(t
         assert said.has("Your table stays open on this computer") and ada.server is server
         assert ada.shell is None and said.has("Return to your LAN game")
         ada.line("quit")
-        assert said[-3].startswith("Quit while hosting?. Bea is playing on the game server of this computer")
+        assert said[-3].startswith("Quit while hosting? Bea is playing on the game server of this computer")
         ada.line("2")                                   # stay: the menu again
         assert not ada.done and said[-1].endswith("Quit")
         ada.line(_menu_entry(said, "Return to your LAN game"))
@@ -52,6 +54,13 @@ def test_a_host_with_a_friend_at_the_table_is_asked_before_leaving_or_quitting(t
         ada.line("2")                                   # stop hosting
         assert said.has("Your table's server stops with you") and ada.server is None
         pump_until(bea, lambda: bea.server_stopped is not None, what="Bea told the host stopped")
+        bea.close()
+        bea = None
+        # the game is kept: the menu offers it first, as the title does, and hosting brings it back
+        assert said[-8] == "1. Return to your LAN game (host it again and take your seat back)", said[-9:]
+        n = len(said)
+        ada.line("1")
+        until(lambda: said.has("Bea is away", n), ada.tick, what="back at the kept game, Bea away")
     finally:
         ada.close()
         if bea is not None:

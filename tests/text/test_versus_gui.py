@@ -116,7 +116,8 @@ def test_the_text_client_hosts_a_table_and_plays_at_it(tmp_path, monkeypatch):
     until(lambda: said.has("Choose the 2 leaders you keep"), ada.tick)
     ada.line("leave")
     assert said.has("Your table's server stops with you") and ada.server is None
-    assert said[-1] == "7. Quit"                 # the main menu again
+    assert said[-1] == "8. Quit"                 # the main menu again, the kept game first in it
+    assert said[-8] == "1. Return to your LAN game (host it again and take your seat back)"
     ada.close()
 
 

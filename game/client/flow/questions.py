@@ -56,5 +56,6 @@ class Question:
 
     def lines(self) -> list[str]:
         """The question in lines of text: its title and explanation, then the numbered answers."""
-        return [f"{self.title}. {self.text}",
+        title = self.title if self.title.endswith(("?", "!", ".")) else f"{self.title}."
+        return [f"{title} {self.text}",
                 *(f"{i + 1}. {a.label}" for i, a in enumerate(self.answers))]
