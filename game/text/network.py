@@ -59,6 +59,7 @@ class Network:
     if TYPE_CHECKING:      # the client's own
         def _leave_game(self, menu: bool = True, stop_server: bool = True) -> None: ...
         def menu(self) -> None: ...
+        def quit(self) -> None: ...
         def ask(self, question: Question, then: Callable[[str], None]) -> None: ...
         def _open(self, session: GameSession) -> None: ...
 
@@ -171,9 +172,13 @@ class Network:
 
     def _join_answer(self, text: str) -> None:
         word = text.lower()
-        if word in ("menu", "back", ""):
+        if word in ("menu", "back", "leave", ""):
             self._stop_browser()
             self.menu()
+            return
+        if word in ("quit", "exit", "q"):
+            self._stop_browser()
+            self.quit()
             return
         if word == "list":
             games = self.browser.games() if self.browser is not None else []
@@ -282,9 +287,12 @@ class Network:
         words = text.split()
         word = words[0].lower() if words else "tables"
         again = lambda: setattr(self, "question", lambda a: self._tables_answer(host, port, tables, a))  # noqa: E731
-        if word in ("menu", "back"):
+        if word in ("menu", "back", "leave"):
             self._stop_browser()
             self.menu()
+        elif word in ("quit", "exit", "q"):
+            self._stop_browser()
+            self.quit()
         elif word in ("tables", "list"):
             self.show_tables("")
         elif word == "ratings":

@@ -149,3 +149,19 @@ def test_named_tables_a_private_one_by_its_code(server, tmp_path):
     until(lambda: said_a.has("Choose the 2 leaders") and said_b.has("Choose the 2 leaders"), ada.tick, bea.tick)
     ada.close()
     bea.close()
+
+
+@pytest.mark.timeout(60)
+def test_leave_and_quit_are_understood_on_the_join_and_tables_pages(server, tmp_path):
+    """QA (playing): "leave" and "quit" on a server's tables were answered "Say a table's number…"."""
+    host, port = server.address
+    ada, said = text_client("Ada", tmp_path / "a")
+    try:
+        ada.show_tables(f"{host}:{port}")
+        ada.line("leave")
+        assert said[-1].endswith("Quit") and said.has("Main menu", len(said) - 12)
+        ada.show_tables(f"{host}:{port}")
+        ada.line("quit")
+        assert ada.done and said[-1] == "Goodbye."
+    finally:
+        ada.close()
