@@ -25,8 +25,8 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_load import ServerProcess  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.lib.server_process import ServerProcess  # noqa: E402
 
 
 def churn(port: int, n: int, rate: float, counts: dict[str, int], lock: threading.Lock, tag: int) -> None:

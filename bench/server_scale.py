@@ -53,8 +53,9 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_load import LoadGenerator, ServerProcess, percentile  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.lib.load_generator import LoadGenerator, percentile  # noqa: E402
+from bench.lib.server_process import ServerProcess  # noqa: E402
 
 OPERATOR = ["--line-rate", "50", "--lobby-time", "1800"]
 """The operator's defaults again, after server_load's LIFTED (the last flag given wins); the

@@ -24,8 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_load import LoadGenerator, ServerProcess  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.lib.load_generator import LoadGenerator  # noqa: E402
+from bench.lib.server_process import ServerProcess  # noqa: E402
 
 GRACE = 0.5   # seconds an abandoned game is kept (the server's default is 600)
 
