@@ -111,8 +111,14 @@ def _played_out(nicks: list[str], seed: int) -> Game:
     return g
 
 
+NICKNAME = "Player 694"
+"""The player of every picture (a fresh install draws its own nickname at random, from the OS)."""
+
+
 def shots(app) -> dict:
-    """name -> a function that puts the scene on the app's stack."""
+    """name -> a function that puts the scene on the app's stack (the app's player named
+    :data:`NICKNAME`)."""
+    app.settings.nickname = NICKNAME
     import pygame
     from game.rules.actions import ReqChooseLeaders
     from game.scenes import game_over, join, leaders, lobby, overlay, resources, settings_page, title, waiting
@@ -232,6 +238,7 @@ def first_board(size: tuple[int, int]):
     from game.scenes.title import TitleScene
     from walk import Walk, board_check
     app = App(headless=True, size=size)
+    app.settings.nickname = NICKNAME
     walk = Walk(app)
     try:
         with _seeded():
