@@ -30,7 +30,7 @@ from game.rules.views import player_view
 from game.seeds import new_seed
 
 from .interface import Match, Msg
-from .local import keep_replay, local_apply, local_undo
+from .local import local_apply, local_undo, save_here
 
 log = logging.getLogger("mor.match")
 
@@ -258,18 +258,5 @@ class BotMatch(Match):
         self._accepted(self.game.set_active(nick, False))
 
     def _save(self) -> None:
-        if self.save_path is None:
-            return
-        if self.game.ended:
-            keep_replay(self, "bots")
-            try:
-                self.save_path.unlink()
-            except FileNotFoundError:
-                pass
-            return
-        data = orjson.dumps({"format": BOTS_FORMAT, "player": self.nickname, "bots": self.bots,
-                             "game": codec.game_record(self.game)})
-        tmp = self.save_path.with_suffix(".tmp")
-        tmp.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(data)
-        os.replace(tmp, self.save_path)
+        save_here(self, "bots", lambda: orjson.dumps({"format": BOTS_FORMAT, "player": self.nickname,
+                                                      "bots": self.bots, "game": codec.game_record(self.game)}))

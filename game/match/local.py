@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from pathlib import Path
-from typing import Protocol
+from typing import Callable, Protocol
 
 from game.netcode import protocol as P
 from game.netcode.history import history_lines, recent_history
@@ -70,6 +70,21 @@ def keep_replay(match: SavedHere, kind: str) -> None:
         match.replay_path = save_finished(match.game, match.save_path.parent / REPLAYS, kind, match.nickname,
                                           match.bots)
 
+
+
+def save_here(match: SavedHere, kind: str, data: Callable[[], bytes]) -> None:
+    """Save a game run here, as it is after a request: its file replaced whole (``data()``, never
+    half written); once the game has ended, its replay kept (``kind``) and the save removed."""
+    if match.save_path is None:
+        return
+    if match.game.ended:
+        keep_replay(match, kind)
+        match.save_path.unlink(missing_ok=True)
+        return
+    tmp = match.save_path.with_suffix(".tmp")
+    tmp.parent.mkdir(parents=True, exist_ok=True)
+    tmp.write_bytes(data())
+    os.replace(tmp, match.save_path)
 
 class LocalMatch(Match):
     """A solo game against Lorenzo, run by the engine in this process.
@@ -144,16 +159,4 @@ class LocalMatch(Match):
         self._save()
 
     def _save(self) -> None:
-        if self.save_path is None:
-            return
-        if self.game.ended:
-            keep_replay(self, "solo")
-            try:
-                self.save_path.unlink()
-            except FileNotFoundError:
-                pass
-            return
-        tmp = self.save_path.with_suffix(".tmp")
-        tmp.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(codec.dumps(self.game))
-        os.replace(tmp, self.save_path)
+        save_here(self, "solo", lambda: codec.dumps(self.game))
