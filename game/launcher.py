@@ -1,7 +1,9 @@
 """The game client's command line: ``python main.py`` or the installed ``mor``.
 
 It opens the window at the title page, or with ``--screenshot out.png`` renders the title page
-to a PNG and exits (no display needed). ``--size WxH`` sets the window size (the saved setting
+to a PNG and exits (no display needed). ``mor mor://HOST:PORT[/CODE]`` opens a game link (see
+:mod:`game.client.links`): the window starts at the Join page with the link in its address field;
+a bad link is refused in words on stderr and nothing is started. ``--size WxH`` sets the window size (the saved setting
 otherwise). ``--check-bots N`` plays N moves of three hard computer players headless and prints,
 as JSON, whether they thought in a worker process (``tools/dist_smoke.sh`` runs it on the built
 executable, where that needs ``multiprocessing.freeze_support()``).
@@ -14,6 +16,7 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 DEFAULT_SCREENSHOT_SIZE = (1280, 800)
 MAX_SIDE = 8192
@@ -41,6 +44,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--text", action="store_true",
                         help="play in this terminal by typed commands (the text client, as mor-text; "
                              "mor-text --help lists its options, which follow --text)")
+    parser.add_argument("link", nargs="?", metavar="LINK",
+                        help="a game link a host sent, as mor://203.0.113.7:51015 (or .../CODE for a private "
+                             "table): open the Join page with it filled in")
     parser.add_argument("--check-bots", metavar="MOVES", type=int, default=None,
                         help="check the computer players: play MOVES of their moves against three hard bots "
                              "(headless, nothing saved), print where they thought as JSON and exit")
@@ -83,6 +89,14 @@ def main(argv: list[str] | None = None) -> int:
         from game.text.terminal import main as text_main
         return text_main([a for a in raw if a != "--text"])
     args = parse_args(argv)
+    link = None
+    if args.link is not None:
+        from game.client.links import LinkError, parse_link
+        try:
+            link = parse_link(args.link)
+        except LinkError as e:
+            print(f"mor: this link cannot be opened. {e}", file=sys.stderr)
+            return 2
     if args.check_bots is not None:
         import json
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -117,8 +131,17 @@ def main(argv: list[str] | None = None) -> int:
     app = App(size=args.size)
     from game import runtime
     runtime.settle_collector()        # the window, its pictures and the rules are loaded
-    app.run(app.scene("title"))
+    app.run(first_scene(app, link))
     return 0
+
+
+def first_scene(app: Any, link: Any = None) -> Any:
+    """The page the window opens at: the title, or, for a game ``link``, the Join page with the
+    link in its address field (the title under it, for Back)."""
+    if link is None:
+        return app.scene("title")
+    app.stack.push(app.scene("title"))
+    return app.scene("join", link=link)
 
 
 if __name__ == "__main__":

@@ -55,3 +55,11 @@ def test_an_installed_package_reads_its_own_copy(tmp_path, monkeypatch):
     assert resources.data_dir("config") == package / "_data" / "config"
     assert resources.data_path("config/default.json") == package / "_data" / "config" / "default.json"
     assert resources.data_dir("assets") == package.parent / "assets"   # not shipped: the checkout's place
+
+
+def test_the_desktop_entry_opens_game_links():
+    """The desktop's handler of ``mor:`` links is the game, the link given as its argument."""
+    from build_dist import desktop_entry
+    entry = desktop_entry(Path("/opt/mor/mor"), Path("/opt/mor/icon.png")).splitlines()
+    assert "MimeType=x-scheme-handler/mor;" in entry
+    assert 'Exec="/opt/mor/mor" %u' in entry

@@ -43,7 +43,8 @@ def desktop_entry(binary: Path, icon: Path) -> str:
         "Name=Masters of Renaissance",
         "GenericName=Board game",
         "Comment=Play Masters of Renaissance solo against Lorenzo, or with friends on your network",
-        f"Exec=\"{binary}\"",
+        f"Exec=\"{binary}\" %u",   # a game link opened on the desktop (mor://...) comes as the argument
+        "MimeType=x-scheme-handler/mor;",
         f"Icon={icon}",
         "Terminal=false",
         "Categories=Game;BoardGame;",

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 import pygame
 import pygame_gui
 
-from game.client.address import hostport, parse_address
+from game.client.address import hostport
+from game.client.links import Link, read_address
 from game.client.flow.seats import (KeptSeat, another_nickname, ask_before_seating, asked_words, forget_seat,
                                     gone_words, why_seated)
 from game.client.words import NICKNAME_MAX
@@ -33,7 +34,7 @@ class JoinScene(PaintedScene):
     """Pick a game found on the network (or type the host's address) and a nickname; join its
     waiting room."""
 
-    def __init__(self, app, rejoin: KeptSeat | None = None) -> None:
+    def __init__(self, app, rejoin: KeptSeat | None = None, link: Link | None = None) -> None:
         super().__init__(app)
         from .lan_list import LanGames
         self.lan = LanGames(on_change=app.wake)   # the games announced on the network, kept live
@@ -43,6 +44,9 @@ class JoinScene(PaintedScene):
         self.rejoin = rejoin     # the title's "Return to your game at host:port"
         if rejoin is not None:
             self.draft = {"address": rejoin.where, "nickname": rejoin.nickname}
+        elif link is not None:   # a game link opened (``mor URL``): the field holds it, Join takes it
+            self.draft["address"] = str(link)
+        self._code: str | None = None     # the invite code of the link typed, if it has one
         self.errors: dict[str, str] = {}
         self.error: str | None = None
         self.busy: str | None = None     # what we are doing, while connecting
@@ -210,13 +214,14 @@ class JoinScene(PaintedScene):
         if problem:
             self.errors["nickname"] = problem
         try:
-            target = parse_address(self.draft["address"], GAME_PORT)
+            link = read_address(self.draft["address"], GAME_PORT)   # host:port, or a game link pasted whole
         except ValueError as e:
             self.errors["address"] = str(e)
-            target = None
-        if self.errors or target is None:
+            link = None
+        if self.errors or link is None:
             return None
-        return target
+        self._code = link.code
+        return link.host, link.port
 
     def show_tables(self) -> None:
         """The tables at the address typed (their page asks the server)."""
@@ -241,7 +246,8 @@ class JoinScene(PaintedScene):
         if self.rejoin is not None:         # the title's kept seat: chosen there
             self._knock(target, nickname, True)
             return
-        ask_before_seating(self.app.data_dir, *target, nickname, asked_words(), functools.partial(ask, self.app),
+        where = {"code": self._code} if self._code else {}
+        ask_before_seating(self.app.data_dir, *target, nickname, asked_words(**where), functools.partial(ask, self.app),
                            lambda nick, chose: self._knock(target, nick, chose))
 
     def _knock(self, target: tuple[str, int], nickname: str, chose: bool) -> None:
@@ -264,7 +270,8 @@ class JoinScene(PaintedScene):
         else:
             names = ("", "")
         self.seating = Seating(target[0], target[1], nickname, self.app.config, self.app.wake,
-                               tls_port=self._announced_tls(target), host_name=names[0], table_name=names[1])
+                               tls_port=self._announced_tls(target), host_name=names[0], table_name=names[1],
+                               **({"code": self._code} if self._code and self.rejoin is None else {}))
 
     def cancel(self) -> None:
         if self.seating is not None:

@@ -47,6 +47,7 @@ class LobbyScene(SessionScene):
         self.you_top = 0
         self.hosting = app.server is not None
         self.mark = LinkMark()
+        self.copied: str | None = None   # the game link copied to the clipboard (hosting), once it is
         if self.hosting:
             from game.client.lan import lan_addresses
             self.addresses = lan_addresses()
@@ -90,6 +91,13 @@ class LobbyScene(SessionScene):
         if self.hosting or self.session.lobby.table:   # the address to share, or the table's name and code
             self.plaque = pygame.Rect(w // 2 - round(300 * u), round(h * 0.19), round(600 * u), round(92 * u))
             top = self.plaque.bottom + round(22 * u)
+            if self.hosting and self.app.server is not None:   # the address as a link, to send a friend
+                from game.client.links import COPY_LINK, COPY_TIP, LINK_COPIED
+                link = self.share_link()
+                cw = round(150 * u)
+                self.button("copy_link", pygame.Rect(self.plaque.right + round(14 * u), self.plaque.centery - round(22 * u),
+                                                     cw, round(44 * u)),
+                            LINK_COPIED if self.copied == link else COPY_LINK, "@quiet", tooltip=COPY_TIP.format(link=link))
         # under the sheet, a column that never overlaps: the "you are" line, then Leave/Stop hosting
         bw, bh = round(240 * u), round(48 * u)
         leave = pygame.Rect(w // 2 - bw // 2, h - round(110 * u), bw, bh)
@@ -170,9 +178,31 @@ class LobbyScene(SessionScene):
             for name, args in self.way_back:
                 app.stack.push(app.scene(name, *args))
 
+    def share_link(self) -> str:
+        """The game link to the table this app hosts (``mor://address:port``)."""
+        from game.client.links import hosted_link
+        return hosted_link(self.addresses, self.app.server.address[1])
+
+    def copy_link(self) -> None:
+        """The hosted game's link, to the clipboard (the button says so; or why it could not)."""
+        from pygame_gui.core.utility import clipboard_copy
+        link = self.share_link()
+        try:
+            clipboard_copy(link)
+        except pygame.error:        # no clipboard where this runs: the address on the page is still there
+            from game.client.links import NO_CLIPBOARD
+            self.session.lobby.error = NO_CLIPBOARD
+            return
+        self.copied = link
+        self.ui.clear_and_reset()
+        self.build()
+
     def on_button(self, name: str) -> None:
         if name == "leave":
             self.leave()
+            return
+        if name == "copy_link":
+            self.copy_link()
             return
         for key, _text, n in SEAT_CHOICES:
             if name == key and self.asked is None:
@@ -218,6 +248,8 @@ class LobbyScene(SessionScene):
             img = fonts.render(addr, size, INK)
             surface.blit(img, img.get_rect(midtop=(self.plaque.centerx - round(3 * u),
                                                    self.plaque.y + round(14 * u) + k.get_height())))
+            link = fonts.render(self.share_link(), max(10, round(16 * u)), SEPIA, "italic")   # the link to send
+            surface.blit(link, link.get_rect(midtop=(self.plaque.centerx, self.plaque.bottom + round(2 * u))))
         elif lobby.table:
             self._paint_table(surface, lobby.table)
         surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)

@@ -23,6 +23,7 @@ from game.client.flow.seats import kept_seats
 from game.client.games import (GameNotOpened, bots_save_path, default_config, describe_solo_save, open_bots,
                                open_solo, saved_summary)
 from game.client.lan import saved_hosted_games
+from game.client.links import Link
 from game.client.session import GameSession
 from game.client.words import validate_nickname
 from game.settings import BOT_PACES, Settings, data_dir
@@ -55,6 +56,8 @@ class Options:
     data_dir: Path | None = None
     bot_pace: float | None = None
     settings: Settings | None = field(default=None)
+    link: Link | None = None
+    """A game link opened from the command line (``mor-text mor://HOST:PORT``): joined at once."""
 
 
 class TextClient(Network, Watches):
@@ -105,6 +108,10 @@ class TextClient(Network, Watches):
     # ------------------------------------------------------------------ the loop's two calls
     def start(self) -> None:
         self.say("Masters of Renaissance, in words. Type help at any time; a number chooses from a list.")
+        if self.options.link is not None:   # the Join step, with the link's address (and code) given
+            self.say(f"Opening the link {self.options.link}.")
+            self.join_address(str(self.options.link))
+            return
         self.menu()
 
     def tick(self) -> None:

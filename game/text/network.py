@@ -208,14 +208,18 @@ class Network:
         self.join_address(text)
 
     def join_address(self, text: str) -> None:
-        from game.client.address import parse_address
+        """Join the game at an address typed, or a game link pasted whole (with its invite code)."""
+        from game.client.links import read_address
         try:
-            host, port = parse_address(text, GAME_PORT)
+            link = read_address(text, GAME_PORT)
         except ValueError as e:
             self.say(str(e))
             self.menu()
             return
-        self.seat(host, port)
+        if link.code:
+            self.seat(link.host, link.port, code=link.code)
+        else:
+            self.seat(link.host, link.port)
 
     def show_ratings(self, address: str) -> None:
         """The leaderboard of the server at ``address`` (:mod:`.standings`), then the join menu's question."""

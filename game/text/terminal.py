@@ -54,9 +54,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="where games are saved (default: the game's data folder)")
     parser.add_argument("--bot-pace", metavar="SECONDS", type=float,
                         help="seconds between the computer players' moves (default: the saved setting)")
-    parser.add_argument("command", nargs="?", choices=["key"],
+    parser.add_argument("command", nargs="?", metavar="key|LINK",
                         help="key: print your player key (who you are on servers: your rating follows it), "
-                             "where it is kept and how to copy it to another machine, then exit")
+                             "where it is kept and how to copy it to another machine, then exit; a game link "
+                             "a host sent (mor://203.0.113.7:51015, or .../CODE for a private table): join it")
     return parser.parse_args(argv)
 
 
@@ -211,6 +212,18 @@ def main(argv: list[str] | None = None) -> int:
                   f"punctuation, with no control characters.", file=sys.stderr)
             return 2
         args.name = name
+    link = None
+    if args.command not in (None, "key"):
+        from game.client.links import LinkError, is_link, parse_link
+        if not is_link(args.command):
+            print(f"mor-text: {args.command[:40]!r} is neither key nor a game link (mor://HOST:PORT).",
+                  file=sys.stderr)
+            return 2
+        try:
+            link = parse_link(args.command)
+        except LinkError as e:
+            print(f"mor-text: this link cannot be opened. {e}", file=sys.stderr)
+            return 2
     if args.command == "key":
         from game.client.keys import key_file, key_lines
         print("\n".join(key_lines(key_file(args.data_dir))))
@@ -220,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     # launcher, a test runner's worker): an ignored SIGINT is inherited, and the player would be stuck
     signal.signal(signal.SIGINT, signal.default_int_handler)
     plain = plain_wanted(args.plain)
-    options = Options(nickname=args.name, data_dir=args.data_dir, bot_pace=args.bot_pace)
+    options = Options(nickname=args.name, data_dir=args.data_dir, bot_pace=args.bot_pace, link=link)
     caught = {}
     for name in TERMINATE_SIGNALS:     # ... and so do a kill, a shutdown and a closed terminal
         if hasattr(signal, name):
