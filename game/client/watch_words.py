@@ -9,8 +9,9 @@ WATCH_CLOSED = "The table closed before its game started: everybody left."
 HIDE_ON = "The watchers' chat is hidden: you no longer read what they say."
 HIDE_OFF = "The watchers' chat is shown again."
 NOT_WATCHED = "Nobody watches this game."
-HIDE_WATCHERS = "Hide watchers"
-SHOW_WATCHERS = "Show watchers"
+HIDE_WATCHERS = "{} watching \u00b7 hide"
+SHOW_WATCHERS = "{} watching \u00b7 show"
+"""The switch beside a player's chat line: how many watch, and what a press does to their chat."""
 WATCHERS_TIP = "What they say shows in the log, marked (watching): hide it if it distracts you."
 
 

@@ -49,11 +49,13 @@ class BoardScene(BoardBase):
         super().build()
         self.watchers_switch = None
         if self.chat_entry is not None and self.session.remote:   # the watchers' chat: shown or hidden
-            entry, u = self.chat_entry.get_abs_rect(), self.layout.unit
-            sw = round(118 * u)
-            self.chat_entry.set_dimensions((entry.w - sw - round(6 * u), entry.h))
+            u = self.layout.unit
+            line = self.log.chat_rect()
+            sw = round(150 * u)
+            self.chat_entry.kill()              # made again, narrower: the switch goes beside it
+            self.chat_entry = self.log.build_chat(self.ui, leave=sw + round(6 * u))
             self.watchers_switch = pygame_gui.elements.UIButton(
-                pygame.Rect(entry.right - sw, entry.y, sw, entry.h), "", self.ui,
+                pygame.Rect(line.right - sw, line.y, sw, line.h), "", self.ui,
                 object_id=ObjectID(class_id="@quiet"))
             self._watchers_shown = None
             self._refresh_watchers()
@@ -90,7 +92,7 @@ class BoardScene(BoardBase):
             return
         self._watchers_shown = shown
         if (w.count or w.hidden) and self.plan is None:
-            switch.set_text(SHOW_WATCHERS if w.hidden else HIDE_WATCHERS)
+            switch.set_text((SHOW_WATCHERS if w.hidden else HIDE_WATCHERS).format(w.count))
             switch.set_tooltip(watchers_words(w.count) + " " + (HIDE_ON if w.hidden else WATCHERS_TIP))
             switch.show()
         else:

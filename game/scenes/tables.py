@@ -267,14 +267,14 @@ class TablesScene(PaintedScene):
         self.button("create", pygame.Rect(n.x + pad, y, n.w - 2 * pad, bh), "Open the table", enabled=free)
         c = self.cards["code"]
         cy = c.y + round(46 * u)
-        jw = round(110 * u)
-        e = self.entry("code", pygame.Rect(c.x + pad, cy, c.w - 2 * pad - jw - round(10 * u), bh), self.draft["code"], 24)
+        jw, gap = round(96 * u), round(8 * u)
+        e = self.entry("code", pygame.Rect(c.x + pad, cy, c.w - 2 * pad - 2 * (jw + gap), bh), self.draft["code"], 24)
         if not free:
             e.disable()
+        self.button("code_watch", pygame.Rect(c.right - pad - 2 * jw - gap, cy, jw, bh), "Watch", "@menu_quiet",
+                    enabled=free, tooltip="Watch the table of this invite code, without playing")
         self.button("code_join", pygame.Rect(c.right - pad - jw, cy, jw, bh), "Join", enabled=free,
                     tooltip="Sit at the table of this invite code")
-        self.button("code_watch", pygame.Rect(c.right - pad - jw, cy + bh + round(8 * u), jw, bh), "Watch",
-                    "@menu_quiet", enabled=free, tooltip="Watch the table of this invite code, without playing")
         lr = self.list_rect
         nw = round(130 * u)
         ny = lr.bottom - round(52 * u)
@@ -517,6 +517,6 @@ class TablesScene(PaintedScene):
         c = self.cards["code"]
         hint = "Paste the code a host shares to sit at their private table."
         lines = wrap(hint, body, c.w - round(44 * u), "italic")
-        y = c.y + round(46 * u) + 2 * round(44 * u) + round(18 * u)   # under Join and Watch
+        y = c.y + round(46 * u) + round(44 * u) + round(10 * u)
         if y + len(lines) * round(body * 1.2) <= c.bottom - round(6 * u):
             blit_lines(surface, lines, body, FADED, c.centerx, y, "italic", align="center")

@@ -86,9 +86,9 @@ def test_a_player_hides_the_watchers_chat_with_the_switch_of_the_chat_line(serve
         watcher = Watching(*server.address, "Wes", default_config(), name="Salon")
         until(lambda: watcher.poll() == "seated", what="Wes watching")
         walk.until(lambda: board.watchers_switch.visible, 5, "the switch, once someone watches")
-        walk.press("Hide watchers")
+        walk.press("1 watching \u00b7 hide")                        # how many watch, and what a press does
         walk.until(lambda: ada.watchers.hidden, 5, "the watchers' chat hidden")
-        walk.until(lambda: walk.button_at("Show watchers") is not None, 5, "the switch says what it does now")
+        walk.until(lambda: walk.button_at("1 watching \u00b7 show") is not None, 5, "the switch says what it does now")
         watcher.session.chat("psst")
         pump_until(bea, lambda: WATCHER.format("Wes") + ": psst" in bea.log)
         walk.frames(5)

@@ -45,13 +45,14 @@ def _wrap(words: str, size: int, width: int, style: str, indent: int) -> tuple[s
 
 
 class LogPanel(Panel):
-    def chat_rect(self) -> pygame.Rect:
+    def chat_rect(self, leave: int = 0) -> pygame.Rect:
+        """The chat line, ``leave`` pixels left free at its right (for a switch beside it)."""
         eh = self.px(28)
         r = self.rect
-        return pygame.Rect(r.x + self.px(8), r.bottom - eh - self.px(5), r.w - self.px(16), eh)
+        return pygame.Rect(r.x + self.px(8), r.bottom - eh - self.px(5), r.w - self.px(16) - leave, eh)
 
-    def build_chat(self, ui: pygame_gui.UIManager) -> pygame_gui.elements.UITextEntryLine:
-        entry = pygame_gui.elements.UITextEntryLine(self.chat_rect(), ui,
+    def build_chat(self, ui: pygame_gui.UIManager, leave: int = 0) -> pygame_gui.elements.UITextEntryLine:
+        entry = pygame_gui.elements.UITextEntryLine(self.chat_rect(leave), ui,
                                                     placeholder_text="Say something to the table, then Enter")
         entry.set_text_length_limit(200)
         return entry

@@ -30,8 +30,15 @@ class TopBar(Panel):
         r.midright = (self.token.right - self.px(4), self.token.centery)
         return r
 
+    @staticmethod
+    def _centre(ctx: Context) -> str:
+        """The player whose board is at the centre: the player, or the one a watcher looks at."""
+        return str(ctx.me["nickname"]) if ctx.nickname not in {p["nickname"] for p in ctx.g["players"]} \
+            else ctx.nickname
+
     def _others(self, ctx: Context) -> list[dict[str, Any]]:
-        return [p for p in ctx.g["players"] if p["nickname"] != ctx.nickname]
+        centre = self._centre(ctx)
+        return [p for p in ctx.g["players"] if p["nickname"] != centre]
 
     def hits(self, ctx: Context) -> list[Hit]:
         out = [Hit(rect, BI.Opponent(p["nickname"])) for rect, p in zip(self.opponents, self._others(ctx))]
@@ -106,7 +113,7 @@ class TopBar(Panel):
             status += " · last round"
         left = r.x + self.px(14)
         me = ctx.me
-        head = f"{ctx.nickname} · {me['victoryPoints']} VP · faith {me['faithPoints']}"
+        head = f"{self._centre(ctx)} · {me['victoryPoints']} VP · faith {me['faithPoints']}"
         width = round(r.w * 0.34 - self.px(20))
         dot = self.own_dot(ctx)
         if dot is not None:   # the player's own colour, as each opponent's chip shows theirs
@@ -131,11 +138,12 @@ class TopBar(Panel):
         """Where the player's own colour is drawn, before their name: (centre, radius, colour);
         None for one who has no seat at the table (a replay seen by nobody in it)."""
         seats = [q["nickname"] for q in ctx.g["players"]]
-        if ctx.nickname not in seats:
+        who = self._centre(ctx)
+        if who not in seats:
             return None
         rad = max(4, self.px(8))
         centre = (self.rect.x + self.px(14) + rad, self.heading_middle)
-        return centre, rad, PLAYER_COLORS[seats.index(ctx.nickname) % 4]
+        return centre, rad, PLAYER_COLORS[seats.index(who) % 4]
 
     def _chip(self, surface: pygame.Surface, ctx: Context, rect: pygame.Rect, p: dict[str, Any]) -> None:
         inner = rect.inflate(-self.px(6), -self.px(6))
