@@ -138,3 +138,25 @@ def test_lists_of_games_count_among_the_watch_requests():
     for _ in range(11):
         watchers.watch_list(w, W.ReqWatchList())
     assert w.types() == [W.UPDATE_WATCH_LIST] * 10 + [W.ERR_WATCH]
+
+
+def test_an_undo_and_an_absence_reach_the_watchers_as_nobodys_seat_sees_them():
+    lobby, games, watchers = watched()
+    ada, = open_table(lobby)
+    bea = Fake()
+    lobby.join(bea, ReqJoin("Bea", token="", table=TableChoice(name="Salon")))
+    (room,) = games.rooms.values()
+    w = Watcher()
+    watchers.watch(w, W.ReqWatch("Wes", name="Salon"))
+    rng = random.Random(2)
+    while room.game.phase == "setup" or room.game.undoable_action(room.game.current_player.nickname) is None:
+        g = room.game
+        nick = g.current_player.nickname if g.phase == "play" else next(
+            p.nickname for p in g.players if not (p.chose_leaders and p.chose_resources))
+        room.submit(nick, choose(g, nick, rng))
+    told = len(w.told)
+    assert room.undo(room.game.current_player.nickname, {"Ada", "Bea"})
+    assert [m["type"] for m in w.told[told:]] == ["UpdateUndo", "UpdateGame"]
+    assert w.told[-1] == player_view(room.game, None)
+    room.drop("Bea", until=1e12)
+    assert w.told[-1]["type"] == "UpdatePlayerAway" and w.told[-1]["player"] == "Bea"
