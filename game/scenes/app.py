@@ -318,7 +318,7 @@ class App:
         if self.notice is not None:
             if self.notice.left() > 0:
                 top = self.stack.top
-                draw_notice(self.window, self.notice, top.notice_top() if top is not None else None)
+                draw_notice(self.window, self.notice, top.notice_area() if top is not None else None)
             else:
                 self.notice = None
 

@@ -420,10 +420,11 @@ class BoardBase(Scene):
         top = pb.slots[0].y + round(4 * u)
         return pygame.Rect(pb.slots[0].x, top, pb.slots[-1].right - pb.slots[0].x, min(tops) - round(4 * u) - top)
 
-    def notice_top(self) -> int | None:
-        """Below the top bar (whose turn, what to do now): a notice never covers it."""
+    def notice_area(self) -> pygame.Rect | None:
+        """Over the log, whose newest line says the same words: a notice never covers the top bar
+        (whose turn, what to do now), the track, the market, the cards or the player's board."""
         L = self.layout
-        return None if L is None else L.top_bar.bottom + round(6 * L.unit)
+        return None if L is None else L.log
 
     def keep_clear(self) -> list[pygame.Rect]:
         """What hover art never covers: the top bar (whose turn, what to do now), the action bar,

@@ -3,8 +3,8 @@ once, as a page hands over to the next (why the server seated them where it did,
 so that it is on the first frame of that page whichever it is (the board, the choice of leaders, …).
 
 :class:`Notice` is the words and when they go; :func:`draw_notice` paints them on a strip of
-paper at the top centre of the page, below what the page keeps in view (the board's top bar: see
-:meth:`game.scenes.scene.Scene.notice_top`). The app keeps one (:meth:`game.scenes.app.App.tell`),
+paper at the top centre of the page, or of the place the page gives it (the board's log, which
+keeps the same words: see :meth:`game.scenes.scene.Scene.notice_area`). The app keeps one (:meth:`game.scenes.app.App.tell`),
 draws it after the scenes and puts it away at a click on it; it wakes for the frame that takes it
 away.
 """
@@ -40,20 +40,25 @@ class Notice:
         return max(0.0, self.until - (time.monotonic() if now is None else now))
 
 
-def draw_notice(surface: pygame.Surface, notice: Notice, top: int | None = None) -> pygame.Rect:
-    """Paint ``notice`` on a strip of paper at the top centre of ``surface`` (from ``top`` down,
-    when the page keeps what is above in view); returns the strip. The first time starts its clock."""
+def draw_notice(surface: pygame.Surface, notice: Notice, area: pygame.Rect | None = None) -> pygame.Rect:
+    """Paint ``notice`` on a strip of paper at the top centre of ``area`` (the page's place for it:
+    see :meth:`game.scenes.scene.Scene.notice_area`; None: the window's top centre), no wider
+    than it; returns the strip. The first time starts its clock."""
     if notice.until is None:
         notice.until = time.monotonic() + SECONDS
     w, _h = surface.get_size()
     u = unit_of(surface.get_size())
-    size = max(13, round(21 * u))
-    pad = max(6, round(14 * u))
-    lines = wrap(notice.words, size, round(w * 0.6), "italic")
+    size = max(13, round(21 * u if area is None else 18 * u))
+    pad = max(6, round(14 * u if area is None else 8 * u))
+    room = round(w * 0.6) if area is None else area.width - 2 * pad - 2 * max(2, round(4 * u))
+    lines = wrap(notice.words, size, room, "italic")
     font = fonts.font(size, "italic")
     width = max((font.size(line)[0] for line in lines), default=0)
     strip = pygame.Rect(0, 0, width + 2 * pad, len(lines) * round(size * 1.18) + 2 * pad)
-    strip.midtop = (w // 2, max(4, round(8 * u)) if top is None else top)
+    if area is None:
+        strip.midtop = (w // 2, max(4, round(8 * u)))
+    else:
+        strip.midtop = (area.centerx, area.y + max(2, round(4 * u)))
     layer = pygame.Surface(strip.size, pygame.SRCALPHA)
     radius = max(3, round(8 * u))
     pygame.draw.rect(layer, (*PANEL, 245), layer.get_rect(), border_radius=radius)

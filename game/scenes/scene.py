@@ -204,9 +204,10 @@ class Scene:
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the scene (background and game art); the app draws the widgets on top."""
 
-    def notice_top(self) -> int | None:
-        """Where the app's notice strip (:mod:`.notice`) may begin without hiding what the player
-        needs in view (the board's top bar: whose turn, what to do now); None: the window's top."""
+    def notice_area(self) -> pygame.Rect | None:
+        """Where the app's notice strip (:mod:`.notice`) may go without hiding what the player
+        needs in view (on the board: its log, which keeps the same words as its newest line);
+        None: the top centre of the window."""
         return None
 
     def on_ui(self, event: pygame.event.Event) -> Any:

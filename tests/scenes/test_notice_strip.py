@@ -1,5 +1,6 @@
-"""The app's notice strip (game/scenes/notice.py, App.tell) over the board: drawn below the top
-bar, whose words (whose turn, what to do now) stay in view while it shows; a click on it puts it
+"""The app's notice strip (game/scenes/notice.py, App.tell) over the board: drawn over the log, whose
+newest line keeps the same words, so that the top bar (whose turn, what to do now), the track and
+the rest of the board stay in view while it shows; a click on it puts it
 away; words told before a frame shows them are shown together. The real App frame loop, with
 posted events."""
 from __future__ import annotations
@@ -31,18 +32,22 @@ def _board(tmp_path, monkeypatch) -> App:
 
 
 def test_the_top_bar_stays_in_view_while_a_notice_shows(tmp_path, monkeypatch):
-    """QA: the notice covered the top bar (whose turn it is, what to do) for 12 s."""
+    """QA: the notice covered the top bar (whose turn it is, what to do) for 12 s, then the faith
+    track for 8 s (a player back after a restart saw their track hidden)."""
     app = _board(tmp_path, monkeypatch)
     try:
-        bar = app.stack.top.layout.top_bar
-        before = app.window.subsurface(bar).copy()
+        layout = app.stack.top.layout
+        bar, log = layout.top_bar, layout.log
+        before = app.window.copy()
         app.tell(WORDS)
         app.frame(1 / 60)
         notice = app.notice
-        assert notice is not None and notice.rect is not None and app.window.get_rect().contains(notice.rect)
-        assert not notice.rect.colliderect(bar), (notice.rect, bar)
-        after = app.window.subsurface(bar)
-        assert pygame.image.tobytes(after, "RGB") == pygame.image.tobytes(before, "RGB")   # every word of it
+        assert notice is not None and notice.rect is not None and log.contains(notice.rect), (notice.rect, log)
+        assert not notice.rect.colliderect(bar) and not notice.rect.colliderect(layout.faith)
+        after = app.window.copy()
+        for picture in (before, after):
+            picture.fill((0, 0, 0), log)       # the log aside (its new line, the strip over it)
+        assert pygame.image.tobytes(after, "RGB") == pygame.image.tobytes(before, "RGB")   # every pixel of the rest
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=notice.rect.center))
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=notice.rect.center))
         app.frame(1 / 60)
