@@ -486,8 +486,12 @@ class Server(Transport):
         return self.games.room_of(nickname)
 
     def sweep(self, now: float | None = None) -> list[int]:
-        """Remove the games nobody needs any more (:meth:`.games.Games.sweep`); returns their ids."""
-        return self.games.sweep(now)
+        """Remove the games nobody needs any more (:meth:`.games.Games.sweep`), their stages with
+        them (a stage holds its room: kept to the next tick, the room outlived its removal);
+        returns their ids."""
+        removed = self.games.sweep(now)
+        self.watchers.removed(removed)
+        return removed
 
     def _undo(self, s: Session, msg: ReqUndo) -> None:
         self.games.undo(s, msg)

@@ -263,6 +263,15 @@ class Watchers:
         if s.watching is not None:
             self._detach(s)
 
+    def removed(self, gids: list[int]) -> None:
+        """The games of ``gids`` were removed (over, or empty past their grace): their stages go
+        now, not at the next tick, so that nothing holds a removed room (its watchers, if any,
+        stay until they go, told nothing more, as at a tick)."""
+        for gid in gids:
+            stage = self._by_game.get(gid)
+            if stage is not None:
+                self._forget(gid, stage)
+
     # ------------------------------------------------------------------ every second
     def tick(self, now: float | None = None) -> None:
         """Tell the players and watchers of each table whose count changed how many watch; forget
