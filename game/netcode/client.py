@@ -493,7 +493,9 @@ class Connection:
             self._failure = failure
         self._stop.set()
         try:
-            self._sock.shutdown(socket.SHUT_RDWR)
+            # socket.socket's shutdown, never SSLSocket's: that one drops the TLS layer at once,
+            # without the reader's lock, and a recv after it returns the raw encrypted bytes
+            socket.socket.shutdown(self._sock, socket.SHUT_RDWR)
         except OSError:
             pass  # already shut down or never fully connected
 

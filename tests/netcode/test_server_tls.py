@@ -373,3 +373,29 @@ def test_the_command_line_serves_tls_and_says_its_fingerprint(certs, tmp_path):
     assert cli.main(["--tls-key", str(key), "--data-dir", str(tmp_path / "d2")]) == 2
     assert cli.main(["--port", "0", "--host", "127.0.0.1", "--tls-cert", str(key), "--data-dir",
                      str(tmp_path / "d3")]) == 2
+
+
+def test_closing_a_tls_connection_never_reads_its_encrypted_bytes_as_lines(tls_server, caplog):
+    """Closing while the server's lines are on their way (a chat with an emoji, a long table):
+    the reader, woken by the close, must not take the TLS records still in the socket for lines.
+    SSLSocket.shutdown drops the TLS layer without the reader's lock, and the recv after it gave
+    the raw encrypted bytes: "undecodable line from server skipped … surrogates" (2 runs in 6)."""
+    conn = Connection(*tls_server.tls_address, timeout=TIMEOUT, tls=client_tls_context())
+    inside, go_on = threading.Event(), threading.Event()
+    conn.on_message = lambda: (inside.set(), go_on.wait(TIMEOUT))   # the reader waits in its hook
+    wait_until(lambda: len(tls_server.sessions) == 1)
+    session = next(iter(tls_server.sessions))
+    session.send({"type": "UpdateChat", "player": "Ada", "text": "hello"})
+    assert inside.wait(TIMEOUT)
+    for _ in range(40):   # in the socket, not yet read, when the connection is closed
+        session.send({"type": "UpdateChat", "player": "Ada", "text": "\U0001F600 \u00e9t\u00e9 \u2026 " * 12})
+    wait_until(lambda: not tls_server.queued)
+    time.sleep(0.2)
+    closing = threading.Thread(target=conn.close)
+    closing.start()
+    wait_until(lambda: not conn.connected)
+    go_on.set()
+    closing.join(TIMEOUT)
+    assert not closing.is_alive()
+    assert conn._protocol.skipped == 0
+    assert "undecodable" not in caplog.text
