@@ -35,7 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server_bots import play_own_turns, wait_for  # noqa: E402
 
 from game.netcode.client import Connection  # noqa: E402
-from game.netcode.server import Server, ServerOptions  # noqa: E402
+from game.netcode.server import Server  # noqa: E402
+from game.netcode.server_options import ServerOptions  # noqa: E402
 from game.rules.components import default_config  # noqa: E402
 from game.rules.engine import SETUP  # noqa: E402
 

@@ -29,7 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.netcode.client import Connection  # noqa: E402
-from game.netcode.server import Server, ServerOptions  # noqa: E402
+from game.netcode.server import Server  # noqa: E402
+from game.netcode.server_options import ServerOptions  # noqa: E402
 from game.rules.components import default_config  # noqa: E402
 from game.rules.playout import choose  # noqa: E402
 

@@ -39,7 +39,8 @@ if str(ROOT) not in sys.path:
 
 from game.netcode.framing import encode  # noqa: E402
 from game.netcode.connection import Session  # noqa: E402
-from game.netcode.server import Server, ServerOptions  # noqa: E402
+from game.netcode.server import Server  # noqa: E402
+from game.netcode.server_options import ServerOptions  # noqa: E402
 from game.rules import default_config  # noqa: E402
 from game.rules.engine import Game  # noqa: E402
 from game.rules.playout import steps  # noqa: E402

@@ -79,7 +79,8 @@ def seeded_deals(request, monkeypatch):
 def server(tmp_path):
     """A game server of ours on 127.0.0.1 (a free port), its games under ``tmp_path``; the client
     settings and saves of the test under ``tmp_path`` too. (tests/netcode has its own.)"""
-    from game.netcode.server import Server, ServerOptions
+    from game.netcode.server import Server
+    from game.netcode.server_options import ServerOptions
     from game.rules.components import default_config
     srv = Server(default_config(), ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv",
                                                  heartbeat=5, seed=3))
@@ -113,7 +114,8 @@ def certs(tmp_path_factory):
 def tls_server(tmp_path, certs):
     """As :func:`server`, serving TLS too (certificate ``one``) on a port of its own
     (``tls_server.tls_address``); its games apart from :func:`server`'s (a test may use both)."""
-    from game.netcode.server import Server, ServerOptions
+    from game.netcode.server import Server
+    from game.netcode.server_options import ServerOptions
     from game.rules.components import default_config
     cert, key = certs["one"]
     srv = Server(default_config(), ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv-tls",

@@ -27,7 +27,8 @@ def host_server(config: GameConfig, port: int, data_dir: Path, nickname: str, bo
 
     :raises OSError: the port is taken, or the data directory is another server's.
     """
-    from game.netcode.server import Server, ServerOptions    # (the server's modules load only to host)
+    from game.netcode.server import Server    # (the server's modules load only to host)
+    from game.netcode.server_options import ServerOptions
     server = Server(config, ServerOptions(host="0.0.0.0", port=port, data_dir=data_dir,
                                           announce_name=f"{nickname}'s table", announce_host=nickname,
                                           bot_delay=bot_delay, bot_processes=True,

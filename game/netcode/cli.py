@@ -22,7 +22,7 @@ from pathlib import Path
 from game.rules.components import ConfigError, load_config
 
 from .connection import LINE_BURST
-from .server import ServerOptions
+from .server_options import ServerOptions
 from .tls import TLS_BURST
 from .transport import MAX_QUEUED_BYTES
 from .watchers import WATCH_BURST

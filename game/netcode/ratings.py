@@ -15,7 +15,7 @@ still tied sharing the place (RULES.md §11). A player who left before the end (
 ends: quit, or away past the grace) comes last, tied with the others who left. A solo game keeps
 the player's best score in a solo game played to its end, won or lost (``soloBest``) instead.
 
-Limits (each an option of :class:`~.server.ServerOptions`): new keys per address
+Limits (each an option of :class:`~.server_options.ServerOptions`): new keys per address
 (``keys_per_address`` an hour: past it the player plays unrated, told ``ErrKey LIMIT``), players
 kept (``max_players``: past it ``ErrKey FULL``), leaderboards per connection
 (``ratings_rate`` a second after a burst of :data:`RATINGS_BURST`: past it ``ErrRatings

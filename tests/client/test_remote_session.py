@@ -10,7 +10,8 @@ import time
 import pytest
 
 from game.match import RemoteMatch
-from game.netcode.server import Server, ServerOptions
+from game.netcode.server import Server
+from game.netcode.server_options import ServerOptions
 from game.rules import default_config
 from game.rules.playout import choose
 from game.rules.shadow import shadow_game

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from game.match import RemoteMatch
-from game.netcode.server import Server, ServerOptions
+from game.netcode.server import Server
+from game.netcode.server_options import ServerOptions
 from game.rules import choices as C
 from game.rules import default_config
 from game.rules.components import DEFAULT_CONFIG_PATH, load_config

@@ -11,7 +11,8 @@ import pytest
 from game.client import tables as T
 from game.client.address import describe_connect_error, parse_address
 from game.netcode.framing import encode
-from game.netcode.server import Server, ServerOptions
+from game.netcode.server import Server
+from game.netcode.server_options import ServerOptions
 from game.rules import default_config
 from support.wait import until
 

@@ -29,7 +29,8 @@ import pytest
 
 from game.netcode.client import Connection
 from game.netcode.framing import LineReader, encode
-from game.netcode.server import Server, ServerOptions
+from game.netcode.server import Server
+from game.netcode.server_options import ServerOptions
 from game.rules import default_config
 from game.rules.actions import Action
 from game.rules.engine import Game

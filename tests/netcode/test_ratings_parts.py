@@ -12,7 +12,7 @@ import pytest
 from game.netcode import ratings_wire as W
 from game.netcode.player_store import PlayerStore, StoreFull, key_hash
 from game.netcode.ratings import Ratings, places
-from game.netcode.server import ServerOptions
+from game.netcode.server_options import ServerOptions
 from game.rules.playout import random_game
 
 from conftest import CONFIG

@@ -11,7 +11,7 @@ from game.netcode.client_messages import ReqJoin, ReqNewGame
 from game.netcode.bot_scheduler import BotScheduler
 from game.netcode.games import Games
 from game.netcode.lobby import Lobby
-from game.netcode.server import ServerOptions
+from game.netcode.server_options import ServerOptions
 from game.netcode.store import GameStore
 from game.netcode.tls import TLS_BURST, HandshakeGate
 

@@ -23,7 +23,8 @@ from typing import Any
 
 import pytest
 
-from game.netcode.server import Server, ServerOptions
+from game.netcode.server import Server
+from game.netcode.server_options import ServerOptions
 from game.rules.actions import (ProductionRequest, ReqActivateProductions, ReqBuyDevCard, ReqChooseLeaders,
                                 ReqEndTurn, ReqLeaderAction, ReqSwapShelves, ReqTakeFromMarket)
 from game.rules.playout import choose

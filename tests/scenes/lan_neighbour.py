@@ -13,7 +13,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import conftest  # noqa: E402  (the environment every test starts with)
 
-from game.netcode.server import Server, ServerOptions  # noqa: E402
+from game.netcode.server import Server  # noqa: E402
+from game.netcode.server_options import ServerOptions  # noqa: E402
 from game.rules.components import default_config  # noqa: E402
 
 

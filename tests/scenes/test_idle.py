@@ -13,7 +13,8 @@ import pygame
 import pytest
 
 from game.match import RemoteMatch
-from game.netcode.server import Server, ServerOptions
+from game.netcode.server import Server
+from game.netcode.server_options import ServerOptions
 from game.rules import default_config
 from game.scenes import app as app_module
 from game.scenes.app import App

@@ -9,7 +9,8 @@ import pytest
 
 from game.match import RemoteMatch
 from game.netcode.discovery import NO_MULTICAST, Browser
-from game.netcode.server import Server, ServerOptions
+from game.netcode.server import Server
+from game.netcode.server_options import ServerOptions
 from game.scenes.app import App
 from support.wait import frames_until, until
 

@@ -606,7 +606,8 @@ class TestJoin:
         assert parse_address("::1", 9) == ("::1", 9)
 
     def test_joining_a_server_and_a_taken_nickname(self, app, dirs):
-        from game.netcode.server import Server, ServerOptions
+        from game.netcode.server import Server
+        from game.netcode.server_options import ServerOptions
         from game.scenes.lobby import LobbyScene
         from game.match import RemoteMatch
         server = Server(app.config, ServerOptions(host="127.0.0.1", port=0))
@@ -640,7 +641,8 @@ def test_the_waiting_room_names_everyone_under_their_pawn(app, monkeypatch):
     the first pawn had a name: the host could not see who had joined). A reference client is
     told only the count and the head, as the reference server tells it."""
     from game.netcode.client import Connection
-    from game.netcode.server import Server, ServerOptions
+    from game.netcode.server import Server
+    from game.netcode.server_options import ServerOptions
     from game.scenes.art import fonts
     from game.scenes.lobby import LobbyScene
     from game.match import RemoteMatch

@@ -17,7 +17,8 @@ from game.scenes.backdrop import OXBLOOD
 from game.client.session import GameSession
 from game.match import RemoteMatch
 from game.match.seats import remember_unfinished
-from game.netcode.server import Server, ServerOptions
+from game.netcode.server import Server
+from game.netcode.server_options import ServerOptions
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.seed(1)]   # (seed: the deal of every game started here)
 GAME = ("LeaderChoiceScene", "ResourceChoiceScene", "WaitingScene", "BoardScene")

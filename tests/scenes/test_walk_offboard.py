@@ -344,7 +344,8 @@ def test_the_title_continues_a_saved_game_against_the_computer(size, monkeypatch
 
 
 def _server(config, data: Path, port: int = 0):
-    from game.netcode.server import Server, ServerOptions
+    from game.netcode.server import Server
+    from game.netcode.server_options import ServerOptions
     server = Server(config, ServerOptions(host="127.0.0.1", port=port, data_dir=data, announce=False))
     server.start()
     return server

@@ -13,7 +13,8 @@ import pytest
 from walk import Walk, board_check, close, start
 
 from game.client import tables as T
-from game.netcode.server import Server, ServerOptions
+from game.netcode.server import Server
+from game.netcode.server_options import ServerOptions
 from game.rules import default_config
 from game.rules.engine import SETUP
 from game.rules.playout import choose

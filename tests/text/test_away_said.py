@@ -9,7 +9,8 @@ import pytest
 
 from game.client.session import GameSession
 from game.match import RemoteMatch
-from game.netcode.server import Server, ServerOptions
+from game.netcode.server import Server
+from game.netcode.server_options import ServerOptions
 from game.rules import default_config
 from support.text import text_client
 from support.wait import pump_until, until

@@ -65,7 +65,8 @@ def test_a_table_found_with_tls_is_joined_at_its_tls_port_without_asking(tmp_pat
     from a server's list of tables: both go straight to the TLS port (its plain port is never
     asked where TLS is: that is a round trip in clear)."""
     import game.match.remote
-    from game.netcode.server import Server, ServerOptions
+    from game.netcode.server import Server
+    from game.netcode.server_options import ServerOptions
     from game.rules.components import default_config
     cert, key = certs["one"]
     server = Server(default_config(), ServerOptions(host="127.0.0.1", port=0, data_dir=tmp_path / "srv", announce=True,
