@@ -195,3 +195,31 @@ class TestCountAndChat:
         w.send({"type": "ReqUndo"})
         assert w.until(lambda m: m["type"].startswith("Err"))[-1]["type"] == "ErrProtocol"
         wait_until(lambda: server.watchers.count == 1, timeout=TIMEOUT)
+
+
+class TestNothingHeld:
+    @pytest.mark.timeout(20)
+    def test_a_removed_game_is_freed_even_when_it_was_watched(self, make_server, players):
+        """A game the server removes is held by no watcher's stage: freed at once (as rooms are,
+        without the collector), and its watcher watches nothing any more."""
+        import gc
+        import time
+        import weakref
+        srv = make_server(grace=0.01)
+        ada, bea, _ = table_of_two(srv, players)
+        w, = players(srv.address, "Wes")
+        watch(w, name="Salon")
+        ref = weakref.ref(srv.room_of("Ada"))
+        for p in (ada, bea):
+            p.send({"type": "ReqGoodbye"})
+            p.until_type("ResGoodbye")
+        wait_until(lambda: srv.sweep(time.monotonic() + 60) or not srv.rooms)
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            assert ref() is None, "a removed game survives in its watchers' stage"
+        finally:
+            if enabled:
+                gc.enable()
+        with srv.lock:
+            assert srv.watchers.count == 0 and all(s.watching is None for s in srv.sessions)
