@@ -6,6 +6,7 @@ import errno
 import ipaddress
 import re
 import socket
+import ssl
 
 __all__ = ["PORT_REFUSED", "check_port", "describe_bind_error", "describe_connect_error", "hostport", "parse_address"]
 
@@ -79,17 +80,39 @@ def hostport(host: str, port: int) -> str:
 
 
 def describe_connect_error(e: OSError, host: str, port: int) -> str:
-    """Why a server could not be reached, in a sentence for the player."""
+    """Why a server could not be reached, in a sentence for the player (:mod:`.join_words`): nobody
+    listening, no answer in time, no such computer or no way there, TLS asked of a plain port or
+    failing, a server that closed without a word or that said why (full)."""
+    from . import join_words as W
     words = getattr(e, "player_words", None)   # e.g. a server whose certificate changed: said plainly
     if words:
         return str(words)
     where = hostport(host, port)
+    said = getattr(e, "server_words", None)     # the server said why before it closed (it is full)
+    if said:
+        return W.TURNED_AWAY.format(where=where, words=_shown(str(said)))
     if isinstance(e, socket.gaierror):
-        return f"No computer called \u201c{host}\u201d was found on the network."
-    if isinstance(e, (ConnectionRefusedError, TimeoutError, socket.timeout)) or e.errno in (
-            errno.ECONNREFUSED, errno.ETIMEDOUT, errno.EHOSTUNREACH, errno.ENETUNREACH):
-        return f"No game server answered at {where}."
-    return f"No game server answered at {where} ({e.strerror or e})."
+        return W.NOT_FOUND.format(host=host)
+    if isinstance(e, ConnectionRefusedError) or e.errno == errno.ECONNREFUSED:
+        return W.REFUSED.format(where=where)
+    if isinstance(e, (TimeoutError, socket.timeout)) or e.errno == errno.ETIMEDOUT:
+        return W.TIMED_OUT.format(where=where)
+    if e.errno in (errno.EHOSTUNREACH, errno.ENETUNREACH):
+        return W.NO_ROUTE.format(where=where)
+    if isinstance(e, ssl.SSLError):
+        if getattr(e, "reason", None) in ("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "PACKET_LENGTH_TOO_LONG"):
+            return W.NOT_TLS.format(where=where)
+        return W.TLS_FAILED.format(where=where, why=_shown(str(getattr(e, "reason", None) or e).lower()))
+    if isinstance(e, (ConnectionResetError, ConnectionAbortedError, BrokenPipeError)) or (
+            type(e) is ConnectionError):
+        return W.CLOSED.format(where=where)
+    return W.OTHER.format(where=where, why=_shown(str(e.strerror or e)))
+
+
+def _shown(text: str, most: int = 200) -> str:
+    """Words from elsewhere (a server, the system), on one line and not too long to read."""
+    text = " ".join(text.split())
+    return text if len(text) <= most else text[:most] + "\u2026"
 
 
 PORT_REFUSED = (errno.EADDRINUSE, errno.EACCES, errno.EPERM)

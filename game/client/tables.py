@@ -219,9 +219,13 @@ def connect(host: str, port: int, timeout: float = 5.0, *, tls_port: int | None 
     return conn, Link(hostport(host, port), conn.fingerprint, any(met)), tls_port
 
 
+CONNECT_TIMEOUT = 5.0
+"""Seconds a seat waits for the server to connect and answer, before it is said not to have answered."""
+
+
 def join(host: str, port: int, nickname: str, *, name: str | None = None, code: str | None = None,
          create: str | None = None, players: int = 2, private: bool = False, bots: tuple[str, ...] = (),
-         bot_pace: float | None = None, connect_timeout: float = 5.0, token_file: Path | None = None,
+         bot_pace: float | None = None, connect_timeout: float | None = None, token_file: Path | None = None,
          tls_port: int | None = None) -> RemoteMatch:
     """Connect to the server at ``host:port`` as ``nickname`` and ask for a seat: at the public
     table ``name``, at the table of invite ``code``, at a new table ``create`` (``players`` seats,
@@ -244,6 +248,8 @@ def join(host: str, port: int, nickname: str, *, name: str | None = None, code: 
         table = TableChoice(code=code)
     elif name is not None:
         table = TableChoice(name=name)
+    if connect_timeout is None:
+        connect_timeout = CONNECT_TIMEOUT
     return RemoteMatch(host, port, nickname, connect_timeout=connect_timeout, table=table, tls_port=tls_port,
                        **({"token_file": token_file} if token_file is not None else {}))
 
@@ -307,8 +313,8 @@ class Seating:
             return None
         from .words import NICKNAME_ERRORS
         self.taken = session.lobby.error == NICKNAME_ERRORS["TAKEN"]
-        return (f"\u201c{self.nickname}\u201d is already playing at {self.where}: choose another nickname."
-                if self.taken else session.lobby.error)
+        from .join_words import NAME_TAKEN
+        return NAME_TAKEN.format(nickname=self.nickname, where=self.where) if self.taken else session.lobby.error
 
     def _connect(self) -> None:
         try:

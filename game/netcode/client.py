@@ -261,22 +261,32 @@ def offered_tls_port(host: str, port: int, timeout: float = 5.0) -> int | None:
     answered by ``ResWelcome {tlsPort}`` (our server serving TLS), or a plain ``ResWelcome`` (a
     server without TLS, the reference server). Nothing else is sent.
 
-    :raises OSError: the server cannot be reached, or it did not answer within ``timeout``.
+    :raises OSError: the server cannot be reached, or it did not answer within ``timeout``
+        (closed with an ``ErrProtocol`` first, the server's words are its ``server_words``).
     """
+    said = None      # why the server turned us away (ErrProtocol before closing: it is full)
     with socket.create_connection((host, port), timeout=timeout) as sock:
         sock.sendall(encode({"tls": True, "type": "ReqWelcome"}))
         lines = LineFeeder()
         deadline = time.monotonic() + timeout
         while True:
             sock.settimeout(max(0.01, deadline - time.monotonic()))
-            data = sock.recv(CHUNK)
+            try:
+                data = sock.recv(CHUNK)
+            except ConnectionResetError as e:   # (what was sent unread when it closed)
+                e.server_words = said             # type: ignore[attr-defined]
+                raise
             if not data:
-                raise ConnectionError("the server closed the connection")
+                closed = ConnectionError("the server closed the connection")
+                closed.server_words = said      # type: ignore[attr-defined]
+                raise closed
             for line in lines.feed(data):
                 try:
                     msg = decode_line(line) if line.__class__ is bytes else {}
                 except ProtocolError:
                     continue
+                if msg.get("type") == "ErrProtocol" and isinstance(msg.get("msg"), str):
+                    said = msg["msg"]
                 if msg.get("type") == "ResWelcome":
                     tls = msg.get(TLS_PORT_FIELD)
                     return tls if type(tls) is int and 0 < tls < 65536 else None

@@ -302,8 +302,7 @@ class JoinScene(PaintedScene):
                         f"\u201c{nick}\u201d has a seat at this table, but not the one this computer kept "
                         f"under that name (that was another game at this address): choose another name.")
                 else:
-                    self.errors["nickname"] = (f"\u201c{nick}\u201d is already playing at this table: "
-                                               f"choose another name.")
+                    self.errors["nickname"] = seating.error or ""   # the words the text client says
             self.session = None
             self._fail("" if seating.taken else seating.error or "")
             if seating.warning is not None:   # not the server met there before: what to do, over the page

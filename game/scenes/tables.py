@@ -124,6 +124,7 @@ class TablesScene(PaintedScene):
         elif isinstance(result, OSError):
             from game.client.address import describe_connect_error
             self.error = describe_connect_error(result, self.host.removeprefix("tls://"), self.port)
+            self._unreachable = self.error   # (cleared when a list comes again)
             warning = identity_warning(result)
             if warning is not None:          # not the server met there before: said once, not asked again
                 self.refused, self.listing = True, None
@@ -135,7 +136,7 @@ class TablesScene(PaintedScene):
             if was is not None and was.first_meeting and result.link is not None and result.link.secure:
                 # met for the first time on this page: the refreshes say so too
                 result = replace(result, link=replace(result.link, first_meeting=True))
-            if self.error and self.error.startswith("No game server answered"):
+            if self.error and self.error == getattr(self, "_unreachable", None):
                 self.error = None
             self.listing = result
             if self.first >= max(1, result.total):

@@ -10,6 +10,7 @@ import pytest
 
 from game.client import tables as T
 from game.client.address import describe_connect_error, parse_address
+from game.client.join_words import REFUSED
 from game.netcode.framing import encode
 from game.netcode.server import Server
 from game.netcode.server_options import ServerOptions
@@ -106,7 +107,7 @@ def test_a_server_without_tables_and_one_not_there(tmp_path):
     lsock.close()
     with pytest.raises(OSError) as e:
         T.list_tables("127.0.0.1", port, timeout=2)
-    assert describe_connect_error(e.value, "127.0.0.1", port) == f"No game server answered at 127.0.0.1:{port}."
+    assert describe_connect_error(e.value, "127.0.0.1", port) == REFUSED.format(where=f"127.0.0.1:{port}")
 
 
 def test_addresses_as_typed():

@@ -17,6 +17,7 @@ from game.rules.engine import Game, Termination
 from game.rules.views import player_view
 from game.scenes.app import App
 from game.client.session import GameSession
+from game.client.join_words import NAME_TAKEN, REFUSED
 from game.settings import Settings
 
 from walk import close as _close, free_port  # (close: every scene closed, the hosted server stopped)
@@ -580,7 +581,7 @@ class TestJoin:
         scene.widgets["address"].set_text(f"127.0.0.1:{port}")
         click(app, "join")
         frames_until(app, lambda: scene.busy is None)
-        assert scene.error == f"No game server answered at 127.0.0.1:{port}."
+        assert scene.error == REFUSED.format(where=f"127.0.0.1:{port}")
 
     def test_an_address_without_a_port_knocks_at_the_games_port_not_the_players_own(self, app):
         app.settings.server_port = 51017      # where this player hosts: not where the friend does
@@ -620,7 +621,7 @@ class TestJoin:
             scene.widgets["nickname"].set_text("Ada")
             click(app, "join")
             frames_until(app, lambda: scene.busy is None)
-            assert scene.errors["nickname"] == "\u201cAda\u201d is already playing at this table: choose another name."
+            assert scene.errors["nickname"] == NAME_TAKEN.format(nickname="Ada", where=f"127.0.0.1:{port}")
             assert scene.widgets["join_as"].text == "Join as Ada 2"
             scene.widgets["nickname"].set_text("Bea")
             click(app, "join")
