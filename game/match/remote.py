@@ -86,7 +86,8 @@ class RemoteMatch(Match):
     def __init__(self, host: str, port: int, nickname: str, *, connect_timeout: float = 5.0,
                  retry_delays: tuple[float, ...] = (0.5, 1, 2, 3, 5, 5, 10, 10, 15, 30),
                  heartbeat_interval: float = 10.0, token_file: Path | None = None, remember: bool = True,
-                 table: "TableChoice | None" = None, tls_port: int | None = None) -> None:
+                 table: "TableChoice | None" = None, tls_port: int | None = None,
+                 seat_key: str | None = None) -> None:
         direct_tls = host.startswith(TLS_SCHEME)
         if direct_tls:
             host = host[len(TLS_SCHEME):]
@@ -99,7 +100,11 @@ class RemoteMatch(Match):
         # host:port" (not the host's own seat: the title offers the game it hosts in its own words)
         self.remember = remember
         self._remembered: bool | None = None
-        self.token: str | None = saved_tokens(self.token_file).get(self._seat_key)
+        # the seat's token is kept under ``seat_key`` (default "host:port/nickname"); the host's
+        # own seat under one of the game this computer hosts, whatever port it is hosted on
+        self._own_seat_key = seat_key
+        tokens = saved_tokens(self.token_file)
+        self.token: str | None = tokens.get(self._seat_key) or tokens.get(self._port_seat_key)
         self.retry_delays = retry_delays
         self.heartbeat_interval = heartbeat_interval
         self._connect_timeout = connect_timeout
@@ -135,6 +140,10 @@ class RemoteMatch(Match):
 
     @property
     def _seat_key(self) -> str:
+        return self._own_seat_key or self._port_seat_key
+
+    @property
+    def _port_seat_key(self) -> str:
         return f"{self.host}:{self.port}/{self.nickname}"
 
     def _save_token(self) -> None:

@@ -1,5 +1,6 @@
 """The seats this install keeps at servers, in two files of its data folder: the seat tokens
-(:data:`SEATS_FILE`, ``"host:port/nickname"`` -> token, which takes a seat back) and the games
+(:data:`SEATS_FILE`, ``"host:port/nickname"`` -> token, which takes a seat back; the host's own
+seat at the server this computer hosts under :func:`hosted_seat_key`, whatever its port) and the games
 not yet over that it is seated in (:data:`UNFINISHED_FILE`, offered again by the title).
 """
 from __future__ import annotations
@@ -17,6 +18,12 @@ log = logging.getLogger("mor.match")
 
 SEATS_FILE = "seats.json"
 """In the data folder: the seat tokens (``"host:port/nickname"`` -> token), the newest 50."""
+
+
+def hosted_seat_key(nickname: str) -> str:
+    """The key of the host's own seat token at the server this computer hosts: the same whatever
+    port it is hosted on (a kept game hosted again on another port gives the host their seat)."""
+    return f"hosted on this computer/{nickname}"
 
 
 def saved_tokens(path: Path) -> dict[str, str]:

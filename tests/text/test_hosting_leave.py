@@ -23,7 +23,7 @@ def _menu_entry(said, words: str) -> str:
 
 def test_a_host_with_a_friend_at_the_table_is_asked_before_leaving_or_quitting(tmp_path, monkeypatch):
     monkeypatch.setenv("MOR_SEED", "5")
-    port = free_port()             # (the same port again when the game is hosted again: the seat's token is the port's)
+    port = free_port()
     ada, said = text_client(None, tmp_path / "data", settings=Settings(nickname="Ada", server_port=port))
     bea = None
     try:

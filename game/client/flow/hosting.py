@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from game.match import RemoteMatch
+from game.match.seats import hosted_seat_key
 
 from ..games import GameConfig
 from ..lan import end_saved_hosted_games, host_server, saved_hosted_games
@@ -70,11 +71,13 @@ def start_hosting(config: GameConfig, port: int, data_dir: Path, nickname: str, 
 def join_own_table(port: int, nickname: str, config: GameConfig, connect_timeout: float = 3.0,
                    **options: Any) -> GameSession:
     """The host's seat at the server this computer hosts on ``port`` (not remembered as a kept
-    seat: the title offers the hosted game in its own words).
+    seat: the title offers the hosted game in its own words). Its token is the game's, not the
+    port's: a kept game hosted again on another port gives the host their seat.
 
     :raises OSError: it cannot be reached.
     """
-    match = RemoteMatch("127.0.0.1", port, nickname, connect_timeout=connect_timeout, remember=False, **options)
+    match = RemoteMatch("127.0.0.1", port, nickname, connect_timeout=connect_timeout, remember=False,
+                        seat_key=hosted_seat_key(nickname), **options)
     return GameSession(match, config, match.nickname)
 
 
