@@ -22,6 +22,16 @@ LINE_BURST = 4.0
 """A connection may send this many seconds' worth of ``line_rate`` lines at once (a burst after a
 quiet spell: a rejoin, a plan of several requests) before it is held to the rate."""
 
+LINE_BYTES = 512
+"""Bytes a line may hold and still count as one toward ``line_rate``: a longer line counts as one
+more per LINE_BYTES (a 53 KB line as 104), so the rate bounds the bytes read and parsed a second,
+not only the lines (the reference clients' longest line is 168 bytes; our chat lines stay under 2.5 KB)."""
+
+MAX_LINE_UNJOINED = 8 * 1024
+"""Longest line, in bytes, of a connection that has not joined (``ReqWelcome``, ``ReqJoin``, a list
+of tables, a watch: each under 300 bytes, a watcher's chat under 2.5 KB): a longer one is answered
+``Line too long.`` and dropped as it comes, never parsed (:data:`~.framing.MAX_LINE` once joined)."""
+
 REFUSAL_LOG_INTERVAL = 10.0
 """Seconds between two log lines about connections refused or held back (counted in between)."""
 
@@ -54,7 +64,7 @@ class Session:
         self.table: Table | None = None   # the open table it sits at, waiting for its game (our extension)
         self.left = False
         self.announced: int | None = None   # the game size already announced with UpdateJoinGame
-        self.line_reader = LineFeeder()
+        self.line_reader = LineFeeder(MAX_LINE_UNJOINED)   # MAX_LINE once it has joined
         self.out = bytearray()        # encoded messages not yet taken by the socket
         self.dirty = False            # in the server's list of connections to flush
         self.writing = False          # watched for OUT (the socket did not take everything)

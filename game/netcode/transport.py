@@ -20,8 +20,11 @@ One event-loop thread
 
 Limits on what one connection may take
     Lines a second (``line_rate``, bursts of :data:`~.connection.LINE_BURST` seconds' worth: a
-    faster sender is read more slowly) and :data:`LINES_PER_TURN` lines per wake-up; output
-    queued per connection (``max_output``, :data:`MAX_QUEUED_BYTES`) and in total
+    faster sender is read more slowly; a line longer than :data:`~.connection.LINE_BYTES` counts
+    as one more per LINE_BYTES, so the rate bounds the bytes parsed too); lines of at most
+    :data:`~.connection.MAX_LINE_UNJOINED` bytes before the ``ReqJoin``; a long game request (past
+    LINE_BYTES) from a connection without a game refused from its type, before its fields are parsed;
+    :data:`LINES_PER_TURN` lines per wake-up; output queued per connection (``max_output``, :data:`MAX_QUEUED_BYTES`) and in total
     (``max_output_total``): a client past them is not reading, and is dropped. Connections in
     total and per address, and TLS handshakes, are the front door's (:mod:`.door`).
 
@@ -45,12 +48,12 @@ from game.rules.errors import MalformedRequest
 from . import protocol as P
 from .client_messages import parse_client_message
 from .clocks import ConnectionClocks
-from .connection import LINE_BURST, REFUSAL_LOG_INTERVAL, Session
+from .connection import LINE_BURST, LINE_BYTES, REFUSAL_LOG_INTERVAL, Session
 from .door import Door
-from .framing import ProtocolError, decode_line, encode
+from .framing import MAX_LINE, ProtocolError, decode_line, encode
 from .poller import Poller, SelectorPoller
 from .room import INTERNAL_ERROR
-from .server_messages import err_protocol, req_heartbeat, res_heartbeat
+from .server_messages import err_nickname, err_protocol, req_heartbeat, res_heartbeat
 from .stall_log import StallLog
 
 log = logging.getLogger("mor.server")
@@ -338,7 +341,10 @@ class Transport(Door):
             if s.pending or s.closed or s.goodbye:
                 return
         sock = s.sock
-        feed = s.line_reader.feed
+        reader = s.line_reader
+        if s.nickname is not None and reader.max_line != MAX_LINE:
+            reader.max_line = MAX_LINE   # joined: lines up to MAX_LINE (MAX_LINE_UNJOINED before)
+        feed = reader.feed
         for _ in range(READS_PER_WAKEUP):
             try:
                 data = sock.recv(RECV_BYTES)
@@ -383,14 +389,17 @@ class Transport(Door):
                 break
             if budget <= 0:
                 break
+            line = lines[i]
             if rate > 0:
                 if s.allowance < 1.0:
                     s.throttled = True
                     self._call_at(now + (1.0 - s.allowance) / rate, self._unthrottle, s)
                     self._log_slowed(s, now)
                     break
-                s.allowance -= 1.0
-            line = lines[i]
+                # a long line counts as one per LINE_BYTES: the allowance may go below zero, and
+                # the connection then waits until it is back to one
+                s.allowance -= 1.0 if line.__class__ is not bytes or len(line) < LINE_BYTES \
+                    else 1.0 + len(line) // LINE_BYTES
             i += 1
             budget -= 1
             if line.__class__ is bytes:
@@ -442,6 +451,11 @@ class Transport(Door):
                 self.stall.line(t)
             kind = _ACTIONS.get(t) if t not in _NETWORK_TYPES else None
             if kind is not None:   # a game request: what parse_client_message does, minus checks done
+                if (s.room is None or s.left) and len(line) >= LINE_BYTES:
+                    # no game to play in, and long: refused from its type, before its fields are
+                    # read (a short one is read first, as the reference does: bad fields, ErrProtocol)
+                    s.send(err_nickname(P.NOT_SET if s.nickname is None else P.NOT_IN_GAME))
+                    return
                 try:
                     msg = kind.parse(d)
                 except MalformedRequest as e:

@@ -191,8 +191,9 @@ class TestBadInput:
         p.send({"type": "ReqWelcome"})
         p.expect("ResWelcome")
 
-    def test_a_line_of_exactly_64_kib_is_read(self, server, peers):
+    def test_a_line_of_exactly_64_kib_is_read_once_joined(self, server, peers):
         p = peers(server.address).welcome()
+        p.join("long")   # before the ReqJoin, 8 KB (MAX_LINE_UNJOINED)
         head, tail = b'{"type":"ReqWelcome","pad":"', b'"}'
         p.send(head + b"x" * (MAX_LINE - len(head) - len(tail)) + tail)
         p.expect("ResWelcome")
