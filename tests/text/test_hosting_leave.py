@@ -1,7 +1,11 @@
 """A host in the text client with a friend at the table is asked before leaving or quitting, as
 the window asks (the one question of game.client.flow.hosting): leave the table and let them play
-on, stop hosting, or stay. QA: the text client stopped the server at once, disconnecting them."""
+on, stop hosting, or stay. QA: the text client stopped the server at once, disconnecting them.
+A kept game hosted again on another port gives the host their seat (QA: "That nickname is already
+playing")."""
 from __future__ import annotations
+
+import socket
 
 import pytest
 
@@ -21,20 +25,26 @@ def _menu_entry(said, words: str) -> str:
     return next(line for line in reversed(said) if words in line).split(".")[0]
 
 
+def _hosting_a_game_with_bea(ada, said, tmp_path) -> GameSession:
+    """Ada hosts, Bea joins, a game of two begins: Bea's session."""
+    ada.line(_menu_entry(said, "Host a game on this network"))
+    until(lambda: said.has("You choose how many play"), ada.tick)
+    bea = GameSession(RemoteMatch("127.0.0.1", ada.server.address[1], "Bea", token_file=tmp_path / "bea.json",
+                                  retry_delays=()), default_config(), "Bea")
+    pump_until(bea, lambda: bea.lobby.booked == 2)
+    ada.line("players 2")
+    until(lambda: said.has("Choose the 2 leaders you keep"), ada.tick)
+    return bea
+
+
 def test_a_host_with_a_friend_at_the_table_is_asked_before_leaving_or_quitting(tmp_path, monkeypatch):
     monkeypatch.setenv("MOR_SEED", "5")
     port = free_port()
     ada, said = text_client(None, tmp_path / "data", settings=Settings(nickname="Ada", server_port=port))
     bea = None
     try:
-        ada.line(_menu_entry(said, "Host a game on this network"))
+        bea = _hosting_a_game_with_bea(ada, said, tmp_path)
         server = ada.server
-        until(lambda: said.has("You choose how many play"), ada.tick)
-        bea = GameSession(RemoteMatch("127.0.0.1", server.address[1], "Bea", token_file=tmp_path / "bea.json",
-                                      retry_delays=()), default_config(), "Bea")
-        pump_until(bea, lambda: bea.lobby.booked == 2)
-        ada.line("players 2")
-        until(lambda: said.has("Choose the 2 leaders you keep"), ada.tick)
         ada.line("leave")
         assert said[-4].startswith("Your friends are still here. Bea is at your table."), said[-4:]
         assert said[-3:] == ["1. Leave the table", "2. Stop hosting", "3. Stay"]
@@ -65,3 +75,35 @@ def test_a_host_with_a_friend_at_the_table_is_asked_before_leaving_or_quitting(t
         ada.close()
         if bea is not None:
             bea.close()
+
+
+def test_a_kept_game_hosted_again_on_another_port_gives_the_host_their_seat(tmp_path, monkeypatch):
+    """The first port taken by another program meanwhile, any free port chosen: the host's seat
+    token is the hosted game's, not the port's. QA: "That nickname is already playing"."""
+    monkeypatch.setenv("MOR_SEED", "5")
+    port = free_port()
+    ada, said = text_client(None, tmp_path / "data", settings=Settings(nickname="Ada", server_port=port))
+    bea = busy = None
+    try:
+        bea = _hosting_a_game_with_bea(ada, said, tmp_path)
+        ada.line("leave")
+        ada.line("2")                                   # stop hosting: the game is kept
+        assert ada.server is None
+        bea.close()
+        bea = None
+        busy = socket.create_server(("0.0.0.0", port))   # another program took the port meanwhile
+        n = len(said)
+        ada.line(_menu_entry(said, "Return to your LAN game"))
+        until(lambda: said.has("press Enter for any free port", n), ada.tick, what="the port refused")
+        ada.line("")                                    # any free port
+        until(lambda: said.has("Bea is away", n) or said.has("already playing", n), ada.tick,
+              what="back at the kept game, or refused")
+        assert ada.server is not None and ada.server.address[1] != port
+        assert not said.has("already playing", n), said[n:]
+        assert said.has("Bea is away", n)
+    finally:
+        ada.close()
+        if bea is not None:
+            bea.close()
+        if busy is not None:
+            busy.close()
