@@ -21,6 +21,7 @@ from typing import Any
 
 from .server_messages import err_protocol, req_welcome
 from .connection import LINE_BURST, REFUSAL_LOG_INTERVAL, Session, address_key
+from .event_log import EventLog
 from .framing import encode
 from .poller import Poller
 from .tls import HandshakeGate, cert_fingerprint, tls_context
@@ -65,6 +66,7 @@ class Door:
         self.max_connections = options.max_connections   # lowered to fit the descriptor limit
         self.refused: dict[str, int] = {}  # why -> connections refused at the door since the last log line
         self._refused_logged = 0.0
+        self.events = EventLog(log)        # events a stranger repeats at will, summed up past a few
 
     def _listen(self) -> None:
         """Bind the plain port (and the TLS port, with a certificate).
@@ -217,7 +219,7 @@ class Door:
         except ssl.SSLWantWriteError:
             return self._want_out(s, True)
         except OSError as e:   # ssl.SSLError included: not TLS, or not a version we speak
-            log.info("%r TLS handshake failed: %s", s, e)
+            self.events.event("failed TLS handshakes", s.ip, "%r TLS handshake failed: %s", s, e)
             self._close(s)
             return
         s.handshake = False

@@ -29,6 +29,7 @@ from game.seeds import new_seed
 
 from . import protocol as P
 from .bot_scheduler import BotScheduler
+from .event_log import EventLog
 from .client_messages import ReqReplay, ReqUndo
 from .framing import encode
 from .room import Room
@@ -85,6 +86,7 @@ class Games:
         self._call_at = call_at
         self.rooms = rooms
         self.seats: dict[str, Room] = {}
+        self.events = EventLog(log)   # refused seats, summed up past a few (the server's)
         self.origin: dict[int, str] = {}   # game id -> the address of whoever started it
         # game seeds from random.Random(options.seed) (tests), else from new_seed()
         self.seeds = random.Random(options.seed) if options.seed is not None else None
@@ -286,7 +288,7 @@ class Games:
 
     def rejoin(self, s: Client, nick: str, room: Room, token: str | None) -> None:
         if nick in room.online or not self.may_retake(room, nick, token):
-            log.info("%r refused seat %r in game %d", s, nick, room.id)
+            self.events.event("seats refused", s.ip, "%r refused seat %r in game %d", s, nick, room.id)
             s.send(err_nickname(P.TAKEN))
             return
         s.nickname, s.room, s.token = nick, room, room.tokens.get(nick)

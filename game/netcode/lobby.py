@@ -33,6 +33,7 @@ from game.rules.components import GameConfig
 from . import protocol as P
 from .bot_scheduler import BotScheduler
 from .client_messages import ReqJoin, ReqNewGame, ReqTables, TableChoice, clean_table_name, validate_nickname
+from .event_log import EventLog
 from .framing import encode
 from .games import Client, Games, token_message
 from .room import SERVER_VOICE
@@ -74,6 +75,7 @@ class Lobby:
         self.bots = bots
         self.waiting: list[Any] = []
         self.tables = TableBook()      # the open tables (our extension), each waiting for its players
+        self.events = EventLog(log)    # sits, departures and refusals, summed up past a few (the server's)
         self.pending_count: int | None = None
         self.pending_bots: tuple[str, ...] = ()
         self.pending_pace: float | None = None   # the pending game's botPace (None: bot_delay)
@@ -154,7 +156,7 @@ class Lobby:
         s.since = time.monotonic()
         if token is not None:
             s.send(token_message(s.token))
-        log.info("%s joined the waiting list", nick)
+        self.events.event("joins to the waiting list", s.ip, "%s joined the waiting list", nick)
         at = len(self.waiting) - 1
         if at >= self.told():   # the others are not told of one more behind them
             self._tell_booked(s)
@@ -346,7 +348,7 @@ class Lobby:
                 problem = None
         if problem is not None or table is None:
             reason, words = problem or (P.TABLE_NO_SUCH, "No such table.")
-            log.info("%r: table refused (%s): %s", s, reason, words)
+            self.events.event("tables refused", s.ip, "%r: table refused (%s): %s", s, reason, words)
             s.send(err_table(reason, words))
             return
         s.nickname = nick
@@ -356,7 +358,8 @@ class Lobby:
         s.since = time.monotonic()
         table.seats.append(s)
         s.send(token_message(s.token))
-        log.info("%s sat at table %r (%d of %d)", nick, table.name, len(table.seats), table.people)
+        self.events.event("sits at tables", s.ip, "%s sat at table %r (%d of %d)", nick, table.name,
+                          len(table.seats), table.people)
         self.table_changed(table)
 
     def _open_table(self, s: Client, choice: TableChoice) -> tuple[tuple[str, str] | None, Table | None]:
@@ -381,8 +384,8 @@ class Lobby:
             return (P.TABLE_LIMIT, why), None
         pace = None if choice.bot_pace is None or not bots else float(choice.bot_pace)
         table = self.tables.add(name, count, private=choice.private, bots=bots, pace=pace, origin=s.ip)
-        log.info("%r opened table %r (%d seats, %d bots%s)", s, name, count, len(bots),
-                 ", private" if choice.private else "")
+        self.events.event("tables opened", s.ip, "%r opened table %r (%d seats, %d bots%s)", s, name, count,
+                          len(bots), ", private" if choice.private else "")
         return None, table
 
     def _table_new_game(self, s: Client, table: Table, count: int, bots: tuple[str, ...], pace: Any) -> None:
@@ -451,7 +454,7 @@ class Lobby:
             table.seats.remove(s)
         if not table.seats:
             self.tables.remove(table)
-            log.info("table %r closed: its last player left", table.name)
+            self.events.event("tables closed", s.ip, "table %r closed: its last player left", table.name)
             if self.watchers is not None:
                 self.watchers.table_closed(table)
         else:

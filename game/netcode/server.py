@@ -221,6 +221,7 @@ class Server(Transport):
                            self.ratings.rating_of)
         self.watchers = Watchers(self.options, self.by_nick, self.lobby.tables, self._call_at)
         self.lobby.watchers = self.watchers
+        self.lobby.events = self.games.events = self.events   # one summed-up log of repeated events
         self.parsers.update(W.PARSERS)
         self._game_request = self.games.request   # type: ignore[method-assign]   # the hot path, direct
 
@@ -357,6 +358,7 @@ class Server(Transport):
             self._retry_saving()
             self.sweep()
             self.watchers.tick()
+            self.events.flush()
             interval = self.options.status_interval
             if interval > 0 and time.monotonic() - self._status_at >= interval:
                 self._log_status()

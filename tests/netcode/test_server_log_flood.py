@@ -1,0 +1,142 @@
+"""The log cannot be flooded at the default level (issue 28, finding 11): events a stranger repeats
+at will (a refused invite code, a failed TLS handshake, a sit, a departure) are logged one by one
+for the first few of each interval, then summed up per address in one line; each is at DEBUG."""
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+
+import pytest
+
+from game.netcode import event_log
+from game.netcode.event_log import EventLog
+
+from conftest import Peer, start_game, wait_until
+from test_server_watch_limits import bound, p99, round_trips
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class TestEventLog:
+    def test_the_first_are_logged_the_rest_summed_up_per_address(self, caplog):
+        caplog.set_level(logging.INFO, logger="test.events")
+        clock = Clock()
+        events = EventLog(logging.getLogger("test.events"), interval=10, clock=clock)
+        for i in range(5000):
+            events.event("refused invite codes", "127.0.0.2", "code %s refused", i)
+        for i in range(4):
+            events.event("refused invite codes", f"10.0.0.{i}", "code x%s refused", i)
+        events.event("failed TLS handshakes", "127.0.0.9", "handshake failed")
+        clock.now += 9.9
+        events.flush()
+        lines = [r.getMessage() for r in caplog.records]
+        assert lines[:3] == ["code 0 refused", "code 1 refused", "code 2 refused"]   # each first one
+        assert lines[3:] == [f"code x{i} refused" for i in range(4)] + ["handshake failed"]   # and a new address's
+        clock.now += 0.1
+        events.flush()
+        summary = caplog.records[-1].getMessage()
+        assert summary == ("refused invite codes: 4,997 more from 1 address in the last 10 s (each at DEBUG): "
+                           "127.0.0.2: 4,997")
+        assert len(caplog.records) == 9                    # was 5,005
+        clock.now += 1
+        events.event("refused invite codes", "127.0.0.2", "code %s refused", "again")
+        assert caplog.records[-1].getMessage() == "code again refused"   # a new interval: seen again
+
+    def test_a_flood_from_many_addresses_is_still_a_few_lines(self, caplog):
+        caplog.set_level(logging.INFO, logger="test.events")
+        clock = Clock()
+        events = EventLog(logging.getLogger("test.events"), interval=10, clock=clock)
+        for i in range(3000):
+            events.event("sits at tables", f"2001:db8:{i % 600:x}::/64", "sat %d", i)
+        clock.now += 10
+        events.flush()
+        assert len(caplog.records) == event_log.MOST + 1
+        assert caplog.records[-1].getMessage().startswith(
+            f"sits at tables: {3000 - event_log.MOST:,} more from 600 addresses in the last 10 s")
+        assert caplog.records[-1].getMessage().endswith("; and 597 more addresses")
+
+    def test_every_event_is_at_debug(self, caplog):
+        caplog.set_level(logging.DEBUG, logger="test.events")
+        events = EventLog(logging.getLogger("test.events"), interval=10, clock=Clock())
+        for i in range(50):
+            events.event("seats refused", "127.0.0.2", "seat %d refused", i)
+        assert [r.getMessage() for r in caplog.records] == [f"seat {i} refused" for i in range(50)]
+        assert [r.levelno for r in caplog.records] == [logging.INFO] * 3 + [logging.DEBUG] * 47
+
+
+class TestLogFlood:
+    @pytest.mark.timeout(60)
+    def test_a_flood_of_bad_invite_codes_and_sits_is_a_few_lines_at_info(self, make_server, players, caplog):
+        """2,000 guessed invite codes from one connection and 150 sits and departures at a public
+        table, while a player plays a game: a bounded number of lines at INFO, each kind summed up
+        with its address (it was a line each: 2,150), and the player is served as before."""
+        caplog.set_level(logging.INFO, logger="mor")
+        srv = make_server(line_rate=0, max_per_address=0)
+        srv.events.interval = 1.0                           # summed up every second (10 s by default)
+        hon, host = players(srv.address, "hon", "host")
+        start_game(hon)
+        host.send({"type": "ReqJoin", "nickname": "host", "token": "", "table": {"create": "Open", "playersCount": 4}})
+        host.until_type("UpdateBookedSeats")
+        room = srv.room_of("hon")
+        rng = random.Random(11)
+        before = round_trips(room, [hon], rng, 20)
+        caplog.clear()
+        stop = threading.Event()
+
+        def guess() -> None:
+            p = Peer(srv.address, source="127.0.0.2")
+            try:
+                lines = b"".join(b'{"type":"ReqJoin","nickname":"g","token":"","table":{"code":"AAAA-%04d"}}\n' % i
+                                 for i in range(2000))
+                p.sock.sendall(lines)
+                answered = [0]
+
+                def counted(m: dict) -> bool:
+                    answered[0] += m["type"] == "ErrTable"
+                    return answered[0] == 2000
+                p.until(counted, timeout=20)
+            finally:
+                p.close()
+
+        def sit_and_leave() -> None:
+            for i in range(150):
+                if stop.is_set():
+                    return
+                p = Peer(srv.address, source="127.0.0.3")
+                try:
+                    p.send({"type": "ReqJoin", "nickname": f"s{i}", "token": "", "table": {"name": "Open"}})
+                    p.until(lambda m: m["type"] == "UpdateBookedSeats")
+                finally:
+                    p.close()
+        flood = [threading.Thread(target=guess, daemon=True), threading.Thread(target=sit_and_leave, daemon=True)]
+        for t in flood:
+            t.start()
+        try:
+            during = round_trips(room, [hon], rng, 40)
+            for t in flood:
+                t.join(30)
+        finally:
+            stop.set()
+        wait_until(lambda: any(r.getMessage().startswith("tables refused: ") for r in caplog.records), timeout=5)
+        wait_until(lambda: any(r.getMessage().startswith("sits at tables: ") for r in caplog.records), timeout=5)
+        lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+        refused = [m for m in lines if "table refused" in m]
+        sits = [m for m in lines if " sat at table " in m]
+        assert refused[0].endswith("table refused (NO_SUCH_TABLE): No open table has that invite code: its game may "
+                                   "have started, or it was closed.")        # the first is seen as it was
+        assert 1 <= len(refused) <= 3 * event_log.MOST, len(refused)         # was 2,000
+        assert 1 <= len(sits) <= 3 * event_log.MOST, len(sits)               # was 150
+        summed = sum(int(m.split(": ", 1)[1].split(" more", 1)[0].replace(",", ""))
+                     for m in lines if m.startswith("tables refused: "))
+        assert summed + len(refused) == 2000, (summed, len(refused))         # every one counted
+        assert all("127.0.0.2: " in m for m in lines if m.startswith("tables refused: "))
+        assert len(lines) < 100, len(lines)
+        assert p99(during) < bound(before), (p99(before), p99(during))
