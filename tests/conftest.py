@@ -1,4 +1,5 @@
 """Shared test set-up: no display, no sound device and no network but loopback are needed anywhere."""
+import logging
 import os
 import sys
 
@@ -21,6 +22,8 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "seed(n): MOR_SEED for this test (the deal of every game it starts "
                                        "without a seed of its own, in this process and those it starts)")
     config.addinivalue_line("markers", "unseeded: this test deals games from the OS on purpose")
+    config.addinivalue_line("markers", "logs_errors(*words): this test makes the game log an ERROR on purpose "
+                                       "(each such record must contain one of the words)")
     from support import deals
     deals.watch()
 
@@ -32,6 +35,37 @@ def pytest_runtest_makereport(item, call):
     outcome = yield
     if outcome.get_result().failed and "walk" in sys.modules:
         sys.modules["walk"].save_failed_walks()
+
+
+class _Errors(logging.Handler):
+    """Every record at ERROR or above, from any thread of this process, while a test runs."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def no_error_logged(request):
+    """A test fails on an ERROR the game logged while it ran (a server handler's bug is answered,
+    not raised, and a worker's failure is logged: without this, such a test could pass). A test
+    that provokes one on purpose says so: ``@pytest.mark.logs_errors("words it contains")``."""
+    catcher = _Errors()
+    root = logging.getLogger()
+    root.addHandler(catcher)
+    try:
+        yield
+    finally:
+        root.removeHandler(catcher)
+    marker = request.node.get_closest_marker("logs_errors")
+    allowed = tuple(marker.args) if marker is not None else ()
+    errors = [f"{r.name}: {r.getMessage()}" for r in catcher.records
+              if not (allowed and any(w in r.getMessage() for w in allowed))]
+    if errors:
+        pytest.fail(f"{len(errors)} ERROR record(s) logged:\n" + "\n".join(errors[:10]), pytrace=False)
 
 
 def lan_service_type() -> str:

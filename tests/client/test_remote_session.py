@@ -72,6 +72,7 @@ def test_a_hosted_game_is_played_to_the_end_by_two_clients(server, tmp_path):
 
 
 @pytest.mark.timeout(60)
+@pytest.mark.logs_errors("cannot apply")
 def test_an_update_the_client_cannot_read_is_skipped_and_the_whole_game_fetched_again(server, tmp_path):
     from game.client.session import UNREADABLE
     session = solo_session(server, "Vera", tmp_path / "seats.json")
@@ -88,6 +89,7 @@ def test_an_update_the_client_cannot_read_is_skipped_and_the_whole_game_fetched_
     assert server.room_of("Vera") is room                     # the same seat, the same game
 
 
+@pytest.mark.logs_errors("cannot apply")
 def test_a_local_match_with_an_unreadable_message_goes_on():
     from game.client.session import UNREADABLE
 

@@ -153,7 +153,7 @@ def test_a_server_stopping_on_purpose_and_a_player_away_are_kept_and_told():
     session.pump()
     assert notices == [PlayerAway("Bruno", 30.0), ServerStopping("HOST_STOPPED")]
     assert session.away == {"Bruno": 30.0} and session.server_stopped == "HOST_STOPPED"
-    feed.out = [{"type": "UpdatePlayerStatus", "player": "Bruno", "status": "ACTIVE"}, OUTSIDE["Reconnected"]]
+    feed.out = [{"type": "UpdatePlayerStatus", "player": "Bruno", "isActive": True}, OUTSIDE["Reconnected"]]
     session.pump()
     assert session.away == {} and session.server_stopped is None
 

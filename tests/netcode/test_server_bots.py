@@ -307,6 +307,7 @@ class TestPace:
         assert server.pending_count is None and not server.rooms
 
 
+@pytest.mark.logs_errors("the engine refused", "cannot find a move")
 class TestABrokenBot:
     """A bot whose request the engine refuses: the easy bot answers in its place; if even that is
     refused, the bot says so at the table and leaves it, and the game goes on without it."""

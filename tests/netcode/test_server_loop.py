@@ -200,6 +200,7 @@ def _cpu_seconds(pid: int) -> float:
 
 
 class TestFailures:
+    @pytest.mark.logs_errors("unexpected error")
     def test_a_bug_while_reading_one_connection_costs_only_that_connection(
             self, server, peers, players, monkeypatch):
         (a,) = players(server.address, "a")
@@ -230,6 +231,7 @@ class TestFailures:
         a.probe()                                 # the others are served as before
         drive(game, [a], random.Random(3), stop=lambda g: g.version >= 12)
 
+    @pytest.mark.logs_errors("failed")
     def test_a_failing_timer_does_not_stop_the_loop(self, server, peers, monkeypatch):
         monkeypatch.setattr(server, "sweep", lambda *a: 1 / 0)
         time.sleep(server_mod.SWEEP_INTERVAL * 1.5)

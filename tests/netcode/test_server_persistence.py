@@ -110,6 +110,7 @@ class TestInProcessRestart:
         srv.stop()
         assert make_server().rooms                                        # free once it stopped
 
+    @pytest.mark.logs_errors("cannot restore", "not restored")
     def test_a_damaged_game_file_is_skipped_and_the_others_served(self, make_server, players, tmp_path, caplog):
         srv = make_server()
         group = players(srv.address, "d1", "d2", "d3")
@@ -306,6 +307,7 @@ class TestCommandLine:
         assert project["project"]["scripts"]["mor-server"] == "game.netcode.cli:main"
         assert server_cli.main is importlib.import_module("server").main   # server.py runs the same
 
+    @pytest.mark.logs_errors("cannot start")
     def test_an_unusable_port_exits_with_1(self, tmp_path):
         import socket
         with socket.socket() as taken:

@@ -212,6 +212,7 @@ class TestBadInput:
         assert session.line_reader.max_buffered <= MAX_LINE + CHUNK
         assert pid_rss_mb() - rss < 8, "the server held the long line in memory"
 
+    @pytest.mark.logs_errors("failed to handle")
     def test_an_internal_failure_is_answered_and_the_connection_kept(self, server, peers, monkeypatch):
         def broken(*a, **k):
             raise RuntimeError("boom")

@@ -340,6 +340,7 @@ def test_a_bad_certificate_stops_the_start_with_the_reason(make_server, tmp_path
         make_server(tls_cert=junk, tls_key=junk, tls_port=0)
 
 
+@pytest.mark.logs_errors("need --tls-cert", "cannot use")
 def test_the_command_line_serves_tls_and_says_its_fingerprint(certs, tmp_path):
     """``server.py --tls-cert --tls-key --tls-port``: the log says where TLS is and the certificate's
     fingerprint (to read to the players); SIGTERM stops it cleanly. Bad flags exit with 2."""

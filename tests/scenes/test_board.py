@@ -241,6 +241,7 @@ def test_a_shelf_dropped_off_the_shelves_stays_selected_and_nothing_is_sent():
     assert game.version == version
 
 
+@pytest.mark.logs_errors("a frame failed")
 def test_a_frame_that_fails_does_not_close_the_game_and_the_board_comes_back():
     app = App(headless=True, size=(1280, 800), strict=False)
     game = mid_game(["Ada", "Bruno"], 5, 30)
@@ -256,6 +257,7 @@ def test_a_frame_that_fails_does_not_close_the_game_and_the_board_comes_back():
     assert distinct_colours(app.window) > 100
 
 
+@pytest.mark.logs_errors("a frame failed")
 def test_escape_leaves_a_failing_screen_for_the_title():
     from game.scenes.title import TitleScene
     app = App(headless=True, size=(1280, 800), strict=False)

@@ -342,6 +342,7 @@ def test_a_hosted_lan_game_with_a_remote_client_and_a_bot_the_host_seated(app, m
             app.server = None
 
 
+@pytest.mark.logs_errors("the engine refused", "cannot find a move")
 def test_a_bot_that_cannot_go_on_says_so_in_the_log_and_leaves_the_table(app, monkeypatch):
     """Every request of the bots refused, the easy bot's too: the player reads why in the log,
     sees them leave, and plays on (the game does not hang)."""
