@@ -16,7 +16,7 @@ import logging
 import signal
 import ssl
 import sys
-import threading
+import time
 from pathlib import Path
 
 from game.rules.components import ConfigError, load_config
@@ -213,10 +213,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.tls_cert is None and (args.tls_key is not None or args.tls_port is not None):
         log.error("--tls-key and --tls-port need --tls-cert")
         return 2
-    done = threading.Event()
+    stopping: list[int] = []
 
     def stop(signum: int, frame: object) -> None:
-        done.set()
+        # no locks in a signal handler: it runs between two bytecodes of the main thread, which may
+        # hold that very lock (``threading.Event.set`` here once hung a server for good on SIGTERM)
+        stopping.append(signum)
 
     # before the server starts: a stop asked for as soon as it listens is a clean stop too
     signal.signal(signal.SIGINT, stop)
@@ -237,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     heap = FrozenHeap.for_connections(server.max_connections or options.max_connections)
     heap.start()
     print(f"mor-server: listening on {host}:{port}", flush=True)
-    while not done.wait(0.25):
+    while not stopping:
+        time.sleep(0.25)   # resumed after a handler runs (PEP 475): the stop is seen within 0.25 s
         heap.tick()
     server.stop()
     if server.announcer is not None:

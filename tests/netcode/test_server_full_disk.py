@@ -210,9 +210,14 @@ class TestStop:
                 [sys.executable, str(ROOT / "server.py"), "--host", "127.0.0.1", "--port", "0",
                  "--data-dir", str(tmp_path / "data"), "--log-level", "INFO", "--no-announce"],
                 cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            line = proc.stdout.readline()
-            assert b"listening on" in line
-            proc.send_signal(signal.SIGTERM)
-            _, err = proc.communicate(timeout=TIMEOUT * 2)
+            try:
+                line = proc.stdout.readline()
+                assert b"listening on" in line
+                proc.send_signal(signal.SIGTERM)
+                _, err = proc.communicate(timeout=TIMEOUT * 2)
+            finally:
+                if proc.poll() is None:   # a failed run leaves no server behind
+                    proc.kill()
+                    proc.communicate()
             assert proc.returncode == 0, err.decode()[-2000:]
             assert b"Traceback" not in err and b" ERROR " not in err
