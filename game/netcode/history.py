@@ -2,9 +2,9 @@
 
 A client that rejoins (or a solo game that is resumed) gets the game as it is now; the story of
 how it got there is not in that ``UpdateGame``. :func:`recent_history` replays the game from its
-seed and keeps, for the whole game (or its last ``calls`` accepted calls), exactly the messages
-the player received then: the ``UpdateGame`` before them, then every update visible to that
-player. The client feeds them to a scratch view model and tells them in words (the same
+seed and keeps, for the whole game (or its last ``calls`` accepted calls), the messages the
+player received then: the ``UpdateGame`` before them, then every update visible to that player,
+but for the requests that were taken back (:func:`taken_back`: neither they nor their undos). The client feeds them to a scratch view model and tells them in words (the same
 narration as live), so its log reads as if it had never left, from the first move. A whole
 4-player game is a few hundred kilobytes of updates, sent once per rejoin in lines of at most
 half the line limit (``bench``-free figures: ``tests/netcode/test_server_returning.py``).
@@ -49,6 +49,7 @@ def recent_history(game: Game, nickname: str | None, calls: int | None = HISTORY
     """
     history = list(game.history)
     cut = 0 if calls is None else max(0, len(history) - calls)
+    undone = taken_back(history)
     g = Game(game.config, game.nicknames, game.seed)
     seat = g.player(nickname).seat if nickname is not None else -1   # None: nobody's seat (a watcher)
     n = len(g.players)
@@ -101,6 +102,8 @@ def recent_history(game: Game, nickname: str | None, calls: int | None = HISTORY
             out.append(player_view(g, nickname))
         if i >= cut:
             tell(i)
+        if i in undone:       # a request taken back, or its undo: the game is as if neither was made
+            continue
         before, playing, main_done = g.current, g.phase == "play", g.main_done
         if kind == "apply":
             events = g.apply(nick, arg if isinstance(arg, Action) else Action.from_dict(arg))
@@ -130,6 +133,25 @@ def recent_history(game: Game, nickname: str | None, calls: int | None = HISTORY
     tell(1 << 62)                                 # what was said since the last move
     back = next((bool(arg) for kind, nick, arg in reversed(history) if kind == "active" and nick == nickname), False)
     return out, (skipped if back else [])
+
+
+def taken_back(history: list[tuple[str, str, Any]]) -> frozenset[int]:
+    """The places in ``history`` of the requests later taken back and of the undos that took them
+    back. Leaving both out gives the same game (an undo restores the state exactly as it was
+    before its request, and never reaches past a player leaving or coming back), so a returning
+    player is not told a turn's swaps and undos one by one: each undo sends the whole table again,
+    and a turn spent swapping and undoing made a rejoin megabytes long (issue 28, finding 4).
+    """
+    standing: list[int] = []     # the requests an undo would take back, the latest last
+    out: set[int] = set()
+    for i, (kind, _nick, _arg) in enumerate(history):
+        if kind == "apply":
+            standing.append(i)
+        elif kind == "undo":
+            if not standing:     # (never, for a real game: then tell everything as it happened)
+                return frozenset()
+            out.update((standing.pop(), i))
+    return frozenset(out)
 
 
 def history_lines(messages: list[Msg], skipped: list[int], limit: int = MAX_LINE // 2) -> list[Msg]:
