@@ -6,7 +6,7 @@ VENV   := .venv
 VPY    := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv play test bench bench-bots bench-bots-quick screenshots dist clean
+.PHONY: venv catalogues play test bench bench-bots bench-bots-quick screenshots dist clean
 
 venv: $(STAMP)
 
@@ -18,20 +18,37 @@ $(STAMP): pyproject.toml | $(VPY)
 	$(VPY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-play: venv
+# ---- the message catalogues (docs/translating.md): each language's .po compiled to its .mo
+LOCALE  := game/locale
+PYBABEL := $(VENV)/bin/pybabel
+POS     := $(wildcard $(LOCALE)/*/LC_MESSAGES/mor.po)
+MOS     := $(POS:.po=.mo)
+
+$(LOCALE)/%/LC_MESSAGES/mor.mo: $(LOCALE)/%/LC_MESSAGES/mor.po | $(STAMP)
+	$(PYBABEL) compile --statistics -D mor -i $< -o $@
+
+# every marked word of game/ into the template, the template into each language's catalogue
+# (new words untranslated, changed ones fuzzy: both fail tests/i18n until translated), then compiled
+catalogues: venv
+	$(PYBABEL) extract -F babel.cfg -k NP_:1c,2 --no-location --sort-output \
+		--add-comments=TRANSLATORS: --project="Masters of Renaissance" -o $(LOCALE)/mor.pot game
+	$(PYBABEL) update -D mor -i $(LOCALE)/mor.pot -d $(LOCALE) --ignore-obsolete --ignore-pot-creation-date
+	$(MAKE) --no-print-directory $(MOS)
+
+play: venv $(MOS)
 	$(VPY) main.py
 
 # the suite on both cores (pytest-xdist workers; TEST_JOBS=0 runs it in this one process)
 TEST_JOBS ?= 2
 
-test: venv
+test: venv $(MOS)
 	$(VPY) -m pytest -n $(TEST_JOBS)
 
 # bench/bots.py plays hundreds of seeded games: on both cores (same figures as on one, see
 # bench/README.md: about 40 minutes); bench-bots-quick plays 20 games per level (about 8)
 BOTS_JOBS ?= 2
 
-bench: venv
+bench: venv $(MOS)
 	@set -e; for script in bench/*.py; do \
 		[ -e "$$script" ] || continue; \
 		echo "== $$script"; \
@@ -45,12 +62,12 @@ bench-bots: venv
 bench-bots-quick: venv
 	$(VPY) bench/bots.py --games 20 --jobs $(BOTS_JOBS)
 
-screenshots: venv
+screenshots: venv $(MOS)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(VPY) tools/screenshots.py docs/screenshots
 
 # One-file executable of the game (PyInstaller: a build tool, installed here, not a dependency)
 # and a Linux .desktop entry with the window icon, in dist/. tools/dist_smoke.sh checks it.
-dist: venv
+dist: venv $(MOS)
 	$(VPY) -m pip install --quiet -e '.[dist]'
 	$(VPY) tools/build_dist.py
 

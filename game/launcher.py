@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from game.i18n import LANGUAGES
+
 DEFAULT_SCREENSHOT_SIZE = (1280, 800)
 MAX_SIDE = 8192
 """The longest side ``--size`` takes (an 8K screen is 7680 wide)."""
@@ -47,6 +49,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("link", nargs="?", metavar="LINK",
                         help="a game link a host sent, as mor://203.0.113.7:51015 (or .../CODE for a private "
                              "table): open the Join page with it filled in")
+    parser.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
+                        help="the language the game speaks (default: the saved setting, else the system's)")
     parser.add_argument("--check-bots", metavar="MOVES", type=int, default=None,
                         help="check the computer players: play MOVES of their moves against three hard bots "
                              "(headless, nothing saved), print where they thought as JSON and exit")
@@ -117,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     register_scenes()                  # every screen, by name, once
 
     if args.screenshot is not None:
-        app = App(headless=True, size=args.size or DEFAULT_SCREENSHOT_SIZE)
+        app = App(headless=True, size=args.size or DEFAULT_SCREENSHOT_SIZE, language=args.lang)
         try:
             app.stack.push(app.scene("title"))
             for _ in range(2):          # let pygame_gui lay its widgets out
@@ -128,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
             app.shutdown()
         return 0
 
-    app = App(size=args.size)
+    app = App(size=args.size, language=args.lang)
     from game import runtime
     runtime.settle_collector()        # the window, its pictures and the rules are loaded
     app.run(first_scene(app, link))

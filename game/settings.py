@@ -65,6 +65,8 @@ class Settings:
     server_port: int = GAME_PORT
     last_address: str = ""
     bot_pace: str = "normal"
+    language: str = ""
+    """The language the game speaks ("it", "en": see :data:`game.i18n.LANGUAGES`); "" for the system's."""
     problem: str | None = field(default=None, compare=False)
 
     @staticmethod
@@ -130,5 +132,8 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
     if isinstance(default, str):
         if name == "bot_pace":
             return value if value in BOT_PACES else None
+        if name == "language":
+            from game.i18n import LANGUAGES
+            return value if value == "" or value in LANGUAGES else None
         return value if isinstance(value, str) and len(value) <= 200 else None
     return None

@@ -12,6 +12,9 @@ os.environ.setdefault("MOR_LAN_INTERFACES", "127.0.0.1")
 # ... and under a service type of their own, so a player's list on this machine never shows them
 # (each test has its own: see _lan_of_its_own)
 os.environ.setdefault("MOR_SERVICE_TYPE", "_mor-test._tcp.local.")
+# the game speaks English in every test (and in the processes they start) whatever the machine's
+# language, unless a test asks for another (see speak_english)
+os.environ["LANGUAGE"] = "en"
 
 
 def pytest_configure(config):
@@ -73,6 +76,16 @@ def lan_service_type() -> str:
     worker's name, "gw0", is every run's: another run's tables showed in a test's list)."""
     import secrets
     return f"_mt{secrets.token_hex(6)}._tcp.local."      # (a service name is at most 15 letters)
+
+
+@pytest.fixture(autouse=True)
+def speak_english():
+    """Every test starts in English (the language its words are asserted in): one that switches
+    to Italian (``game.i18n.use("it")``) leaves none behind."""
+    from game import i18n
+    i18n.use("en")
+    yield
+    i18n.use("en")
 
 
 @pytest.fixture(autouse=True)

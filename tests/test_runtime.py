@@ -75,7 +75,7 @@ def test_the_app_applies_it_once_its_window_is_built_before_the_first_frame(sett
     from game.scenes import catalog
 
     class App:
-        def __init__(self, size=None) -> None:
+        def __init__(self, size=None, language=None) -> None:
             settled.append("window")
 
         def scene(self, name: str) -> str:

@@ -62,6 +62,7 @@ def main() -> int:
     cmd = [sys.executable, "-m", "PyInstaller", "--noconfirm", "--clean", "--onefile", "--windowed",
            "--name", NAME, "--distpath", str(dist), "--workpath", str(build), "--specpath", str(build),
            "--add-data", f"{ROOT / 'config'}{sep}config", "--add-data", f"{ROOT / 'assets'}{sep}assets",
+           "--add-data", f"{ROOT / 'game' / 'locale'}{sep}game/locale",
            "--collect-submodules", "game", "--collect-data", "pygame_gui",
            "--collect-submodules", "zeroconf", "--collect-submodules", "pygame_gui",
            "--exclude-module", "tkinter", "--exclude-module", "pytest", "--exclude-module", "hypothesis",

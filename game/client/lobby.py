@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from game.i18n import _
+
 from .words import NICKNAME_ERRORS, NICKNAME_REFUSED, NOT_THE_HEAD, PLAYERS_COUNT_INVALID, TABLE_REFUSED
 
 Msg = dict[str, Any]
@@ -48,18 +50,18 @@ def _join_game(lobby: Lobby, m: Msg) -> None:
 
 
 def _nickname_refused(lobby: Lobby, m: Msg) -> str:
-    return NICKNAME_ERRORS.get(m.get("reason", ""), NICKNAME_REFUSED)
+    return _(NICKNAME_ERRORS.get(m.get("reason", ""), NICKNAME_REFUSED))
 
 
 def _table_refused(lobby: Lobby, m: Msg) -> str:
     """A seat at a table refused: nothing taken, the player may choose again."""
-    return str(m.get("msg") or TABLE_REFUSED)
+    return str(m.get("msg") or _(TABLE_REFUSED))
 
 
 def _new_game_refused(lobby: Lobby, m: Msg) -> str:
     if m.get("reason"):
         return str(m["reason"])
-    return PLAYERS_COUNT_INVALID if m.get("isInvalidPlayersCount") else NOT_THE_HEAD
+    return _(PLAYERS_COUNT_INVALID if m.get("isInvalidPlayersCount") else NOT_THE_HEAD)
 
 
 HANDLERS: dict[str, Callable[[Lobby, Msg], str | None]] = {

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from game.i18n import _
 from game.rules.actions import Action
 from game.rules.choices import MarketLine
 from game.rules.components import GameConfig
@@ -132,7 +133,7 @@ class GameSession:
                 self._take(m)
             except Exception:
                 log.exception("cannot apply %.200r", m)
-                self.say(UNREADABLE)
+                self.say(_(UNREADABLE))
                 if self.match.supports_resync and not resynced:
                     resynced = True
                     self.match.resync()
@@ -173,13 +174,13 @@ class GameSession:
     def _reconnected(self, m: Msg) -> None:
         self.connection_lost = False
         self.server_stopped = None
-        self.game_log.note(RECONNECTED)
+        self.game_log.note(_(RECONNECTED))
         self.notices.publish(Reconnected())
 
     def _reconnect_failed(self, m: Msg) -> None:
         # a server that is not the one the game was played on: the warning, and what to do
         warning = self.reconnect_warning = identity_warning(m["refusal"]) if "refusal" in m else None
-        self.reconnect_failed = warning.line if warning else m.get("reason") or NOT_TAKEN_BACK
+        self.reconnect_failed = warning.line if warning else m.get("reason") or _(NOT_TAKEN_BACK)
         self.notices.publish(ReconnectFailed(self.reconnect_failed, warning))
 
     def _server_stopping(self, m: Msg) -> None:
@@ -204,7 +205,7 @@ class GameSession:
         self.notices.publish(ReplayArrived(m.get("replay")))
 
     def _replay_refused(self, m: Msg) -> None:
-        self.notices.publish(ReplayRefused(REPLAY_ERRORS.get(m.get("reason", ""), NO_REPLAY)))
+        self.notices.publish(ReplayRefused(_(REPLAY_ERRORS.get(m.get("reason", ""), NO_REPLAY))))
 
     def _rated(self, m: Msg) -> None:
         """Our extension: the player's rating on this server (they joined with their key)."""

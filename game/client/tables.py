@@ -51,7 +51,7 @@ class OpenTable:
     @property
     def rated(self) -> bool:
         """Whether someone seated there has a rating (a server of ours, over TLS, keys)."""
-        return any(rating is not None for _, rating in self.seated)
+        return any(rating is not None for _nick, rating in self.seated)
 
     @property
     def seated_words(self) -> str:
@@ -311,8 +311,10 @@ class Seating:
         """Why the server refused what was asked, in words (None: it did not)."""
         if not session.lobby.error:
             return None
+        from game.i18n import _
+
         from .words import NICKNAME_ERRORS
-        self.taken = session.lobby.error == NICKNAME_ERRORS["TAKEN"]
+        self.taken = session.lobby.error == _(NICKNAME_ERRORS["TAKEN"])
         from .join_words import NAME_TAKEN
         return NAME_TAKEN.format(nickname=self.nickname, where=self.where) if self.taken else session.lobby.error
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from game.i18n import _
+
 from .words import UNDO_WORDS
 
 Msg = dict[str, Any]
@@ -54,4 +56,4 @@ class UndoRule:
 
     def words(self) -> str:
         """Why nothing can be undone now, in words."""
-        return UNDO_WORDS.get(self.reason, UNDO_WORDS["turn"])
+        return _(UNDO_WORDS.get(self.reason, UNDO_WORDS["turn"]))

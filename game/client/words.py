@@ -7,49 +7,137 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 
+from game.i18n import N_, _, ngettext, npgettext, pgettext
 from game.netcode.client_messages import validate_nickname
 from game.netcode.protocol import NICKNAME_MAX
 
-__all__ = ["LEAVING_ON_SIGNAL", "LORENZO", "NICKNAME_MAX", "amount", "amounts", "joined", "leader_ability",
-           "leader_words", "validate_nickname", "vanished_colour"]
+__all__ = ["LEAVING_ON_SIGNAL", "LORENZO", "NICKNAME_MAX", "amount", "amounts", "cards", "colour_name", "joined",
+           "leader_ability", "leader_name", "leader_words", "resource_name", "validate_nickname", "vanished_colour"]
 
 Msg = dict[str, Any]
 LORENZO = "Lorenzo il Magnifico"
-LEAVING_ON_SIGNAL = "Asked to stop (the terminal closed, or the computer shuts down): leaving."
+"""The solo game's opponent: his name is the same in every language."""
+LEAVING_ON_SIGNAL = N_("Asked to stop (the terminal closed, or the computer shuts down): leaving.")
 
 
 def joined(names: list[str]) -> str:
-    """Names in a sentence: "A", "A and B", "A, B and C".
+    """Names in a sentence: "A", "A and B", "A, B and C" (in Italian "A, B e C").
 
     >>> joined(["Ada"]), joined(["Ada", "Bea"]), joined(["Ada", "Bea", "Cosimo"])
     ('Ada', 'Ada and Bea', 'Ada, Bea and Cosimo')
     """
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    # TRANSLATORS: the end of a list: "Ada, Bea and Cosimo"
+    return _("{others} and {last}").format(others=", ".join(names[:-1]), last=names[-1])
 
 
-UNCOUNTED = frozenset({"Faith", "faith"})
-"""Nouns said the same for any number ("3 Faith")."""
+# ---------------------------------------------------------------------------- the resources
+def _coin(n: int) -> str:
+    return npgettext("amount", "{n} Coin", "{n} Coins", n)
+
+
+def _servant(n: int) -> str:
+    return npgettext("amount", "{n} Servant", "{n} Servants", n)
+
+
+def _shield(n: int) -> str:
+    return npgettext("amount", "{n} Shield", "{n} Shields", n)
+
+
+def _stone(n: int) -> str:
+    return npgettext("amount", "{n} Stone", "{n} Stones", n)
+
+
+def _faith(n: int) -> str:
+    return npgettext("amount", "{n} Faith", "{n} Faith", n)
+
+
+def _resource(n: int) -> str:
+    return npgettext("amount", "{n} resource", "{n} resources", n)
+
+
+_AMOUNTS = {"Coin": _coin, "Servant": _servant, "Shield": _shield, "Stone": _stone, "Faith": _faith,
+            "faith": _faith, "resource": _resource}
 
 
 def amount(n: int, resource: str, *, signed: bool = False) -> str:
     """A number of a resource (or of anything counted) in words, the noun in the plural when
-    the number is not one; ``signed``: with its sign, as a change.
+    the number asks for it; ``signed``: with its sign, as a change.
 
     >>> amount(1, "Coin"), amount(2, "Shield"), amount(3, "Faith"), amount(-2, "Stone", signed=True)
     ('1 Coin', '2 Shields', '3 Faith', '−2 Stones')
     """
-    noun = resource if abs(n) == 1 or resource in UNCOUNTED else resource + "s"
-    return f"{f'{n:+d}'.replace('-', '−') if signed else n} {noun}"
+    said = _AMOUNTS.get(resource)
+    text = said(abs(n)).format(n=abs(n)) if said else f"{abs(n)} {resource}"
+    if signed:
+        return ("−" if n < 0 else "+") + text
+    return "−" + text if n < 0 else text
 
 
-def amounts(counts: Mapping[str, int], empty: str = "nothing", *, signed: bool = False) -> str:
+def resource_name(resource: str, n: int = 2) -> str:
+    """A resource's name alone, as a kind ("Stones": "Shelf 1 takes only Stones"), or for ``n`` of it."""
+    names = {"Coin": npgettext("resource", "Coin", "Coins", n),
+             "Servant": npgettext("resource", "Servant", "Servants", n),
+             "Shield": npgettext("resource", "Shield", "Shields", n),
+             "Stone": npgettext("resource", "Stone", "Stones", n),
+             "Faith": pgettext("resource", "Faith")}
+    return names.get(resource, resource)
+
+
+def amounts(counts: Mapping[str, int], empty: str | None = None, *, signed: bool = False) -> str:
     """Counts of resources in words, by name, those of zero left out ("2 Coins, 1 Faith");
-    ``empty`` when none is left.
+    ``empty`` when none is left ("nothing" unless given).
 
     >>> amounts({"Stone": 1, "Coin": 2, "Shield": 0}), amounts({})
     ('2 Coins, 1 Stone', 'nothing')
     """
-    return ", ".join(amount(n, r, signed=signed) for r, n in sorted(counts.items()) if n) or empty
+    said = ", ".join(amount(n, r, signed=signed) for r, n in sorted(counts.items()) if n)
+    return said or (_("nothing") if empty is None else empty)
+
+
+def colour_name(colour: str) -> str:
+    """A development card colour's name ("green")."""
+    return {"GREEN": pgettext("colour", "green"), "BLUE": pgettext("colour", "blue"),
+            "YELLOW": pgettext("colour", "yellow"), "PURPLE": pgettext("colour", "purple")}.get(
+        colour.upper(), colour.lower())
+
+
+def cards(n: int, colour: str, level: int | None = None, *, more: bool = False) -> str:
+    """A number of development cards of a colour, of any level or of one ("2 level-1 green cards");
+    ``more``: as a number still missing ("1 more blue card").
+
+    >>> cards(2, "Green", 1), cards(1, "BLUE", more=True)
+    ('2 level-1 green cards', '1 more blue card')
+    """
+    c = colour.upper()
+    if more:
+        said = {"GREEN": npgettext("cards", "{n} more green card", "{n} more green cards", n),
+                "BLUE": npgettext("cards", "{n} more blue card", "{n} more blue cards", n),
+                "YELLOW": npgettext("cards", "{n} more yellow card", "{n} more yellow cards", n),
+                "PURPLE": npgettext("cards", "{n} more purple card", "{n} more purple cards", n)}.get(c)
+        said_level = {"GREEN": npgettext("cards", "{n} more level-{level} green card",
+                                         "{n} more level-{level} green cards", n),
+                      "BLUE": npgettext("cards", "{n} more level-{level} blue card",
+                                        "{n} more level-{level} blue cards", n),
+                      "YELLOW": npgettext("cards", "{n} more level-{level} yellow card",
+                                          "{n} more level-{level} yellow cards", n),
+                      "PURPLE": npgettext("cards", "{n} more level-{level} purple card",
+                                          "{n} more level-{level} purple cards", n)}.get(c)
+    else:
+        said = {"GREEN": npgettext("cards", "{n} green card", "{n} green cards", n),
+                "BLUE": npgettext("cards", "{n} blue card", "{n} blue cards", n),
+                "YELLOW": npgettext("cards", "{n} yellow card", "{n} yellow cards", n),
+                "PURPLE": npgettext("cards", "{n} purple card", "{n} purple cards", n)}.get(c)
+        said_level = {"GREEN": npgettext("cards", "{n} level-{level} green card", "{n} level-{level} green cards", n),
+                      "BLUE": npgettext("cards", "{n} level-{level} blue card", "{n} level-{level} blue cards", n),
+                      "YELLOW": npgettext("cards", "{n} level-{level} yellow card",
+                                          "{n} level-{level} yellow cards", n),
+                      "PURPLE": npgettext("cards", "{n} level-{level} purple card",
+                                          "{n} level-{level} purple cards", n)}.get(c)
+    if said is None or said_level is None:
+        return f"{n} {colour.lower()}"
+    return (said_level if level else said).format(n=n, level=level)
 
 
 def named(nick: str, levels: dict[str, str]) -> str:
@@ -57,49 +145,77 @@ def named(nick: str, levels: dict[str, str]) -> str:
     "Lucrezia (bot)" when ``levels`` says "hard"), anyone else as they are."""
     level = levels.get(nick)
     if isinstance(level, str) and nick.endswith(" (bot)"):
-        return f"{nick.removesuffix(' (bot)')} · {level} bot"
+        return _("{name} · {level} bot").format(name=nick.removesuffix(" (bot)"), level=bot_level(level))
     return nick
+
+
+def bot_level(level: str) -> str:
+    """A computer player's level in words ("easy", "medium", "hard")."""
+    return {"easy": pgettext("bot level", "easy"), "medium": pgettext("bot level", "medium"),
+            "hard": pgettext("bot level", "hard")}.get(level, level)
+
+
+# ---------------------------------------------------------------------------- the leaders
+def leader_name(kind: str, res: str) -> str:
+    """A leader card's name, by its ability and resource ("Steward of Coin")."""
+    names = {
+        ("DISCOUNT", "Coin"): _("Patron of Coin"), ("DISCOUNT", "Servant"): _("Patron of Servants"),
+        ("DISCOUNT", "Shield"): _("Patron of Shields"), ("DISCOUNT", "Stone"): _("Patron of Stone"),
+        ("DEPOT", "Coin"): _("Steward of Coin"), ("DEPOT", "Servant"): _("Steward of Servants"),
+        ("DEPOT", "Shield"): _("Steward of Shields"), ("DEPOT", "Stone"): _("Steward of Stone"),
+        ("ZERO", "Coin"): _("Alchemist of Coin"), ("ZERO", "Servant"): _("Alchemist of Servants"),
+        ("ZERO", "Shield"): _("Alchemist of Shields"), ("ZERO", "Stone"): _("Alchemist of Stone"),
+        ("PRODUCTION", "Coin"): _("Artisan of Coin"), ("PRODUCTION", "Servant"): _("Artisan of Servants"),
+        ("PRODUCTION", "Shield"): _("Artisan of Shields"), ("PRODUCTION", "Stone"): _("Artisan of Stone"),
+    }
+    return names.get((kind, res)) or _("Leader of {resource}").format(resource=resource_name(res))
 
 
 def leader_words(ld: dict[str, Any], productions: dict[int, dict]) -> tuple[str, str, str, int]:
     """A leader in words: (name, ability, requirement, victory points)."""
     res = ld["resourceType"]
     kind = ld["leaderType"]
+    name = leader_name(kind, res)
     if kind == "DISCOUNT":
-        name = f"Patron of {res}"
-        ability = f"Every development card you buy costs {amount(ld.get('discount', 1), res)} less."
+        ability = _("Every development card you buy costs {amount} less.").format(
+            amount=amount(ld.get("discount", 1), res))
     elif kind == "DEPOT":
-        name = f"Steward of {res}"
-        ability = f"An extra depot that holds up to {amount(2, res)}, besides your warehouse."
+        ability = _("An extra depot that holds up to {amount}, besides your warehouse.").format(amount=amount(2, res))
     elif kind == "ZERO":
-        name = f"Alchemist of {res}"
-        ability = f"Each white marble you take from the market becomes 1 {res}."
+        ability = _("Each white marble you take from the market becomes {amount}.").format(amount=amount(1, res))
     elif kind == "PRODUCTION":
-        name = f"Artisan of {res}"
         prod = productions.get(ld.get("production", -1)) or {}
         gives = ", ".join(amount(n, r) for r, n in prod.get("output", {}).items())
         extra = prod.get("outputBlanks", 1)
-        out = " and ".join(x for x in (amount(extra, "resource") + " of your choice" if extra else "", gives) if x)
-        ability = f"A production of your own: {amount(1, res)} gives {out or '1 resource of your choice and 1 Faith'}."
+        chosen = ngettext("{n} resource of your choice", "{n} resources of your choice", extra).format(n=extra)
+        out = joined([x for x in (chosen if extra else "", gives) if x]) if (extra or gives) else \
+            _("1 resource of your choice and 1 Faith")
+        ability = _("A production of your own: {amount} gives {output}.").format(amount=amount(1, res), output=out)
     else:
-        name, ability = f"Leader of {res}", kind.title()
+        ability = kind.title()
     needs: list[str] = []
     for e in (ld.get("devCardRequirement") or {}).get("entries", []):
-        level = f"level {e['level']} " if e.get("level") else ""
-        needs.append(f"{e['quantity']} {level}{e['color'].lower()} card{'s' if e['quantity'] != 1 else ''}")
+        needs.append(cards(e["quantity"], e["color"], e.get("level")))
     for r, n in (ld.get("resourceRequirement") or {}).get("requirements", {}).items():
         needs.append(amount(n, r))
-    need = "To play it you need " + (" and ".join(needs) if needs else "nothing") + "."
+    need = _("To play it you need {needs}.").format(needs=joined(needs)) if needs else \
+        _("To play it you need nothing.")
     return name, ability, need, int(ld.get("victoryPoints", 0))
 
 
 def leader_ability(ld: Msg) -> str:
     """A leader's ability in a few words, for a line of the log."""
     res = ld["resourceType"]
-    return {"DISCOUNT": f"−{amount(ld.get('discount', 1), res)} on card costs",
-            "DEPOT": f"an extra depot for {amount(2, res)}",
-            "ZERO": f"white marbles become {res}",
-            "PRODUCTION": f"1 {res} → 1 resource of your choice + 1 Faith"}.get(ld["leaderType"], ld["leaderType"])
+    kind = ld["leaderType"]
+    if kind == "DISCOUNT":
+        return _("−{amount} on card costs").format(amount=amount(ld.get("discount", 1), res))
+    if kind == "DEPOT":
+        return _("an extra depot for {amount}").format(amount=amount(2, res))
+    if kind == "ZERO":
+        return _("white marbles become {resource}").format(resource=resource_name(res))
+    if kind == "PRODUCTION":
+        return _("{amount} → 1 resource of your choice + 1 Faith").format(amount=amount(1, res))
+    return str(kind)
 
 
 def market_gives(line: Any) -> str:
@@ -108,11 +224,11 @@ def market_gives(line: Any) -> str:
     gives = dict(line.resources)
     if line.faith:
         gives["Faith"] = line.faith
-    said = "Gives " + amounts(gives)
+    said = _("Gives {amounts}").format(amounts=amounts(gives))
     if line.whites and not line.white_options:
-        said += f" ({line.whites} white: nothing)"
+        said += " " + ngettext("({n} white: nothing)", "({n} white: nothing)", line.whites).format(n=line.whites)
     elif len(line.white_options) > 1:
-        said += f" + {line.whites} white to choose"
+        said += " " + ngettext("+ {n} white to choose", "+ {n} white to choose", line.whites).format(n=line.whites)
     return said
 
 
@@ -126,36 +242,37 @@ def vanished_colour(g: Msg) -> str | None:
 
 
 # ---------------------------------------------------------------------------- a game session's own
-UNREADABLE = ("The server sent an update this version of the game could not read; "
-              "the whole game is being fetched again.")
-RECONNECTED = "Reconnected: the board is up to date again."
-NOT_TAKEN_BACK = "the server did not take us back"
+# (constants marked N_ stay English here: each is said with _() where it is shown)
+UNREADABLE = N_("The server sent an update this version of the game could not read; "
+                "the whole game is being fetched again.")
+RECONNECTED = N_("Reconnected: the board is up to date again.")
+NOT_TAKEN_BACK = N_("the server did not take us back")
 """Why a reconnection failed when the server gave no reason (said after "Could not get back to the game: ")."""
 
 REPLAY_ERRORS = {
-    "NOT_FINISHED": "The game is not over yet: its replay would show every hidden card.",
-    "NO_SUCH_GAME": "The server no longer has this game.",
-    "NOT_YOURS": "That game is not one of yours.",
+    "NOT_FINISHED": N_("The game is not over yet: its replay would show every hidden card."),
+    "NO_SUCH_GAME": N_("The server no longer has this game."),
+    "NOT_YOURS": N_("That game is not one of yours."),
 }
-NO_REPLAY = "The server has no replay of this game."
+NO_REPLAY = N_("The server has no replay of this game.")
 
 NICKNAME_ERRORS = {
-    "TAKEN": "That nickname is already playing on this server. Choose another one.",
-    "NOT_SET": "Choose a nickname first (1 to 24 letters, digits or spaces).",
-    "ALREADY_SET": "You have already joined with a nickname.",
-    "NOT_IN_GAME": "You are not in a game yet.",
+    "TAKEN": N_("That nickname is already playing on this server. Choose another one."),
+    "NOT_SET": N_("Choose a nickname first (1 to 24 letters, digits or spaces)."),
+    "ALREADY_SET": N_("You have already joined with a nickname."),
+    "NOT_IN_GAME": N_("You are not in a game yet."),
 }
-NICKNAME_REFUSED = "The server refused the nickname."
-TABLE_REFUSED = "That table cannot be joined."
-PLAYERS_COUNT_INVALID = "Choose between 1 and 4 players."
-NOT_THE_HEAD = "Only the first player in the waiting room chooses the number of players."
+NICKNAME_REFUSED = N_("The server refused the nickname.")
+TABLE_REFUSED = N_("That table cannot be joined.")
+PLAYERS_COUNT_INVALID = N_("Choose between 1 and 4 players.")
+NOT_THE_HEAD = N_("Only the first player in the waiting room chooses the number of players.")
 
 UNDO_WORDS = {
-    "loaded": "Nothing to undo since the game was resumed: the moves made before stay as they are.",
-    "final": "Your last move cannot be taken back: a card was bought, or something new was turned "
-             "up (a card, a token, a Vatican report).",
-    "undone": "Nothing more to undo this turn: your moves are all taken back.",
-    "turn": "Nothing to undo yet: you have not moved this turn.",
+    "loaded": N_("Nothing to undo since the game was resumed: the moves made before stay as they are."),
+    "final": N_("Your last move cannot be taken back: a card was bought, or something new was turned "
+                "up (a card, a token, a Vatican report)."),
+    "undone": N_("Nothing more to undo this turn: your moves are all taken back."),
+    "turn": N_("Nothing to undo yet: you have not moved this turn."),
 }
 """Why Undo is greyed on the player's turn, by the undo rule's reason (see :mod:`game.client.undo`)."""
 
@@ -173,12 +290,12 @@ def skipped_words(rounds: list[int]) -> str:
     'While you were away, your turn was skipped twice (rounds 2 and 4): the game went on without you. The log above tells what happened.'
     """
     n = len(rounds)
-    times = {1: "once", 2: "twice"}.get(n, f"{n} times")
+    times = {1: _("once"), 2: _("twice")}.get(n) or ngettext("{n} time", "{n} times", n).format(n=n)
     if n == 1:
-        which = f"round {rounds[0]}"
+        which = _("round {n}").format(n=rounds[0])
     elif n > 2 and rounds == list(range(rounds[0], rounds[0] + n)):
-        which = f"rounds {rounds[0]} to {rounds[-1]}"
+        which = _("rounds {first} to {last}").format(first=rounds[0], last=rounds[-1])
     else:
-        which = "rounds " + ", ".join(str(r) for r in rounds[:-1]) + f" and {rounds[-1]}"
-    return (f"While you were away, your turn was skipped {times} ({which}): the game went on without you. "
-            "The log above tells what happened.")
+        which = _("rounds {list}").format(list=joined([str(r) for r in rounds]))
+    return _("While you were away, your turn was skipped {times} ({rounds}): the game went on without you. "
+             "The log above tells what happened.").format(times=times, rounds=which)

@@ -40,6 +40,7 @@ from typing import Any, Callable
 import pygame
 import pygame_gui
 
+from game import i18n
 from game.client.games import GameConfig, default_config
 from game.settings import Settings, data_dir
 
@@ -69,8 +70,9 @@ class App:
 
     def __init__(self, settings: Settings | None = None, config: GameConfig | None = None, *,
                  headless: bool = False, size: tuple[int, int] | None = None,
-                 strict: bool | None = None) -> None:
+                 strict: bool | None = None, language: str | None = None) -> None:
         self.settings = settings or Settings.load()
+        i18n.use(language or self.settings.language)   # --lang, else the saved choice, else the system's
         self.strict = headless if strict is None else strict
         self.fault: str | None = None      # why the last frame failed (cleared by a good frame)
         self._faults = 0                   # frames that failed in a row

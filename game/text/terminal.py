@@ -20,7 +20,8 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from game import runtime
+from game import i18n, runtime
+from game.i18n import LANGUAGES
 from game.client.words import LEAVING_ON_SIGNAL, validate_nickname
 
 from .client import Options, TextClient
@@ -54,6 +55,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="where games are saved (default: the game's data folder)")
     parser.add_argument("--bot-pace", metavar="SECONDS", type=float,
                         help="seconds between the computer players' moves (default: the saved setting)")
+    parser.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
+                        help="the language the game speaks (default: the saved setting, else the system's)")
     parser.add_argument("command", nargs="?", metavar="key|LINK",
                         help="key: print your player key (who you are on servers: your rating follows it), "
                              "where it is kept and how to copy it to another machine, then exit; a game link "
@@ -177,7 +180,7 @@ class Terminal:
         except KeyboardInterrupt:          # Ctrl-C without the line editor
             client.hang_up("Ctrl-C: leaving.")
         except Terminated:
-            client.hang_up(LEAVING_ON_SIGNAL)
+            client.hang_up(i18n._(LEAVING_ON_SIGNAL))
         finally:
             client.close()
             self._stop_prompt(reader)
@@ -205,6 +208,8 @@ class Terminal:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    from game.settings import Settings
+    i18n.use(args.lang or Settings.load().language)   # --lang, else the saved choice, else the system's
     if args.name is not None:
         name = validate_nickname(args.name)
         if name is None:

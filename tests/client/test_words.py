@@ -24,7 +24,7 @@ def test_a_leader_is_named_with_its_ability_requirement_and_points():
     name, ability, need, vp = leader_words(discount, {})
     assert (name, vp) == ("Patron of Stone", 2)
     assert ability == "Every development card you buy costs 1 Stone less."
-    assert need == "To play it you need 1 yellow card and 2 level 2 green cards."
+    assert need == "To play it you need 1 yellow card and 2 level-2 green cards."
 
 
 def test_the_client_never_imports_pygame():

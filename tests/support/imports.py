@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Groups of one rank are neighbours that never import each other. Modules of ``game`` in no
 #: group (settings, resources, runtime, bootstrap, launcher) are left out of the layer check.
 LAYERS: tuple[tuple[str, ...], ...] = (
+    ("game.i18n",),
     ("game.rules",),
     ("game.bots", "game.replays"),
     ("game.netcode",),

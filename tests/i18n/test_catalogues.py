@@ -1,0 +1,90 @@
+"""The message catalogues: every word of the game translated in each language, with its plural
+forms and its placeholders, and no word of the code missing from them (extraction up to date)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from game import i18n
+from game.i18n.catalogues import LOCALE_DIR, TEMPLATE, compile_po, po_path
+
+ROOT = Path(__file__).resolve().parents[2]
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
+            "npgettext": ((1, "c"), 2, 3), "N_": None, "NP_": ((1, "c"), 2)}
+"""As ``make catalogues`` extracts (Babel's defaults and ``-k NP_:1c,2``)."""
+
+TRANSLATED = sorted(code for code in i18n.LANGUAGES if code != i18n.SOURCE)
+FIELD = re.compile(r"\{([^{}]*)\}")
+
+
+def catalogue(path: Path):
+    with path.open("rb") as f:
+        return read_po(f)
+
+
+def key(message) -> tuple[str | None, str]:
+    return message.context, message.id[0] if isinstance(message.id, tuple) else message.id
+
+
+def fields(text: str) -> set[str]:
+    return set(FIELD.findall(text))
+
+
+def test_every_language_listed_has_a_catalogue_and_every_catalogue_is_listed():
+    found = {p.parent.parent.name for p in LOCALE_DIR.glob("*/LC_MESSAGES/mor.po")}
+    assert found == set(TRANSLATED)
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_word_is_translated_with_its_plural_forms_and_placeholders(code):
+    cat = catalogue(po_path(code))
+    assert cat.num_plurals >= 1 and cat.plural_expr, "the catalogue's header names its plural forms"
+    problems = []
+    for m in cat:
+        if not m.id:
+            continue
+        if m.fuzzy:
+            problems.append(f"fuzzy (a guess to check): {m.id!r}")
+        if isinstance(m.id, tuple):
+            strings = m.string if isinstance(m.string, tuple) else (m.string,)
+            if len(strings) != cat.num_plurals or not all(strings):
+                problems.append(f"not every plural form: {m.id!r}")
+            allowed = fields(m.id[0]) | fields(m.id[1])
+            for s in strings:      # a form for one may say "una" rather than {n}: the others are kept
+                if not fields(s) <= allowed or not (fields(m.id[1]) - {"n"}) <= fields(s):
+                    problems.append(f"placeholders differ: {m.id!r} -> {s!r}")
+        elif not m.string:
+            problems.append(f"untranslated: {m.id!r}")
+        elif fields(m.string) != fields(m.id):
+            problems.append(f"placeholders differ: {m.id!r} -> {m.string!r}")
+    assert not problems, f"{len(problems)} problem(s) in {code}:\n" + "\n".join(problems[:40])
+
+
+def test_the_template_and_the_catalogues_hold_every_word_the_code_marks():
+    """``make catalogues`` was run after the last word was marked or changed."""
+    extracted = {(ctx, msg if isinstance(msg, str) else msg[0])
+                 for _file, _line, msg, _comments, ctx in
+                 extract_from_dir(str(ROOT / "game"), method_map=[("**.py", "python")], keywords=KEYWORDS)}
+    template = {key(m) for m in catalogue(TEMPLATE) if m.id}
+    assert not extracted - template, f"not in the template (run make catalogues): {sorted(extracted - template)[:20]}"
+    assert not template - extracted, f"no longer in the code (run make catalogues): {sorted(template - extracted)[:20]}"
+    for code in TRANSLATED:
+        words = {key(m) for m in catalogue(po_path(code)) if m.id}
+        assert words == template, f"{code} differs from the template (run make catalogues): {sorted(words ^ template)[:20]}"
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_the_compiled_catalogue_is_the_catalogue(code):
+    """The .mo make built says what the .po says (or it is compiled from the .po when missing)."""
+    import gettext
+    import io
+    mo = po_path(code).with_suffix(".mo")
+    if mo.exists() and mo.stat().st_mtime >= po_path(code).stat().st_mtime:
+        assert mo.read_bytes() and gettext.GNUTranslations(io.BytesIO(mo.read_bytes()))
+    built = gettext.GNUTranslations(io.BytesIO(compile_po(po_path(code))))
+    some = next(m for m in catalogue(po_path(code)) if m.id and isinstance(m.id, str) and not m.context)
+    assert built.gettext(some.id) == some.string
