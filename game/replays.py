@@ -131,7 +131,8 @@ def record_from_log(data: bytes, source: str = "lan") -> Msg:
         raise ReplayError("This file is not a game log.")
     if entries and entries[-1] == ["end"]:
         entries.pop()
-    entries = [e for e in entries if not (isinstance(e, list) and e[:1] == ["chat"])]   # said, not played
+    # said, not played; a turn-based game's clock (``turns``), not played either
+    entries = [e for e in entries if not (isinstance(e, list) and e[:1] in (["chat"], ["turns"]))]
     return {"format": FORMAT, "configDigest": None, "nicknames": header.get("nicknames"),
             "seed": header.get("seed"), "history": entries, "kind": source, "viewer": None,
             "finishedAt": None, "winners": None, "bots": header.get("bots")}

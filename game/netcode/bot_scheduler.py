@@ -119,17 +119,18 @@ class BotScheduler:
         Called on the loop thread after anything that may hand the turn to a bot. At most one
         decision per game is under way; none while nobody is at the table.
         """
-        if not room.bots or room.closed or room.finished or not room.humans_online:
+        movers = room.movers()
+        if not movers or room.closed or room.finished or not room.bots_may_play:
             return
         turn = self.turns.setdefault(room.id, BotTurn())
         if turn.ticket:
             return
         from game.bots.driver import due, make_job
         with room.lock:
-            nick = due(room.game, room.bots)
+            nick = due(room.game, movers)
             if nick is None:
                 return
-            job = make_job(room.game, nick, room.bots[nick], self.options.bot_budget)
+            job = make_job(room.game, nick, movers[nick], self.options.bot_budget)
         self._think(room.id, turn, job)
 
     def _think(self, gid: int, turn: BotTurn, job: Any) -> None:
@@ -170,7 +171,7 @@ class BotScheduler:
             return
         turn.ticket = 0
         job = answer.job
-        if room.closed or room.finished or not room.humans_online:
+        if room.closed or room.finished or not room.bots_may_play:
             return   # asked again when someone comes back
         if room.game.version != job.version:   # the game moved meanwhile (setup): think again
             self.step(room)

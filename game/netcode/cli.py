@@ -146,6 +146,13 @@ def build_parser() -> argparse.ArgumentParser:
     lim.add_argument("--ratings-rate", type=_seconds, default=d.ratings_rate, metavar="N",
                      help=f"leaderboards a second one connection is answered, after a burst of 3 "
                           f"(default {d.ratings_rate:g})")
+    lim.add_argument("--turn-tables-per-address", type=_count, default=d.turn_tables_per_address, metavar="N",
+                     help=f"turn-based tables open and turn-based games under way started from one address "
+                          f"(default {d.turn_tables_per_address})")
+    lim.add_argument("--games-per-key", type=_count, default=d.games_per_key, metavar="N",
+                     help=f"unfinished games one player key may have on the server (default {d.games_per_key})")
+    ap.add_argument("--move-time-scale", type=float, default=d.move_time_scale, metavar="X",
+                    help="multiply turn-based tables' time per move by X (for tests; default 1)")
     lim.add_argument("--max-watchers-per-table", type=_count, default=d.max_watchers_per_table, metavar="N",
                      help=f"connections watching one table (default {d.max_watchers_per_table})")
     lim.add_argument("--max-watchers", type=_count, default=d.max_watchers, metavar="N",
@@ -209,7 +216,9 @@ def main(argv: list[str] | None = None) -> int:
                             keys_per_address=args.keys_per_address, max_players=args.max_players,
                             ratings_rate=args.ratings_rate,
                             max_watchers_per_table=args.max_watchers_per_table, max_watchers=args.max_watchers,
-                            watch_rate=args.watch_rate, watcher_output=args.watcher_output)
+                            watch_rate=args.watch_rate, watcher_output=args.watcher_output,
+                            turn_tables_per_address=args.turn_tables_per_address, games_per_key=args.games_per_key,
+                            move_time_scale=max(1e-9, args.move_time_scale))
     if args.tls_cert is None and (args.tls_key is not None or args.tls_port is not None):
         log.error("--tls-key and --tls-port need --tls-cert")
         return 2

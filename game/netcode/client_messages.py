@@ -15,7 +15,7 @@ Differences from the reference, on purpose:
   unknown fields, so a reference-style client simply never sends it.
 
 >>> parse_client_message({"type": "ReqJoin", "nickname": "alice"})
-ReqJoin(nickname='alice', token=None, table=None)
+ReqJoin(nickname='alice', token=None, table=None, game=None)
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from game.rules.errors import MalformedRequest
 
 from .framing import INVALID_SYNTAX, TYPE_NOT_FOUND, ProtocolError
 from .ratings_wire import ReqRatings, join_key
+from .turn_wire import game_field, move_time_field
 from .protocol import (
     CHAT_MAX,
     INVALID_TYPES,
@@ -127,6 +128,7 @@ class ReqJoin(ClientMessage):
     table: "TableChoice | None" = None
     key: str | None = field(default=None, repr=False)   # the player's key (our extension, over TLS
                                                         # only: see .ratings_wire); a secret, never in a log
+    game: int | None = None   # take the seat of the key's player in this game again (see .turn_wire)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -138,6 +140,8 @@ class ReqJoin(ClientMessage):
             out["table"] = self.table.to_dict()
         if self.key is not None:
             out["key"] = self.key
+        if self.game is not None:
+            out["game"] = self.game
         out["type"] = self.TYPE
         return out
 
@@ -145,7 +149,7 @@ class ReqJoin(ClientMessage):
     def parse(cls, d: Mapping[str, Any]) -> "ReqJoin":
         table = d.get("table")
         return cls(_opt_str(d, "nickname"), _opt_str(d, "token"),
-                   None if table is None else TableChoice.parse(table), join_key(d))
+                   None if table is None else TableChoice.parse(table), join_key(d), game_field(d))
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +161,7 @@ class TableChoice:
     random-players queue, which reference clients share).
 
     >>> TableChoice.parse({"create": "Ada's table", "playersCount": 3, "private": True})
-    TableChoice(name=None, code=None, create="Ada's table", players_count=3, private=True, bots=(), bot_pace=None)
+    TableChoice(name=None, code=None, create="Ada's table", players_count=3, private=True, bots=(), bot_pace=None, move_time=None)
     """
 
     name: str | None = None
@@ -167,6 +171,7 @@ class TableChoice:
     private: bool = False
     bots: tuple[str, ...] = ()
     bot_pace: Any = None
+    move_time: int | None = None   # seconds per move at a turn-based table (None: real-time; see .turn_wire)
 
     def to_dict(self) -> dict[str, Any]:
         if self.create is not None:
@@ -176,6 +181,8 @@ class TableChoice:
                 out["bots"] = list(self.bots)
             if self.bot_pace is not None:
                 out["botPace"] = self.bot_pace
+            if self.move_time is not None:
+                out["moveTime"] = self.move_time
             return out
         return {"code": self.code} if self.code is not None else {"name": self.name}
 
@@ -200,7 +207,7 @@ class TableChoice:
         pace = d.get("botPace")
         if isinstance(pace, (str, list, dict)) and len(pace) > 64:
             pace = "(too long)"
-        return cls(None, None, create, n, private, tuple(bots), pace)
+        return cls(None, None, create, n, private, tuple(bots), pace, move_time_field(d))
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,11 +90,14 @@ class Games:
         self.origin: dict[int, str] = {}   # game id -> the address of whoever started it
         # game seeds from random.Random(options.seed) (tests), else from new_seed()
         self.seeds = random.Random(options.seed) if options.seed is not None else None
+        self.turns: Any = None     # the turn-based tables and the players' games (:class:`.turn_based.TurnBased`)
 
     def live_from(self, ip: str) -> list[Room]:
-        """The games in progress started from the address ``ip``."""
+        """The real-time games in progress started from the address ``ip`` (a turn-based game, which
+        lasts days, counts among the turn-based limits instead)."""
         return [r for gid, where in self.origin.items() if where == ip
-                and (r := self.rooms.get(gid)) is not None and not r.finished and not r.closed]
+                and (r := self.rooms.get(gid)) is not None and not r.finished and not r.closed
+                and r.turn_time is None]
 
     def leave(self, s: Client, until: float | None = None) -> None:
         """A seated player leaves: inactive at the table at once (a quit), or, for a connection
@@ -103,6 +106,9 @@ class Games:
         nobody is there, or go on if the turn passed to one of them."""
         room = s.room
         assert room is not None and s.nickname is not None
+        if room.turn_time is not None and not room.finished:   # a turn-based seat stays, and its turn waits
+            self.turns.left(room, s.nickname)
+            return
         if until is not None and until > time.monotonic():
             room.drop(s.nickname, until)
             self._call_at(until, self._grace_over, room.id, s.nickname, until)
@@ -160,7 +166,9 @@ class Games:
         return [r.id for r in expired]
 
     def new_room(self, gid: int, game: Game, glog: GameLog | None, tokens: dict[str, str],
-                  bots: dict[str, str] | None = None, bot_pace: float | None = None) -> Room:
+                  bots: dict[str, str] | None = None, bot_pace: float | None = None, seated: bool = True) -> Room:
+        """A room for a game; ``seated``: its nicknames are the server's to hold (a turn-based
+        game's are held by key instead: :mod:`.turn_based`)."""
         by_nick = self.by_nick
         # The room holds these two functions: they name it by its id, never by reference, so a
         # removed room is freed at once (a cycle would wait for the collector, which the frozen
@@ -185,12 +193,14 @@ class Games:
                     on_end=ended if self.ratings is not None else None)
         with self.lock:
             self.rooms[gid] = room
-            for nick in room.nicknames:
+            for nick in room.nicknames if seated else ():
                 self.seats[nick] = room
         return room
 
     def _ended(self, gid: int) -> None:
         room = self.rooms.get(gid)
+        if room is not None and self.turns is not None:
+            self.turns.ended(room)
         if room is not None and self.ratings is not None:
             self.ratings.ended(gid, room.game)
 
@@ -201,6 +211,8 @@ class Games:
             if self.ratings is not None and not room.finished:
                 self.ratings.removed(room.id)
             self.bots.forget(room.id)
+            if self.turns is not None:
+                self.turns.removed(room)
             for nick in room.nicknames:
                 if self.seats.get(nick) is room:
                     del self.seats[nick]
@@ -208,16 +220,22 @@ class Games:
     def restore(self) -> None:
         """Bring back every unfinished saved game, its players away until they rejoin."""
         for r in self.store.restore_all(self.config):
-            clash = [p.nickname for p in r.game.players if p.nickname in self.seats]
+            turn_based = isinstance(r.header.get("turnBased"), dict)
+            clash = [p.nickname for p in r.game.players if p.nickname in self.seats and not turn_based]
             if clash or r.game_id in self.rooms:
                 log.error("game %d not restored: %s already seated in another game",
                           r.game_id, ", ".join(clash) or "its id is")
                 r.log.close()
                 continue
-            room = self.new_room(r.game_id, r.game, r.log, r.tokens, r.bots, r.bot_pace)
+            room = self.new_room(r.game_id, r.game, r.log, r.tokens, r.bots, r.bot_pace, seated=not turn_based)
             room.chat.extend(r.chat)     # the last lines said at the table, for whoever rejoins
             if self.ratings is not None:
                 self.ratings.restored(r.game_id, r.game)
+            if self.turns is not None:
+                self.turns.restored(room, r.header, r.turns)
+            if room.turn_time is not None:   # nobody is away at a turn-based table: its clock counts
+                log.info("restored turn-based game %d (%s)", r.game_id, ", ".join(room.nicknames))
+                continue
             # the turn waits for its player a while: a restart is nobody's departure, and the
             # first one back must not be handed someone else's turn (nor a half-done turn ended)
             if self.options.restart_grace > 0:
@@ -239,7 +257,7 @@ class Games:
             self.bots.step(room)
 
     def start(self, players: list[Client], bots: tuple[str, ...] = (), pace: float | None = None,
-                    origin: str | None = None) -> None:
+                    origin: str | None = None, turn: Any = None) -> None:
         """Create the game, save its header, seat the players (and bots) and send each person
         their ``UpdateGame``.
 
@@ -258,8 +276,9 @@ class Games:
         tokens = {p.nickname or "": p.token or "" for p in players}
         gid = self.store.next_id()
         pace = pace if seats else None
-        glog = self.store.create(gid, self.config, game, tokens, seats, pace)
-        room = self.new_room(gid, game, glog, tokens, seats, pace)
+        extra = self.turns.header(players, turn) if self.turns is not None else None
+        glog = self.store.create(gid, self.config, game, tokens, seats, pace, extra)
+        room = self.new_room(gid, game, glog, tokens, seats, pace, seated=turn is None)
         room.plain = {p.nickname or "" for p in players if not p.extensions}
         self.origin[gid] = origin if origin is not None else players[0].ip if players else ""
         size = len(game.players)
@@ -269,6 +288,8 @@ class Games:
             if p.announced != said:
                 p.send(update_join_game(size, list(bots) if p.extensions and bots else None))
         room.start(nicks)
+        if self.turns is not None and extra:
+            self.turns.started(room, extra)
         if self.ratings is not None:
             self.ratings.started(gid, game, seats, players)
         log.info("game %d started: %s", gid, ", ".join(
@@ -283,11 +304,13 @@ class Games:
             s.send(err_nickname(P.NOT_IN_GAME))
         else:
             room = s.room
-            if room.submit(s.nickname, action) and room.bots:
+            if room.submit(s.nickname, action) and (room.bots or room.stand_ins):
                 self.bots.step(room)
 
-    def rejoin(self, s: Client, nick: str, room: Room, token: str | None) -> None:
-        if nick in room.online or not self.may_retake(room, nick, token):
+    def rejoin(self, s: Client, nick: str, room: Room, token: str | None, by_key: bool = False) -> None:
+        """``nick``'s seat in ``room`` to ``s`` again: with the seat's ``token``, or ``by_key`` (the
+        key's player holds it: :meth:`.turn_based.TurnBased.seat_of` checked it)."""
+        if nick in room.online or not (by_key or self.may_retake(room, nick, token)):
             self.events.event("seats refused", s.ip, "%r refused seat %r in game %d", s, nick, room.id)
             s.send(err_nickname(P.TAKEN))
             return
@@ -310,6 +333,8 @@ class Games:
         if s.extensions and not self._send_history(s, room, nick, away) and room.chat:
             s.push(b"".join(encode(update_chat(who, text)) for who, text, _at in room.chat))
         log.info("%s rejoined game %d", nick, room.id)
+        if self.turns is not None:
+            self.turns.returned(s, room, nick)
         if room.bots:
             self.bots.step(room)   # a person is back at the table: the bots carry on
 

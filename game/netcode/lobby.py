@@ -82,6 +82,7 @@ class Lobby:
         self._head: tuple[Any, float] = (None, 0.0)   # the head of the list, and since when it is asked
         self._start_failing = False        # the pending game could not be saved: tried again every second
         self.watchers: Any = None          # the tables' watchers (:class:`~.watchers.Watchers`), told of their changes
+        self.turns: Any = None             # the turn-based tables' clocks and seats by key (:class:`~.turn_based.TurnBased`)
 
     def leave(self, s: Client) -> bool:
         """A player leaves the waiting list or their table (quits, or the connection ended); False
@@ -134,8 +135,12 @@ class Lobby:
                 s.send(err_nickname(P.ALREADY_SET))
             elif nick is None:
                 s.send(err_nickname(P.NOT_SET))
-            elif nick in self.by_nick:
+            elif msg.game is not None and self.turns is not None:
+                self._sit_by_key(s, msg.game)
+            elif nick in self.by_nick or (self.turns is not None and self.turns.reserved_from(s, nick)):
                 s.send(err_nickname(P.TAKEN))
+            elif self.turns is not None and (kept := self.turns.seat_by_token(s, nick, msg.token)) is not None:
+                self.games.rejoin(s, nick, kept, msg.token, by_key=True)   # back after a drop, token and key
             else:
                 room = self.games.seats.get(nick)
                 if room is not None and not room.closed and (
@@ -147,6 +152,17 @@ class Lobby:
                     self._enter_table(s, nick, msg.token, msg.table)
                 else:
                     self._enter_lobby(s, nick, msg.token)
+
+    def _sit_by_key(self, s: Client, gid: int) -> None:
+        """``ReqJoin {key, game}`` (our extension): the key's player takes their seat in that game
+        again (the nickname is the seat's), or is told why not with ``ErrTable``."""
+        room, nick, problem = self.turns.seat_of(s, gid)
+        if problem is not None or room is None or nick is None:
+            reason, words = problem or (P.TABLE_NO_SUCH, "No such game.")
+            self.events.event("seats refused", s.ip, "%r: seat by key refused (%s): %s", s, reason, words)
+            s.send(err_table(reason, words))
+            return
+        self.games.rejoin(s, nick, room, "", by_key=True)
 
     def _enter_lobby(self, s: Client, nick: str, token: str | None) -> None:
         s.nickname = nick
@@ -213,15 +229,17 @@ class Lobby:
         log.info("%r: new game refused: %s", s, why)
         return err_new_game(False, why if s.extensions else None)
 
-    def _limits_words(self, s: Client, bots: tuple[str, ...], table: Table | None = None) -> str | None:
+    def _limits_words(self, s: Client, bots: tuple[str, ...], table: Table | None = None,
+                      turn_based: bool = False) -> str | None:
         """Why a new game (or table) of ``s`` with ``bots`` is past the limits of its address or
         of the server's bots, or None. ``table``: the table whose bots are being changed (not
         counted twice, nor as one more table)."""
         o = self.options
         live = self.games.live_from(s.ip)
         mine = [t for t in self.tables if t.origin == s.ip and t is not table] if bots else []
-        if table is None and o.tables_per_address and (
-                len(live) + self.tables.opened_from(s.ip) >= o.tables_per_address):
+        if table is None and not turn_based and o.tables_per_address and (   # turn-based: limits of their own
+                len(live) + self.tables.opened_from(s.ip) - self.tables.opened_from(s.ip, True)
+                >= o.tables_per_address):
             return TOO_MANY_TABLES.format(o.tables_per_address)
         if bots and o.bots_per_address and (sum(len(r.bots) for r in live) + sum(len(t.bots) for t in mine)
                                             + len(bots) > o.bots_per_address):
@@ -346,6 +364,8 @@ class Lobby:
                                             f"its host shares.")
             else:
                 problem = None
+        if problem is None and table is not None and table.move_time is not None and choice.create is None:
+            problem = self.turns.table_problem(s, table.move_time, s.ip, 0, opening=False)
         if problem is not None or table is None:
             reason, words = problem or (P.TABLE_NO_SUCH, "No such table.")
             self.events.event("tables refused", s.ip, "%r: table refused (%s): %s", s, reason, words)
@@ -374,16 +394,22 @@ class Lobby:
                                         f"name, or join that one."), None
         if not self.config.min_players <= count <= self.config.max_players:
             return (P.TABLE_BAD, f"A table has {self.config.min_players} to {self.config.max_players} seats."), None
+        if choice.move_time is not None and self.turns is not None:   # a turn-based table
+            turn_problem = self.turns.table_problem(s, choice.move_time, s.ip,
+                                                    self.tables.opened_from(s.ip, True), opening=True)
+            if turn_problem is not None:
+                return turn_problem, None
         problem = self._bots_problem(s, count, bots) if bots else None
         if problem is None and choice.bot_pace is not None:
             problem = self._pace_problem(s, choice.bot_pace)
         if problem is not None:
             return (P.TABLE_BAD, str(problem.get("reason") or "Those computer players cannot be seated.")), None
-        why = self._limits_words(s, bots)
+        why = self._limits_words(s, bots, turn_based=choice.move_time is not None)
         if why is not None:
             return (P.TABLE_LIMIT, why), None
         pace = None if choice.bot_pace is None or not bots else float(choice.bot_pace)
-        table = self.tables.add(name, count, private=choice.private, bots=bots, pace=pace, origin=s.ip)
+        table = self.tables.add(name, count, private=choice.private, bots=bots, pace=pace, origin=s.ip,
+                                move_time=choice.move_time if self.turns is not None else None)
         self.events.event("tables opened", s.ip, "%r opened table %r (%d seats, %d bots%s)", s, name, count,
                           len(bots), ", private" if choice.private else "")
         return None, table
@@ -414,7 +440,7 @@ class Lobby:
         if table.full:
             players = table.seats[:table.people]
             try:
-                self.games.start(players, table.bots, table.pace, origin=table.origin)
+                self.games.start(players, table.bots, table.pace, origin=table.origin, turn=self._turn_of(table))
             except OSError as e:   # it cannot be saved: nothing changed; the janitor tries again
                 if not self._start_failing:
                     self._start_failing = True
@@ -443,6 +469,14 @@ class Lobby:
             w.push(booked)
         if self.watchers is not None:
             self.watchers.table_changed(table)
+
+    @staticmethod
+    def _turn_of(table: Table) -> Any:
+        """What a turn-based table's game keeps of it (None: a real-time table)."""
+        if table.move_time is None:
+            return None
+        from .turn_based import DEFAULT_LEVEL, TurnTable
+        return TurnTable(table.move_time, table.bots[0] if table.bots else DEFAULT_LEVEL, table.name)
 
     def leave_table(self, s: Client) -> None:
         """A player leaves their table (quits, or their connection ends): the next becomes its host;

@@ -106,7 +106,10 @@ TABLE_NAME_TAKEN = "NAME_TAKEN"    # an open table has that name already
 TABLE_BAD = "INVALID"              # the name, the count or the bots asked for are not acceptable
 TABLE_LIMIT = "LIMIT"              # too many tables and games from this address
 TABLE_EXTENSION = "EXTENSION"      # tables are for clients that join with a token
-TABLE_REASONS = frozenset({TABLE_NO_SUCH, TABLE_PRIVATE, TABLE_NAME_TAKEN, TABLE_BAD, TABLE_LIMIT, TABLE_EXTENSION})
+TABLE_NEEDS_KEY = "NEEDS_KEY"      # a turn-based table (or a seat taken by key) needs a player key (see turn_wire)
+TABLE_IN_USE = "IN_USE"            # the seat asked for by key is connected already
+TABLE_REASONS = frozenset({TABLE_NO_SUCH, TABLE_PRIVATE, TABLE_NAME_TAKEN, TABLE_BAD, TABLE_LIMIT, TABLE_EXTENSION,
+                           TABLE_NEEDS_KEY, TABLE_IN_USE})
 # Server to client: errors.
 ERR_PROTOCOL = "ErrProtocol"
 ERR_NICKNAME = "ErrNickname"

@@ -59,10 +59,10 @@ NOT_TLS = "A player key is taken over an encrypted connection only: you play unr
 TOO_FAST = "Leaderboards are asked too often: wait a moment."
 
 
-def places(game: Game, nicknames: Iterable[str]) -> dict[str, int]:
+def places(game: Game, nicknames: Iterable[str], gave_up: Iterable[str] = ()) -> dict[str, int]:
     """Each player's place at the end of ``game`` (1: the winner), among ``nicknames``: the most
     points first, then the most resources left; still tied, the same place; those who left (not
-    active at the end) last, tied.
+    active at the end, or in ``gave_up``: a turn-based seat given to the computer) last, tied.
 
     >>> from game.rules import default_config
     >>> places(Game.new(default_config(), ["a", "b"], 1), ["a", "b"])
@@ -73,9 +73,11 @@ def places(game: Game, nicknames: Iterable[str]) -> dict[str, int]:
     if outcome is None:
         raise ValueError("the game is not over")
 
+    gone = set(gave_up)
+
     def key(nick: str) -> tuple[int, int, int]:
         s = outcome.scores[nick]
-        return (int(game.player(nick).active), s.total, s.resources)
+        return (int(game.player(nick).active and nick not in gone), s.total, s.resources)
     keys = {n: key(n) for n in nicknames}
     return {n: 1 + sum(1 for other in keys.values() if other > k) for n, k in keys.items()}
 
@@ -116,6 +118,7 @@ class Ratings:
         self._pending: dict[int, tuple[Game, dict[str, Player]]] = {}   # games whose ratings wait for the disk
         self._top: tuple[int, bytes] | None = None     # (store version, the top's JSON) cached
         self._kept: dict[int, tuple[int, dict[str, Player]]] = {}   # unsettled games kept, until restored
+        self.gave_up: dict[int, set[str]] = {}   # game seed -> seats given to the computer (turn-based): last
 
     def open(self, data_dir: Path | None) -> None:
         """Keep the players in ``data_dir``'s ``players.sqlite3`` (:mod:`.player_store`) from now
@@ -277,8 +280,7 @@ class Ratings:
         log.info("game %d rated: %s", game_id, ", ".join(
             f"{r['player']} {r.get('before', '')}->{r.get('after', r.get('soloBest'))}" for r in said))
 
-    @staticmethod
-    def _changes(game: Game, seats: dict[str, Player]) -> list[Change]:
+    def _changes(self, game: Game, seats: dict[str, Player]) -> list[Change]:
         if len(game.players) == 1:
             outcome = game.outcome()
             assert outcome is not None
@@ -289,7 +291,8 @@ class Ratings:
                 best = total if best is None else max(best, total)
                 out.append(Change(p, p.mu, p.sigma, rated=False, solo_best=best))
             return out
-        after = rate({n: (p.mu, p.sigma) for n, p in seats.items()}, places(game, seats))
+        gave_up = self.gave_up.pop(game.seed, ())
+        after = rate({n: (p.mu, p.sigma) for n, p in seats.items()}, places(game, seats, gave_up))
         return [Change(p, *after[n], solo_best=p.solo_best) for n, p in seats.items()]
 
     def removed(self, game_id: int) -> None:

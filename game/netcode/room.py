@@ -104,6 +104,13 @@ class Room:
         # the table's watchers (see watchers.py), handed the lines of every broadcast that no single
         # player owns, encoded once; None while nobody watches. Called under the room's lock.
         self.watch: Callable[[bytes], None] | None = None
+        # a turn-based table (see turn_based.py): seconds per move (None: real-time), the seats the
+        # computer plays this turn for a player whose time ran out ({nickname: level}), and what is
+        # called (under the room's lock: it must not block) after each call saved
+        self.turn_time: int | None = None
+        self.stand_ins: dict[str, str] = {}
+        self.humans_given: tuple[str, ...] = ()   # people's seats the computer plays for good (in ``bots``)
+        self.on_move: Callable[[], None] | None = None
 
     def __repr__(self) -> str:
         return f"<Room {self.id} {','.join(self.nicknames)}{' ended' if self.finished else ''}>"
@@ -120,6 +127,8 @@ class Room:
     def expired(self, now: float, grace: float) -> bool:
         """Whether nobody is connected and the game is over or has been empty for ``grace`` seconds."""
         since = self.empty_since
+        if self.turn_time is not None and not self.finished:   # a turn-based game waits for its players
+            return False
         return since is not None and (self.finished or now - since >= grace)
 
     # ------------------------------------------------------------------ players
@@ -310,8 +319,9 @@ class Room:
         """A bot that cannot go on leaves the table: inactive like a player who quit (recorded,
         told to everyone), so the engine skips its turns from then on."""
         with self.lock:
-            if self.closed or nickname not in self.bots or self.game.ended:
+            if self.closed or nickname not in self.movers() or self.game.ended:
                 return
+            self.stand_ins.pop(nickname, None)
             self._set_active(nickname, False)
 
     def mark_all_away(self) -> None:
@@ -327,6 +337,26 @@ class Room:
     def humans_online(self) -> bool:
         """Whether a person is at the table (bots play only then)."""
         return any(n in self.online for n in self.humans)
+
+    @property
+    def bots_may_play(self) -> bool:
+        """Whether the computer plays now: while a person is at the table, or always at a
+        turn-based table (whose people come and go)."""
+        return self.turn_time is not None or self.humans_online
+
+    def movers(self) -> dict[str, str]:
+        """The seats the computer plays now, ``{nickname: level}``: the bots', and those it plays
+        this turn for a player whose time ran out (a turn-based table)."""
+        return {**self.bots, **self.stand_ins} if self.stand_ins else self.bots
+
+    def go_offline(self, nickname: str) -> None:
+        """A player of a turn-based table closes the game: the seat stays theirs and active (their
+        turn waits for them, until their time runs out), nobody is told."""
+        with self.lock:
+            self.online.discard(nickname)
+            self.away.pop(nickname, None)
+            if not self.online:
+                self.empty_since = time.monotonic()
 
     def close(self, reason: str = "") -> None:
         """Stop the room (idempotent). Its log is marked ended if the game is over or ``reason`` is
@@ -438,6 +468,8 @@ class Room:
             self.saving = True
             log.warning("game %d: saving again", self.id)
             self._notice(SAVING_AGAIN)
+        if self.on_move is not None:
+            self.on_move()
         if self.game.ended:
             try:
                 self.log.finish()

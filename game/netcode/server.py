@@ -122,6 +122,7 @@ Extensions and deliberate differences (a reference client never notices them)
       over TLS identifies a player across tables and sessions (``UpdatePlayer`` or ``ErrKey``);
       ``ReqRatings`` is answered with the leaderboard; a rated game's end tells its players
       ``UpdateRatingChange``; ``UpdateTables`` rows name who sits with their ratings.
+    * Turn-based tables (a time per move, seats kept by key) and ``ReqMyGames``: :mod:`.turn_based`.
     * The full list, with the reason for each: ``docs/compatibility.md``.
 """
 from __future__ import annotations
@@ -158,6 +159,8 @@ from .server_options import ServerOptions
 from .store import GameStore
 from .tables import TableBook
 from .transport import Transport
+from .turn_based import TurnBased
+from . import turn_wire as TW
 from . import watch_wire as W
 from .watchers import Watchers
 
@@ -223,6 +226,9 @@ class Server(Transport):
         self.lobby.watchers = self.watchers
         self.lobby.events = self.games.events = self.events   # one summed-up log of repeated events
         self.parsers.update(W.PARSERS)
+        self.turns = self.games.turns = self.lobby.turns = TurnBased(
+            self.options, self.rooms, self._call_at, self.ratings, self.bots, self.by_nick, self.games.origin)
+        self.parsers.update(TW.PARSERS)
         self._game_request = self.games.request   # type: ignore[method-assign]   # the hot path, direct
 
     @property
@@ -499,6 +505,9 @@ class Server(Transport):
     def _leaderboard(self, s: Session, msg: ReqRatings) -> None:
         self.ratings.leaderboard(s, msg.key)
 
+    def _my_games(self, s: Session, msg: TW.ReqMyGames) -> None:
+        self.turns.my_games(s, msg.key, self.ratings.store.find)
+
     def _watch_table(self, s: Session, msg: W.ReqWatch) -> None:
         self.watchers.watch(s, msg)
 
@@ -588,6 +597,7 @@ _HANDLERS: dict[type, Handler] = {
     W.ReqWatch: Server._watch_table,
     W.ReqWatchList: Server._watch_list,
     W.ReqHideWatchers: Server._hide_watchers,
+    TW.ReqMyGames: Server._my_games,
 }
 
 

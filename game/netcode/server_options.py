@@ -63,5 +63,8 @@ class ServerOptions:
     max_watchers: int = 1000         # connections watching a table, on the whole server
     watch_rate: float = 0.5          # watch requests a second from one address (bursts of WATCH_BURST)
     watcher_output: int = 512 * 1024   # bytes queued for a watcher past which it is behind: dropped
+    turn_tables_per_address: int = 20   # turn-based tables open and games under way started from one address
+    games_per_key: int = 30          # unfinished games (and seats at open turn-based tables) of one player key
+    move_time_scale: float = 1.0     # a turn-based table's time per move is multiplied by this (tests: small)
     stall_log: float = 0.0           # log every wake-up of the loop longer than this many ms,
                                      # with what ran in it (a diagnostic; 0: off)

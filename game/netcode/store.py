@@ -45,6 +45,9 @@ from game.rules.actions import Action
 LOG_FORMAT = "mor-log/1"
 CHAT = "chat"
 """The kind of a log line that keeps a line said at the table (not a call: not replayed)."""
+TURNS = "turns"
+"""The kind of a log line that keeps a turn-based game's clock (``["turns", "", {...}]``, not a call:
+the last one is handed back at restore; see :mod:`.turn_based`)."""
 FINISHED = "finished"
 """Folder of ``games/`` that holds the logs of games that are over."""
 log = logging.getLogger("mor.store")
@@ -121,6 +124,8 @@ class Restored:
     bots: dict[str, str] = field(default_factory=dict)
     bot_pace: float | None = None
     chat: list[tuple[str, str, int]] = field(default_factory=list)   # (who, what, after how many calls)
+    header: dict[str, Any] = field(default_factory=dict)   # the log's first line, as written
+    turns: Any = None     # the last ``turns`` line's state (a turn-based game's clock), if any
 
 
 @dataclass
@@ -172,7 +177,8 @@ class GameStore:
         return gid
 
     def create(self, game_id: int, config: GameConfig, game: Game, tokens: dict[str, str],
-               bots: dict[str, str] | None = None, bot_pace: float | None = None) -> GameLog | None:
+               bots: dict[str, str] | None = None, bot_pace: float | None = None,
+               extra: dict[str, Any] | None = None) -> GameLog | None:
         """Start the log of a new game with its header; None when games are not saved.
 
         :raises OSError: the file cannot be created or written.
@@ -187,6 +193,8 @@ class GameStore:
             header["bots"] = dict(bots)
             if bot_pace is not None:
                 header["botPace"] = bot_pace
+        if extra:   # our extensions' keys (a turn-based table's: see .turn_based)
+            header.update(extra)
         try:
             glog.append(header)
         except OSError:
@@ -239,10 +247,14 @@ class GameStore:
         config = default if header["config"] in (None, default.path) else load_config(header["config"])
         game = Game.new(config, header["nicknames"], header["seed"])
         chat: list[tuple[str, str, int]] = []
+        turns = None
         for entry in entries:
             if isinstance(entry, list) and len(entry) == 3 and entry[0] == CHAT:
                 if isinstance(entry[1], str) and isinstance(entry[2], str):
                     chat.append((entry[1], entry[2], len(game.history)))
+                continue
+            if isinstance(entry, list) and len(entry) == 3 and entry[0] == TURNS:
+                turns = entry[2]
                 continue
             _replay_entry(game, entry)
         glog = GameLog(path, self.fsync)
@@ -263,7 +275,8 @@ class GameStore:
                         game_id, pace)
             pace = None
         return Restored(game_id, game, {str(k): str(v) for k, v in tokens.items()}, glog,
-                        {str(k): v for k, v in bots.items()}, None if pace is None else float(pace), chat)
+                        {str(k): v for k, v in bots.items()}, None if pace is None else float(pace), chat,
+                        header, turns)
 
 
 def _archive(path: Path) -> None:

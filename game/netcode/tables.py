@@ -46,10 +46,11 @@ def code_key(text: str) -> str:
 class Table:
     """One open table: its name and code, its size and bots, the people seated (the host first)."""
 
-    __slots__ = ("name", "key", "code", "private", "count", "bots", "pace", "seats", "origin", "opened")
+    __slots__ = ("name", "key", "code", "private", "count", "bots", "pace", "seats", "origin", "opened", "move_time")
 
     def __init__(self, name: str, code: str, count: int, private: bool, bots: tuple[str, ...],
-                 pace: float | None, origin: str) -> None:
+                 pace: float | None, origin: str, move_time: int | None = None) -> None:
+        self.move_time = move_time  # seconds per move at a turn-based table (None: real-time; see .turn_based)
         self.name = name
         self.key = name.casefold()
         self.code = code
@@ -84,6 +85,8 @@ class Table:
         taken = len(self.seats) + len(self.bots)
         out = {"name": self.name, "host": self.host, "players": self.count, "taken": taken,
                "free": max(0, self.count - taken), "bots": list(self.bots), "private": self.private}
+        if self.move_time is not None:
+            out["moveTime"] = self.move_time
         if rating_of is not None:
             seated = []
             for s in self.seats:
@@ -99,6 +102,8 @@ class Table:
         out: dict[str, Any] = {"name": self.name, "private": self.private}
         if self.private:
             out["code"] = self.code
+        if self.move_time is not None:
+            out["moveTime"] = self.move_time
         return out
 
 
@@ -109,6 +114,7 @@ class TableBook:
         self._by_key: dict[str, Table] = {}
         self._by_code: dict[str, Table] = {}
         self._per_origin: dict[str, int] = {}
+        self._turn_origin: dict[str, int] = {}   # turn-based tables among them
 
     def __len__(self) -> int:
         return len(self._by_key)
@@ -117,15 +123,17 @@ class TableBook:
         return iter(list(self._by_key.values()))
 
     def add(self, name: str, count: int, *, private: bool, bots: tuple[str, ...], pace: float | None,
-            origin: str) -> Table:
+            origin: str, move_time: int | None = None) -> Table:
         """Open a table (its name must be free: see :meth:`by_name`)."""
         code = new_code()
         while code in self._by_code:
             code = new_code()
-        table = Table(name, code, count, private, bots, pace, origin)
+        table = Table(name, code, count, private, bots, pace, origin, move_time)
         self._by_key[table.key] = table
         self._by_code[code] = table
         self._per_origin[origin] = self._per_origin.get(origin, 0) + 1
+        if move_time is not None:
+            self._turn_origin[origin] = self._turn_origin.get(origin, 0) + 1
         return table
 
     def remove(self, table: Table) -> None:
@@ -133,11 +141,12 @@ class TableBook:
             return
         del self._by_key[table.key]
         del self._by_code[table.code]
-        left = self._per_origin.get(table.origin, 0) - 1
-        if left > 0:
-            self._per_origin[table.origin] = left
-        else:
-            self._per_origin.pop(table.origin, None)
+        for counts in (self._per_origin, self._turn_origin) if table.move_time is not None else (self._per_origin,):
+            left = counts.get(table.origin, 0) - 1
+            if left > 0:
+                counts[table.origin] = left
+            else:
+                counts.pop(table.origin, None)
 
     def by_name(self, name: str) -> Table | None:
         return self._by_key.get(name.casefold())
@@ -145,9 +154,9 @@ class TableBook:
     def by_code(self, code: str) -> Table | None:
         return self._by_code.get(code_key(code))
 
-    def opened_from(self, origin: str) -> int:
-        """How many open tables were created from that address."""
-        return self._per_origin.get(origin, 0)
+    def opened_from(self, origin: str, turn_based: bool = False) -> int:
+        """How many open tables (``turn_based``: turn-based tables) were created from that address."""
+        return (self._turn_origin if turn_based else self._per_origin).get(origin, 0)
 
     def page(self, start: int, size: int, rating_of: Callable[[str], int | None] | None = None) -> list[dict[str, Any]]:
         """The listings of ``size`` tables at most from the ``start``-th on (see :meth:`Table.listing`)."""

@@ -1,0 +1,435 @@
+"""Turn-based tables (our extension): a time per move, seats kept by player key, My games.
+
+A turn-based table (``moveTime``: an hour, a day or three days a move, chosen at its creation;
+wire in :mod:`.turn_wire`) plays the same game as any other, but its people come and go: a player
+who closes the game keeps the seat (nobody is marked away, the turn waits for them), and the game
+goes on whenever the player whose turn it is moves. Only a player who joined with a key
+(:mod:`.ratings`) opens or sits at one, and takes the seat back by that key (``ReqJoin {key,
+game}``), whatever connection they come back on.
+
+The clock
+    A move is awaited from the players who owe one: in setup, each person who has not chosen yet;
+    in play, the current player. When someone new owes a move (or a turn ends), the deadline is
+    now + the table's time per move (:attr:`seconds`: ``moveTime`` times the server's
+    ``move_time_scale``, which tests set small). The deadline is wall-clock time (``clock()``,
+    ``time.time`` unless a test gives another), since it must outlive the process.
+    One timer per game (``call_at``) looks at it when it falls due. A player out of time is played
+    by the computer at the table's level (its bots' level, else ``medium``) for the rest of that
+    turn (:attr:`Room.stand_ins`, which the bot scheduler plays like bots), and is told kindly,
+    at once if connected, else on return. :data:`~.turn_wire.MISSED_IN_A_ROW` turns run out in a
+    row and the seat is the computer's for good (a bot seat of the room: its points stay the
+    seat's, nobody can take it back).
+
+Kept (the game's journal, :mod:`.store`)
+    The log's header has ``turnBased {moveTime, table, level}`` and ``owners {nickname: player
+    id}`` (the player ids of :mod:`.player_store`, never a key); each time the move awaited changes,
+    a ``["turns", "", {owing, deadline, missed, stood, given, standIns}]`` line keeps the clock
+    (written before anyone hears of it: a ``kill -9`` loses no deadline told). At restore the last
+    such line gives the deadline back (at least ``restart_grace`` away: the server's time down is
+    nobody's fault), the seats given to the computer and the turns played for those away.
+
+My games (``ReqMyGames {key}``)
+    Every unfinished game of the key's player on this server, real-time and turn-based, whose
+    turn it is first (least time left first): :meth:`TurnBased.my_games`. Each game started with
+    keyed players keeps its owners, so real-time games are listed too, and taken back by key.
+
+Limits: turn-based tables and games per address (``turn_tables_per_address``), games per key
+(``games_per_key``), both checked when a table is opened or sat at (:meth:`TurnBased.table_problem`).
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from game.rules.engine import PLAY, SETUP
+
+from . import protocol as P
+from . import turn_wire as T
+from .room import SERVER_VOICE, Room
+from .server_messages import update_chat
+
+log = logging.getLogger("mor.server")
+
+DEFAULT_LEVEL = "medium"
+"""The computer's level for a player out of time at a table without bots."""
+END_TURN = "ReqEndTurn"
+
+
+@dataclass(frozen=True)
+class TurnTable:
+    """What a turn-based table was opened with: its time per move, the computer's level, its name."""
+
+    move_time: int
+    level: str = DEFAULT_LEVEL
+    name: str = ""
+
+
+@dataclass
+class Clock:
+    """Where the moves of one turn-based game stand (see the module's docstring)."""
+
+    table: TurnTable
+    owing: tuple[str, ...] = ()          # who a move is awaited from
+    deadline: float | None = None        # by when (clock(): wall-clock seconds), None: nobody owes one
+    missed: dict[str, int] = field(default_factory=dict)   # turns run out in a row, per player
+    stood: dict[str, int] = field(default_factory=dict)    # turns the computer played for them, not told yet
+    timer_at: float | None = None        # when the game's timer looks next (time.monotonic())
+
+    def state(self, room: Room) -> dict[str, Any]:
+        """The ``turns`` line kept in the game's log."""
+        return {"owing": list(self.owing), "deadline": self.deadline, "missed": dict(self.missed),
+                "stood": dict(self.stood), "given": {n: room.bots[n] for n in room.humans_given},
+                "standIns": dict(room.stand_ins)}
+
+
+class TurnBased:
+    """The turn-based games and the players' games of one server (see the module's docstring).
+
+    :param rooms: the server's games by id (read only).
+    :param call_at: ``call_at(when, fn, *args)``: run ``fn`` on the loop at ``time.monotonic()`` ``when``.
+    :param ratings: the players' keys and ratings (:class:`~.ratings.Ratings`): the keyed player of
+        a connection, and a seat given to the computer counts as one left (last place).
+    :param bots: the bot scheduler: its ``step(room)`` asks the computer for the next move if it is
+        due, its ``pause(room)`` drops the decision under way.
+    :param by_nick: the server's live connections by nickname (read only).
+    :param origin: game id -> the address it was started from (the games', read only).
+    :param clock: wall-clock seconds (``time.time``; a test may pass its own).
+    """
+
+    def __init__(self, options: Any, rooms: dict[int, Room], call_at: Callable[..., None],
+                 ratings: Any, bots: Any, by_nick: dict[str, Any], origin: dict[int, str],
+                 clock: Callable[[], float] = time.time) -> None:
+        self.options = options
+        self.rooms = rooms
+        self._call_at = call_at
+        self.player_of = ratings.of.get
+        self.ratings = ratings
+        self._step = bots.step
+        self._pause = bots.pause
+        self.by_nick = by_nick
+        self.origin = origin
+        self.clock = clock
+        self.clocks: dict[int, Clock] = {}                # turn-based game -> its clock
+        self.owners: dict[int, dict[str, int]] = {}       # game -> {nickname: player id} (keyed seats)
+        self.games_of: dict[int, set[int]] = {}           # player id -> their games (unfinished)
+        self.names: dict[str, int] = {}                   # nickname held at a turn-based game -> player id
+
+    # ------------------------------------------------------------------ the clock
+    def seconds(self, table: TurnTable) -> float:
+        """The time one move is given at ``table``, in seconds (scaled for tests)."""
+        return table.move_time * self.options.move_time_scale
+
+    def is_turn_based(self, room: Room) -> bool:
+        return room.id in self.clocks
+
+    @staticmethod
+    def owing(room: Room) -> tuple[str, ...]:
+        """The people a move is awaited from now (the computer's seats excluded)."""
+        game = room.game
+        if game.phase == SETUP:
+            return tuple(p.nickname for p in game.players if p.active and p.nickname not in room.bots
+                         and not (p.chose_leaders and p.chose_resources))
+        if game.phase == PLAY:
+            p = game.current_player
+            if p.active and p.nickname not in room.bots:
+                return (p.nickname,)
+        return ()
+
+    def _moved(self, room: Room) -> None:
+        """After each call saved in a turn-based game (under its lock: nothing here takes it): a new
+        deadline when someone new owes a move or a turn ended; a turn the computer played for
+        someone ends its stand-in; a turn a player played themselves clears their misses."""
+        c = self.clocks.get(room.id)
+        if c is None:
+            return
+        history = room.game.history
+        turn_ended = bool(history) and history[-1][0] == "apply" and getattr(history[-1][2], "TYPE", "") == END_TURN
+        owing = self.owing(room)
+        if owing == c.owing and not turn_ended:
+            return
+        for nick in c.owing:
+            if nick in owing and not turn_ended:
+                continue
+            if room.stand_ins.pop(nick, None) is None and nick not in room.bots:
+                c.missed[nick] = 0      # played by its player
+        fresh = turn_ended or any(n not in c.owing for n in owing)
+        c.owing = owing
+        if fresh or not owing:
+            c.deadline = self.clock() + self.seconds(c.table) if owing else None
+        self._keep(room, c)
+        self._tell_clock(room, c)
+        self._arm(room.id, c)
+
+    def _arm(self, gid: int, c: Clock) -> None:
+        """One timer per game, at its deadline (a later deadline is looked at when it falls due)."""
+        if c.deadline is None or c.timer_at is not None:
+            return
+        c.timer_at = time.monotonic() + max(0.0, c.deadline - self.clock())
+        self._call_at(c.timer_at, self._due, gid)
+
+    def _due(self, gid: int) -> None:
+        """The game's timer: the players who still owe the move past its deadline are played by the
+        computer this turn (told at once, or on return); the third turn in a row, for good."""
+        c = self.clocks.get(gid)
+        room = self.rooms.get(gid)
+        if c is None or room is None:
+            return
+        c.timer_at = None
+        if room.closed or room.finished or c.deadline is None:
+            return
+        left = c.deadline - self.clock()
+        if left > 0.0005:
+            self._arm(gid, c)
+            return
+        level = c.table.level
+        with room.lock:
+            for nick in c.owing:
+                if nick in room.stand_ins or nick in room.bots:
+                    continue
+                c.missed[nick] = c.missed.get(nick, 0) + 1
+                if c.missed[nick] >= T.MISSED_IN_A_ROW:
+                    room.bots[nick] = level
+                    room.humans = tuple(n for n in room.nicknames if n not in room.bots)
+                    room.humans_given = room.humans_given + (nick,)
+                    self.ratings.gave_up.setdefault(room.game.seed, set()).add(nick)
+                    said = T.GIVEN_TO_BOT.format(nick=nick, n=c.missed[nick], level=level)
+                    log.info("game %d: %s's seat goes to the computer (%d turns run out)", gid, nick, c.missed[nick])
+                    for other in room.nicknames:
+                        room.send(other, [update_chat(SERVER_VOICE, said)])
+                else:
+                    room.stand_ins[nick] = level
+                    c.stood[nick] = c.stood.get(nick, 0) + 1
+                    log.info("game %d: %s's time ran out: the computer plays this turn", gid, nick)
+                    if nick in room.online:
+                        c.stood.pop(nick)
+                        room.send(nick, [update_chat(SERVER_VOICE, T.STOOD_IN_NOW.format(level=level))])
+            self._keep(room, c)
+        self._step(room)
+
+    def _keep(self, room: Room, c: Clock) -> None:
+        """Write the clock to the game's log (a ``turns`` line); a failure is logged: at restore the
+        deadline is then counted again from the start."""
+        if room.log is None:
+            return
+        try:
+            room.log.append(["turns", "", c.state(room)])
+        except OSError as e:
+            log.warning("game %d: cannot keep its clock: %s", room.id, e)
+
+    def _tell_clock(self, room: Room, c: Clock) -> None:
+        msg = self.clock_message(c)
+        for nick in room.nicknames:
+            room.send(nick, [msg])
+
+    def clock_message(self, c: Clock) -> dict[str, Any]:
+        left = None if c.deadline is None else max(0.0, round(c.deadline - self.clock(), 1))
+        return T.update_turn_clock(c.deadline, left, list(c.owing))
+
+    # ------------------------------------------------------------------ games coming and going
+    def header(self, players: list[Any], turn: TurnTable | None) -> dict[str, Any]:
+        """What a new game's log header keeps of it here: the keyed seats, the table's clock."""
+        out: dict[str, Any] = {}
+        owners = {p.nickname: k.id for p in players if p.nickname and (k := self.player_of(p)) is not None}
+        if owners:
+            out["owners"] = owners
+        if turn is not None:
+            out["turnBased"] = {"moveTime": turn.move_time, "level": turn.level, "table": turn.name}
+        return out
+
+    def started(self, room: Room, header: dict[str, Any], name: str = "") -> None:
+        """A game started (or restored) with the log ``header``: its owners and, at a turn-based
+        table, its clock."""
+        owners = header.get("owners")
+        if isinstance(owners, dict):
+            kept = {str(n): v for n, v in owners.items() if n in room.nicknames and type(v) is int}
+            if kept:
+                self.owners[room.id] = kept
+                for nick, pid in kept.items():
+                    self.games_of.setdefault(pid, set()).add(room.id)
+        tb = header.get("turnBased")
+        if not isinstance(tb, dict) or tb.get("moveTime") not in T.MOVE_TIMES:
+            return
+        level = tb.get("level") if isinstance(tb.get("level"), str) else DEFAULT_LEVEL
+        table = TurnTable(tb["moveTime"], level, str(tb.get("table") or name))
+        c = self.clocks[room.id] = Clock(table)
+        room.turn_time = table.move_time
+        for nick, pid in self.owners.get(room.id, {}).items():
+            self.names.setdefault(nick, pid)
+        with room.lock:
+            room.on_move = lambda: self._moved(room)
+            self._moved(room)
+
+    def restored(self, room: Room, header: dict[str, Any], kept: Any) -> None:
+        """A game brought back at start, with its last ``turns`` line (``kept``, if any)."""
+        self.started(room, header)
+        c = self.clocks.get(room.id)
+        if c is None or not isinstance(kept, dict):
+            return
+        with room.lock:
+            given = kept.get("given") if isinstance(kept.get("given"), dict) else {}
+            for nick, level in given.items():
+                if nick in room.nicknames and isinstance(level, str):
+                    room.bots[nick] = level
+                    room.humans_given = room.humans_given + (nick,)
+                    self.ratings.gave_up.setdefault(room.game.seed, set()).add(nick)
+            room.humans = tuple(n for n in room.nicknames if n not in room.bots)
+            stand_ins = kept.get("standIns") if isinstance(kept.get("standIns"), dict) else {}
+            room.stand_ins.update({n: v for n, v in stand_ins.items() if n in room.humans and isinstance(v, str)})
+            for name in ("missed", "stood"):
+                got = kept.get(name)
+                if isinstance(got, dict):
+                    getattr(c, name).update({n: v for n, v in got.items() if n in room.nicknames and type(v) is int})
+            owing = self.owing(room)
+            deadline = kept.get("deadline")
+            if tuple(kept.get("owing") or ()) == owing and type(deadline) in (int, float):
+                c.owing = owing
+                c.deadline = max(float(deadline), self.clock() + min(self.options.restart_grace, self.seconds(c.table)))
+            else:
+                c.owing = ()
+                self._moved(room)
+        c.timer_at = None
+        self._arm(room.id, c)
+        self._call_at(time.monotonic(), self._step, room)   # the computer's seats play on at once
+
+    def left(self, room: Room, nick: str) -> None:
+        """A player of a turn-based game closed it: their seat stays theirs, their turn waits."""
+        room.go_offline(nick)
+
+    def returned(self, s: Any, room: Room, nick: str) -> None:
+        """A player is back at their turn-based game: the turns the computer played for them are
+        told (kindly), the computer stops playing for them, and the clock is said."""
+        c = self.clocks.get(room.id)
+        if c is None:
+            return
+        with room.lock:
+            n = c.stood.pop(nick, 0)
+            took_over = room.stand_ins.pop(nick, None) is not None
+            if took_over:   # back in the middle of the turn the computer plays for them: theirs again
+                c.deadline = self.clock() + self.seconds(c.table)
+                self._keep(room, c)
+        if took_over:
+            self._pause(room)
+            self._step(room)
+            self._arm(room.id, c)
+        if n:
+            s.send(update_chat(SERVER_VOICE, T.STOOD_IN.format(n=n, level=c.table.level)))
+        s.send(self.clock_message(c))
+
+    def removed(self, room: Room) -> None:
+        """A game is removed (finished, or closed): its owners and clock are forgotten."""
+        self.clocks.pop(room.id, None)
+        for nick, pid in self.owners.pop(room.id, {}).items():
+            games = self.games_of.get(pid)
+            if games is not None:
+                games.discard(room.id)
+                if not games:
+                    del self.games_of[pid]
+            if self.names.get(nick) == pid and not any(
+                    nick in self.owners.get(g, {}) for g in self.games_of.get(pid, ())):
+                del self.names[nick]
+
+    def ended(self, room: Room) -> None:
+        """A game is over: it is no player's game in progress any more."""
+        self.removed(room)
+
+    # ------------------------------------------------------------------ seats by key
+    def holder(self, nick: str) -> int | None:
+        """The player id holding ``nick`` at a turn-based game, if any."""
+        return self.names.get(nick)
+
+    def reserved_from(self, s: Any, nick: str) -> bool:
+        """Whether ``nick`` is held at a turn-based game by a player other than ``s``'s."""
+        pid = self.names.get(nick)
+        if pid is None:
+            return False
+        p = self.player_of(s)
+        return p is None or p.id != pid
+
+    def seat_of(self, s: Any, gid: int) -> tuple[Room | None, str | None, tuple[str, str] | None]:
+        """The room and seat of ``s``'s player in game ``gid``: (room, nickname, None), or the
+        refusal (``ErrTable`` reason, words)."""
+        p = self.player_of(s)
+        if p is None:
+            return None, None, (P.TABLE_NEEDS_KEY, T.NEEDS_KEY)
+        room = self.rooms.get(gid)
+        nick = next((n for n, pid in self.owners.get(gid, {}).items() if pid == p.id), None)
+        if room is None or nick is None or room.finished or room.closed:
+            return None, None, (P.TABLE_NO_SUCH, T.NOT_YOUR_GAME)
+        if nick in room.bots:
+            c = self.clocks.get(gid)
+            return None, None, (P.TABLE_NO_SUCH, T.GIVEN_TO_BOT.format(
+                nick=nick, n=T.MISSED_IN_A_ROW, level=c.table.level if c else DEFAULT_LEVEL))
+        if nick in room.online or nick in self.by_nick:
+            return None, None, (P.TABLE_IN_USE, T.SEAT_IN_USE)
+        return room, nick, None
+
+    def seat_by_token(self, s: Any, nick: str, token: str | None) -> Room | None:
+        """The turn-based game where ``s``'s player holds ``nick`` with the seat's ``token`` (a
+        client coming back after a drop, as to any seat), or None."""
+        pid = self.names.get(nick)
+        p = self.player_of(s)
+        if pid is None or p is None or p.id != pid or not token:
+            return None
+        for gid in sorted(self.games_of.get(pid, ())):
+            room = self.rooms.get(gid)
+            if (room is not None and gid in self.clocks and self.owners[gid].get(nick) == pid and not room.finished
+                    and not room.closed and nick not in room.online and nick not in room.bots
+                    and secrets.compare_digest((room.tokens.get(nick) or "").encode(), token.encode())):
+                return room
+        return None
+
+    def table_problem(self, s: Any, move_time: int | None, ip: str, tables_from: int, opening: bool) -> tuple[str, str] | None:
+        """Why ``s`` may not open (``opening``) or sit at a turn-based table of ``move_time``, or
+        None. ``tables_from``: turn-based tables open from ``ip``."""
+        if opening and move_time not in T.MOVE_TIMES:
+            return P.TABLE_BAD, T.BAD_MOVE_TIME
+        p = self.player_of(s)
+        if p is None:
+            return P.TABLE_NEEDS_KEY, T.NEEDS_KEY
+        o = self.options
+        if opening and o.turn_tables_per_address:
+            live = sum(1 for gid in self.clocks if (r := self.rooms.get(gid)) is not None and not r.finished
+                       and self.origin.get(gid) == ip)
+            if live + tables_from >= o.turn_tables_per_address:
+                return P.TABLE_LIMIT, T.TOO_MANY_TURN_TABLES.format(o.turn_tables_per_address)
+        if o.games_per_key and len(self.games_of.get(p.id, ())) >= o.games_per_key:
+            return P.TABLE_LIMIT, T.TOO_MANY_GAMES.format(o.games_per_key)
+        return None
+
+    # ------------------------------------------------------------------ My games
+    def my_games(self, s: Any, key: str | None, find: Callable[[str], Any]) -> None:
+        """``ReqMyGames {key}``: the unfinished games of the key's player, whose turn it is first.
+        ``find(key)``: the player of a key (None: unknown), over TLS only."""
+        from .ratings_wire import check_key
+        if not s.tls or (key is not None and check_key(key) is not None) or (key is None and self.player_of(s) is None):
+            s.send(T.err_my_games(T.NO_KEY, T.MY_GAMES_NO_KEY))
+            return
+        p = find(key) if key is not None else self.player_of(s)
+        if p is None:    # a key this server has not met: no games
+            s.send(T.update_my_games([]))
+            return
+        out = []
+        now = self.clock()
+        for gid in sorted(self.games_of.get(p.id, ())):
+            room = self.rooms.get(gid)
+            nick = next((n for n, pid in self.owners.get(gid, {}).items() if pid == p.id), None)
+            if room is None or nick is None or room.finished or room.closed:
+                continue
+            c = self.clocks.get(gid)
+            if c is not None:
+                yours = nick in c.owing
+                left = max(0.0, round(c.deadline - now, 1)) if yours and c.deadline is not None else None
+            else:
+                yours = nick in self.owing(room)
+                left = None
+            out.append({"game": gid, "table": c.table.name if c is not None else "", "nickname": nick,
+                        "players": list(room.nicknames), "moveTime": c.table.move_time if c is not None else None,
+                        "yourTurn": yours, "timeLeft": left, "phase": room.game.phase,
+                        "givenToBot": nick in room.bots})
+        out.sort(key=lambda g: (not g["yourTurn"], g["timeLeft"] if g["timeLeft"] is not None else float("inf"),
+                                g["game"]))
+        s.send(T.update_my_games(out[:T.MY_GAMES_MAX]))
+

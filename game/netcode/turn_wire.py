@@ -1,0 +1,125 @@
+"""Turn-based tables and a player's games (our extensions): their messages, fields and words.
+
+A table is real-time (as ever) or **turn-based**: each player has a time per move (one of
+:data:`MOVE_TIMES`: an hour, a day or three days), may close the game and come back, and the game
+goes on whenever the player whose turn it is moves (see :mod:`game.netcode.turn_based`). A seat at
+a turn-based table is kept by the player's key (:mod:`.ratings_wire`), so only a player who joined
+with a key opens or sits at one. Reference clients never send nor receive any of this.
+
+Client to server
+    * ``ReqJoin {…, key, table: {create, playersCount, …, moveTime}}``: a new turn-based table
+      (``moveTime`` in seconds, one of :data:`MOVE_TIMES`); without ``moveTime`` a table is real-time.
+    * ``ReqJoin {…, key, game: N}``: take one's seat again in game N (turn-based or real-time) as
+      the player of ``key`` (the nickname is the seat's, whatever is sent). Refused with ``ErrTable``.
+    * ``ReqMyGames {key}`` (any time, also before ``ReqJoin``; over TLS, as every key):
+      ``UpdateMyGames`` or ``ErrMyGames``.
+
+Server to client
+    * ``UpdateTables`` rows and ``UpdateBookedSeats.table`` gain ``moveTime`` at a turn-based table.
+    * ``UpdateMyGames {games: [{game, table, nickname, players, moveTime, yourTurn, timeLeft,
+      phase, givenToBot}]}``: the key's unfinished games on the server, whose turn it is first
+      (the least time left first), then the others by number. ``moveTime`` null: real-time;
+      ``timeLeft`` (seconds) only where a move is awaited at a turn-based table.
+    * ``UpdateTurnClock {deadline, timeLeft, players}``: to the players of a turn-based table each
+      time the move awaited changes: who owes it (``players``) and the seconds they have.
+    * ``ErrMyGames {reason, msg}``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping
+
+from .framing import ProtocolError
+from .protocol import INVALID_TYPES
+from .ratings_wire import join_key
+
+MOVE_TIMES = {3600: "1 hour", 86400: "1 day", 259200: "3 days"}
+"""The times per move a turn-based table may have (seconds -> how it reads)."""
+MISSED_IN_A_ROW = 3
+"""Turns a player may let run out in a row: at the next, their seat goes to the computer for good."""
+
+REQ_MY_GAMES = "ReqMyGames"
+UPDATE_MY_GAMES = "UpdateMyGames"
+UPDATE_TURN_CLOCK = "UpdateTurnClock"
+ERR_MY_GAMES = "ErrMyGames"
+CLIENT_TYPES = frozenset({REQ_MY_GAMES})
+SERVER_TYPES = frozenset({UPDATE_MY_GAMES, UPDATE_TURN_CLOCK, ERR_MY_GAMES})
+
+MY_GAMES_MAX = 100
+"""Games in one ``UpdateMyGames`` at most (``--games-per-key`` keeps a player under it)."""
+
+# ErrMyGames reasons
+NO_KEY = "NO_KEY"             # no key, a bad one, or a plain connection: nobody to list games for
+TOO_FAST = "TOO_FAST"         # asked too often
+
+# words (the server's; our client words its own from the reasons)
+NEEDS_KEY = ("A turn-based table keeps your seat by your player key, and you joined without one: join over an "
+             "encrypted connection (our client does it by itself) to open or sit at one.")
+BAD_MOVE_TIME = "A turn-based table gives each move 1 hour, 1 day or 3 days (moveTime 3600, 86400 or 259200)."
+NOT_YOUR_GAME = "No game of yours has that number on this server: it may be over."
+SEAT_IN_USE = "You are connected to that game already (in another window?): close it there first."
+TOO_MANY_TURN_TABLES = ("Too many turn-based tables and games from your address (at most {}): finish one "
+                        "first.")
+TOO_MANY_GAMES = "You have as many games on this server as it keeps for one player ({}): finish one first."
+MY_GAMES_NO_KEY = "Your games are found by your player key, over an encrypted connection."
+MY_GAMES_TOO_FAST = "Your games are asked for too often: wait a moment."
+STOOD_IN = ("While you were away the computer played {n} of your turns ({level} level), as your time ran out: "
+            "welcome back, the game is yours again.")
+STOOD_IN_NOW = ("Your time for this move ran out: the computer ({level} level) plays this turn for you. "
+                "Your next turn is yours again.")
+GIVEN_TO_BOT = ("{nick} let {n} turns run out in a row: the computer ({level} level) plays that seat to the "
+                "end, and its points stay the seat's.")
+
+
+def _bad(detail: str) -> ProtocolError:
+    return ProtocolError(INVALID_TYPES, detail)
+
+
+def move_time_field(d: Mapping[str, Any]) -> int | None:
+    """A new table's ``moveTime`` (None: real-time). One of :data:`MOVE_TIMES` is checked by the lobby,
+    which words the refusal; here only its type.
+
+    :raises ProtocolError: not an integer."""
+    v = d.get("moveTime")
+    if v is not None and type(v) is not int:
+        raise _bad("moveTime must be a number of seconds")
+    return v
+
+
+def game_field(d: Mapping[str, Any]) -> int | None:
+    """A ``ReqJoin``'s ``game`` (the game whose seat to take again by key), None when absent.
+
+    :raises ProtocolError: not a game number."""
+    v = d.get("game")
+    if v is not None and (type(v) is not int or not 0 <= v < 2 ** 53):
+        raise _bad("game must be a game number")
+    return v
+
+
+@dataclass(frozen=True, slots=True)
+class ReqMyGames:
+    TYPE: ClassVar[str] = REQ_MY_GAMES
+    key: str | None = field(default=None, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "type": self.TYPE}
+
+    @classmethod
+    def parse(cls, d: Mapping[str, Any]) -> "ReqMyGames":
+        return cls(join_key(d))
+
+
+PARSERS = {REQ_MY_GAMES: ReqMyGames.parse}
+"""Each client type of this module -> what reads it (``ProtocolError`` when it cannot)."""
+
+
+def update_my_games(games: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"games": games, "type": UPDATE_MY_GAMES}
+
+
+def update_turn_clock(deadline: float | None, time_left: float | None, players: list[str]) -> dict[str, Any]:
+    return {"deadline": deadline, "timeLeft": time_left, "players": players, "type": UPDATE_TURN_CLOCK}
+
+
+def err_my_games(reason: str, msg: str) -> dict[str, Any]:
+    return {"reason": reason, "msg": msg, "type": ERR_MY_GAMES}

@@ -1,0 +1,201 @@
+"""Turn-based tables over 127.0.0.1 (TLS, player keys): a seat kept by key while its player is
+gone, the game going on when the player whose turn it is moves, a turn run out played by the
+computer and told kindly, three in a row and the seat is the computer's; the clock and the seats
+outlive a restart and ``kill -9``; My games; the limits tried as attacks. The clock runs fast
+here: ``move_time_scale`` makes an hour a second or so."""
+from __future__ import annotations
+
+import random
+import signal
+from typing import Any
+
+import pytest
+
+from game.netcode import turn_wire as T
+from game.netcode.protocol import TABLE_LIMIT, TABLE_NEEDS_KEY, TABLE_NO_SUCH
+from game.rules.playout import choose
+
+from conftest import TIMEOUT, wait_until
+from test_ratings_server import KeyedPlayer, TlsServerProcess, keyed  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.timeout(90)
+
+HOUR = 3600
+
+
+def sit(p: KeyedPlayer, table: dict[str, Any]) -> list[dict[str, Any]]:
+    """``p`` opens or sits at a table; returns what came until its seat, game or refusal."""
+    p.send({"type": "ReqJoin", "nickname": p.nickname, "token": "", "key": p.key, "table": table})
+    return p.until(lambda m: m["type"] in ("UpdateBookedSeats", "ErrTable", "UpdateGame", "ErrNickname"))
+
+
+def back(p: KeyedPlayer, gid: int) -> list[dict[str, Any]]:
+    """``p`` takes its seat in game ``gid`` again, by key."""
+    p.send({"type": "ReqJoin", "nickname": p.nickname, "token": "", "key": p.key, "game": gid})
+    return p.until(lambda m: m["type"] in ("UpdateGame", "ErrTable", "ErrNickname"))
+
+
+def my_games(p: KeyedPlayer) -> dict[str, Any]:
+    p.send(T.ReqMyGames(p.key).to_dict())
+    return p.until(lambda m: m["type"] in (T.UPDATE_MY_GAMES, T.ERR_MY_GAMES))[-1]
+
+
+def turn_table(srv, keyed, *names: str, move_time: int = HOUR) -> tuple[list[KeyedPlayer], int]:  # noqa: F811
+    """People with keys at a new turn-based table "Salon" that starts as the last sits: them, the game."""
+    group = [keyed(srv.tls_address, n) for n in names]
+    said = sit(group[0], {"create": "Salon", "playersCount": len(group), "private": False, "moveTime": move_time})
+    assert said[-1]["type"] == "UpdateBookedSeats" and said[-1]["table"]["moveTime"] == move_time
+    for p in group[1:]:
+        assert sit(p, {"name": "Salon"})[-1]["type"] == "UpdateGame"
+    group[0].until_type("UpdateGame")
+    (gid,) = [g for g, r in srv.rooms.items() if r.turn_time is not None and not r.finished]
+    return group, gid
+
+
+def setup_choice(srv, gid: int, p: KeyedPlayer, rng: random.Random) -> None:
+    """``p`` makes its set-up choices (the engine's policy on the served game)."""
+    game = srv.rooms[gid].game
+    while not (game.player(p.nickname).chose_leaders and game.player(p.nickname).chose_resources):
+        answer = p.request(choose(game, p.nickname, rng))
+        assert not answer[-1]["type"].startswith("Err"), answer[-1]
+
+
+@pytest.fixture
+def turn_server(make_server, certs):
+    cert, key = certs["one"]
+
+    def make(**opts: Any):
+        opts.setdefault("keys_per_address", 0)
+        return make_server(tls_cert=cert, tls_key=key, tls_port=0, **opts)
+    return make
+
+
+def test_a_seat_is_kept_by_key_and_the_game_waits_for_its_player_over_a_restart(turn_server, keyed):  # noqa: F811
+    srv = turn_server()
+    (ann, bob), gid = turn_table(srv, keyed, "Ann", "Bob")
+    ann.close()                                       # Ann closes the game: nobody is away, nothing skipped
+    room = srv.rooms[gid]
+    wait_until(lambda: "Ann" not in room.online)
+    assert room.game.player("Ann").active and srv.sweep(now=1e12) == []
+    setup_choice(srv, gid, bob, random.Random(1))     # Bob moves; the game waits for Ann
+    assert not room.game.player("Ann").chose_leaders
+    mine = my_games(bob)["games"]
+    assert [(g["game"], g["table"], g["moveTime"], g["yourTurn"]) for g in mine] == [(gid, "Salon", HOUR, False)]
+    ann = keyed(srv.tls_address, "Ann", ann.key)
+    assert my_games(ann)["games"][0]["yourTurn"] and 0 < my_games(ann)["games"][0]["timeLeft"] <= HOUR
+    assert back(ann, gid)[-1]["type"] == "UpdateGame"
+    assert ann.until_type(T.UPDATE_TURN_CLOCK)[-1]["players"] == ["Ann"]
+    ann.close(), bob.close()
+    srv.stop()
+    again = turn_server()
+    room = again.rooms[gid]
+    assert room.turn_time == HOUR and room.game.player("Ann").active
+    deadline = again.turns.clocks[gid].deadline
+    assert deadline is not None and deadline > again.turns.clock() + HOUR - 60
+    ann = keyed(again.tls_address, "Ann", ann.key)
+    assert back(ann, gid)[-1]["type"] == "UpdateGame"
+    setup_choice(again, gid, ann, random.Random(2))   # Ann's move: the game goes on
+    assert again.rooms[gid].game.phase == "play"
+    stranger = keyed(again.tls_address, "Ann")        # another key: not Ann's seat, nor her name
+    assert back(stranger, gid)[-1]["reason"] == TABLE_NO_SUCH
+    assert my_games(stranger)["games"] == []
+
+
+def test_a_player_without_a_key_cannot_open_nor_sit_at_a_turn_based_table(turn_server, keyed, players):  # noqa: F811
+    srv = turn_server()
+    (plain,) = players(srv.address, "Dee")
+    plain.send({"type": "ReqJoin", "nickname": "Dee", "token": "",
+                "table": {"create": "Slow", "playersCount": 2, "private": False, "moveTime": HOUR}})
+    refused = plain.until_type("ErrTable")[-1]
+    assert refused["reason"] == TABLE_NEEDS_KEY and "player key" in refused["msg"]
+    odd = keyed(srv.tls_address, "Eve")
+    assert sit(odd, {"create": "Odd", "playersCount": 2, "private": False, "moveTime": 60})[-1]["reason"] == "INVALID"
+    assert len(srv.tables) == 0
+
+
+def test_a_turn_run_out_is_played_by_the_computer_three_in_a_row_give_the_seat(turn_server, keyed):  # noqa: F811
+    srv = turn_server(move_time_scale=1.2 / HOUR, bot_delay=0.0, restart_grace=0.0)
+    (ann, bob), gid = turn_table(srv, keyed, "Ann", "Bob")
+    bob.close()
+    rng = random.Random(3)
+    setup_choice(srv, gid, ann, rng)
+    room = srv.rooms[gid]
+    wait_until(lambda: room.game.phase == "play", timeout=TIMEOUT + 2)   # Bob's set-up, played for him
+    bob = keyed(srv.tls_address, "Bob", bob.key)
+    said = back(bob, gid) + bob.until(lambda m: m["type"] == "UpdateChat" and m["player"] == "Server")
+    assert "the computer played 1 of your turns" in said[-1]["text"]
+    bob.close()
+    wait_until(lambda: "Bob" not in room.online)
+    given = []
+    for _ in range(200):   # Ann plays her turns; Bob's run out, twice more, and his seat is the computer's
+        game = room.game
+        if "Bob" in room.bots:
+            break
+        if game.phase == "play" and game.current_player.nickname == "Ann":
+            answer = ann.request(choose(game, "Ann", rng))
+            assert not answer[-1]["type"].startswith("Err"), answer[-1]
+        else:
+            given += ann.until(lambda m: m["type"] in ("UpdateChat", T.UPDATE_TURN_CLOCK), timeout=TIMEOUT)
+    assert "Bob" in room.bots and room.game.player("Bob").active
+    wait_until(lambda: any(m["type"] == "UpdateChat" and "Bob let 3 turns run out" in m["text"]
+                           for m in ann.received))
+    bob = keyed(srv.tls_address, "Bob", bob.key)
+    refused = back(bob, gid)[-1]
+    assert refused["type"] == "ErrTable" and "the computer" in refused["msg"]
+
+
+def test_turn_based_limits_hold_against_one_address_and_one_key(turn_server, keyed):  # noqa: F811
+    srv = turn_server(turn_tables_per_address=3, games_per_key=1)
+    eve = [keyed(srv.tls_address, f"Eve{i}") for i in range(4)]
+    said = [sit(p, {"create": f"T{i}", "playersCount": 2, "private": False, "moveTime": HOUR})[-1]
+            for i, p in enumerate(eve)]
+    assert [m["type"] for m in said] == ["UpdateBookedSeats"] * 3 + ["ErrTable"]
+    assert said[-1]["reason"] == TABLE_LIMIT and "at most 3" in said[-1]["msg"]
+    real = sit(eve[3], {"create": "Now", "playersCount": 2, "private": False})[-1]   # real-time: its own limit
+    assert real["type"] == "UpdateBookedSeats"
+    partner = keyed(srv.tls_address, "Ivo")
+    assert sit(partner, {"name": "T0"})[-1]["type"] == "UpdateGame"   # Eve0's key has one game now
+    again = keyed(srv.tls_address, "Eve again", eve[0].key)
+    refused = sit(again, {"name": "T1"})[-1]
+    assert refused["reason"] == TABLE_LIMIT and "(1)" in refused["msg"]
+
+
+def test_a_turn_based_game_and_its_clock_outlive_kill_9(certs, keyed, tmp_path):  # noqa: F811
+    cert, key = certs["one"]
+    data = tmp_path / "data"
+    sp = TlsServerProcess(data, tmp_path / "server.log", cert, key)
+    try:
+        ann, bob = keyed(sp.address, "Ann"), keyed(sp.address, "Bob")
+        assert sit(ann, {"create": "Salon", "playersCount": 2, "private": False, "moveTime": HOUR})[-1][
+            "type"] == "UpdateBookedSeats"
+        assert sit(bob, {"name": "Salon"})[-1]["type"] == "UpdateGame"
+        clock = bob.until_type(T.UPDATE_TURN_CLOCK)[-1]
+        gid = my_games(ann)["games"][0]["game"]
+        assert sp.kill(signal.SIGKILL) == -signal.SIGKILL
+        sp = TlsServerProcess(data, tmp_path / "server.log", cert, key)
+        ann = keyed(sp.address, "Ann", ann.key)
+        (game,) = my_games(ann)["games"]
+        assert game["game"] == gid and game["yourTurn"] and game["moveTime"] == HOUR
+        assert clock["timeLeft"] - 60 < game["timeLeft"] <= clock["timeLeft"]   # the deadline kept, not renewed
+        assert back(ann, gid)[-1]["type"] == "UpdateGame"
+        assert sp.kill(signal.SIGTERM) == 0
+    finally:
+        sp.cleanup()
+
+
+def test_a_dropped_player_comes_back_with_the_seat_token_and_key(turn_server, keyed):  # noqa: F811
+    srv = turn_server()
+    (ann, bob), gid = turn_table(srv, keyed, "Ann", "Bob")
+    token = next(m["token"] for m in ann.received if m["type"] == "UpdateSessionToken")
+    ann.close()
+    wait_until(lambda: "Ann" not in srv.rooms[gid].online)
+    ann = keyed(srv.tls_address, "Ann", ann.key)     # as our client reconnects: nickname, token, key
+    assert "UpdateGame" in [m["type"] for m in ann.join(token)]
+    assert "Ann" in srv.rooms[gid].online
+    thief = keyed(srv.tls_address, "Bob")             # the token alone, another key: not the seat
+    bob.close()
+    wait_until(lambda: "Bob" not in srv.rooms[gid].online)
+    bob_token = next(m["token"] for m in bob.received if m["type"] == "UpdateSessionToken")
+    thief.send({"type": "ReqJoin", "nickname": "Bob", "token": bob_token, "key": thief.key})
+    assert thief.until(lambda m: m["type"] in ("UpdateGame", "ErrNickname"))[-1]["reason"] == "TAKEN"
+    assert "Bob" not in srv.rooms[gid].online
