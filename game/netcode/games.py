@@ -28,6 +28,7 @@ from game.rules.engine import Game
 from game.seeds import new_seed
 
 from . import protocol as P
+from .answer_cache import AnswerCache
 from .bot_scheduler import BotScheduler
 from .event_log import EventLog
 from .client_messages import ReqReplay, ReqUndo
@@ -88,6 +89,7 @@ class Games:
         self.seats: dict[str, Room] = {}
         self.events = EventLog(log)   # refused seats, summed up past a few (the server's)
         self.origin: dict[int, str] = {}   # game id -> the address of whoever started it
+        self.answers: AnswerCache[Any] = AnswerCache()   # rejoin histories and replays, which cost a game each
         # game seeds from random.Random(options.seed) (tests), else from new_seed()
         self.seeds = random.Random(options.seed) if options.seed is not None else None
         self.turns: Any = None     # the turn-based tables and the players' games (:class:`.turn_based.TurnBased`)
@@ -346,21 +348,23 @@ class Games:
         expected = room.tokens.get(nick) or ""
         return bool(token) and bool(expected) and secrets.compare_digest(token.encode(), expected.encode())
 
-    @staticmethod
-    def _send_history(s: Client, room: Room, nick: str, away: bool = True) -> bool:
+    def _send_history(self, s: Client, room: Room, nick: str, away: bool = True) -> bool:
         """``UpdateHistory`` (see :mod:`game.netcode.history`): the whole game's updates as ``nick``
         saw them, the table's recent chat among them, and their turns skipped while away (none
         when they were not marked away: an absence told once is not told again). A failure is
         logged, never fatal to the rejoin (False: nothing was sent)."""
-        from .history import history_lines, recent_history
+        from .history import history_lines, tell_again
         try:
             with room.lock:
-                messages, skipped = recent_history(room.game, nick, chat=list(room.chat))
-                if not away:
-                    skipped = []
-            s.push(b"".join(encode(m) for m in history_lines(messages, skipped)))
+                # the seat's telling is kept, so that the next rejoin replays only what is new
+                key = ("telling", room.id, nick)
+                kept, messages, skipped = tell_again(self.answers.get(key), room.game, nick, list(room.chat))
+                self.answers.put(key, kept, kept.size)
+            told = b"".join(encode(m) for m in history_lines(messages, skipped if away else []))
+            s.push(told)
             return True
         except Exception:
+            self.answers.discard(("telling", room.id, nick))
             log.exception("cannot tell %s the history of game %d", nick, room.id)
             return False
 
@@ -388,7 +392,7 @@ class Games:
         if not s.extensions:
             s.send(err_protocol(P.UNKNOWN_TYPE.format(P.REQ_REPLAY)))
             return
-        from game.replays import ReplayError, config_digest, record_from_log, replay_record
+        from game.replays import ReplayError, config_digest, replay_record
         if msg.game is None:
             room = s.room
             if s.nickname is None or room is None:
@@ -406,25 +410,44 @@ class Games:
         try:
             if path is None:
                 raise OSError
-            data = path.read_bytes()
-            header = orjson.loads(data.split(b"\n", 1)[0])
-            record = record_from_log(data, "server")
+            stat = path.stat()
+            key = ("replay", msg.game, stat.st_mtime_ns, stat.st_size)
+            known = self.answers.get(key)
+            if known is None:   # (a finished game's log does not change: read and replayed once)
+                known = self._finished_game(path.read_bytes())
+                self.answers.put(key, known, stat.st_size)
         except (OSError, ValueError, ReplayError):
             s.send({"reason": P.REPLAY_NO_SUCH_GAME, "type": P.ERR_REPLAY})
             return
-        tokens = header.get("tokens") if isinstance(header, dict) else None
+        tokens, record, ended = known
         seat = next((n for n, t in (tokens or {}).items() if msg.token and isinstance(t, str) and t
                      and secrets.compare_digest(t.encode(), msg.token.encode())), None)
         if seat is None:
             s.send({"reason": P.REPLAY_NOT_YOURS, "type": P.ERR_REPLAY})
             return
-        try:   # a game that was abandoned is in the record too: only a game played out has a replay
-            ended = Game.replay(self.config, record["nicknames"], record["seed"],
-                                [tuple(e) for e in record["history"]]).ended
-        except Exception:   # a damaged log must not hurt the server
-            ended = False
         if not ended:
             s.send({"reason": P.REPLAY_NOT_FINISHED, "type": P.ERR_REPLAY})
             return
+        record = dict(record)
         record.update(viewer=seat, configDigest=config_digest(self.config))
         s.send({"game": msg.game, "replay": record, "type": P.UPDATE_REPLAY})
+
+    def _finished_game(self, data: bytes) -> tuple[Any, dict[str, Any], bool]:
+        """A finished game's log as (its seats' tokens, its replay record, whether it was played
+        out: a game abandoned is in the record too, and has no replay).
+
+        :raises ValueError, ReplayError: not a game log.
+        """
+        from game.replays import record_from_log
+        from .history import taken_back
+        header = orjson.loads(data.split(b"\n", 1)[0])
+        record = record_from_log(data, "server")
+        tokens = header.get("tokens") if isinstance(header, dict) else None
+        try:   # (what was taken back changes nothing: replayed without it)
+            calls = [tuple(e) for e in record["history"]]
+            drop = taken_back(calls)
+            ended = Game.replay(self.config, record["nicknames"], record["seed"],
+                                [c for i, c in enumerate(calls) if i not in drop]).ended
+        except Exception:   # a damaged log must not hurt the server
+            ended = False
+        return tokens, record, ended

@@ -19,6 +19,7 @@ and, in the last one, ``"skipped": [round, ...]``.
 """
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import orjson
@@ -48,91 +49,165 @@ def recent_history(game: Game, nickname: str | None, calls: int | None = HISTORY
     :raises GameError: the game's history does not replay (it always does for a real game).
     """
     history = list(game.history)
-    cut = 0 if calls is None else max(0, len(history) - calls)
-    undone = taken_back(history)
-    g = Game(game.config, game.nicknames, game.seed)
-    seat = g.player(nickname).seat if nickname is not None else -1   # None: nobody's seat (a watcher)
-    n = len(g.players)
-    out: list[Msg] = []
-    rounds, skipped = 0, []
-    # Rounds and skips follow the turn as the players met it: it moves only when it reaches
-    # someone who can play. A turn the engine hands to a seat whose player is away while nobody
-    # can play (everyone gone, as when a restart's grace ended with nobody back) is no move: the
-    # turn stays where it was (``at``) until someone can play again, and then goes on from there.
-    at: int | None = None   # the seat the turn really is at (None: the game has not begun; a
-                            # walk from there starts at the first seat, with no round passed)
-    unfinished = False      # the player's own turn left them (a departure) before they played it
-    lost = True             # an action was accepted since the last turn of theirs that was skipped
+    telling = Telling(game, nickname)
+    telling.tell(history, taken_back(history))
+    return telling.told(history, chat, calls)
 
-    def skip() -> None:     # a turn of the player's went by while they were away
-        nonlocal lost
-        if lost:            # (a turn passed on twice with nothing played between is one turn lost)
-            skipped.append(rounds)
-        lost = False
 
-    def walk(to: int) -> None:
+class Telling:
+    """A game told to one seat, call by call, from its seed: what :func:`recent_history` says.
+
+    It can be told further as the game goes on (:meth:`tell` takes the calls it has not seen),
+    so a server keeps one per seat that came back and replays only what happened since (a rejoin
+    loop cost the loop the whole game each time: issue 28, finding 2). Calls a later undo may
+    still take back must not be told to a kept one (see :func:`told_for_good`).
+    """
+
+    def __init__(self, game: Game, nickname: str | None) -> None:
+        self.source = game
+        self.nickname = nickname
+        self.g = g = Game(game.config, game.nicknames, game.seed)
+        self.seat = g.player(nickname).seat if nickname is not None else -1   # -1: nobody's seat (a watcher)
+        self.n = len(g.players)
+        self.first = player_view(g, nickname)      # the game as it stood before the first call
+        self.moves: list[Msg] = []                 # what the calls told, in order
+        self.starts: list[int] = []                # where each call's messages begin in ``moves``
+        self.rounds = 0
+        self.skipped: list[int] = []
+        # Rounds and skips follow the turn as the players met it: it moves only when it reaches
+        # someone who can play. A turn the engine hands to a seat whose player is away while nobody
+        # can play (everyone gone, as when a restart's grace ended with nobody back) is no move: the
+        # turn stays where it was (``at``) until someone can play again, and then goes on from there.
+        self.at: int | None = None   # the seat the turn really is at (None: the game has not begun; a
+                                     # walk from there starts at the first seat, with no round passed)
+        self.unfinished = False      # the player's own turn left them (a departure) before they played it
+        self.lost = True             # an action was accepted since the last turn of theirs that was skipped
+        self.size = len(orjson.dumps(self.first))   # the bytes of what it tells, roughly (for a cache's budget)
+
+    @property
+    def calls(self) -> int:
+        """The calls told so far."""
+        return len(self.starts)
+
+    def _skip(self) -> None:         # a turn of the player's went by while they were away
+        if self.lost:                # (a turn passed on twice with nothing played between is one turn lost)
+            self.skipped.append(self.rounds)
+        self.lost = False
+
+    def _walk(self, to: int) -> None:
         """The turn goes from ``at`` to ``to`` (all the way round when they are the same seat):
         a round begins each time it passes the first seat; a seat passed over was away."""
-        nonlocal rounds, unfinished
-        if at == seat and unfinished and not g.players[seat].active:
-            skip()          # their turn went on to the others while they were away
-        unfinished = False
+        at, seat = self.at, self.seat
+        if at == seat and self.unfinished and not self.g.players[seat].active:
+            self._skip()             # their turn went on to the others while they were away
+        self.unfinished = False
         s = -1 if at is None else at
         while True:
-            s = (s + 1) % n
+            s = (s + 1) % self.n
             if s == 0 and at is not None:
-                rounds += 1
+                self.rounds += 1
             if s == to:
                 break
             if s == seat:
-                skip()
+                self._skip()
 
-    said = sorted(chat, key=lambda c: c[2])       # (stable: lines said at one moment keep their order)
-    told = 0                                      # the chat lines already placed
+    def tell(self, history: list[tuple[str, str, Any]], undone: frozenset[int] | set[int] = frozenset()) -> None:
+        """Tell the calls of ``history`` not told yet (``undone``: the places of requests taken
+        back and of their undos, left out: :func:`taken_back`)."""
+        g, seat, nickname = self.g, self.seat, self.nickname
+        for i in range(len(self.starts), len(history)):
+            self.starts.append(len(self.moves))
+            if i in undone:          # a request taken back, or its undo: the game is as if neither was made
+                continue
+            kind, nick, arg = history[i]
+            before, playing, main_done = g.current, g.phase == "play", g.main_done
+            if kind == "apply":
+                events = g.apply(nick, arg if isinstance(arg, Action) else Action.from_dict(arg))
+                self.lost = True
+            elif kind == "undo":
+                events = g.undo(nick)
+            else:
+                events = g.set_active(nick, bool(arg))
+                if nick == nickname and not arg:
+                    self.skipped, self.lost = [], True     # a new absence starts
+            if not playing and g.phase == "play":
+                self.rounds = 1
+            if g.phase == "play" and self.n > 1:
+                moved = any(e.get("type") == "UpdateCurrentPlayer" for e in events)
+                if moved and before == seat == self.at and kind != "apply" and not main_done:
+                    self.unfinished = True                 # their turn was taken from them half-done or unplayed
+                if g.players[g.current].active:           # someone can play: the turn is theirs
+                    if g.current != self.at or (moved and before == self.at):
+                        self._walk(g.current)              # (round to the same seat only when passed on from it)
+                    elif moved:
+                        self.unfinished = False            # back where it was: that turn resumes
+                    self.at = g.current
+            for e in events:
+                if visible_to(e, nickname):
+                    self.moves.append(e)
+                    self.size += len(orjson.dumps(e))
 
-    def tell(upto: int) -> None:                  # the lines said before call ``upto``
-        nonlocal told
-        while told < len(said) and said[told][2] <= upto:
-            who, text, _at = said[told]
-            out.append({"player": who, "text": text, "type": "UpdateChat"})
-            told += 1
+    def copy(self) -> "Telling":
+        """Another telling from here on (the calls told so far are shared, the game is copied)."""
+        other = copy.copy(self)
+        other.g = copy.deepcopy(self.g)
+        other.moves, other.starts, other.skipped = list(self.moves), list(self.starts), list(self.skipped)
+        return other
 
-    for i, (kind, nick, arg) in enumerate(history):
-        if i == cut:
-            out.append(player_view(g, nickname))
-        if i >= cut:
-            tell(i)
-        if i in undone:       # a request taken back, or its undo: the game is as if neither was made
-            continue
-        before, playing, main_done = g.current, g.phase == "play", g.main_done
-        if kind == "apply":
-            events = g.apply(nick, arg if isinstance(arg, Action) else Action.from_dict(arg))
-            lost = True
-        elif kind == "undo":
-            events = g.undo(nick)
-        else:
-            events = g.set_active(nick, bool(arg))
-            if nick == nickname and not arg:
-                skipped, lost = [], True           # a new absence starts
-        if not playing and g.phase == "play":
-            rounds = 1
-        if g.phase == "play" and n > 1:
-            moved = any(e.get("type") == "UpdateCurrentPlayer" for e in events)
-            if moved and before == seat == at and kind != "apply" and not main_done:
-                unfinished = True                  # their turn was taken from them half-done or unplayed
-            if g.players[g.current].active:       # someone can play: the turn is theirs
-                if g.current != at or (moved and before == at):
-                    walk(g.current)                # (round to the same seat only when passed on from it)
-                elif moved:
-                    unfinished = False             # back where it was: that turn resumes
-                at = g.current
-        if i >= cut:
-            out.extend(e for e in events if visible_to(e, nickname))
-    if cut >= len(history):
-        out.append(player_view(g, nickname))
-    tell(1 << 62)                                 # what was said since the last move
-    back = next((bool(arg) for kind, nick, arg in reversed(history) if kind == "active" and nick == nickname), False)
-    return out, (skipped if back else [])
+    def told(self, history: list[tuple[str, str, Any]], chat: "list[tuple[str, str, int]] | tuple" = (),
+             calls: int | None = None) -> tuple[list[Msg], list[int]]:
+        """What :func:`recent_history` returns, once every call of ``history`` is told."""
+        assert self.calls == len(history)
+        cut = 0 if calls is None else max(0, len(history) - calls)
+        said = sorted(chat, key=lambda c: c[2])   # (stable: lines said at one moment keep their order)
+        out: list[Msg] = [self.first if cut == 0 else self._view_at(history, cut)]
+        k = 0
+        for i in range(cut, len(history) + 1):
+            while k < len(said) and (said[k][2] <= i or i == len(history)):
+                if said[k][2] >= cut or i == cut:
+                    who, text, _at = said[k]
+                    out.append({"player": who, "text": text, "type": "UpdateChat"})
+                k += 1
+            if i < len(history):
+                end = self.starts[i + 1] if i + 1 < len(self.starts) else len(self.moves)
+                out.extend(self.moves[self.starts[i]:end])
+        back = next((bool(arg) for kind, nick, arg in reversed(history) if kind == "active" and nick == self.nickname), False)
+        return out, (list(self.skipped) if back else [])
+
+    def _view_at(self, history: list[tuple[str, str, Any]], cut: int) -> Msg:
+        """The seat's ``UpdateGame`` before call ``cut`` (replayed: only for a part of a game)."""
+        return player_view(Game.replay(self.g.config, self.g.nicknames, self.g.seed, history[:cut]), self.nickname)
+
+
+def tell_again(kept: Telling | None, game: Game, nickname: str | None,
+               chat: "list[tuple[str, str, int]] | tuple" = ()) -> tuple[Telling, list[Msg], list[int]]:
+    """:func:`recent_history` for a seat told before: ``kept`` (a :class:`Telling` this returned
+    last time for the same game and seat, or None) is told the calls since, as far as no undo can
+    reach, and returned to be kept for next time; the rest is told on a copy. The same messages
+    as :func:`recent_history`, for the cost of what is new."""
+    history = list(game.history)
+    undone = taken_back(history)
+    if kept is None or kept.source is not game or kept.nickname != nickname or kept.calls > len(history):
+        kept = Telling(game, nickname)
+    kept.tell(history[:told_for_good(game, history)], undone)
+    telling = kept
+    if telling.calls < len(history):
+        telling = telling.copy()
+        telling.tell(history, undone)
+    messages, skipped = telling.told(history, chat)
+    return kept, messages, skipped
+
+
+def told_for_good(game: Game, history: list[tuple[str, str, Any]]) -> int:
+    """How many of the first calls of ``history`` (``game``'s) no later undo can reach: a
+    :class:`Telling` kept for later may be told those, and no more."""
+    open_ = game.open_requests()
+    if not open_:
+        return len(history)
+    standing = [i for i, (kind, _n, _a) in enumerate(history) if kind == "apply"]
+    undone = taken_back(history)
+    standing = [i for i in standing if i not in undone]
+    return standing[-open_]
 
 
 def taken_back(history: list[tuple[str, str, Any]]) -> frozenset[int]:

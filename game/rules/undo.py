@@ -49,6 +49,11 @@ class Undo:
         """Whether ``nickname`` may take back their last request now (see :meth:`undo`)."""
         return self.undo_refusal(nickname) is None
 
+    def open_requests(self) -> int:
+        """How many of the requests accepted so far a later undo may still take back (the last
+        ones of :attr:`history`'s applies that stand); all before them are for good."""
+        return len(self._undo_stack)
+
     def undoable_action(self, nickname: str) -> str | None:
         """The ``UpdateAction`` name of the request :meth:`undo` would take back, or None."""
         if self.undo_refusal(nickname) is not None:

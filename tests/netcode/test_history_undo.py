@@ -87,3 +87,25 @@ def test_a_turn_spent_swapping_and_undoing_adds_nothing_to_a_rejoin():
         g.undo(me.nickname)
     after = orjson.dumps(history_lines(*recent_history(g, "a")))
     assert len(after) == len(before)          # was +300 whole tables (megabytes)
+
+
+def test_a_kept_telling_told_again_says_what_a_new_one_says_at_every_step():
+    """The server keeps each returning seat's telling (a rejoin replays only what is new): told
+    again at every step of a game full of undos, it says what a telling from the seed says."""
+    from game.netcode.history import tell_again
+    rng = random.Random(2)
+    g = Game.new(CONFIG, NICKS, 9)
+    kept = {nick: None for nick in NICKS}
+    for step in range(140):
+        if g.ended:
+            break
+        nick = (next(p.nickname for p in g.players if not (p.chose_leaders and p.chose_resources))
+                if g.phase == "setup" else g.current_player.nickname)
+        if g.phase == "play" and g.can_undo(nick) and rng.random() < 0.4:
+            g.undo(nick)              # (a request told to someone already, now and then)
+        else:
+            g.apply(nick, choose(g, nick, rng))
+        chat = [("a", "hello", 1), ("b", f"at {step}", len(g.history))]
+        who = NICKS[step % 3]
+        kept[who], told, skipped = tell_again(kept[who], g, who, chat)
+        assert (told, skipped) == recent_history(g, who, chat=chat), f"step {step}"

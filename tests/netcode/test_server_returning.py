@@ -327,3 +327,47 @@ def test_turns_skipped_in_an_absence_already_told_are_not_told_again_after_a_res
     (again,) = players(srv2.address, "b")
     again.join(token=token)
     assert _until_history(again)[-1]["skipped"] == []
+
+
+def test_rejoining_again_and_again_replays_only_what_is_new(make_server, players, monkeypatch):
+    """Issue 28, finding 2: a stranger with a seat's token rejoining in a loop cost the loop the
+    whole game each time; the server keeps the seat's telling and replays only the calls since,
+    and what it tells is what a telling from the seed tells."""
+    from game.netcode import history
+    fresh = []
+
+    class Counted(history.Telling):
+        def __init__(self, *a):
+            fresh.append(1)
+            super().__init__(*a)
+
+    monkeypatch.setattr(history, "Telling", Counted)
+    srv = make_server()
+    (s,) = players(srv.address, "s")
+    start_game(s)
+    game = room_of(srv, "s").game
+    drive(game, [s], random.Random(3), stop=lambda g: len(g.history) > 30)
+    token, told = s.token, []
+
+    def rejoin():
+        nonlocal token
+        (back,) = players(srv.address, "s")
+        for _ in range(100):      # the server notices the drop
+            if back.join(token=token)[-1]["type"] == "UpdateGame":
+                break
+        told.append(_history(_until_history(back)))
+        token = back.token or token
+        return back
+
+    s.close()
+    for _ in range(4):
+        rejoin().close()
+    back = rejoin()
+    drive(game, [back], random.Random(4), stop=lambda g: g.version > game.version + 4)
+    back.close()
+    rejoin().close()
+    assert len(fresh) == 1                       # one replay from the seed, then only what was new
+    monkeypatch.undo()
+    for before, after in zip(told, told[1:]):
+        assert after[:len(before)] == before and len(after) > len(before)
+    assert told[-1] == recent_history(game, "s")[0][:len(told[-1])]
