@@ -15,6 +15,9 @@ os.environ.setdefault("MOR_SERVICE_TYPE", "_mor-test._tcp.local.")
 # the game speaks English in every test (and in the processes they start) whatever the machine's
 # language, unless a test asks for another (see speak_english)
 os.environ["LANGUAGE"] = "en"
+# no hosted game asks a real router to open its port (a test that wants one starts a stand-in
+# router on 127.0.0.1 and points MOR_ROUTER at it: tests/support/router.py)
+os.environ.setdefault("MOR_ROUTER", "off")
 
 
 def pytest_configure(config):

@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("game.i18n",),
     ("game.rules",),
     ("game.bots", "game.replays"),
-    ("game.netcode",),
+    ("game.netcode", "game.portmap"),
     ("game.match",),
     ("game.client",),
     ("game.scenes", "game.text"),
@@ -38,7 +38,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 #: What the scenes (pygame) and the text client leave to ``game.client``: they import none of these
 #: (the matches, the kept seats and the replays' files are reached through its flow and replay model).
 FRONT_ENDS = ("game.scenes", "game.text")
-FRONT_ENDS_NEVER_IMPORT = ("game.rules", "game.netcode", "game.match", "game.replays")
+FRONT_ENDS_NEVER_IMPORT = ("game.rules", "game.netcode", "game.match", "game.replays", "game.portmap")
 
 #: Circles there today, each to be broken by the helper named beside it (issue 27); the test
 #: fails on any other circle, and on a known one that grew or is gone (so the list shrinks).

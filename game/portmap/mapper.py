@@ -1,0 +1,225 @@
+"""The thread that asks the router to forward a hosted game's port, renews the lease while the
+game is hosted and removes the mapping when hosting stops (:class:`PortMapper`).
+
+UPnP IGD is tried first; without one, NAT-PMP of the gateway. A mapping this install left at the
+router (a game killed while hosting: see :mod:`.kept`) is removed before a new one is asked, so
+hosting again leaves one mapping, not two. A router whose own outside address is private (a
+carrier's NAT) is not asked for a mapping: it would open nothing to the internet.
+
+Nothing here blocks its caller: :meth:`PortMapper.start` returns at once, :attr:`PortMapper.status`
+is read under a lock, :meth:`PortMapper.close` asks the thread to remove the mapping and end
+(``wait`` seconds for it, 0: not at all; the interpreter's exit waits a little for it too).
+"""
+from __future__ import annotations
+
+import atexit
+import logging
+import threading
+from pathlib import Path
+from typing import Callable
+
+from . import natpmp
+from .kept import Kept, description_for
+from .outcome import State, Status, is_private
+from .upnp import Igd, UpnpError
+from .where import NATPMP_PORT, Router, default_gateway
+
+__all__ = ["PortMapper"]
+
+log = logging.getLogger("mor.portmap")
+
+POLL = 0.2
+"""Seconds between two looks at ``hosting()`` while the mapping stands."""
+
+
+class PortMapper:
+    """The mapping of this computer's ``port`` (TCP), kept while ``hosting()`` says so and until
+    :meth:`close`. ``folder``: where this install keeps its id and the mapping it made.
+    ``on_change(status)`` is called from the mapper's thread at every change."""
+
+    def __init__(self, port: int, folder: Path, router: Router, *, hosting: Callable[[], bool] = lambda: True,
+                 on_change: Callable[[Status], None] | None = None) -> None:
+        self.port = port
+        self.folder = Path(folder)
+        self.router = router
+        self.hosting = hosting
+        self.on_change = on_change
+        self._lock = threading.Lock()
+        self._status = Status(State.ASKING, port)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"port mapping {port}", daemon=True)
+
+    @property
+    def status(self) -> Status:
+        with self._lock:
+            return self._status
+
+    def _set(self, state: State, **what: object) -> None:
+        status = Status(state, self.port, **what)    # type: ignore[arg-type]
+        with self._lock:
+            if status == self._status:
+                return
+            self._status = status
+        log.info("port %d: %s %s", self.port, state.value, {k: v for k, v in what.items() if v})
+        if self.on_change is not None:
+            try:
+                self.on_change(status)
+            except Exception:
+                log.warning("port mapping: the change could not be told", exc_info=True)
+
+    def start(self) -> "PortMapper":
+        self._thread.start()
+        atexit.register(self._at_exit)
+        return self
+
+    def close(self, wait: float = 0.0) -> None:
+        """Remove the mapping and end the thread (``wait`` seconds waited for that)."""
+        self._stop.set()
+        if wait > 0 and self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._thread.join(wait)
+
+    @property
+    def alive(self) -> bool:
+        return self._thread.is_alive()
+
+    def _at_exit(self) -> None:
+        self.close(wait=self.router.timeout + 1.0)
+
+    def _over(self, seconds: float) -> bool:
+        """Wait up to ``seconds``; True as soon as hosting is over (closed, or the server stopped)."""
+        left = seconds
+        while left > 0:
+            if self._stop.wait(min(POLL, left)):
+                return True
+            if not self.hosting():
+                self._stop.set()
+                return True
+            left -= POLL
+        return self._stop.is_set() or not self.hosting()
+
+    # ------------------------------------------------------------------ the thread
+    def _run(self) -> None:
+        try:
+            self._ask()
+        except Exception as e:       # a bug must not end the game: said as an answer not understood
+            log.warning("port mapping failed", exc_info=True)
+            self._set(State.GARBAGE, detail=str(e))
+        finally:
+            atexit.unregister(self._at_exit)
+
+    def _ask(self) -> None:
+        router = self.router
+        kept = Kept(self.folder)
+        description = description_for(self.folder)
+        if router.upnp:
+            igd = Igd(router)
+            if self._stop.is_set():
+                return
+            if igd.find():
+                try:
+                    self._upnp(igd, kept, description)
+                except UpnpError as e:
+                    self._set(e.state, detail=e.detail, via="UPnP")
+                return
+        if router.natpmp and not self._stop.is_set():
+            gateway = router.natpmp
+            if gateway == "gateway":
+                ip = default_gateway()
+                gateway = (ip, NATPMP_PORT) if ip else None
+            if isinstance(gateway, tuple):
+                self._natpmp(gateway, kept)
+                return
+        self._set(State.NO_ROUTER)
+
+    # ------------------------------------------------------------------ UPnP
+    def _upnp(self, igd: Igd, kept: Kept, description: str) -> None:
+        outside = igd.outside()
+        for port, proto in self._stale_upnp(igd, kept, description):
+            try:
+                igd.remove(port, proto)
+                log.info("port mapping left by an earlier game removed: %s %d", proto, port)
+            except UpnpError:
+                pass
+        kept.clear()
+        if is_private(outside):
+            self._set(State.PRIVATE, outside=outside, via="UPnP")
+            return
+        wanted = self.port
+        for candidate in range(self.port, min(65536, self.port + 8)):
+            if not igd.held_by_other(candidate, description):
+                wanted = candidate
+                break
+        lease = igd.add(wanted, self.port, description, self.router.lease)
+        kept.write(via="upnp", outside=wanted, inside=self.port, description=description)
+        self._set(State.OPEN, outside=outside, outside_port=wanted, via="UPnP")
+        try:
+            while not self._over(max(1.0, lease / 2) if lease else 3600):
+                try:
+                    lease = igd.add(wanted, self.port, description, self.router.lease)
+                    self._set(State.OPEN, outside=igd.outside(), outside_port=wanted, via="UPnP")
+                except UpnpError as e:
+                    self._set(e.state, detail=e.detail, via="UPnP")
+        finally:
+            try:
+                igd.remove(wanted)
+            except UpnpError as e:
+                log.info("port mapping not removed: %s", e.detail)
+            kept.clear()
+            self._set(State.CLOSED)
+
+    def _stale_upnp(self, igd: Igd, kept: Kept, description: str) -> list[tuple[int, str]]:
+        """The mappings this install left at the router: the one kept on disk, and any other
+        with its description."""
+        stale = set(igd.ours(description))
+        old = kept.read()
+        if old and old.get("via") == "upnp" and isinstance(old.get("outside"), int):
+            if not igd.held_by_other(old["outside"], description):
+                stale.add((old["outside"], "TCP"))
+        return sorted(stale)
+
+    # ------------------------------------------------------------------ NAT-PMP
+    def _natpmp(self, gateway: tuple[str, int], kept: Kept) -> None:
+        wait = self.router.timeout
+        try:
+            outside = natpmp.read_address(natpmp.exchange(gateway, natpmp.address_request(), wait)).outside
+            old = kept.read()
+            if old and old.get("via") == "natpmp" and isinstance(old.get("inside"), int) \
+                    and old["inside"] != self.port:
+                natpmp.exchange(gateway, natpmp.map_request(old["inside"], 0, 0), wait)   # (its answer: whatever)
+            kept.clear()
+            if is_private(outside):
+                self._set(State.PRIVATE, outside=outside, via="NAT-PMP")
+                return
+            answer = natpmp.read_map(natpmp.exchange(gateway, natpmp.map_request(self.port, self.port,
+                                                                                 self.router.lease), wait))
+        except natpmp.NoAnswer:
+            self._set(State.NO_ROUTER)
+            return
+        except natpmp.NatPmpError as e:
+            self._set(State.REFUSED, detail=str(e), via="NAT-PMP")
+            return
+        except natpmp.Unreadable as e:
+            self._set(State.GARBAGE, detail=str(e), via="NAT-PMP")
+            return
+        kept.write(via="natpmp", outside=answer.outside, inside=self.port)
+        self._set(State.OPEN, outside=outside, outside_port=answer.outside, via="NAT-PMP")
+        lifetime = answer.lifetime
+        try:
+            while not self._over(max(1.0, lifetime / 2)):
+                try:
+                    answer = natpmp.read_map(natpmp.exchange(gateway, natpmp.map_request(
+                        self.port, answer.outside, self.router.lease), wait))
+                    lifetime = answer.lifetime
+                    self._set(State.OPEN, outside=outside, outside_port=answer.outside, via="NAT-PMP")
+                except natpmp.NoAnswer:
+                    self._set(State.TIMED_OUT, via="NAT-PMP")
+                except (natpmp.NatPmpError, natpmp.Unreadable) as e:
+                    self._set(State.REFUSED if isinstance(e, natpmp.NatPmpError) else State.GARBAGE,
+                              detail=str(e), via="NAT-PMP")
+        finally:
+            try:
+                natpmp.exchange(gateway, natpmp.map_request(self.port, 0, 0), wait)
+            except (natpmp.NoAnswer, OSError):
+                pass
+            kept.clear()
+            self._set(State.CLOSED)
