@@ -67,6 +67,8 @@ class Settings:
     bot_pace: str = "normal"
     language: str = ""
     """The language the game speaks ("it", "en": see :data:`game.i18n.LANGUAGES`); "" for the system's."""
+    open_port: bool = True
+    """While hosting, the router is asked to forward the game's port (:mod:`game.portmap`)."""
     problem: str | None = field(default=None, compare=False)
 
     @staticmethod

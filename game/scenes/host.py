@@ -44,7 +44,7 @@ class HostScene(PaintedScene):
         if app.server is None:
             try:
                 server = start_hosting(app.config, self.port, app.data_dir, app.settings.nickname.strip(),
-                                       BOT_PACES.get(app.settings.bot_pace, 0.9))
+                                       BOT_PACES.get(app.settings.bot_pace, 0.9), open_port=app.settings.open_port)
             except OSError as e:
                 self.error = describe_bind_error(e, self.port, server_folder(app.data_dir))
                 log.warning("cannot host: %s", e)

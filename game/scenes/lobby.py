@@ -27,6 +27,13 @@ SEAT_CHOICES = (("players_1", "Solo", 1), ("players_2", "2 players", 2), ("playe
 BOT_LEVELS = (("easy", "Easy bot"), ("medium", "Medium bot"), ("hard", "Hard bot"))
 
 
+def port_mapping_state(server) -> str | None:
+    """The hosted port's state at the router ("open", "refused"...; None: nobody was asked)."""
+    from game.client.flow.port_opening import port_mapping
+    status = port_mapping(server)
+    return status.state.value if status is not None else None
+
+
 class LobbyScene(SessionScene):
     """The waiting room."""
 
@@ -90,7 +97,7 @@ class LobbyScene(SessionScene):
         top = round(h * 0.25)
         if self.hosting or self.session.lobby.table:   # the address to share, or the table's name and code
             self.plaque = pygame.Rect(w // 2 - round(300 * u), round(h * 0.19), round(600 * u), round(92 * u))
-            top = self.plaque.bottom + round(22 * u)
+            top = self.plaque.bottom + round(22 * u) + self._port_words_height()
             if self.hosting and self.app.server is not None:   # the address as a link, to send a friend
                 from game.client.links import COPY_LINK, COPY_TIP, LINK_COPIED
                 link = self.share_link()
@@ -144,7 +151,7 @@ class LobbyScene(SessionScene):
     def _state(self) -> tuple:
         lobby = self.session.lobby
         return (self.choosing, self.seating, self.asked, self.lost, lobby.error, lobby.booked,
-                lobby.players_count, tuple(lobby.bots), bool(lobby.table))
+                lobby.players_count, tuple(lobby.bots), bool(lobby.table), self.port_words())
 
     def update(self, dt: float) -> None:
         if self._pump_lobby():
@@ -179,9 +186,30 @@ class LobbyScene(SessionScene):
                 app.stack.push(app.scene(name, *args))
 
     def share_link(self) -> str:
-        """The game link to the table this app hosts (``mor://address:port``)."""
-        from game.client.links import hosted_link
-        return hosted_link(self.addresses, self.app.server.address[1])
+        """The game link to the table this app hosts (``mor://address:port``): at the router's
+        outside address once it forwards the port, else at this computer's LAN address."""
+        from game.client.flow.port_opening import port_mapping, reachable_at
+        from game.client.links import make_link
+        return make_link(*reachable_at(port_mapping(self.app.server), self.addresses, self.app.server.address[1]))
+
+    def port_words(self) -> str | None:
+        """What the router did with the hosted port, in words (None: not hosting, or nothing to say)."""
+        if not self.hosting or self.app.server is None:
+            return None
+        from game.client.flow.port_opening import port_mapping, port_words
+        return port_words(port_mapping(self.app.server), self.addresses, self.app.server.address[1],
+                          asked=self.app.settings.open_port)
+
+    def _port_words_lines(self) -> tuple[list[str], int]:
+        words = self.port_words()
+        small = max(11, round(17 * self.unit))
+        if not words:
+            return [], small
+        return wrap(words, small, round(760 * self.unit), "italic"), small
+
+    def _port_words_height(self) -> int:
+        lines, small = self._port_words_lines()
+        return round(len(lines) * small * 1.15) + (round(24 * self.unit) if lines else 0)
 
     def copy_link(self) -> None:
         """The hosted game's link, to the clipboard (the button says so; or why it could not)."""
@@ -250,6 +278,11 @@ class LobbyScene(SessionScene):
                                                    self.plaque.y + round(14 * u) + k.get_height())))
             link = fonts.render(self.share_link(), max(10, round(16 * u)), SEPIA, "italic")   # the link to send
             surface.blit(link, link.get_rect(midtop=(self.plaque.centerx, self.plaque.bottom + round(2 * u))))
+            lines, small = self._port_words_lines()        # what the router did with the port
+            if lines:
+                status = port_mapping_state(self.app.server)
+                blit_lines(surface, lines, small, INK if status == "open" else OXBLOOD, w // 2,
+                           self.plaque.bottom + round(6 * u) + link.get_height(), "italic", align="center", leading=1.15)
         elif lobby.table:
             self._paint_table(surface, lobby.table)
         surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)

@@ -1,5 +1,5 @@
 """Settings: the nickname, the window, sound, turn confirmation, the computer's pace, the port
-hosting uses, and the player's key (a key pasted from another machine is checked, and kept by
+hosting uses and whether the router is asked to open it, and the player's key (a key pasted from another machine is checked, and kept by
 :func:`game.client.keys.take_key`); saved with :meth:`game.settings.Settings.save`."""
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pygame_gui
 
 from game.client.address import check_port
 from game.client.keys import KEY_FIELD_NOTE, KEY_LENGTH, check_key, current_key, take_key
+from game.client.port_words import SETTING, SETTING_NOTE
 from game.client.words import NICKNAME_MAX
 from game.settings import BOT_PACES
 
@@ -27,7 +28,8 @@ def size_label(size: tuple[int, int]) -> str:
 class SettingsScene(PaintedScene):
     """Nickname, window, sound, turn confirmation and server port; saved with ``Settings.save``."""
 
-    TOGGLES = (("fullscreen", "Full screen"), ("sound", "Sound"), ("confirm_end_turn", "Confirm end of turn"))
+    TOGGLES = (("fullscreen", "Full screen"), ("sound", "Sound"), ("confirm_end_turn", "Confirm end of turn"),
+               ("open_port", SETTING))
 
     def __init__(self, app) -> None:
         super().__init__(app)
@@ -35,7 +37,7 @@ class SettingsScene(PaintedScene):
         self.draft: dict[str, Any] = {
             "nickname": s.nickname, "window_size": tuple(s.window_size), "fullscreen": s.fullscreen,
             "sound": s.sound, "confirm_end_turn": s.confirm_end_turn, "server_port": str(s.server_port),
-            "bot_pace": s.bot_pace, "player_key": current_key(),
+            "bot_pace": s.bot_pace, "player_key": current_key(), "open_port": s.open_port,
         }
         self.kept_key = self.draft["player_key"]
         if not s.fullscreen:           # the window as it is now (e.g. started with --size WxH)
@@ -64,11 +66,11 @@ class SettingsScene(PaintedScene):
         self.sheet = pygame.Rect((w - sw) // 2, round(h * 0.2), sw, min(sh, h - round(h * 0.2) - round(40 * u)))
         label_x = self.sheet.x + round(50 * u)
         field_x = self.sheet.x + round(330 * u)
-        row_h, gap = round(44 * u), round(14 * u)
+        row_h, gap = round(42 * u), round(8 * u)
         y = self.sheet.y + round(30 * u)
         self.rows = {}
         order = ["nickname", "window_size", "fullscreen", "sound", "confirm_end_turn", "bot_pace", "server_port",
-                 "player_key"]
+                 "open_port", "player_key"]
         for key in order:
             self.rows[key] = pygame.Rect(label_x, y, field_x - label_x, row_h)
             field = pygame.Rect(field_x, y, round(250 * u), row_h)
@@ -106,7 +108,7 @@ class SettingsScene(PaintedScene):
         surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
         labels = {"nickname": "Nickname", "window_size": "Window size", "fullscreen": "Full screen",
                   "sound": "Sound", "confirm_end_turn": "Confirm end of turn", "server_port": "Server port",
-                  "bot_pace": "Computer's pace", "player_key": "Player key"}
+                  "bot_pace": "Computer's pace", "player_key": "Player key", "open_port": SETTING}
         size = max(12, round(24 * u))
         small = max(11, round(18 * u))
         for key, rect in self.rows.items():
@@ -120,7 +122,8 @@ class SettingsScene(PaintedScene):
                 note = {"nickname": "How others see you", "server_port": "Used when you host",
                         "confirm_end_turn": "Ask before passing the turn", "fullscreen": "Applied when you save",
                         "sound": "A chime on your turn", "window_size": "Applied when you save",
-                        "bot_pace": "How quickly computer players' moves follow each other"}.get(key)
+                        "bot_pace": "How quickly computer players' moves follow each other",
+                        "open_port": SETTING_NOTE}.get(key)
                 colour = FADED
             if note:
                 x = rect.right + round(270 * u)
@@ -208,6 +211,7 @@ class SettingsScene(PaintedScene):
         s.confirm_end_turn = bool(self.draft["confirm_end_turn"])
         s.server_port = int(str(self.draft["server_port"]).strip())
         s.bot_pace = self.draft["bot_pace"]
+        s.open_port = bool(self.draft["open_port"])
         s.problem = None
         s.save()
         if s.problem:

@@ -85,6 +85,8 @@ class TextClient(Network, Watches):
         self._asked: str | None = None                    # what the seat being asked for is, in words
         self._back_to_kept = False                         # the player chose to go back to a kept seat
         self._from_tables: tuple[str, int] | None = None  # the seat was asked from a server's tables
+        self._port_said: str | None = None   # what was last said of the hosted port at the router
+        self._lan: list[str] = []            # this computer's LAN addresses, when it hosts
         self._playing: list = []                          # the games being played there, to watch
         self.watching: Any = None                         # a watch being asked for (game.client.watching.Watching)
         self.reader: WatchReader | None = None            # a table being watched
@@ -116,6 +118,7 @@ class TextClient(Network, Watches):
 
     def tick(self) -> None:
         """What arrived from the game (or the network's list of tables), said."""
+        self.follow_port()
         if self.shell is not None:
             self.shell.follow()
             if self.shell.left:

@@ -50,6 +50,8 @@ class Network:
     _back_to_kept: bool
     _from_tables: tuple[str, int] | None
     _playing: list
+    _port_said: str | None
+    _lan: list[str]
 
     if TYPE_CHECKING:      # the watching part's (game.text.watch.Watches)
         def watch_from(self, host: str, port: int, tables: list, words: list[str]) -> bool: ...
@@ -132,7 +134,8 @@ class Network:
         port = self.settings.server_port if port is None else port
         data = server_folder(self.data_dir)
         try:
-            self.server = start_hosting(self.config, port, self.data_dir, self.nickname, self.pace)
+            self.server = start_hosting(self.config, port, self.data_dir, self.nickname, self.pace,
+                                        open_port=self.settings.open_port, on_port=lambda _status: self._wake())
         except OSError as e:
             # a port refused is often another program's (another game's): another one, asked here
             self.say(describe_bind_error(e, port, data, remedy="Say another port to host on (1024 to 65535), "
@@ -141,9 +144,27 @@ class Network:
                 self.question = self._host_port_answer
             return
         port = self.server.address[1]
-        where = ", ".join(f"{a}:{port}" for a in lan_addresses()) or f"this computer, port {port}"
+        self._port_said = None
+        self._lan = lan_addresses()
+        where = ", ".join(f"{a}:{port}" for a in self._lan) or f"this computer, port {port}"
         self.say(f"Your table is open on this network; friends join it at {where}, or find it in their list.")
         self._join_own_table(port)
+
+    def _wake(self) -> None:
+        if self.wake is not None:
+            self.wake()
+
+    def follow_port(self) -> None:
+        """What the router did with the hosted port, said when it changes (and what the host can
+        do when friends on the internet cannot join)."""
+        if self.server is None:
+            return
+        from game.client.flow.port_opening import port_mapping, port_words
+        words = port_words(port_mapping(self.server), self._lan, self.server.address[1],
+                           asked=self.settings.open_port)
+        if words and words != self._port_said:
+            self._port_said = words
+            self.say(words)
 
     def _host_port_answer(self, text: str) -> None:
         if not text:

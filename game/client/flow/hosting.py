@@ -17,7 +17,10 @@ from ..words import joined
 from .questions import Answer, Question
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from game.netcode.server import Server
+    from game.portmap import Status
 
 __all__ = ["QUIT_TITLE", "end_kept_hosted_game", "host_question", "join_own_table", "leaving_question", "people_at",
            "quitting_question", "server_folder", "start_hosting"]
@@ -57,15 +60,22 @@ def end_kept_hosted_game(data_dir: Path, me: str) -> str | None:
     return None
 
 
-def start_hosting(config: GameConfig, port: int, data_dir: Path, nickname: str, bot_delay: float) -> "Server":
+def start_hosting(config: GameConfig, port: int, data_dir: Path, nickname: str, bot_delay: float,
+                  open_port: bool = False, on_port: "Callable[[Status], None] | None" = None) -> "Server":
     """The game server of ``nickname``'s table, started in this process on ``port`` (0: any free
     one) and announced on the network; it brings back the hosted games kept in ``data_dir``.
+    ``open_port`` (the Settings switch): the router is asked to forward the port while the server
+    runs (:mod:`.port_opening`; ``on_port`` told of each change, from another thread).
 
     :raises OSError: the port is taken, or the folder is another server's.
     """
     folder = server_folder(data_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    return host_server(config, port, folder, nickname, bot_delay)
+    server = host_server(config, port, folder, nickname, bot_delay)
+    if open_port:
+        from .port_opening import open_port as ask_router
+        ask_router(server, folder, on_port)
+    return server
 
 
 def join_own_table(port: int, nickname: str, config: GameConfig, connect_timeout: float = 3.0,

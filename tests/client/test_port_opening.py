@@ -1,0 +1,51 @@
+"""Hosting asks the router to open the port (the one app flow owns it, not the scenes): the
+Settings switch on, the port forwarded while the server runs and removed when it stops; the link
+to send takes the outside address once the router forwards the port; the switch off, the router
+is never asked and the host page says how to do it by hand."""
+from __future__ import annotations
+
+import time
+
+import pytest
+from support.router import OUTSIDE, StandInRouter
+
+from game.client import port_words as W
+from game.client.flow.hosting import start_hosting
+from game.client.flow.port_opening import port_mapping, port_words, reachable_at
+from game.portmap import State
+from game.rules.components import default_config
+
+pytestmark = pytest.mark.timeout(30)
+
+
+def test_hosting_opens_the_port_and_stopping_closes_it(tmp_path, monkeypatch):
+    told = []
+    with StandInRouter(natpmp=False) as router:
+        monkeypatch.setenv("MOR_ROUTER", router.env())
+        server = start_hosting(default_config(), 0, tmp_path / "data", "Ada", 0.3, open_port=True, on_port=told.append)
+        try:
+            port = server.address[1]
+            assert reachable_at(port_mapping(server), ["192.168.1.20"], port) in (("192.168.1.20", port),
+                                                                                   (OUTSIDE, port))
+            router.wait_for(lambda: port_mapping(server).state is State.OPEN, "the port forwarded", timeout=5)
+            assert reachable_at(port_mapping(server), ["192.168.1.20"], port) == (OUTSIDE, port)
+            assert [(m.outside, m.inside) for m in router.mappings()] == [(port, port)]
+            assert told[-1].state is State.OPEN
+        finally:
+            server.stop()
+        router.wait_for(lambda: router.mappings() == [], "the mapping removed when hosting stopped", timeout=3)
+        assert port_mapping(server).state is State.CLOSED and told[-1].state is State.CLOSED
+
+
+def test_with_the_switch_off_no_router_is_asked(tmp_path, monkeypatch):
+    with StandInRouter() as router:
+        monkeypatch.setenv("MOR_ROUTER", router.env())
+        server = start_hosting(default_config(), 0, tmp_path / "data", "Ada", 0.3, open_port=False)
+        try:
+            port = server.address[1]
+            time.sleep(0.3)
+            assert port_mapping(server) is None and router.requests == []
+            assert reachable_at(None, ["192.168.1.20"], port) == ("192.168.1.20", port)
+            assert port_words(None, ["192.168.1.20"], port, asked=False) == W.OFF.format(port=port, lan="192.168.1.20")
+        finally:
+            server.stop()
