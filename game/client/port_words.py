@@ -1,28 +1,57 @@
 """What the host's page says about the port the router was asked to open (the window's waiting
-room and the text client say the same): friends on the internet join at this address, or why
-they cannot and what the host can do about it. See :mod:`game.portmap` and docs/hosting.md."""
+room and the text client say the same, :func:`port_words`): friends on the internet join at this
+address, or why they cannot and what the host can do about it. See :mod:`game.portmap` and
+docs/hosting.md."""
 from __future__ import annotations
 
-__all__ = ["ASKING", "CLOSED_WORDS", "GARBAGE", "NO_ROUTER", "OFF", "OPEN", "PRIVATE", "REFUSED", "SETTING",
-           "SETTING_NOTE", "TIMED_OUT"]
+from game.i18n import N_, _
+from game.portmap import State, Status
 
-ASKING = "Asking your router to open port {port} to the internet\u2026"
-OPEN = "Friends on the internet can join at {where} (your router forwards it here, by {via})."
-BY_HAND = ("Friends on this network can join. For friends on the internet, forward TCP port {port} to this "
-           "computer ({lan}) in your router\u2019s settings, or host on a network whose router does it.")
-NO_ROUTER = "No router answered when asked to open port {port}. " + BY_HAND
+from .address import hostport
+
+__all__ = ["ASKING", "GARBAGE", "NO_ROUTER", "OFF", "OPEN", "PRIVATE", "REFUSED", "SETTING", "SETTING_NOTE",
+           "TIMED_OUT", "port_words"]
+
+ASKING = N_("Asking your router to open port {port} to the internet\u2026")
+OPEN = N_("Friends on the internet can join at {where} (your router forwards it here, by {via}).")
+NO_ROUTER = N_("No router answered when asked to open port {port}. Friends on this network can join. For friends "
+               "on the internet, forward TCP port {port} to this computer ({lan}) in your router\u2019s settings, "
+               "or host on a network whose router does it.")
 """Neither UPnP nor NAT-PMP answered: the router does not offer them, or has them turned off."""
-TIMED_OUT = "Your router was found but stopped answering when asked to open port {port}. " + BY_HAND
-REFUSED = ("Your router refused to open port {port} ({detail}): its UPnP or NAT-PMP setting may be off. "
-           "Turn it on in the router\u2019s settings, or forward TCP port {port} to this computer ({lan}) by hand. "
-           "Friends on this network can join meanwhile.")
-GARBAGE = "Your router answered in a way the game cannot read when asked to open port {port}. " + BY_HAND
-PRIVATE = ("Your router\u2019s own outside address ({outside}) is private: your internet provider shares one "
-           "address among many homes (a carrier\u2019s NAT), so only this network can join. To play across the "
-           "internet, ask your provider for a public address, or let a friend whose router has one host.")
-OFF = ("Opening the port by itself is off (Settings). Friends on this network can join; for the internet, "
-       "forward TCP port {port} to this computer ({lan}) in your router\u2019s settings.")
-CLOSED_WORDS = "The port your router opened is closed again."
+TIMED_OUT = N_("Your router was found but stopped answering when asked to open port {port}. Friends on this "
+               "network can join. For friends on the internet, forward TCP port {port} to this computer ({lan}) "
+               "in your router\u2019s settings, or restart the router and host again.")
+REFUSED = N_("Your router refused to open port {port} ({detail}): its UPnP or NAT-PMP setting may be off. Turn "
+             "it on in the router\u2019s settings, or forward TCP port {port} to this computer ({lan}) by hand. "
+             "Friends on this network can join meanwhile.")
+GARBAGE = N_("Your router answered in a way the game cannot read when asked to open port {port}. Friends on this "
+             "network can join. For friends on the internet, forward TCP port {port} to this computer ({lan}) "
+             "in your router\u2019s settings.")
+PRIVATE = N_("Your router\u2019s own outside address ({outside}) is private: your internet provider shares one "
+             "address among many homes (a carrier\u2019s NAT), so only this network can join. To play across the "
+             "internet, ask your provider for a public address, or let a friend whose router has one host.")
+OFF = N_("Opening the port by itself is off (Settings). Friends on this network can join; for the internet, "
+         "forward TCP port {port} to this computer ({lan}) in your router\u2019s settings.")
 
-SETTING = "Open the port by itself"
-SETTING_NOTE = "While you host, your router forwards the port to friends on the internet"
+SETTING = N_("Open the port by itself")
+SETTING_NOTE = N_("While you host, your router forwards the port to friends on the internet")
+
+
+def port_words(status: Status | None, lan: list[str], port: int, asked: bool = True) -> str | None:
+    """The host page's sentence about the hosted ``port`` (None: nothing to say: no router asked,
+    as in the tests, or the mapping closed). ``lan``: this computer's LAN addresses; ``asked``:
+    the Settings switch was on."""
+    here = lan[0] if lan else _("this computer")
+    if status is None:
+        return None if asked else _(OFF).format(port=port, lan=here)
+    s = status.state
+    if s is State.ASKING:
+        return _(ASKING).format(port=port)
+    if s is State.OPEN:
+        return _(OPEN).format(where=hostport(status.outside, status.outside_port), via=status.via)
+    if s is State.PRIVATE:
+        return _(PRIVATE).format(outside=status.outside or _("none"))
+    if s is State.REFUSED:
+        return _(REFUSED).format(port=port, lan=here, detail=status.detail or _("no reason given"))
+    words = {State.NO_ROUTER: NO_ROUTER, State.TIMED_OUT: TIMED_OUT, State.GARBAGE: GARBAGE}.get(s)
+    return _(words).format(port=port, lan=here) if words else None

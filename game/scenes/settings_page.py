@@ -12,6 +12,7 @@ import pygame_gui
 from game.client.address import check_port
 from game.client.keys import KEY_FIELD_NOTE, KEY_LENGTH, check_key, current_key, take_key
 from game.client.port_words import SETTING, SETTING_NOTE
+from game.i18n import _
 from game.client.words import NICKNAME_MAX
 from game.settings import BOT_PACES
 
@@ -108,7 +109,7 @@ class SettingsScene(PaintedScene):
         surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
         labels = {"nickname": "Nickname", "window_size": "Window size", "fullscreen": "Full screen",
                   "sound": "Sound", "confirm_end_turn": "Confirm end of turn", "server_port": "Server port",
-                  "bot_pace": "Computer's pace", "player_key": "Player key", "open_port": SETTING}
+                  "bot_pace": "Computer's pace", "player_key": "Player key", "open_port": _(SETTING)}
         size = max(12, round(24 * u))
         small = max(11, round(18 * u))
         for key, rect in self.rows.items():
@@ -123,7 +124,7 @@ class SettingsScene(PaintedScene):
                         "confirm_end_turn": "Ask before passing the turn", "fullscreen": "Applied when you save",
                         "sound": "A chime on your turn", "window_size": "Applied when you save",
                         "bot_pace": "How quickly computer players' moves follow each other",
-                        "open_port": SETTING_NOTE}.get(key)
+                        "open_port": _(SETTING_NOTE)}.get(key)
                 colour = FADED
             if note:
                 x = rect.right + round(270 * u)

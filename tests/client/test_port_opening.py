@@ -33,8 +33,8 @@ def test_hosting_opens_the_port_and_stopping_closes_it(tmp_path, monkeypatch):
             assert told[-1].state is State.OPEN
         finally:
             server.stop()
-        router.wait_for(lambda: router.mappings() == [], "the mapping removed when hosting stopped", timeout=3)
-        assert port_mapping(server).state is State.CLOSED and told[-1].state is State.CLOSED
+        router.wait_for(lambda: port_mapping(server).state is State.CLOSED, "the mapping closed", timeout=3)
+        assert router.mappings() == [] and told[-1].state is State.CLOSED
 
 
 def test_with_the_switch_off_no_router_is_asked(tmp_path, monkeypatch):

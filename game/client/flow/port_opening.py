@@ -1,7 +1,7 @@
 """The hosted game's port asked of the router while this app hosts (:mod:`game.portmap`), for
 every front end: started with the server when Settings allow it, ended with it (the mapper sees
 the server stop, and the app's exit waits a moment for the mapping's removal), and said in the
-host page's words (:mod:`game.client.port_words`); the link to send uses the outside address
+host page's words (:func:`game.client.port_words.port_words`); the link to send uses the outside address
 once the router forwards the port.
 
 The mapping of each server hosted is found again by the server (:func:`port_mapping`), so that
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable
 
 from game.portmap import PortMapper, State, Status, router_from_env
 
-from .. import port_words as W
+from ..port_words import port_words
 
 if TYPE_CHECKING:
     from game.netcode.server import Server
@@ -47,26 +47,6 @@ def port_mapping(server: "Server | None") -> Status | None:
     """How the port of ``server`` stands at the router (None: nobody was asked)."""
     mapper = _mappers.get(server) if server is not None else None
     return mapper.status if mapper is not None else None
-
-
-def port_words(status: Status | None, lan: list[str], port: int, asked: bool = True) -> str | None:
-    """The host page's sentence about the port (None: nothing to say: no router asked, as in the
-    tests, or the mapping closed). ``asked``: the Settings switch was on."""
-    here = lan[0] if lan else "this computer"
-    if status is None:
-        return None if asked else W.OFF.format(port=port, lan=here)
-    s = status.state
-    if s is State.ASKING:
-        return W.ASKING.format(port=port)
-    if s is State.OPEN:
-        from ..address import hostport
-        return W.OPEN.format(where=hostport(status.outside, status.outside_port), via=status.via)
-    if s is State.PRIVATE:
-        return W.PRIVATE.format(outside=status.outside or "none")
-    if s is State.REFUSED:
-        return W.REFUSED.format(port=port, lan=here, detail=status.detail or "no reason given")
-    words = {State.NO_ROUTER: W.NO_ROUTER, State.TIMED_OUT: W.TIMED_OUT, State.GARBAGE: W.GARBAGE}.get(s)
-    return words.format(port=port, lan=here) if words else None
 
 
 def reachable_at(status: Status | None, lan: list[str], port: int) -> tuple[str, int]:
