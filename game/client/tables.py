@@ -47,6 +47,13 @@ class OpenTable:
     bots: tuple[str, ...]
     private: bool
     seated: tuple[tuple[str, int | None], ...] = ()   # the people seated and their ratings (None: no key)
+    move_time: int | None = None     # seconds a move at a turn-based table (None: real-time)
+
+    @property
+    def pace_words(self) -> str:
+        """"1 day a move" at a turn-based table, "" at a real-time one."""
+        from .my_games_words import move_time_words
+        return move_time_words(self.move_time) if self.move_time else ""
 
     @property
     def rated(self) -> bool:
@@ -122,9 +129,10 @@ class TableList:
             try:
                 seated = tuple((str(p["name"]), p["rating"] if type(p.get("rating")) is int else None)
                                for p in t.get("seated") or () if isinstance(p, dict))
+                move = t.get("moveTime")
                 rows.append(OpenTable(str(t["name"]), str(t.get("host") or ""), int(t["players"]),
                                       int(t["taken"]), int(t["free"]), tuple(str(b) for b in t.get("bots") or ()),
-                                      bool(t.get("private")), seated))
+                                      bool(t.get("private")), seated, move if type(move) is int else None))
             except (KeyError, TypeError, ValueError):
                 continue
         queue = m.get("queue") if isinstance(m.get("queue"), dict) else {}
@@ -226,11 +234,13 @@ CONNECT_TIMEOUT = 5.0
 def join(host: str, port: int, nickname: str, *, name: str | None = None, code: str | None = None,
          create: str | None = None, players: int = 2, private: bool = False, bots: tuple[str, ...] = (),
          bot_pace: float | None = None, connect_timeout: float | None = None, token_file: Path | None = None,
-         tls_port: int | None = None) -> RemoteMatch:
+         tls_port: int | None = None, move_time: int | None = None, game: int | None = None) -> RemoteMatch:
     """Connect to the server at ``host:port`` as ``nickname`` and ask for a seat: at the public
     table ``name``, at the table of invite ``code``, at a new table ``create`` (``players`` seats,
     ``private`` or not, ``bots`` levels in some of them, ``bot_pace`` seconds between their moves),
-    or, with none of these, in the Quick game's queue. ``tls_port``: where the server is known to
+    or, with none of these, in the Quick game's queue. ``move_time``: the new table is turn-based,
+    that many seconds a move. ``game``: the seat of the player's key in that game (My games,
+    :mod:`.my_games`). ``tls_port``: where the server is known to
     speak TLS (its LAN announcement, or :attr:`TableList.tls_port`): the seat is asked there
     straight away, not on the plain port first. Blocks while connecting (call it off the frame
     loop). The server's answer comes through the match (:class:`~game.client.session.GameSession`).
@@ -243,7 +253,7 @@ def join(host: str, port: int, nickname: str, *, name: str | None = None, code: 
     table = None
     if create is not None:
         table = TableChoice(create=create, players_count=players, private=private, bots=tuple(bots),
-                            bot_pace=bot_pace if bots else None)
+                            bot_pace=bot_pace if bots else None, move_time=move_time)
     elif code is not None:
         table = TableChoice(code=code)
     elif name is not None:
@@ -251,7 +261,7 @@ def join(host: str, port: int, nickname: str, *, name: str | None = None, code: 
     if connect_timeout is None:
         connect_timeout = CONNECT_TIMEOUT
     return RemoteMatch(host, port, nickname, connect_timeout=connect_timeout, table=table, tls_port=tls_port,
-                       **({"token_file": token_file} if token_file is not None else {}))
+                       game=game, **({"token_file": token_file} if token_file is not None else {}))
 
 
 class Seating:

@@ -87,7 +87,7 @@ class RemoteMatch(Match):
                  retry_delays: tuple[float, ...] = (0.5, 1, 2, 3, 5, 5, 10, 10, 15, 30),
                  heartbeat_interval: float = 10.0, token_file: Path | None = None, remember: bool = True,
                  table: "TableChoice | None" = None, tls_port: int | None = None,
-                 seat_key: str | None = None) -> None:
+                 seat_key: str | None = None, game: int | None = None) -> None:
         direct_tls = host.startswith(TLS_SCHEME)
         if direct_tls:
             host = host[len(TLS_SCHEME):]
@@ -128,7 +128,8 @@ class RemoteMatch(Match):
         # a saved token takes back our seat in a game still running there (e.g. after a crash)
         # (``table``: where to sit on our server, a table by name or code or a new one; without
         # it, the waiting list; a seat still running there is taken back whatever it says)
-        self.conn.send(ReqJoin(nickname, self.token or "", table, self.player_key))
+        # (``game``: the seat of the player's key in that game, e.g. from My games: game/client/my_games.py)
+        self.conn.send(ReqJoin(nickname, self.token or "", table, self.player_key, game))
 
     @property
     def player_key(self) -> str | None:

@@ -29,6 +29,7 @@ from game.client.words import validate_nickname
 from game.settings import BOT_PACES, Settings, data_dir
 
 from .describe import spoken
+from .my_games import MyGamesText
 from .network import Network
 from .play import GameShell
 from .replay_reader import WORDS as REPLAY_WORDS
@@ -60,7 +61,7 @@ class Options:
     """A game link opened from the command line (``mor-text mor://HOST:PORT``): joined at once."""
 
 
-class TextClient(Network, Watches):
+class TextClient(Network, Watches, MyGamesText):
     """The menu, and the game once one is open (see the module docstring)."""
 
     def __init__(self, say: Say, options: Options | None = None, wake: Callable[[], None] | None = None) -> None:
@@ -110,6 +111,7 @@ class TextClient(Network, Watches):
     # ------------------------------------------------------------------ the loop's two calls
     def start(self) -> None:
         self.say("Masters of Renaissance, in words. Type help at any time; a number chooses from a list.")
+        self.start_turn_news()
         if self.options.link is not None:   # the Join step, with the link's address (and code) given
             self.say(f"Opening the link {self.options.link}.")
             self.join_address(str(self.options.link))
@@ -119,6 +121,7 @@ class TextClient(Network, Watches):
     def tick(self) -> None:
         """What arrived from the game (or the network's list of tables), said."""
         self.follow_port()
+        self.follow_turn_news()
         if self.shell is not None:
             self.shell.follow()
             if self.shell.left:
@@ -179,6 +182,7 @@ class TextClient(Network, Watches):
         return ["help", "menu", "quit", *(str(i + 1) for i in range(len(self.choices)))]
 
     def close(self) -> None:
+        self.stop_turn_news()
         if self.shell is not None:
             self.shell.close()
             self.shell.session.close()

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("mor.text")
 
 
+TURN_WORDS = {"hourly": 3600, "daily": 86400, "3days": 259200}
+"""What the ``new`` command takes last for a turn-based table: its time a move (seconds)."""
+
 class Network:
     """Hosting, joining and the seats at servers, for :class:`~game.text.client.TextClient`."""
 
@@ -225,6 +228,9 @@ class Network:
         if word.split()[0] == "ratings":
             self.show_ratings(text.split(None, 1)[1] if len(text.split()) > 1 else "")
             return
+        if word.split()[0] == "games" and len(text.split()) > 1:
+            self._my_games_at(text.split(None, 1)[1])
+            return
         self._stop_browser()
         self.join_address(text)
 
@@ -252,6 +258,18 @@ class Network:
         else:
             say_ratings(self.say, host, port, self.data_dir)
         self.question = self._join_answer
+
+    def _my_games_at(self, address: str) -> None:
+        """``games ADDRESS``: the player's games at that server (:mod:`.my_games`)."""
+        from game.client.address import parse_address
+        try:
+            host, port = parse_address(address, GAME_PORT)
+        except ValueError as e:
+            self.say(f"{e} (Say games and the server's address.)")
+            self.question = self._join_answer
+            return
+        self._stop_browser()
+        self.show_my_games(host, port)   # type: ignore[attr-defined]
 
     # a server's tables ----------------------------------------------------------------
     def show_tables(self, address: str) -> None:
@@ -292,7 +310,8 @@ class Network:
                 host_words = f", opened by {t.host}" if t.host else ""
                 private = " Private: it needs its invite code." if t.private else ""
                 seated = f" ({t.seated_words})" if t.rated else ""
-                self.say(f"{i + 1}. {t.name}{host_words}: {t.seats_words}{seated}.{private}")
+                pace = f", turn-based: {t.pace_words}" if t.move_time else ""
+                self.say(f"{i + 1}. {t.name}{host_words}: {t.seats_words}{seated}{pace}.{private}")
         self._playing = list(listing.playing)
         if listing.playing:
             self.say("Games being played, to watch (say watch and a number):")
@@ -301,7 +320,8 @@ class Network:
         queue = (f"{listing.waiting} waiting" + (f" for a game of {listing.queue_count}" if listing.queue_count else "")
                  if listing.waiting else "nobody waiting yet")
         self.say(("Say a number to sit at a table, " if listing.tables else "Say ")
-                 + "new and a name to open one (new Ada's game 3 private: 3 seats, by invite code), "
+                 + "new and a name to open one (new Ada's game 3 private: 3 seats, by invite code; "
+                 "add daily, hourly or 3days for a turn-based table), games for your games here, "
                  f"code and an invite code for a private table, quick for the Quick game ({queue}), "
                  "watch and a number, a name or an invite code to watch a table, ratings for the leaderboard, "
                  "tables to look again, or menu.")
@@ -323,6 +343,8 @@ class Network:
         elif word == "ratings":
             say_ratings(self.say, host, port, self.data_dir, self._tables_tls)
             again()
+        elif word == "games":
+            self.show_my_games(host, port, self._tables_tls)   # type: ignore[attr-defined]
         elif word == "quick":
             self.seat(host, port, tls_port=self._tables_tls, from_tables=True)
         elif word == "code" and len(words) > 1:
@@ -332,7 +354,10 @@ class Network:
                 again()
         elif word == "new" and len(words) > 1:
             rest = words[1:]
-            private = rest[-1].lower() == "private"
+            move_time = TURN_WORDS.get(rest[-1].lower())    # a turn-based table: its time a move
+            if move_time is not None:
+                rest = rest[:-1]
+            private = bool(rest) and rest[-1].lower() == "private"
             if private:
                 rest = rest[:-1]
             seats = 2
@@ -342,13 +367,20 @@ class Network:
                 self.say("Say new, the table's name, its seats (2 to 4) and private if you like: new Ada's game 3.")
                 again()
                 return
-            self.seat(host, port, create=" ".join(rest), players=seats, private=private, tls_port=self._tables_tls)
+            if move_time is not None:
+                from game.client.my_games import remember_server
+                remember_server(self.data_dir, host, port)   # its turns are announced while the client runs
+            self.seat(host, port, create=" ".join(rest), players=seats, private=private, tls_port=self._tables_tls,
+                      **({"move_time": move_time} if move_time is not None else {}))
         elif word.isdigit() and 1 <= int(word) <= len(tables):
             t = tables[int(word) - 1]
             if t.private:
                 self.say(f"{t.name} is private: say code and its invite code (its host has it).")
                 again()
                 return
+            if t.move_time:
+                from game.client.my_games import remember_server
+                remember_server(self.data_dir, host, port)
             self.seat(host, port, name=t.name, tls_port=self._tables_tls)
         else:
             self.say("Say a table's number, new and a name, code and an invite code, quick, watch and a table, "
