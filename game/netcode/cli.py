@@ -107,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
                           f"as far as it may)")
     lim.add_argument("--max-per-address", type=_count, default=d.max_per_address, metavar="N",
                      help=f"connections at once from one IP address (an IPv6 /64) (default {d.max_per_address})")
+    lim.add_argument("--max-per-network", type=_count, default=d.max_per_network, metavar="N",
+                     help=f"connections at once from one IPv6 network (a /48: a home line is often given a /56 "
+                          f"of 256 /64s) (default {d.max_per_network})")
     lim.add_argument("--join-time", type=_seconds, default=d.join_time, metavar="SECONDS",
                      help=f"seconds a new connection has to send its nickname (ReqJoin) (default {d.join_time:g})")
     lim.add_argument("--lobby-time", type=_seconds, default=d.lobby_time, metavar="SECONDS",
@@ -207,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
                             announce=args.announce, announce_name=args.name.strip(),
                             tls_cert=args.tls_cert, tls_key=args.tls_key, tls_port=args.tls_port,
                             max_connections=args.max_connections, max_per_address=args.max_per_address,
+                            max_per_network=args.max_per_network,
                             join_time=args.join_time, lobby_time=args.lobby_time, head_time=args.head_time,
                             line_rate=args.line_rate, tls_handshake_rate=args.tls_handshake_rate,
                             max_output=args.max_output,

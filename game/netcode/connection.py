@@ -49,7 +49,7 @@ class Session:
     __slots__ = ("server", "sock", "fd", "addr", "number", "nickname", "token", "room", "left",
                  "announced", "line_reader", "out", "dirty", "writing", "closed", "goodbye",
                  "hangup", "last_input", "pinged", "extensions", "chat_times", "tls", "handshake",
-                 "ip", "opened", "since", "pending", "pending_at", "allowance", "allowance_at", "throttled",
+                 "ip", "net", "opened", "since", "pending", "pending_at", "allowance", "allowance_at", "throttled",
                  "table", "tls_turn", "watching", "__weakref__")
 
     def __init__(self, server: Any, sock: socket.socket, addr: Any, number: int) -> None:
@@ -79,6 +79,7 @@ class Session:
         self.handshake = self.tls     # its TLS handshake is not over: nothing is read or sent yet
         self.tls_turn = 0             # its handshake: 0 not begun, 1 waits its turn (tls_handshake_rate), 2 begun
         self.ip = address_key(addr)   # whom the per-address limits count it for
+        self.net = network_key(addr)  # the IPv6 site it comes from (max_per_network), None for IPv4
         self.opened = self.last_input
         self.since = self.last_input  # since when it has been outside a game in progress
         self.pending: list[bytes | Any] = []   # lines read and not answered yet (its turn ended)
@@ -135,6 +136,25 @@ class Session:
         """Close the connection from any thread (idempotent, never blocks); the loop then runs the
         player's quit routine."""
         self.server._call_soon(self.server._close, self)
+
+
+NETWORK_PREFIX = 48
+"""The IPv6 network counted as one site by ``max_per_network``: a home line is often given a /56
+(256 /64s) and an office a /48; each of its /64s is an address of its own to the other limits."""
+
+
+def network_key(addr: Any) -> str | None:
+    """The IPv6 site a connection from ``addr`` comes from (its /48), or None (IPv4: an address
+    is already scarce there)."""
+    host = addr[0] if isinstance(addr, tuple) and addr else str(addr)
+    if ":" not in host or (host.startswith("::ffff:") and "." in host):
+        return None
+    try:
+        import ipaddress
+        net = ipaddress.IPv6Network(f"{host.split('%')[0]}/{NETWORK_PREFIX}", strict=False)
+        return f"{net.network_address}/{NETWORK_PREFIX}"
+    except ValueError:
+        return None
 
 
 def address_key(addr: Any) -> str:

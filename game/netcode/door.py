@@ -20,7 +20,7 @@ import weakref
 from typing import Any
 
 from .server_messages import err_protocol, req_welcome
-from .connection import LINE_BURST, REFUSAL_LOG_INTERVAL, Session, address_key
+from .connection import LINE_BURST, REFUSAL_LOG_INTERVAL, Session, address_key, network_key
 from .event_log import EventLog
 from .framing import encode
 from .poller import Poller
@@ -40,7 +40,9 @@ ACCEPT_PAUSE = 0.1
 
 SERVER_FULL = "The server is full: try again later."
 TOO_MANY_CONNECTIONS = "Too many connections from your address (at most {}): close one and try again."
-REFUSALS = {"full": "(server full)", "address": "(too many from one address)"}
+TOO_MANY_FROM_NETWORK = ("Too many connections from your network (at most {}): close one and try again.")
+REFUSALS = {"full": "(server full)", "address": "(too many from one address)",
+            "network": "(too many from one IPv6 network)"}
 
 _IN = Poller.IN
 
@@ -63,6 +65,7 @@ class Door:
         self._accept_failing = False
         self._numbers = 0
         self.per_address: dict[str, int] = {}   # address key -> its connections now
+        self.per_network: dict[str, int] = {}   # IPv6 site (network key) -> its connections now
         self.max_connections = options.max_connections   # lowered to fit the descriptor limit
         self.refused: dict[str, int] = {}  # why -> connections refused at the door since the last log line
         self._refused_logged = 0.0
@@ -166,6 +169,10 @@ class Door:
         if o.max_per_address and here >= o.max_per_address:
             self._refuse(conn, "address", TOO_MANY_CONNECTIONS.format(o.max_per_address), tls)
             return
+        net = network_key(addr)
+        if net is not None and o.max_per_network and self.per_network.get(net, 0) >= o.max_per_network:
+            self._refuse(conn, "network", TOO_MANY_FROM_NETWORK.format(o.max_per_network), tls)
+            return
         conn.setblocking(False)
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         if tls:
@@ -179,6 +186,8 @@ class Door:
         self._conns[s.fd] = s
         self.sessions.add(s)
         self.per_address[key] = here + 1
+        if net is not None:
+            self.per_network[net] = self.per_network.get(net, 0) + 1
         self.clocks.add(s, s.opened + min((t for t in (o.heartbeat, o.join_time, o.lobby_time) if t > 0), default=1.0))
         log.debug("connection %d from %s%s", s.number, addr, " (TLS)" if tls else "")
         if tls:

@@ -578,6 +578,12 @@ class Transport(Door):
                 self.per_address[s.ip] = left
             else:
                 self.per_address.pop(s.ip, None)
+            if s.net is not None:
+                left = self.per_network.get(s.net, 0) - 1
+                if left > 0:
+                    self.per_network[s.net] = left
+                else:
+                    self.per_network.pop(s.net, None)
         try:
             s.sock.shutdown(socket.SHUT_RDWR)
         except OSError:

@@ -206,6 +206,43 @@ class TestConnections:
         assert key(("fe80::1%eth0", 5, 0, 2)) == "fe80::/64"
         assert key(("::ffff:192.0.2.7", 5, 0, 0)) == key(("192.0.2.7", 5)) == "192.0.2.7"   # IPv4 on a dual stack
 
+    @pytest.mark.timeout(30)
+    def test_one_home_line_of_ipv6_cannot_fill_the_server(self, make_server, peers):
+        """Issue 28, finding 6: a home line's /56 is 256 /64s, each an address of its own to
+        ``max_per_address``: 130 of them filled the server and 17 of 18 newcomers read "The server
+        is full". Connections from one /48 are counted together (``max_per_network``). The loopback
+        has no such addresses: the server is handed accepted sockets as if they came from them."""
+        srv = make_server(max_per_address=4, max_per_network=12, max_connections=40)
+        lst = socket.create_server(("127.0.0.1", 0))
+        ours = []
+
+        def arrive(host: str) -> None:     # a connection from ``host`` reaches the server's door
+            c = socket.create_connection(lst.getsockname())
+            conn, _ = lst.accept()
+            ours.append(c)
+            srv._call_soon(srv._open_session, conn, (host, 40000 + len(ours), 0, 0))
+
+        try:
+            for net in range(10):          # ten /64s of one /56, four connections each
+                for i in range(4):
+                    arrive(f"2001:db8:aa:{net:x}::{i + 1}")
+            refused = ours[-1]                                  # (the last handed over: all are in)
+            refused.settimeout(TIMEOUT)
+            assert b"Too many connections from your network (at most 12)" in refused.recv(4096)
+            assert srv.per_network == {"2001:db8:aa::/48": 12}
+            assert len(srv.sessions) == 12                      # the server is far from full
+            arrive("2001:db8:bb::1")                            # another site is let in
+            wait_until(lambda: srv.per_network.get("2001:db8:bb::/48") == 1)
+            for i in range(5):                                  # and so are newcomers on IPv4
+                peers(srv.address, source=f"127.0.0.{9 + i}").welcome().probe()
+            for c in ours[:4]:
+                c.close()                                       # a place freed on the line is a place taken
+            wait_until(lambda: srv.per_network.get("2001:db8:aa::/48") == 8)
+        finally:
+            for c in ours:
+                c.close()
+            lst.close()
+
     def test_the_server_raises_its_descriptor_limit_and_keeps_headroom(self, make_server):
         resource = pytest.importorskip("resource")
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
