@@ -1,0 +1,61 @@
+"""The port opened by itself, in the text client on a real pty, with a stand-in router on
+127.0.0.1: hosting says where friends on the internet join (or why they cannot, in the window's
+words); a hosting game killed with kill -9 and hosted again leaves one mapping at the router, not
+two; quitting removes it."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from support.pty import PtyProgram
+from support.router import OUTSIDE, StandInRouter
+from walk import free_port
+
+from game.client import port_words as W
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def _host(p: PtyProgram) -> None:
+    line = p.expect("Host a game on this network")
+    p.send(line.split(".")[0].strip())
+    p.expect("Your table is open on this network")
+
+
+def _settings(dirs, port: int) -> None:
+    cfg = dirs / "cfg"
+    cfg.mkdir(parents=True, exist_ok=True)
+    (cfg / "settings.json").write_text(json.dumps({"nickname": "Ada", "server_port": port}), encoding="utf-8")
+
+
+def test_a_hosting_game_killed_and_hosted_again_leaves_one_mapping(dirs):
+    with StandInRouter(natpmp=False) as router:
+        env = {"MOR_ROUTER": router.env()}
+        first = free_port()
+        _settings(dirs, first)
+        with PtyProgram(["--plain"], seed=1, env=env) as p:
+            _host(p)
+            p.expect(W.OPEN.format(where=f"{OUTSIDE}:{first}", via="UPnP"))
+            assert [(m.outside, m.inside) for m in router.mappings()] == [(first, first)]
+            p.kill()                                  # kill -9: nothing removed
+        assert [(m.outside, m.inside) for m in router.mappings()] == [(first, first)]
+        second = free_port()
+        _settings(dirs, second)                       # hosted again, on another port
+        with PtyProgram(["--plain"], seed=1, env=env) as p:
+            _host(p)
+            p.expect(W.OPEN.format(where=f"{OUTSIDE}:{second}", via="UPnP"))
+            assert [(m.outside, m.inside) for m in router.mappings()] == [(second, second)]
+            p.leave_and_quit()
+        assert router.mappings() == []                # the game closed: the mapping too
+
+
+def test_a_router_that_refuses_is_said_with_what_to_do(dirs):
+    with StandInRouter(upnp=False, mode="refuse") as router:
+        port = free_port()
+        _settings(dirs, port)
+        with PtyProgram(["--plain"], seed=1, env={"MOR_ROUTER": router.env()}) as p:
+            _host(p)
+            line = p.expect("Your router refused to open port")
+            assert "(Not Authorized/Refused)" in line and f"forward TCP port {port}" in line, line
+            p.leave_and_quit()
+        assert router.mappings() == []
