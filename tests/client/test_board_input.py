@@ -70,7 +70,7 @@ def test_a_leader_in_hand_offers_play_and_discard_and_says_why_not_yet():
     lid = board.vm.me["leadersHand"][0]
     board.click(Leader(lid))
     assert board.leader_menu == lid
-    assert session.leader_refusal(lid) == "Needs 1 more level 2 green card"     # (the deal of seed 3)
+    assert session.leader_refusal(lid) == "Needs 1 more level-2 green card"     # (the deal of seed 3)
     board.click(Line(False, 1))                  # anything else closes it
     assert board.leader_menu is None
     board.cancel()

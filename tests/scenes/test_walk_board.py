@@ -574,7 +574,7 @@ def test_a_leader_the_engine_refuses_is_said_in_the_players_words(size, monkeypa
         walk.frames(2)
         assert lid not in p.active_leaders
         said = walk.app.stack.top.session.error
-        assert said == (f"You cannot play this leader yet: it needs 2 more {res}. "
+        assert said == (f"You cannot play this leader yet: it needs 2 more {res}s. "
                         "You can keep it for later, or discard it."), said
         assert said in " ".join(on_board), on_board             # on the board (wrapped on two lines)
         assert not any("Requirements" in w or "missing" in w for w in on_board), on_board

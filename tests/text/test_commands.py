@@ -181,7 +181,7 @@ def test_a_rearrangement_that_cannot_be_done_is_said_before_enter(tmp_path):
     shelves = [session.vm.container(cid)["content"] for cid in session.vm.me["warehouseShelves"]]
     assert shelves == [{}, {"Shield": 2}, {"Stone": 3}], shelves
     assert ask(shell, said, "swap 1 3") == "3 Stones do not fit on shelf 1: it holds 1."
-    assert ask(shell, said, "move 2 1 Shield") == ("Moving 1 of the 2 Shields would put Shield on two shelves "
+    assert ask(shell, said, "move 2 1 Shield") == ("Moving 1 of the 2 Shields would put Shields on two shelves "
                                                    "(one kind per shelf): move them all, or swap the shelves.")
     assert shell.pending is None
     n = len(said)
