@@ -10,7 +10,8 @@ from game.portmap import State, Status
 from .address import hostport
 
 __all__ = ["ASKING", "GARBAGE", "NO_ROUTER", "OFF", "OPEN", "PRIVATE", "REFUSED", "SETTING", "SETTING_NOTE",
-           "TIMED_OUT", "port_words"]
+           "SHORT_GARBAGE", "SHORT_NO_ROUTER", "SHORT_OFF", "SHORT_OPEN", "SHORT_PRIVATE", "SHORT_REFUSED",
+           "SHORT_TIMED_OUT", "TIMED_OUT", "port_words"]
 
 ASKING = N_("Asking your router to open port {port} to the internet\u2026")
 OPEN = N_("Friends on the internet can join at {where} (your router forwards it here, by {via}).")
@@ -34,24 +35,38 @@ OFF = N_("Opening the port by itself is off (Settings). Friends on this network 
          "forward TCP port {port} to this computer ({lan}) in your router\u2019s settings.")
 
 SETTING = N_("Open the port by itself")
-SETTING_NOTE = N_("While you host, your router forwards the port to friends on the internet")
+SETTING_NOTE = N_("Lets friends on the internet join your table")
+
+# the same, in one line each, for the window's waiting room (the sentences above show while the pointer is on it)
+SHORT_OPEN = N_("Friends on the internet can join at {where}: your router forwards it here.")
+SHORT_NO_ROUTER = N_("No router answered: only this network can join (forward TCP port {port} to {lan} by hand).")
+SHORT_TIMED_OUT = N_("Your router stopped answering: only this network can join (forward TCP port {port} to {lan} "
+                     "by hand).")
+SHORT_REFUSED = N_("Your router refused ({detail}): turn UPnP on in it, or forward TCP port {port} to {lan} by hand.")
+SHORT_GARBAGE = N_("Your router\u2019s answer could not be read: forward TCP port {port} to {lan} by hand.")
+SHORT_PRIVATE = N_("Only this network can join: your router\u2019s outside address ({outside}) is private, "
+                   "your provider\u2019s.")
+SHORT_OFF = N_("Opening the port is off (Settings): for the internet, forward TCP port {port} to {lan} by hand.")
 
 
-def port_words(status: Status | None, lan: list[str], port: int, asked: bool = True) -> str | None:
+def port_words(status: Status | None, lan: list[str], port: int, asked: bool = True, short: bool = False) -> str | None:
     """The host page's sentence about the hosted ``port`` (None: nothing to say: no router asked,
     as in the tests, or the mapping closed). ``lan``: this computer's LAN addresses; ``asked``:
-    the Settings switch was on."""
+    the Settings switch was on; ``short``: in one line (the window's waiting room)."""
     here = lan[0] if lan else _("this computer")
     if status is None:
-        return None if asked else _(OFF).format(port=port, lan=here)
+        return None if asked else _(SHORT_OFF if short else OFF).format(port=port, lan=here)
     s = status.state
     if s is State.ASKING:
         return _(ASKING).format(port=port)
     if s is State.OPEN:
-        return _(OPEN).format(where=hostport(status.outside, status.outside_port), via=status.via)
+        return _(SHORT_OPEN if short else OPEN).format(where=hostport(status.outside, status.outside_port),
+                                                       via=status.via)
     if s is State.PRIVATE:
-        return _(PRIVATE).format(outside=status.outside or _("none"))
+        return _(SHORT_PRIVATE if short else PRIVATE).format(outside=status.outside or _("none"))
     if s is State.REFUSED:
-        return _(REFUSED).format(port=port, lan=here, detail=status.detail or _("no reason given"))
-    words = {State.NO_ROUTER: NO_ROUTER, State.TIMED_OUT: TIMED_OUT, State.GARBAGE: GARBAGE}.get(s)
-    return _(words).format(port=port, lan=here) if words else None
+        return _(SHORT_REFUSED if short else REFUSED).format(port=port, lan=here,
+                                                             detail=status.detail or _("no reason given"))
+    words = {State.NO_ROUTER: (NO_ROUTER, SHORT_NO_ROUTER), State.TIMED_OUT: (TIMED_OUT, SHORT_TIMED_OUT),
+             State.GARBAGE: (GARBAGE, SHORT_GARBAGE)}.get(s)
+    return _(words[short]).format(port=port, lan=here) if words else None

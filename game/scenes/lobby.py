@@ -55,6 +55,7 @@ class LobbyScene(SessionScene):
         self.hosting = app.server is not None
         self.mark = LinkMark()
         self.copied: str | None = None   # the game link copied to the clipboard (hosting), once it is
+        self.words_rect = pygame.Rect(0, 0, 0, 0)   # where the router's answer is said (hosting)
         if self.hosting:
             from game.client.lan import lan_addresses
             self.addresses = lan_addresses()
@@ -96,8 +97,10 @@ class LobbyScene(SessionScene):
         self.plaque = pygame.Rect(0, 0, 0, 0)
         top = round(h * 0.25)
         if self.hosting or self.session.lobby.table:   # the address to share, or the table's name and code
-            self.plaque = pygame.Rect(w // 2 - round(300 * u), round(h * 0.19), round(600 * u), round(92 * u))
-            top = self.plaque.bottom + round(22 * u) + self._port_words_height()
+            words = self._port_words_height()       # (the plaque a little lower, to leave room for them)
+            self.plaque = pygame.Rect(w // 2 - round(300 * u), round(h * 0.19), round(600 * u),
+                                      round((80 if words else 92) * u))
+            top = self.plaque.bottom + round(22 * u) + words
             if self.hosting and self.app.server is not None:   # the address as a link, to send a friend
                 from game.client.links import COPY_LINK, COPY_TIP, LINK_COPIED
                 link = self.share_link()
@@ -151,7 +154,7 @@ class LobbyScene(SessionScene):
     def _state(self) -> tuple:
         lobby = self.session.lobby
         return (self.choosing, self.seating, self.asked, self.lost, lobby.error, lobby.booked,
-                lobby.players_count, tuple(lobby.bots), bool(lobby.table), self.port_words())
+                lobby.players_count, tuple(lobby.bots), bool(lobby.table), self.port_words(short=True))
 
     def update(self, dt: float) -> None:
         if self._pump_lobby():
@@ -192,24 +195,25 @@ class LobbyScene(SessionScene):
         from game.client.links import make_link
         return make_link(*reachable_at(port_mapping(self.app.server), self.addresses, self.app.server.address[1]))
 
-    def port_words(self) -> str | None:
-        """What the router did with the hosted port, in words (None: not hosting, or nothing to say)."""
+    def port_words(self, short: bool = False) -> str | None:
+        """What the router did with the hosted port, in words (None: not hosting, or nothing to
+        say); ``short``: the line under the link (the whole sentence shows while the pointer is on it)."""
         if not self.hosting or self.app.server is None:
             return None
         from game.client.flow.port_opening import port_mapping, port_words
         return port_words(port_mapping(self.app.server), self.addresses, self.app.server.address[1],
-                          asked=self.app.settings.open_port)
+                          asked=self.app.settings.open_port, short=short)
 
     def _port_words_lines(self) -> tuple[list[str], int]:
-        words = self.port_words()
+        words = self.port_words(short=True)
         small = max(11, round(17 * self.unit))
         if not words:
             return [], small
-        return wrap(words, small, round(760 * self.unit), "italic"), small
+        return wrap(words, small, round(900 * self.unit), "italic"), small
 
     def _port_words_height(self) -> int:
         lines, small = self._port_words_lines()
-        return round(len(lines) * small * 1.15) + (round(24 * self.unit) if lines else 0)
+        return round(len(lines) * small * 1.15) + (round(4 * self.unit) if lines else 0)
 
     def copy_link(self) -> None:
         """The hosted game's link, to the clipboard (the button says so; or why it could not)."""
@@ -279,10 +283,14 @@ class LobbyScene(SessionScene):
             link = fonts.render(self.share_link(), max(10, round(16 * u)), SEPIA, "italic")   # the link to send
             surface.blit(link, link.get_rect(midtop=(self.plaque.centerx, self.plaque.bottom + round(2 * u))))
             lines, small = self._port_words_lines()        # what the router did with the port
+            self.words_rect = pygame.Rect(0, 0, 0, 0)
             if lines:
                 status = port_mapping_state(self.app.server)
-                blit_lines(surface, lines, small, INK if status == "open" else OXBLOOD, w // 2,
-                           self.plaque.bottom + round(6 * u) + link.get_height(), "italic", align="center", leading=1.15)
+                top = self.plaque.bottom + round(4 * u) + link.get_height()
+                end = blit_lines(surface, lines, small, INK if status == "open" else OXBLOOD, w // 2, top, "italic",
+                                 align="center", leading=1.15)
+                wide = max(fonts.font(small, "italic").size(line)[0] for line in lines)
+                self.words_rect = pygame.Rect(w // 2 - wide // 2, top, wide, end - top)
         elif lobby.table:
             self._paint_table(surface, lobby.table)
         surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
@@ -360,6 +368,10 @@ class LobbyScene(SessionScene):
         surface.blit(you, (x, self.you_top))
         self.mark.paint(surface, link, size, midleft=(x + you.get_width() + gap, self.you_top + you.get_height() // 2))
         self.mark.paint_tip(surface, u)
+        pointer = self.mark.pointer
+        if pointer is not None and self.words_rect.collidepoint(pointer):   # the whole sentence, and what to do
+            from .link_mark import tip
+            tip(surface, self.port_words() or "", self.words_rect, u)
 
     def _paint_table(self, surface: pygame.Surface, table: dict) -> None:
         """The plaque of a named table: its name, and the invite code of a private one (to share)."""

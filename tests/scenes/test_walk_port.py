@@ -31,6 +31,7 @@ def test_the_waiting_room_says_where_friends_on_the_internet_join(monkeypatch):
             walk.until(lambda: (lobby.port_words() or "").startswith("Friends on the internet"), 10, "the port open")
             assert lobby.port_words() == W.OPEN.format(where=f"{OUTSIDE}:{port}", via="UPnP")
             assert lobby.share_link() == f"mor://{OUTSIDE}:{port}"
+            assert lobby.port_words(short=True) == W.SHORT_OPEN.format(where=f"{OUTSIDE}:{port}")   # (the page's line)
             walk.frames(2)                 # (drawn with the words, and the page rebuilt for them)
             walk.press("Stop hosting")
             walk.until_scene("TitleScene")
@@ -47,6 +48,10 @@ def test_a_refusal_is_said_with_what_to_do(monkeypatch):
             lobby = _host(walk)
             walk.until(lambda: "refused" in (lobby.port_words() or ""), 10, "the refusal said")
             assert "forward TCP port" in lobby.port_words() and "Action not authorized" in lobby.port_words()
+            walk.frames(2)
+            walk.move(lobby.words_rect.center)     # the line under the link: its whole sentence shows
+            walk.frames(2)
+            assert lobby.words_rect.w > 0 and lobby.words_rect.collidepoint(lobby.mark.pointer)
             assert lobby.share_link().startswith("mor://") and OUTSIDE not in lobby.share_link()
             walk.frames(2)
         finally:
