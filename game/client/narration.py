@@ -11,21 +11,46 @@ from typing import Any
 
 import orjson
 
+from game.i18n import _, ngettext
+
 from .view_model import ViewModel
-from .words import amount, joined, leader_ability, vanished_colour
+from .words import amount, cards, colour_name, joined, leader_ability, leader_name, vanished_colour
 from .words import amounts as _amounts
 
 Msg = dict[str, Any]
-TOKEN_WORDS = {
-    "ActionTokenDiscardTwo": "discarded two {color} cards from the grid",
-    "ActionTokenBlackMoveTwo": "moved the black cross 2 spaces",
-    "ActionTokenBlackMoveOneShuffle": "moved the black cross 1 space and shuffled the tokens",
-}
-ORDINAL = {1: "first", 2: "second", 3: "third"}
-UNDONE = {"TAKE_MARKET_RESOURCES": "market action", "ACTIVATE_PRODUCTION": "production",
-          "ACTIVATE_LEADER": "leader", "DISCARD_LEADER": "leader discard",
-          "SWAP_SHELVES": "warehouse move", "BUY_DEVELOPMENT_CARD": "purchase"}
-"""What an undo took back, in words (``UpdateUndo.action``)."""
+
+
+def token_words(kind: str, colour: str) -> str:
+    """What Lorenzo's action token did, after his name ("Lorenzo discarded two green cards...")."""
+    if kind == "ActionTokenDiscardTwo":
+        return _("Lorenzo discarded {cards} from the grid").format(cards=cards(2, colour))
+    if kind == "ActionTokenBlackMoveTwo":
+        return _("Lorenzo moved the black cross 2 spaces")
+    if kind == "ActionTokenBlackMoveOneShuffle":
+        return _("Lorenzo moved the black cross 1 space and shuffled the tokens")
+    return _("Lorenzo played a token")
+
+
+def undone_words(who: str, action: str) -> str:
+    """What an undo took back, in words (``UpdateUndo.action``)."""
+    said = {"TAKE_MARKET_RESOURCES": _("{name} took back their market action."),
+            "ACTIVATE_PRODUCTION": _("{name} took back their production."),
+            "ACTIVATE_LEADER": _("{name} took back playing a leader."),
+            "DISCARD_LEADER": _("{name} took back their leader discard."),
+            "SWAP_SHELVES": _("{name} took back their warehouse move."),
+            "BUY_DEVELOPMENT_CARD": _("{name} took back their purchase.")}.get(action)
+    return (said or _("{name} took back their last move.")).format(name=who)
+
+
+def _slot(i: int, who: str, level: int, colour: str, vp: int) -> str:
+    args = {"name": who, "level": level, "colour": colour_name(colour), "vp": vp}
+    if i == 1:
+        return _("{name} bought a level-{level} {colour} card ({vp} VP) for the first slot").format(**args)
+    if i == 2:
+        return _("{name} bought a level-{level} {colour} card ({vp} VP) for the second slot").format(**args)
+    if i == 3:
+        return _("{name} bought a level-{level} {colour} card ({vp} VP) for the third slot").format(**args)
+    return _("{name} bought a level-{level} {colour} card ({vp} VP) for slot {n}").format(n=i, **args)
 
 
 def _copy(game: Msg | None) -> Msg | None:
@@ -46,7 +71,7 @@ class Narrator:
     def __init__(self, vm: ViewModel) -> None:
         self.vm = vm
         self._before: Msg | None = None
-        self._extra: list[str] = []
+        self._extra: list[Any] = []   # words, and LAST_ROUND until the action is over
         self._status = False     # the last update was a player leaving or coming back
         self._gone: str | None = None   # ... and it was this player leaving
 
@@ -61,9 +86,11 @@ class Narrator:
         if t == "UpdateCurrentPlayer" and status and self._before is not None:
             # the turn passed because a player left or came back, not at the end of a turn
             if gone is not None:     # the player whose turn it was left: their turn is passed
-                line = f"{self._away([gone])}, so {self._turn_of(m['player'])}."
+                line = self._away_so(self._away([gone]), m["player"]) + "."
                 return line[:1].upper() + line[1:]
-            return f"It is {'your' if m['player'] == self.vm.nickname else m['player'] + chr(39) + 's'} turn."
+            if m["player"] == self.vm.nickname:
+                return _("It is your turn.")
+            return _("It is {name}'s turn.").format(name=m["player"])
         if t == "UpdateGame":
             self._before = _copy(self.vm.game)
             self._extra = []
@@ -79,17 +106,18 @@ class Narrator:
             self._extra = [x for x in self._extra if x is not LAST_ROUND]
             self._extra.append(self._game_end(m))
         elif t == "UpdateUndo":
-            what = UNDONE.get(m.get("action", ""), "last move")
-            return f"{m['player']} took back their {what}."
+            return undone_words(m["player"], m.get("action", ""))
         elif t == "UpdatePlayerStatus":
             self._status = True
             self._gone = None if m["isActive"] else m["player"]
             if m["player"] == self.vm.nickname:
                 return None      # our own return (the reference tells the returning player too)
-            return f"{m['player']} {'is back at the table' if m['isActive'] else 'left the table'}."
+            if m["isActive"]:
+                return _("{name} is back at the table.").format(name=m["player"])
+            return _("{name} left the table.").format(name=m["player"])
         elif t == "UpdateAction":
             line = self._sentence(m["action"], m["player"])
-            self._extra = [self._last_round(m["player"]) if x is LAST_ROUND else x for x in self._extra]
+            self._extra = [self._last_round(m["player"]) if x is LAST_ROUND else str(x) for x in self._extra]
             if self._extra:
                 line += " — " + "; ".join(self._extra)
             self._extra = []
@@ -106,21 +134,24 @@ class Narrator:
         sections = self._before["faithTrack"]["vaticanSections"]
         sec = next((x for x in sections.values() if x["id"] == m["vaticanSection"]), None)
         n = sorted(int(k) for k in sections).index(sec["faithPointsEnd"]) + 1 if sec else 0
-        vp = f" (+{sec['victoryPoints']} VP)" if sec and sec.get("victoryPoints") else ""
+        vp = " " + _("(+{vp} VP)").format(vp=sec["victoryPoints"]) if sec and sec.get("victoryPoints") else ""
         players = [p["nickname"] for p in self._before["players"]]
         out = [p for p in players if p not in who]
-        head = f"Vatican report {n}: "
         if len(players) == 1:
             me = players[0]
             if who:
-                return head + f"{me} is in the section and turns the favor tile face up{vp}"
-            return head + f"{me} is not in the section; the favor tile is removed"
-        if not who:
-            return head + "nobody is in the section; every favor tile is removed"
-        said = head + f"{joined(who)} turn{'s' * (len(who) == 1)} the favor tile face up{vp}"
-        if out:
-            said += f"; {joined(out)}{chr(39)}s " + ("is" if len(out) == 1 else "are") + " removed"
-        return said
+                said = _("{name} is in the section and turns the favor tile face up{vp}").format(name=me, vp=vp)
+            else:
+                said = _("{name} is not in the section; the favor tile is removed").format(name=me)
+        elif not who:
+            said = _("nobody is in the section; every favor tile is removed")
+        else:
+            said = ngettext("{names} turns the favor tile face up{vp}", "{names} turn the favor tile face up{vp}",
+                            len(who)).format(names=joined(who), vp=vp)
+            if out:
+                said += "; " + ngettext("{names}'s is removed", "{names}'s are removed", len(out)).format(
+                    names=joined(out))
+        return _("Vatican report {n}: {what}").format(n=n, what=said)
 
     def _last_round(self, actor: str) -> str:
         """Why the last round began: the player who reached the end of the track or bought a
@@ -131,10 +162,11 @@ class Narrator:
         players = sorted(g["players"], key=lambda p: p["nickname"] != actor)
         for p in players:
             if int(p.get("faithPoints", 0)) >= top:
-                return f"{p['nickname']} reached the end of the faith track: the last round has begun"
+                return _("{name} reached the end of the faith track: the last round has begun").format(
+                    name=p["nickname"])
             if sum(len(s) for s in p["devSlots"]) >= 7:
-                return f"{p['nickname']} has seven development cards: the last round has begun"
-        return "the last round has begun"
+                return _("{name} has seven development cards: the last round has begun").format(name=p["nickname"])
+        return _("the last round has begun")
 
     def _game_end(self, m: Msg) -> str:
         """Who ended the game, why, and who won."""
@@ -142,21 +174,24 @@ class Narrator:
         assert g is not None
         top = int(g.get("faithTrack", {}).get("maxFaith", 24))
         if len(g["players"]) > 1:
-            return f"the last round was played out: {m.get('winner', 'nobody')} wins"
+            if "winner" not in m:
+                return _("the last round was played out: nobody wins")
+            return _("the last round was played out: {name} wins").format(name=m["winner"])
         p = g["players"][0]
         me = p["nickname"]
         if "winner" not in m:
             if int(g.get("blackPoints", 0)) >= top:
-                return "Lorenzo's black cross reached the end of the faith track: Lorenzo wins"
+                return _("Lorenzo's black cross reached the end of the faith track: Lorenzo wins")
             gone = vanished_colour(g)
             if gone:
-                return f"no {gone} card is left on the grid: Lorenzo wins"
-            return "a colour of development cards ran out on the grid: Lorenzo wins"
+                return _("no {colour} card is left on the grid: Lorenzo wins").format(colour=colour_name(gone))
+            return _("a colour of development cards ran out on the grid: Lorenzo wins")
         if int(p.get("faithPoints", 0)) >= top:
-            return f"{me} reached the end of the faith track before Lorenzo: {me} wins"
+            return _("{name} reached the end of the faith track before Lorenzo: {name} wins").format(name=me)
         if sum(len(s) for s in p["devSlots"]) >= 7:
-            return f"that is {me}'s seventh development card, before Lorenzo could stop it: {me} wins"
-        return f"the game is over: {me} wins"
+            return _("that is {name}'s seventh development card, before Lorenzo could stop it: {name} wins").format(
+                name=me)
+        return _("the game is over: {name} wins").format(name=me)
 
     # ------------------------------------------------------------------ sentences
     def _sentence(self, action: str, who: str) -> str:
@@ -169,48 +204,54 @@ class Narrator:
             for i, (s0, s1) in enumerate(zip(p0["devSlots"], p1["devSlots"])):
                 if s0 != s1:
                     card = _card(after, s1[-1])
-                    return (f"{who} bought a level {card['level']} {card['color']} card "
-                            f"({card['victoryPoints']} VP) for the {ORDINAL.get(i + 1, str(i + 1))} slot")
-            return f"{who} bought a card"
+                    return _slot(i + 1, who, card["level"], card["color"], card["victoryPoints"])
+            return _("{name} bought a card").format(name=who)
         if action == "ACTIVATE_PRODUCTION":
             net = _diff(_holdings(before, who), _holdings(after, who))
             faith = _player(after, who)["faithPoints"] - _player(before, who)["faithPoints"]
             if faith:
                 net["Faith"] = faith
             parts = [amount(n, r, signed=True) for r, n in sorted(net.items()) if n]
-            return f"{who} ran production" + (f" (net {', '.join(parts)})" if parts else "")
+            if parts:
+                return _("{name} ran production (net {amounts})").format(name=who, amounts=", ".join(parts))
+            return _("{name} ran production").format(name=who)
         if action == "ACTIVATE_LEADER":
             lid = next((ld["id"] for ld in after["leaderCards"] if ld["active"]
                         and not _leader(before, ld["id"])["active"]), None)
-            return f"{who} played a leader" + (f": {leader_ability(_leader(after, lid))}" if lid is not None else "")
+            if lid is None:
+                return _("{name} played a leader").format(name=who)
+            ld = _leader(after, lid)
+            return _("{name} played {leader}: {ability}").format(
+                name=who, leader=leader_name(ld["leaderType"], ld["resourceType"]), ability=leader_ability(ld))
         if action == "DISCARD_LEADER":
-            return f"{who} discarded a leader for 1 faith"
+            return _("{name} discarded a leader for 1 faith").format(name=who)
         if action == "SWAP_SHELVES":
-            return f"{who} rearranged the warehouse"
+            return _("{name} rearranged the warehouse").format(name=who)
         if action == "CHOOSE_LEADERS":
-            return f"{who} kept two leaders"
+            return _("{name} kept two leaders").format(name=who)
         if action == "CHOOSE_RESOURCES":
             gained = _diff(_holdings(before, who), _holdings(after, who))
-            return f"{who} took the starting resources" + (f" ({amounts(gained)})" if gained else "")
+            if gained:
+                return _("{name} took the starting resources ({amounts})").format(name=who, amounts=amounts(gained))
+            return _("{name} took the starting resources").format(name=who)
         if action == "END_TURN":
             if len(after["players"]) == 1:
                 tok = after.get("lastActionToken")
                 kinds = {t["id"]: t for t in after.get("actionTokens", [])}
                 if tok is not None:
                     t = kinds.get(tok, {})
-                    words = TOKEN_WORDS.get(t.get("kind", ""), "played a token").format(
-                        color=t.get("discardedDevCardColor", ""))
-                    return f"{who} ended the turn. Lorenzo {words}"
-                return f"{who} ended the turn"
+                    return _("{name} ended the turn. {token}").format(
+                        name=who, token=token_words(t.get("kind", ""), t.get("discardedDevCardColor", "")))
+                return _("{name} ended the turn").format(name=who)
             if after["ended"]:
-                return f"{who} ended the turn"
+                return _("{name} ended the turn").format(name=who)
             passed = self._passed_over(after, who, after["currentPlayer"])
             if passed:                # the away players' turns are passed, each time: say so
-                again = " again" if after["currentPlayer"] == who else ""
-                return f"{who} ended the turn; {self._away(passed)}, so {self._turn_of(after['currentPlayer'])}{again}"
+                return _("{name} ended the turn; {away}").format(
+                    name=who, away=self._away_so(self._away(passed), after["currentPlayer"], who))
             if after["currentPlayer"] == who:
-                return f"{who} ended the turn"
-            return f"{who} ended the turn; it is {after['currentPlayer']}'s turn"
+                return _("{name} ended the turn").format(name=who)
+            return _("{name} ended the turn; it is {next}'s turn").format(name=who, next=after["currentPlayer"])
         return f"{who}: {action.lower().replace('_', ' ')}"
 
     @staticmethod
@@ -221,7 +262,7 @@ class Narrator:
         if start not in seats or stop not in seats:
             return []
         i, out = seats.index(start), []
-        for _ in range(len(seats)):
+        for _seat in range(len(seats)):
             i = (i + 1) % len(seats)
             if seats[i] == stop:
                 break
@@ -231,12 +272,20 @@ class Narrator:
 
     def _away(self, who: list[str]) -> str:
         """"Ada is away", "Ada and Cosimo are away", "you were away" (a returning player's history)."""
-        names = ["you" if n == self.vm.nickname else n for n in who]
-        verb = "were" if names == ["you"] else "is" if len(names) == 1 else "are"
-        return f"{' and '.join(names)} {verb} away"
+        if who == [self.vm.nickname]:
+            return _("you were away")
+        names = [_("you") if n == self.vm.nickname else n for n in who]
+        return ngettext("{names} is away", "{names} are away", len(names)).format(names=joined(names))
 
-    def _turn_of(self, player: str) -> str:
-        return "it is your turn" if player == self.vm.nickname else f"the turn passes to {player}"
+    def _away_so(self, away: str, player: str, ended: str | None = None) -> str:
+        """"Ada is away, so the turn passes to Bea" (``again`` when it comes back to who ``ended`` it)."""
+        if player == self.vm.nickname:
+            if player == ended:
+                return _("{away}, so it is your turn again").format(away=away)
+            return _("{away}, so it is your turn").format(away=away)
+        if player == ended:
+            return _("{away}, so the turn passes to {name} again").format(away=away, name=player)
+        return _("{away}, so the turn passes to {name}").format(away=away, name=player)
 
     def _market(self, who: str, before: Msg, after: Msg) -> str:
         line, gave = _market_line(before["market"], after["market"])
@@ -245,7 +294,7 @@ class Narrator:
         got = dict(stored)
         if faith:
             got["Faith"] = faith
-        text = f"{who} took {line}: {amounts(got)}"
+        text = line.format(name=who, amounts=amounts(got))
         if gave is not None:
             taken = {r: n for r, n in gave.items() if r not in ("Zero", "Faith")}
             convert = _converts(after, who)
@@ -254,12 +303,15 @@ class Narrator:
             dropped = {r: n - stored.get(r, 0) for r, n in taken.items() if n > stored.get(r, 0)}
             n = sum(dropped.values())
             if n:
-                gain = f"Lorenzo's black cross +{n}" if len(after["players"]) == 1 else f"everyone else +{n} faith"
-                text += f"; discarded {amounts(dropped)} — {gain}"
+                if len(after["players"]) == 1:
+                    gain = _("Lorenzo's black cross +{n}").format(n=n)
+                else:
+                    gain = _("everyone else +{n} faith").format(n=n)
+                text += "; " + _("discarded {amounts} — {gain}").format(amounts=amounts(dropped), gain=gain)
         return text
 
 
-LAST_ROUND = "the last round has begun"
+LAST_ROUND = object()
 """Stands in the action's line for the start of the last round until the action is over (then
 it says who began it, or goes when the game ended at once)."""
 
@@ -300,17 +352,18 @@ def _diff(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
 
 
 def _market_line(m0: Msg, m1: Msg) -> tuple[str, dict[str, int] | None]:
-    """Which line was taken (by the push rule) and what its marbles were."""
+    """Which line was taken (by the push rule), as the sentence that says it (``{name}`` and
+    ``{amounts}`` still to fill), and what its marbles were."""
     g0, g1 = m0["grid"], m1["grid"]
     for r, row in enumerate(g0):
         if g1[r] == row[1:] + [m0["slide"]] and m1["slide"] == row[0]:
-            return f"row {r + 1}", _tally(row)
+            return _("{name} took row {n}: {amounts}").replace("{n}", str(r + 1)), _tally(row)
     for c in range(len(g0[0])):
         col = [row[c] for row in g0]
         new = [row[c] for row in g1]
         if new == col[1:] + [m0["slide"]] and m1["slide"] == col[0]:
-            return f"column {c + 1}", _tally(col)
-    return "from the market", None
+            return _("{name} took column {n}: {amounts}").replace("{n}", str(c + 1)), _tally(col)
+    return _("{name} took from the market: {amounts}"), None
 
 
 def _tally(marbles: list[str]) -> dict[str, int]:

@@ -97,7 +97,7 @@ def amounts(counts: Mapping[str, int], empty: str | None = None, *, signed: bool
 
 
 def colour_name(colour: str) -> str:
-    """A development card colour's name ("green")."""
+    """A development card colour's name ("green"), as it is said of one card."""
     return {"GREEN": pgettext("colour", "green"), "BLUE": pgettext("colour", "blue"),
             "YELLOW": pgettext("colour", "yellow"), "PURPLE": pgettext("colour", "purple")}.get(
         colour.upper(), colour.lower())

@@ -109,7 +109,7 @@ def test_solo_lost_to_the_last_blue_cards_says_which_colour_ran_out(size, monkey
         _end_turn(walk)
         assert game.phase == "ended" and game.lorenzo_won
         last = str(session.log[-1])
-        assert last == ("Ada ended the turn. Lorenzo discarded two Blue cards from the grid — no Blue card is left "
+        assert last == ("Ada ended the turn. Lorenzo discarded 2 blue cards from the grid — no blue card is left "
                         "on the grid: Lorenzo wins."), last
         assert "Lorenzo wins" in words.drawn() and "last round" not in words.drawn()
     finally:

@@ -7,6 +7,7 @@ from typing import Any
 import pygame
 
 from game.client import board_input as BI
+from game.i18n import _
 
 from ..art import tiles as T
 from ..art import fonts as F
@@ -107,7 +108,7 @@ class TopBar(Panel):
             status = "Your turn" + (" — take from the market, buy a card or produce" if not g["isMandatoryActionDone"]
                                     else " — play a leader, rearrange, or end the turn")
         else:   # a bot with its level after its name: "Lucrezia's turn · hard bot"
-            name, _, level = ctx.session.shown_name(cur).partition(" \u00b7 ")
+            name, _sep, level = ctx.session.shown_name(cur).partition(" \u00b7 ")
             status = f"{name}'s turn" + (f" \u00b7 {level}" if level else "")
         if g["lastRound"] and not g.get("ended"):
             status += " · last round"
@@ -245,15 +246,14 @@ class TopBar(Panel):
     def pile_words(self, ctx: Context) -> str:
         """Lorenzo's pile in words (the tooltip of his tokens): his last token, those face up
         since the shuffle, and how many are left."""
-        from game.client.narration import TOKEN_WORDS
+        from game.client.narration import token_words
         g = ctx.g
         tokens = {t["id"]: t for t in g.get("actionTokens", [])}
         shown = [t for t in ctx.vm.revealed_tokens if t in tokens]
         last = tokens.get(g.get("lastActionToken"))
         parts = []
         if last is not None:
-            parts.append("Last: Lorenzo " + TOKEN_WORDS.get(last["kind"], "played a token").format(
-                color=last.get("discardedDevCardColor", "")) + ".")
+            parts.append(_("Last: {token}.").format(token=token_words(last["kind"], last.get("discardedDevCardColor", ""))))
         if shown:
             parts.append("Face up since the shuffle: " + ", ".join(chip_words(tokens[t], True) for t in shown) + ".")
         parts.append(f"{len(tokens) - len(shown)} of {len(tokens)} left in the pile.")
