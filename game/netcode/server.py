@@ -319,11 +319,6 @@ class Server(Transport):
                     for n, until in r.away.items()}
         return HostView(connected, seated, info, away)
 
-    @property
-    def stopping(self) -> bool:
-        """Whether :meth:`stop` was called (the server is closing or closed)."""
-        return self._stopping.is_set()
-
     def _announce_tick(self) -> None:
         """Hand the announcer the latest state (it sends only changes, from its own thread)."""
         announcer = self.announcer

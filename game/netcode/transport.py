@@ -138,6 +138,11 @@ class Transport(Door):
         raise NotImplementedError
 
     # ------------------------------------------------------------------ life cycle
+    @property
+    def stopping(self) -> bool:
+        """Whether ``stop()`` was called (the server is closing or closed)."""
+        return self._stopping.is_set()
+
     def _open_loop(self) -> None:
         """The poller, watching the wake-up pair and the listeners (bound by ``_listen``)."""
         assert self.listener is not None
