@@ -184,6 +184,9 @@ def close(app: App) -> None:
     """Every scene closed, and the server the app hosts stopped, as quitting does."""
     while app.stack.top is not None:
         app.stack.pop()
+    if app.turn_news is not None:    # its thread ends with the app, as it does when quitting
+        app.turn_news.close()
+        app.turn_news = None
     if app.server is not None:
         app.server.stop()
         app.server = None

@@ -11,6 +11,7 @@ so that :class:`TurnNews` knows where to look. Words: :mod:`.my_games_words`.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,8 +31,8 @@ from .my_games_words import NO_GAMES, NOT_OURS, NOT_SECURE, game_line, your_turn
 from .security import Link
 from .tables import TLS_SCHEME, connect, hang_up, join
 
-__all__ = ["MOVE_TIMES", "MyGame", "MyGames", "NoGames", "SERVERS_FILE", "TurnNews", "my_games", "open_game",
-           "remember_server", "turn_servers"]
+__all__ = ["MOVE_TIMES", "MyGame", "MyGames", "NoGames", "SERVERS_FILE", "TurnNews", "my_games", "news_interval",
+           "open_game", "remember_server", "turn_servers"]
 
 log = logging.getLogger("mor.client")
 
@@ -40,6 +41,19 @@ MOVE_TIMES = tuple(T.MOVE_TIMES)
 SERVERS_FILE = "turn_servers.json"
 """The servers where the player has turn-based games (``[[host, port], ...]``), in the data folder."""
 SERVERS_KEPT = 20
+
+
+NEWS_INTERVAL = "MOR_TURN_NEWS"
+"""The environment variable that sets how often (seconds) :class:`TurnNews` asks (tests: short)."""
+
+
+def news_interval() -> float:
+    """How often the servers are asked for games that became the player's turn: a minute, or
+    :data:`NEWS_INTERVAL` seconds."""
+    try:
+        return max(0.2, float(os.environ.get(NEWS_INTERVAL) or 60.0))
+    except ValueError:
+        return 60.0
 
 
 class NoGames(OSError):

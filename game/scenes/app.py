@@ -116,6 +116,8 @@ class App:
         self.terminated_by: str | None = None   # the signal that ended run(), if one did
         self.sound = None
         self.notice: Notice | None = None   # a few words over every page for a few seconds (see tell)
+        self.turn_news: Any = None          # games becoming the player's turn (game.client.my_games.TurnNews)
+        self.caption = TITLE                # the window's title as last set
 
     @property
     def data_dir(self) -> Path:
@@ -231,6 +233,7 @@ class App:
     def frame(self, dt: float, injected: list[pygame.event.Event] = ()) -> None:  # type: ignore[assignment]
         """Process one frame: ``injected`` events (tests), pending pygame events, an update, drawing."""
         events = [*injected, *pygame.event.get()]
+        self._follow_turn_news()
         # before the events: a click (a button's event) hands over as often as an update does
         first, went = self.stack.top, (self.stack.resets, self.stack.handovers)
         try:
@@ -344,7 +347,7 @@ class App:
             self.focused = False
         elif event.type == pygame.WINDOWFOCUSGAINED:
             self.focused = True
-            pygame.display.set_caption(TITLE)
+            self.set_caption(TITLE)
         notice = self.notice
         if (event.type == pygame.MOUSEBUTTONDOWN and notice is not None and notice.rect is not None
                 and notice.rect.collidepoint(event.pos)):
@@ -376,6 +379,24 @@ class App:
         """The screen called ``name`` (see :mod:`.registry`), built for this app."""
         return registry.make(name, self, *args, **kwargs)
 
+    def _follow_turn_news(self) -> None:
+        """A game on a server that became the player's turn (see :class:`~game.client.my_games.TurnNews`,
+        started at the first frame): said over the page, and in the window's title."""
+        if self.turn_news is None:
+            from game.client.my_games import TurnNews, news_interval
+            self.turn_news = TurnNews(self.data_dir, news_interval(), wake=self.wake)
+            return
+        lines = self.turn_news.take()
+        if lines:
+            for line in lines:
+                self.tell(line)
+            self.set_caption("\u25cf Your turn \u2014 " + TITLE)
+
+    def set_caption(self, caption: str) -> None:
+        self.caption = caption
+        if not self.headless:
+            pygame.display.set_caption(caption)
+
     def notify_turn(self) -> None:
         """It is the player's turn: a short sound if enabled, and a title flash when unfocused."""
         if self.settings.sound:
@@ -398,6 +419,9 @@ class App:
         self.running = False
 
     def shutdown(self) -> None:
+        if self.turn_news is not None:
+            self.turn_news.close()
+            self.turn_news = None
         matches = {id(sc.session.match): sc.session.match for sc in self.stack.scenes if sc.session is not None}
         while self.stack.top is not None:
             self.stack.pop()

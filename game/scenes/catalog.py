@@ -12,13 +12,14 @@ from . import registry
 
 def register_scenes() -> None:
     """Fill the registry (again: the same screens)."""
-    from . import (ask, board, fetch_replay, game_over, help, host, join, leaderboard, leaders, lobby, overlay,
-                   past_games, replay, resources, settings_page, tables, title, versus, waiting, watch_table)
+    from . import (ask, board, fetch_replay, game_over, help, host, join, leaderboard, leaders, lobby, my_games,
+                   overlay, past_games, replay, resources, settings_page, tables, title, versus, waiting, watch_table)
     from .hosting import ask_before_quitting
     from .router import leave_game
     for name, make in {
         "title": title.TitleScene, "settings": settings_page.SettingsScene, "host": host.HostScene,
-        "join": join.JoinScene, "tables": tables.TablesScene, "leaderboard": leaderboard.LeaderboardScene, "help": help.HelpScene, "versus": versus.VersusScene,
+        "join": join.JoinScene, "tables": tables.TablesScene, "leaderboard": leaderboard.LeaderboardScene,
+        "my_games": my_games.MyGamesScene, "help": help.HelpScene, "versus": versus.VersusScene,
         "past_games": past_games.PastGamesScene, "replay": replay.ReplayScene,
         "watch": fetch_replay.watch_finished,
         "watch_table": watch_table.WatchTableScene,

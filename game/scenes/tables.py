@@ -19,6 +19,8 @@ import pygame_gui
 
 from game.client.address import hostport
 from game.client.flow.seats import ask_before_seating, asked_words, why_seated
+from game.client.my_games import MOVE_TIMES, remember_server
+from game.client.my_games_words import move_time_words
 from game.client.security import identity_warning
 from game.client.tables import PAGE, TABLE_NAME_MAX, NoTables, OpenTable, PlayingTable, Seating, TableList, list_tables
 from game.client.watching import Watching
@@ -56,6 +58,7 @@ class TablesScene(PaintedScene):
         self.draft = {"table_name": f"{nickname}'s table"[:TABLE_NAME_MAX], "code": ""}
         self.players = 2
         self.private = False
+        self.move_time: int | None = None   # a new table's time a move (None: real-time; see game.client.my_games)
         self.rows: list[tuple[pygame.Rect, OpenTable | PlayingTable]] = []
         self.watch_zones: list[tuple[pygame.Rect, str]] = []   # each row's "Watch" (the table's name)
         self.watching: Watching | None = None   # a watch being asked for
@@ -265,7 +268,13 @@ class TablesScene(PaintedScene):
                     tooltip="Private: joined only with the invite code you share" if not self.private else
                     "Public: listed here, anyone may sit", enabled=free)
         y += bh + round(12 * u)
-        self.button("create", pygame.Rect(n.x + pad, y, n.w - 2 * pad, bh), "Open the table", enabled=free)
+        tw = (n.w - 2 * pad) * 2 // 5
+        self.button("pace", pygame.Rect(n.x + pad, y, tw, bh), move_time_words(self.move_time) or "Real-time",
+                    "@menu" if self.move_time else "@menu_quiet", enabled=free,
+                    tooltip="Turn-based: each move may take that long, and you may close the game and come back"
+                    if self.move_time else "Real-time: everyone plays now, to the end; click for a turn-based table")
+        self.button("create", pygame.Rect(n.x + pad + tw + round(8 * u), y, n.w - 2 * pad - tw - round(8 * u), bh),
+                    "Open the table", enabled=free)
         c = self.cards["code"]
         cy = c.y + round(46 * u)
         jw, gap = round(96 * u), round(8 * u)
@@ -285,13 +294,15 @@ class TablesScene(PaintedScene):
                         enabled=free and self.first > 0)
             self.button("next", pygame.Rect(lr.right - pad - nw, ny, nw, round(36 * u)), "Next \u203a", "@quiet",
                         enabled=free and self.first + ROWS < total)
-        bw, bg = round(200 * u), round(20 * u)
+        bw, bg = round(180 * u), round(16 * u)
         by = h - round(70 * u)
-        self.button("back", pygame.Rect(w // 2 - bw * 3 // 2 - bg, by, bw, bh), "Cancel" if not free else "Back",
-                    "@menu_quiet")
-        self.button("leaderboard", pygame.Rect(w // 2 - bw // 2, by, bw, bh), "Leaderboard", "@menu_quiet",
+        x0 = w // 2 - 2 * bw - bg - bg // 2
+        self.button("back", pygame.Rect(x0, by, bw, bh), "Cancel" if not free else "Back", "@menu_quiet")
+        self.button("my_games", pygame.Rect(x0 + bw + bg, by, bw, bh), "My games", "@menu_quiet",
+                    tooltip="Your games here, those awaiting your move first", enabled=free)
+        self.button("leaderboard", pygame.Rect(x0 + 2 * (bw + bg), by, bw, bh), "Leaderboard", "@menu_quiet",
                     tooltip="The best players here, and your place", enabled=free)
-        self.button("refresh", pygame.Rect(w // 2 + bw // 2 + bg, by, bw, bh), "Refresh", "@menu_quiet",
+        self.button("refresh", pygame.Rect(x0 + 3 * (bw + bg), by, bw, bh), "Refresh", "@menu_quiet",
                     tooltip="Ask the server for its tables again", enabled=free)
 
     # input ---------------------------------------------------------------------------------
@@ -346,6 +357,8 @@ class TablesScene(PaintedScene):
             if code is not None:
                 code.focus()
             return
+        if table.move_time:
+            remember_server(self.app.data_dir, self.host.removeprefix("tls://"), self.port)
         self.sit(f"Sitting at \u201c{table.name}\u201d\u2026", name=table.name)
 
     def on_button(self, name: str) -> None:
@@ -368,6 +381,13 @@ class TablesScene(PaintedScene):
         elif name == "leaderboard":
             tls = self.listing.tls_port if self.listing is not None else self.tls_port
             self.app.stack.push(self.app.scene("leaderboard", self.host, self.port, tls))
+        elif name == "my_games":
+            tls = self.listing.tls_port if self.listing is not None else self.tls_port
+            self.app.stack.push(self.app.scene("my_games", [(self.host, self.port)], tls))
+        elif name == "pace":
+            times = (None, *MOVE_TIMES)
+            self.move_time = times[(times.index(self.move_time) + 1) % len(times)]
+            self.rebuild()
         elif name == "quick":
             self.sit("Joining the Quick game\u2026")
         elif name.startswith("seats_"):
@@ -381,7 +401,10 @@ class TablesScene(PaintedScene):
             if not table:
                 self.error = "Give the table a name first."
                 return
-            self.sit(f"Opening \u201c{table}\u201d\u2026", create=table, players=self.players, private=self.private)
+            if self.move_time is not None:   # its turns are announced while the game runs (My games)
+                remember_server(self.app.data_dir, self.host.removeprefix("tls://"), self.port)
+            self.sit(f"Opening \u201c{table}\u201d\u2026", create=table, players=self.players, private=self.private,
+                     **({"move_time": self.move_time} if self.move_time is not None else {}))
         elif name == "code_join":
             code = self.draft["code"].strip()
             if not code:
@@ -487,6 +510,7 @@ class TablesScene(PaintedScene):
             else:
                 host = f"host {t.host} \u00b7 " if t.host else ""
                 note_text = (f"{host}{t.seats_words}" + (f" \u00b7 {t.seated_words}" if t.rated else "")
+                             + (f" \u00b7 turn-based, {t.pace_words}" if t.move_time else "")
                              + (" \u00b7 private" if t.private else ""))
             note = fonts.render(note_text, fonts.fit(note_text, room, note_size), SEPIA, "italic")
             surface.blit(note, note.get_rect(midleft=(row.x + pad, row.centery + round(14 * u))))

@@ -14,6 +14,7 @@ from game.client.flow.hosting import end_kept_hosted_game, host_question
 from game.client.flow.local import new_solo_question, start_new_solo
 from game.client.flow.seats import KeptSeat, choose_seat_question, kept_seats, title_entry
 from game.client.games import bots_save_path, describe_solo_save, sample_view, saved_summary
+from game.client.my_games import turn_servers
 
 from .art import fonts
 from .asking import ask
@@ -60,6 +61,8 @@ class TitleScene(PaintedScene):
                 label = f"Return to {where}" if fonts.font(26).size(f"Return to {where}")[0] <= MENU_TEXT_MAX \
                     else "Return to your game on its server"
             items.append(("rejoin", label, tip))
+        if turn_servers(self.app.data_dir):   # turn-based games somewhere: theirs, your move first
+            items.append(("my_games", "My games", "Your games on the servers you play on, your move first"))
         solo_saved = self.app.solo_save_path.exists()
         if solo_saved:
             items.append(("continue", "Continue solo game", "Pick up your saved game against Lorenzo"))
@@ -164,6 +167,8 @@ class TitleScene(PaintedScene):
             app.stack.push(app.scene("help"))
         elif name == "past":
             app.stack.push(app.scene("past_games"))
+        elif name == "my_games":
+            self.app.stack.push(self.app.scene("my_games"))
         elif name == "join":
             app.stack.push(app.scene("join"))
         elif name == "return":             # hosting again brings back the game it keeps

@@ -4,15 +4,12 @@ that becomes the player's turn while the client runs is announced with the termi
 line (:class:`~game.client.my_games.TurnNews`). The words are :mod:`game.client.my_games_words`'."""
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from game.client.address import hostport
-from game.client.my_games import MyGame, NoGames, TurnNews, my_games, remember_server
+from game.client.my_games import MyGame, NoGames, TurnNews, my_games, news_interval, remember_server
 
 BELL = "\a"
-NEWS_INTERVAL = "MOR_TURN_NEWS"
-"""The environment variable that sets how often (seconds) the servers are asked (tests: short)."""
 
 
 class MyGamesText:
@@ -24,11 +21,7 @@ class MyGamesText:
 
     def start_turn_news(self) -> None:
         """Look now and then for games that become the player's turn (see the module docstring)."""
-        try:
-            interval = float(os.environ.get(NEWS_INTERVAL) or 60.0)
-        except ValueError:
-            interval = 60.0
-        self.turn_news = TurnNews(self.data_dir, max(0.2, interval), wake=getattr(self, "wake", None))
+        self.turn_news = TurnNews(self.data_dir, news_interval(), wake=getattr(self, "wake", None))
 
     def follow_turn_news(self) -> None:
         """Say the games that became the player's turn: the bell, then a line each."""
