@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from typing import Callable, Iterable, Sequence
 
 import pygame
@@ -70,8 +71,31 @@ def silhouette(surf: pygame.Surface, color, alpha: int = 255) -> pygame.Surface:
 
 
 def blur(surf: pygame.Surface, radius: int) -> pygame.Surface:
+    """``surf`` blurred. Only the part that holds something is blurred, with room around it for
+    the blur's reach (``2 * radius``: the same pixels as blurring the whole, at a fraction of the
+    cost for a small shape on a large canvas, such as a marble's shadow)."""
     radius = max(1, int(radius))
-    return pygame.transform.gaussian_blur(surf, radius)
+    area = surf.get_rect()
+    box = _holding(surf).inflate(4 * radius + 2, 4 * radius + 2).clip(area)
+    if box == area:
+        return pygame.transform.gaussian_blur(surf, radius)
+    out = canvas(*area.size)
+    if box.w and box.h:   # (added to nothing: copied as it is)
+        out.blit(pygame.transform.gaussian_blur(surf.subsurface(box).copy(), radius), box.topleft,
+                 special_flags=pygame.BLEND_RGBA_ADD)
+    return out
+
+
+def _holding(surf: pygame.Surface) -> pygame.Rect:
+    """The smallest rectangle outside which every pixel of ``surf`` is (0, 0, 0, 0): a see-through
+    pixel's colour counts too (the blur mixes it into its neighbours)."""
+    box = surf.get_bounding_rect()
+    coloured = pygame.mask.from_threshold(surf, (0, 0, 0, 0), (1, 1, 1, 1))   # (alpha not compared)
+    coloured.invert()
+    tinted = coloured.get_bounding_rects()
+    if tinted:
+        box = box.unionall(tinted) if box.w and box.h else tinted[0].unionall(tinted)
+    return box
 
 
 def drop_shadow(surf: pygame.Surface, offset: tuple[int, int], radius: int, alpha: int = 110,
@@ -88,16 +112,29 @@ def drop_shadow(surf: pygame.Surface, offset: tuple[int, int], radius: int, alph
     return out
 
 
+def pixels(w: int, h: int, channels: Sequence[Sequence[int]]) -> pygame.Surface:
+    """A canvas of ``w`` x ``h`` pixels from their red, green, blue and alpha values (four
+    sequences, row after row, each value 0-255; without the fourth, opaque): one write into the
+    surface's memory instead of a ``set_at`` per pixel."""
+    surf = canvas(w, h)
+    if len(channels) == 3:
+        channels = (*channels, bytes([255]) * (w * h))
+    data = bytearray(w * h * 4)
+    for shift, values in zip(surf.get_shifts(), channels):
+        at = shift // 8 if sys.byteorder == "little" else 3 - shift // 8
+        data[at::4] = bytes(values)
+    surf.get_buffer().write(bytes(data))
+    return surf
+
+
 def linear_gradient(w: int, h: int, top, bottom, vertical: bool = True) -> pygame.Surface:
     """A gradient from ``top`` to ``bottom`` (colours may carry alpha)."""
     top = tuple(top) + ((255,) if len(top) == 3 else ())
     bottom = tuple(bottom) + ((255,) if len(bottom) == 3 else ())
     n = h if vertical else w
-    strip = canvas(1, n) if vertical else canvas(n, 1)
-    for i in range(n):
-        t = i / max(1, n - 1)
-        c = tuple(round(top[k] + (bottom[k] - top[k]) * t) for k in range(4))
-        strip.set_at((0, i) if vertical else (i, 0), c)
+    ts = [i / max(1, n - 1) for i in range(n)]
+    channels = [[round(a + (b - a) * t) for t in ts] for a, b in zip(top, bottom)]
+    strip = pixels(1, n, channels) if vertical else pixels(n, 1, channels)
     return pygame.transform.scale(strip, (w, h))
 
 
@@ -105,10 +142,9 @@ def radial_gradient(w: int, h: int, fn: Callable[[float, float], tuple], grid: i
     """Evaluate ``fn(u, v) -> rgba`` on a coarse grid (u, v in [0, 1]) and smooth-scale to ``(w, h)``."""
     gw = min(grid, max(2, w))
     gh = min(grid, max(2, h))
-    small = canvas(gw, gh)
-    for j in range(gh):
-        for i in range(gw):
-            small.set_at((i, j), fn((i + 0.5) / gw, (j + 0.5) / gh))
+    us = [(i + 0.5) / gw for i in range(gw)]
+    cells = [fn(u, (j + 0.5) / gh) for j in range(gh) for u in us]
+    small = pixels(gw, gh, list(zip(*cells)))
     return pygame.transform.smoothscale(small, (max(1, w), max(1, h)))
 
 
@@ -222,6 +258,7 @@ def wood(w: int, h: int, base=(96, 60, 34), seed: int = 7, vertical: bool = Fals
     L = w if vertical else h  # across the grain
     A = h if vertical else w  # along the grain
     rng = random.Random(seed * 104729 + L)
+    sin = math.sin
     col = canvas(1, L)
     t = 0.0
     for i in range(L):
@@ -240,8 +277,9 @@ def wood(w: int, h: int, base=(96, 60, 34), seed: int = 7, vertical: bool = Fals
         ph = rng.uniform(0, 6.28)
         dark = rng.random() < 0.7
         c = (*(mix(base, (0, 0, 0), 0.45) if dark else mix(base, (255, 220, 170), 0.3)), rng.randint(40, 110))
-        pts = [(x, y0 + amp * math.sin(x * freq + ph) + 0.6 * math.sin(x * freq * 3.1 + ph * 2))
-               for x in range(0, A + 8, 8)]
+        ph2 = ph * 2
+        pts = [(x, y0 + amp * sin(xf + ph) + 0.6 * sin(xf * 3.1 + ph2))
+               for x, xf in ((x, x * freq) for x in range(0, A + 8, 8))]
         if len(pts) > 1:
             pygame.draw.lines(lines, c, False, pts, 1)
     strip.blit(lines, (0, 0))

@@ -78,7 +78,7 @@ def wood_panel(w: int, h: int, inset: str = "parchment") -> pygame.Surface:
     r = pygame.Rect(fw, fw, w - 2 * fw, h - 2 * fw)
     if r.w > 2 and r.h > 2:
         if inset == "felt":
-            tex = radial_gradient(r.w, r.h, lambda u, v: (*mix(shade(FELT, 0.15), shade(FELT, -0.4), min(
+            tex = radial_gradient(r.w, r.h, lambda u, v, a=shade(FELT, 0.15), b=shade(FELT, -0.4): (*mix(a, b, min(
                 1, math.hypot(u - 0.5, v - 0.5) * 1.5)), 255), 32)
         else:   # parchment(), not kept: only this panel shows it
             tex = paper(r.w, r.h, 1592)
@@ -139,8 +139,8 @@ def shelf(capacity: int, w: int, h: int) -> pygame.Surface:
             cx, cy = step * (i + 0.5), H * 0.46
             hole = canvas(W, H)
             pygame.draw.circle(hole, (255, 255, 255), (cx, cy), d / 2)
-            grad = radial_gradient(W, H, lambda u, v, cx=cx / W, cy=cy / H: (*mix(
-                shade(WALNUT, -0.55), shade(OAK, -0.15), max(0.0, min(1.0, (v - cy) * H / d + 0.5))), 255), 24)
+            grad = radial_gradient(W, H, lambda u, v, cy=cy / H, a=shade(WALNUT, -0.55), b=shade(OAK, -0.15): (*mix(
+                a, b, max(0.0, min(1.0, (v - cy) * H / d + 0.5))), 255), 24)
             s.blit(clip_to(grad, hole), (0, 0))
             tdraw(s, "circle", (*WALNUT_DARK, 220), (cx, cy), d / 2, max(1, H // 30))
             tdraw(s, "arc", (255, 230, 190, 120), (cx - d / 2, cy - d / 2, d, d), math.pi * 1.1, math.pi * 1.9,

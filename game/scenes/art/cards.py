@@ -147,7 +147,7 @@ def card_back(kind: str, height: int, level: int | None = None) -> pygame.Surfac
     shape = canvas(W, H)
     pygame.draw.rect(shape, (255, 255, 255), body, border_radius=max(0, rad - b))
     field = canvas(W, H)
-    field.blit(radial_gradient(W, H, lambda u, v: (*mix(shade(base, 0.25), shade(base, -0.45), min(
+    field.blit(radial_gradient(W, H, lambda u, v, a=shade(base, 0.25), b=shade(base, -0.45): (*mix(a, b, min(
         1.0, math.hypot(u - 0.5, (v - 0.5) * 0.8) * 1.9)), 255), 32), (0, 0))
     # gold lattice
     step = max(6, round(W * 0.16))

@@ -14,28 +14,47 @@ KINDS = ("Zero", "Shield", "Stone", "Coin", "Servant", "Faith")
 
 
 def _sphere_fn(col):
-    """The shading of a glass ball of colour ``col`` at (u, v) in [0, 1]^2 (plain float arithmetic:
-    it runs for every cell of the gradient grid)."""
+    """The shading of a glass ball of colour ``col`` at (u, v) in [0, 1]^2 (plain float arithmetic,
+    written out channel by channel: it runs for every cell of the gradient grid)."""
     lo = shade(col, -0.55)
     hi = shade(col, 0.55)
     bright = shade(col, 0.4)
     dark = shade(col, -0.7)
+    (l0, l1, l2), (c0, c1, c2) = lo, col[:3]
+    (h0, h1, h2), (b0, b1, b2), (d0, d1, d2) = hi, bright, dark
+    hypot = math.hypot
 
     def fn(u, v):
         x, y = u * 2 - 1, v * 2 - 1
-        r = math.hypot(x, y)
+        r = hypot(x, y)
         # light from the upper left; a darker limb; a bright caustic at the lower right
-        lit = max(0.0, 1 - math.hypot(x + 0.38, y + 0.42) / 1.55)
-        caustic = max(0.0, 1 - math.hypot(x - 0.38, y - 0.46) / 0.55) ** 2
-        t1, t2, t3, t4 = min(1.0, lit * 1.5), lit ** 3 * 0.8, caustic * 0.6, max(0.0, r - 0.8) * 2.5
-        out = []
-        for i in range(3):
-            c = lo[i] + (col[i] - lo[i]) * t1
-            c += (hi[i] - c) * t2
-            c += (bright[i] - c) * t3
-            c += (dark[i] - c) * t4
-            out.append(max(0, min(255, round(c))))
-        return (*out, 255)
+        lit = 1 - hypot(x + 0.38, y + 0.42) / 1.55
+        lit = lit if lit > 0.0 else 0.0
+        caustic = 1 - hypot(x - 0.38, y - 0.46) / 0.55
+        caustic = (caustic if caustic > 0.0 else 0.0) ** 2
+        t1 = lit * 1.5
+        t1 = t1 if t1 < 1.0 else 1.0
+        t2, t3 = lit ** 3 * 0.8, caustic * 0.6
+        t4 = r - 0.8
+        t4 = (t4 if t4 > 0.0 else 0.0) * 2.5
+        c = l0 + (c0 - l0) * t1
+        c += (h0 - c) * t2
+        c += (b0 - c) * t3
+        c += (d0 - c) * t4
+        red = round(c)
+        c = l1 + (c1 - l1) * t1
+        c += (h1 - c) * t2
+        c += (b1 - c) * t3
+        c += (d1 - c) * t4
+        green = round(c)
+        c = l2 + (c2 - l2) * t1
+        c += (h2 - c) * t2
+        c += (b2 - c) * t3
+        c += (d2 - c) * t4
+        blue = round(c)
+        return (red if 0 <= red <= 255 else (0 if red < 0 else 255),
+                green if 0 <= green <= 255 else (0 if green < 0 else 255),
+                blue if 0 <= blue <= 255 else (0 if blue < 0 else 255), 255)
     return fn
 
 

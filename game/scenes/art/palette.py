@@ -56,7 +56,12 @@ DIM: tuple[int, int, int, int] = (34, 24, 16, 150)
 
 def mix(a, b, t: float) -> Color:
     """Blend colour ``a`` towards ``b`` by ``t`` (0 gives ``a``); alpha, if any, is dropped."""
-    return tuple(max(0, min(255, round(a[i] + (b[i] - a[i]) * t))) for i in range(3))  # type: ignore[return-value]
+    # (written out: it runs for every cell of some gradients)
+    red, green, blue = (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t),
+                        round(a[2] + (b[2] - a[2]) * t))
+    return (red if 0 <= red <= 255 else (0 if red < 0 else 255),
+            green if 0 <= green <= 255 else (0 if green < 0 else 255),
+            blue if 0 <= blue <= 255 else (0 if blue < 0 else 255))
 
 
 def shade(c, t: float) -> Color:

@@ -106,7 +106,7 @@ def favor_tile(vp: int, state: str, size: int) -> pygame.Surface:
         face = inner.inflate(-S * 0.08, -S * 0.08)
         shape2 = canvas(S, S)
         pygame.draw.rect(shape2, (255, 255, 255), face, border_radius=rad - 4)
-        s.blit(clip_to(radial_gradient(S, S, lambda u, v: (*mix(shade(col, 0.35), shade(col, -0.35), min(
+        s.blit(clip_to(radial_gradient(S, S, lambda u, v, a=shade(col, 0.35), b=shade(col, -0.35): (*mix(a, b, min(
             1, math.hypot(u - 0.4, v - 0.35) * 1.6)), 255), 24), shape2), (0, 0))
         # crossed keys behind the number
         for sgn in (-1, 1):
