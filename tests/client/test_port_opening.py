@@ -49,3 +49,19 @@ def test_with_the_switch_off_no_router_is_asked(tmp_path, monkeypatch):
             assert port_words(None, ["192.168.1.20"], port, asked=False) == W.OFF.format(port=port, lan="192.168.1.20")
         finally:
             server.stop()
+
+
+def test_a_server_let_go_is_freed_and_its_mapping_removed(tmp_path, monkeypatch):
+    """The mapping's registry keeps no server alive: one stopped and let go is freed."""
+    import gc
+    import weakref
+    with StandInRouter(natpmp=False) as router:
+        monkeypatch.setenv("MOR_ROUTER", router.env())
+        server = start_hosting(default_config(), 0, tmp_path / "data", "Ada", 0.3, open_port=True)
+        router.wait_for(lambda: port_mapping(server).state is State.OPEN, "the port forwarded", timeout=5)
+        server.stop()
+        router.wait_for(lambda: router.mappings() == [], "the mapping removed", timeout=3)
+        gone = weakref.ref(server)
+        del server
+        gc.collect()
+        assert gone() is None

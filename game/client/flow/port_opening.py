@@ -37,8 +37,13 @@ def open_port(server: "Server", folder: Path, on_change: Callable[[Status], None
         return None
     if router.off:
         return None
-    mapper = PortMapper(server.address[1], folder, router, hosting=lambda: not server.stopping,
-                        on_change=on_change)
+    ref = weakref.ref(server)          # (the mapper keeps the server alive no longer than its owner does)
+
+    def hosting() -> bool:
+        alive = ref()
+        return alive is not None and not alive.stopping
+
+    mapper = PortMapper(server.address[1], folder, router, hosting=hosting, on_change=on_change)
     _mappers[server] = mapper
     return mapper.start()
 
