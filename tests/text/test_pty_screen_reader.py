@@ -3,6 +3,7 @@ leaving by Ctrl-C or Ctrl-D, coming back, and bad input, each said in words."""
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -77,17 +78,21 @@ def test_a_long_game_continued_tells_its_last_lines_not_its_whole_log():
     line since the start (a screen reader would read them all before the player's turn)."""
     p = solo_game()
     try:
-        for _ in range(9):        # a take and its undo: two lines of the log each time
-            p.send("take row 1", "", "undo", "")
-            p.expect("Ada took back")
+        for turn in range(6):     # six turns: a take, then Lorenzo's token, each several lines
+            p.send("take row 1", "", "end", "")
+            p.expect("Your turn.")
+        p.send("take row 1", "", "undo", "")
+        p.expect("Ada took back")  # (a request taken back is not told again: the game is as if it was not made)
         p.send("leave")
         resume = p.expect("Continue the saved solo game")
         p.send(resume.split(".")[0])
-        assert p.expect("What happened") == ("What happened last (the last 12 of 19 lines; log and a number says "
-                                             "more, for example log 40):")    # kept leaders, then 9 takes and undos
+        said = p.expect("What happened")
+        shown, total = map(int, re.fullmatch(r"What happened last \(the last (\d+) of (\d+) lines; log and a number "
+                                             r"says more, for example log (?:\d+)\):", said).groups())
+        assert shown == 12 < total
         told = [p.expect("") for _ in range(12)]
-        assert all(line.startswith("Ada took row 1: ") for line in told[::2]), told
-        assert told[1::2] == ["Ada took back their market action."] * 6
+        assert not any("took back" in line for line in told), told
+        assert sum(line.startswith("Ada took row 1: ") for line in told) >= 2, told
         p.expect("It is your turn")
         p.send("quit", "quit")
         p.expect("Goodbye.")
