@@ -50,7 +50,7 @@ class Session:
                  "announced", "line_reader", "out", "dirty", "writing", "closed", "goodbye",
                  "hangup", "last_input", "pinged", "extensions", "chat_times", "tls", "handshake",
                  "ip", "net", "opened", "since", "pending", "pending_at", "allowance", "allowance_at", "throttled",
-                 "table", "tls_turn", "watching", "__weakref__")
+                 "table", "tls_turn", "watching", "booked", "__weakref__")
 
     def __init__(self, server: Any, sock: socket.socket, addr: Any, number: int) -> None:
         self.server = server   # the Transport serving it (the server)
@@ -87,6 +87,7 @@ class Session:
         self.allowance = 0.0          # lines it may send now (line_rate; set when it is accepted)
         self.allowance_at = self.last_input
         self.throttled = False        # past its line rate: read again once the allowance is back
+        self.booked: bytes | None = None   # the last UpdateBookedSeats its table told it (not told twice)
         self.watching: Any = None     # the table it watches (:class:`~.watchers.Stage`; our extension)
 
     def __repr__(self) -> str:

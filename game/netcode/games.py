@@ -51,6 +51,7 @@ class Client(Protocol):
     table: Any                 # the open table it sits at (:class:`~.tables.Table`), or None
     left: bool
     announced: Any             # the game size (and bots) it was last told with UpdateJoinGame
+    booked: Any                # the last UpdateBookedSeats line its table told it
     extensions: bool           # joined with a token field: our client
     ip: str                    # whom the per-address limits count it for
     since: float               # since when it has been outside a game in progress

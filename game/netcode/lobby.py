@@ -50,6 +50,10 @@ from .tables import Table, TableBook
 
 log = logging.getLogger("mor.server")
 
+TABLE_TELL_INTERVAL = 0.1
+"""Seconds at least between two tellings of a table's changes to its people: strangers sitting
+and leaving in a loop sent its host ~4,300 lines a second, until it was dropped as a slow
+reader (issue 28, finding 5); now a change within that time is told with the next."""
 CANNOT_START = "The server cannot save a new game right now (its disk is full): it starts as soon as it can."
 TOO_MANY_TABLES = "Too many games in progress from your address (at most {}): finish one first."
 TOO_MANY_BOTS = "Too many computer players in games from your address (at most {}): finish a game first."
@@ -65,8 +69,10 @@ class Lobby:
     """
 
     def __init__(self, config: GameConfig, options: Any, lock: threading.RLock, by_nick: dict[str, Any],
-                 games: Games, bots: BotScheduler, rating_of: Callable[[str], int | None] | None = None) -> None:
+                 games: Games, bots: BotScheduler, rating_of: Callable[[str], int | None] | None = None,
+                 call_at: Callable[..., None] | None = None) -> None:
         self.config = config
+        self.call_at = call_at         # the loop's timers (None: every change is told at once)
         self.rating_of = rating_of     # a seated player's rating, shown in the list of tables (None: no key)
         self.options = options
         self.lock = lock
@@ -380,7 +386,7 @@ class Lobby:
         s.send(token_message(s.token))
         self.events.event("sits at tables", s.ip, "%s sat at table %r (%d of %d)", nick, table.name,
                           len(table.seats), table.people)
-        self.table_changed(table)
+        self.table_changed(table, newcomer=s)
 
     def _open_table(self, s: Client, choice: TableChoice) -> tuple[tuple[str, str] | None, Table | None]:
         """Open the table a ``ReqJoin`` asks for: (None, the table), or (the refusal, None)."""
@@ -433,10 +439,11 @@ class Lobby:
             table.pace = None if pace is None or not bots else float(pace)
             self.table_changed(table)
 
-    def table_changed(self, table: Table) -> None:
+    def table_changed(self, table: Table, newcomer: Any = None) -> None:
         """Start the table's game once people and bots fill it; else tell its people (and them
         only) where it stands: ``UpdateJoinGame`` when its size or bots changed for them, then
-        ``UpdateBookedSeats`` with the table."""
+        ``UpdateBookedSeats`` with the table. Changes come to them at most every
+        :data:`TABLE_TELL_INTERVAL` seconds, but to the ``newcomer`` who just sat, at once."""
         if table.full:
             players = table.seats[:table.people]
             try:
@@ -458,16 +465,39 @@ class Lobby:
             if self.watchers is not None and players[0].room is not None:
                 self.watchers.started(table, players[0].room)
             return
+        now = time.monotonic()
+        if table.telling or (self.call_at is not None and now - table.told_at < TABLE_TELL_INTERVAL):
+            if newcomer is not None:   # who just sat is told at once; the others with the next telling
+                self._tell_table(table, now, [newcomer])
+            if not table.telling:      # people sitting and leaving in a loop: told at most so often
+                table.telling = True
+                self.call_at(table.told_at + TABLE_TELL_INTERVAL, self._tell_later, table)
+            return
+        self._tell_table(table, now)
+
+    def _tell_later(self, table: Table) -> None:
+        with self.lock:
+            table.telling = False
+            if table.seats and not table.full and self.tables.by_name(table.name) is table:
+                self._tell_table(table, time.monotonic())
+
+    def _tell_table(self, table: Table, now: float, only: list[Any] | None = None) -> None:
+        """Tell the table's people (and them only; ``only``: just those) where it stands (see
+        :meth:`table_changed`)."""
+        if only is None:
+            table.told_at = now
         bots = list(table.bots)
         booked = encode(update_booked_seats(len(table.seats), table.host,
                                             [w.nickname or "" for w in table.seats], table.seated()))
-        for w in table.seats:
+        for w in only if only is not None else table.seats:
             said = (table.count, table.bots)
             if w.announced != said:
                 w.announced = said
                 w.send(update_join_game(table.count, bots))
-            w.push(booked)
-        if self.watchers is not None:
+            if w.booked != booked:   # (a newcomer told at once is not told the same again)
+                w.booked = booked
+                w.push(booked)
+        if self.watchers is not None and only is None:
             self.watchers.table_changed(table)
 
     @staticmethod

@@ -46,7 +46,8 @@ def code_key(text: str) -> str:
 class Table:
     """One open table: its name and code, its size and bots, the people seated (the host first)."""
 
-    __slots__ = ("name", "key", "code", "private", "count", "bots", "pace", "seats", "origin", "opened", "move_time")
+    __slots__ = ("name", "key", "code", "private", "count", "bots", "pace", "seats", "origin", "opened", "move_time",
+                 "told_at", "telling")
 
     def __init__(self, name: str, code: str, count: int, private: bool, bots: tuple[str, ...],
                  pace: float | None, origin: str, move_time: int | None = None) -> None:
@@ -61,6 +62,8 @@ class Table:
         self.seats: list[Any] = []   # the server's connections seated, host first (read here: .nickname)
         self.origin = origin        # the address of whoever created it (the per-address limits)
         self.opened = time.monotonic()
+        self.told_at = -1e9         # when its people were last told where it stands
+        self.telling = False        # a telling of its latest changes is on the loop's clock
 
     def __repr__(self) -> str:
         return f"<Table {self.name!r} {len(self.seats)}+{len(self.bots)}/{self.count}>"

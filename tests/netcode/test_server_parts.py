@@ -22,7 +22,7 @@ class Fake:
     """A connection as the lobby and the games see it."""
 
     def __init__(self, ip: str = "10.0.0.1", ours: bool = True) -> None:
-        self.nickname = self.token = self.room = self.table = self.announced = None
+        self.nickname = self.token = self.room = self.table = self.announced = self.booked = None
         self.left = False
         self.extensions = ours
         self.ip = ip

@@ -265,3 +265,34 @@ class TestBotsAtPace:
             srv.bots.decisions.clear()
         dee.send({"type": "ReqNewGame", "playersCount": 2, "bots": ["easy"]})
         dee.until(lambda m: m["type"] == "UpdateGame")
+
+
+class TestSitAndLeaveLoop:
+    @pytest.mark.timeout(30)
+    def test_strangers_sitting_and_leaving_in_a_loop_do_not_flood_the_host(self, server, peers):
+        """Issue 28, finding 5: two connections sitting at a table and leaving, ~2,100 times a
+        second, sent its host 4,289 lines a second until it was dropped as a slow reader. The
+        table's changes are told at most every ``TABLE_TELL_INTERVAL``, the latest state last."""
+        from game.netcode.lobby import TABLE_TELL_INTERVAL
+        ada = peers(server.address).welcome()
+        sit(ada, "Ada", create="Open house", playersCount=4, private=False)
+        cycles, t0 = 0, time.monotonic()
+        while time.monotonic() - t0 < 1.5:
+            for i, source in enumerate(("127.0.0.5", "127.0.0.6")):
+                p = peers(server.address, source=source).welcome()
+                sit(p, f"Pest{i}", name="Open house")
+                p.close()
+                cycles += 1
+        elapsed = time.monotonic() - t0
+        told = []
+        while True:                                          # what the host was told, to a quiet spell
+            try:
+                told.append(ada.recv(3 * TABLE_TELL_INTERVAL))
+            except TimeoutError:
+                break
+        assert cycles >= 60                                  # the loop ran (each cycle: a sit and a leave)
+        assert len(of_type(told, "UpdateBookedSeats")) <= elapsed / TABLE_TELL_INTERVAL + 3 < cycles
+        bea = peers(server.address, source="127.0.0.7").welcome()
+        assert sit(bea, "Bea", name="Open house")[-1]["players"] == ["Ada", "Bea"]
+        assert ada.until(lambda m: m["type"] == "UpdateBookedSeats")[-1]["players"] == ["Ada", "Bea"]
+        assert not ada.closed_by_server(0.1)                 # the host is still served
