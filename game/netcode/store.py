@@ -43,6 +43,8 @@ from game.rules.engine import Game
 from game.rules.actions import Action
 
 LOG_FORMAT = "mor-log/1"
+_RELEASED = -2
+"""``GameLog._fd`` of a log whose file is closed until its next line (:meth:`GameLog.release`)."""
 CHAT = "chat"
 """The kind of a log line that keeps a line said at the table (not a call: not replayed)."""
 TURNS = "turns"
@@ -76,6 +78,8 @@ class GameLog:
         """
         data = orjson.dumps(entry, option=orjson.OPT_APPEND_NEWLINE)
         with self._lock:
+            if self._fd == _RELEASED:     # opened again for this line (see release)
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
             if self._fd < 0:
                 raise OSError(errno.EBADF, f"{self.path} is closed")
             if self._torn:
@@ -108,11 +112,19 @@ class GameLog:
         self.close()
         _archive(self.path)
 
+    def release(self) -> None:
+        """Close the file until the next line is written (which opens it again): a game that waits
+        for days (a turn-based one) holds no descriptor meanwhile, so 20,000 of them fit."""
+        with self._lock:
+            if self._fd >= 0:
+                os.close(self._fd)
+                self._fd = _RELEASED
+
     def close(self) -> None:
         with self._lock:
             if self._fd >= 0:
                 os.close(self._fd)
-                self._fd = -1
+            self._fd = -1
 
 
 @dataclass

@@ -218,6 +218,8 @@ class TurnBased:
             room.log.append(["turns", "", c.state(room)])
         except OSError as e:
             log.warning("game %d: cannot keep its clock: %s", room.id, e)
+        if not room.online:   # nobody at the table: its file is closed until the next line
+            room.log.release()
 
     def _tell_clock(self, room: Room, c: Clock) -> None:
         msg = self.clock_message(c)
@@ -239,9 +241,9 @@ class TurnBased:
             out["turnBased"] = {"moveTime": turn.move_time, "level": turn.level, "table": turn.name}
         return out
 
-    def started(self, room: Room, header: dict[str, Any], name: str = "") -> None:
-        """A game started (or restored) with the log ``header``: its owners and, at a turn-based
-        table, its clock."""
+    def started(self, room: Room, header: dict[str, Any], restoring: bool = False) -> None:
+        """A game started (or restored: its clock is then :meth:`restored`'s) with the log
+        ``header``: its owners and, at a turn-based table, its clock."""
         owners = header.get("owners")
         if isinstance(owners, dict):
             kept = {str(n): v for n, v in owners.items() if n in room.nicknames and type(v) is int}
@@ -253,22 +255,28 @@ class TurnBased:
         if not isinstance(tb, dict) or tb.get("moveTime") not in T.MOVE_TIMES:
             return
         level = tb.get("level") if isinstance(tb.get("level"), str) else DEFAULT_LEVEL
-        table = TurnTable(tb["moveTime"], level, str(tb.get("table") or name))
+        table = TurnTable(tb["moveTime"], level, str(tb.get("table") or ""))
         c = self.clocks[room.id] = Clock(table)
         room.turn_time = table.move_time
         for nick, pid in self.owners.get(room.id, {}).items():
             self.names.setdefault(nick, pid)
         with room.lock:
             room.on_move = lambda: self._moved(room)
-            self._moved(room)
+            if not restoring:
+                self._moved(room)
 
     def restored(self, room: Room, header: dict[str, Any], kept: Any) -> None:
         """A game brought back at start, with its last ``turns`` line (``kept``, if any)."""
-        self.started(room, header)
+        self.started(room, header, restoring=True)
         c = self.clocks.get(room.id)
-        if c is None or not isinstance(kept, dict):
+        if c is None:
             return
+        if not isinstance(kept, dict):   # no clock kept (a line lost): counted from now
+            with room.lock:
+                self._moved(room)
+            kept = None
         with room.lock:
+            kept = kept or {"owing": list(c.owing), "deadline": c.deadline}
             given = kept.get("given") if isinstance(kept.get("given"), dict) else {}
             for nick, level in given.items():
                 if nick in room.nicknames and isinstance(level, str):
@@ -292,11 +300,16 @@ class TurnBased:
                 self._moved(room)
         c.timer_at = None
         self._arm(room.id, c)
+        if room.log is not None:
+            room.log.release()   # no descriptor held while nobody plays (20,000 games wait at once)
         self._call_at(time.monotonic(), self._step, room)   # the computer's seats play on at once
 
     def left(self, room: Room, nick: str) -> None:
-        """A player of a turn-based game closed it: their seat stays theirs, their turn waits."""
+        """A player of a turn-based game closed it: their seat stays theirs, their turn waits; the
+        last one out closes its file until the next line."""
         room.go_offline(nick)
+        if not room.online and room.log is not None:
+            room.log.release()
 
     def returned(self, s: Any, room: Room, nick: str) -> None:
         """A player is back at their turn-based game: the turns the computer played for them are

@@ -86,12 +86,16 @@ def test_a_seat_is_kept_by_key_and_the_game_waits_for_its_player_over_a_restart(
     assert back(ann, gid)[-1]["type"] == "UpdateGame"
     assert ann.until_type(T.UPDATE_TURN_CLOCK)[-1]["players"] == ["Ann"]
     ann.close(), bob.close()
+    deadline = srv.turns.clocks[gid].deadline
     srv.stop()
+    for _ in range(2):                                # the deadline kept as it was, restart after restart
+        again = turn_server()
+        room = again.rooms[gid]
+        assert room.turn_time == HOUR and room.game.player("Ann").active
+        assert again.turns.clocks[gid].deadline == deadline and again.turns.clocks[gid].owing == ("Ann",)
+        assert room.log is not None and room.log._fd < 0   # no descriptor held while nobody plays
+        again.stop()
     again = turn_server()
-    room = again.rooms[gid]
-    assert room.turn_time == HOUR and room.game.player("Ann").active
-    deadline = again.turns.clocks[gid].deadline
-    assert deadline is not None and deadline > again.turns.clock() + HOUR - 60
     ann = keyed(again.tls_address, "Ann", ann.key)
     assert back(ann, gid)[-1]["type"] == "UpdateGame"
     setup_choice(again, gid, ann, random.Random(2))   # Ann's move: the game goes on
