@@ -83,6 +83,8 @@ def describe_connect_error(e: OSError, host: str, port: int) -> str:
     """Why a server could not be reached, in a sentence for the player (:mod:`.join_words`): nobody
     listening, no answer in time, no such computer or no way there, TLS asked of a plain port or
     failing, a server that closed without a word or that said why (full)."""
+    from game.i18n import _
+
     from . import join_words as W
     words = getattr(e, "player_words", None)   # e.g. a server whose certificate changed: said plainly
     if words:
@@ -90,23 +92,23 @@ def describe_connect_error(e: OSError, host: str, port: int) -> str:
     where = hostport(host, port)
     said = getattr(e, "server_words", None)     # the server said why before it closed (it is full)
     if said:
-        return W.TURNED_AWAY.format(where=where, words=_shown(str(said)))
+        return _(W.TURNED_AWAY).format(where=where, words=_shown(str(said)))
     if isinstance(e, socket.gaierror):
-        return W.NOT_FOUND.format(host=host)
+        return _(W.NOT_FOUND).format(host=host)
     if isinstance(e, ConnectionRefusedError) or e.errno == errno.ECONNREFUSED:
-        return W.REFUSED.format(where=where)
+        return _(W.REFUSED).format(where=where)
     if isinstance(e, (TimeoutError, socket.timeout)) or e.errno == errno.ETIMEDOUT:
-        return W.TIMED_OUT.format(where=where)
+        return _(W.TIMED_OUT).format(where=where)
     if e.errno in (errno.EHOSTUNREACH, errno.ENETUNREACH):
-        return W.NO_ROUTE.format(where=where)
+        return _(W.NO_ROUTE).format(where=where)
     if isinstance(e, ssl.SSLError):
         if getattr(e, "reason", None) in ("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "PACKET_LENGTH_TOO_LONG"):
-            return W.NOT_TLS.format(where=where)
-        return W.TLS_FAILED.format(where=where, why=_shown(str(getattr(e, "reason", None) or e).lower()))
+            return _(W.NOT_TLS).format(where=where)
+        return _(W.TLS_FAILED).format(where=where, why=_shown(str(getattr(e, "reason", None) or e).lower()))
     if isinstance(e, (ConnectionResetError, ConnectionAbortedError, BrokenPipeError)) or (
             type(e) is ConnectionError):
-        return W.CLOSED.format(where=where)
-    return W.OTHER.format(where=where, why=_shown(str(e.strerror or e)))
+        return _(W.CLOSED).format(where=where)
+    return _(W.OTHER).format(where=where, why=_shown(str(e.strerror or e)))
 
 
 def _shown(text: str, most: int = 200) -> str:

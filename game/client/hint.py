@@ -18,6 +18,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from game.i18n import _
 from game.rules.actions import (Action, ReqActivateProductions, ReqBuyDevCard, ReqEndTurn, ReqLeaderAction,
                                 ReqMoveResources, ReqSwapShelves, ReqTakeFromMarket)
 from game.rules.components import GameConfig, default_config
@@ -124,7 +125,7 @@ def plan_for(action: Action, why: str, game: Game, player: PlayerState, then: Se
         except ValueError:         # (a shadow game that no longer agrees: the first step alone)
             return plan_for(moves[0], why, game, player)
         if len(plan.white_options) > 1 and action.replacements:
-            plan.white_choice = [r for r, n in sorted(action.replacements.items()) for _ in range(n)][
+            plan.white_choice = [r for r, n in sorted(action.replacements.items()) for _k in range(n)][
                 :len(plan.white_choice)] or plan.white_choice
             plan._rebuild_items(plan._fixed())
         plan.target = [None] * len(plan.items)
@@ -148,14 +149,14 @@ def plan_for(action: Action, why: str, game: Game, player: PlayerState, then: Se
             prod = plan.available.get(req.production)
             if prod is None:
                 continue
-            ins = [r for r, n in sorted(_paid(req.input_containers).items()) for _ in range(n)]
+            ins = [r for r, n in sorted(_paid(req.input_containers).items()) for _k in range(n)]
             for r, n in prod.input.items():
-                for _ in range(n):
+                for _k in range(n):
                     if r in ins:
                         ins.remove(r)
             if len(ins) == prod.input_choice:
                 plan.input_blanks[req.production] = ins
-            outs = [r for r, n in sorted(req.output_rep.items()) for _ in range(n)]
+            outs = [r for r, n in sorted(req.output_rep.items()) for _k in range(n)]
             if len(outs) == prod.output_choice:
                 plan.output_blanks[req.production] = outs
         plan.payment = None
@@ -179,18 +180,21 @@ def describe(action: Action, game: Game, player: PlayerState | None = None) -> s
         if player is not None:
             for i, shelf in enumerate(player.shelves):
                 if shelf.id == cid:
-                    return f"shelf {i + 1}"
-        return "your leader's depot"
+                    return _("shelf {n}").format(n=i + 1)
+        return _("your leader's depot")
 
     if isinstance(action, ReqEndTurn):
-        return "End your turn"
+        return _("End your turn")
     if isinstance(action, ReqLeaderAction):
         name = _leader_name(game, action.leader)
-        return f"Play your {name}" if action.is_activate else f"Discard your {name} (for 1 faith)"
+        if action.is_activate:
+            return _("Play your {leader}").format(leader=name)
+        return _("Discard your {leader} (for 1 faith)").format(leader=name)
     if isinstance(action, ReqSwapShelves):
-        return f"Swap {where(action.shelf1)} and {where(action.shelf2)}"
+        return _("Swap {box} and {other}").format(box=where(action.shelf1), other=where(action.shelf2))
     if isinstance(action, ReqMoveResources):
-        return f"Move {amount(action.count, action.res_type)} from {where(action.source)} to {where(action.target)}"
+        return _("Move {amount} from {box} to {other}").format(
+            amount=amount(action.count, action.res_type), box=where(action.source), other=where(action.target))
     return type(action).__name__
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from game.i18n import _, ngettext
 from game.rules.shadow import shadow_game
 
-from .words import LORENZO, joined, vanished_colour
+from .words import LORENZO, colour_name, joined, vanished_colour
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -46,38 +47,43 @@ def outcome_words(session: GameSession, rows: list[tuple[str, dict[str, int]]]) 
         cards = sum(len(s) for s in p["devSlots"])
         if not winner:
             if int(g.get("blackPoints", 0)) >= max_faith:
-                why = "His black cross reached the end of the faith track first."
+                why = _("His black cross reached the end of the faith track first.")
             else:
                 gone = vanished_colour(g)
-                why = (f"No {gone.lower()} development card is left on the grid." if gone
-                       else "A colour of development cards ran out on the grid.")
-            return f"{LORENZO} wins", why
+                why = (_("No {colour} development card is left on the grid.").format(colour=colour_name(gone)) if gone
+                       else _("A colour of development cards ran out on the grid."))
+            return _("{name} wins").format(name=LORENZO), why
         if int(p.get("faithPoints", 0)) >= max_faith:
-            why = "You reached the end of the faith track before Lorenzo."
+            why = _("You reached the end of the faith track before Lorenzo.")
         elif cards >= 7:
-            why = "You bought your seventh development card before Lorenzo could stop you."
+            why = _("You bought your seventh development card before Lorenzo could stop you.")
         else:
-            why = "You beat Lorenzo."
-        return f"{winner} wins", why
+            why = _("You beat Lorenzo.")
+        return _("{name} wins").format(name=winner), why
     if not winner and rows:
         winner = rows[0][0]
     says = session.name_in_words          # a bot with its level: "Lucrezia (hard bot) wins"
-    head = "You win" if winner == me else f"{says(winner)} wins"
+    head = _("You win") if winner == me else _("{name} wins").format(name=says(winner))
     trigger = ""
     for p in players:
         if int(p.get("faithPoints", 0)) >= max_faith:
-            trigger = f"{says(p['nickname'])} reached the end of the faith track, and the round was played out."
+            trigger = _("{name} reached the end of the faith track, and the round was played out.").format(
+                name=says(p["nickname"]))
             break
         if sum(len(s) for s in p["devSlots"]) >= 7:
-            trigger = f"{says(p['nickname'])} bought a seventh development card, and the round was played out."
+            trigger = _("{name} bought a seventh development card, and the round was played out.").format(
+                name=says(p["nickname"]))
             break
     tie = ""
     if len(rows) > 1 and rows[0][1]["total"] == rows[1][1]["total"]:
-        tie = (f" Tied on {rows[0][1]['total']} points, {says(winner)} wins on the resources left "
-               f"({rows[0][1]['resources']} against {rows[1][1]['resources']}).")
+        total = rows[0][1]["total"]
+        tie = " " + ngettext("Tied on {points} point, {name} wins on the resources left ({mine} against {theirs}).",
+                             "Tied on {points} points, {name} wins on the resources left ({mine} against {theirs}).",
+                             total).format(points=total, name=says(winner), mine=rows[0][1]["resources"],
+                                           theirs=rows[1][1]["resources"])
         if rows[0][1]["resources"] == rows[1][1]["resources"]:
             tied = [says(n) for n, s in rows
                     if s["total"] == rows[0][1]["total"] and s["resources"] == rows[0][1]["resources"]]
-            tie = f" {joined(tied)} tied on points and resources left: they share the win."
-            head = "You share the win" if me in tied else "A shared win"
-    return head, (trigger + tie).strip() or "The final round was played out."
+            tie = " " + _("{names} tied on points and resources left: they share the win.").format(names=joined(tied))
+            head = _("You share the win") if me in tied else _("A shared win")
+    return head, (trigger + tie).strip() or _("The final round was played out.")

@@ -14,18 +14,22 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from game.i18n import N_, _, ngettext
+
 Msg = Mapping[str, Any]
 
-UNRATED = "unrated"
-NO_KEY_LINE = "You play unrated here"
-LEADERBOARD_TITLE = "Leaderboard"
-NOBODY_RATED = "Nobody is rated on this server yet: a game between people with keys, played to its end, rates them."
-NOT_OURS = "This server keeps no ratings (it is not ours, or older)."
-UNRATED_HERE = ("You are not rated here: this connection is not encrypted, and your key is sent over "
-                "encrypted connections only.")
-RATINGS_NOTE = ("A rating is the server's cautious guess of how well you play: 0 to begin with, it rises as "
-                "you win and as it grows sure of you. Games between people, two or more with keys, played to "
-                "their end, count; leaving before the end counts as last place.")
+# (constants marked N_ stay English here: each is said with _() where it is shown)
+UNRATED = N_("unrated")
+NO_KEY_LINE = N_("You play unrated here")
+LEADERBOARD_TITLE = N_("Leaderboard")
+NOBODY_RATED = N_("Nobody is rated on this server yet: a game between people with keys, played to its end, "
+                  "rates them.")
+NOT_OURS = N_("This server keeps no ratings (it is not ours, or older).")
+UNRATED_HERE = N_("You are not rated here: this connection is not encrypted, and your key is sent over "
+                  "encrypted connections only.")
+RATINGS_NOTE = N_("A rating is the server's cautious guess of how well you play: 0 to begin with, it rises as "
+                  "you win and as it grows sure of you. Games between people, two or more with keys, played to "
+                  "their end, count; leaving before the end counts as last place.")
 
 
 def number(n: int) -> str:
@@ -35,43 +39,53 @@ def number(n: int) -> str:
 
 def rating_words(rating: int | None) -> str:
     """A rating beside a name."""
-    return UNRATED if rating is None else f"rated {number(rating)}"
+    return _(UNRATED) if rating is None else _("rated {rating}").format(rating=number(rating))
 
 
 def change_line(changes: list[Msg], me: str) -> str:
     """A rated game's end (``UpdateRatingChange.ratings``), in one line; a solo game's best."""
     parts = []
     for c in sorted(changes, key=lambda c: c.get("player") != me):    # the player's own first
-        who = "you" if c.get("player") == me else str(c.get("player"))
+        who = _("you") if c.get("player") == me else str(c.get("player"))
         if "soloBest" in c:
             best = c.get("soloBest")
             if best is None:
                 continue
-            new = " (a new best)" if c.get("newBest") else ""
-            return f"Your best solo score is {best} points{new}."
+            if c.get("newBest"):
+                return ngettext("Your best solo score is {n} point (a new best).",
+                                "Your best solo score is {n} points (a new best).", best).format(n=best)
+            return ngettext("Your best solo score is {n} point.", "Your best solo score is {n} points.",
+                            best).format(n=best)
         parts.append(f"{who} {number(int(c.get('before') or 0))} \u2192 {number(int(c.get('after') or 0))}")
-    return f"Ratings: {', '.join(parts)}." if parts else ""
+    return _("Ratings: {changes}.").format(changes=", ".join(parts)) if parts else ""
 
 
 def unrated_line(m: Msg) -> str:
     """``ErrKey``: why the player plays unrated here."""
-    return f"{NO_KEY_LINE}: {m.get('msg') or 'the server did not take your key.'}"
+    return _("{unrated}: {why}").format(unrated=_(NO_KEY_LINE),
+                                        why=m.get("msg") or _("the server did not take your key."))
 
 
 def standing_words(you: Msg | None) -> str:
     """The player's own line under a leaderboard (``UpdateRatings.you``)."""
     if you is None:
-        return UNRATED_HERE
+        return _(UNRATED_HERE)
     games = int(you.get("games") or 0)
     best = you.get("soloBest")
-    best_words = f" Your best solo score: {best} points." if best is not None else ""
+    best_words = " " + ngettext("Your best solo score: {n} point.", "Your best solo score: {n} points.",
+                                best).format(n=best) if best is not None else ""
     if not games or you.get("place") is None:
-        return f"You have no rated game here yet (your rating starts at 0).{best_words}"
-    return (f"You are {ordinal(int(you['place']))}, {rating_words(int(you.get('rating') or 0))}, after "
-            f"{games} rated game{'s' if games != 1 else ''}.{best_words}")
+        return _("You have no rated game here yet (your rating starts at 0).") + best_words
+    return ngettext("You are {place}, {rating}, after {n} rated game.",
+                    "You are {place}, {rating}, after {n} rated games.", games).format(
+        place=ordinal(int(you["place"])), rating=rating_words(int(you.get("rating") or 0)), n=games) + best_words
 
 
 def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 21st…"""
+    """1st, 2nd, 3rd, 4th, 11th, 21st… (in Italian 1º, 2º…)."""
+    # TRANSLATORS: an ordinal number (1st, 2nd...) in a language that writes them all one way ("{n}º");
+    # leave it as "{n}th" for English's own rule
+    if _("{n}th") != "{n}th":
+        return _("{n}th").format(n=n)
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"

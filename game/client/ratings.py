@@ -17,6 +17,8 @@ from game.netcode.player_key import KEY_FILE, player_key
 from game.settings import data_dir
 
 from .address import hostport
+from game.i18n import _
+
 from .rating_words import NOBODY_RATED, NOT_OURS, number, standing_words
 from .security import Link
 from .tables import TLS_SCHEME, connect, hang_up
@@ -60,7 +62,7 @@ class Leaderboard:
 
     @property
     def empty_words(self) -> str:
-        return NOBODY_RATED
+        return _(NOBODY_RATED)
 
     @property
     def mine(self) -> int | None:
@@ -90,7 +92,7 @@ def leaderboard(host: str, port: int, timeout: float = 5.0, *, tls_port: int | N
     """
     folder = folder if folder is not None else data_dir()
     where = hostport(host.removeprefix(TLS_SCHEME), port)
-    conn, link, _ = connect(host, port, timeout, tls_port=tls_port, known_file=folder / KNOWN_SERVERS_FILE)
+    conn, link, _unused = connect(host, port, timeout, tls_port=tls_port, known_file=folder / KNOWN_SERVERS_FILE)
     try:
         conn.send(W.ReqRatings(player_key(folder / KEY_FILE) if link.secure else None).to_dict())
         m = conn.wait_for(lambda m: m.get("type") in (W.UPDATE_RATINGS, W.ERR_RATINGS, P.ERR_PROTOCOL,
@@ -102,5 +104,5 @@ def leaderboard(host: str, port: int, timeout: float = 5.0, *, tls_port: int | N
     if m.get("type") == W.ERR_RATINGS:
         raise NoRatings(str(m.get("msg") or "The server did not answer with its leaderboard."))
     if m.get("type") != W.UPDATE_RATINGS:
-        raise NoRatings(NOT_OURS)
+        raise NoRatings(_(NOT_OURS))
     return Leaderboard.from_message(m, link)

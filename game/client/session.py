@@ -232,7 +232,7 @@ class GameSession:
     def _watch_news(self, m: Msg) -> None:
         """Our extension: the table's watchers (their count, their chat; a watcher's table)."""
         if m.get("type") == UPDATE_WATCHER_CHAT:
-            if not self.watchers.hidden and self.game_log.heard(WATCHER.format(m.get("player")), str(m.get("text"))):
+            if not self.watchers.hidden and self.game_log.heard(_(WATCHER).format(m.get("player")), str(m.get("text"))):
                 self.version += 1
             return
         self.watchers.take(m)

@@ -326,7 +326,7 @@ class Seating:
         from .words import NICKNAME_ERRORS
         self.taken = session.lobby.error == _(NICKNAME_ERRORS["TAKEN"])
         from .join_words import NAME_TAKEN
-        return NAME_TAKEN.format(nickname=self.nickname, where=self.where) if self.taken else session.lobby.error
+        return _(NAME_TAKEN).format(nickname=self.nickname, where=self.where) if self.taken else session.lobby.error
 
     def _connect(self) -> None:
         try:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from game.i18n import _
+
 from .watch_words import REFUSED_WATCH
 
 Msg = dict[str, Any]
@@ -51,4 +53,4 @@ class WatchNews:
             self.count = int(m.get("watchers") or self.count)
             self.refused = None
         elif t == ERR_WATCH:
-            self.refused = str(m.get("msg") or REFUSED_WATCH)
+            self.refused = str(m.get("msg") or _(REFUSED_WATCH))

@@ -17,6 +17,7 @@ from pygame_gui.core import ObjectID
 from game.client.hint import Hinter
 from game.client.plans import MarketPlan
 from game.client.session import GameSession
+from game.i18n import _
 from game.client.watch_words import HIDE_ON, HIDE_WATCHERS, SHOW_WATCHERS, WATCHERS_TIP, watchers_words
 
 from .board_base import DRAG_DISTANCE, BoardBase, Hit
@@ -92,8 +93,8 @@ class BoardScene(BoardBase):
             return
         self._watchers_shown = shown
         if (w.count or w.hidden) and self.plan is None:
-            switch.set_text((SHOW_WATCHERS if w.hidden else HIDE_WATCHERS).format(w.count))
-            switch.set_tooltip(watchers_words(w.count) + " " + (HIDE_ON if w.hidden else WATCHERS_TIP))
+            switch.set_text(_(SHOW_WATCHERS if w.hidden else HIDE_WATCHERS).format(w.count))
+            switch.set_tooltip(watchers_words(w.count) + " " + _(HIDE_ON if w.hidden else WATCHERS_TIP))
             switch.show()
         else:
             switch.hide()

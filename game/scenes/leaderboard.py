@@ -11,6 +11,7 @@ from __future__ import annotations
 import pygame
 
 from game.client.address import describe_connect_error, hostport
+from game.i18n import _
 from game.client.rating_words import LEADERBOARD_TITLE, RATINGS_NOTE, number
 from game.client.ratings import Leaderboard, NoRatings, leaderboard
 from game.client.security import identity_warning
@@ -103,7 +104,7 @@ class LeaderboardScene(PaintedScene):
     def paint(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         u = self.unit
-        bottom = title_block(surface, LEADERBOARD_TITLE, None, w // 2, round(h * 0.06), u, size=64)
+        bottom = title_block(surface, _(LEADERBOARD_TITLE), None, w // 2, round(h * 0.06), u, size=64)
         sub = fonts.render(f"at {self.where}", max(12, round(22 * u)), SEPIA, "italic")
         surface.blit(sub, sub.get_rect(midtop=(w // 2, bottom + round(6 * u))))
         r = self.sheet
@@ -135,7 +136,7 @@ class LeaderboardScene(PaintedScene):
                 y += row_h + round(4 * u)
         if board is not None:
             standing = wrap(board.standing, size, inner.w, "italic")[:2]
-            note = wrap(RATINGS_NOTE, small, inner.w, "italic")[:3]
+            note = wrap(_(RATINGS_NOTE), small, inner.w, "italic")[:3]
             ny = r.bottom - round(64 * u) - len(note) * round(small * 1.2)
             blit_lines(surface, note, small, FADED, r.centerx, ny, "italic", align="center")
             ny -= len(standing) * round(size * 1.2) + round(8 * u)

@@ -16,6 +16,7 @@ import pygame
 import pygame_gui
 
 from game.client.session import GameSession
+from game.i18n import _
 from game.client.watch_words import WATCH_CLOSED, WATCH_LOST, waiting_words, watchers_words, watching_words
 
 from .art import palette as P
@@ -91,7 +92,7 @@ class WatchTableScene(BoardBase):
         a = self.layout.actions
         u = self.layout.unit
         w = self.session.watchers
-        said = WATCH_LOST if self.lost else f"{watching_words(w.table, w.players)} {watchers_words(w.count)}"
+        said = _(WATCH_LOST) if self.lost else f"{watching_words(w.table, w.players)} {watchers_words(w.count)}"
         text(surface, said, (a.x + round(10 * u), a.y + round(8 * u)), round(17 * u), P.INK, "italic",
              max_width=a.w - round(20 * u))
 
@@ -104,7 +105,7 @@ class WatchTableScene(BoardBase):
         surface.fill(P.PARCHMENT)
         bottom = title_block(surface, table_title(self.session), None, w // 2, round(h * 0.3), u, size=56)
         watchers = self.session.watchers
-        words = (WATCH_LOST if self.lost else WATCH_CLOSED if watchers.closed else
+        words = (_(WATCH_LOST) if self.lost else _(WATCH_CLOSED) if watchers.closed else
                  waiting_words(watchers.table, watchers.players, watchers.seats))
         size = max(12, round(26 * u))
         lines = wrap(words + "  Esc: stop watching.", size, w - round(200 * u), "italic")

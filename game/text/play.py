@@ -21,6 +21,7 @@ from game.client.greyed import greyed_words
 from game.client.hint import Hinter
 from game.client.plans import MarketPlan
 from game.client.session import GameSession
+from game.i18n import _
 from game.client.watch_words import HIDE_OFF, HIDE_ON, watchers_words
 from game.client.words import leader_words
 
@@ -378,13 +379,13 @@ class GameShell(Queries, PlanEdits):
         """How many watch; ``hide`` or ``show`` the watchers' chat (the server confirms it)."""
         w = self.session.watchers
         if not args:
-            self.say(watchers_words(w.count) + (" " + HIDE_ON if w.hidden else ""))
+            self.say(watchers_words(w.count) + (" " + _(HIDE_ON) if w.hidden else ""))
             return
         if args[0].lower() not in ("hide", "show") or not self.session.remote:
             raise Refused("Say watchers hide, or watchers show (at a server's table).")
         hide = args[0].lower() == "hide"
         self.session.hide_watchers(hide)
-        self.say(HIDE_ON if hide else HIDE_OFF)
+        self.say(_(HIDE_ON if hide else HIDE_OFF))
 
     def do_keep(self, args: list[str]) -> None:
         self._game()

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Callable
 
 from game.client.address import describe_connect_error, hostport
+from game.i18n import _
 from game.client.rating_words import LEADERBOARD_TITLE, RATINGS_NOTE
 from game.client.security import identity_warning
 
@@ -26,9 +27,10 @@ def say_ratings(say: Callable[[str], None], host: str, port: int, folder: Path, 
     if not board.rows:
         say(board.empty_words)
     else:
-        more = f" (the best {len(board.rows)} of {board.total})" if board.total > len(board.rows) else ""
-        say(f"{LEADERBOARD_TITLE} of {hostport(host, port)}{more}:")
+        more = " " + _("(the best {shown} of {total})").format(shown=len(board.rows), total=board.total) \
+            if board.total > len(board.rows) else ""
+        say(_("{title} of {server}{more}:").format(title=_(LEADERBOARD_TITLE), server=hostport(host, port), more=more))
         for row in board.rows:
-            say(row.line + (" (you)" if row.place == board.mine else ""))
+            say(row.line + (" " + _("(you)") if row.place == board.mine else ""))
     say(board.standing)
-    say(RATINGS_NOTE)
+    say(_(RATINGS_NOTE))

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from game.client.address import hostport
 from game.client.notices import ConnectionLost
 from game.client.session import GameSession
+from game.i18n import _
 from game.client.watch_words import WATCH_CLOSED, WATCH_LOST, waiting_words, watching_words
 
 from . import describe as D
@@ -29,7 +30,7 @@ class WatchNews(News):
     """:class:`~.news.News` for a watcher: a lost connection keeps no seat."""
 
     def _hear_lost(self, notice: ConnectionLost) -> None:
-        self._heard.append(WATCH_LOST + " Say leave to go back to the tables.")
+        self._heard.append(_(WATCH_LOST) + " " + _("Say leave to go back to the tables."))
 
 
 class WatchReader:
@@ -53,13 +54,13 @@ class WatchReader:
         msgs = s.pump()
         if any(m.get("type") == "ConnectionLost" for m in msgs) and not self._lost and not s.vm.has_game:
             self._lost = True
-            self.say(WATCH_LOST + " Say leave to go back to the tables.")
+            self.say(_(WATCH_LOST) + " " + _("Say leave to go back to the tables."))
         w = s.watchers
         state = (w.players, w.started, w.closed)
         if state != self._said:
             self._said = state
             if w.closed:
-                self.say(WATCH_CLOSED + " Say leave to go back to the tables.")
+                self.say(_(WATCH_CLOSED) + " " + _("Say leave to go back to the tables."))
             elif w.started:
                 self.say(watching_words(w.table, w.players) + " Say help for what you may do.")
             else:

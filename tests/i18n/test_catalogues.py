@@ -108,3 +108,22 @@ def test_no_word_is_marked_inside_another_call_to_translate():
                             and any(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in inner.args)):
                         hidden.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
     assert not hidden, f"marked words Babel cannot see: {hidden}"
+
+
+def test_no_module_that_translates_binds_the_name_of_the_translator():
+    """``for _ in ...`` or ``a, _ = f()`` in a module that imports ``_`` from game.i18n makes
+    ``_`` a local of that function: a word said there calls the wrong thing (or fails)."""
+    import ast
+    bound = []
+    for path in sorted((ROOT / "game").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if "game.i18n import" not in text:
+            continue
+        tree = ast.parse(text)
+        if not any(isinstance(n, ast.ImportFrom) and n.module == "game.i18n" and any(a.name == "_" for a in n.names)
+                   for n in ast.walk(tree)):
+            continue
+        bound += [f"{path.relative_to(ROOT)}:{n.lineno}" for n in ast.walk(tree)
+                  if isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store)
+                  or isinstance(n, ast.arg) and n.arg == "_"]
+    assert not bound, f"_ bound where it translates: {bound}"
