@@ -310,8 +310,16 @@ def main() -> None:
     ap.add_argument("--server-log", type=Path, default=None, help="keep the server's log (stderr) in this file")
     ap.add_argument("--server", type=Path, default=None,
                     help="run another tree's server.py (a 'before'; give --stall-ms 0 if it has no --stall-log)")
+    ap.add_argument("--turn-based", type=int, default=0, metavar="GAMES",
+                    help="instead: GAMES stored turn-based games held while --online players play (issue 31)")
+    ap.add_argument("--online", type=int, default=2000, help="with --turn-based: players connected")
+    ap.add_argument("--seconds", type=float, default=60.0, help="with --turn-based: how long they play")
     args = ap.parse_args()
     lo, hi = (float(x) for x in args.think.split(","))
+    if args.turn_based:
+        from bench.lib.turn_scale import run as run_turn_based
+        print(json.dumps(run_turn_based(args.turn_based, args.online, args.seconds, (lo, hi))))
+        return
     tables = args.players // 4
     tmp = Path(tempfile.mkdtemp(prefix="mor-scale-"))
     watched = max(1, round(tables * args.watch_share)) if args.watch_share > 0 else 0

@@ -55,13 +55,11 @@ def make_stored_games(data_dir: Path, games: int, players: int, seed: int = 31) 
             action = choose(game, nick, rng)
             game.apply(nick, action)
             glog.record("apply", nick, action)
-        mover = game.current
+        mover = nicks.index(game.current_player.nickname)   # (seats are dealt in another order than the names)
         glog.append(["turns", "", {"owing": [nicks[mover]], "deadline": time.time() + DAY, "missed": {},
                                    "stood": {}, "given": {}, "standIns": {}}])
         glog.close()
-        move = choose(game, nicks[mover], rng)
-        while move is not None and move.TYPE in ("ReqEndTurn",):
-            move = choose(game, nicks[mover], rng)
+        move = choose(game, nicks[mover], rng)      # a main action (nothing is done yet this turn)
         out.append(StoredGame(gid, nicks, (keys[a], keys[b]), mover, (move or Action.from_dict(
             {"type": "ReqEndTurn"})).to_dict()))
     return out
