@@ -526,7 +526,10 @@ class Lobby:
 
     def watch_head(self, now: float) -> None:
         """The head of the waiting list chooses the number of players within ``head_time`` while
-        others wait behind it; if not, it goes to the back and the next in line is asked."""
+        others wait behind it; if not, it goes to the back and the next in line is asked. The
+        others from the head's address go to the back with it: a row of squatters from one
+        address held the list ``head_time`` each (issue 28, finding 9); now one address holds
+        the head once in a row."""
         waiting = self.waiting
         if not self.options.head_time or len(waiting) < 2 or self.pending_count is not None:
             self._head = (None, now)
@@ -535,11 +538,13 @@ class Lobby:
         if head is not waiting[0]:
             self._head = (waiting[0], now)
         elif now - since >= self.options.head_time:
-            waiting.append(waiting.pop(0))
+            behind = [w for w in waiting[1:] if w.ip == head.ip] + [head]
+            waiting[:] = [w for w in waiting[1:] if w.ip != head.ip] + behind
             head.announced = None
             self._head = (waiting[0], now)
             log.info("%s did not choose the number of players in %s s: %s is asked now",
                      head.nickname, f"{self.options.head_time:g}", waiting[0].nickname)
             self._send_booked_seats(0)
-            if len(waiting) > self.told():   # at the back, out of those told: told once here
-                self._tell_booked(head)
+            for w in waiting[self.told():]:  # at the back, out of those told: told once here
+                if w in behind:
+                    self._tell_booked(w)

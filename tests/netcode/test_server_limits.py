@@ -49,6 +49,28 @@ class TestWaitingList:
         assert silent.expect("UpdateBookedSeats")["canPrepareNewGame"] == "silent"   # first again, alone
         silent.probe()
 
+    @pytest.mark.timeout(30)
+    def test_a_row_of_squatters_from_one_address_holds_the_head_once(self, make_server, peers):
+        """Issue 28, finding 9: four squatters from one address at the head of the Quick game
+        held it ``head_time`` each (32 per address: 32 minutes). When the head's time is up, the
+        rest of its address goes to the back with it: the honest player is asked next."""
+        srv = make_server(head_time=0.5)
+        squatters = []
+        for i in range(4):
+            p = peers(srv.address, source="127.0.0.2").welcome()
+            p.join(f"squat{i}")
+            squatters.append(p)
+        honest = peers(srv.address, source="127.0.0.3").welcome()
+        assert booked(honest.join("honest"))["canPrepareNewGame"] == "squat0"
+        t0 = time.monotonic()
+        honest.until(lambda m: m.get("canPrepareNewGame") == "honest", timeout=5)
+        assert time.monotonic() - t0 < 1.5          # one head_time, not four
+        honest.send({"type": "ReqNewGame", "playersCount": 1})
+        honest.until(lambda m: m["type"] == "UpdateGame")
+        for p in squatters:                          # the squatters are still served, at the back
+            p.send({"type": "ReqHeartbeat"})
+            p.until(lambda m: m["type"] == "ResHeartbeat")
+
     @pytest.mark.timeout(60)
     def test_each_join_and_departure_costs_the_same_however_long_the_list(self, make_server):
         """400 joiners: each is told where it stands when it joins, and only the first four (the
