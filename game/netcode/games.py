@@ -221,33 +221,55 @@ class Games:
                     del self.seats[nick]
 
     def restore(self) -> None:
-        """Bring back every unfinished saved game, its players away until they rejoin."""
-        for r in self.store.restore_all(self.config):
-            turn_based = isinstance(r.header.get("turnBased"), dict)
-            clash = [p.nickname for p in r.game.players if p.nickname in self.seats and not turn_based]
-            if clash or r.game_id in self.rooms:
-                log.error("game %d not restored: %s already seated in another game",
-                          r.game_id, ", ".join(clash) or "its id is")
-                r.log.close()
-                continue
-            room = self.new_room(r.game_id, r.game, r.log, r.tokens, r.bots, r.bot_pace, seated=not turn_based)
-            room.chat.extend(r.chat)     # the last lines said at the table, for whoever rejoins
-            if self.ratings is not None:
-                self.ratings.restored(r.game_id, r.game)
-            if self.turns is not None:
-                self.turns.restored(room, r.header, r.turns)
-            if room.turn_time is not None:   # nobody is away at a turn-based table: its clock counts
-                log.info("restored turn-based game %d (%s)", r.game_id, ", ".join(room.nicknames))
-                continue
-            # the turn waits for its player a while: a restart is nobody's departure, and the
-            # first one back must not be handed someone else's turn (nor a half-done turn ended)
-            if self.options.restart_grace > 0:
-                until = time.monotonic() + self.options.restart_grace
-                room.away.update(dict.fromkeys(room.humans, until))   # told to whoever comes back first
-                self._call_at(until, self._restart_grace_over, room.id)
-            else:
-                room.mark_all_away()
-            log.info("restored game %d (%s)", r.game_id, ", ".join(room.nicknames))
+        """Bring back every unfinished saved game, its players away until they rejoin. Turn-based
+        games stay in their files, their clocks read (:meth:`.turn_based.TurnBased.kept`), and are
+        brought back a few at a time, or at once when someone needs one (:meth:`bring_back`)."""
+        kept: list[Any] = []
+        turn_based = (lambda header: isinstance(header.get("turnBased"), dict)) if self.turns is not None else None
+        for r in self.store.restore_all(self.config, defer=turn_based, kept=kept):
+            self._restored(r)
+        if self.turns is not None:
+            self.turns.bring_back = self.bring_back
+            self.turns.kept(kept)
+
+    def bring_back(self, kept: Any) -> Room | None:
+        """Replay a game left in its file at start (:class:`.store.Kept`): its room, or None (over,
+        or damaged: logged)."""
+        try:
+            r = self.store.restore_one(kept, self.config)
+        except Exception as e:   # a damaged file must not hurt the server
+            log.error("cannot restore %s: %s: %s", kept.path, type(e).__name__, e)
+            return None
+        return self._restored(r) if r is not None else None
+
+    def _restored(self, r: Any) -> Room | None:
+        """A game replayed from its log, seated again (its people away until they come back)."""
+        turn_based = isinstance(r.header.get("turnBased"), dict)
+        clash = [p.nickname for p in r.game.players if p.nickname in self.seats and not turn_based]
+        if clash or r.game_id in self.rooms:
+            log.error("game %d not restored: %s already seated in another game",
+                      r.game_id, ", ".join(clash) or "its id is")
+            r.log.close()
+            return None
+        room = self.new_room(r.game_id, r.game, r.log, r.tokens, r.bots, r.bot_pace, seated=not turn_based)
+        room.chat.extend(r.chat)     # the last lines said at the table, for whoever rejoins
+        if self.ratings is not None:
+            self.ratings.restored(r.game_id, r.game)
+        if self.turns is not None:
+            self.turns.restored(room, r.header, r.turns)
+        if room.turn_time is not None:   # nobody is away at a turn-based table: its clock counts
+            log.debug("restored turn-based game %d (%s)", r.game_id, ", ".join(room.nicknames))
+            return room
+        # the turn waits for its player a while: a restart is nobody's departure, and the
+        # first one back must not be handed someone else's turn (nor a half-done turn ended)
+        if self.options.restart_grace > 0:
+            until = time.monotonic() + self.options.restart_grace
+            room.away.update(dict.fromkeys(room.humans, until))   # told to whoever comes back first
+            self._call_at(until, self._restart_grace_over, room.id)
+        else:
+            room.mark_all_away()
+        log.info("restored game %d (%s)", r.game_id, ", ".join(room.nicknames))
+        return room
 
     def _restart_grace_over(self, game_id: int) -> None:
         """The players of a restored game who are not back yet become away (the others are told,

@@ -118,6 +118,7 @@ class Ratings:
         self._pending: dict[int, tuple[Game, dict[str, Player]]] = {}   # games whose ratings wait for the disk
         self._top: tuple[int, bytes] | None = None     # (store version, the top's JSON) cached
         self._kept: dict[int, tuple[int, dict[str, Player]]] = {}   # unsettled games kept, until restored
+        self._held: dict[int, tuple[int, dict[str, Player]]] = {}   # kept seats of games brought back later
         self.gave_up: dict[int, set[str]] = {}   # game seed -> seats given to the computer (turn-based): last
 
     def open(self, data_dir: Path | None) -> None:
@@ -227,9 +228,16 @@ class Ratings:
         except StoreFull as e:   # rated all the same (a restart before its end would not know it)
             log.warning("game %d: cannot keep its rated seats: %s", game_id, e)
 
+    def hold(self, game_ids: Iterable[int]) -> None:
+        """Games left in their files at start (turn-based, brought back later): their kept seats wait
+        for :meth:`restored`, and :meth:`recover` does not take them for games over."""
+        for gid in game_ids:
+            if gid in self._kept:
+                self._held[gid] = self._kept.pop(gid)
+
     def restored(self, game_id: int, game: Game) -> None:
-        """A game restored at start: its keyed seats, as kept when it started."""
-        kept = self._kept.pop(game_id, None)
+        """A game restored at start (or later, see :meth:`hold`): its keyed seats, as kept when it started."""
+        kept = self._kept.pop(game_id, None) or self._held.pop(game_id, None)
         if kept is not None and kept[0] == game.seed:
             self.games[game_id] = kept[1]
 

@@ -66,6 +66,8 @@ class ServerOptions:
     watcher_output: int = 512 * 1024   # bytes queued for a watcher past which it is behind: dropped
     turn_tables_per_address: int = 20   # turn-based tables open and games under way started from one address
     games_per_key: int = 30          # unfinished games (and seats at open turn-based tables) of one player key
+    wake_batch: int = 4              # turn-based games replayed from their files per wake-up after a start
+                                     # (0: only when someone needs one; see turn_based.py)
     move_time_scale: float = 1.0     # a turn-based table's time per move is multiplied by this (tests: small)
     stall_log: float = 0.0           # log every wake-up of the loop longer than this many ms,
                                      # with what ran in it (a diagnostic; 0: off)

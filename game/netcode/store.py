@@ -141,6 +141,17 @@ class Restored:
 
 
 @dataclass
+class Kept:
+    """An unfinished game left in its file at start (see :meth:`GameStore.restore_all`'s ``defer``):
+    its header and its last ``turns`` line, read without replaying it."""
+
+    game_id: int
+    path: Path
+    header: dict[str, Any]
+    turns: Any = None
+
+
+@dataclass
 class GameStore:
     """The data directory: creates logs and restores unfinished games."""
 
@@ -218,8 +229,12 @@ class GameStore:
             raise
         return glog
 
-    def restore_all(self, default: GameConfig, on_error: Callable[[Path, str], None] | None = None) -> list[Restored]:
-        """Rebuild every unfinished game of the data directory, oldest first.
+    def restore_all(self, default: GameConfig, on_error: Callable[[Path, str], None] | None = None,
+                    defer: Callable[[dict[str, Any]], bool] | None = None,
+                    kept: list[Kept] | None = None) -> list[Restored]:
+        """Rebuild every unfinished game of the data directory, oldest first; those whose header
+        ``defer`` accepts are not replayed but handed back in ``kept`` (:meth:`restore_one` brings
+        one back later: a start with 20,000 turn-based games stored answers at once).
 
         A file that cannot be read or replayed is logged as an error (and passed to ``on_error``)
         and skipped; it is left as it is for a human to look at. A torn last line (a crash in
@@ -231,6 +246,11 @@ class GameStore:
         files = sorted((self.data_dir / "games").glob("*.jsonl"), key=lambda p: (len(p.stem), p.stem))
         for path in files:
             try:
+                if defer is not None and kept is not None:
+                    left = self._kept(path, defer)
+                    if left is not None:
+                        kept.append(left)
+                        continue
                 restored = self._restore(path, default)
             except Exception as e:  # a damaged file must not stop the server
                 msg = f"{type(e).__name__}: {e}"
@@ -241,6 +261,34 @@ class GameStore:
             if restored is not None:
                 out.append(restored)
         return out
+
+    @staticmethod
+    def _kept(path: Path, defer: Callable[[dict[str, Any]], bool]) -> Kept | None:
+        """The game of ``path`` left in its file, if ``defer`` accepts its header (and it is not over)."""
+        data = path.read_bytes()
+        first, _, rest = data.partition(b"\n")
+        header = orjson.loads(first)
+        if not isinstance(header, dict) or not defer(header):
+            return None
+        if rest.endswith(b'["end"]\n'):     # over: the full restore archives it
+            return None
+        turns = None
+        at = data.rfind(b'\n["turns"')
+        if at >= 0:
+            line = data[at + 1:data.find(b"\n", at + 1)]
+            try:
+                entry = orjson.loads(line)
+                turns = entry[2] if isinstance(entry, list) and len(entry) == 3 else None
+            except orjson.JSONDecodeError:   # a torn last line: the full restore cuts it off
+                turns = None
+        return Kept(int(path.stem), path, header, turns)
+
+    def restore_one(self, kept: Kept, default: GameConfig) -> Restored | None:
+        """Replay a game left in its file (see :meth:`restore_all`), or None if it is over.
+
+        :raises Exception: as :meth:`_restore` (a damaged file: logged by the caller).
+        """
+        return self._restore(kept.path, default)
 
     def _restore(self, path: Path, default: GameConfig) -> Restored | None:
         """The unfinished game of one log file, or None if it is over.

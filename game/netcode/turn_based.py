@@ -116,6 +116,8 @@ class TurnBased:
         self.owners: dict[int, dict[str, int]] = {}       # game -> {nickname: player id} (keyed seats)
         self.games_of: dict[int, set[int]] = {}           # player id -> their games (unfinished)
         self.names: dict[str, int] = {}                   # nickname held at a turn-based game -> player id
+        self.asleep: dict[int, Any] = {}                  # games left in their files at start (:class:`.store.Kept`)
+        self.bring_back: Callable[[Any], Room | None] = lambda kept: None   # replays one (the games')
 
     # ------------------------------------------------------------------ the clock
     def seconds(self, table: TurnTable) -> float:
@@ -174,10 +176,12 @@ class TurnBased:
         """The game's timer: the players who still owe the move past its deadline are played by the
         computer this turn (told at once, or on return); the third turn in a row, for good."""
         c = self.clocks.get(gid)
-        room = self.rooms.get(gid)
+        if c is not None:
+            c.timer_at = None
+        room = self.wake(gid) if gid in self.asleep else self.rooms.get(gid)
+        c = self.clocks.get(gid)
         if c is None or room is None:
             return
-        c.timer_at = None
         if room.closed or room.finished or c.deadline is None:
             return
         left = c.deadline - self.clock()
@@ -256,7 +260,8 @@ class TurnBased:
             return
         level = tb.get("level") if isinstance(tb.get("level"), str) else DEFAULT_LEVEL
         table = TurnTable(tb["moveTime"], level, str(tb.get("table") or ""))
-        c = self.clocks[room.id] = Clock(table)
+        old = self.clocks.get(room.id)   # (its clock while it was left in its file: its timer)
+        c = self.clocks[room.id] = Clock(table, timer_at=old.timer_at if old is not None else None)
         room.turn_time = table.move_time
         for nick, pid in self.owners.get(room.id, {}).items():
             self.names.setdefault(nick, pid)
@@ -298,11 +303,60 @@ class TurnBased:
             else:
                 c.owing = ()
                 self._moved(room)
-        c.timer_at = None
         self._arm(room.id, c)
         if room.log is not None:
             room.log.release()   # no descriptor held while nobody plays (20,000 games wait at once)
         self._call_at(time.monotonic(), self._step, room)   # the computer's seats play on at once
+
+    # ------------------------------------------------------------------ games left in their files
+    def kept(self, games: list[Any]) -> None:
+        """The turn-based games left in their files at start (:class:`.store.Kept`): their owners
+        and clocks from their header and last ``turns`` line, their timers armed; each is replayed
+        when someone needs it (:meth:`wake`), and meanwhile ``wake_batch`` at a time."""
+        for k in games:
+            tb = k.header.get("turnBased") if isinstance(k.header, dict) else None
+            if not isinstance(tb, dict) or tb.get("moveTime") not in T.MOVE_TIMES:
+                continue
+            gid = k.game_id
+            self.asleep[gid] = k
+            owners = k.header.get("owners")
+            for nick, pid in (owners.items() if isinstance(owners, dict) else ()):
+                if type(pid) is int:
+                    self.owners.setdefault(gid, {})[str(nick)] = pid
+                    self.games_of.setdefault(pid, set()).add(gid)
+                    self.names.setdefault(str(nick), pid)
+            level = tb.get("level") if isinstance(tb.get("level"), str) else DEFAULT_LEVEL
+            c = self.clocks[gid] = Clock(TurnTable(tb["moveTime"], level, str(tb.get("table") or "")))
+            turns = k.turns if isinstance(k.turns, dict) else {}
+            c.owing = tuple(str(n) for n in turns.get("owing") or ())
+            deadline = turns.get("deadline")
+            if type(deadline) in (int, float):
+                c.deadline = max(float(deadline), self.clock() + min(self.options.restart_grace, self.seconds(c.table)))
+            self._arm(gid, c)
+        self.ratings.hold(self.asleep)
+        if self.asleep:
+            log.info("%d turn-based games kept in their files, brought back as they are needed", len(self.asleep))
+            if self.options.wake_batch:
+                self._call_at(time.monotonic(), self._wake_some)
+
+    def wake(self, gid: int) -> Room | None:
+        """The room of game ``gid``, replayed from its file first if it was left there."""
+        k = self.asleep.pop(gid, None)
+        if k is not None:
+            room = self.bring_back(k)
+            if room is None:        # over, or damaged: nobody's game any more
+                self.clocks.pop(gid, None)
+                for nick, pid in self.owners.pop(gid, {}).items():
+                    self.games_of.get(pid, set()).discard(gid)
+            return room
+        return self.rooms.get(gid)
+
+    def _wake_some(self) -> None:
+        """A few games left in their files replayed (the loop serves everyone in between)."""
+        for gid in sorted(self.asleep)[:self.options.wake_batch]:
+            self.wake(gid)
+        if self.asleep:
+            self._call_at(time.monotonic() + 0.002, self._wake_some)
 
     def left(self, room: Room, nick: str) -> None:
         """A player of a turn-based game closed it: their seat stays theirs, their turn waits; the
@@ -330,6 +384,17 @@ class TurnBased:
         if n:
             s.send(update_chat(SERVER_VOICE, T.STOOD_IN.format(n=n, level=c.table.level)))
         s.send(self.clock_message(c))
+
+    def _kept_row(self, gid: int, k: Any, nick: str, now: float) -> dict[str, Any]:
+        """A row of ``UpdateMyGames`` for a game still in its file."""
+        c = self.clocks[gid]
+        turns = k.turns if isinstance(k.turns, dict) else {}
+        given = turns.get("given") if isinstance(turns.get("given"), dict) else {}
+        yours = nick in c.owing
+        return {"game": gid, "table": c.table.name, "nickname": nick, "players": list(k.header.get("nicknames") or ()),
+                "moveTime": c.table.move_time, "yourTurn": yours,
+                "timeLeft": max(0.0, round(c.deadline - now, 1)) if yours and c.deadline is not None else None,
+                "phase": "", "givenToBot": nick in given}   # (its phase is known once it is replayed)
 
     def removed(self, room: Room) -> None:
         """A game is removed (finished, or closed): its owners and clock are forgotten."""
@@ -367,8 +432,8 @@ class TurnBased:
         p = self.player_of(s)
         if p is None:
             return None, None, (P.TABLE_NEEDS_KEY, T.NEEDS_KEY)
-        room = self.rooms.get(gid)
         nick = next((n for n, pid in self.owners.get(gid, {}).items() if pid == p.id), None)
+        room = self.wake(gid) if nick is not None else None
         if room is None or nick is None or room.finished or room.closed:
             return None, None, (P.TABLE_NO_SUCH, T.NOT_YOUR_GAME)
         if nick in room.bots:
@@ -387,7 +452,7 @@ class TurnBased:
         if pid is None or p is None or p.id != pid or not token:
             return None
         for gid in sorted(self.games_of.get(pid, ())):
-            room = self.rooms.get(gid)
+            room = self.wake(gid) if gid in self.asleep and self.owners.get(gid, {}).get(nick) == pid else self.rooms.get(gid)
             if (room is not None and gid in self.clocks and self.owners[gid].get(nick) == pid and not room.finished
                     and not room.closed and nick not in room.online and nick not in room.bots
                     and secrets.compare_digest((room.tokens.get(nick) or "").encode(), token.encode())):
@@ -429,6 +494,10 @@ class TurnBased:
         for gid in sorted(self.games_of.get(p.id, ())):
             room = self.rooms.get(gid)
             nick = next((n for n, pid in self.owners.get(gid, {}).items() if pid == p.id), None)
+            k = self.asleep.get(gid)
+            if k is not None and nick is not None:   # still in its file: as its header and clock say
+                out.append(self._kept_row(gid, k, nick, now))
+                continue
             if room is None or nick is None or room.finished or room.closed:
                 continue
             c = self.clocks.get(gid)

@@ -88,14 +88,27 @@ def test_a_seat_is_kept_by_key_and_the_game_waits_for_its_player_over_a_restart(
     ann.close(), bob.close()
     deadline = srv.turns.clocks[gid].deadline
     srv.stop()
-    for _ in range(2):                                # the deadline kept as it was, restart after restart
-        again = turn_server()
-        room = again.rooms[gid]
-        assert room.turn_time == HOUR and room.game.player("Ann").active
-        assert again.turns.clocks[gid].deadline == deadline and again.turns.clocks[gid].owing == ("Ann",)
-        assert room.log is not None and room.log._fd < 0   # no descriptor held while nobody plays
+    for batch in (0, 4):       # left in its file until needed, or replayed in the background: the deadline kept
+        again = turn_server(wake_batch=batch)
+        clock = again.turns.clocks[gid]
+        assert clock.deadline == deadline and clock.owing == ("Ann",)
+        if batch == 0:
+            assert gid in again.turns.asleep and gid not in again.rooms
+            asker = keyed(again.tls_address, "Ann", ann.key)
+            (row,) = my_games(asker)["games"]       # listed from its file
+            assert (row["game"], row["yourTurn"], row["moveTime"]) == (gid, True, HOUR)
+            asker.close()
+        else:
+            def woken(srv=again) -> bool:
+                with srv.lock:              # (the loop brings it back under the server's lock)
+                    return gid in srv.rooms
+            wait_until(woken)
+            room = again.rooms[gid]
+            assert room.turn_time == HOUR and room.game.player("Ann").active
+            assert again.turns.clocks[gid].deadline == deadline
+            assert room.log is not None and room.log._fd < 0   # no descriptor held while nobody plays
         again.stop()
-    again = turn_server()
+    again = turn_server(wake_batch=0)                 # Ann asking for her seat brings the game back
     ann = keyed(again.tls_address, "Ann", ann.key)
     assert back(ann, gid)[-1]["type"] == "UpdateGame"
     setup_choice(again, gid, ann, random.Random(2))   # Ann's move: the game goes on
