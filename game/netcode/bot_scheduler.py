@@ -51,6 +51,14 @@ BOTS_AT_PACE = ("The server's computer players are as busy as they can be while 
                 "a few minutes, or play with people.")
 
 
+def bots_at_work(room: Room) -> bool:
+    """Whether the bots of ``room`` count among the server's busy ones: its game goes on and
+    someone is at the table. A game everyone left keeps its seats for their return, but its
+    bots are paused: games with a bot opened and left at once took the server's bot seats for
+    the whole grace (issue 28, finding 8)."""
+    return not room.finished and not room.closed and room.empty_since is None
+
+
 @dataclass
 class BotTurn:
     """Where the bots of one game stand."""
@@ -243,7 +251,7 @@ class BotScheduler:
         decisions already wait beyond :data:`BOT_WAIT_MAX` at p95, or a game with bots began
         less than :data:`BOT_WARMUP` seconds ago (its rate is not known yet)."""
         limit = self.options.bot_load
-        live = [r.id for r in self.rooms.values() if r.bots and not r.finished and not r.closed]
+        live = [r.id for r in self.rooms.values() if r.bots and bots_at_work(r)]
         if not limit or not live:
             return None
         games = len(live)

@@ -31,7 +31,7 @@ import orjson
 from game.rules.components import GameConfig
 
 from . import protocol as P
-from .bot_scheduler import BotScheduler
+from .bot_scheduler import BotScheduler, bots_at_work
 from .client_messages import ReqJoin, ReqNewGame, ReqTables, TableChoice, clean_table_name, validate_nickname
 from .event_log import EventLog
 from .framing import encode
@@ -250,7 +250,7 @@ class Lobby:
         if bots and o.bots_per_address and (sum(len(r.bots) for r in live) + sum(len(t.bots) for t in mine)
                                             + len(bots) > o.bots_per_address):
             return TOO_MANY_BOTS.format(o.bots_per_address)
-        if bots and o.max_bots and (sum(len(r.bots) for r in self.games.rooms.values() if not r.finished and not r.closed)
+        if bots and o.max_bots and (sum(len(r.bots) for r in self.games.rooms.values() if bots_at_work(r))
                                     + sum(len(t.bots) for t in self.tables if t is not table)
                                     + len(bots) > o.max_bots):
             return BOTS_BUSY.format(o.max_bots)

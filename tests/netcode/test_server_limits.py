@@ -382,6 +382,31 @@ class TestTablesAndBots:
         err = ask("127.0.0.3", "d", 2, ["easy"])
         assert err["reason"].startswith("The server's computer players are all busy (4 seats taken)")
 
+    @pytest.mark.timeout(30)
+    def test_games_with_bots_left_at_once_deny_nobody_the_bots(self, make_server, peers):
+        """Issue 28, finding 8: games with a bot opened from five addresses and left at once took
+        4 of 5 of the server's bot seats for the 600 s grace (honest bot games: 1 of 34). A game
+        nobody is at keeps its seats for a return, but its paused bots are nobody's load."""
+        srv = make_server(max_bots=2, tables_per_address=0, bot_delay=5.0)
+
+        def start(source: str, nick: str, leave: bool) -> dict:
+            p = peers(srv.address, source=source).welcome()
+            p.join(nick, token="")
+            p.send({"type": "ReqNewGame", "playersCount": 2, "bots": ["easy"]})
+            answer = p.until(lambda m: m["type"] in ("UpdateGame", "ErrNewGame"))[-1]
+            if leave:
+                p.send({"type": "ReqQuit"})
+                p.until(lambda m: m["type"] == "ResQuit")
+            return answer
+
+        for i in range(4):                           # strangers from four addresses, gone at once
+            assert start(f"127.0.0.{i + 2}", f"gone{i}", leave=True)["type"] == "UpdateGame"
+        wait_until(lambda: all(r.empty_since is not None for r in srv.rooms.values()))
+        assert start("127.0.0.9", "honest", leave=False)["type"] == "UpdateGame"
+        assert start("127.0.0.10", "honest2", leave=False)["type"] == "UpdateGame"
+        err = start("127.0.0.11", "third", leave=False)   # the limit still holds for games people play
+        assert err["reason"].startswith("The server's computer players are all busy (2 seats taken)")
+
 
 class TestBotWork:
     def _job(self, nick: str = "Cosimo (bot)", level: str = "medium") -> driver.Job:
