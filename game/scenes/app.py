@@ -375,6 +375,15 @@ class App:
             scene.resize(size)
         give_back()
 
+    def speak(self, language: str) -> None:
+        """Speak ``language`` from now on ("" for the system's, see :func:`game.i18n.use`): every
+        page on the stack builds its widgets again, so the next frame says everything in it."""
+        i18n.use(language)
+        clear_caches()     # a cached picture may hold words
+        for scene in self.stack.scenes:
+            scene.resize(self.size)
+        self.wake()
+
     def scene(self, name: str, *args: Any, **kwargs: Any) -> Scene:
         """The screen called ``name`` (see :mod:`.registry`), built for this app."""
         return registry.make(name, self, *args, **kwargs)

@@ -12,7 +12,8 @@ import pygame_gui
 from game.client.address import check_port
 from game.client.keys import KEY_FIELD_NOTE, KEY_LENGTH, check_key, current_key, take_key
 from game.client.port_words import SETTING, SETTING_NOTE
-from game.i18n import _
+from game import i18n
+from game.i18n import LANGUAGES, _, pgettext
 from game.client.words import NICKNAME_MAX
 from game.settings import BOT_PACES
 
@@ -20,6 +21,25 @@ from .app import WINDOW_SIZES, fits, largest_fitting
 from .art import fonts
 from .backdrop import FADED, INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, panel, title_block, wrap
 from .nickname import check_nickname
+
+
+def language_label(code: str) -> str:
+    """The language setting's button: the language by its own name, or the system's ("System: English")."""
+    if code in LANGUAGES:
+        return LANGUAGES[code]
+    return _("System: {language}").format(language=LANGUAGES[i18n.choose(None)])
+
+
+def next_language(code: str) -> str:
+    """The setting after ``code`` on the button: the system's, then each language in turn."""
+    order = ["", *LANGUAGES]
+    return order[(order.index(code) + 1) % len(order)] if code in order else ""
+
+
+def pace_label(pace: str) -> str:
+    """The computer players' pace on its button."""
+    return {"fast": pgettext("pace", "Fast"), "normal": pgettext("pace", "Normal"),
+            "slow": pgettext("pace", "Slow")}.get(pace, pace.capitalize())
 
 
 def size_label(size: tuple[int, int]) -> str:
@@ -67,11 +87,11 @@ class SettingsScene(PaintedScene):
         self.sheet = pygame.Rect((w - sw) // 2, round(h * 0.2), sw, min(sh, h - round(h * 0.2) - round(40 * u)))
         label_x = self.sheet.x + round(50 * u)
         field_x = self.sheet.x + round(330 * u)
-        row_h, gap = round(42 * u), round(8 * u)
+        row_h, gap = round(38 * u), round(6 * u)
         y = self.sheet.y + round(30 * u)
         self.rows = {}
-        order = ["nickname", "window_size", "fullscreen", "sound", "confirm_end_turn", "bot_pace", "server_port",
-                 "open_port", "player_key"]
+        order = ["nickname", "language", "window_size", "fullscreen", "sound", "confirm_end_turn", "bot_pace",
+                 "server_port", "open_port", "player_key"]
         for key in order:
             self.rows[key] = pygame.Rect(label_x, y, field_x - label_x, row_h)
             field = pygame.Rect(field_x, y, round(250 * u), row_h)
@@ -82,9 +102,12 @@ class SettingsScene(PaintedScene):
                            self.draft["player_key"], limit=KEY_LENGTH + 16)
             elif key == "server_port":
                 self.entry("server_port", pygame.Rect(field_x, y, round(140 * u), row_h), self.draft["server_port"], 5)
+            elif key == "language":
+                self.button("language", pygame.Rect(field_x, y, round(250 * u), row_h),
+                            language_label(self.app.settings.language), "@menu_quiet")
             elif key == "bot_pace":
                 self.button("bot_pace", pygame.Rect(field_x, y, round(120 * u), row_h),
-                            self.draft["bot_pace"].capitalize(), "@menu_quiet")
+                            pace_label(self.draft["bot_pace"]), "@menu_quiet")
             elif key == "window_size":
                 options = [size_label(s) for s in self.sizes()]
                 dd = pygame_gui.elements.UIDropDownMenu(options, size_label(self.draft["window_size"]), field,
@@ -93,23 +116,25 @@ class SettingsScene(PaintedScene):
                 self.widgets["window_size"] = dd
             else:
                 on = self.draft[key]
-                b = self.button(key, pygame.Rect(field_x, y, round(120 * u), row_h), "On" if on else "Off",
+                said = pgettext("setting", "On") if on else pgettext("setting", "Off")
+                b = self.button(key, pygame.Rect(field_x, y, round(120 * u), row_h), said,
                                 "@menu" if on else "@menu_quiet")
-                b.set_text("On" if on else "Off")
+                b.set_text(said)
             y += row_h + gap
         by = self.sheet.bottom - round(80 * u)
         bw, bh = round(180 * u), round(48 * u)
-        self.button("save", pygame.Rect(self.sheet.centerx - bw - round(10 * u), by, bw, bh), "Save")
-        self.button("back", pygame.Rect(self.sheet.centerx + round(10 * u), by, bw, bh), "Back", "@menu_quiet")
+        self.button("save", pygame.Rect(self.sheet.centerx - bw - round(10 * u), by, bw, bh), _("Save"))
+        self.button("back", pygame.Rect(self.sheet.centerx + round(10 * u), by, bw, bh), _("Back"), "@menu_quiet")
 
     def paint(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         u = self.unit
-        title_block(surface, "Settings", None, w // 2, round(h * 0.06), u, size=64)
+        title_block(surface, _("Settings"), None, w // 2, round(h * 0.06), u, size=64)
         surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
-        labels = {"nickname": "Nickname", "window_size": "Window size", "fullscreen": "Full screen",
-                  "sound": "Sound", "confirm_end_turn": "Confirm end of turn", "server_port": "Server port",
-                  "bot_pace": "Computer's pace", "player_key": "Player key", "open_port": _(SETTING)}
+        labels = {"nickname": _("Nickname"), "window_size": _("Window size"), "fullscreen": _("Full screen"),
+                  "sound": _("Sound"), "confirm_end_turn": _("Confirm end of turn"), "server_port": _("Server port"),
+                  "bot_pace": _("Computer's pace"), "player_key": _("Player key"), "open_port": _(SETTING),
+                  "language": _("Language")}
         size = max(12, round(24 * u))
         small = max(11, round(18 * u))
         for key, rect in self.rows.items():
@@ -120,11 +145,11 @@ class SettingsScene(PaintedScene):
             if key == "player_key":       # its field is wide: its word is said under the sheet's fields
                 continue
             if note is None:
-                note = {"nickname": "How others see you", "server_port": "Used when you host",
-                        "confirm_end_turn": "Ask before passing the turn", "fullscreen": "Applied when you save",
-                        "sound": "A chime on your turn", "window_size": "Applied when you save",
-                        "bot_pace": "How quickly computer players' moves follow each other",
-                        "open_port": _(SETTING_NOTE)}.get(key)
+                note = {"nickname": _("How others see you"), "server_port": _("Used when you host"),
+                        "confirm_end_turn": _("Ask before passing the turn"), "fullscreen": _("Applied when you save"),
+                        "sound": _("A chime on your turn"), "window_size": _("Applied when you save"),
+                        "bot_pace": _("How quickly computer players' moves follow each other"),
+                        "open_port": _(SETTING_NOTE), "language": _("Applied at once")}.get(key)
                 colour = FADED
             if note:
                 x = rect.right + round(270 * u)
@@ -135,10 +160,10 @@ class SettingsScene(PaintedScene):
         if status is None and "player_key" in self.rows:
             status = KEY_FIELD_NOTE
         if self.app.settings.problem:
-            status = f"Note: {self.app.settings.problem}"
+            status = _("Note: {problem}").format(problem=self.app.settings.problem)
         if status:
             lines = wrap(status, small, self.sheet.w - round(80 * u), "italic")
-            colour = OXBLOOD if status.startswith(("Note", "Not saved", "Could")) else SEPIA
+            colour = SEPIA if status in (_("Saved."), KEY_FIELD_NOTE) else OXBLOOD
             blit_lines(surface, lines, small, colour, self.sheet.centerx,
                        self.sheet.bottom - round(108 * u) - (len(lines) - 1) * round(small * 1.15),
                        "italic", align="center", leading=1.15)
@@ -170,6 +195,11 @@ class SettingsScene(PaintedScene):
             self.draft["bot_pace"] = paces[(paces.index(self.draft["bot_pace"]) + 1) % len(paces)]
             self.status = None
             self.rebuild()
+        elif name == "language":   # applied and kept at once: the page is already in the new language
+            self.app.settings.language = next_language(self.app.settings.language)
+            self.app.settings.save()
+            self._read_widgets()
+            self.app.speak(self.app.settings.language)
         elif name == "save":
             self.save()
         elif name == "back":
@@ -200,8 +230,8 @@ class SettingsScene(PaintedScene):
             if problem:
                 self.errors["player_key"] = problem
         if self.errors:   # the key's field has no room for its word beside it: said in the status line
-            said = ["fix the fields marked in red."] if set(self.errors) - {"player_key"} else []
-            self.status = "Not saved: " + " ".join(said + [self.errors.get("player_key", "")]).strip()
+            said = [_("fix the fields marked in red.")] if set(self.errors) - {"player_key"} else []
+            self.status = _("Not saved: {why}").format(why=" ".join(said + [self.errors.get("player_key", "")]).strip())
             return False
         s = self.app.settings
         old_window = (tuple(s.window_size), s.fullscreen)
@@ -221,10 +251,10 @@ class SettingsScene(PaintedScene):
         if key and key != self.kept_key:
             problem = take_key(key)
             if problem:
-                self.status = f"Not saved: {problem}"
+                self.status = _("Not saved: {why}").format(why=problem)
                 return False
             self.kept_key = key
-        self.status = "Saved."
+        self.status = _("Saved.")
         # the window takes what was chosen when that changed, or when it is not the window as it
         # is (started with --size, or dragged to another size: the saved size chosen again)
         if (tuple(s.window_size), s.fullscreen) != old_window or \

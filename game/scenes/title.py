@@ -15,6 +15,7 @@ from game.client.flow.local import new_solo_question, start_new_solo
 from game.client.flow.seats import KeptSeat, choose_seat_question, kept_seats, title_entry
 from game.client.games import bots_save_path, describe_solo_save, sample_view, saved_summary
 from game.client.my_games import turn_servers
+from game.i18n import N_, _
 
 from .art import fonts
 from .asking import ask
@@ -27,7 +28,7 @@ TITLE = "Masters of Renaissance"
 MENU_TEXT_MAX = 415
 """The widest words of a title entry, in design pixels at the menu's type (26): its buttons widen
 to hold them up to this, and stay clear of the art on either side."""
-KICKER = "A digital edition of the board game"
+KICKER = N_("A digital edition of the board game")
 
 
 class TitleScene(PaintedScene):
@@ -49,8 +50,8 @@ class TitleScene(PaintedScene):
         from .hosting import hosted_game_open
         # every unfinished game first, each taking the player straight back to it
         if hosted_game_open(self.app):   # hosted now (the host left the table), or kept to be hosted again
-            items.append(("return", "Return to your LAN game", "Back to your seat at the game you host"
-                          if self.app.server is not None else "Host your unfinished game again and take your seat back"))
+            items.append(("return", _("Return to your LAN game"), _("Back to your seat at the game you host")
+                          if self.app.server is not None else _("Host your unfinished game again and take your seat back")))
         server = self.app.server
         self.seats = kept_seats(self.app.data_dir, server.address[1] if server is not None else None)
         entry = title_entry(self.seats)       # every one of them: the seat, or a list of them
@@ -58,29 +59,30 @@ class TitleScene(PaintedScene):
             label, tip = entry
             if fonts.font(26).size(label)[0] > MENU_TEXT_MAX:      # a long host name
                 where = self.seats[0].where
-                label = f"Return to {where}" if fonts.font(26).size(f"Return to {where}")[0] <= MENU_TEXT_MAX \
-                    else "Return to your game on its server"
+                back = _("Return to {where}").format(where=where)
+                label = back if fonts.font(26).size(back)[0] <= MENU_TEXT_MAX else _("Return to your game on its server")
             items.append(("rejoin", label, tip))
         if turn_servers(self.app.data_dir):   # turn-based games somewhere: theirs, your move first
-            items.append(("my_games", "My games", "Your games on the servers you play on, your move first"))
+            items.append(("my_games", _("My games"), _("Your games on the servers you play on, your move first")))
         solo_saved = self.app.solo_save_path.exists()
         if solo_saved:
-            items.append(("continue", "Continue solo game", "Pick up your saved game against Lorenzo"))
+            items.append(("continue", _("Continue solo game"), _("Pick up your saved game against Lorenzo")))
         versus_saved = bots_save_path(self.app).exists()
         if versus_saved:
             summary, problem = saved_summary(bots_save_path(self.app), self.app.config)
-            items.append(("continue_versus", "Continue the game against the computer",
+            items.append(("continue_versus", _("Continue the game against the computer"),
                           (summary or problem or "").replace(" is saved.", ", saved where you left it.")))
-        items += [("solo", "Play solo", "A new game against Lorenzo il Magnifico"
-                   + (" (you will be asked about the saved one)" if solo_saved else "")),
-                  ("versus", "Play against the computer", "You and 1 to 3 computer players, on this computer"
-                   + (" (you will be asked about the saved one)" if versus_saved else "")),
-                  ("host", "Host a LAN game", "Open a game on this computer for friends on your network"),
-                  ("join", "Join a game", "Join a friend's game, found on your network"),
-                  ("past", "Past games", "Go through a finished game again, move by move; open a game file"),
-                  ("help", "How to play", "The rules in eight short pages"),
-                  ("settings", "Settings", "Your nickname, the window, sound, the port you host on"),
-                  ("quit", "Quit", None)]
+        asked = " " + _("(you will be asked about the saved one)")
+        items += [("solo", _("Play solo"), _("A new game against Lorenzo il Magnifico") + (asked if solo_saved else "")),
+                  ("versus", _("Play against the computer"), _("You and 1 to 3 computer players, on this computer")
+                   + (asked if versus_saved else "")),
+                  ("host", _("Host a LAN game"), _("Open a game on this computer for friends on your network")),
+                  ("join", _("Join a game"), _("Join a friend's game, found on your network")),
+                  ("past", _("Past games"), _("Go through a finished game again, move by move; open a game file")),
+                  ("help", _("How to play"), _("The rules in eight short pages")),
+                  ("settings", _("Settings"), _("Your nickname, the window, sound, the language, the port you "
+                                                "host on")),
+                  ("quit", _("Quit"), None)]
         self.captions = {name: tip for name, _text, tip in items if tip}
         widest = max(fonts.font(26).size(text)[0] for _name, text, _tip in items)
         bw, bh, gap = round(min(max(360, widest + 40), MENU_TEXT_MAX + 35) * u), round(50 * u), round(12 * u)
@@ -127,8 +129,8 @@ class TitleScene(PaintedScene):
         w, h = surface.get_size()
         u = self.unit
         _title_art(surface, self.app, u)
-        title_block(surface, TITLE, KICKER, w // 2, round(h * 0.085), u, size=88)
-        footer = tracked(f"playing as {self.app.settings.nickname}  \u00b7  esc quits",
+        title_block(surface, TITLE, _(KICKER), w // 2, round(h * 0.085), u, size=88)
+        footer = tracked(_("playing as {name}  \u00b7  esc quits").format(name=self.app.settings.nickname),
                          max(10, round(18 * u)), (150, 120, 86), max(1, round(2 * u)))
         footer_rect = footer.get_rect(midbottom=(w // 2, h - round(52 * u)))
         caption = self.captions.get(self.hovered() or "")

@@ -33,7 +33,7 @@ def test_a_switch_changes_the_next_word_said_without_a_restart():
     assert joined(["Ada", "Bea", "Cosimo"]) == "Ada, Bea e Cosimo"
     assert leader_words(ld, {})[:3] == ("Custode delle Monete",
                                         "Un deposito extra che contiene fino a 2 Monete, oltre al tuo Magazzino.",
-                                        "Per giocarlo ti servono 5 Scudi.")
+                                        "Per giocarlo: 5 Scudi.")
     i18n.use("en")
     assert leader_words(ld, {})[0] == "Steward of Coin"
 

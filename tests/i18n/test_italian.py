@@ -1,0 +1,108 @@
+"""A player who chooses Italian reads Italian: in the window (Settings, applied at once and kept;
+the title page; the game's log) and in the text client (--lang it)."""
+from __future__ import annotations
+
+import pygame
+import pytest
+from walk import Walk, close, start
+
+from game import i18n
+from game.settings import Settings
+
+
+class Words:
+    """The words drawn while it listens (every ``fonts.render``)."""
+
+    def __init__(self, monkeypatch) -> None:
+        from game.scenes.art import fonts
+        self.seen: list[str] = []
+        real = fonts.render
+
+        def render(text, *args, **kw):
+            self.seen.append(str(text))
+            return real(text, *args, **kw)
+        monkeypatch.setattr(fonts, "render", render)
+
+    def drawn(self) -> str:
+        return " ".join(self.seen)
+
+
+def buttons(walk: Walk) -> list[str]:
+    import pygame_gui
+    return [str(el.text) for el in walk.app.stack.top.ui.get_sprite_group().sprites()
+            if isinstance(el, pygame_gui.elements.UIButton) and el.visible]
+
+
+def test_italian_chosen_in_settings_is_spoken_at_once_on_every_page_and_kept(monkeypatch):
+    walk = start((1024, 640))
+    try:
+        assert "Play solo" in buttons(walk)
+        walk.press("Settings")
+        walk.until_scene("SettingsScene")
+        walk.press("System: English")       # the system's (English here), then English, then Italian
+        walk.press("English")
+        words = Words(monkeypatch)
+        walk.frames(2)
+        assert i18n.current() == "it" and Settings.load().language == "it"     # kept, without Save
+        assert {"Italiano", "Salva", "Indietro"} <= set(buttons(walk)), buttons(walk)
+        assert "Lingua" in words.seen and "Nome" in words.seen and "Nickname" not in words.seen
+        walk.key(pygame.K_ESCAPE)
+        walk.until_scene("TitleScene")
+        walk.frames(2)
+        shown = buttons(walk)               # the page under Settings was built again in Italian
+        assert {"Gioca in solitario", "Unisciti a una partita", "Impostazioni", "Esci"} <= set(shown), shown
+        assert "Play solo" not in shown
+    finally:
+        close(walk.app)
+
+
+def test_a_solo_game_is_told_in_italian(monkeypatch):
+    """The log of a game: a leader's words, Lorenzo's token, the Vatican report, the end."""
+    from support.table import Table, mid_game
+
+    from game.client.session import GameSession
+    from game.rules import default_config
+    from game.scenes.board import BoardScene
+    game = mid_game(["Ada"], 3, 6)
+    game.black_cross = 22
+    game.player("Ada").faith = 3
+    game.fired = [True, True, False]
+    tid = next(t.id for t in game.config.solo_tokens if t.kind == "move")
+    game.tokens.remove(tid)
+    game.tokens.insert(0, tid)
+    game.main_done = True
+    from game.scenes.app import App
+    app = App(headless=True, size=(1024, 640), language="it")
+    app.settings.confirm_end_turn = False
+    walk = Walk(app, None, "italian")
+    try:
+        session = GameSession(Table(game, "Ada"), default_config(), "Ada")
+        app.stack.push(BoardScene(app, session))
+        walk.frames(2)
+        session.end_turn()
+        walk.frames(20)
+        app.frame(3.0)
+        walk.frames(2)
+        assert game.phase == "ended"
+        assert str(session.log[-1]) == (
+            "Ada ha finito il turno. Lorenzo ha avanzato la Croce Nera di 2 spazi — Rapporto in Vaticano 3: Ada non "
+            "è nella sezione; la tessera Favore Papale viene rimossa; la Croce Nera di Lorenzo ha raggiunto la fine "
+            "del Tracciato Fede: vince Lorenzo."), session.log[-1]
+    finally:
+        close(app)
+
+
+@pytest.mark.seed(1)
+def test_the_text_client_speaks_italian_with_lang_it():
+    from support.pty import PtyProgram
+    p = PtyProgram(["--plain", "--name", "Ada", "--lang", "it"], seed=1)
+    try:
+        p.expect("Main menu")
+        p.send("1")
+        p.expect("Choose the 2 leaders you keep")
+        assert p.expect("Custode delle Monete").endswith("Un deposito extra che contiene fino a 2 Monete, oltre al "
+                                                         "tuo Magazzino. Per giocarlo: 5 Scudi.")
+        p.send("keep 1 2", "")
+        assert p.expect("Ada ha tenuto due Leader") == "Ada ha tenuto due Leader."
+    finally:
+        p.kill()
