@@ -14,7 +14,7 @@ from game.netcode import ratings_wire as W
 from game.netcode.player_store import PlayerStore
 from game.netcode.store import GameStore
 from game.rules import default_config
-from game.rules.actions import Action
+from game.rules.actions import MAIN_ACTIONS, Action
 from game.rules.engine import Game
 from game.rules.playout import choose
 
@@ -60,6 +60,10 @@ def make_stored_games(data_dir: Path, games: int, players: int, seed: int = 31) 
                                    "stood": {}, "given": {}, "standIns": {}}])
         glog.close()
         move = choose(game, nicks[mover], rng)      # a main action (nothing is done yet this turn)
+        for _ in range(50):
+            if move is None or isinstance(move, MAIN_ACTIONS):
+                break
+            move = choose(game, nicks[mover], rng)
         out.append(StoredGame(gid, nicks, (keys[a], keys[b]), mover, (move or Action.from_dict(
             {"type": "ReqEndTurn"})).to_dict()))
     return out

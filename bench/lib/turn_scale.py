@@ -28,6 +28,8 @@ from .load_generator import percentile
 from .server_process import ServerProcess
 from .turn_games import make_stored_games
 
+ARRIVALS = 30.0
+"""Seconds over which the players take their seats (people come back over time, not at once)."""
 TURN_LIFTED = ["--tls-handshake-rate", "0", "--keys-per-address", "0", "--turn-tables-per-address", "0",
                "--games-per-key", "0", "--heartbeat", "30"]
 
@@ -88,6 +90,7 @@ class Player:
         self.sent_at = 0.0
         self.due = 0.0
         self.waiting: str | None = None     # what answer is awaited
+        self.index = 0
 
     def send(self, msg: dict[str, Any]) -> None:
         self.out += json.dumps(msg).encode() + b"\n"
@@ -143,17 +146,22 @@ def run(games: int, online: int, seconds: float, think: tuple[float, float], kee
     players: list[Player] = []
     for nick, g in chosen:
         p = Player(ctx, tls_port, nick, g.keys[g.mover], g.game, g.move)
-        p.due = time.monotonic() + rng.uniform(0, min(think[1], 10.0))
+        p.due = time.monotonic() + rng.uniform(0, ARRIVALS)   # people arrive over half a minute
+        p.index = len(players)
         players.append(p)
         sel.register(p.sock, selectors.EVENT_READ, p)
     print(f"{len(players)} players connected over TLS", flush=True)
     lat: dict[str, list[float]] = {"move": [], "end": [], "games": [], "join": []}
     errors: list[str] = []
     end = time.monotonic() + seconds
+    import heapq
+    due = [(p.due, i) for i, p in enumerate(players)]
+    heapq.heapify(due)
     while time.monotonic() < end:
         now = time.monotonic()
-        for p in players:
-            if p.waiting is None and now >= p.due:
+        while due and due[0][0] <= now:
+            p = players[heapq.heappop(due)[1]]
+            if p.waiting is None:
                 p.sent_at = now
                 if p.step == "join":
                     p.send({"type": "ReqJoin", "nickname": p.nick, "token": "", "key": p.key, "game": p.game})
@@ -167,9 +175,10 @@ def run(games: int, online: int, seconds: float, think: tuple[float, float], kee
                 else:
                     p.send({"type": "ReqMyGames", "key": p.key})
                     p.waiting = "games"
-            elif p.out:
+        for p in players:
+            if p.out:
                 p.flush()
-        for sk, _ in sel.select(timeout=0.005):
+        for sk, _ in sel.select(timeout=0.002):
             p = sk.data
             try:
                 msgs = p.read()
@@ -198,6 +207,7 @@ def run(games: int, online: int, seconds: float, think: tuple[float, float], kee
                 if kind.startswith("Err") and w == "move":
                     p.step = "games"
                 p.due = got + rng.uniform(*think)
+                heapq.heappush(due, (p.due, p.index))
     for p in players:
         try:
             p.sock.close()

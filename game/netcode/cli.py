@@ -154,6 +154,9 @@ def build_parser() -> argparse.ArgumentParser:
                           f"(default {d.turn_tables_per_address})")
     lim.add_argument("--games-per-key", type=_count, default=d.games_per_key, metavar="N",
                      help=f"unfinished games one player key may have on the server (default {d.games_per_key})")
+    ap.add_argument("--wake-batch", type=_count, default=d.wake_batch, metavar="N",
+                    help=f"turn-based games replayed from their files per wake-up after a start (0: only when "
+                         f"needed; default {d.wake_batch})")
     ap.add_argument("--move-time-scale", type=float, default=d.move_time_scale, metavar="X",
                     help="multiply turn-based tables' time per move by X (for tests; default 1)")
     lim.add_argument("--max-watchers-per-table", type=_count, default=d.max_watchers_per_table, metavar="N",
@@ -222,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
                             max_watchers_per_table=args.max_watchers_per_table, max_watchers=args.max_watchers,
                             watch_rate=args.watch_rate, watcher_output=args.watcher_output,
                             turn_tables_per_address=args.turn_tables_per_address, games_per_key=args.games_per_key,
-                            move_time_scale=max(1e-9, args.move_time_scale))
+                            move_time_scale=max(1e-9, args.move_time_scale), wake_batch=args.wake_batch)
     if args.tls_cert is None and (args.tls_key is not None or args.tls_port is not None):
         log.error("--tls-key and --tls-port need --tls-cert")
         return 2

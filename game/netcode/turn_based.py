@@ -38,6 +38,7 @@ Limits: turn-based tables and games per address (``turn_tables_per_address``), g
 """
 from __future__ import annotations
 
+import heapq
 import logging
 import secrets
 import time
@@ -53,6 +54,8 @@ from .server_messages import update_chat
 
 log = logging.getLogger("mor.server")
 
+WAKE_SLICE = 0.004
+"""Seconds of one wake-up spent at most on replaying games left in their files (see ``_wake_some``)."""
 DEFAULT_LEVEL = "medium"
 """The computer's level for a player out of time at a table without bots."""
 END_TURN = "ReqEndTurn"
@@ -67,7 +70,7 @@ class TurnTable:
     name: str = ""
 
 
-@dataclass
+@dataclass(slots=True)
 class Clock:
     """Where the moves of one turn-based game stand (see the module's docstring)."""
 
@@ -117,6 +120,7 @@ class TurnBased:
         self.games_of: dict[int, set[int]] = {}           # player id -> their games (unfinished)
         self.names: dict[str, int] = {}                   # nickname held at a turn-based game -> player id
         self.asleep: dict[int, Any] = {}                  # games left in their files at start (:class:`.store.Kept`)
+        self._asleep_due: list[tuple[float, int]] = []    # their deadlines, a heap (one timer for them all)
         self.bring_back: Callable[[Any], Room | None] = lambda kept: None   # replays one (the games')
 
     # ------------------------------------------------------------------ the clock
@@ -313,6 +317,8 @@ class TurnBased:
         """The turn-based games left in their files at start (:class:`.store.Kept`): their owners
         and clocks from their header and last ``turns`` line, their timers armed; each is replayed
         when someone needs it (:meth:`wake`), and meanwhile ``wake_batch`` at a time."""
+        now = self.clock()
+        due: list[tuple[float, int]] = []
         for k in games:
             tb = k.header.get("turnBased") if isinstance(k.header, dict) else None
             if not isinstance(tb, dict) or tb.get("moveTime") not in T.MOVE_TIMES:
@@ -331,13 +337,33 @@ class TurnBased:
             c.owing = tuple(str(n) for n in turns.get("owing") or ())
             deadline = turns.get("deadline")
             if type(deadline) in (int, float):
-                c.deadline = max(float(deadline), self.clock() + min(self.options.restart_grace, self.seconds(c.table)))
-            self._arm(gid, c)
+                c.deadline = max(float(deadline), now + min(self.options.restart_grace, self.seconds(c.table)))
+                due.append((c.deadline, gid))
+        # one timer for them all, at the first deadline (each game's own once it is replayed)
+        heapq.heapify(due)
+        self._asleep_due = due
+        if due:
+            self._call_at(time.monotonic() + max(0.0, due[0][0] - now), self._asleep_deadlines)
         self.ratings.hold(self.asleep)
         if self.asleep:
             log.info("%d turn-based games kept in their files, brought back as they are needed", len(self.asleep))
             if self.options.wake_batch:
                 self._call_at(time.monotonic(), self._wake_some)
+
+    def _asleep_deadlines(self) -> None:
+        """The first deadlines of games still in their files have come: those games are replayed
+        (their own timers then play the turns run out)."""
+        due, now = self._asleep_due, self.clock()
+        while due and due[0][0] <= now + 0.0005:
+            _, gid = heapq.heappop(due)
+            if gid in self.asleep:
+                room = self.wake(gid)
+                c = self.clocks.get(gid)
+                if room is not None and c is not None:
+                    c.timer_at = None
+                    self._arm(gid, c)
+        if due:
+            self._call_at(time.monotonic() + max(0.001, due[0][0] - now), self._asleep_deadlines)
 
     def wake(self, gid: int) -> Room | None:
         """The room of game ``gid``, replayed from its file first if it was left there."""
@@ -352,11 +378,16 @@ class TurnBased:
         return self.rooms.get(gid)
 
     def _wake_some(self) -> None:
-        """A few games left in their files replayed (the loop serves everyone in between)."""
+        """A few games left in their files replayed, ``wake_batch`` at most and for at most
+        :data:`WAKE_SLICE` seconds, then the loop is left to everyone else for four times that."""
+        began = time.perf_counter()
         for gid in sorted(self.asleep)[:self.options.wake_batch]:
             self.wake(gid)
+            if time.perf_counter() - began >= WAKE_SLICE:
+                break
         if self.asleep:
-            self._call_at(time.monotonic() + 0.002, self._wake_some)
+            spent = time.perf_counter() - began
+            self._call_at(time.monotonic() + max(0.002, 4 * spent), self._wake_some)
 
     def left(self, room: Room, nick: str) -> None:
         """A player of a turn-based game closed it: their seat stays theirs, their turn waits; the
