@@ -106,10 +106,10 @@ def build_parser() -> argparse.ArgumentParser:
                           f"{d.max_connections}, and always under the limit of open files, which the server raises "
                           f"as far as it may)")
     lim.add_argument("--max-per-address", type=_count, default=d.max_per_address, metavar="N",
-                     help=f"connections at once from one IP address (an IPv6 /64) (default {d.max_per_address})")
+                     help=f"connections at once from one IP address (an IPv6 /56: a home line) (default {d.max_per_address})")
     lim.add_argument("--max-per-network", type=_count, default=d.max_per_network, metavar="N",
-                     help=f"connections at once from one IPv6 network (a /48: a home line is often given a /56 "
-                          f"of 256 /64s) (default {d.max_per_network})")
+                     help=f"connections at once from one IPv6 network, a /48 (256 home lines' /56s) "
+                          f"(default {d.max_per_network})")
     lim.add_argument("--join-time", type=_seconds, default=d.join_time, metavar="SECONDS",
                      help=f"seconds a new connection has to send its nickname (ReqJoin) (default {d.join_time:g})")
     lim.add_argument("--lobby-time", type=_seconds, default=d.lobby_time, metavar="SECONDS",

@@ -139,9 +139,12 @@ class Session:
         self.server._call_soon(self.server._close, self)
 
 
+ADDRESS_PREFIX = 56
+"""The IPv6 network counted as one address by the per-address limits: a home line is often given
+a /56 (256 /64s), as an IPv4 home shares one address."""
 NETWORK_PREFIX = 48
-"""The IPv6 network counted as one site by ``max_per_network``: a home line is often given a /56
-(256 /64s) and an office a /48; each of its /64s is an address of its own to the other limits."""
+"""The IPv6 network counted as one site by ``max_per_network``: an office is often given a /48,
+256 home lines' worth."""
 
 
 def network_key(addr: Any) -> str | None:
@@ -160,7 +163,8 @@ def network_key(addr: Any) -> str | None:
 
 def address_key(addr: Any) -> str:
     """Whom a connection from ``addr`` counts for in the per-address limits: its IPv4 address,
-    or the /64 network of an IPv6 one (a single host is given a whole /64)."""
+    or the /56 network of an IPv6 one (what a home line is given: a single host has a whole /64,
+    and one line 256 of them)."""
     host = addr[0] if isinstance(addr, tuple) and addr else str(addr)
     if ":" not in host:
         return host
@@ -168,6 +172,7 @@ def address_key(addr: Any) -> str:
         return host[7:]
     try:
         import ipaddress
-        return str(ipaddress.IPv6Network(f"{host.split('%')[0]}/64", strict=False).network_address) + "/64"
+        net = ipaddress.IPv6Network(f"{host.split('%')[0]}/{ADDRESS_PREFIX}", strict=False)
+        return f"{net.network_address}/{ADDRESS_PREFIX}"
     except ValueError:
         return host

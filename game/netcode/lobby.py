@@ -50,10 +50,12 @@ from .tables import Table, TableBook
 
 log = logging.getLogger("mor.server")
 
-TABLE_TELL_INTERVAL = 0.1
-"""Seconds at least between two tellings of a table's changes to its people: strangers sitting
-and leaving in a loop sent its host ~4,300 lines a second, until it was dropped as a slow
-reader (issue 28, finding 5); now a change within that time is told with the next."""
+TABLE_TELL_BURST = 4
+TABLE_TELL_RATE = 1.0
+"""A table's changes reach its people at once up to ``TABLE_TELL_BURST`` in a row, then at most
+``TABLE_TELL_RATE`` times a second, the latest state last: strangers sitting and leaving in a
+loop sent its host ~4,300 lines a second, until it was dropped as a slow reader (issue 28,
+finding 5). Who just sat is always told at once."""
 CANNOT_START = "The server cannot save a new game right now (its disk is full): it starts as soon as it can."
 TOO_MANY_TABLES = "Too many games in progress from your address (at most {}): finish one first."
 TOO_MANY_BOTS = "Too many computer players in games from your address (at most {}): finish a game first."
@@ -86,6 +88,7 @@ class Lobby:
         self.pending_bots: tuple[str, ...] = ()
         self.pending_pace: float | None = None   # the pending game's botPace (None: bot_delay)
         self._head: tuple[Any, float] = (None, 0.0)   # the head of the list, and since when it is asked
+        self._passed: set[Any] = set()   # those of the list that let their time as its head pass
         self._start_failing = False        # the pending game could not be saved: tried again every second
         self.watchers: Any = None          # the tables' watchers (:class:`~.watchers.Watchers`), told of their changes
         self.turns: Any = None             # the turn-based tables' clocks and seats by key (:class:`~.turn_based.TurnBased`)
@@ -320,6 +323,12 @@ class Lobby:
         """How many of the waiting list are told of its changes: a game's worth of players."""
         return max(1, self.config.max_players)
 
+    def head_limit(self) -> float:
+        """Seconds the head of the waiting list has to choose: ``head_time`` while the list is no
+        longer than a game, less as it grows (down to a sixth), so that a long list moves on."""
+        head_time, told = self.options.head_time, self.told()
+        return max(head_time / 6, head_time * min(1.0, told / max(1, len(self.waiting))))
+
     def _booked_lines(self) -> tuple[bytes, bytes]:
         """``UpdateBookedSeats`` encoded for a reference client, and for ours (with the names of
         the first :meth:`_told` waiting: the seats their waiting room shows)."""
@@ -443,7 +452,7 @@ class Lobby:
         """Start the table's game once people and bots fill it; else tell its people (and them
         only) where it stands: ``UpdateJoinGame`` when its size or bots changed for them, then
         ``UpdateBookedSeats`` with the table. Changes come to them at most every
-        :data:`TABLE_TELL_INTERVAL` seconds, but to the ``newcomer`` who just sat, at once."""
+        :data:`TABLE_TELL_RATE` a second past a burst, but to the ``newcomer`` who just sat, at once."""
         if table.full:
             players = table.seats[:table.people]
             try:
@@ -466,12 +475,14 @@ class Lobby:
                 self.watchers.started(table, players[0].room)
             return
         now = time.monotonic()
-        if table.telling or (self.call_at is not None and now - table.told_at < TABLE_TELL_INTERVAL):
+        allowance = min(TABLE_TELL_BURST, table.allowance + (now - table.refilled) * TABLE_TELL_RATE)
+        table.allowance, table.refilled = allowance, now
+        if table.telling or (self.call_at is not None and allowance < 1):
             if newcomer is not None:   # who just sat is told at once; the others with the next telling
                 self._tell_table(table, now, [newcomer])
             if not table.telling:      # people sitting and leaving in a loop: told at most so often
                 table.telling = True
-                self.call_at(table.told_at + TABLE_TELL_INTERVAL, self._tell_later, table)
+                self.call_at(now + (1 - allowance) / TABLE_TELL_RATE, self._tell_later, table)
             return
         self._tell_table(table, now)
 
@@ -479,13 +490,16 @@ class Lobby:
         with self.lock:
             table.telling = False
             if table.seats and not table.full and self.tables.by_name(table.name) is table:
-                self._tell_table(table, time.monotonic())
+                now = time.monotonic()
+                table.allowance += (now - table.refilled) * TABLE_TELL_RATE
+                table.refilled = now
+                self._tell_table(table, now)
 
     def _tell_table(self, table: Table, now: float, only: list[Any] | None = None) -> None:
         """Tell the table's people (and them only; ``only``: just those) where it stands (see
         :meth:`table_changed`)."""
         if only is None:
-            table.told_at = now
+            table.allowance -= 1
         bots = list(table.bots)
         booked = encode(update_booked_seats(len(table.seats), table.host,
                                             [w.nickname or "" for w in table.seats], table.seated()))
@@ -527,9 +541,10 @@ class Lobby:
     def watch_head(self, now: float) -> None:
         """The head of the waiting list chooses the number of players within ``head_time`` while
         others wait behind it; if not, it goes to the back and the next in line is asked. The
-        others from the head's address go to the back with it: a row of squatters from one
-        address held the list ``head_time`` each (issue 28, finding 9); now one address holds
-        the head once in a row."""
+        others from the head's address go to the back with it, and behind them those that let
+        their time pass before: a row of squatters from one address held the list ``head_time``
+        each (issue 28, finding 9); now a newcomer from elsewhere is asked before any of them
+        again. The time shrinks as the list grows (:meth:`head_limit`)."""
         waiting = self.waiting
         if not self.options.head_time or len(waiting) < 2 or self.pending_count is not None:
             self._head = (None, now)
@@ -537,13 +552,16 @@ class Lobby:
         head, since = self._head
         if head is not waiting[0]:
             self._head = (waiting[0], now)
-        elif now - since >= self.options.head_time:
-            behind = [w for w in waiting[1:] if w.ip == head.ip] + [head]
-            waiting[:] = [w for w in waiting[1:] if w.ip != head.ip] + behind
+        elif now - since >= self.head_limit():
+            self._passed = {w for w in self._passed if w in waiting}   # (those gone are forgotten)
+            self._passed.add(head)
+            fresh = [w for w in waiting[1:] if w.ip != head.ip and w not in self._passed]
+            behind = [w for w in waiting[1:] if w.ip == head.ip or w in self._passed] + [head]
+            waiting[:] = fresh + behind
             head.announced = None
             self._head = (waiting[0], now)
             log.info("%s did not choose the number of players in %s s: %s is asked now",
-                     head.nickname, f"{self.options.head_time:g}", waiting[0].nickname)
+                     head.nickname, f"{self.head_limit():g}", waiting[0].nickname)
             self._send_booked_seats(0)
             for w in waiting[self.told():]:  # at the back, out of those told: told once here
                 if w in behind:

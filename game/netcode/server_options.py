@@ -40,8 +40,8 @@ class ServerOptions:
     tls_port: int | None = None      # None: port + 1 (0: any free port)
     # limits, so that a stranger cannot take what the other players need (0: no limit)
     max_connections: int = 4000      # connections at once (also kept under the descriptor limit)
-    max_per_address: int = 32        # connections at once from one address (an IPv6 /64)
-    max_per_network: int = 128       # connections at once from one IPv6 /48 (a home line's /56 is 256 /64s)
+    max_per_address: int = 32        # connections at once from one address (an IPv6 /56: a home line)
+    max_per_network: int = 128       # connections at once from one IPv6 /48 (256 home lines)
     join_time: float = 30.0          # seconds a new connection has to send ReqJoin
     lobby_time: float = 1800.0       # seconds a player may stay connected outside a game in progress
     head_time: float = 60.0          # seconds the head of the waiting list has to choose the number

@@ -47,7 +47,7 @@ class Table:
     """One open table: its name and code, its size and bots, the people seated (the host first)."""
 
     __slots__ = ("name", "key", "code", "private", "count", "bots", "pace", "seats", "origin", "opened", "move_time",
-                 "told_at", "telling")
+                 "allowance", "refilled", "telling")
 
     def __init__(self, name: str, code: str, count: int, private: bool, bots: tuple[str, ...],
                  pace: float | None, origin: str, move_time: int | None = None) -> None:
@@ -62,7 +62,8 @@ class Table:
         self.seats: list[Any] = []   # the server's connections seated, host first (read here: .nickname)
         self.origin = origin        # the address of whoever created it (the per-address limits)
         self.opened = time.monotonic()
-        self.told_at = -1e9         # when its people were last told where it stands
+        self.allowance = 4.0        # tellings of its changes its people may be sent now (lobby.TABLE_TELL_BURST)
+        self.refilled = self.opened
         self.telling = False        # a telling of its latest changes is on the loop's clock
 
     def __repr__(self) -> str:

@@ -71,6 +71,31 @@ class TestWaitingList:
             p.send({"type": "ReqHeartbeat"})
             p.until(lambda m: m["type"] == "ResHeartbeat")
 
+    @pytest.mark.timeout(30)
+    def test_a_head_that_let_its_time_pass_is_not_asked_before_a_newcomer(self, make_server, peers):
+        """A connection that let its time as the head pass goes to the back, and is not asked
+        again before someone who has not been asked yet."""
+        srv = make_server(head_time=0.5)
+        x = peers(srv.address, source="127.0.0.2").welcome()
+        x.join("x")
+        y = peers(srv.address, source="127.0.0.3").welcome()
+        y.join("y")
+        y.until(lambda m: m.get("canPrepareNewGame") == "y", timeout=5)     # x's time passed
+        h = peers(srv.address, source="127.0.0.4").welcome()
+        h.join("h")
+        asked = h.until(lambda m: m.get("canPrepareNewGame") not in (None, "y"), timeout=5)[-1]
+        assert asked["canPrepareNewGame"] == "h"                             # not x again
+
+    def test_the_heads_time_shrinks_as_the_list_grows(self, make_server):
+        from game.netcode.lobby import Lobby
+        srv = make_server(head_time=60)
+        lobby: Lobby = srv.lobby
+        told = lobby.told()
+        for n, limit in ((1, 60), (told, 60), (2 * told, 30), (4 * told, 15), (100 * told, 10)):
+            lobby.waiting[:] = [object()] * n
+            assert lobby.head_limit() == limit, n
+        lobby.waiting.clear()
+
     @pytest.mark.timeout(60)
     def test_each_join_and_departure_costs_the_same_however_long_the_list(self, make_server):
         """400 joiners: each is told where it stands when it joins, and only the first four (the
@@ -219,22 +244,26 @@ class TestConnections:
         wait_until(lambda: len(srv.sessions) == 4)
         peers(srv.address).welcome().probe()        # a place freed is a place taken
 
-    def test_an_ipv6_host_counts_as_its_whole_64(self):
-        """A single IPv6 host is given a /64: the per-address limits count the network, or one
-        machine would have 2^64 addresses to open connections from."""
+    def test_an_ipv6_home_line_counts_as_its_whole_56(self):
+        """A single IPv6 host is given a /64 and a home line a /56 (issue 28, finding 6): the
+        per-address limits count the /56, or one line would have 256 addresses (and one machine
+        2^64) to open connections from."""
         key = address_key
-        assert key(("2001:db8:1:2:aaaa::1", 5, 0, 0)) == key(("2001:db8:1:2:ffff:1:2:3", 6, 0, 0)) == "2001:db8:1:2::/64"
-        assert key(("2001:db8:1:3::1", 5, 0, 0)) != key(("2001:db8:1:2::1", 5, 0, 0))
-        assert key(("fe80::1%eth0", 5, 0, 2)) == "fe80::/64"
+        assert key(("2001:db8:1:2:aaaa::1", 5, 0, 0)) == key(("2001:db8:1:2:ffff:1:2:3", 6, 0, 0)) == "2001:db8:1::/56"
+        assert key(("2001:db8:1:ff::1", 5, 0, 0)) == key(("2001:db8:1:2::1", 5, 0, 0))    # another /64 of the line
+        assert key(("2001:db8:1:100::1", 5, 0, 0)) != key(("2001:db8:1:2::1", 5, 0, 0))   # the next line
+        assert key(("fe80::1%eth0", 5, 0, 2)) == "fe80::/56"
         assert key(("::ffff:192.0.2.7", 5, 0, 0)) == key(("192.0.2.7", 5)) == "192.0.2.7"   # IPv4 on a dual stack
 
     @pytest.mark.timeout(30)
     def test_one_home_line_of_ipv6_cannot_fill_the_server(self, make_server, peers):
         """Issue 28, finding 6: a home line's /56 is 256 /64s, each an address of its own to
         ``max_per_address``: 130 of them filled the server and 17 of 18 newcomers read "The server
-        is full". Connections from one /48 are counted together (``max_per_network``). The loopback
-        has no such addresses: the server is handed accepted sockets as if they came from them."""
+        is full". A /56 is one address now, and the /48 around it counts 128 at most
+        (``max_per_network``). The loopback has no such addresses: the server is handed accepted
+        sockets as if they came from them."""
         srv = make_server(max_per_address=4, max_per_network=12, max_connections=40)
+        # (each /56 of the /48 is one address: 4 connections; the /48 counts 12 in all)
         lst = socket.create_server(("127.0.0.1", 0))
         ours = []
 
@@ -245,9 +274,9 @@ class TestConnections:
             srv._call_soon(srv._open_session, conn, (host, 40000 + len(ours), 0, 0))
 
         try:
-            for net in range(10):          # ten /64s of one /56, four connections each
+            for line in range(10):         # ten home lines (/56s) of one /48, four connections each
                 for i in range(4):
-                    arrive(f"2001:db8:aa:{net:x}::{i + 1}")
+                    arrive(f"2001:db8:aa:{line:x}00::{i + 1}")
             refused = ours[-1]                                  # (the last handed over: all are in)
             refused.settimeout(TIMEOUT)
             assert b"Too many connections from your network (at most 12)" in refused.recv(4096)
@@ -260,6 +289,11 @@ class TestConnections:
             for c in ours[:4]:
                 c.close()                                       # a place freed on the line is a place taken
             wait_until(lambda: srv.per_network.get("2001:db8:aa::/48") == 8)
+            for sub in range(5):                                # five /64s of one home line: one address
+                arrive(f"2001:db8:cc:{sub}::1")
+            ours[-1].settimeout(TIMEOUT)
+            assert b"Too many connections from your address (at most 4)" in ours[-1].recv(4096)
+            assert srv.per_address.get("2001:db8:cc::/56") == 4
         finally:
             for c in ours:
                 c.close()
