@@ -25,7 +25,8 @@ from game.client.games import (GameNotOpened, bots_save_path, default_config, de
 from game.client.lan import saved_hosted_games
 from game.client.links import Link
 from game.client.session import GameSession
-from game.client.words import validate_nickname
+from game.client.words import bot_level, validate_nickname
+from game.i18n import _, ngettext
 from game.settings import BOT_PACES, Settings, data_dir
 
 from .describe import spoken
@@ -110,10 +111,10 @@ class TextClient(Network, Watches, MyGamesText):
 
     # ------------------------------------------------------------------ the loop's two calls
     def start(self) -> None:
-        self.say("Masters of Renaissance, in words. Type help at any time; a number chooses from a list.")
+        self.say(_("Masters of Renaissance, in words. Type help at any time; a number chooses from a list."))
         self.start_turn_news()
         if self.options.link is not None:   # the Join step, with the link's address (and code) given
-            self.say(f"Opening the link {self.options.link}.")
+            self.say(_("Opening the link {link}.").format(link=self.options.link))
             self.join_address(str(self.options.link))
             return
         self.menu()
@@ -136,7 +137,7 @@ class TextClient(Network, Watches, MyGamesText):
     def line(self, text: str) -> None:
         """One typed line."""
         if len(text) > LONGEST:       # (never read back whole: a screen reader would read it all)
-            self.say(f"That line is too long ({len(text)} characters): nothing was done. Say help for the commands.")
+            self.say(_("That line is too long ({n} characters): nothing was done. Say help for the commands.").format(n=len(text)))
             return
         if self.question is not None:
             ask, self.question = self.question, None
@@ -153,7 +154,7 @@ class TextClient(Network, Watches, MyGamesText):
                 self.leave_watch()
             return
         if self.watching is not None:
-            self.say(f"Still connecting to {self.watching.where} to watch.")
+            self.say(_("Still connecting to {where} to watch.").format(where=self.watching.where))
             return
         if self.replay is not None:
             if not self.replay.command(text.strip()):
@@ -164,10 +165,10 @@ class TextClient(Network, Watches, MyGamesText):
             if text.strip().lower() in ("cancel", "menu", "back"):
                 self.seating.cancel()
                 self.seating = None
-                self.say("Not joined.")
+                self.say(_("Not joined."))
                 self.menu()
             else:
-                self.say(f"Still connecting to {self.seating.where} (say cancel to give up).")
+                self.say(_("Still connecting to {where} (say cancel to give up).").format(where=self.seating.where))
             return
         self._menu_command(text.strip())
 
@@ -202,32 +203,32 @@ class TextClient(Network, Watches, MyGamesText):
         hosted = self.server.address[1] if self.server is not None else None
         if self.server is None and saved_hosted_games(server_folder(self.data_dir), self.nickname):
             # the LAN game this computer hosted, kept unfinished: hosting it again brings it back
-            self.choices.append(Choice("Return to your LAN game (host it again and take your seat back)",
+            self.choices.append(Choice(_("Return to your LAN game (host it again and take your seat back)"),
                                        lambda: self._host(None)))
         for kept in kept_seats(self.data_dir, hosted):      # every seat kept at a server: straight back to it
             self.choices.append(Choice(kept.offer, lambda k=kept: self.rejoin(k)))
-        self.choices.append(Choice("Play solo against Lorenzo il Magnifico (a new game)", self.new_solo))
+        self.choices.append(Choice(_("Play solo against Lorenzo il Magnifico (a new game)"), self.new_solo))
         said = describe_solo_save(self.config, self.solo_path) if self.solo_path.exists() else None
         if said:
-            self.choices.append(Choice(f"Continue the saved solo game. {said}", self.resume_solo))
-        self.choices.append(Choice("Play against the computer (a new game)", self.ask_bots))
+            self.choices.append(Choice(_("Continue the saved solo game. {said}").format(said=said), self.resume_solo))
+        self.choices.append(Choice(_("Play against the computer (a new game)"), self.ask_bots))
         bots_said, bots_problem = saved_summary(self.bots_path, self.config)
         if bots_said:
-            self.choices.append(Choice(f"Continue the game against the computer. {bots_said}", self.resume_bots))
+            self.choices.append(Choice(_("Continue the game against the computer. {bots_said}").format(bots_said=bots_said), self.resume_bots))
         elif bots_problem:
             self.say(bots_problem)
         if self.server is not None:       # the host left the table, the others play on
             port = self.server.address[1]
-            self.choices += [Choice("Return to your LAN game (your table on this computer)",
+            self.choices += [Choice(_("Return to your LAN game (your table on this computer)"),
                                     lambda: self._join_own_table(port)),
-                             Choice("Stop hosting (the others at your table are disconnected)", self.stop_hosting)]
+                             Choice(_("Stop hosting (the others at your table are disconnected)"), self.stop_hosting)]
         else:
-            self.choices.append(Choice("Host a game on this network", self.ask_host))
-        self.choices += [Choice("Join a game on the network", self.join_menu),
-                         Choice("Past games and replays", self.past_games),
-                         Choice(f"Change your name (now {self.nickname})", self.ask_name),
-                         Choice("Quit", self.quit)]
-        self._list("Main menu. Say the number of your choice:")
+            self.choices.append(Choice(_("Host a game on this network"), self.ask_host))
+        self.choices += [Choice(_("Join a game on the network"), self.join_menu),
+                         Choice(_("Past games and replays"), self.past_games),
+                         Choice(_("Change your name (now {nickname})").format(nickname=self.nickname), self.ask_name),
+                         Choice(_("Quit"), self.quit)]
+        self._list(_("Main menu. Say the number of your choice:"))
 
     def ask(self, question: Question, then: Callable[[str], None]) -> None:
         """Put ``question`` (its answers numbered); the next line that names an answer calls
@@ -239,7 +240,7 @@ class TextClient(Network, Watches, MyGamesText):
         def answer(text: str) -> None:
             key = question.pick(text)
             if key is None:
-                self.say(f"Say a number from 1 to {len(question.answers)}.")
+                self.say(_("Say a number from 1 to {n}.").format(n=len(question.answers)))
                 self.question = answer
                 return
             then(key)
@@ -252,11 +253,11 @@ class TextClient(Network, Watches, MyGamesText):
 
     def _menu_command(self, text: str) -> None:
         if not text:
-            self._list("Say the number of your choice:")
+            self._list(_("Say the number of your choice:"))
             return
         word = text.split()[0].lower()
         if word in ("help", "?", "h"):
-            self.say("Say the number of a choice of the list. Say menu for the main menu, quit to stop.")
+            self.say(_("Say the number of a choice of the list. Say menu for the main menu, quit to stop."))
             return
         if word in ("menu", "back"):
             self._stop_browser()
@@ -268,7 +269,7 @@ class TextClient(Network, Watches, MyGamesText):
         if word.isdigit() and 1 <= int(word) <= len(self.choices):
             self.choices[int(word) - 1].do()
             return
-        self.say(f"Say a number from 1 to {len(self.choices)}.")
+        self.say(_("Say a number from 1 to {n}.").format(n=len(self.choices)))
 
     def quit(self) -> None:
         """Quit; a host whose table has other people at it is asked first."""
@@ -285,7 +286,7 @@ class TextClient(Network, Watches, MyGamesText):
         self.ask(question, then)
 
     def _goodbye(self) -> None:
-        self.say("Goodbye.")
+        self.say(_("Goodbye."))
         self.done = True
 
     def hang_up(self, why: str) -> None:
@@ -299,13 +300,12 @@ class TextClient(Network, Watches, MyGamesText):
         self._goodbye()
 
     def ask_name(self) -> None:
-        self.say(f"Your name is {self.nickname}. Type the new one (1 to 24 letters, digits or spaces):")
+        self.say(_("Your name is {nickname}. Type the new one (1 to 24 letters, digits or spaces):").format(nickname=self.nickname))
 
         def then(answer: str) -> None:
             name = validate_nickname(answer)
             if name is None:
-                self.say(f"That cannot be a name: 1 to 24 letters, digits, spaces or punctuation. "
-                         f"Your name stays {self.nickname}.")
+                self.say(_("That cannot be a name: 1 to 24 letters, digits, spaces or punctuation. Your name stays {nickname}.").format(nickname=self.nickname))
             else:
                 answer = name
                 self.nickname = answer
@@ -314,7 +314,7 @@ class TextClient(Network, Watches, MyGamesText):
                     self.settings.save()
                 except OSError as e:
                     log.warning("settings not saved: %s", e)
-                self.say(f"Your name is now {answer}.")
+                self.say(_("Your name is now {answer}.").format(answer=answer))
             self.menu()
         self.question = then
 
@@ -341,7 +341,7 @@ class TextClient(Network, Watches, MyGamesText):
             elif key == "new":
                 self._start_solo()
             else:
-                self.say("Nothing was started: the saved game is kept.")
+                self.say(_("Nothing was started: the saved game is kept."))
                 self.menu()
         self.ask(question, then)
 
@@ -349,20 +349,20 @@ class TextClient(Network, Watches, MyGamesText):
         try:
             session = start_new_solo(self.config, self.solo_path, self.nickname)
         except GameNotOpened as e:
-            self.say(f"The game could not start: {e}")
+            self.say(_("The game could not start: {e}").format(e=e))
             self.menu()
             return
-        self.say(f"A new solo game for {self.nickname}, against Lorenzo il Magnifico. It is saved as you play.")
+        self.say(_("A new solo game for {nickname}, against Lorenzo il Magnifico. It is saved as you play.").format(nickname=self.nickname))
         self._open(session)
 
     def resume_solo(self) -> None:
         try:
             session = open_solo(self.config, self.solo_path)
         except GameNotOpened as e:
-            self.say(f"The saved game could not be opened: {e}. It is kept as it is.")
+            self.say(_("The saved game could not be opened: {e}. It is kept as it is.").format(e=e))
             self.menu()
             return
-        self.say("The saved solo game, where you left it.")
+        self.say(_("The saved solo game, where you left it."))
         self._open(session)
 
     def ask_bots(self) -> None:
@@ -378,28 +378,30 @@ class TextClient(Network, Watches, MyGamesText):
             elif key == "new":
                 self._ask_levels()
             else:
-                self.say("Nothing was started: the saved game is kept.")
+                self.say(_("Nothing was started: the saved game is kept."))
                 self.menu()
         self.ask(question, then)
 
     def _ask_levels(self) -> None:
-        self.say("How many computer players, and how strong? Say a number from 1 to 3 and a level "
-                 "(easy, medium or hard), for example 2 medium:")
+        self.say(_("How many computer players, and how strong? Say a number from 1 to 3 and a level "
+                 "(easy, medium or hard), for example 2 medium:"))
 
         def then(answer: str) -> None:
             words = answer.lower().split()
             if not words or not words[0].isdigit() or not 1 <= int(words[0]) <= 3:
-                self.say("Say a number from 1 to 3 first.")
+                self.say(_("Say a number from 1 to 3 first."))
                 self.menu()
                 return
             level = next((lv for lv in LEVELS if len(words) > 1 and lv.startswith(words[1])), "medium")
             try:
                 session = open_bots(self.config, self.bots_path, self.pace, self.nickname, [level] * int(words[0]))
             except GameNotOpened as e:
-                self.say(f"The game could not start: {e}")
+                self.say(_("The game could not start: {e}").format(e=e))
                 self.menu()
                 return
-            self.say(f"A new game against {words[0]} {level} computer player{'s' * (int(words[0]) > 1)}.")
+            self.say(ngettext("A new game against {n} {level} computer player.",
+                              "A new game against {n} {level} computer players.", int(words[0])).format(
+                n=words[0], level=bot_level(level)))
             self._open(session)
         self.question = then
 
@@ -407,10 +409,10 @@ class TextClient(Network, Watches, MyGamesText):
         try:
             session = open_bots(self.config, self.bots_path, self.pace)
         except GameNotOpened as e:
-            self.say(f"The saved game could not be opened: {e}. It is kept as it is.")
+            self.say(_("The saved game could not be opened: {e}. It is kept as it is.").format(e=e))
             self.menu()
             return
-        self.say("The game against the computer, where you left it.")
+        self.say(_("The game against the computer, where you left it."))
         self._open(session)
 
     def _leave_game(self, menu: bool = True, stop_server: bool = True) -> None:
@@ -424,20 +426,24 @@ class TextClient(Network, Watches, MyGamesText):
             remote = shell.session.remote
             shell.session.close()
             if remote:
-                self.say("You left the table." + ("" if g is None or g.get("ended") or self.server is not None
-                                                  else " The server keeps your seat: Return to your game, in the "
-                                                       "menu, takes you back to it."))
+                if g is None or g.get("ended") or self.server is not None:
+                    self.say(_("You left the table."))
+                else:
+                    self.say(_("You left the table. The server keeps your seat: Return to your game, in the menu, "
+                               "takes you back to it."))
+            elif g is None or g.get("ended"):
+                self.say(_("You left the game."))
             else:
-                self.say("You left the game." + ("" if g is None or g.get("ended") else " It is saved."))
+                self.say(_("You left the game. It is saved."))
         if self.server is not None and not stop_server:
-            self.say("Your table stays open on this computer: the others play on, and your turns are skipped "
-                     "until you return (Return to your LAN game, in the menu; Stop hosting ends it).")
+            self.say(_("Your table stays open on this computer: the others play on, and your turns are skipped "
+                     "until you return (Return to your LAN game, in the menu; Stop hosting ends it)."))
         elif self.server is not None:
-            self.say("Your table's server stops with you: the others at it are disconnected.")
+            self.say(_("Your table's server stops with you: the others at it are disconnected."))
             self._stop_server()
         tables, self._from_tables = self._from_tables, None
         if menu and tables is not None and shell is not None and shell.session.remote and g is None:
-            self.say("Back to the tables.")      # left a waiting room reached from a server's tables
+            self.say(_("Back to the tables."))      # left a waiting room reached from a server's tables
             self.show_tables(hostport(*tables))
         elif menu:
             self.menu()
@@ -447,13 +453,13 @@ class TextClient(Network, Watches, MyGamesText):
         from game.client.replay import past_games
         games = past_games(self.data_dir)
         if not games:
-            self.say("No finished game on this machine yet.")
+            self.say(_("No finished game on this machine yet."))
             return
         self.choices = []
         for g in games[:20]:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.when))
             self.choices.append(Choice(f"{g.title} ({when}; {g.result})", lambda g=g: self.open_replay(g.path)))
-        self._list("Finished games, newest first (say a number to replay one, menu to go back):")
+        self._list(_("Finished games, newest first (say a number to replay one, menu to go back):"))
 
     def open_replay(self, path: Path) -> None:
         from game.client.replay import ReplayError, open_replay

@@ -15,6 +15,7 @@ from game.client.flow.presence import away_words, stopped_heading, stopped_words
 from game.client.notices import ConnectionLost, LobbyRefused, PlayerAway, ReconnectFailed, Said, TurnStarted
 from game.client.session import ChatLine, GameSession
 from game.client.watch_words import watchers_words
+from game.i18n import _, ngettext
 
 from . import describe as D
 
@@ -60,12 +61,11 @@ class News:
         if self._told == 0 and len(s.log) > 1 and self.stage is None:   # a resumed game, or a table joined again
             if len(s.log) > RECAP:       # the last lines only: a long game read whole would take minutes
                 self._told = len(s.log) - RECAP
-                self.say(f"What happened last (the last {RECAP} of {len(s.log)} lines; log and a number says "
-                         f"more, for example log 40):")
+                self.say(_("What happened last (the last {recap} of {n} lines; log and a number says more, for example log 40):").format(recap=RECAP, n=len(s.log)))
             else:
-                self.say("What happened so far:")
+                self.say(_("What happened so far:"))
         for line in s.log[self._told:]:
-            self.say(("Chat: " + line) if isinstance(line, ChatLine) else line)
+            self.say(_("Chat: {line}").format(line=line) if isinstance(line, ChatLine) else line)
         self._told = len(s.log)
         heard, self._heard = self._heard, []
         for words in heard:
@@ -93,7 +93,8 @@ class News:
             self._heard.append("The connection to the server was lost: trying to get it back (your seat is kept).")
 
     def _hear_failed(self, notice: ReconnectFailed) -> None:
-        self._heard.append(f"Could not get back to the game: {notice.words}. Say leave to go back to the menu.")
+        self._heard.append(_("Could not get back to the game: {why}. Say leave to go back to the menu.").format(
+            why=notice.words))
 
     def _hear_lobby(self, notice: LobbyRefused) -> None:
         self._lobby_heard.append(notice.words)
@@ -129,19 +130,29 @@ class News:
         s = self.session
         lobby = s.lobby
         names = lobby.players or ([lobby.head] if lobby.head else [])
-        seated = f"Waiting room: {D.joined(names)}." if names else f"Waiting room: {lobby.booked} seated."
+        seated = _("Waiting room: {names}.").format(names=D.joined(names)) if names else \
+            _("Waiting room: {n} seated.").format(n=lobby.booked)
         if lobby.players_count is None:
             if lobby.head == s.nickname and again:
-                return f"{seated} You choose how many play: say players and a number from 1 to 4."
+                return seated + " " + _("You choose how many play: say players and a number from 1 to 4.")
             if lobby.head == s.nickname:
-                return (f"{seated} You choose how many play: say players and a number from 1 to 4, with "
-                        f"computer players if you like (for example players 3 hard medium: you, two bots "
-                        f"and one more person).")
-            return f"{seated} Waiting for {lobby.head or 'the first player'} to choose the number of players."
+                return seated + " " + _("You choose how many play: say players and a number from 1 to 4, with "
+                                        "computer players if you like (for example players 3 hard medium: you, two "
+                                        "bots and one more person).")
+            if lobby.head:
+                return seated + " " + _("Waiting for {name} to choose the number of players.").format(name=lobby.head)
+            return seated + " " + _("Waiting for the first player to choose the number of players.")
         left = lobby.players_count - lobby.booked - len(lobby.bots)
-        bots = f", {len(lobby.bots)} computer player{'s' * (len(lobby.bots) > 1)}" if lobby.bots else ""
-        return (f"{seated} A game of {lobby.players_count}{bots}"
-                + (f": waiting for {left} more." if left > 0 else ": starting."))
+        n, bots = lobby.players_count, len(lobby.bots)
+        if bots:
+            game = ngettext("A game of {n}, {bots} computer player", "A game of {n}, {bots} computer players",
+                            bots).format(n=n, bots=bots)
+        else:
+            game = _("A game of {n}").format(n=n)
+        if left > 0:
+            return seated + " " + ngettext("{game}: waiting for {left} more.", "{game}: waiting for {left} more.",
+                                           left).format(game=game, left=left)
+        return seated + " " + _("{game}: starting.").format(game=game)
 
     # the stage of the game -------------------------------------------------------------
     def enter(self, stage: str) -> bool:
@@ -152,31 +163,36 @@ class News:
         s = self.session
         if stage == "leaders":
             keep = int(self.vm.me["setup"].get("chosenLeadersCount", 2))
-            self.say(f"Choose the {keep} leaders you keep, of these {len(self.vm.me['leadersHand'])} "
-                     f"(say keep and their numbers, for example keep 1 3):")
+            self.say(_("Choose the {keep} leaders you keep, of these {n} (say keep and their numbers, for example keep 1 3):").format(keep=keep, n=len(self.vm.me['leadersHand'])))
             for line in D.leaders(s):
                 self.say(line)
         elif stage == "resources":
             n = int(self.vm.me["setup"].get("initialResources", 0))
             faith = int(self.vm.me.get("faithPoints", 0))
-            gets = f"{n} resource{'s' * (n > 1)} of your choice"
-            self.say((f"Your seat starts with {faith} Faith on the track and {gets}" if faith else
-                      f"Your seat receives {gets} to start with")
-                     + f": say resources and {'one' if n == 1 else 'them'} (for example resources "
-                       f"{' '.join(['Coin'] * n)}).")
+            example = " ".join(["Coin"] * n)
+            if faith:
+                self.say(ngettext("Your seat starts with {faith} Faith on the track and {n} resource of your choice: "
+                                  "say resources and one (for example resources {example}).",
+                                  "Your seat starts with {faith} Faith on the track and {n} resources of your choice: "
+                                  "say resources and them (for example resources {example}).", n).format(
+                    faith=faith, n=n, example=example))
+            else:
+                self.say(ngettext("Your seat receives {n} resource of your choice to start with: say resources and "
+                                  "one (for example resources {example}).",
+                                  "Your seat receives {n} resources of your choice to start with: say resources and "
+                                  "them (for example resources {example}).", n).format(n=n, example=example))
         elif stage == "waiting":
-            self.say("Waiting for the others to choose their leaders and resources.")
+            self.say(_("Waiting for the others to choose their leaders and resources."))
         elif stage == "board":
             g = self.vm.game
             others = [s.name_in_words(p["nickname"]) for p in g["players"] if p["nickname"] != s.nickname]
             against = "Lorenzo il Magnifico" if not others else D.joined(others)
-            order = [("you" if p["nickname"] == s.nickname else s.name_in_words(p["nickname"])) for p in g["players"]]
-            turns = f" The turns go: {', '.join(order)}." if others else ""
-            self.say(f"The game is on: you play against {against}.{turns} Ask market, grid, board, leaders or help "
-                     f"at any time.")
+            order = [(_("you") if p["nickname"] == s.nickname else s.name_in_words(p["nickname"])) for p in g["players"]]
+            turns = " " + _("The turns go: {order}.").format(order=", ".join(order)) if others else ""
+            self.say(_("The game is on: you play against {against}.{turns} Ask market, grid, board, leaders or help at any time.").format(against=against, turns=turns))
             self.say(D.turn(s))
         elif stage == "ended":
             for line in D.score(s):
                 self.say(line)
-            self.say("Say leave to go back to the menu (log, board and the other questions still answer).")
+            self.say(_("Say leave to go back to the menu (log, board and the other questions still answer)."))
         return True

@@ -23,7 +23,8 @@ from game.client.plans import MarketPlan
 from game.client.session import GameSession
 from game.i18n import _
 from game.client.watch_words import HIDE_OFF, HIDE_ON, watchers_words
-from game.client.words import leader_words
+from game.client.words import colour_name, leader_words
+from game.i18n import _, ngettext
 
 from . import describe as D
 from .edits import PlanEdits
@@ -102,7 +103,7 @@ class GameShell(Queries, PlanEdits):
         args = words[1:] if name != "end" else []
         handler = getattr(self, "do_" + name, None)
         if handler is None:
-            self.say(f"No command {words[0]!r}. Say help for the commands.")
+            self.say(_("No command {word!r}. Say help for the commands.").format(word=words[0]))
             return
         try:
             if name in ("say",):
@@ -137,13 +138,13 @@ class GameShell(Queries, PlanEdits):
         """Say what an action would do; Enter does it."""
         self.input.cancel()
         self.pending = (what, do)
-        self.say(f"{what} Press Enter to do it, or type another command.")
+        self.say(_("{what} Press Enter to do it, or type another command.").format(what=what))
 
     def _need_turn(self, key: str = "") -> None:
         """Refuse an action when it is not this player's to do now (the board's words)."""
         g = self.vm.game
         if g is None or not g.get("isSetupDone"):
-            raise Refused("The game has not started yet: first the leaders and starting resources are chosen.")
+            raise Refused(_("The game has not started yet: first the leaders and starting resources are chosen."))
         if not self.input.can_act():
             raise Refused(greyed_words(key or "act", self.session, None) or "You cannot act now.")
 
@@ -156,33 +157,41 @@ class GameShell(Queries, PlanEdits):
     def do_players(self, args: list[str]) -> None:
         s = self.session
         if s.vm.game is not None:
-            raise Refused("The game has already started.")
+            raise Refused(_("The game has already started."))
         if not s.remote:
-            raise Refused("That is for a table on a server.")
+            raise Refused(_("That is for a table on a server."))
         if s.lobby.players_count is not None:
-            raise Refused(f"The number of players is already chosen: a game of {s.lobby.players_count}.")
+            raise Refused(_("The number of players is already chosen: a game of {players_count}.").format(players_count=s.lobby.players_count))
         if s.lobby.head != s.nickname:
-            raise Refused(f"Only the first player in the waiting room chooses the number of players"
-                          f"{' (' + s.lobby.head + ')' if s.lobby.head else ''}.")
+            if s.lobby.head:
+                raise Refused(_("Only the first player in the waiting room chooses the number of players "
+                                "({name}).").format(name=s.lobby.head))
+            raise Refused(_("Only the first player in the waiting room chooses the number of players."))
         if not args:
-            raise Refused("Say players and a number from 1 to 4.")
+            raise Refused(_("Say players and a number from 1 to 4."))
         n = number(args[0], 4, "number of players") + 1
         levels = []
         for w in args[1:]:
             level = next((lv for lv in ("easy", "medium", "hard") if lv.startswith(w.lower())), None)
             if level is None:
-                raise Refused(f"{w!r} is not a level: say easy, medium or hard.")
+                raise Refused(_("{word!r} is not a level: say easy, medium or hard.").format(word=w))
             levels.append(level)
         if len(levels) > n - 1:
-            raise Refused(f"A game of {n} has room for {n - 1} computer player{'s' * (n != 2)} besides you.")
+            raise Refused(ngettext("A game of {n} has room for {bots} computer player besides you.",
+                                   "A game of {n} has room for {bots} computer players besides you.", n - 1).format(
+                n=n, bots=n - 1))
         s.match.new_game(n, levels or None)
-        self.say(f"Asked for a game of {n}" + (f" with {len(levels)} computer player{'s' * (len(levels) > 1)}"
-                                               if levels else "") + ".")
+        if levels:
+            self.say(ngettext("Asked for a game of {n} with {bots} computer player.",
+                              "Asked for a game of {n} with {bots} computer players.", len(levels)).format(
+                n=n, bots=len(levels)))
+        else:
+            self.say(_("Asked for a game of {n}.").format(n=n))
 
     def do_take(self, args: list[str]) -> None:
         self._need_main()
         if not args:
-            raise Refused("Take which line? Say take row 1 to 3, or take column 1 to 4.")
+            raise Refused(_("Take which line? Say take row 1 to 3, or take column 1 to 4."))
         kind = args[0].lower()
         rest = args[1:]
         if kind[:1] in ("r", "c") and kind[1:].isdigit():    # take r2, take c3
@@ -193,9 +202,10 @@ class GameShell(Queries, PlanEdits):
         elif kind in ("column", "col", "c"):
             is_row, most = False, len(grid[0])
         else:
-            raise Refused("Say take row and a number from 1 to 3, or take column and a number from 1 to 4.")
+            raise Refused(_("Say take row and a number from 1 to 3, or take column and a number from 1 to 4."))
         if not rest:
-            raise Refused(f"Which {'row' if is_row else 'column'}? Say a number from 1 to {most}.")
+            raise Refused((_("Which row? Say a number from 1 to {most}.") if is_row else
+                           _("Which column? Say a number from 1 to {most}.")).format(most=most))
         index = number(rest[0], most, "row" if is_row else "column")
         self.pending = None
         self.input.cancel()
@@ -205,16 +215,18 @@ class GameShell(Queries, PlanEdits):
     def do_buy(self, args: list[str]) -> None:
         self._need_main()
         if len(args) < 2:
-            raise Refused("Buy which card? Say buy, its colour and its level, for example buy green 1.")
+            raise Refused(_("Buy which card? Say buy, its colour and its level, for example buy green 1."))
         colour = next((c for c in COLOURS if c.lower().startswith(args[0].lower())), None)
         if colour is None:
-            raise Refused(f"{args[0]!r} is not a colour of the cards: say green, blue, yellow or purple.")
+            raise Refused(_("{word!r} is not a colour of the cards: say green, blue, yellow or purple.").format(word=args[0]))
         level = number(args[1], 3, "level") + 1
         why = self.session.purchase_words(colour, level)
         if why is None:
-            raise Refused(f"No {colour.lower()} card of level {level} is left on the grid.")
+            raise Refused(_("No level-{level} {colour} card is left on the grid.").format(colour=colour_name(colour),
+                                                                                         level=level))
         if why != "Click to buy":
-            raise Refused(f"You cannot buy the level {level} {colour.lower()} card: {why[:1].lower()}{why[1:]}")
+            raise Refused(_("You cannot buy the level-{level} {colour} card: {why}").format(
+                level=level, colour=colour_name(colour), why=why[:1].lower() + why[1:]))
         self.pending = None
         self.input.cancel()
         self.input.click(BI.Card(colour, level))
@@ -229,7 +241,7 @@ class GameShell(Queries, PlanEdits):
             raise Refused(greyed_words("produce", self.session, None) or "Nothing can be produced now.")
         names = production_names(self.vm)
         if not args:
-            self.say("The productions you have (say produce and their numbers, for example produce 1 2):")
+            self.say(_("The productions you have (say produce and their numbers, for example produce 1 2):"))
             for i, (pid, name) in enumerate(names):
                 prod = self._production(pid)
                 self.say(f"{i + 1}. {name}: {D.production_words(prod)}.")
@@ -253,21 +265,23 @@ class GameShell(Queries, PlanEdits):
     def _leader_index(self, args: list[str], verb: str) -> int:
         hand = list(self.vm.me["leadersHand"])
         if not args:
-            raise Refused(f"{verb.capitalize()} which leader? Say {verb} and its number (leaders lists them).")
+            if verb == "play":
+                raise Refused(_("Play which leader? Say play and its number (leaders lists them)."))
+            raise Refused(_("Discard which leader? Say discard and its number (leaders lists them)."))
         return hand[number(args[0], len(hand), "leader")] if hand else -1
 
     def do_play(self, args: list[str]) -> None:
         self._need_turn()
         if not self.vm.me["leadersHand"]:
-            raise Refused("You have no leaders.")
+            raise Refused(_("You have no leaders."))
         lid = self._leader_index(args, "play")
         ld = self.vm.leader(lid)
         name, ability, _need, vp = leader_words(ld, {p["id"]: p for p in self.vm.game["productions"]})
         if ld["active"]:
-            raise Refused(f"Your {name} is already in play.")
+            raise Refused(_("Your {name} is already in play.").format(name=name))
         why = self.session.leader_refusal(lid)
         if why is not None:
-            raise Refused(f"You cannot play your {name} yet: still missing {D.missing(why)}.")
+            raise Refused(_("You cannot play your {name} yet: still missing {missing}.").format(name=name, missing=D.missing(why)))
         self._ask(f"Play your {name} ({vp} VP): {ability}", lambda: self.input.leader_action(lid, True))
 
     def do_discard(self, args: list[str]) -> None:
@@ -276,12 +290,12 @@ class GameShell(Queries, PlanEdits):
             return
         self._need_turn()
         if not self.vm.me["leadersHand"]:
-            raise Refused("You have no leaders.")
+            raise Refused(_("You have no leaders."))
         lid = self._leader_index(args, "discard")
         ld = self.vm.leader(lid)
         name = leader_words(ld, {})[0]
         if ld["active"]:
-            raise Refused("A leader in play stays in play: only a leader still in your hand can be discarded.")
+            raise Refused(_("A leader in play stays in play: only a leader still in your hand can be discarded."))
         self._ask(f"Discard your {name} for 1 faith.", lambda: self.input.leader_action(lid, False))
 
     def do_swap(self, args: list[str]) -> None:
@@ -293,10 +307,10 @@ class GameShell(Queries, PlanEdits):
     def _move(self, args: list[str], swap_first: bool) -> None:
         self._need_turn()
         if len(args) < 2:
-            raise Refused("Say two shelves: swap 1 2 (depots are d1 and d2).")
+            raise Refused(_("Say two shelves: swap 1 2 (depots are d1 and d2)."))
         a, b = place(self.vm, args[0]), place(self.vm, args[1])
         if a == b:
-            raise Refused("Choose two different shelves.")
+            raise Refused(_("Choose two different shelves."))
         unit = resource(args[2]) if len(args) > 2 else None
         plan = self.input.plan
         if isinstance(plan, MarketPlan):    # before the take, in the plan: sent with it
@@ -310,7 +324,7 @@ class GameShell(Queries, PlanEdits):
             self._say_plan()
             return
         if plan is not None:
-            raise Refused("Finish or cancel what you are arranging first.")
+            raise Refused(_("Finish or cancel what you are arranging first."))
         request, why = self.input.rearrangement(a, b, unit, swap_first)
         if request is None:            # said now, in the board's words: nothing to confirm
             raise Refused(why or "Nothing there to move.")
@@ -347,9 +361,9 @@ class GameShell(Queries, PlanEdits):
         self.input.cancel()
         self.pending = None
         if self.hinter.ask(self.vm.game, self.vm.nickname, self.session.version):
-            self.say("Thinking about a hint.")
+            self.say(_("Thinking about a hint."))
         else:
-            self.say("Still thinking about the last hint.")
+            self.say(_("Still thinking about the last hint."))
 
     def _take_hint(self) -> None:
         got = self.hinter.take() if self.hinter is not None else None
@@ -357,19 +371,19 @@ class GameShell(Queries, PlanEdits):
             return
         version, answer = got
         if answer is None:
-            self.say("No hint could be found this time.")
+            self.say(_("No hint could be found this time."))
             return
         if not self.input.can_act():
             return                   # the turn is over: the hint is for a turn gone
         if version != self.session.version or self.input.plan is not None or self.pending is not None:
-            self.say("The hint came after you had moved on, so it is dropped: say hint again for one now.")
+            self.say(_("The hint came after you had moved on, so it is dropped: say hint again for one now."))
             return
         self.input.take_hint(answer.action, answer.why, answer.then)
         self._say_plan()
 
     def do_say(self, text: str) -> None:
         if not text.strip():
-            raise Refused("Say what? Type say and your words.")
+            raise Refused(_("Say what? Type say and your words."))
         if not self.session.can_chat:
             raise Refused("Talking to the table opens when the game starts." if self.session.remote
                           and self.vm.game is None else "Nobody else is at this table to talk to.")
@@ -382,7 +396,7 @@ class GameShell(Queries, PlanEdits):
             self.say(watchers_words(w.count) + (" " + _(HIDE_ON) if w.hidden else ""))
             return
         if args[0].lower() not in ("hide", "show") or not self.session.remote:
-            raise Refused("Say watchers hide, or watchers show (at a server's table).")
+            raise Refused(_("Say watchers hide, or watchers show (at a server's table)."))
         hide = args[0].lower() == "hide"
         self.session.hide_watchers(hide)
         self.say(_(HIDE_ON if hide else HIDE_OFF))
@@ -390,12 +404,12 @@ class GameShell(Queries, PlanEdits):
     def do_keep(self, args: list[str]) -> None:
         self._game()
         if self.session.stage() != "leaders":
-            raise Refused("Your leaders are already chosen.")
+            raise Refused(_("Your leaders are already chosen."))
         hand = list(self.vm.me["leadersHand"])
         keep = int(self.vm.me["setup"].get("chosenLeadersCount", 2))
         picked = list(dict.fromkeys(hand[number(a, len(hand), "leader")] for a in args))
         if len(picked) != keep:
-            raise Refused(f"Say {keep} different numbers from 1 to {len(hand)}, for example keep 1 3.")
+            raise Refused(_("Say {keep} different numbers from 1 to {n}, for example keep 1 3.").format(keep=keep, n=len(hand)))
         prods = {p["id"]: p for p in self.vm.game["productions"]}
         names = D.joined([leader_words(self.vm.leader(lid), prods)[0] for lid in picked])
         self._ask(f"Keep your {names}.", lambda: self.session.choose_leaders(picked))
@@ -403,12 +417,13 @@ class GameShell(Queries, PlanEdits):
     def do_resources(self, args: list[str]) -> None:
         self._game()
         if self.session.stage() != "resources":
-            raise Refused("You have no starting resources to choose now.")
+            raise Refused(_("You have no starting resources to choose now."))
         from game.client.plans import starting_placement
         n = int(self.vm.me["setup"].get("initialResources", 0))
         picked = [resource(a) for a in args]
         if len(picked) != n:
-            raise Refused(f"Say {n} resource{'s' * (n > 1)}: Coin, Servant, Shield or Stone.")
+            raise Refused(ngettext("Say {n} resource: Coin, Servant, Shield or Stone.",
+                                   "Say {n} resources: Coin, Servant, Shield or Stone.", n).format(n=n))
         shelves = [self.vm.container(cid) for cid in self.vm.me["warehouseShelves"]]
         placed = starting_placement(picked, [(c["id"], c["size"]) for c in shelves])
         where = "; ".join(f"{D.counted(m)} on {box(self.vm, cid)}" for cid, m in placed.items())
@@ -416,11 +431,11 @@ class GameShell(Queries, PlanEdits):
 
     def do_cancel(self, args: list[str]) -> None:
         if self.input.plan is None and self.pending is None:
-            self.say("Nothing to cancel.")
+            self.say(_("Nothing to cancel."))
             return
         self.input.cancel()
         self.pending = None
-        self.say("Dropped: nothing was sent.")
+        self.say(_("Dropped: nothing was sent."))
 
     def do_leave(self, args: list[str]) -> None:
         self.left = True

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from game.client.session import ChatLine
+from game.i18n import _
 
 from . import describe as D
 from .vocabulary import ALIASES, ACTIONS, HELP, PLAN_EDITS, QUERIES, Refused
@@ -37,7 +38,7 @@ class Queries:
     # queries ------------------------------------------------------------
     def _game(self) -> None:
         if self.vm.game is None:
-            raise Refused("There is no game yet: waiting for it to start.")
+            raise Refused(_("There is no game yet: waiting for it to start."))
 
     def _lines(self, lines: list[str]) -> None:
         for line in lines:
@@ -59,7 +60,8 @@ class Queries:
         nicks = [p["nickname"] for p in self.vm.game["players"]]
         found = [n for n in nicks if n.lower() == name.lower()] or [n for n in nicks if n.lower().startswith(name.lower())]
         if len(found) != 1:
-            raise Refused(f"No player called {name!r} at this table: " + D.joined(nicks) + ".")
+            raise Refused(_("No player called {name} at this table: {players}.").format(name=repr(name),
+                                                                                        players=D.joined(nicks)))
         self._lines(D.board(self.session, found[0]))
 
     def do_turn(self, args: list[str]) -> None:
@@ -71,14 +73,15 @@ class Queries:
         if s.vm.game is not None or not s.remote:
             return D.turn(s)
         table = s.lobby.table or {}
-        code = f" Its invite code is {table.get('code')}." if table.get("private") and table.get("code") else ""
-        at = f"At the table {table.get('name')}.{code} " if table.get("name") else ""
+        code = " " + _("Its invite code is {code}.").format(code=table.get("code")) \
+            if table.get("private") and table.get("code") else ""
+        at = _("At the table {name}.").format(name=table.get("name")) + code + " " if table.get("name") else ""
         return at + self.news.waiting_words()
 
     def do_server(self, args: list[str]) -> None:
         link = self.session.link
         if link is None:
-            self.say("This game is played on this machine: nothing of it crosses a network.")
+            self.say(_("This game is played on this machine: nothing of it crosses a network."))
             return
         self.say(f"{link.line} {link.details}".replace("\n", " "))
 
@@ -88,23 +91,25 @@ class Queries:
             try:
                 n = max(1, int(args[0]))
             except ValueError:
-                raise Refused(f"{args[0]!r} is not a number: say log, or log and how many lines.") from None
+                raise Refused(_("{word} is not a number: say log, or log and how many lines.").format(
+                    word=repr(args[0]))) from None
         lines = self.session.log[-n:]
         if not lines:
-            self.say("Nothing has happened yet.")
+            self.say(_("Nothing has happened yet."))
         for line in lines:
-            self.say(("Chat: " + line) if isinstance(line, ChatLine) else line)
+            self.say(_("Chat: {line}").format(line=line) if isinstance(line, ChatLine) else line)
 
     def do_help(self, args: list[str]) -> None:
         if args:
             name = ALIASES.get(args[0].lower(), args[0].lower())
             h = HELP.get(name)
             if h is None:
-                raise Refused(f"No command {args[0]!r}. Say help for the commands.")
-            self.say(f"{h.usage}: {h.text}")
+                raise Refused(_("No command {word}. Say help for the commands.").format(word=repr(args[0])))
+            self.say(f"{h.usage}: {_(h.text)}")
             return
-        self.say("Questions, at any time: " + ", ".join(QUERIES) + ".")
-        self.say("Actions, each said first and done when you press Enter: " + ", ".join(ACTIONS) + ".")
-        self.say("While arranging a market take, a purchase or productions: " + ", ".join(PLAN_EDITS)
-                 + ". Then Enter sends it, cancel drops it.")
-        self.say("Say help and a command for more, for example help take. Say leave to leave the game.")
+        self.say(_("Questions, at any time: {commands}.").format(commands=", ".join(QUERIES)))
+        self.say(_("Actions, each said first and done when you press Enter: {commands}.").format(
+            commands=", ".join(ACTIONS)))
+        self.say(_("While arranging a market take, a purchase or productions: {commands}. Then Enter sends it, "
+                   "cancel drops it.").format(commands=", ".join(PLAN_EDITS)))
+        self.say(_("Say help and a command for more, for example help take. Say leave to leave the game."))

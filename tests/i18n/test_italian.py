@@ -94,15 +94,23 @@ def test_a_solo_game_is_told_in_italian(monkeypatch):
 
 @pytest.mark.seed(1)
 def test_the_text_client_speaks_italian_with_lang_it():
+    """A new solo game in the terminal with --lang it: the menu, the leaders, the log, a refusal
+    and the help (the commands stay the words typed: keep, take, help)."""
     from support.pty import PtyProgram
     p = PtyProgram(["--plain", "--name", "Ada", "--lang", "it"], seed=1)
     try:
-        p.expect("Main menu")
+        assert p.expect("Menu principale") == "Menu principale. Scrivi il numero della tua scelta:"
         p.send("1")
-        p.expect("Choose the 2 leaders you keep")
+        assert p.expect("Scegli i 2 Leader").startswith("Scegli i 2 Leader che tieni, tra questi 4")
         assert p.expect("Custode delle Monete").endswith("Un deposito extra che contiene fino a 2 Monete, oltre al "
                                                          "tuo Magazzino. Per giocarlo: 5 Scudi.")
         p.send("keep 1 2", "")
         assert p.expect("Ada ha tenuto due Leader") == "Ada ha tenuto due Leader."
+        assert p.expect("La partita è cominciata").startswith("La partita è cominciata: giochi contro Lorenzo")
+        p.send("take row 9")
+        assert p.expect("riga 9") == "Non c'è nessuna riga 9: scrivine una da 1 a 3."
+        p.send("help keep")
+        assert p.expect("keep A B") == ("keep A B: All'inizio: tieni questi due dei tuoi quattro Leader (numeri "
+                                        "come mostrati).")
     finally:
         p.kill()

@@ -111,7 +111,7 @@ def test_the_text_client_hosts_a_table_and_plays_at_it(tmp_path, monkeypatch):
     assert server is not None
     until(lambda: said.has("You choose how many play"), ada.tick)
     ada.line("players 5")
-    assert said[-1] == "There is no number of players 5: say one from 1 to 4."
+    assert said[-1] == "A game cannot have 5 players: say a number from 1 to 4."
     ada.line("players 1")
     until(lambda: said.has("Choose the 2 leaders you keep"), ada.tick)
     ada.line("leave")
