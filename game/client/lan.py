@@ -6,6 +6,7 @@ The scenes use these rather than :mod:`game.netcode` itself.
 from __future__ import annotations
 
 import json
+import logging
 import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,30 +18,50 @@ from game.rules.components import GameConfig
 if TYPE_CHECKING:
     from game.netcode.server import Server
 
+log = logging.getLogger("mor.host")
+
 __all__ = ["Browser", "FoundGame", "end_saved_hosted_games", "lan_addresses", "host_server", "saved_hosted_games",
            "saved_hosted_players"]
 
 
 def host_server(config: GameConfig, port: int, data_dir: Path, nickname: str, bot_delay: float) -> Server:
     """A game server for ``nickname``'s table, started in this process on ``port`` (0: any free
-    one) and announced on the local network, keeping its games in ``data_dir``.
+    one) and announced on the local network, keeping its games in ``data_dir``; it serves TLS too,
+    on the next port (or any free one), with the certificate it made for itself the first time
+    (:func:`game.netcode.own_cert.own_certificate`), so that our clients join encrypted.
 
     :raises OSError: the port is taken, or the data directory is another server's.
     """
     from game.netcode.server import Server    # (the server's modules load only to host)
     from game.netcode.server_options import ServerOptions
-    server = Server(config, ServerOptions(host="0.0.0.0", port=port, data_dir=data_dir,
-                                          announce_name=f"{nickname}'s table", announce_host=nickname,
-                                          bot_delay=bot_delay, bot_processes=True,
-                                          # the host's own table: the host chooses when to start,
-                                          # waits as long as it likes, and seats as many bots as
-                                          # its own machine thinks for
-                                          head_time=0.0, lobby_time=0.0, bot_load=0.0,
-                                          # a guest whose game crashed or whose link went
-                                          # silent keeps the seat a while, the others told
-                                          away_grace=30.0))
-    server.start()
-    return server
+    try:                                      # encrypted by default, with a certificate of its own
+        from game.netcode.own_cert import own_certificate
+        cert: Path | None
+        cert, key = own_certificate(data_dir)
+    except (OSError, ImportError, ValueError) as e:
+        log.warning("hosting without TLS: no certificate (%s)", e)
+        cert = key = None
+    # TLS on the port after the game's (any free one when that is taken, or when the game's is any)
+    tls_ports = ([port + 1] if 0 < port < 65535 else []) + [0] if cert is not None else [None]
+    for i, tls_port in enumerate(tls_ports):
+        server = Server(config, ServerOptions(host="0.0.0.0", port=port, data_dir=data_dir,
+                                              announce_name=f"{nickname}'s table", announce_host=nickname,
+                                              bot_delay=bot_delay, bot_processes=True,
+                                              # the host's own table: the host chooses when to start,
+                                              # waits as long as it likes, and seats as many bots as
+                                              # its own machine thinks for
+                                              head_time=0.0, lobby_time=0.0, bot_load=0.0,
+                                              # a guest whose game crashed or whose link went
+                                              # silent keeps the seat a while, the others told
+                                              away_grace=30.0,
+                                              tls_cert=cert, tls_key=key, tls_port=tls_port))
+        try:
+            server.start()
+            return server
+        except OSError:
+            if i == len(tls_ports) - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 def saved_hosted_players(data_dir: Path) -> set[str]:

@@ -33,13 +33,16 @@ POLL = 0.2
 
 
 class PortMapper:
-    """The mapping of this computer's ``port`` (TCP), kept while ``hosting()`` says so and until
-    :meth:`close`. ``folder``: where this install keeps its id and the mapping it made.
-    ``on_change(status)`` is called from the mapper's thread at every change."""
+    """The mapping of this computer's ``port`` (TCP; and of the ports ``also``, as a hosted game's
+    TLS port), kept while ``hosting()`` says so and until :meth:`close`. ``folder``: where this
+    install keeps its id and the mapping it made. ``on_change(status)`` is called from the
+    mapper's thread at every change; the status names ``port``'s outside port."""
 
-    def __init__(self, port: int, folder: Path, router: Router, *, hosting: Callable[[], bool] = lambda: True,
+    def __init__(self, port: int, folder: Path, router: Router, *, also: tuple[int, ...] = (),
+                 hosting: Callable[[], bool] = lambda: True,
                  on_change: Callable[[Status], None] | None = None) -> None:
         self.port = port
+        self.ports = (port, *also)
         self.folder = Path(folder)
         self.router = router
         self.hosting = hosting
@@ -144,82 +147,103 @@ class PortMapper:
         if is_private(outside):
             self._set(State.PRIVATE, outside=outside, via="UPnP")
             return
-        wanted = self.port
-        for candidate in range(self.port, min(65536, self.port + 8)):
-            if not igd.held_by_other(candidate, description):
-                wanted = candidate
-                break
-        lease = igd.add(wanted, self.port, description, self.router.lease)
-        kept.write(via="upnp", outside=wanted, inside=self.port, description=description)
-        self._set(State.OPEN, outside=outside, outside_port=wanted, via="UPnP")
+        mapped: list[tuple[int, int]] = []        # (outside, inside) each
+        lease = self.router.lease
         try:
+            for inside in self.ports:
+                wanted = next((c for c in range(inside, min(65536, inside + 8))
+                               if not igd.held_by_other(c, description) and c not in (o for o, _i in mapped)), inside)
+                lease = igd.add(wanted, inside, description, self.router.lease)
+                mapped.append((wanted, inside))
+                kept.write(via="upnp", mapped=mapped, description=description)
+            self._set(State.OPEN, outside=outside, outside_port=mapped[0][0], via="UPnP")
             while not self._over(max(1.0, lease / 2) if lease else 3600):
                 try:
-                    lease = igd.add(wanted, self.port, description, self.router.lease)
-                    self._set(State.OPEN, outside=igd.outside(), outside_port=wanted, via="UPnP")
+                    for wanted, inside in mapped:
+                        lease = igd.add(wanted, inside, description, self.router.lease)
+                    self._set(State.OPEN, outside=igd.outside(), outside_port=mapped[0][0], via="UPnP")
                 except UpnpError as e:
                     self._set(e.state, detail=e.detail, via="UPnP")
         finally:
-            try:
-                igd.remove(wanted)
-            except UpnpError as e:
-                log.info("port mapping not removed: %s", e.detail)
+            for wanted, _inside in mapped:
+                try:
+                    igd.remove(wanted)
+                except UpnpError as e:
+                    log.info("port mapping not removed: %s", e.detail)
             kept.clear()
-            self._set(State.CLOSED)
+            if mapped:
+                self._set(State.CLOSED)
 
     def _stale_upnp(self, igd: Igd, kept: Kept, description: str) -> list[tuple[int, str]]:
-        """The mappings this install left at the router: the one kept on disk, and any other
+        """The mappings this install left at the router: the ones kept on disk, and any other
         with its description."""
         stale = set(igd.ours(description))
         old = kept.read()
-        if old and old.get("via") == "upnp" and isinstance(old.get("outside"), int):
-            if not igd.held_by_other(old["outside"], description):
-                stale.add((old["outside"], "TCP"))
+        if old and old.get("via") == "upnp":
+            for pair in old.get("mapped") or ():
+                if isinstance(pair, list) and pair and isinstance(pair[0], int) \
+                        and not igd.held_by_other(pair[0], description):
+                    stale.add((pair[0], "TCP"))
         return sorted(stale)
 
     # ------------------------------------------------------------------ NAT-PMP
     def _natpmp(self, gateway: tuple[str, int], kept: Kept) -> None:
         wait = self.router.timeout
+        mapped: list[tuple[int, int]] = []        # (outside, inside) each
+        lifetime = self.router.lease
         try:
             outside = natpmp.read_address(natpmp.exchange(gateway, natpmp.address_request(), wait)).outside
             old = kept.read()
-            if old and old.get("via") == "natpmp" and isinstance(old.get("inside"), int) \
-                    and old["inside"] != self.port:
-                natpmp.exchange(gateway, natpmp.map_request(old["inside"], 0, 0), wait)   # (its answer: whatever)
+            if old and old.get("via") == "natpmp":
+                for pair in old.get("mapped") or ():
+                    if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[1], int) \
+                            and pair[1] not in self.ports:
+                        natpmp.exchange(gateway, natpmp.map_request(pair[1], 0, 0), wait)   # (its answer: whatever)
             kept.clear()
             if is_private(outside):
                 self._set(State.PRIVATE, outside=outside, via="NAT-PMP")
                 return
-            answer = natpmp.read_map(natpmp.exchange(gateway, natpmp.map_request(self.port, self.port,
-                                                                                 self.router.lease), wait))
+            for inside in self.ports:
+                answer = natpmp.read_map(natpmp.exchange(gateway, natpmp.map_request(inside, inside,
+                                                                                     self.router.lease), wait))
+                mapped.append((answer.outside, inside))
+                lifetime = answer.lifetime
+                kept.write(via="natpmp", mapped=mapped)
         except natpmp.NoAnswer:
-            self._set(State.NO_ROUTER)
+            self._set(State.NO_ROUTER if not mapped else State.TIMED_OUT)
+            self._natpmp_remove(gateway, mapped, kept)
             return
         except natpmp.NatPmpError as e:
             self._set(State.REFUSED, detail=str(e), via="NAT-PMP")
+            self._natpmp_remove(gateway, mapped, kept)
             return
         except natpmp.Unreadable as e:
             self._set(State.GARBAGE, detail=str(e), via="NAT-PMP")
+            self._natpmp_remove(gateway, mapped, kept)
             return
-        kept.write(via="natpmp", outside=answer.outside, inside=self.port)
-        self._set(State.OPEN, outside=outside, outside_port=answer.outside, via="NAT-PMP")
-        lifetime = answer.lifetime
+        self._set(State.OPEN, outside=outside, outside_port=mapped[0][0], via="NAT-PMP")
         try:
             while not self._over(max(1.0, lifetime / 2)):
                 try:
-                    answer = natpmp.read_map(natpmp.exchange(gateway, natpmp.map_request(
-                        self.port, answer.outside, self.router.lease), wait))
-                    lifetime = answer.lifetime
-                    self._set(State.OPEN, outside=outside, outside_port=answer.outside, via="NAT-PMP")
+                    for i, (wanted, inside) in enumerate(mapped):
+                        answer = natpmp.read_map(natpmp.exchange(gateway, natpmp.map_request(
+                            inside, wanted, self.router.lease), wait))
+                        mapped[i] = (answer.outside, inside)
+                        lifetime = answer.lifetime
+                    self._set(State.OPEN, outside=outside, outside_port=mapped[0][0], via="NAT-PMP")
                 except natpmp.NoAnswer:
                     self._set(State.TIMED_OUT, via="NAT-PMP")
                 except (natpmp.NatPmpError, natpmp.Unreadable) as e:
                     self._set(State.REFUSED if isinstance(e, natpmp.NatPmpError) else State.GARBAGE,
                               detail=str(e), via="NAT-PMP")
         finally:
+            self._natpmp_remove(gateway, mapped, kept)
+            self._set(State.CLOSED)
+
+    def _natpmp_remove(self, gateway: tuple[str, int], mapped: list[tuple[int, int]], kept: Kept) -> None:
+        for _outside, inside in mapped:
             try:
-                natpmp.exchange(gateway, natpmp.map_request(self.port, 0, 0), wait)
+                natpmp.exchange(gateway, natpmp.map_request(inside, 0, 0), self.router.timeout)
             except (natpmp.NoAnswer, OSError):
                 pass
-            kept.clear()
-            self._set(State.CLOSED)
+        kept.clear()

@@ -29,7 +29,8 @@ def test_hosting_opens_the_port_and_stopping_closes_it(tmp_path, monkeypatch):
                                                                                    (OUTSIDE, port))
             router.wait_for(lambda: port_mapping(server).state is State.OPEN, "the port forwarded", timeout=5)
             assert reachable_at(port_mapping(server), ["192.168.1.20"], port) == (OUTSIDE, port)
-            assert [(m.outside, m.inside) for m in router.mappings()] == [(port, port)]
+            tls = server.tls_address[1]             # (encrypted by default: its TLS port forwarded too)
+            assert [(m.outside, m.inside) for m in router.mappings()] == sorted([(port, port), (tls, tls)])
             assert told[-1].state is State.OPEN
         finally:
             server.stop()

@@ -28,7 +28,8 @@ _mappers: "weakref.WeakKeyDictionary[Server, PortMapper]" = weakref.WeakKeyDicti
 
 
 def open_port(server: "Server", folder: Path, on_change: Callable[[Status], None] | None = None) -> PortMapper | None:
-    """Ask the router (on a thread of its own) to forward ``server``'s port while it runs; None
+    """Ask the router (on a thread of its own) to forward ``server``'s port (and its TLS port)
+    while it runs; None
     when no router is to be asked (``MOR_ROUTER=off``, or a ``MOR_ROUTER`` that cannot be read)."""
     try:
         router = router_from_env()
@@ -43,7 +44,8 @@ def open_port(server: "Server", folder: Path, on_change: Callable[[Status], None
         alive = ref()
         return alive is not None and not alive.stopping
 
-    mapper = PortMapper(server.address[1], folder, router, hosting=hosting, on_change=on_change)
+    tls = (server.tls_address[1],) if server.tls_address is not None else ()   # (our clients go there by themselves)
+    mapper = PortMapper(server.address[1], folder, router, also=tls, hosting=hosting, on_change=on_change)
     _mappers[server] = mapper
     return mapper.start()
 

@@ -1,0 +1,56 @@
+"""A hosted game is encrypted by default: the game makes its certificate the first time it hosts
+and keeps it (hosted again, the same fingerprint), our clients joining by its plain address go to
+its TLS port by themselves and remember the certificate, and a reference client still plays on the
+plain port."""
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+
+from game.client.flow.hosting import server_folder, start_hosting
+from game.match import RemoteMatch
+from game.netcode.tls import cert_fingerprint
+from game.rules.components import default_config
+
+pytestmark = pytest.mark.timeout(30)
+
+
+def _line(f) -> dict:
+    return json.loads(f.readline())
+
+
+def test_a_hosted_game_serves_tls_with_a_certificate_of_its_own_kept(tmp_path):
+    data = tmp_path / "data"
+    server = start_hosting(default_config(), 0, data, "Ada", 0.3)
+    try:
+        assert server.tls_address is not None
+        fingerprint = server.tls_fingerprint
+        assert fingerprint == cert_fingerprint(server_folder(data) / "tls" / "cert.pem")
+        assert (server_folder(data) / "tls" / "key.pem").stat().st_mode & 0o077 == 0   # the key: its owner's only
+        bea = RemoteMatch("127.0.0.1", server.address[1], "Bea", token_file=tmp_path / "bea" / "seats.json",
+                          connect_timeout=5)
+        try:
+            assert bea.secure and bea.first_meeting
+        finally:
+            bea.close()
+        with socket.create_connection(("127.0.0.1", server.address[1]), timeout=5) as s:   # a reference client
+            f = s.makefile("rwb")
+            assert _line(f)["type"] == "ReqWelcome"
+            f.write(b'{"type": "ReqWelcome"}\n')
+            f.flush()
+            assert _line(f) == {"type": "ResWelcome"}          # (nothing of ours: no TLS port told)
+    finally:
+        server.stop()
+    again = start_hosting(default_config(), 0, data, "Ada", 0.3)
+    try:
+        assert again.tls_fingerprint == fingerprint                      # kept: the guests know it
+        bea = RemoteMatch("127.0.0.1", again.address[1], "Bea", token_file=tmp_path / "bea" / "seats.json",
+                          connect_timeout=5)
+        try:
+            assert bea.secure
+        finally:
+            bea.close()
+    finally:
+        again.stop()
