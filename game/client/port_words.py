@@ -9,7 +9,7 @@ from game.portmap import State, Status
 
 from .address import hostport
 
-__all__ = ["ASKING", "GARBAGE", "NO_ROUTER", "OFF", "OPEN", "PRIVATE", "REFUSED", "SETTING", "SETTING_NOTE",
+__all__ = ["ASKING", "GARBAGE", "HOST_TLS", "NO_ROUTER", "OFF", "OPEN", "PRIVATE", "REFUSED", "SETTING", "SETTING_NOTE",
            "SHORT_GARBAGE", "SHORT_NO_ROUTER", "SHORT_OFF", "SHORT_OPEN", "SHORT_PRIVATE", "SHORT_REFUSED",
            "SHORT_TIMED_OUT", "TIMED_OUT", "port_words"]
 
@@ -33,6 +33,10 @@ PRIVATE = N_("Your router\u2019s own outside address ({outside}) is private: you
              "internet, ask your provider for a public address, or let a friend whose router has one host.")
 OFF = N_("Opening the port by itself is off (Settings). Friends on this network can join; for the internet, "
          "forward TCP port {port} to this computer ({lan}) in your router\u2019s settings.")
+
+HOST_TLS = N_("Your table is encrypted (TLS). Its certificate, which your guests are shown when they join: "
+             "{fingerprint}")
+"""Said to the host of a game that serves TLS (the text client; the window shows the mark beside the name)."""
 
 SETTING = N_("Open the port by itself")
 SETTING_NOTE = N_("Lets friends on the internet join your table")

@@ -188,6 +188,13 @@ class LobbyScene(SessionScene):
             for name, args in self.way_back:
                 app.stack.push(app.scene(name, *args))
 
+    def seat_link(self):
+        """How this seat reaches the server, as the mark beside "you are" shows it: encrypted (and
+        to whom) or not; for the host, its own game's certificate when it serves TLS (the
+        fingerprint its guests are shown), else nothing."""
+        link = self.session.link
+        return None if self.hosting and link is not None and not link.secure else link
+
     def share_link(self) -> str:
         """The game link to the table this app hosts (``mor://address:port``): at the router's
         outside address once it forwards the port, else at this computer's LAN address."""
@@ -359,8 +366,7 @@ class LobbyScene(SessionScene):
             k = tracked("how many players?", max(11, round(18 * u)), FADED, max(1, round(2 * u)))
             surface.blit(k, k.get_rect(midbottom=(cx, self.sheet.bottom - round(118 * u))))
         you = tracked(f"you are {self.session.nickname}", self._you_size(), FADED, max(1, round(2 * u)))
-        # how this seat reaches the server: encrypted (and to whom) or not; nothing for the host's own
-        link = None if self.hosting else self.session.link
+        link = self.seat_link()
         size = max(11, round(self._you_size() * 1.05))
         gap = round(22 * u) if link is not None else 0
         mark_w = self.mark.surface(link, size).get_width() if link is not None else 0

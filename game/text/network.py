@@ -465,6 +465,10 @@ class Network:
             self.menu()
             return
         self.say("Connected. Waiting for the table (say players N to choose how many play, if you are asked).")
+        if session.link is not None and session.link.secure:    # the fingerprint its guests are shown
+            from game.client.port_words import HOST_TLS
+            from game.i18n import _
+            self.say(_(HOST_TLS).format(fingerprint=session.link.fingerprint))
         self._open(session)
 
     def _stop_browser(self) -> None:

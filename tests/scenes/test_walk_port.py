@@ -33,6 +33,8 @@ def test_the_waiting_room_says_where_friends_on_the_internet_join(monkeypatch):
             assert lobby.share_link() == f"mor://{OUTSIDE}:{port}"
             assert lobby.port_words(short=True) == W.SHORT_OPEN.format(where=f"{OUTSIDE}:{port}")   # (the page's line)
             walk.frames(2)                 # (drawn with the words, and the page rebuilt for them)
+            link = lobby.seat_link()       # the host's own seat: over TLS, its game's certificate shown
+            assert link is not None and link.fingerprint == walk.app.server.tls_fingerprint
             walk.press("Stop hosting")
             walk.until_scene("TitleScene")
             router.wait_for(lambda: router.mappings() == [], "the mapping removed")

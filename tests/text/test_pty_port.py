@@ -45,6 +45,7 @@ def test_a_hosting_game_killed_and_hosted_again_leaves_one_mapping(dirs):
         _settings(dirs, second)                       # hosted again, on another port
         with PtyProgram(["--plain"], seed=1, env=env) as p:
             _host(p)
+            assert "Your table is encrypted (TLS)" in p.expect("Your table is encrypted (TLS)", "Waiting room")
             p.expect(W.OPEN.format(where=f"{OUTSIDE}:{second}", via="UPnP"))
             now = {m.inside for m in router.mappings()}
             assert len(now) == 2 and second in now and not now & left, (left, now)   # its own two, and no more
