@@ -54,3 +54,29 @@ def test_a_hosted_game_serves_tls_with_a_certificate_of_its_own_kept(tmp_path):
             bea.close()
     finally:
         again.stop()
+
+
+def test_a_hosted_game_whose_certificate_changed_is_refused_with_what_to_do(tmp_path):
+    """The hosting folder's tls/ removed: hosted again on the same port, a new certificate; a guest
+    who met the old one is refused, told what to do, and nothing of the seat is sent."""
+    import shutil
+
+    from game.client.security import identity_warning
+    from walk import free_port
+    data, port = tmp_path / "data", free_port()
+    seats = tmp_path / "bea" / "seats.json"
+    server = start_hosting(default_config(), port, data, "Ada", 0.3)
+    try:
+        RemoteMatch("127.0.0.1", port, "Bea", token_file=seats, connect_timeout=5).close()
+    finally:
+        server.stop()
+    shutil.rmtree(server_folder(data) / "tls")
+    again = start_hosting(default_config(), port, data, "Ada", 0.3)
+    try:
+        with pytest.raises(Exception) as refused:
+            RemoteMatch("127.0.0.1", port, "Bea", token_file=seats, connect_timeout=5).close()
+        warning = identity_warning(refused.value)
+        assert warning is not None and warning.title == "Not connected: this is not the server you met"
+        assert "if they made a new certificate" in warning.text and "known_servers" in warning.text
+    finally:
+        again.stop()
