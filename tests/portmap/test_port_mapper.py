@@ -166,3 +166,24 @@ def test_mor_router_off_and_unreadable(monkeypatch):
     monkeypatch.setenv("MOR_ROUTER", "upnp=ssdp,nonsense=1")
     with pytest.raises(ValueError, match="nonsense"):
         router_from_env()
+
+
+@pytest.mark.parametrize("kind", ["upnp", "natpmp"])
+def test_a_second_port_is_forwarded_and_removed_with_the_first(kind, tmp_path, monkeypatch):
+    """A hosted game's TLS port beside its plain one: both forwarded, the status naming the first,
+    both removed; a game killed with both standing has both replaced."""
+    with StandInRouter(upnp=kind == "upnp", natpmp=kind == "natpmp") as router:
+        monkeypatch.setenv("MOR_ROUTER", router.env())
+        first = PortMapper(PORT, tmp_path, router_from_env(), also=(PORT + 1,)).start()
+        assert settled(first).outside_port == PORT
+        assert [(m.outside, m.inside) for m in router.mappings()] == [(PORT, PORT), (PORT + 1, PORT + 1)]
+        left, kept = dict(router.table), Kept(tmp_path).read()
+        first.close(wait=5)
+        assert router.mappings() == []
+        router.table.update(left)                  # as if killed with both standing
+        Kept(tmp_path).write(**kept)
+        second = PortMapper(PORT + 5, tmp_path, router_from_env(), also=(PORT + 6,)).start()
+        assert settled(second).state is State.OPEN
+        assert [m.inside for m in router.mappings()] == [PORT + 5, PORT + 6]
+        second.close(wait=5)
+        assert router.mappings() == []
