@@ -10,6 +10,8 @@ import logging
 import re
 from typing import Any
 
+from game.i18n import _, ngettext
+
 from .narration import Narrator
 from .view_model import ViewModel
 from .words import skipped_words
@@ -42,7 +44,17 @@ class Note(str):
     """A line of the log that this client adds (not a move of the game): reconnections, skipped turns."""
 
 
-_REARRANGED = re.compile(r"(?P<who>.+) rearranged the warehouse(?: \((?P<n>\d+) moves\))?\.")
+def _rearranged(line: str) -> tuple[str, int] | None:
+    """(who, how many moves) of a line that says a player rearranged the warehouse, in the
+    current language; None for any other line."""
+    one = re.escape(_("{name} rearranged the warehouse").format(name="@WHO@")).replace("@WHO@", "(?P<who>.+)")
+    many = re.escape(ngettext("{name} rearranged the warehouse ({n} moves)", "{name} rearranged the warehouse "
+                              "({n} moves)", 2).format(name="@WHO@", n="@N@"))
+    many = many.replace("@WHO@", "(?P<who2>.+)").replace("@N@", r"(?P<n>\d+)")
+    m = re.fullmatch(f"(?:{one}|{many})\\.", line)
+    if m is None:
+        return None
+    return m["who"] or m["who2"], int(m["n"] or 1)
 
 
 def add_line(lines: list, line: str) -> None:
@@ -50,9 +62,11 @@ def add_line(lines: list, line: str) -> None:
     are one line, with their count ("Bea rearranged the warehouse (3 moves)."), as a plan sends
     its rearrangement: a request per move."""
     if type(line) is str and lines and type(lines[-1]) is str:
-        new, last = _REARRANGED.fullmatch(line), _REARRANGED.fullmatch(lines[-1])
-        if new is not None and last is not None and new["who"] == last["who"]:
-            lines[-1] = f"{new['who']} rearranged the warehouse ({int(last['n'] or 1) + 1} moves)."
+        new, last = _rearranged(line), _rearranged(lines[-1])
+        if new is not None and last is not None and new[0] == last[0]:
+            n = last[1] + 1
+            lines[-1] = ngettext("{name} rearranged the warehouse ({n} moves)",
+                                 "{name} rearranged the warehouse ({n} moves)", n).format(name=new[0], n=n) + "."
             return
     lines.append(line)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from game.i18n import _
+
 if TYPE_CHECKING:
     from .session import GameSession
 
@@ -16,21 +18,21 @@ def greyed_words(key: str, session: GameSession, plan: Any = None) -> str | None
     if g is None:
         return None
     if g.get("ended"):
-        return "The game is over."
+        return _("The game is over.")
     if session.connection_lost:
-        return "Waiting for the connection to come back."
+        return _("Waiting for the connection to come back.")
     if not session.vm.my_turn:
-        return f"It is {g['currentPlayer']}'s turn: wait for yours."
+        return _("It is {name}'s turn: wait for yours.").format(name=g["currentPlayer"])
     main_done = g["isMandatoryActionDone"]
     if key == "produce":
         if main_done:
-            return "You have taken your main action this turn: one per turn (market, a card or production)."
+            return _("You have taken your main action this turn: one per turn (market, a card or production).")
         if not session.can_produce():
-            return ("Nothing can be produced now: no production can be paid with what you own "
-                    "(the base one takes any 2 resources).")
+            return _("Nothing can be produced now: no production can be paid with what you own "
+                     "(the base one takes any 2 resources).")
     elif key == "end":
         if not main_done:
-            return "Take your main action first: a market line, a development card, or production."
+            return _("Take your main action first: a market line, a development card, or production.")
     elif key == "undo":
         return session.undo_words()
     elif key == "confirm" and plan is not None:

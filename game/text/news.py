@@ -88,7 +88,8 @@ class News:
         s = self.session
         if s.server_stopped:     # on purpose, the server said: not a crash
             host = s.match.host_name or None
-            self._heard.append(f"{stopped_heading(host)}. {stopped_words(host, 'say leave', 'the menu')}")
+            leave, menu = _("say leave"), _("the menu")
+            self._heard.append(f"{stopped_heading(host)}. {stopped_words(host, leave, menu)}")
         else:
             self._heard.append("The connection to the server was lost: trying to get it back (your seat is kept).")
 
