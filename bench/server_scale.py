@@ -314,11 +314,14 @@ def main() -> None:
                     help="instead: GAMES stored turn-based games held while --online players play (issue 31)")
     ap.add_argument("--online", type=int, default=2000, help="with --turn-based: players connected")
     ap.add_argument("--seconds", type=float, default=60.0, help="with --turn-based: how long they play")
+    ap.add_argument("--keep", type=Path, default=None, help="with --turn-based: make the stored games once, here")
+    ap.add_argument("--wake-batch", type=int, default=4, help="with --turn-based: the server's --wake-batch")
     args = ap.parse_args()
     lo, hi = (float(x) for x in args.think.split(","))
     if args.turn_based:
         from bench.lib.turn_scale import run as run_turn_based
-        print(json.dumps(run_turn_based(args.turn_based, args.online, args.seconds, (lo, hi))))
+        print(json.dumps(run_turn_based(args.turn_based, args.online, args.seconds, (lo, hi), args.keep,
+                                        args.wake_batch, args.stall_ms)))
         return
     tables = args.players // 4
     tmp = Path(tempfile.mkdtemp(prefix="mor-scale-"))

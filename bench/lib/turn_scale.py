@@ -16,6 +16,7 @@ import json
 import os
 import random
 import selectors
+import shutil
 import socket
 import ssl
 import subprocess
@@ -26,10 +27,12 @@ from typing import Any
 
 from .load_generator import percentile
 from .server_process import ServerProcess
-from .turn_games import make_stored_games
+from .turn_games import StoredGame, make_stored_games
 
-ARRIVALS = 30.0
-"""Seconds over which the players take their seats (people come back over time, not at once)."""
+ARRIVALS = 60.0
+"""Seconds over which the players take their seats (people come back over time, not at once): 33
+seats taken a second, each a game replayed from its file and its history sent. ``steady`` is
+measured on the requests sent after them."""
 TURN_LIFTED = ["--tls-handshake-rate", "0", "--keys-per-address", "0", "--turn-tables-per-address", "0",
                "--games-per-key", "0", "--heartbeat", "30"]
 
@@ -117,17 +120,30 @@ class Player:
         return [json.loads(x) for x in lines if x.strip()]
 
 
-def run(games: int, online: int, seconds: float, think: tuple[float, float], keep: bool = False) -> dict[str, Any]:
-    work = Path(tempfile.mkdtemp(prefix="turn-scale-"))
-    (work / "data").mkdir()
+def run(games: int, online: int, seconds: float, think: tuple[float, float], keep: Path | None = None,
+        wake_batch: int = 4, stall_ms: float = 0.0) -> dict[str, Any]:
+    """``keep``: a folder where the stored games are made once and kept (a later run with the same
+    folder and sizes uses them again, as the restart left them)."""
+    work = keep or Path(tempfile.mkdtemp(prefix="turn-scale-"))
+    listing = work / f"stored-{games}-{online}.json"
     t = time.monotonic()
-    stored = make_stored_games(work / "data", games, max(2, online))
+    pristine = work / f"stored-{games}-{online}"
+    if listing.exists():
+        stored = [StoredGame(g["game"], tuple(g["nicknames"]), tuple(g["keys"]), g["mover"], g["move"])
+                  for g in json.loads(listing.read_text())]
+    else:
+        shutil.rmtree(pristine, ignore_errors=True)
+        pristine.mkdir(parents=True)
+        stored = make_stored_games(pristine, games, max(2, online))
+        listing.write_text(json.dumps([g.__dict__ for g in stored]))
     made = time.monotonic() - t
+    shutil.rmtree(work / "data", ignore_errors=True)
+    shutil.copytree(pristine, work / "data")     # as they were stored (a run moves in them)
     print(f"{games} turn-based games stored in {made:.1f} s", flush=True)
     cert, key = _cert(work)
     tls_port = _free_port()
     args = [*TURN_LIFTED, "--tls-cert", str(cert), "--tls-key", str(key), "--tls-port", str(tls_port),
-            "--no-announce"]
+            "--no-announce", "--wake-batch", str(wake_batch)] + (["--stall-log", str(stall_ms)] if stall_ms else [])
     spawned = time.monotonic()
     server = _Server(work, None, args)
     start_s = time.monotonic() - spawned
@@ -146,12 +162,17 @@ def run(games: int, online: int, seconds: float, think: tuple[float, float], kee
     players: list[Player] = []
     for nick, g in chosen:
         p = Player(ctx, tls_port, nick, g.keys[g.mover], g.game, g.move)
-        p.due = time.monotonic() + rng.uniform(0, ARRIVALS)   # people arrive over half a minute
         p.index = len(players)
         players.append(p)
         sel.register(p.sock, selectors.EVENT_READ, p)
     print(f"{len(players)} players connected over TLS", flush=True)
+    began = time.monotonic()
+    steady: list[float] = []
+    for p in players:      # they come to their games over half a minute from now (not as they connected)
+        p.due = began + rng.uniform(0, ARRIVALS)
     lat: dict[str, list[float]] = {"move": [], "end": [], "games": [], "join": []}
+    cpu0 = sum(server.cpu_seconds())
+    gen0 = time.process_time()
     errors: list[str] = []
     end = time.monotonic() + seconds
     import heapq
@@ -200,6 +221,8 @@ def run(games: int, online: int, seconds: float, think: tuple[float, float], kee
                     continue
                 got = time.monotonic()
                 lat[w].append(got - p.sent_at)
+                if p.sent_at > began + ARRIVALS + 2:
+                    steady.append(got - p.sent_at)
                 if kind.startswith("Err"):
                     errors.append(f"{p.nick} {w}: {m}")
                 p.waiting = None
@@ -215,6 +238,8 @@ def run(games: int, online: int, seconds: float, think: tuple[float, float], kee
             pass
     peak = server.peak_rss_mb
     rss = server.rss_mb()
+    server_cpu = (sum(server.cpu_seconds()) - cpu0) / seconds
+    gen_cpu = (time.process_time() - gen0) / seconds
     server.stop()
     spawned = time.monotonic()
     again = _Server(work, None, args)
@@ -226,11 +251,13 @@ def run(games: int, online: int, seconds: float, think: tuple[float, float], kee
         "p50_ms": round(1000 * percentile(every, 0.5), 2) if every else None,
         "p99_ms": round(1000 * percentile(every, 0.99), 2) if every else None,
         "p99_ms_by_kind": {k: round(1000 * percentile(sorted(v), 0.99), 2) for k, v in lat.items() if v},
+        "steady": {"requests": len(steady), "p50_ms": round(1000 * percentile(sorted(steady), 0.5), 2),
+                   "p99_ms": round(1000 * percentile(sorted(steady), 0.99), 2)} if steady else None,
         "server_peak_rss_mb": round(peak, 1), "server_rss_mb": round(rss, 1),
         "start_s": round(start_s, 2), "restart_s": round(restart_s, 2), "stored_in_s": round(made, 1),
+        "server_cpu_pct": round(100 * server_cpu, 1), "loadgen_cpu_pct": round(100 * gen_cpu, 1),
         "errors": len(errors), "first_errors": errors[:3], "load": round(os.getloadavg()[0], 2),
     }
-    if not keep:
-        import shutil
+    if keep is None:
         shutil.rmtree(work, ignore_errors=True)
     return out

@@ -336,7 +336,9 @@ class TurnBased:
             turns = k.turns if isinstance(k.turns, dict) else {}
             c.owing = tuple(str(n) for n in turns.get("owing") or ())
             deadline = turns.get("deadline")
-            if type(deadline) in (int, float):
+            if not c.owing or k.header.get("bots") or turns.get("given") or turns.get("standIns"):
+                due.append((now, gid))      # the computer plays there (bots, turns run out): replayed now
+            elif type(deadline) in (int, float):
                 c.deadline = max(float(deadline), now + min(self.options.restart_grace, self.seconds(c.table)))
                 due.append((c.deadline, gid))
         # one timer for them all, at the first deadline (each game's own once it is replayed)

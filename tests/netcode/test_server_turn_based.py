@@ -216,3 +216,21 @@ def test_a_dropped_player_comes_back_with_the_seat_token_and_key(turn_server, ke
     thief.send({"type": "ReqJoin", "nickname": "Bob", "token": bob_token, "key": thief.key})
     assert thief.until(lambda m: m["type"] in ("UpdateGame", "ErrNickname"))[-1]["reason"] == "TAKEN"
     assert "Bob" not in srv.rooms[gid].online
+
+
+def test_the_computer_plays_on_in_a_game_brought_back_from_its_file(turn_server, keyed):  # noqa: F811
+    srv = turn_server(bot_delay=30.0)                 # the bot thinks, but moves only after the restart
+    ann = keyed(srv.tls_address, "Ann")
+    said = sit(ann, {"create": "Salon", "playersCount": 2, "private": False, "moveTime": HOUR, "bots": ["easy"]})
+    assert said[-1]["type"] == "UpdateGame"
+    (gid,) = list(srv.rooms)
+    bot = next(n for n in srv.rooms[gid].bots)
+    ann.close()
+    srv.stop()
+    again = turn_server(wake_batch=0, bot_delay=0.0)  # nothing replayed in the background: this game is, at once
+
+    def bot_chose() -> bool:
+        with again.lock:
+            room = again.rooms.get(gid)
+            return room is not None and room.game.player(bot).chose_leaders
+    wait_until(bot_chose, timeout=TIMEOUT + 5)
