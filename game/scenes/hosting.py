@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Callable
 
 from game.client.flow.hosting import QUIT_TITLE, leaving_question, people_at, quitting_question
 from game.client.lan import saved_hosted_players
+from game.i18n import _
 
 from .asking import ask
 
@@ -67,7 +68,7 @@ def ask_before_quitting(app: "App") -> bool:
     if question is None:
         return False
     from .ask import AskScene
-    if isinstance(top, AskScene) and top.title == QUIT_TITLE:
+    if isinstance(top, AskScene) and top.title == _(QUIT_TITLE):
         return False         # closing the window again while asked: quit
 
     def then(answer: str) -> None:

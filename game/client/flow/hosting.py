@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from game.match import RemoteMatch
+from game.i18n import N_, _, ngettext
 from game.match.seats import hosted_seat_key
 
 from ..games import GameConfig
@@ -25,7 +26,8 @@ if TYPE_CHECKING:
 __all__ = ["QUIT_TITLE", "end_kept_hosted_game", "host_question", "join_own_table", "leaving_question", "people_at",
            "quitting_question", "server_folder", "start_hosting"]
 
-QUIT_TITLE = "Quit while hosting?"
+QUIT_TITLE = N_("Quit while hosting?")
+"""The quitting question's title (marked for the catalogue: it is asked, and recognised, as ``_(QUIT_TITLE)``)."""
 
 
 def server_folder(data_dir: Path) -> Path:
@@ -41,12 +43,18 @@ def host_question(data_dir: Path, me: str) -> Question | None:
     if not kept:
         return None
     others = sorted({n for _path, people in kept for n in people if n != me})
-    text = ("Your LAN game" + (f" with {joined(others)}" if others else "") + " is kept on this computer, and hosting "
-            "brings it back as it was. Continue it, or end it for good and open a new table"
-            + (f" ({joined(others)} cannot take {'their seats' if len(others) > 1 else 'a seat'} in it again)."
-               if others else "."))
-    return Question("Your LAN game is not finished", text,
-                    (Answer("continue", "Continue it"), Answer("new", "New table, end it"), Answer("cancel", "Cancel")),
+    if others:
+        text = ngettext("Your LAN game with {names} is kept on this computer, and hosting brings it back as it was. "
+                        "Continue it, or end it for good and open a new table ({names} cannot take a seat in it "
+                        "again).",
+                        "Your LAN game with {names} is kept on this computer, and hosting brings it back as it was. "
+                        "Continue it, or end it for good and open a new table ({names} cannot take their seats in "
+                        "it again).", len(others)).format(names=joined(others))
+    else:
+        text = _("Your LAN game is kept on this computer, and hosting brings it back as it was. Continue it, or end "
+                 "it for good and open a new table.")
+    return Question(_("Your LAN game is not finished"), text,
+                    (Answer("continue", _("Continue it")), Answer("new", _("New table, end it")), Answer("cancel", _("Cancel"))),
                     default="continue")
 
 
@@ -103,23 +111,31 @@ def leaving_question(people: list[str], stage: str) -> Question | None:
     is under way), ``stop`` (stop hosting: they are disconnected), ``stay``."""
     if not people:
         return None
-    who = joined(people)
-    verb = "is" if len(people) == 1 else "are"
-    stop, stay = Answer("stop", "Stop hosting"), Answer("stay", "Stay")
+    who, n = joined(people), len(people)
+    stop, stay = Answer("stop", _("Stop hosting")), Answer("stay", _("Stay"))
     if stage == "game":
-        text = (f"{who} {verb} at your table. If you leave the table, the game goes on without you on this "
-                f"computer's server and your turns are skipped until you return (\u201cReturn to your LAN game\u201d "
-                f"on the title). If you stop hosting, {who} {verb} disconnected and the game waits, kept as it "
-                f"is (your turn too), until you host again.")
-        answers: tuple[Answer, ...] = (Answer("leave", "Leave the table"), stop, stay)
+        text = ngettext("{names} is at your table. If you leave the table, the game goes on without you on this "
+                        "computer's server and your turns are skipped until you return (\u201cReturn to your LAN "
+                        "game\u201d on the title). If you stop hosting, {names} is disconnected and the game waits, "
+                        "kept as it is (your turn too), until you host again.",
+                        "{names} are at your table. If you leave the table, the game goes on without you on this "
+                        "computer's server and your turns are skipped until you return (\u201cReturn to your LAN "
+                        "game\u201d on the title). If you stop hosting, {names} are disconnected and the game waits, "
+                        "kept as it is (your turn too), until you host again.", n).format(names=who)
+        answers: tuple[Answer, ...] = (Answer("leave", _("Leave the table")), stop, stay)
     elif stage == "ended":
-        text = (f"{who} {verb} still at the table, looking at the final scores. Stopping the game server "
-                f"disconnects them.")
+        text = ngettext("{names} is still at the table, looking at the final scores. Stopping the game server "
+                        "disconnects them.",
+                        "{names} are still at the table, looking at the final scores. Stopping the game server "
+                        "disconnects them.", n).format(names=who)
         answers = (stop, stay)
     else:
-        text = f"{who} {verb} in your waiting room. Stopping the game server sends them away; they can join when you host again."
+        text = ngettext("{names} is in your waiting room. Stopping the game server sends them away; they can join "
+                        "when you host again.",
+                        "{names} are in your waiting room. Stopping the game server sends them away; they can join "
+                        "when you host again.", n).format(names=who)
         answers = (stop, stay)
-    return Question("Your friends are still here", text, answers, default="stay", warning=True)
+    return Question(_("Your friends are still here"), text, answers, default="stay", warning=True)
 
 
 def quitting_question(people: list[str]) -> Question | None:
@@ -127,8 +143,10 @@ def quitting_question(people: list[str]) -> Question | None:
     nobody does). Answers: ``quit``, ``stay``."""
     if not people:
         return None
-    who = joined(people)
-    verb = "is" if len(people) == 1 else "are"
-    return Question(QUIT_TITLE, f"{who} {verb} playing on the game server of this computer. Quitting closes it: "
-                                f"{who} {verb} disconnected. The game is kept and goes on when you host it again.",
-                    (Answer("quit", "Quit"), Answer("stay", "Stay")), default="stay", warning=True)
+    text = ngettext("{names} is playing on the game server of this computer. Quitting closes it: {names} is "
+                    "disconnected. The game is kept and goes on when you host it again.",
+                    "{names} are playing on the game server of this computer. Quitting closes it: {names} are "
+                    "disconnected. The game is kept and goes on when you host it again.", len(people)).format(
+        names=joined(people))
+    return Question(_(QUIT_TITLE), text,
+                    (Answer("quit", _("Quit")), Answer("stay", _("Stay"))), default="stay", warning=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from game.i18n import _
+
 from ..games import GameConfig, GameNotOpened, describe_solo_save, open_solo, saved_summary
 from ..session import GameSession
 from .questions import Answer, Question
@@ -23,12 +25,11 @@ def new_solo_question(config: GameConfig, path: Path) -> Question | None:
     what = describe_solo_save(config, path)
     if what is None:
         return Question(
-            "Your saved solo game cannot be opened",
-            "The saved game cannot be opened: the file is damaged, or was saved by another version. Starting "
-            f"a new game puts it aside (as {path.stem}{DAMAGED_SUFFIX}) and saves the new one in its place.",
-            (Answer("new", "Start a new game"), Answer("cancel", "Cancel")), warning=True)
-    return Question("You have a solo game saved", f"{what} Starting a new game replaces it: the saved game is lost.",
-                    (Answer("continue", "Continue it"), Answer("new", "New game, lose it"), Answer("cancel", "Cancel")),
+            _("Your saved solo game cannot be opened"),
+            _("The saved game cannot be opened: the file is damaged, or was saved by another version. Starting a new game puts it aside (as {stem}{suffix}) and saves the new one in its place.").format(stem=path.stem, suffix=DAMAGED_SUFFIX),
+            (Answer("new", _("Start a new game")), Answer("cancel", _("Cancel"))), warning=True)
+    return Question(_("You have a solo game saved"), _("{what} Starting a new game replaces it: the saved game is lost.").format(what=what),
+                    (Answer("continue", _("Continue it")), Answer("new", _("New game, lose it")), Answer("cancel", _("Cancel"))),
                     warning=True)
 
 
@@ -39,12 +40,12 @@ def new_versus_question(config: GameConfig, path: Path) -> Question | None:
     if said is None and problem is None:
         return None
     if said is None:
-        return Question("Your saved game against the computer cannot be read",
-                        f"{problem} Starting a new game replaces it.",
-                        (Answer("new", "Start a new game"), Answer("cancel", "Cancel")), warning=True)
-    return Question("You have a game against the computer saved",
-                    f"{said} Starting a new game replaces it: the saved game is lost.",
-                    (Answer("continue", "Continue it"), Answer("new", "New game, lose it"), Answer("cancel", "Cancel")),
+        return Question(_("Your saved game against the computer cannot be read"),
+                        _("{problem} Starting a new game replaces it.").format(problem=problem),
+                        (Answer("new", _("Start a new game")), Answer("cancel", _("Cancel"))), warning=True)
+    return Question(_("You have a game against the computer saved"),
+                    _("{said} Starting a new game replaces it: the saved game is lost.").format(said=said),
+                    (Answer("continue", _("Continue it")), Answer("new", _("New game, lose it")), Answer("cancel", _("Cancel"))),
                     warning=True)
 
 
@@ -58,5 +59,5 @@ def start_new_solo(config: GameConfig, path: Path, nickname: str) -> GameSession
         try:
             path.replace(path.with_name(path.stem + DAMAGED_SUFFIX))
         except OSError as e:
-            raise GameNotOpened(f"the damaged save could not be put aside ({e.strerror or e})") from e
+            raise GameNotOpened(_("the damaged save could not be put aside ({why})").format(why=e.strerror or e)) from e
     return open_solo(config, path, nickname)
