@@ -26,6 +26,7 @@ from game.rules.actions import Action
 from game.rules.errors import MalformedRequest
 
 from .framing import INVALID_SYNTAX, TYPE_NOT_FOUND, ProtocolError
+from .names import MAX_MARKS, cap_marks, marks_run
 from .ratings_wire import ReqRatings, join_key
 from .turn_wire import game_field, move_time_field
 from .protocol import (
@@ -238,7 +239,7 @@ def clean_table_name(text: Any) -> str | None:
     """
     if type(text) is not str:
         return None
-    text = " ".join(text.split())
+    text = cap_marks(" ".join(text.split()))
     if not 1 <= len(text) <= TABLE_NAME_MAX or not text.isprintable():
         return None
     return text
@@ -265,10 +266,11 @@ class ReqChat(ClientMessage):
 
 def clean_chat(text: Any) -> str | None:
     """A chat line with surrounding whitespace removed and inner runs of whitespace made one space,
-    or None if it is not a string of 1 to :data:`CHAT_MAX` printable characters."""
+    or None if it is not a string of 1 to :data:`CHAT_MAX` printable characters. A character
+    keeps at most :data:`~.names.MAX_MARKS` combining marks (the first ones)."""
     if type(text) is not str:
         return None
-    text = " ".join(text.split())
+    text = cap_marks(" ".join(text.split()))
     if not 1 <= len(text) <= CHAT_MAX or not text.isprintable():
         return None
     return text
@@ -396,8 +398,9 @@ def parse_client_message(d: Mapping[str, Any]) -> AnyClientMessage:
 def validate_nickname(s: Any) -> str | None:
     """Return the nickname stripped of surrounding whitespace, or None if it is not acceptable.
 
-    Refused: not a string, blank, longer than :data:`NICKNAME_MAX` characters, or holding a
-    non-printable character (control, format or separator characters other than the plain space).
+    Refused: not a string, blank, longer than :data:`NICKNAME_MAX` characters, holding a
+    non-printable character (control, format or separator characters other than the plain space),
+    or a character with more than :data:`~.names.MAX_MARKS` combining marks.
 
     >>> validate_nickname("  Zoë ")
     'Zoë'
@@ -407,6 +410,6 @@ def validate_nickname(s: Any) -> str | None:
     if type(s) is not str:
         return None
     s = s.strip()
-    if not s or len(s) > NICKNAME_MAX or not s.isprintable():
+    if not s or len(s) > NICKNAME_MAX or not s.isprintable() or marks_run(s) > MAX_MARKS:
         return None
     return s

@@ -33,6 +33,7 @@ from .bot_scheduler import BotScheduler
 from .event_log import EventLog
 from .client_messages import ReqReplay, ReqUndo
 from .framing import encode
+from .names import NickBook
 from .room import Room
 from .server_messages import err_nickname, err_protocol, update_chat, update_join_game
 from .store import GameLog, GameStore
@@ -87,7 +88,7 @@ class Games:
         self.bots = bots
         self._call_at = call_at
         self.rooms = rooms
-        self.seats: dict[str, Room] = {}
+        self.seats: NickBook = NickBook()   # nickname -> the unfinished game where it has a seat
         self.events = EventLog(log)   # refused seats, summed up past a few (the server's)
         self.origin: dict[int, str] = {}   # game id -> the address of whoever started it
         self.answers: AnswerCache[Any] = AnswerCache()   # rejoin histories and replays, which cost a game each

@@ -32,6 +32,7 @@ from game.rules.components import GameConfig
 
 from . import protocol as P
 from .bot_scheduler import BotScheduler, bots_at_work
+from .names import reserved
 from .client_messages import ReqJoin, ReqNewGame, ReqTables, TableChoice, clean_table_name, validate_nickname
 from .event_log import EventLog
 from .framing import encode
@@ -146,7 +147,9 @@ class Lobby:
                 s.send(err_nickname(P.NOT_SET))
             elif msg.game is not None and self.turns is not None:
                 self._sit_by_key(s, msg.game)
-            elif nick in self.by_nick or (self.turns is not None and self.turns.reserved_from(s, nick)):
+            elif (self.by_nick.like(nick) is not None or reserved(nick)
+                  or self.games.seats.like(nick) not in (None, nick)   # one seated that reads the same
+                  or (self.turns is not None and self.turns.reserved_from(s, nick))):
                 s.send(err_nickname(P.TAKEN))
             elif self.turns is not None and (kept := self.turns.seat_by_token(s, nick, msg.token)) is not None:
                 self.games.rejoin(s, nick, kept, msg.token, by_key=True)   # back after a drop, token and key

@@ -149,6 +149,7 @@ from .framing import encode
 from .games import Games
 from .heap import pid_rss_mb
 from .lobby import CANNOT_START, Lobby
+from .names import NickBook
 from .player_store import PlayerStore
 from .ratings import Ratings, finished_game
 from .ratings_wire import ReqRatings
@@ -210,7 +211,7 @@ class Server(Transport):
         self.config = config
         self.store = GameStore(self.options.data_dir, self.options.fsync)
         self.rooms: dict[int, Room] = {}
-        self.by_nick: dict[str, Session] = {}
+        self.by_nick: NickBook = NickBook()   # the nicknames in use, told apart as people read them
         self._status_at = time.monotonic()
         self._status_lines = 0
         self.announcer: Announcer | None = None

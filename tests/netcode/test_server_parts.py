@@ -11,6 +11,7 @@ from game.netcode.client_messages import ReqJoin, ReqNewGame
 from game.netcode.bot_scheduler import BotScheduler
 from game.netcode.games import Games
 from game.netcode.lobby import Lobby
+from game.netcode.names import NickBook
 from game.netcode.server_options import ServerOptions
 from game.netcode.store import GameStore
 from game.netcode.tls import TLS_BURST, HandshakeGate
@@ -45,7 +46,7 @@ def parts(**options: Any) -> tuple[Lobby, Games, list[tuple]]:
     opts = ServerOptions(**options)
     lock = threading.RLock()
     rooms: dict = {}
-    by_nick: dict = {}
+    by_nick = NickBook()
     timers: list[tuple] = []
     bots = BotScheduler(CONFIG, opts, rooms, lambda fn, *a: fn(*a), lambda *a: timers.append(a),
                         lambda room, data: None, lambda: False)

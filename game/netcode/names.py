@@ -1,0 +1,113 @@
+"""What a name may be, and when two names are the same to the players who read them.
+
+A nickname is shown to people, so "hon", "HON" and "hоn" (with a Cyrillic о) are one name to
+them, and "Server" is the server's own voice (its notices come as chat from that name). The
+server compares names by their :func:`fold`: compatibility-normalised (NFKC), case-folded,
+each letter that looks like a Latin one taken as that letter (Unicode's confusables, through
+``confusable_homoglyphs``), accents left out. :class:`NickBook` (the server's nicknames in use)
+keeps that index beside the names, so a join costs one lookup however many players there are.
+
+A base character may carry at most :data:`MAX_MARKS` combining marks: one letter with 199 of
+them ("Zalgo" text) draws over the lines around it. A nickname with more is refused; a chat
+line keeps the first ones.
+"""
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+from typing import Any
+
+MAX_MARKS = 3
+"""Combining marks one character may carry (Vietnamese needs two; more is decoration)."""
+RESERVED = ("Server",)
+"""Names nobody may take: the server's voice (``room.SERVER_VOICE``)."""
+
+
+@lru_cache(maxsize=4096)
+def _latin(ch: str) -> str:
+    """The Latin letter ``ch`` looks like (``ch`` itself when it is Latin or looks like none)."""
+    from confusable_homoglyphs import confusables
+    found = confusables.is_confusable(ch, preferred_aliases=["latin"], greedy=False)
+    if not found:
+        return ch
+    for glyph in found[0]["homoglyphs"]:
+        if glyph["n"].startswith("LATIN ") and len(glyph["c"]) == 1:
+            return glyph["c"]
+    return ch
+
+
+def fold(name: str) -> str:
+    """The form in which two names are the same to a reader (for comparing only, never shown)."""
+    text = unicodedata.normalize("NFKC", name).casefold()
+    text = "".join(ch if ch.isascii() else _latin(ch) for ch in text)
+    text = "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
+    return "".join(text.split()).casefold()
+
+
+_RESERVED = frozenset(fold(n) for n in RESERVED)
+
+
+def reserved(name: str) -> bool:
+    """Whether ``name`` reads as one nobody may take (the server's own voice)."""
+    return fold(name) in _RESERVED
+
+
+def marks_run(text: str) -> int:
+    """The most combining marks one character of ``text`` carries."""
+    most = run = 0
+    for ch in text:
+        run = run + 1 if unicodedata.combining(ch) else 0
+        most = max(most, run)
+    return most
+
+
+def cap_marks(text: str, limit: int = MAX_MARKS) -> str:
+    """``text`` with at most ``limit`` combining marks on each character (the first ones kept)."""
+    if marks_run(text) <= limit:
+        return text
+    out, run = [], 0
+    for ch in text:
+        run = run + 1 if unicodedata.combining(ch) else 0
+        if run <= limit:
+            out.append(ch)
+    return "".join(out)
+
+
+class NickBook(dict):
+    """The nicknames in use (nickname -> its connection), with the index of their :func:`fold`:
+    :meth:`like` finds one a new name would be read as. Only ``[]=``, ``del`` and ``pop`` change it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._folds: dict[str, str] = {}
+
+    def __setitem__(self, nick: str, value: Any) -> None:
+        if nick not in self:
+            self._folds[fold(nick)] = nick
+        super().__setitem__(nick, value)
+
+    def __delitem__(self, nick: str) -> None:
+        super().__delitem__(nick)
+        self._forget(nick)
+
+    def pop(self, nick: str, *default: Any) -> Any:
+        had = nick in self
+        value = super().pop(nick, *default)
+        if had:
+            self._forget(nick)
+        return value
+
+    def _forget(self, nick: str) -> None:
+        key = fold(nick)
+        if self._folds.get(key) == nick:
+            del self._folds[key]
+
+    def like(self, nick: str) -> str | None:
+        """The nickname in use that ``nick`` would be read as (itself included), or None."""
+        return self._folds.get(fold(nick))
+
+    def setdefault(self, *a: Any) -> Any:   # (not used: would bypass the index)
+        raise NotImplementedError
+
+    def update(self, *a: Any, **k: Any) -> None:
+        raise NotImplementedError
