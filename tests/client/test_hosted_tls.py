@@ -63,9 +63,15 @@ def test_a_hosted_game_whose_certificate_changed_is_refused_with_what_to_do(tmp_
 
     from game.client.security import identity_warning
     from walk import free_port
-    data, port = tmp_path / "data", free_port()
+    data = tmp_path / "data"
     seats = tmp_path / "bea" / "seats.json"
-    server = start_hosting(default_config(), port, data, "Ada", 0.3)
+    for attempt in range(5):   # (a port free a moment ago, or the one after it, may be another test's by now)
+        port = free_port()
+        try:
+            server = start_hosting(default_config(), port, data, "Ada", 0.3)
+            break
+        except OSError:
+            continue
     try:
         RemoteMatch("127.0.0.1", port, "Bea", token_file=seats, connect_timeout=5).close()
     finally:
