@@ -4,27 +4,11 @@ from __future__ import annotations
 
 import pygame
 import pytest
+from support.drawn import Words
 from walk import Walk, close, start
 
 from game import i18n
 from game.settings import Settings
-
-
-class Words:
-    """The words drawn while it listens (every ``fonts.render``)."""
-
-    def __init__(self, monkeypatch) -> None:
-        from game.scenes.art import fonts
-        self.seen: list[str] = []
-        real = fonts.render
-
-        def render(text, *args, **kw):
-            self.seen.append(str(text))
-            return real(text, *args, **kw)
-        monkeypatch.setattr(fonts, "render", render)
-
-    def drawn(self) -> str:
-        return " ".join(self.seen)
 
 
 def buttons(walk: Walk) -> list[str]:

@@ -12,6 +12,7 @@ import random
 
 import pygame
 import pytest
+from support.drawn import Words
 
 from walk import Walk
 
@@ -19,23 +20,6 @@ from game.scenes.app import App
 
 pytestmark = pytest.mark.timeout(120)
 SIZES = [(1024, 640), (1920, 1080)]
-
-
-class Words:
-    """The words drawn by the frames run inside the test (every ``fonts.render``)."""
-
-    def __init__(self, monkeypatch) -> None:
-        from game.scenes.art import fonts
-        self.seen: list[str] = []
-        real = fonts.render
-
-        def render(text, *args, **kw):
-            self.seen.append(str(text))
-            return real(text, *args, **kw)
-        monkeypatch.setattr(fonts, "render", render)
-
-    def drawn(self) -> str:
-        return " ".join(self.seen)
 
 
 def _close(app: App) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from support.drawn import Words
 
 from walk import Walk, region, close as _close, free_port, start
 
@@ -77,23 +78,6 @@ def test_a_host_asked_about_ending_the_table_stays_on_enter_and_on_esc():
 
 
 # ---------------------------------------------------------------------------- what a frame says
-class Words:
-    """The words drawn by the frames run inside ``with Words(monkeypatch) as words:``."""
-
-    def __init__(self, monkeypatch) -> None:
-        from game.scenes.art import fonts
-        self.seen: list[str] = []
-        real = fonts.render
-
-        def render(text, *args, **kw):
-            self.seen.append(str(text))
-            return real(text, *args, **kw)
-        monkeypatch.setattr(fonts, "render", render)
-
-    def __contains__(self, text: str) -> bool:
-        return any(text in s for s in self.seen)
-
-
 def _scores(walk: Walk, players: list[str], turns: int = 4) -> None:
     from support.table import played_out, session_for
 
