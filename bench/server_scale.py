@@ -35,8 +35,13 @@ Targets (issue 20, section 6): 10,000 players at 2,500 tables, p99 <= 25 ms, RSS
 0 errors; with the attackers, p99 <= 50 ms. On a shared 2-core machine, scale ``--players`` down
 to what the load generator (one Python thread) can drive, and say at which load it ran.
 
+``--turn-based 20000 --online 2000`` measures instead 20,000 stored turn-based games held while
+2,000 players are online over TLS (issue 31; :mod:`bench.lib.turn_scale` says how).
+
 Usage: ``python bench/server_scale.py [--players 2000] [--turns 4] [--think 2,8] [--attack]
-[--server-log FILE] [--server OTHER_TREE/server.py --stall-ms 0]``
+[--server-log FILE] [--server OTHER_TREE/server.py --stall-ms 0]``;
+``python bench/server_scale.py --turn-based 20000 --online 2000 [--seconds 120] [--think 10,30]
+[--keep DIR] [--wake-batch 4]``
 """
 from __future__ import annotations
 
