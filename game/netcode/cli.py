@@ -110,6 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
     lim.add_argument("--max-per-network", type=_count, default=d.max_per_network, metavar="N",
                      help=f"connections at once from one IPv6 network, a /48 (256 home lines' /56s) "
                           f"(default {d.max_per_network})")
+    lim.add_argument("--keep-finished", type=_count, default=d.keep_finished, metavar="N",
+                     help=f"finished games' logs kept for replays (the newest N; older ones are removed; 0 keeps "
+                          f"all) (default {d.keep_finished})")
     lim.add_argument("--join-time", type=_seconds, default=d.join_time, metavar="SECONDS",
                      help=f"seconds a new connection has to send its nickname (ReqJoin) (default {d.join_time:g})")
     lim.add_argument("--lobby-time", type=_seconds, default=d.lobby_time, metavar="SECONDS",
@@ -213,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
                             announce=args.announce, announce_name=args.name.strip(),
                             tls_cert=args.tls_cert, tls_key=args.tls_key, tls_port=args.tls_port,
                             max_connections=args.max_connections, max_per_address=args.max_per_address,
-                            max_per_network=args.max_per_network,
+                            max_per_network=args.max_per_network, keep_finished=args.keep_finished,
                             join_time=args.join_time, lobby_time=args.lobby_time, head_time=args.head_time,
                             line_rate=args.line_rate, tls_handshake_rate=args.tls_handshake_rate,
                             max_output=args.max_output,

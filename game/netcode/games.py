@@ -31,6 +31,7 @@ from . import protocol as P
 from .answer_cache import AnswerCache
 from .bot_scheduler import BotScheduler
 from .event_log import EventLog
+from .finished_shelf import FinishedShelf
 from .client_messages import ReqReplay, ReqUndo
 from .framing import encode
 from .names import NickBook
@@ -91,6 +92,7 @@ class Games:
         self.seats: NickBook = NickBook()   # nickname -> the unfinished game where it has a seat
         self.events = EventLog(log)   # refused seats, summed up past a few (the server's)
         self.origin: dict[int, str] = {}   # game id -> the address of whoever started it
+        self.shelf = FinishedShelf(options.keep_finished)   # the finished games' logs kept
         self.answers: AnswerCache[Any] = AnswerCache()   # rejoin histories and replays, which cost a game each
         # game seeds from random.Random(options.seed) (tests), else from new_seed()
         self.seeds = random.Random(options.seed) if options.seed is not None else None
@@ -167,6 +169,7 @@ class Games:
                 room.close("finished" if room.finished else "abandoned")
         for room in expired:
             log.info("game %d removed (%s)", room.id, "finished" if room.finished else "abandoned")
+            self.shelf.added(room.id)   # its log is on the shelf of finished games now
         return [r.id for r in expired]
 
     def new_room(self, gid: int, game: Game, glog: GameLog | None, tokens: dict[str, str],

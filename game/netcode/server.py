@@ -133,6 +133,7 @@ import ssl
 import time
 import dataclasses
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 from game.rules.actions import Action
@@ -272,6 +273,8 @@ class Server(Transport):
             raise
         self.ratings.open(self.store.data_dir)      # the directory is ours now
         self.games.restore()
+        data_dir = self.store.data_dir
+        self.games.shelf.open(None if data_dir is None else Path(data_dir) / "games" / "finished")
         self.ratings.recover(finished_game(self.store.data_dir, self.config))
         self._open_loop()
         self._call_at(time.monotonic() + SWEEP_INTERVAL, self._janitor)

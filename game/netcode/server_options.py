@@ -41,6 +41,7 @@ class ServerOptions:
     # limits, so that a stranger cannot take what the other players need (0: no limit)
     max_connections: int = 4000      # connections at once (also kept under the descriptor limit)
     max_per_address: int = 32        # connections at once from one address (an IPv6 /56: a home line)
+    keep_finished: int = 20000       # finished games' logs kept (the newest; 0: all)
     max_per_network: int = 128       # connections at once from one IPv6 /48 (256 home lines)
     join_time: float = 30.0          # seconds a new connection has to send ReqJoin
     lobby_time: float = 1800.0       # seconds a player may stay connected outside a game in progress
