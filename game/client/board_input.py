@@ -12,13 +12,14 @@ import copy
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
 
+from game.i18n import _
 from game.rules.actions import Action, ReqMoveResources, ReqSwapShelves
 from game.rules.errors import GameError
 
 from .hint import HintPlan, plan_for
 from .plans import BuyPlan, MarketPlan, ProductionPlan
 from .refusals import words_for
-from .words import amount
+from .words import amount, resource_name
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -326,7 +327,7 @@ class BoardInput:
             if why is None:
                 return request, None
             first_why = first_why or why
-        return None, first_why or "Nothing there to move."
+        return None, first_why or _("Nothing there to move.")
 
     def request_words(self, request: Action) -> str:
         """What a one-step request does, in words ("Swap shelf 1 and shelf 3")."""
@@ -363,7 +364,7 @@ class BoardInput:
             plan.put(self.selected_item, cid)
             self.selected_item = self.next_unplaced()
         elif self.selected_item is not None:   # a shelf that does not glow for the picked resource: why
-            why = plan.why_not(self.selected_item, cid) or "That resource does not fit there"
+            why = plan.why_not(self.selected_item, cid) or _("That resource does not fit there")
             if any(plan.arranged().get(cid, {}).values()):   # it holds something: the swap the footer offers
                 name = plan.box_name(cid)
                 self.note = f"{why.rstrip('.')}. Click another shelf to swap {name} with it."
@@ -405,8 +406,9 @@ class BoardInput:
             have = owned(self.vm).get(res, 0)
             need = plan.total_input().get(res, 0) - (plan.input_blanks[pid][i] == res) + 1
             if have < need:
-                self.note = (f"You have no {res} to pay with." if not have else
-                             f"You have {amount(have, res)}: not enough to pay {need}.")
+                self.note = (_("You have no {resource} to pay with.").format(resource=resource_name(res)) if not have
+                             else _("You have {amount}: not enough to pay {need}.").format(amount=amount(have, res),
+                                                                                          need=need))
                 return
         plan.set_blank(pid, side, i, res)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from game.i18n import _
 from game.rules.choices import MarketLine, activatable_leaders, affordable_cards, market_lines, runnable_productions
 from game.rules.components import GameConfig
 from game.rules.engine import Game
@@ -15,6 +16,7 @@ from game.rules.state import PlayerState
 
 from .plans import BuyPlan
 from .refusals import leader_missing_words
+from .words import CLICK_TO_BUY
 
 Msg = dict[str, Any]
 Picture = Callable[[], "tuple[int, Msg | None, GameConfig]"]
@@ -68,7 +70,7 @@ class RulesQueries:
         """Why the top card of a pile cannot be bought now, or "Click to buy" (None: the pile is empty)."""
         def words(sh: Game, me: PlayerState) -> str | None:
             card = sh.top_card(color, level)
-            return None if card is None else BuyPlan.start(sh, me, card).problem() or "Click to buy"
+            return None if card is None else BuyPlan.start(sh, me, card).problem() or _(CLICK_TO_BUY)
         return self.answer(("buy", color, level), words)
 
     def leader_refusal(self, lid: int) -> str | None:

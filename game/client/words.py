@@ -17,6 +17,8 @@ __all__ = ["LEAVING_ON_SIGNAL", "LORENZO", "NICKNAME_MAX", "amount", "amounts", 
 Msg = dict[str, Any]
 LORENZO = "Lorenzo il Magnifico"
 """The solo game's opponent: his name is the same in every language."""
+CLICK_TO_BUY = N_("Click to buy")
+"""What a card of the grid that can be bought says (its tooltip; said with ``_(CLICK_TO_BUY)``)."""
 LEAVING_ON_SIGNAL = N_("Asked to stop (the terminal closed, or the computer shuts down): leaving.")
 
 

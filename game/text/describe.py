@@ -13,7 +13,7 @@ from typing import Any
 
 from game.client.outcome import final_scores, outcome_words
 from game.client.session import GameSession
-from game.client.words import LORENZO, amount, cards as cards_of, colour_name, joined, leader_words, market_gives
+from game.client.words import CLICK_TO_BUY, LORENZO, amount, cards as cards_of, colour_name, joined, leader_words, market_gives
 from game.client.words import resource_name
 from game.i18n import _, ngettext, pgettext
 
@@ -135,7 +135,7 @@ def grid(session: GameSession) -> list[str]:
     for level in LEVELS:
         whys = {c: session.purchase_words(c, level) for c in top} if play else {}
         same = set(whys.values())
-        once = next(iter(same)) if len(same) == 1 and None not in same and "Click to buy" not in same else None
+        once = next(iter(same)) if len(same) == 1 and None not in same and _(CLICK_TO_BUY) not in same else None
         out.append(_("Level {level}: none can be bought now. {why}").format(level=level, why=once) if once else
                    _("Level {level}:").format(level=level))
         for colour, piles in top.items():
@@ -154,7 +154,7 @@ def grid(session: GameSession) -> list[str]:
                            _("{colour}: {vp} VP, costs {cost}; produces: {production}.")).format(**args)
             if play and not once:
                 why = whys[colour]
-                line += " " + _("You can buy it.") if why == "Click to buy" else f" {why}" if why else ""
+                line += " " + _("You can buy it.") if why == _(CLICK_TO_BUY) else f" {why}" if why else ""
             out.append(line)
     return out
 

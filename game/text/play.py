@@ -23,7 +23,7 @@ from game.client.plans import MarketPlan
 from game.client.session import GameSession
 from game.i18n import _
 from game.client.watch_words import HIDE_OFF, HIDE_ON, watchers_words
-from game.client.words import colour_name, leader_words
+from game.client.words import CLICK_TO_BUY, colour_name, leader_words
 from game.i18n import _, ngettext
 
 from . import describe as D
@@ -224,7 +224,7 @@ class GameShell(Queries, PlanEdits):
         if why is None:
             raise Refused(_("No level-{level} {colour} card is left on the grid.").format(colour=colour_name(colour),
                                                                                          level=level))
-        if why != "Click to buy":
+        if why != _(CLICK_TO_BUY):
             raise Refused(_("You cannot buy the level-{level} {colour} card: {why}").format(
                 level=level, colour=colour_name(colour), why=why[:1].lower() + why[1:]))
         self.pending = None

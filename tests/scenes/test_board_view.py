@@ -295,7 +295,7 @@ def test_base_production_offers_a_picker_of_what_the_player_owns():
     assert len(picks) == 12                                    # 2 to pay, 1 to get, 4 resources each
     before = pixels(app.window, scene.layout.log)
     click(app, picks[(0, "in", 0, "Servant")].center)         # none owned: refused, in words
-    assert plan.input_blanks[0] == ["Stone", "Stone"] and scene.note == "You have no Servant to pay with."
+    assert plan.input_blanks[0] == ["Stone", "Stone"] and scene.note == "You have no Servants to pay with."
     assert pixels(app.window, scene.layout.log) != before
     click(app, picks[(0, "in", 1, "Coin")].center)
     assert plan.input_blanks[0] == ["Stone", "Coin"] and scene.note is None
