@@ -105,7 +105,7 @@ def drop_shadow(surf: pygame.Surface, offset: tuple[int, int], radius: int, alph
     pad = radius * 2 + 2
     sh = canvas(w + pad * 2, h + pad * 2)
     sh.blit(silhouette(surf, color, alpha), (pad + offset[0], pad + offset[1]))
-    sh = blur(sh, radius)
+    sh = pygame.transform.gaussian_blur(sh, max(1, int(radius)))   # (all of it holds the shadow)
     out = canvas(w, h)
     out.blit(sh, (-pad, -pad))
     out.blit(surf, (0, 0))
@@ -133,7 +133,7 @@ def linear_gradient(w: int, h: int, top, bottom, vertical: bool = True) -> pygam
     bottom = tuple(bottom) + ((255,) if len(bottom) == 3 else ())
     n = h if vertical else w
     ts = [i / max(1, n - 1) for i in range(n)]
-    channels = [[round(a + (b - a) * t) for t in ts] for a, b in zip(top, bottom)]
+    channels = [[round(a + (b - a) * t) for t in ts] if a != b else [round(a)] * n for a, b in zip(top, bottom)]
     strip = pixels(1, n, channels) if vertical else pixels(n, 1, channels)
     return pygame.transform.scale(strip, (w, h))
 
