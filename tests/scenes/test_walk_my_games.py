@@ -27,6 +27,16 @@ def test_a_turn_based_table_its_turn_announced_and_my_games_open_it(tls_server, 
         walk.fill_join_page(port, "Wes")
         walk.press("Tables")
         walk.until_scene("TablesScene")
+        walk.frames(2)
+        walk.press("My games")                        # from the Tables page: this server's games (none yet)
+        walk.until_scene("MyGamesScene")
+        mine = walk.app.stack.top
+        walk.until(lambda: mine.games is not None, 10, "the answer")
+        assert mine.games == [] and mine.servers == [(host, port)] and not mine.problems
+        walk.frames(2)
+        walk.press("Back")
+        walk.until_scene("TablesScene")
+        walk.frames(2)
         walk.press("Real-time")                       # the pace of a new table: 1 hour a move
         walk.press("Open the table")
         walk.until_scene("LobbyScene")
