@@ -18,10 +18,17 @@ changed measurably (the server's figures with and without, ``bench/README.md``).
 
 The server also keeps freezing what its games and connections leave on the heap as it runs
 (:class:`game.netcode.heap.FrozenHeap`), with a safety valve.
+
+:func:`give_back` returns the allocator's free memory to the system (glibc keeps what was freed
+resident otherwise): the app after a scene hands over, the server after a burst of connections.
 """
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import gc
+import sys
+from typing import Any
 
 GEN0_THRESHOLD = 10_000
 """Net new container objects (allocated less freed) that start a young collection (Python's
@@ -35,3 +42,30 @@ def settle_collector() -> None:
     gc.freeze()
     _, older, oldest = gc.get_threshold()
     gc.set_threshold(GEN0_THRESHOLD, older, oldest)
+
+
+_libc: Any = None
+
+
+def _glibc() -> Any:
+    global _libc
+    if _libc is None:
+        _libc = False
+        if sys.platform.startswith("linux"):
+            try:
+                lib = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+                lib.malloc_trim   # noqa: B018  (musl has none)
+                _libc = lib
+            except (OSError, AttributeError):
+                pass
+    return _libc
+
+
+def give_back() -> bool:
+    """Return the allocator's free memory to the system (glibc's ``malloc_trim(0)``); False where
+    there is no glibc (nothing is done)."""
+    lib = _glibc()
+    if lib:
+        lib.malloc_trim(0)
+        return True
+    return False

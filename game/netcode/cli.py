@@ -128,6 +128,13 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"new TLS handshakes a second from one address, after a burst of {TLS_BURST:g} s' worth; "
                           f"past it a handshake waits its turn (up to {TLS_BURST:g} s, then the connection is "
                           f"closed) (default {d.tls_handshake_rate:g})")
+    lim.add_argument("--max-tls-handshakes", type=_count, default=d.max_tls_handshakes, metavar="N",
+                     help=f"TLS handshakes in progress at once on the whole server; past them a handshake waits "
+                          f"for one to end (default {d.max_tls_handshakes})")
+    lim.add_argument("--tls-handshakes-in-all", type=_seconds, default=d.tls_handshakes_in_all, metavar="N",
+                     help=f"TLS handshakes begun a second on the whole server (each costs the loop about 0.6 ms); "
+                          f"past them a handshake waits its turn, the addresses taking turns "
+                          f"(default {d.tls_handshakes_in_all:g})")
     lim.add_argument("--max-output", type=_count, default=MAX_QUEUED_BYTES, metavar="BYTES",
                      help=f"bytes waiting to be sent to one connection; past them it is not reading and is "
                           f"dropped (default {MAX_QUEUED_BYTES})")
@@ -219,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
                             max_per_network=args.max_per_network, keep_finished=args.keep_finished,
                             join_time=args.join_time, lobby_time=args.lobby_time, head_time=args.head_time,
                             line_rate=args.line_rate, tls_handshake_rate=args.tls_handshake_rate,
+                            max_tls_handshakes=args.max_tls_handshakes,
+                            tls_handshakes_in_all=args.tls_handshakes_in_all,
                             max_output=args.max_output,
                             max_output_total=args.max_output_total, tables_per_address=args.tables_per_address,
                             bots_per_address=args.bots_per_address, max_bots=args.max_bots,

@@ -77,7 +77,8 @@ class Session:
         self.chat_times: deque[float] = deque()   # when its last chat lines came (rate limit)
         self.tls = isinstance(sock, ssl.SSLSocket)   # came in on the TLS port
         self.handshake = self.tls     # its TLS handshake is not over: nothing is read or sent yet
-        self.tls_turn = 0             # its handshake: 0 not begun, 1 waits its turn (tls_handshake_rate), 2 begun
+        self.tls_turn = 0             # its handshake: 0 not begun, 1 waits its turn (tls_handshake_rate,
+                                      # max_tls_handshakes), 2 begun (in progress while handshake)
         self.ip = address_key(addr)   # whom the per-address limits count it for
         self.net = network_key(addr)  # the IPv6 site it comes from (max_per_network), None for IPv4
         self.opened = self.last_input

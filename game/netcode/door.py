@@ -6,13 +6,15 @@ in: it binds the plain port (and the TLS port, ``tls_cert``), accepts up to
 ``accept``, such as EMFILE, instead of spinning), refuses those past ``max_connections`` or
 ``max_per_address`` with one line that says why (logged at most every
 :data:`REFUSAL_LOG_INTERVAL` seconds, with counts), and takes each TLS connection's handshake
-a step further as its socket allows, in its address's turn (:class:`~.tls.HandshakeGate`). The
+a step further as its socket allows, in its address's turn and with at most
+``max_tls_handshakes`` in progress in all (:class:`~.tls.HandshakeGate`). The
 descriptor limit is raised at start (:func:`fit_descriptors`), with headroom kept.
 """
 from __future__ import annotations
 
 import errno
 import logging
+import math
 import socket
 import ssl
 import time
@@ -23,6 +25,7 @@ from .server_messages import err_protocol, req_welcome
 from .connection import LINE_BURST, REFUSAL_LOG_INTERVAL, Session, address_key, network_key
 from .event_log import EventLog
 from .framing import encode
+from .heap import GiveBack
 from .poller import Poller
 from .tls import HandshakeGate, cert_fingerprint, tls_context
 
@@ -59,7 +62,10 @@ class Door:
         self.tls_address: tuple[str, int] | None = None
         self._tls_context: ssl.SSLContext | None = None
         self.tls_fingerprint = ""          # its certificate's, for the log (and the players who ask)
-        self.tls_gate = HandshakeGate(options.tls_handshake_rate)
+        self.tls_gate = HandshakeGate(options.tls_handshake_rate, options.max_tls_handshakes,
+                                      options.tls_handshakes_in_all)
+        self._draining = False             # handshakes that waited for a slot are being begun
+        self.memory = GiveBack(options.give_back_after)   # the janitor's, after a burst of connections
         self.tls_handshakes = 0            # TLS handshakes begun since the start
         self._accepting = False
         self._accept_failing = False
@@ -232,6 +238,7 @@ class Door:
             self._close(s)
             return
         s.handshake = False
+        self._handshake_over(s)
         self._want_out(s, bool(s.out))
         s.send(req_welcome())
         self._read(s, time.monotonic())   # what came with the handshake's end
@@ -241,9 +248,60 @@ class Door:
         s = ref()
         if s is None or s.closed:
             return
+        if self._begin_handshake(s):
+            self._handshake(s)
+
+    def _begin_handshake(self, s: Any) -> bool:
+        """Its address's turn has come: the handshake of ``s`` begins if the server's handshakes
+        in progress and pace in all allow (:meth:`~.tls.HandshakeGate.begin`); else it waits."""
+        gate = self.tls_gate
+        wait = gate.begin(time.monotonic()) if not gate.queued else math.inf
+        if wait:
+            s.tls_turn = 1
+            gate.wait(s.ip, weakref.ref(s))
+            self._drain_handshakes(wait)
+            return False
         s.tls_turn = 2
         self.tls_handshakes += 1
-        self._handshake(s)
+        return True
+
+    def _handshake_over(self, s: Any) -> None:
+        """The handshake of ``s`` (begun) is over, done or not: the next waiting one may begin."""
+        self.tls_gate.over()
+        self._drain_handshakes(0.0)
+
+    def _drain_handshakes(self, wait: float) -> None:
+        """Begin the handshakes that waited in ``wait`` seconds (inf: when one is over)."""
+        if self.tls_gate.queued and not self._draining and wait != math.inf:
+            self._draining = True
+            self._call_at(time.monotonic() + wait, self._next_handshakes)
+
+    def _next_handshakes(self) -> None:
+        """Begin the handshakes that waited, the addresses in turn, while the gate allows."""
+        gate = self.tls_gate
+        wait = math.inf
+        now = time.monotonic()   # one instant: the time the handshakes take earns no more of them
+        try:
+            while gate.queued:
+                wait = gate.begin(now)
+                if wait:
+                    break
+                while True:
+                    s = gate.next_waiting()
+                    if s is None:
+                        break
+                    s = s()
+                    if s is not None and not s.closed:
+                        break
+                if s is None:
+                    gate.over()
+                    break
+                s.tls_turn = 2
+                self.tls_handshakes += 1
+                self._handshake(s)
+        finally:
+            self._draining = False
+        self._drain_handshakes(wait)
 
     def _want_out(self, s: Any, out: bool) -> None:
         if s.writing != out and not s.closed:
@@ -264,9 +322,7 @@ class Door:
             s.tls_turn = 1
             self._call_at(now + wait, self._handshake_now, weakref.ref(s))
             return False
-        s.tls_turn = 2
-        self.tls_handshakes += 1
-        return True
+        return self._begin_handshake(s)
 
 
 def fit_descriptors(wanted: int) -> int:

@@ -364,6 +364,7 @@ class Server(Transport):
     def _janitor(self) -> None:
         try:
             self.tls_gate.forget(time.monotonic())
+            self.memory.tick(time.monotonic(), self._numbers)
             self.ratings.forget_addresses()
             self._retry_saving()
             self.sweep()

@@ -5,13 +5,23 @@ A TLS handshake costs the loop about 0.6 ms of CPU, so one address begins at mos
 connection waits its turn, as the connections before it from its address do, up to TLS_BURST
 seconds; one that would wait longer is closed at once. Whoever opens handshakes as fast as it can
 only makes its own address wait; the others' handshakes cost what they cost.
-:class:`HandshakeGate` keeps that count (no socket: the transport asks it, then acts).
+
+Many addresses (the /64s of one attacker, each within its rate) could still begin hundreds a
+second together (576 a second measured: the others' p99 370 ms), so on the whole server at most
+``max_tls_handshakes`` are in progress (begun, not over) and at most ``tls_handshakes_in_all``
+begin a second (in bursts of :data:`ALL_BURST` seconds' worth): a handshake past them waits for
+its turn, the addresses waiting taking turns (one that opens many waits behind each other's
+first); its connection's clocks still close it if it stays silent. However many addresses open
+handshakes, they take at most that share of the loop.
+:class:`HandshakeGate` keeps those counts (no socket: the transport asks it, then acts).
 """
 from __future__ import annotations
 
 import hashlib
 import logging
 import ssl
+import math
+from collections import OrderedDict, deque
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +34,10 @@ TLS_BURST = 8.0
 (the players behind one NAT arriving together); past them a handshake waits its turn, up to this
 many seconds (then the connection is closed at once: nothing is spent on it)."""
 
+
+ALL_BURST = 0.025
+"""The handshakes begun in all come at most this many seconds' worth of ``tls_handshakes_in_all``
+at once (one wake-up of the loop spends at most that much on them)."""
 
 
 def fingerprint(der: bytes) -> str:
@@ -43,8 +57,15 @@ class HandshakeGate:
     (1.0, 0.0)
     """
 
-    def __init__(self, rate: float) -> None:
+    def __init__(self, rate: float, most: int = 0, in_all: float = 0.0) -> None:
         self.rate = rate
+        self.most = most                 # handshakes in progress at once in all (0: no limit)
+        self.in_all = in_all             # handshakes begun a second in all (0: no limit)
+        self.in_progress = 0
+        self.waiting: OrderedDict[str, deque[Any]] = OrderedDict()   # address -> the transport's refs
+        self.queued = 0                  # refs waiting, all addresses together
+        self._all = max(1.0, in_all * ALL_BURST)   # handshakes that may begin in all now
+        self._all_at = 0.0
         self.buckets: dict[str, tuple[float, float]] = {}   # address -> (handshakes it may begin, when)
         self._held: dict[str, list[int]] = {}   # address -> [handshakes held back, closed] since the last log line
         self._held_logged = 0.0
@@ -70,6 +91,50 @@ class HandshakeGate:
             return -allowance / rate
         self.buckets[ip] = (allowance, now)
         return 0.0
+
+    def begin(self, now: float) -> float:
+        """May one more handshake begin at ``now`` on the whole server? 0: yes (it is counted as in
+        progress until :meth:`over`); else the seconds until one may (inf: when one is over)."""
+        if self.most and self.in_progress >= self.most:
+            return math.inf
+        pace = self.in_all
+        if pace > 0:
+            burst = max(1.0, pace * ALL_BURST)
+            allowance = min(burst, self._all + (now - self._all_at) * pace)
+            self._all_at = now
+            if allowance < 1.0:
+                self._all = allowance
+                return (1.0 - allowance) / pace
+            self._all = allowance - 1.0
+        self.in_progress += 1
+        return 0.0
+
+    def over(self) -> None:
+        """A handshake that began is over (done, failed, or its connection closed)."""
+        self.in_progress = max(0, self.in_progress - 1)
+
+    def wait(self, ip: str, ref: Any) -> None:
+        """``ref`` (from ``ip``) waits for a handshake to end, or for the pace in all."""
+        queue = self.waiting.get(ip)
+        if queue is None:
+            queue = self.waiting[ip] = deque()
+        queue.append(ref)
+        self.queued += 1
+
+    def next_waiting(self) -> Any:
+        """The next that waited (None: none), the addresses in turn: one that opens many waits
+        behind each other address's first."""
+        waiting = self.waiting
+        if not waiting:
+            return None
+        ip, queue = next(iter(waiting.items()))
+        ref = queue.popleft()
+        self.queued -= 1
+        if queue:
+            waiting.move_to_end(ip)
+        else:
+            del waiting[ip]
+        return ref
 
     def forget(self, now: float) -> None:
         """Addresses whose allowance is whole again are forgotten (the janitor, every second)."""

@@ -566,6 +566,8 @@ class Transport(Door):
         if s.closed:
             return
         s.closed = True
+        if s.handshake and s.tls_turn == 2:
+            self._handshake_over(s)
         if s.out and not self._stopping.is_set():
             try:
                 s.sock.send(s.out)   # what is queued, if the socket takes it now (a last ResQuit)

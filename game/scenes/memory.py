@@ -14,14 +14,13 @@ surfaces were mapped and unmapped each time.)
 """
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import functools
-import sys
 from collections import OrderedDict
 from typing import Any, Callable
 
 import pygame
+
+from game import runtime
 
 MB = 1 << 20
 
@@ -118,25 +117,6 @@ def clear_caches() -> None:
 
 
 # ---------------------------------------------------------------------------- the allocator
-_libc: Any = None
-
-
-def _glibc() -> Any:
-    global _libc
-    if _libc is None:
-        _libc = False
-        if sys.platform.startswith("linux"):
-            try:
-                lib = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-                lib.malloc_trim   # noqa: B018  (musl has none)
-                _libc = lib
-            except (OSError, AttributeError):
-                pass
-    return _libc
-
-
 def give_back() -> None:
     """Return the allocator's free memory to the system (after a scene handed over)."""
-    lib = _glibc()
-    if lib:
-        lib.malloc_trim(0)
+    runtime.give_back()
