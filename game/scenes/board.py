@@ -61,7 +61,7 @@ class BoardScene(BoardBase):
             self._watchers_shown = None
             self._refresh_watchers()
         if self.final and self.buttons:
-            self.buttons["leave"].set_text("Scores")
+            self.buttons["leave"].set_text(_("Scores"))
             self.buttons["leave"].set_tooltip("Back to the final scores (Esc)")
 
     def _refresh_buttons(self) -> None:
@@ -286,7 +286,7 @@ class BoardScene(BoardBase):
             self.hinter = Hinter(self.session.config, on_ready=getattr(self.app, "wake", None))
         if self.hinter.ask(self.g, self.vm.nickname, self.session.version):
             if "hint" in self.buttons:
-                self.buttons["hint"].set_text("Thinking…")
+                self.buttons["hint"].set_text(_("Thinking…"))
 
     def _take_hint(self) -> None:
         """The hint's answer, once it has come: a plan (if the game has not moved meanwhile)."""
@@ -296,7 +296,7 @@ class BoardScene(BoardBase):
         if got is None:
             return
         if "hint" in self.buttons:
-            self.buttons["hint"].set_text("Hint")
+            self.buttons["hint"].set_text(_("Hint"))
         version, answer = got
         if answer is None:
             self.session.say("No hint could be found this time.")

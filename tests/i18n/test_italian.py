@@ -63,6 +63,7 @@ def test_a_solo_game_is_told_in_italian(monkeypatch):
         session = GameSession(Table(game, "Ada"), default_config(), "Ada")
         app.stack.push(BoardScene(app, session))
         walk.frames(2)
+        assert {"Fine turno", "Produci…", "Regole", "Esci"} <= set(buttons(walk)), buttons(walk)
         session.end_turn()
         walk.frames(20)
         app.frame(3.0)

@@ -9,21 +9,22 @@ import pygame_gui
 from pygame_gui.core import ObjectID
 
 from game.client.greyed import greyed_words as _greyed_words
+from game.i18n import N_, _
 
 from .base import Context, Panel
 
-MAIN = [("confirm", "Confirm", "@menu", 0, "Send what you planned (Enter)"),
-        ("back", "Back", "@quiet", 1, "Drop this plan; nothing was sent (Esc or a right click)"),
-        ("produce", "Produce…", None, 0, "Choose productions to run: your main action"),
-        ("end", "End turn", None, 1, "Pass to the next player, once your main action is done")]
-"""(key, label, theme class, column, tooltip) of the large buttons."""
+MAIN = [("confirm", N_("Confirm"), "@menu", 0, N_("Send what you planned (Enter)")),
+        ("back", N_("Back"), "@quiet", 1, N_("Drop this plan; nothing was sent (Esc or a right click)")),
+        ("produce", N_("Produce…"), None, 0, N_("Choose productions to run: your main action")),
+        ("end", N_("End turn"), None, 1, N_("Pass to the next player, once your main action is done"))]
+"""(key, label, theme class, column, tooltip) of the large buttons (words marked N_, said with _())."""
 
-SMALL = [("leave", "Leave", "Back to the title (a solo game is saved; online, you can join again later)"),
-         ("rules", "Rules", "How to play, in eight short pages (F1); the game waits here"),
-         ("undo", "Undo", "Take back your last move of this turn (Ctrl+Z), until you buy a card, "
-                          "end the turn, or the others' boards change"),
-         ("hint", "Hint", "What the hard computer player would do now (H): a plan to look at, then "
-                          "confirm, change or drop")]
+SMALL = [("leave", N_("Leave"), N_("Back to the title (a solo game is saved; online, you can join again later)")),
+         ("rules", N_("Rules"), N_("How to play, in eight short pages (F1); the game waits here")),
+         ("undo", N_("Undo"), N_("Take back your last move of this turn (Ctrl+Z), until you buy a card, "
+                                 "end the turn, or the others' boards change")),
+         ("hint", N_("Hint"), N_("What the hard computer player would do now (H): a plan to look at, then "
+                                 "confirm, change or drop"))]
 """(key, label, tooltip) of the small buttons, two to a row from the bottom right (see
 :meth:`ActionBar.small_rect`)."""
 
@@ -56,10 +57,10 @@ class ActionBar(Panel):
         places = self.main_rects()
         for key, label, cls, col, tip in MAIN:
             out[key] = pygame_gui.elements.UIButton(
-                places[col], label, ui, tool_tip_text=tip,
+                places[col], _(label), ui, tool_tip_text=_(tip),
                 object_id=ObjectID(class_id=cls) if cls else None)
         for i, (key, label, tip) in enumerate(SMALL):
-            out[key] = pygame_gui.elements.UIButton(self.small_rect(i), label, ui, tool_tip_text=tip,
+            out[key] = pygame_gui.elements.UIButton(self.small_rect(i), _(label), ui, tool_tip_text=_(tip),
                                                     object_id=ObjectID(class_id="@quiet"))
         return out
 

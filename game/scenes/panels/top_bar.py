@@ -101,17 +101,18 @@ class TopBar(Panel):
         g = ctx.g
         cur = g["currentPlayer"]
         if g.get("ended"):
-            status = "The game is over — click a player to see their board" if self.opponents else "The game is over"
+            status = _("The game is over — click a player to see their board") if self.opponents else \
+                _("The game is over")
         elif ctx.session.connection_lost:
-            status = "Connection lost — reconnecting…"
+            status = _("Connection lost — reconnecting…")
         elif ctx.vm.my_turn:
-            status = "Your turn" + (" — take from the market, buy a card or produce" if not g["isMandatoryActionDone"]
-                                    else " — play a leader, rearrange, or end the turn")
+            status = _("Your turn — take from the market, buy a card or produce") if not g["isMandatoryActionDone"] \
+                else _("Your turn — play a leader, rearrange, or end the turn")
         else:   # a bot with its level after its name: "Lucrezia's turn · hard bot"
             name, _sep, level = ctx.session.shown_name(cur).partition(" \u00b7 ")
-            status = f"{name}'s turn" + (f" \u00b7 {level}" if level else "")
+            status = _("{name}'s turn").format(name=name) + (f" \u00b7 {level}" if level else "")
         if g["lastRound"] and not g.get("ended"):
-            status += " · last round"
+            status += " · " + _("last round")
         left = r.x + self.px(14)
         me = ctx.me
         head = f"{self._centre(ctx)} · {me['victoryPoints']} VP · faith {me['faithPoints']}"
