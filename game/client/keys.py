@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from game.i18n import N_, _
 from game.netcode.player_key import KEY_FILE, KeyFileDamaged, player_key, read_key, save_key
 from game.netcode.ratings_wire import KEY_BODY, KEY_CHECK, check_key
 from game.settings import data_dir
@@ -21,12 +22,13 @@ __all__ = ["KEY_FIELD_NOTE", "KEY_LENGTH", "KEY_LOST", "check_key", "current_key
 
 KEY_LENGTH = KEY_BODY + 1 + KEY_CHECK
 """Characters of a key (:func:`check_key` says what one is)."""
-KEY_LOST = ("Losing this folder (a new computer, a reinstall) loses the key, and your rating with it. "
-            "To play as yourself on another machine, copy the key there: paste it in the game's Settings "
-            "(Player key), or copy the file.")
-KEY_FIELD_NOTE = ("Who you are on servers (your rating follows it). Made at your first game over an encrypted "
-                  "connection; paste here the key of another machine to play as yourself.")
-KEY_SAVED = "Your key is saved: servers know you by it from your next game."
+KEY_LOST = N_("Losing this folder (a new computer, a reinstall) loses the key, and your rating with it. "
+              "To play as yourself on another machine, copy the key there: paste it in the game's Settings "
+              "(Player key), or copy the file.")
+KEY_FIELD_NOTE = N_("Who you are on servers (your rating follows it). Made at your first game over an encrypted "
+                    "connection; paste here the key of another machine to play as yourself.")
+"""(The constants are marked for the catalogue: say them with ``_(KEY_FIELD_NOTE)``.)"""
+KEY_SAVED = N_("Your key is saved: servers know you by it from your next game.")
 
 
 def key_file(folder: Path | None = None) -> Path:
@@ -40,13 +42,13 @@ def shown_key(path: Path | None = None) -> tuple[str | None, str | None]:
     try:
         read_key(path)
     except KeyFileDamaged as e:
-        return None, (f"The key file {e.path} is damaged: it is left as it is. Fix it or move it away (a new "
-                      f"key is then made), or paste your key in Settings.")
+        return None, _("The key file {path} is damaged: it is left as it is. Fix it or move it away (a new key is "
+                       "then made), or paste your key in Settings.").format(path=e.path)
     except OSError as e:
-        return None, f"Cannot read the key file {path}: {e.strerror or e}."
+        return None, _("Cannot read the key file {path}: {why}.").format(path=path, why=e.strerror or e)
     key = player_key(path)
     if key is None:
-        return None, f"Cannot read the key file {path}."
+        return None, _("Cannot read the key file {path}.").format(path=path)
     return key, None
 
 
@@ -64,11 +66,12 @@ def key_lines(path: Path | None = None) -> list[str]:
     path = path if path is not None else key_file()
     key, why = shown_key(path)
     if key is None:
-        return [why or "No key."]
+        return [why or _("No key.")]
     return [key, "",
-            f"This is your player key: servers know you by it (your rating follows it), your nickname is only "
-            f"your name at a table. It is sent over encrypted connections only, and kept in {path}.",
-            KEY_LOST, "Keep it to yourself: whoever has it plays as you."]
+            _("This is your player key: servers know you by it (your rating follows it), your nickname is only "
+              "your name at a table. It is sent over encrypted connections only, and kept in {path}.").format(
+                path=path),
+            _(KEY_LOST), _("Keep it to yourself: whoever has it plays as you.")]
 
 
 def take_key(text: str, path: Path | None = None) -> str | None:
@@ -81,5 +84,5 @@ def take_key(text: str, path: Path | None = None) -> str | None:
     try:
         save_key(path if path is not None else key_file(), key)
     except OSError as e:
-        return f"Could not save the key: {e.strerror or e}."
+        return _("Could not save the key: {why}.").format(why=e.strerror or e)
     return None

@@ -158,12 +158,12 @@ class SettingsScene(PaintedScene):
                 blit_lines(surface, lines, small, colour, x, y, style, leading=1.15)
         status = self.status
         if status is None and "player_key" in self.rows:
-            status = KEY_FIELD_NOTE
+            status = _(KEY_FIELD_NOTE)
         if self.app.settings.problem:
             status = _("Note: {problem}").format(problem=self.app.settings.problem)
         if status:
             lines = wrap(status, small, self.sheet.w - round(80 * u), "italic")
-            colour = SEPIA if status in (_("Saved."), KEY_FIELD_NOTE) else OXBLOOD
+            colour = SEPIA if status in (_("Saved."), _(KEY_FIELD_NOTE)) else OXBLOOD
             blit_lines(surface, lines, small, colour, self.sheet.centerx,
                        self.sheet.bottom - round(108 * u) - (len(lines) - 1) * round(small * 1.15),
                        "italic", align="center", leading=1.15)
