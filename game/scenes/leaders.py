@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.client.words import leader_words
+from game.i18n import _, ngettext
 
 from .art import fonts
 from .backdrop import FADED, GOLD, GOLD_LIGHT, INK, OXBLOOD, SEPIA, blit_lines, glow, title_block, tracked, wrap
@@ -61,10 +62,11 @@ class LeaderChoiceScene(SessionScene):
         self.card_rects = [pygame.Rect(x0 + i * (cw + gap), y, cw, ch) for i in range(n)]
         bw, bh = round(300 * u), round(52 * u)
         self.button("confirm", pygame.Rect(w // 2 - bw // 2, h - bh - round(56 * u), bw, bh),
-                    f"Keep these {self.keep} leaders", enabled=self.can_confirm)
+                    ngettext("Keep this leader", "Keep these {n} leaders", self.keep).format(n=self.keep),
+                    enabled=self.can_confirm)
         lw = round(130 * u)
         self.button("leave", pygame.Rect(round(52 * u), h - round(48 * u) - round(56 * u), lw, round(44 * u)),
-                    "Leave", "@quiet", tooltip="Leave the game (a solo game stays saved)")
+                    _("Leave"), "@quiet", tooltip=_("Leave the game (a solo game stays saved)"))
 
     @property
     def can_confirm(self) -> bool:
@@ -135,9 +137,9 @@ class LeaderChoiceScene(SessionScene):
         w, h = surface.get_size()
         u = self.unit
         vm = self.session.vm
-        bottom = title_block(surface, "Choose your leaders", None, w // 2, round(h * 0.06), u, size=60)
-        sub = (f"Keep {self.keep} of these {len(self.hand)}. Once played, a leader gives a lasting power; "
-               "to play it you must own what it asks for.")
+        bottom = title_block(surface, _("Choose your leaders"), None, w // 2, round(h * 0.06), u, size=60)
+        sub = _("Keep {keep} of these {n}. Once played, a leader gives a lasting power; to play it you must own "
+                "what it asks for.").format(keep=self.keep, n=len(self.hand))
         small = max(12, round(21 * u))
         blit_lines(surface, wrap(sub, small, round(w * 0.7), "italic"), small, SEPIA, w // 2, bottom + round(4 * u),
                    "italic", align="center")
@@ -176,17 +178,20 @@ class LeaderChoiceScene(SessionScene):
             err = wrap(self.session.error, small, round(w * 0.7), "italic")
             blit_lines(surface, err, small, OXBLOOD, w // 2, text_top, "italic", align="center")
         elif self.sent:
-            blit_lines(surface, ["Sent \u2014 waiting for the table\u2026"], small, SEPIA, w // 2, text_top,
+            blit_lines(surface, [_("Sent \u2014 waiting for the table\u2026")], small, SEPIA, w // 2, text_top,
                        "italic", align="center")
         elif focus is not None:
             name, ability, need, vp = leader_words(vm.leader(focus), prods)
             size = max(13, round(25 * u))
-            head = fonts.render(f"{name}  \u00b7  {vp} victory points", size, INK)
+            head = fonts.render(ngettext("{name}  \u00b7  {vp} victory point", "{name}  \u00b7  {vp} victory points",
+                                         vp).format(name=name, vp=vp), size, INK)
             surface.blit(head, head.get_rect(midtop=(w // 2, text_top)))
             lines = wrap(f"{ability} {need}", small, round(w * 0.72), "italic")
             blit_lines(surface, lines, small, SEPIA, w // 2, text_top + head.get_height(), "italic", align="center")
         else:
-            hint = f"Click a card to keep it \u2014 {self.keep - len(self.selected)} to choose."
+            left = self.keep - len(self.selected)
+            hint = ngettext("Click a card to keep it \u2014 {n} to choose.", "Click a card to keep it \u2014 {n} to choose.",
+                            left).format(n=left)
             blit_lines(surface, [hint], small, FADED, w // 2, text_top, "italic", align="center")
         # the hovered card, enlarged beside itself
         if self.hover is not None and self.hover < len(self.hand):

@@ -17,6 +17,7 @@ def buttons(walk: Walk) -> list[str]:
             if isinstance(el, pygame_gui.elements.UIButton) and el.visible]
 
 
+@pytest.mark.seed(1)
 def test_italian_chosen_in_settings_is_spoken_at_once_on_every_page_and_kept(monkeypatch):
     walk = start((1024, 640))
     try:
@@ -36,6 +37,9 @@ def test_italian_chosen_in_settings_is_spoken_at_once_on_every_page_and_kept(mon
         shown = buttons(walk)               # the page under Settings was built again in Italian
         assert {"Gioca in solitario", "Unisciti a una partita", "Impostazioni", "Esci"} <= set(shown), shown
         assert "Play solo" not in shown
+        walk.press("Gioca in solitario")          # a new solo game: its leaders chosen in Italian
+        walk.until_scene("LeaderChoiceScene")
+        assert "Esci" in buttons(walk) and any(b.startswith("Tieni questi 2 Leader") for b in buttons(walk))
     finally:
         close(walk.app)
 
