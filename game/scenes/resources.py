@@ -11,14 +11,15 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from game.client.words import resource_name
+from game.i18n import _, ngettext
+
 from .art import fonts
 from .backdrop import FADED, GOLD, GOLD_LIGHT, INK, OXBLOOD, SEPIA, blit_lines, glow, title_block, tracked, wrap
 from .router import SessionScene, leave_game
 
 if TYPE_CHECKING:
     from game.client.session import GameSession
-
-ORDINALS = ["first", "second", "third", "fourth"]
 
 
 class ResourceChoiceScene(SessionScene):
@@ -168,17 +169,18 @@ class ResourceChoiceScene(SessionScene):
             for i in range(len(rows)):
                 self.button(f"shelf_{r}_{i}", pygame.Rect(self.ware.x + round(110 * u) + i * (bw + round(8 * u)),
                                                             y, bw, bh),
-                                ["Top", "Middle", "Bottom"][i] if i < 3 else f"Shelf {i + 1}",
+                                [_("Top"), _("Middle"), _("Bottom")][i] if i < 3 else _("Shelf {n}").format(n=i + 1),
                                 None if self.shelf_of.get(r) == i else "@quiet",
-                                tooltip=None if i in valid else f"Two {r} need a shelf with room for two",
+                                tooltip=None if i in valid else _("Two {resource} need a shelf with room for "
+                                                                  "two").format(resource=resource_name(r)),
                                 enabled=i in valid and not self.sent)
             y += bh + round(10 * u)
         cw, chh = round(300 * u), round(52 * u)
-        label = "Take them" if self.count != 1 else "Take it"
+        label = _("Take them") if self.count != 1 else _("Take it")
         self.button("confirm", pygame.Rect(w // 2 - cw // 2, h - chh - round(56 * u), cw, chh),
-                    label if self.count else "Continue", enabled=self.ready)
+                    label if self.count else _("Continue"), enabled=self.ready)
         self.button("leave", pygame.Rect(round(52 * u), h - round(48 * u) - round(56 * u), round(130 * u),
-                                         round(44 * u)), "Leave", "@quiet")
+                                         round(44 * u)), _("Leave"), "@quiet")
 
     def on_button(self, name: str) -> None:
         if name == "confirm" and self.ready:
@@ -188,7 +190,7 @@ class ResourceChoiceScene(SessionScene):
         elif name == "leave":
             leave_game(self.app, self.session)
         elif name.startswith("shelf_"):
-            _, res, idx = name.split("_")
+            _shelf, res, idx = name.split("_")
             self.put(res, int(idx))
 
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -220,14 +222,23 @@ class ResourceChoiceScene(SessionScene):
         w, h = surface.get_size()
         u = self.unit
         vm = self.session.vm
-        bottom = title_block(surface, "Your starting resources", None, w // 2, round(h * 0.06), u, size=60)
+        bottom = title_block(surface, _("Your starting resources"), None, w // 2, round(h * 0.06), u, size=60)
         seat = vm.game["players"].index(vm.me)
         faith = int(vm.me.get("faithPoints", 0))
         n = self.count
-        sub = (f"As the {ORDINALS[seat] if seat < 4 else 'next'} player you take "
-               f"{'one resource' if n == 1 else f'{n} resources'} of your choice"
-               + (" (two may be the same)" if n >= 2 else "")
-               + (f" and start {faith} step{'s' if faith != 1 else ''} along the faith track." if faith else "."))
+        seat_words = [_("As the first player"), _("As the second player"), _("As the third player"),
+                      _("As the fourth player")][seat] if seat < 4 else _("As the next player")
+        if faith:
+            take = ngettext("{seat} you take {n} resource of your choice and start {faith} step along the faith "
+                            "track.", "{seat} you take {n} resources of your choice (two may be the same) and start "
+                            "{faith} step along the faith track.", n) if faith == 1 else \
+                ngettext("{seat} you take {n} resource of your choice and start {faith} steps along the faith "
+                         "track.", "{seat} you take {n} resources of your choice (two may be the same) and start "
+                         "{faith} steps along the faith track.", n)
+        else:
+            take = ngettext("{seat} you take {n} resource of your choice.",
+                            "{seat} you take {n} resources of your choice (two may be the same).", n)
+        sub = take.format(seat=seat_words, n=n, faith=faith)
         small = max(12, round(21 * u))
         blit_lines(surface, wrap(sub, small, round(w * 0.72), "italic"), small, SEPIA, w // 2, bottom + round(4 * u),
                    "italic", align="center")
@@ -257,8 +268,8 @@ class ResourceChoiceScene(SessionScene):
             else:
                 _dashed_circle(surface, rect, FADED, u)
         if self.pick_rects:
-            hint = ("Click a resource above to choose it" if len(self.picks) < n
-                    else "Click your choice to put it back")
+            hint = (_("Click a resource above to choose it") if len(self.picks) < n
+                    else _("Click your choice to put it back"))
             blit_lines(surface, [hint], cap, FADED, (self.pick_rects[0].x + self.pick_rects[-1].right) // 2,
                        self.pick_rects[0].bottom + round(12 * u), "italic", align="center")
         self._paint_warehouse(surface)
@@ -279,7 +290,7 @@ class ResourceChoiceScene(SessionScene):
             err = wrap(self.session.error, small, round(w * 0.42), "italic")
             blit_lines(surface, err, small, OXBLOOD, lx, ly, "italic", align="center")
         elif self.sent:
-            blit_lines(surface, ["Sent \u2014 waiting for the table\u2026"], small, SEPIA, lx, ly, "italic",
+            blit_lines(surface, [_("Sent \u2014 waiting for the table\u2026")], small, SEPIA, lx, ly, "italic",
                        align="center")
 
     def _paint_warehouse(self, surface: pygame.Surface) -> None:
