@@ -32,6 +32,7 @@ from .answer_cache import AnswerCache
 from .bot_scheduler import BotScheduler
 from .event_log import EventLog
 from .finished_shelf import FinishedShelf
+from .kept_games import KeptGames
 from .client_messages import ReqReplay, ReqUndo
 from .framing import encode
 from .names import NickBook
@@ -92,6 +93,7 @@ class Games:
         self.seats: NickBook = NickBook()   # nickname -> the unfinished game where it has a seat
         self.events = EventLog(log)   # refused seats, summed up past a few (the server's)
         self.origin: dict[int, str] = {}   # game id -> the address of whoever started it
+        self.later = KeptGames(self.bring_back, call_at)   # real-time games kept in their files at start
         self.shelf = FinishedShelf(options.keep_finished)   # the finished games' logs kept
         self.answers: AnswerCache[Any] = AnswerCache()   # rejoin histories and replays, which cost a game each
         # game seeds from random.Random(options.seed) (tests), else from new_seed()
@@ -153,7 +155,16 @@ class Games:
         """The unfinished or still-watched room where ``nickname`` sits, if any."""
         with self.lock:
             s = self.by_nick.get(nickname)
-            return s.room if s is not None and s.room is not None else self.seats.get(nickname)
+            return s.room if s is not None and s.room is not None else self.seat(nickname)
+
+    def seat(self, nickname: str) -> Room | None:
+        """The unfinished game where ``nickname`` has a seat (replayed now if it was kept in its file)."""
+        room = self.seats.get(nickname)
+        return room if room is not None else self.later.take(nickname)
+
+    def seated_like(self, nickname: str) -> str | None:
+        """The seated player's name ``nickname`` reads as (itself included), or None."""
+        return self.seats.like(nickname) or self.later.seats.like(nickname)
 
     def sweep(self, now: float | None = None) -> list[int]:
         """Remove finished games nobody is connected to, and unfinished ones empty for ``grace``
@@ -225,16 +236,26 @@ class Games:
                     del self.seats[nick]
 
     def restore(self) -> None:
-        """Bring back every unfinished saved game, its players away until they rejoin. Turn-based
-        games stay in their files, their clocks read (:meth:`.turn_based.TurnBased.kept`), and are
-        brought back a few at a time, or at once when someone needs one (:meth:`bring_back`)."""
+        """Bring back every unfinished saved game, its players away until they rejoin. The games
+        stay in their files, read as far as their headers (and turn-based ones' clocks:
+        :meth:`.turn_based.TurnBased.kept`), and are brought back a few at a time, or at once when
+        someone needs one (:meth:`bring_back`, :class:`.kept_games.KeptGames`): a start with
+        1,000 games stored answers at once."""
         kept: list[Any] = []
-        turn_based = (lambda header: isinstance(header.get("turnBased"), dict)) if self.turns is not None else None
-        for r in self.store.restore_all(self.config, defer=turn_based, kept=kept):
+        for r in self.store.restore_all(self.config, defer=self._left_in_file, kept=kept):
             self._restored(r)
+        later = [k for k in kept if not isinstance(k.header.get("turnBased"), dict)]
+        if self.ratings is not None:
+            self.ratings.hold(k.game_id for k in later)
+        self.later.keep(later)
         if self.turns is not None:
             self.turns.bring_back = self.bring_back
-            self.turns.kept(kept)
+            self.turns.kept([k for k in kept if isinstance(k.header.get("turnBased"), dict)])
+
+    def _left_in_file(self, header: dict[str, Any]) -> bool:
+        """Whether a game is left in its file at start (every one, but a turn-based game on a
+        server without turn-based tables, which the full restore deals with)."""
+        return self.turns is not None or not isinstance(header.get("turnBased"), dict)
 
     def bring_back(self, kept: Any) -> Room | None:
         """Replay a game left in its file at start (:class:`.store.Kept`): its room, or None (over,
@@ -296,7 +317,7 @@ class Games:
         nicks = [p.nickname or "" for p in players]
         seed = self.seeds.getrandbits(63) if self.seeds is not None else new_seed()
         seats: dict[str, str] = {}
-        taken = set(self.by_nick) | set(self.seats) | set(nicks)
+        taken = set(self.by_nick) | set(self.seats) | set(self.later.seats) | set(nicks)
         for i, level in enumerate(bots):
             nick = bot_nickname(taken, seed + i)
             taken.add(nick)

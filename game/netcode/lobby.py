@@ -148,13 +148,13 @@ class Lobby:
             elif msg.game is not None and self.turns is not None:
                 self._sit_by_key(s, msg.game)
             elif (self.by_nick.like(nick) is not None or reserved(nick)
-                  or self.games.seats.like(nick) not in (None, nick)   # one seated that reads the same
+                  or self.games.seated_like(nick) not in (None, nick)   # one seated that reads the same
                   or (self.turns is not None and self.turns.reserved_from(s, nick))):
                 s.send(err_nickname(P.TAKEN))
             elif self.turns is not None and (kept := self.turns.seat_by_token(s, nick, msg.token)) is not None:
                 self.games.rejoin(s, nick, kept, msg.token, by_key=True)   # back after a drop, token and key
             else:
-                room = self.games.seats.get(nick)
+                room = self.games.seat(nick)
                 if room is not None and not room.closed and (
                         not room.finished or (msg.token and self.games.may_retake(room, nick, msg.token))):
                     # a game that ended while its player was away is still theirs to see, with

@@ -50,7 +50,7 @@ def make_server(tmp_path):
     every server started is stopped when the test ends."""
     servers: list[Server] = []
 
-    def make(**opts: Any) -> Server:
+    def make(wait_for_kept: bool = True, **opts: Any) -> Server:
         opts.setdefault("host", "127.0.0.1")
         opts.setdefault("port", 0)
         opts.setdefault("heartbeat", 5.0)
@@ -62,6 +62,10 @@ def make_server(tmp_path):
         srv = Server(CONFIG, ServerOptions(**opts))
         srv.start()
         servers.append(srv)
+        # the stored games are brought back in the background (kept_games): a test of the start
+        # itself waits for none of them, the others for all
+        if wait_for_kept:
+            wait_until(lambda: not len(srv.games.later), timeout=TIMEOUT)
         return srv
 
     yield make

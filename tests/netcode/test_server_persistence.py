@@ -249,7 +249,7 @@ class TestServerProcess:
         wait_lost(*group)
 
         sp = spawn()
-        assert "cannot restore" in sp.log()
+        wait_until(lambda: "cannot restore" in sp.log())   # (stored games come back just after the start)
         group = [rejoin(sp.address, q.nickname, tokens[q.nickname], game, players) for q in game.players]
         drive(game, group, rng, mirror=True)
         winner = None if game.outcome().lorenzo_won else game.outcome().winners[0]
