@@ -11,7 +11,8 @@ The parts (each a module of its own; only the transport touches a socket)
     * :mod:`.lobby`: the waiting list (the Quick game), the open tables, the per-address limits.
     * :mod:`.games`: the games in progress (rooms, seats, saves, restore, rejoin, undo, replay).
     * :mod:`.bot_scheduler`: when each game's bots think, at their pace, and their workers' load.
-    * What a host's page shows is read with :meth:`Server.host_view`, never from the tables.
+    * :mod:`.announcing`: the LAN announcement, and what a host's page shows
+      (:meth:`Server.host_view`, never read from the tables).
 
 Limits (what one stranger may take; each an option, see ``docs/server.md``)
     Connections in total and per address (refused at the door with a line that says why; the
@@ -128,11 +129,8 @@ Extensions and deliberate differences (a reference client never notices them)
 from __future__ import annotations
 
 import logging
-import socket
 import ssl
 import time
-import dataclasses
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -143,9 +141,10 @@ from . import protocol as P
 from .bot_scheduler import BotScheduler
 from .client_messages import (ReqChat, ReqGoodbye, ReqHeartbeat, ReqJoin, ReqNewGame, ReqQuit, ReqReplay,
                               ReqTables, ReqUndo, ReqWelcome, ResHeartbeat, ResWelcome, validate_nickname)
+from .announcing import Announcing, HostView
 from .clocks import WATCH_TICK
 from .connection import Session
-from .discovery import Announcer, TableInfo, should_announce
+from .discovery import Announcer, should_announce
 from .framing import encode
 from .games import Games
 from .heap import pid_rss_mb
@@ -177,29 +176,11 @@ CHAT_WINDOW = 10.0
 
 SWEEP_INTERVAL = 1.0
 """Seconds between two runs of the janitor (:meth:`Server.sweep`)."""
-ANNOUNCE_INTERVAL = 0.5
-"""Seconds between two looks at the lobby for the LAN announcement (only changes are sent)."""
-
 
 Handler = Callable[["Server", Session, Any], None]
 
 
-@dataclass(frozen=True)
-class HostView:
-    """A host's page's picture of its server (:meth:`Server.host_view`): read-only, taken at once."""
-
-    connected: frozenset[str]   # nicknames with a live connection: waiting, at a table or seated
-    seated: frozenset[str]      # people (not bots) with a seat in an unfinished game
-    table: TableInfo            # the table as the LAN announcement tells it
-    away: dict[str, float] = dataclasses.field(default_factory=dict)
-    """Seated people not connected whose seat waits for them -> seconds it waits still."""
-
-    def others(self, me: str) -> list[str]:
-        """The people connected but ``me``, in alphabetical order."""
-        return sorted(n for n in self.connected if n != me)
-
-
-class Server(Transport):
+class Server(Transport, Announcing):
     """A running server. ``start()`` binds and serves on a background thread; ``stop()`` ends it.
 
     Public tables (read them under ``lock``): ``sessions`` (live connections), ``waiting`` (the
@@ -288,50 +269,6 @@ class Server(Transport):
             self.announcer = Announcer(self.table_info(), self.address[1], self.options.host)
             self._call_soon(self._announce_tick)
         return self.address
-
-    # ------------------------------------------------------------------ LAN announcement
-    def table_info(self) -> TableInfo:
-        """What the LAN announcement says: the table, its host, the seats taken and free."""
-        with self.lock:
-            waiting = [s.nickname or "" for s in self.waiting]
-            count, bots = self.pending_count, len(self.pending_bots)
-            games = sum(1 for r in self.rooms.values() if not r.finished)
-            playing = sum(len(r.humans) for r in self.rooms.values() if not r.finished)
-        head = waiting[0] if waiting else ""
-        host = self.options.announce_host or head
-        name = self.options.announce_name or (f"{host}'s table" if host else
-                                              f"Masters of Renaissance on {socket.gethostname()[:30]}")
-        taken = len(waiting) + bots
-        if count is not None:
-            free = max(0, count - taken)
-        else:
-            free = max(0, self.config.max_players - taken) if waiting or not games else 0
-        if not waiting and games:
-            taken = playing
-        return TableInfo(name, host, taken, free, started=games > 0 and not waiting, games=games,
-                         tls=self.tls_address[1] if self.tls_address is not None else 0)
-
-    def host_view(self) -> "HostView":
-        """What a host's page shows, read at once under the lock: who is connected, who holds a
-        seat in an unfinished game, and the table as the LAN announcement tells it."""
-        info = self.table_info()
-        now = time.monotonic()
-        with self.lock:
-            connected = frozenset(n for n, s in self.by_nick.items() if not s.closed)
-            seated = frozenset(n for r in self.rooms.values() if not r.finished for n in r.humans)
-            away = {n: max(0.0, until - now) for r in self.rooms.values() if not r.finished
-                    for n, until in r.away.items()}
-        return HostView(connected, seated, info, away)
-
-    def _announce_tick(self) -> None:
-        """Hand the announcer the latest state (it sends only changes, from its own thread)."""
-        announcer = self.announcer
-        if announcer is None or self._stopping.is_set():
-            return
-        try:
-            announcer.update(self.table_info())
-        finally:
-            self._call_at(time.monotonic() + ANNOUNCE_INTERVAL, self._announce_tick)
 
     def stop(self) -> None:
         """Stop accepting, close every game log (unfinished games stay saved) and connection.
@@ -427,9 +364,6 @@ class Server(Transport):
                     when = max(clocks[0][0], now + WATCH_TICK)
                 self._call_at(when, self._watch_sessions)
 
-    # ------------------------------------------------------------------ reading
-    # ------------------------------------------------------------------ writing
-    # ------------------------------------------------------------------ closing
     # ------------------------------------------------------------------ rooms
     # ------------------------------------------------------------------ bots
     def bot_load(self, now: float | None = None) -> tuple[float, float, float]:
