@@ -10,7 +10,9 @@ at most :data:`WATCH_BATCH` connections a wake-up. The work follows the deadline
 of connections: 10,000 players cost no pause every second.
 
 The transport owns the clocks and runs :meth:`ConnectionClocks.check_due` from a timer; the clocks
-close a connection through the ``close`` function they are given.
+close a connection through the ``close`` function they are given. What they close is logged
+through the server's :class:`~.event_log.EventLog` (a stranger can open silent connections at
+will: a few lines an interval, the rest summed per address).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import logging
 import weakref
 from typing import Any, Callable
 
+from .event_log import EventLog
 from .server_messages import err_protocol, req_heartbeat
 
 log = logging.getLogger("mor.server")
@@ -41,10 +44,13 @@ class ConnectionClocks:
 
     :param close: ``close(session)`` closes a connection (and runs its player's quit routine).
     :param looked: ``looked(count)`` is told how many connections each run looked at (stall_log).
+    :param events: where closings are logged, summed (the server's; by default one of their own).
     """
 
-    def __init__(self, options: Any, close: Callable[[Any], None], looked: Callable[[int], None]) -> None:
+    def __init__(self, options: Any, close: Callable[[Any], None], looked: Callable[[int], None],
+                 events: EventLog | None = None) -> None:
         self.options = options
+        self.events = events if events is not None else EventLog(log)
         self._close = close
         self._looked = looked
         self.heap: list[tuple[float, int, weakref.ref[Any]]] = []   # (when to look, number, connection)
@@ -102,7 +108,8 @@ class ConnectionClocks:
         beat = o.heartbeat
         if s.handshake:   # a TLS handshake not over: nothing may be sent; closed if silent
             if now - s.last_input >= 2 * beat:
-                log.info("%r TLS handshake silent for %.1f s: closing", s, now - s.last_input)
+                self.events.event("silent TLS handshakes closed", s.ip, "%r TLS handshake silent for %.1f s: closing",
+                                  s, now - s.last_input)
                 self._close(s)
                 return None
             return s.last_input + 2 * beat
@@ -110,7 +117,7 @@ class ConnectionClocks:
             s.last_input = now   # not silent: what it sent waits for its turn
         silent = now - s.last_input
         if silent >= 2 * beat and s.pinged:
-            log.info("%r silent for %.1f s: closing", s, silent)
+            self.events.event("silent connections closed", s.ip, "%r silent for %.1f s: closing", s, silent)
             self._close(s)
             return None
         if silent >= beat and not s.pinged:
@@ -147,6 +154,6 @@ class ConnectionClocks:
 
     def turn_out(self, s: Any, text: str, why: str) -> None:
         """Close a connection that holds a place without using it, telling it why first."""
-        log.info("%r %s in time: closing", s, why)
+        self.events.event(f"connections that {why} in time closed", s.ip, "%r %s in time: closing", s, why)
         s.send(err_protocol(text))
         self._close(s)   # which sends what it can of the queue

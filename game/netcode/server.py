@@ -205,7 +205,7 @@ class Server(Transport, Announcing):
         self.seats = self.games.seats
         self.lobby = Lobby(config, self.options, self.lock, self.by_nick, self.games, self.bots,
                            self.ratings.rating_of, self._call_at)
-        self.watchers = Watchers(self.options, self.by_nick, self.lobby.tables, self._call_at)
+        self.watchers = Watchers(self.options, self.by_nick, self.lobby.tables, self._call_at, self.events)
         self.lobby.watchers = self.watchers
         self.lobby.events = self.games.events = self.events   # one summed-up log of repeated events
         self.parsers.update(W.PARSERS)

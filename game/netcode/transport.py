@@ -124,7 +124,7 @@ class Transport(Door):
         self._slowed: dict[str, int] = {}  # address -> times its connections were past their line rate since the last log line
         self._slowed_logged = 0.0
         self.stall = StallLog(options.stall_log)
-        self.clocks = ConnectionClocks(options, self._close, self.stall.looked)
+        self.clocks = ConnectionClocks(options, self._close, self.stall.looked, self.events)
         # extension types read outside protocol.py (type -> its parser; e.g. watch_wire.PARSERS)
         self.parsers: dict[str, Callable[[Any], Any]] = {}
 
@@ -358,7 +358,7 @@ class Transport(Door):
             except ssl.SSLZeroReturnError:   # the peer closed its TLS side
                 data = b""
             except OSError as e:
-                log.info("%r connection error: %s", s, e)
+                self.events.event("connection errors", s.ip, "%r connection error: %s", s, e)
                 self._close(s)
                 return
             if not data:
@@ -506,7 +506,7 @@ class Transport(Door):
             except (BlockingIOError, InterruptedError, ssl.SSLWantWriteError, ssl.SSLWantReadError):
                 n = 0
             except OSError as e:
-                log.info("%r cannot be written to: %s", s, e)
+                self.events.event("connection errors", s.ip, "%r cannot be written to: %s", s, e)
                 self._close(s)
                 return
             self.queued -= n

@@ -32,6 +32,7 @@ from typing import Any, Callable
 from game.rules.views import player_view
 
 from . import watch_wire as W
+from .event_log import EventLog
 from .framing import encode
 from .history import history_lines, recent_history
 from .client_messages import validate_nickname
@@ -107,8 +108,10 @@ class Watchers:
         behind is closed there, never inside a room's broadcast).
     """
 
-    def __init__(self, options: Any, by_nick: dict[str, Any], tables: Any, call_at: Callable[..., None]) -> None:
+    def __init__(self, options: Any, by_nick: dict[str, Any], tables: Any, call_at: Callable[..., None],
+                 events: EventLog | None = None) -> None:
         self.options = options
+        self.events = events if events is not None else EventLog(log)   # the server's: summed lines
         self.by_nick = by_nick
         self.tables = tables
         self._call_at = call_at
@@ -174,7 +177,7 @@ class Watchers:
             s.send(W.err_watch(W.PLAYING, PLAYING_WORDS))
             return
         if not self._may_ask(s.ip, now):
-            log.info("%r: watch refused: too many watch requests", s)
+            self.events.event("watches refused", s.ip, "%r: watch refused: too many watch requests", s)
             s.send(W.err_watch(W.TOO_FAST, TOO_FAST_WORDS))
             return
         name = validate_nickname(msg.nickname)
@@ -194,7 +197,7 @@ class Watchers:
             s.send(W.err_watch(W.FULL, FULL_WORDS.format(stage.name, o.max_watchers_per_table)))
             return
         if o.max_watchers and self.count - (s.watching is not None) >= o.max_watchers:
-            log.info("%r: watch refused: %d watchers on the server", s, self.count)
+            self.events.event("watches refused", s.ip, "%r: watch refused: %d watchers on the server", s, self.count)
             s.send(W.err_watch(W.BUSY, BUSY_WORDS.format(o.max_watchers)))
             return
         if s.watching is not None:
@@ -366,7 +369,7 @@ class Watchers:
         self.count += 1
         self._changed.add(stage)
         room = stage.room
-        log.info("%r watches %r as %s", s, stage.name, name)
+        self.events.event("watches begun", s.ip, "%r watches %r as %s", s, stage.name, name)
         if room is None:
             s.send(stage.seated())
             return
@@ -413,7 +416,8 @@ class Watchers:
             else:
                 s.push(data)
         for s in behind:
-            log.info("%r is behind watching %r (%d bytes queued): dropping it", s, stage.name, s.backlog)
+            self.events.event("watchers dropped behind", s.ip, "%r is behind watching %r (%d bytes queued): dropping it",
+                              s, stage.name, s.backlog)
             self._detach(s)
             self._call_at(time.monotonic(), s.abort)
 

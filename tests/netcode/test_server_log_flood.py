@@ -11,6 +11,8 @@ import time
 import pytest
 
 from game.netcode import event_log
+from game.netcode import watch_wire as W
+from game.netcode.framing import encode
 from game.netcode.event_log import EventLog
 
 from conftest import Peer, start_game, wait_until
@@ -144,3 +146,44 @@ class TestLogFlood:
         assert all("127.0.0.2: " in m for m in lines if m.startswith("tables refused: "))
         assert len(lines) < 100, len(lines)
         assert p99(during) < bound(before), (p99(before), p99(during))
+
+    @pytest.mark.timeout(30)
+    def test_silent_connections_and_refused_watches_are_a_few_lines_at_info(self, make_server, caplog):
+        """Issue 28, finding 11: 60 connections from one address that never say a word (closed by
+        their clocks) and 300 watch requests past the watch rate from another: each kind's first
+        few lines as they come, the rest summed per address (it was a line each: 360)."""
+        caplog.set_level(logging.INFO, logger="mor")
+        srv = make_server(heartbeat=0.2, join_time=2.0, line_rate=0, max_per_address=0)
+        srv.events.interval = 1.0                           # summed up every second (10 s by default)
+        silent = [Peer(srv.address, source="127.0.0.2") for _ in range(60)]
+        watcher = Peer(srv.address, source="127.0.0.3")
+        try:
+            watcher.sock.sendall(b"".join(encode(W.ReqWatch(f"w{i}", code="AAAA-0000").to_dict()) for i in range(300)))
+            answered = [0]
+
+            def counted(m: dict) -> bool:
+                answered[0] += m["type"] == W.ERR_WATCH
+                return answered[0] == 300
+            watcher.until(counted, timeout=10)
+
+            def lines() -> list[str]:
+                return [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+
+            def summed(kind: str) -> int:
+                return sum(int(m.split(": ", 1)[1].split(" more", 1)[0].replace(",", ""))
+                           for m in lines() if m.startswith(kind + ": "))
+
+            wait_until(lambda: not srv.sessions - {s for s in srv.sessions if s.ip == "127.0.0.3"})
+            wait_until(lambda: summed("connections that sent no ReqJoin in time closed")
+                       + summed("silent connections closed")
+                       + len([m for m in lines() if m.endswith(": closing")]) >= 60, timeout=5)
+            closed = [m for m in lines() if m.endswith(": closing")]
+            refused = [m for m in lines() if "watch refused" in m]
+            assert 1 <= len(closed) <= 2 * event_log.MOST, closed           # was 60
+            assert 1 <= len(refused) <= event_log.MOST, refused             # was about 300
+            wait_until(lambda: summed("watches refused") + len(refused) >= 290, timeout=5)
+            assert all("127.0.0.3: " in m for m in lines() if m.startswith("watches refused: "))
+            assert len(lines()) < 40, lines()
+        finally:
+            for p in silent + [watcher]:
+                p.close()
