@@ -18,6 +18,22 @@ what the honest player got:
 * ``bot_tables``: ``--bot-tables`` connections each ask a 4-player game with three hard bots;
   how many games start.
 
+The attacks of issue 28 fixed since, each a few seconds long, with a player (127.0.0.1) doing
+heartbeat round trips throughout (``honest_p99_ms``) and then starting a solo game
+(``new_game_s``):
+
+* ``sit_leave``: two connections (127.0.0.2) sit at a host's public table and leave, in a loop;
+  also the messages the host received.
+* ``squatters``: four connections of one address (127.0.0.2) join the Quick game's waiting list
+  and say nothing more; the player's new game is what the head rules give it.
+* ``names``: connections (127.0.0.2-9) join with names folded onto "hon" (Cyrillic, case) or
+  "Server", and one chats lines of a letter and 199 combining marks; refused ones counted.
+* ``bot_tables_left``: five addresses (127.0.0.2-6) open games with a bot and leave them at once;
+  whether the player's own bot game then starts (``bot_game_s``).
+* ``tls_flood``: 40 addresses (127.0.0.2-41) open TLS handshakes as fast as two processes can;
+  the server's resident size idle, at the end of the flood and ``--quiet-seconds`` (12) after
+  (the memory is given back once the door has been quiet 10 s).
+
 Prints a line per attack, then as its LAST line one JSON object with a key per attack and the
 load average. ``--server PATH`` runs another tree's ``server.py`` (to measure a "before").
 
@@ -268,10 +284,216 @@ def bot_tables(server: Server, n: int) -> dict:
     return {"asked": n, "started": started, "bot_seats": 3 * started}
 
 
+# ------------------------------------------------------------------ issue 28: the honest player
+def solo_game(port: int, nick: str) -> float | None:
+    """Seconds from a connection to its solo game's ``UpdateGame`` (None: not within 10 s)."""
+    t0 = time.monotonic()
+    c = Client(port)
+    try:
+        c.send({"type": "ReqJoin", "nickname": nick, "token": ""})
+        c.until({"UpdateBookedSeats"})
+        c.send({"type": "ReqNewGame", "playersCount": 1})
+        m = c.until({"UpdateGame"}, timeout=10)
+        return round(time.monotonic() - t0, 3) if m and m["type"] == "UpdateGame" else None
+    finally:
+        c.close()
+
+
+def beside(server: Server, seconds: float, attack, *args) -> dict:
+    """Run ``attack(server, stop, *args)`` (returns a dict) in a thread for ``seconds`` while a
+    player in a solo game does heartbeat round trips; then a newcomer starts a solo game."""
+    stop = threading.Event()
+    result: dict = {}
+    t = threading.Thread(target=lambda: result.update(attack(server, stop, *args) or {}), daemon=True)
+    player = Client(server.port)
+    player.send({"type": "ReqJoin", "nickname": "honest", "token": ""})
+    player.until({"UpdateBookedSeats"})
+    player.send({"type": "ReqNewGame", "playersCount": 1})   # in a game of its own: not the list's head
+    player.until({"UpdateGame"})
+    t.start()
+    time.sleep(0.3)
+    waits = []
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < seconds:
+        s = time.monotonic()
+        player.send({"type": "ReqHeartbeat"})
+        waits.append(5.0 if player.until({"ResHeartbeat"}, timeout=5) is None else time.monotonic() - s)
+        time.sleep(0.005)
+    new_game = solo_game(server.port, "newcomer")
+    stop.set()
+    t.join(15)
+    player.close()
+    waits.sort()
+    return {"honest_p99_ms": round(1000 * waits[int(0.99 * (len(waits) - 1))], 1), "round_trips": len(waits),
+            "new_game_s": new_game, **result}
+
+
+def _sit_leave(server: Server, stop: threading.Event) -> dict:
+    host = Client(server.port)
+    host.send({"type": "ReqJoin", "nickname": "host", "token": "",
+               "table": {"create": "Open", "playersCount": 4}})
+    host.until({"UpdateBookedSeats"})
+    host.sock.setblocking(False)
+    told = [0]
+    sits = [0]
+
+    def drain() -> None:
+        try:
+            while data := host.sock.recv(1 << 20):
+                told[0] += data.count(b"\n")
+        except OSError:
+            pass
+
+    def loop(k: int) -> None:
+        i = 0
+        while not stop.is_set():
+            i += 1
+            try:
+                c = Client(server.port, source="127.0.0.2")
+                c.send({"type": "ReqJoin", "nickname": f"s{k}x{i}", "token": "", "table": {"name": "Open"}})
+                c.until({"UpdateBookedSeats", "ErrTable"}, timeout=2)
+                c.close()
+                sits[0] += 1
+            except OSError:
+                time.sleep(0.01)
+            drain()
+    loops = [threading.Thread(target=loop, args=(k,), daemon=True) for k in range(2)]
+    for t in loops:
+        t.start()
+    for t in loops:
+        t.join()
+    drain()
+    host.close()
+    return {"sits": sits[0], "host_messages": told[0]}
+
+
+def _squatters(server: Server, stop: threading.Event) -> dict:
+    row = [Client(server.port, source="127.0.0.2") for _ in range(4)]
+    for i, c in enumerate(row):
+        c.send({"type": "ReqJoin", "nickname": f"squat{i}", "token": ""})
+    stop.wait()
+    for c in row:
+        c.close()
+    return {"squatters": len(row)}
+
+
+def _names(server: Server, stop: threading.Event) -> dict:
+    refused = joined = 0
+    zalgo = "a" + "\u0301" * 199
+    names = ["hon", "HON", "h\u043en", "Server", "server", "h\u200bon"]
+    i = 0
+    while not stop.is_set():
+        i += 1
+        try:
+            c = Client(server.port, source=f"127.0.0.{2 + i % 8}")
+            c.send({"type": "ReqJoin", "nickname": names[i % len(names)], "token": ""})
+            m = c.until({"UpdateBookedSeats", "ErrNickname"}, timeout=2)
+            if m and m["type"] == "UpdateBookedSeats":
+                joined += 1
+                c.send({"type": "ReqChat", "text": zalgo})
+            else:
+                refused += 1
+            c.close()
+        except OSError:
+            time.sleep(0.01)
+    return {"names_joined": joined, "names_refused": refused}
+
+
+def _bot_tables_left(server: Server, stop: threading.Event) -> dict:
+    opened = 0
+    i = 0
+    while not stop.is_set():
+        i += 1
+        try:
+            c = Client(server.port, source=f"127.0.0.{2 + i % 5}")
+            c.send({"type": "ReqJoin", "nickname": f"b{i}", "token": ""})
+            c.until({"UpdateBookedSeats"}, timeout=2)
+            c.send({"type": "ReqNewGame", "playersCount": 2, "bots": ["hard"]})
+            m = c.until({"UpdateGame", "ErrNewGame"}, timeout=2)
+            opened += bool(m and m["type"] == "UpdateGame")
+            c.close()
+        except OSError:
+            time.sleep(0.01)
+        time.sleep(0.05)
+    t0 = time.monotonic()
+    c = Client(server.port)
+    c.send({"type": "ReqJoin", "nickname": "botplayer", "token": ""})
+    c.until({"UpdateBookedSeats"})
+    c.send({"type": "ReqNewGame", "playersCount": 2, "bots": ["easy"]})
+    m = c.until({"UpdateGame", "ErrNewGame"}, timeout=10)
+    c.close()
+    return {"bot_games_opened_and_left": opened,
+            "bot_game_s": round(time.monotonic() - t0, 3) if m and m["type"] == "UpdateGame" else None}
+
+
+TLS_FLOOD = """
+import socket, ssl, sys, time
+port, seconds, first = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+ctx.check_hostname = False
+ctx.verify_mode = ssl.CERT_NONE
+held, n, end = [], first, time.monotonic() + seconds
+while time.monotonic() < end:
+    n += 1
+    try:
+        raw = socket.socket()
+        raw.bind((f"127.0.0.{2 + n % 40}", 0))
+        raw.connect(("127.0.0.1", port))
+        tls = ctx.wrap_socket(raw, do_handshake_on_connect=False)
+        tls.setblocking(False)
+        try:
+            tls.do_handshake()
+        except ssl.SSLWantReadError:
+            pass
+        held.append(tls)
+        if len(held) > 20:
+            held.pop(0).close()
+    except OSError:
+        time.sleep(0.01)
+print(n - first)
+"""
+
+
+def _tls_flood(server: Server, stop: threading.Event, seconds: float, quiet: float) -> dict:
+    from game.netcode.heap import pid_rss_mb
+    idle = pid_rss_mb(server.proc.pid)
+    floods = [subprocess.Popen([sys.executable, "-c", TLS_FLOOD, str(server.tls_port), str(seconds), str(k * 20)],
+                               stdout=subprocess.PIPE, text=True) for k in range(2)]
+    opened = sum(int(f.communicate(timeout=seconds + 30)[0] or 0) for f in floods)
+    peak = pid_rss_mb(server.proc.pid)
+    stop.wait()
+    time.sleep(quiet)
+    return {"handshakes_opened": opened, "rss_idle_mb": round(idle, 1), "rss_flood_mb": round(peak, 1),
+            "rss_after_mb": round(pid_rss_mb(server.proc.pid), 1), "after_s": quiet}
+
+
+def tls_server(script: Path, extra: list[str]) -> Server:
+    """A server with TLS on a port of its own (a certificate made with ``openssl req``)."""
+    folder = Path(tempfile.mkdtemp(prefix="mor-attack-cert-"))
+    cert, key = folder / "c.pem", folder / "c.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True, timeout=60)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = Server(script, [*extra, "--tls-cert", str(cert), "--tls-key", str(key), "--tls-port", str(port)])
+    server.tls_port = port
+    return server
+
+
+ISSUE_28 = {"sit_leave": _sit_leave, "squatters": _squatters, "names": _names,
+            "bot_tables_left": _bot_tables_left}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--server", default=str(ROOT / "server.py"))
-    ap.add_argument("--only", default="silent_head,joiners,line_flood,connections,bot_tables")
+    ap.add_argument("--only", default="silent_head,joiners,line_flood,connections,bot_tables,"
+                                      "sit_leave,squatters,names,bot_tables_left,tls_flood")
+    ap.add_argument("--attack-seconds", type=float, default=4.0, help="each issue-28 attack's length")
+    ap.add_argument("--quiet-seconds", type=float, default=12.0,
+                    help="after the TLS flood, seconds before the resident size is read again")
     ap.add_argument("--limit", type=float, default=20.0)
     ap.add_argument("--joiners", type=int, default=2000)
     ap.add_argument("--seconds", type=float, default=10.0)
@@ -281,7 +503,8 @@ def main() -> None:
     args = ap.parse_args()
     out = {}
     for name in args.only.split(","):
-        server = Server(Path(args.server).resolve(), args.server_args.split())
+        script = Path(args.server).resolve()
+        server = (tls_server if name == "tls_flood" else Server)(script, args.server_args.split())
         try:
             if name == "silent_head":
                 r = silent_head(server, args.limit)
@@ -293,6 +516,10 @@ def main() -> None:
                 r = connections(server, args.connections)
             elif name == "bot_tables":
                 r = bot_tables(server, args.bot_tables)
+            elif name in ISSUE_28:
+                r = beside(server, args.attack_seconds, ISSUE_28[name])
+            elif name == "tls_flood":
+                r = beside(server, args.attack_seconds, _tls_flood, args.attack_seconds, args.quiet_seconds)
             else:
                 raise SystemExit(f"unknown attack {name!r}")
         finally:
