@@ -30,6 +30,9 @@ heartbeat round trips throughout (``honest_p99_ms``) and then starting a solo ga
   "Server", and one chats lines of a letter and 199 combining marks; refused ones counted.
 * ``bot_tables_left``: five addresses (127.0.0.2-6) open games with a bot and leave them at once;
   whether the player's own bot game then starts (``bot_game_s``).
+* ``ipv6_56``: one home line's IPv6 /56 opens 31 connections from each of 130 /64s (4,030; the
+  loopback has none: accepted sockets are handed to an in-process server's door as if they came
+  from them); how many the server keeps, and how many of 18 newcomers (127.0.0.2-19) are welcomed.
 * ``tls_flood``: 40 addresses (127.0.0.2-41) open TLS handshakes as fast as two processes can;
   the server's resident size idle, at the end of the flood and ``--quiet-seconds`` (12) after
   (the memory is given back once the door has been quiet 10 s).
@@ -318,7 +321,7 @@ def beside(server: Server, seconds: float, attack, *args) -> dict:
         s = time.monotonic()
         player.send({"type": "ReqHeartbeat"})
         waits.append(5.0 if player.until({"ResHeartbeat"}, timeout=5) is None else time.monotonic() - s)
-        time.sleep(0.005)
+        time.sleep(0.025)   # under the line rate (50 a second): the player is not slowed by its own pace
     new_game = solo_game(server.port, "newcomer")
     stop.set()
     t.join(15)
@@ -467,6 +470,54 @@ def _tls_flood(server: Server, stop: threading.Event, seconds: float, quiet: flo
             "rss_after_mb": round(pid_rss_mb(server.proc.pid), 1), "after_s": quiet}
 
 
+class InProcess:
+    """A server in this process with the command line's defaults (``ipv6_56`` hands it sockets)."""
+
+    def __init__(self, extra: list[str]) -> None:
+        sys.path.insert(0, str(ROOT))
+        from game.netcode.cli import build_parser
+        from game.netcode.server import Server as GameServer
+        from game.netcode.server_options import ServerOptions
+        from game.rules import default_config
+        args = build_parser().parse_args(extra)
+        self.tmp = Path(tempfile.mkdtemp(prefix="mor-attack-"))
+        group = next(g for g in build_parser()._action_groups if g.title == "limits")
+        limits = {a.dest: getattr(args, a.dest) for a in group._group_actions}
+        self.server = GameServer(default_config(), ServerOptions(host="127.0.0.1", port=0, data_dir=self.tmp / "data",
+                                                               **limits))
+        self.port = self.server.start()[1]
+
+    def stop(self) -> None:
+        self.server.stop()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def _ipv6_56(server: InProcess, stop: threading.Event) -> dict:
+    srv = server.server
+    lst = socket.create_server(("127.0.0.1", 0))
+    ours = []
+    for sub in range(130):
+        for i in range(31):
+            c = socket.create_connection(lst.getsockname())
+            conn, _ = lst.accept()
+            ours.append(c)
+            srv._call_soon(srv._open_session, conn, (f"2001:db8:aa:{sub:x}::{i + 1}", 40000 + len(ours), 0, 0))
+    time.sleep(1.0)
+    kept = sum(1 for s in list(srv.sessions) if ":" in s.ip)
+    welcomed = 0
+    for k in range(18):
+        c = Client(server.port, source=f"127.0.0.{2 + k}")
+        m = c.recv(5)
+        n = c.recv(0.3)
+        welcomed += bool(m and m["type"] == "ReqWelcome" and not (n and n["type"] == "ErrProtocol"))
+        c.close()
+    stop.wait()
+    for c in ours:
+        c.close()
+    lst.close()
+    return {"ipv6_opened": len(ours), "ipv6_kept": kept, "newcomers_welcomed": f"{welcomed} of 18"}
+
+
 def tls_server(script: Path, extra: list[str]) -> Server:
     """A server with TLS on a port of its own (a certificate made with ``openssl req``)."""
     folder = Path(tempfile.mkdtemp(prefix="mor-attack-cert-"))
@@ -490,7 +541,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--server", default=str(ROOT / "server.py"))
     ap.add_argument("--only", default="silent_head,joiners,line_flood,connections,bot_tables,"
-                                      "sit_leave,squatters,names,bot_tables_left,tls_flood")
+                                      "sit_leave,squatters,names,bot_tables_left,ipv6_56,tls_flood")
     ap.add_argument("--attack-seconds", type=float, default=4.0, help="each issue-28 attack's length")
     ap.add_argument("--quiet-seconds", type=float, default=12.0,
                     help="after the TLS flood, seconds before the resident size is read again")
@@ -504,7 +555,10 @@ def main() -> None:
     out = {}
     for name in args.only.split(","):
         script = Path(args.server).resolve()
-        server = (tls_server if name == "tls_flood" else Server)(script, args.server_args.split())
+        if name == "ipv6_56":
+            server = InProcess(args.server_args.split())
+        else:
+            server = (tls_server if name == "tls_flood" else Server)(script, args.server_args.split())
         try:
             if name == "silent_head":
                 r = silent_head(server, args.limit)
@@ -518,6 +572,8 @@ def main() -> None:
                 r = bot_tables(server, args.bot_tables)
             elif name in ISSUE_28:
                 r = beside(server, args.attack_seconds, ISSUE_28[name])
+            elif name == "ipv6_56":
+                r = beside(server, args.attack_seconds, _ipv6_56)
             elif name == "tls_flood":
                 r = beside(server, args.attack_seconds, _tls_flood, args.attack_seconds, args.quiet_seconds)
             else:
