@@ -429,39 +429,11 @@ def _bot_tables_left(server: Server, stop: threading.Event) -> dict:
             "bot_game_s": round(time.monotonic() - t0, 3) if m and m["type"] == "UpdateGame" else None}
 
 
-TLS_FLOOD = """
-import socket, ssl, sys, time
-port, seconds, first = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
-ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-ctx.check_hostname = False
-ctx.verify_mode = ssl.CERT_NONE
-held, n, end = [], first, time.monotonic() + seconds
-while time.monotonic() < end:
-    n += 1
-    try:
-        raw = socket.socket()
-        raw.bind((f"127.0.0.{2 + n % 40}", 0))
-        raw.connect(("127.0.0.1", port))
-        tls = ctx.wrap_socket(raw, do_handshake_on_connect=False)
-        tls.setblocking(False)
-        try:
-            tls.do_handshake()
-        except ssl.SSLWantReadError:
-            pass
-        held.append(tls)
-        if len(held) > 20:
-            held.pop(0).close()
-    except OSError:
-        time.sleep(0.01)
-print(n - first)
-"""
-
-
 def _tls_flood(server: Server, stop: threading.Event, seconds: float, quiet: float) -> dict:
     from game.netcode.heap import pid_rss_mb
     idle = pid_rss_mb(server.proc.pid)
-    floods = [subprocess.Popen([sys.executable, "-c", TLS_FLOOD, str(server.tls_port), str(seconds), str(k * 20)],
-                               stdout=subprocess.PIPE, text=True) for k in range(2)]
+    flood = [sys.executable, str(ROOT / "tools" / "tls_flood.py"), str(server.tls_port), str(seconds)]
+    floods = [subprocess.Popen([*flood, str(k * 20)], stdout=subprocess.PIPE, text=True) for k in range(2)]
     opened = sum(int(f.communicate(timeout=seconds + 30)[0] or 0) for f in floods)
     peak = pid_rss_mb(server.proc.pid)
     stop.wait()

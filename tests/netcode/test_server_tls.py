@@ -336,32 +336,7 @@ def test_one_address_opening_handshakes_as_fast_as_it_can_costs_the_others_nothi
     assert said and "127.0.0.2: " in said[0] and "127.0.0.1" not in said[0]
 
 
-FLOOD = """
-import socket, ssl, sys, time
-port, seconds = int(sys.argv[1]), float(sys.argv[2])
-ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-ctx.check_hostname = False
-ctx.verify_mode = ssl.CERT_NONE
-held, n, end = [], 0, time.monotonic() + seconds
-while time.monotonic() < end:
-    n += 1
-    try:
-        raw = socket.socket()
-        raw.bind((f"127.0.0.{2 + n % 40}", 0))
-        raw.connect(("127.0.0.1", port))
-        tls = ctx.wrap_socket(raw, do_handshake_on_connect=False)
-        tls.setblocking(False)
-        try:
-            tls.do_handshake()    # its ClientHello goes out; the rest is the server's work
-        except ssl.SSLWantReadError:
-            pass
-        held.append(tls)
-        if len(held) > 20:
-            held.pop(0).close()
-    except OSError:
-        time.sleep(0.01)
-print(n)
-"""
+FLOOD = Path(__file__).resolve().parents[2] / "tools" / "tls_flood.py"
 """40 addresses (127.0.0.2-41) open TLS connections as fast as one process can, each sending its
 ClientHello, held a while, then closed (a process of its own: the server's loop is measured, not
 the test's interpreter)."""
@@ -394,7 +369,7 @@ def test_handshakes_from_many_addresses_are_capped_in_all_and_memory_is_given_ba
     room = srv.room_of("Ada")
     rng = random.Random(28)
     before = round_trips(room, [ada, bea], rng, 20)
-    flood = subprocess.Popen([sys.executable, "-c", FLOOD, str(srv.tls_address[1]), "3"],
+    flood = subprocess.Popen([sys.executable, str(FLOOD), str(srv.tls_address[1]), "3"],
                              stdout=subprocess.PIPE, text=True)
     try:
         wait_until(lambda: srv.tls_handshakes >= 20)
