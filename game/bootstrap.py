@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-REQUIRED = ("pygame", "pygame_gui", "orjson", "platformdirs", "zeroconf", "prompt_toolkit", "openskill")
+REQUIRED = ("pygame", "pygame_gui", "orjson", "platformdirs", "zeroconf", "prompt_toolkit", "openskill",
+            "miniupnpc", "cryptography", "confusable_homoglyphs")
 """Top-level modules the game needs (pyproject's dependencies, by import name)."""
 
 STAMP = ".bootstrap-ok"

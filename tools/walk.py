@@ -173,11 +173,23 @@ def save_failed_walks() -> None:
 
 
 def free_port() -> int:
-    """A port of 127.0.0.1 free a moment ago (for a game a test hosts)."""
+    """An odd port of 127.0.0.1 free a moment ago, with the next one free too (for a game a test
+    hosts, whose TLS port is the next one). Odd, as Linux gives to ``bind`` (``connect`` takes even
+    ones): a test's game port is then never the TLS port of a game another test hosts at the same
+    time (hosting tests run side by side failed with "Port … is already in use")."""
     import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    for _ in range(200):
+        with socket.socket() as s, socket.socket() as t:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+            if port % 2 == 0 or port >= 65535:
+                continue
+            try:
+                t.bind(("127.0.0.1", port + 1))
+            except OSError:
+                continue
+            return port
+    raise OSError("no two free ports in a row")
 
 
 def close(app: App) -> None:

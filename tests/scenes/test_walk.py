@@ -8,25 +8,18 @@ again), at 1024x640 and 1920x1080.
 """
 from __future__ import annotations
 
-import socket
 import time
 
 import pygame
 import pytest
 
-from walk import ServerProcess, Walk, board_check, close, play_market_turn, region, start
+from walk import ServerProcess, Walk, board_check, close, free_port, play_market_turn, region, start
 
 from game.scenes.app import App
 
 SIZES = [(1024, 640), (1920, 1080)]
 ALL = {"cards": True, "arrows": True, "track": True, "board": True, "actions": True}
 
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 
@@ -124,7 +117,7 @@ def test_a_hosted_game_joined_over_loopback_shows_whole_boards_on_their_first_fr
     frames = tmp_path / "frames"
     host = start(size, frames, "host")
     guest = start(size, frames, "guest")
-    port = _free_port()
+    port = free_port()
     host.app.settings.server_port = port
     try:
         host.press("Host a LAN game")

@@ -4,13 +4,12 @@ hosting the game (on purpose, not a lost connection) and whom it waits for, by n
 """
 from __future__ import annotations
 
-import socket
 import time
 
 import pygame
 import pytest
 
-from walk import Walk, close as _close
+from walk import Walk, close as _close, free_port
 
 from game.scenes.app import App
 from game.scenes.title import TitleScene
@@ -24,12 +23,6 @@ def _start(size, nickname: str) -> Walk:
     app.stack.push(TitleScene(app))
     walk.frames(2)
     return walk
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _keep_two_leaders(walk: Walk) -> None:
@@ -66,7 +59,7 @@ def test_the_lost_connection_card_names_the_host_who_stopped_hosting(monkeypatch
     monkeypatch.setattr(overlay, "blit_lines", spy)
     size = (1024, 640)
     host, guest = _start(size, "Ada"), _start(size, "Bea")
-    port = _free_port()
+    port = free_port()
     host.app.settings.server_port = port
     try:
         host.press("Host a LAN game")

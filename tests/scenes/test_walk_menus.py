@@ -6,12 +6,11 @@ skipped by an Enter carried over from the board; questions dim and hold the scre
 """
 from __future__ import annotations
 
-import socket
 
 import pygame
 import pytest
 
-from walk import Walk, close as _close
+from walk import Walk, close as _close, free_port
 
 from game.scenes.app import WINDOW_SIZES, App
 from game.scenes.backdrop import BACKDROP
@@ -19,12 +18,6 @@ from game.scenes.title import TitleScene
 
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.seed(1)]   # (seed: the deal of every game started here)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _start(size=(1024, 640), name="walk") -> Walk:
@@ -71,7 +64,7 @@ def _you_line_stands_free(walk: Walk, label: str) -> None:
 
 def test_the_waiting_room_overlaps_nothing_at_any_offered_window_size():
     walk = _start()
-    walk.app.settings.server_port = _free_port()
+    walk.app.settings.server_port = free_port()
     try:
         walk.press("Host a LAN game")
         walk.until_scene("LobbyScene")
@@ -269,7 +262,7 @@ def test_two_fresh_installs_at_one_table_one_click_joins_the_second_under_anothe
     refused by name, and the join page offers to join as another name ("Alice 2" for "Alice",
     "Player 695" for "Player 694"), which seats them."""
     host, guest = _start(name="host"), _start(name="guest")
-    port = _free_port()
+    port = free_port()
     host.app.settings.server_port = port
     host.app.settings.nickname = guest.app.settings.nickname = "Alice"
     try:
