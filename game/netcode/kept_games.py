@@ -31,6 +31,7 @@ class KeptGames:
         self._call_at = call_at
         self.games: dict[int, Any] = {}
         self.seats = NickBook()            # nickname -> the kept game where it has a seat
+        self._waking: set[int] = set()     # the games being replayed now
 
     def __len__(self) -> int:
         return len(self.games)
@@ -54,13 +55,18 @@ class KeptGames:
 
     def wake(self, k: Any) -> Any:
         """Replay kept game ``k`` now: its room, or None."""
-        if self.games.pop(k.game_id, None) is None:
+        if self.games.get(k.game_id) is not k or k.game_id in self._waking:
             return None
-        names = k.header.get("nicknames") if isinstance(k.header, dict) else None
-        for nick in names if isinstance(names, list) else ():
-            if self.seats.get(nick) is k:
-                del self.seats[nick]
-        return self.bring_back(k)
+        self._waking.add(k.game_id)
+        try:
+            return self.bring_back(k)
+        finally:   # (forgotten once its room is there: who reads ``len`` meanwhile sees it kept)
+            self._waking.discard(k.game_id)
+            del self.games[k.game_id]
+            names = k.header.get("nicknames") if isinstance(k.header, dict) else None
+            for nick in names if isinstance(names, list) else ():
+                if self.seats.get(nick) is k:
+                    del self.seats[nick]
 
     def _some(self) -> None:
         began = time.perf_counter()

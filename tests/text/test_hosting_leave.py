@@ -28,7 +28,11 @@ def _menu_entry(said, words: str) -> str:
 def _hosting_a_game_with_bea(ada, said, tmp_path) -> GameSession:
     """Ada hosts, Bea joins, a game of two begins: Bea's session."""
     ada.line(_menu_entry(said, "Host a game on this network"))
-    until(lambda: said.has("You choose how many play"), ada.tick)
+    n = len(said)
+    while not until(lambda: said.has("You choose how many play", n) or said.has("is already in use", n),
+                    ada.tick) or not said.has("You choose how many play", n):
+        n = len(said)                  # a program took the port meanwhile: another, as a player answers
+        ada.line(str(free_port()))
     bea = GameSession(RemoteMatch("127.0.0.1", ada.server.address[1], "Bea", token_file=tmp_path / "bea.json",
                                   retry_delays=()), default_config(), "Bea")
     pump_until(bea, lambda: bea.lobby.booked == 2)

@@ -16,10 +16,15 @@ from game.client import port_words as W
 pytestmark = pytest.mark.timeout(60)
 
 
-def _host(p: PtyProgram) -> None:
+def _host(p: PtyProgram, port: int) -> int:
+    """Host from the menu on ``port`` (another free one if a program took it meanwhile, as a
+    player answers the question): the port hosted on."""
     line = p.expect("Host a game on this network")
     p.send(line.split(".")[0].strip())
-    p.expect("Your table is open on this network")
+    while "already in use" in p.expect("Your table is open on this network", "is already in use"):
+        port = free_port()
+        p.send(str(port))
+    return port
 
 
 def _settings(dirs, port: int) -> None:
@@ -34,7 +39,7 @@ def test_a_hosting_game_killed_and_hosted_again_leaves_one_mapping(dirs):
         first = free_port()
         _settings(dirs, first)
         with PtyProgram(["--plain"], seed=1, env=env) as p:
-            _host(p)
+            first = _host(p, first)
             p.expect(W.OPEN.format(where=f"{OUTSIDE}:{first}", via="UPnP"))
             router.wait_for(lambda: len(router.mappings()) == 2, "the game's port and its TLS port forwarded")
             left = {m.inside for m in router.mappings()}
@@ -44,7 +49,7 @@ def test_a_hosting_game_killed_and_hosted_again_leaves_one_mapping(dirs):
         second = free_port()
         _settings(dirs, second)                       # hosted again, on another port
         with PtyProgram(["--plain"], seed=1, env=env) as p:
-            _host(p)
+            second = _host(p, second)
             assert "Your table is encrypted (TLS)" in p.expect("Your table is encrypted (TLS)", "Waiting room")
             p.expect(W.OPEN.format(where=f"{OUTSIDE}:{second}", via="UPnP"))
             now = {m.inside for m in router.mappings()}
@@ -58,7 +63,7 @@ def test_a_router_that_refuses_is_said_with_what_to_do(dirs):
         port = free_port()
         _settings(dirs, port)
         with PtyProgram(["--plain"], seed=1, env={"MOR_ROUTER": router.env()}) as p:
-            _host(p)
+            port = _host(p, port)
             line = p.expect("Your router refused to open port")
             assert "(Not Authorized/Refused)" in line and f"forward TCP port {port}" in line, line
             p.leave_and_quit()
