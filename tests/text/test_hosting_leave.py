@@ -18,7 +18,7 @@ from game.client.session import GameSession
 from game.match import RemoteMatch
 from game.settings import Settings
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = pytest.mark.timeout(120)
 
 
 def _menu_entry(said, words: str) -> str:
@@ -30,7 +30,8 @@ def _hosting_a_game_with_bea(ada, said, tmp_path) -> GameSession:
     ada.line(_menu_entry(said, "Host a game on this network"))
     n = len(said)
     while not until(lambda: said.has("You choose how many play", n) or said.has("is already in use", n),
-                    ada.tick) or not said.has("You choose how many play", n):
+                    ada.tick, timeout=45, what=f"the table hosted; said: {said[-6:]}") \
+            or not said.has("You choose how many play", n):
         n = len(said)                  # a program took the port meanwhile: another, as a player answers
         ada.line(str(free_port()))
     bea = GameSession(RemoteMatch("127.0.0.1", ada.server.address[1], "Bea", token_file=tmp_path / "bea.json",
