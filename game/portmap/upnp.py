@@ -1,7 +1,8 @@
 """The router's UPnP IGD (Internet Gateway Device), through ``miniupnpc``, the reference client
 of that protocol: found by SSDP or at a root description URL, then asked over SOAP for its
 outside address and a port mapping. Each call blocks (``miniupnpc`` lets other threads run
-meanwhile): :mod:`.mapper` calls them from its own thread.
+meanwhile): :mod:`.mapper` calls them from its own thread. What ``miniupnpc`` prints meanwhile goes
+to the log, never to the player's terminal (:mod:`.quiet`).
 
 ``miniupnpc`` raises a plain ``Exception`` with the UPnP error's words; :class:`UpnpError` sorts
 them: a UPnP error code is the router's refusal (``"Action not authorized"``), ``miniupnpc``'s own
@@ -14,6 +15,7 @@ import time
 from typing import Any, Callable
 
 from .outcome import State
+from .quiet import quiet_stderr
 from .where import Router
 
 __all__ = ["Igd", "UpnpError"]
@@ -47,12 +49,13 @@ class Igd:
         """Whether an IGD answered (discovered by SSDP, or at the description URL given)."""
         url = self.router.upnp
         try:
-            if url == "ssdp":
-                if not self.u.discover():
-                    return False
-                self.u.selectigd()
-            else:
-                self.u.selectigd(url)
+            with quiet_stderr():        # (miniupnpc's own lines, "connect: Connection refused", to the log)
+                if url == "ssdp":
+                    if not self.u.discover():
+                        return False
+                    self.u.selectigd()
+                else:
+                    self.u.selectigd(url)
         except Exception:           # (miniupnpc: "No UPnP device discovered", "Success" for none)
             return False
         return True
@@ -65,7 +68,8 @@ class Igd:
     def _call(self, what: Callable[..., Any], *args: Any) -> Any:
         start = time.monotonic()
         try:
-            return what(*args)
+            with quiet_stderr():
+                return what(*args)
         except Exception as e:      # (miniupnpc raises Exception itself, with the error's words)
             text = str(e) or type(e).__name__
             if text.startswith("Miniupnpc") or isinstance(e, (SystemError, ValueError)):

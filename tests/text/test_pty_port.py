@@ -68,3 +68,18 @@ def test_a_router_that_refuses_is_said_with_what_to_do(dirs):
             assert "(Not Authorized/Refused)" in line and f"forward TCP port {port}" in line, line
             p.leave_and_quit()
         assert router.mappings() == []
+
+
+def test_a_host_without_a_router_prints_nothing_of_miniupnpc(dirs):
+    """miniupnpc's C code prints ``connect: Connection refused`` to standard error when nobody
+    answers: the player's terminal never shows it (the game's log does, at debug level)."""
+    nobody = free_port()                              # (nothing listens there: every connection refused)
+    port = free_port()
+    _settings(dirs, port)
+    env = {"MOR_ROUTER": f"upnp=http://127.0.0.1:{nobody}/rootDesc.xml,natpmp=127.0.0.1:{nobody},timeout=0.3"}
+    with PtyProgram(["--plain"], seed=1, env=env) as p:
+        port = _host(p, port)
+        p.expect("No router answered when asked to open port")
+        p.leave_and_quit()
+    said = [line for line in p.lines if "connect:" in line or "Connection refused" in line or "miniupnpc" in line]
+    assert said == [], said
