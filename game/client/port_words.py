@@ -9,9 +9,9 @@ from game.portmap import State, Status
 
 from .address import hostport
 
-__all__ = ["ASKING", "GARBAGE", "HOST_TLS", "NO_ROUTER", "OFF", "OPEN", "PRIVATE", "REFUSED", "SETTING", "SETTING_NOTE",
-           "SHORT_GARBAGE", "SHORT_NO_ROUTER", "SHORT_OFF", "SHORT_OPEN", "SHORT_PRIVATE", "SHORT_REFUSED",
-           "SHORT_TIMED_OUT", "TIMED_OUT", "port_words"]
+__all__ = ["ASKING", "GARBAGE", "HOST_TLS", "NO_ROUTER", "OFF", "OPEN", "PRIVATE", "REFUSED", "REMOVED", "REMOVING",
+           "SETTING", "SETTING_NOTE", "SHORT_GARBAGE", "SHORT_NO_ROUTER", "SHORT_OFF", "SHORT_OPEN", "SHORT_PRIVATE",
+           "SHORT_REFUSED", "SHORT_REMOVED", "SHORT_TIMED_OUT", "TIMED_OUT", "port_words"]
 
 ASKING = N_("Asking your router to open port {port} to the internet\u2026")
 OPEN = N_("Friends on the internet can join at {where} (your router forwards it here, by {via}).")
@@ -33,6 +33,12 @@ PRIVATE = N_("Your router\u2019s own outside address ({outside}) is private: you
              "internet, ask your provider for a public address, or let a friend whose router has one host.")
 OFF = N_("Opening the port by itself is off (Settings). Friends on this network can join; for the internet, "
          "forward TCP port {port} to this computer ({lan}) in your router\u2019s settings.")
+REMOVING = N_("Opening the port by itself was turned off (Settings): asking your router to stop forwarding port "
+              "{port}\u2026")
+REMOVED = N_("Opening the port by itself was turned off (Settings): your router no longer forwards port {port}, so "
+             "only this network can join. For the internet, turn it on again, or forward TCP port {port} to this "
+             "computer ({lan}) in your router\u2019s settings.")
+"""Said when the switch was turned off while hosting, the mapping being removed, then removed."""
 
 HOST_TLS = N_("Your table is encrypted (TLS). Its certificate, which your guests are shown when they join: "
              "{fingerprint}")
@@ -51,6 +57,8 @@ SHORT_GARBAGE = N_("Your router\u2019s answer could not be read: forward TCP por
 SHORT_PRIVATE = N_("Only this network can join: your router\u2019s outside address ({outside}) is private, "
                    "your provider\u2019s.")
 SHORT_OFF = N_("Opening the port is off (Settings): for the internet, forward TCP port {port} to {lan} by hand.")
+SHORT_REMOVED = N_("Opening the port was turned off (Settings): your router no longer forwards it; only this network "
+                   "can join.")
 
 
 def port_words(status: Status | None, lan: list[str], port: int, asked: bool = True, short: bool = False) -> str | None:
@@ -58,9 +66,15 @@ def port_words(status: Status | None, lan: list[str], port: int, asked: bool = T
     as in the tests, or the mapping closed). ``lan``: this computer's LAN addresses; ``asked``:
     the Settings switch was on; ``short``: in one line (the window's waiting room)."""
     here = lan[0] if lan else _("this computer")
+    s = status.state if status is not None else None
+    if not asked:         # the switch off (turned off while hosting: what stood is removed)
+        if s in (State.ASKING, State.OPEN):
+            return _(REMOVING).format(port=port)
+        if s is State.CLOSED:
+            return _(SHORT_REMOVED if short else REMOVED).format(port=port, lan=here)
+        return _(SHORT_OFF if short else OFF).format(port=port, lan=here)
     if status is None:
-        return None if asked else _(SHORT_OFF if short else OFF).format(port=port, lan=here)
-    s = status.state
+        return None
     if s is State.ASKING:
         return _(ASKING).format(port=port)
     if s is State.OPEN:

@@ -36,17 +36,20 @@ class PortMapper:
     """The mapping of this computer's ``port`` (TCP; and of the ports ``also``, as a hosted game's
     TLS port), kept while ``hosting()`` says so and until :meth:`close`. ``folder``: where this
     install keeps its id and the mapping it made. ``on_change(status)`` is called from the
-    mapper's thread at every change; the status names ``port``'s outside port."""
+    mapper's thread at every change; the status names ``port``'s outside port. ``after``: a mapper
+    of the same ports being closed (the Settings switch turned off, then on): its removal is
+    waited for before anything is asked."""
 
     def __init__(self, port: int, folder: Path, router: Router, *, also: tuple[int, ...] = (),
                  hosting: Callable[[], bool] = lambda: True,
-                 on_change: Callable[[Status], None] | None = None) -> None:
+                 on_change: Callable[[Status], None] | None = None, after: "PortMapper | None" = None) -> None:
         self.port = port
         self.ports = (port, *also)
         self.folder = Path(folder)
         self.router = router
         self.hosting = hosting
         self.on_change = on_change
+        self.after = after
         self._lock = threading.Lock()
         self._status = Status(State.ASKING, port)
         self._stop = threading.Event()
@@ -85,6 +88,11 @@ class PortMapper:
     def alive(self) -> bool:
         return self._thread.is_alive()
 
+    @property
+    def closing(self) -> bool:
+        """Whether :meth:`close` was called (or hosting ended): the mapping is going, or gone."""
+        return self._stop.is_set()
+
     def _at_exit(self) -> None:
         self.close(wait=self.router.timeout + 1.0)
 
@@ -103,11 +111,17 @@ class PortMapper:
     # ------------------------------------------------------------------ the thread
     def _run(self) -> None:
         try:
+            before = self.after
+            self.after = None                # (not kept: a chain of them would be)
+            if before is not None:
+                before._thread.join(before.router.timeout * 4 + 2)
             self._ask()
         except Exception as e:       # a bug must not end the game: said as an answer not understood
             log.warning("port mapping failed", exc_info=True)
             self._set(State.GARBAGE, detail=str(e))
         finally:
+            if self._stop.is_set():          # closed while asking, or after a failure: nothing stands
+                self._set(State.CLOSED)
             atexit.unregister(self._at_exit)
 
     def _ask(self) -> None:

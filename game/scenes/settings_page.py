@@ -242,12 +242,16 @@ class SettingsScene(PaintedScene):
         s.confirm_end_turn = bool(self.draft["confirm_end_turn"])
         s.server_port = int(str(self.draft["server_port"]).strip())
         s.bot_pace = self.draft["bot_pace"]
-        s.open_port = bool(self.draft["open_port"])
+        was_open, s.open_port = s.open_port, bool(self.draft["open_port"])
         s.problem = None
         s.save()
         if s.problem:
             self.status = None
             return False
+        if s.open_port != was_open and self.app.server is not None:   # the mapping removed, or asked for
+            from game.client.flow.hosting import server_folder        # (the host page says which)
+            from game.client.flow.port_opening import follow_switch
+            follow_switch(self.app.server, server_folder(self.app.data_dir), s.open_port)
         if key and key != self.kept_key:
             problem = take_key(key)
             if problem:

@@ -66,3 +66,50 @@ def test_a_server_let_go_is_freed_and_its_mapping_removed(tmp_path, monkeypatch)
         del server
         gc.collect()
         assert gone() is None
+
+
+def test_the_switch_turned_while_hosting_removes_and_asks_again(tmp_path, monkeypatch):
+    """Settings' switch turned off while hosting: the mapping standing is removed and the host
+    page says so; on again: the router is asked again, and the port forwarded."""
+    from game.client.flow.hosting import server_folder
+    from game.client.flow.port_opening import follow_switch
+    with StandInRouter(natpmp=False) as router:
+        monkeypatch.setenv("MOR_ROUTER", router.env())
+        data = tmp_path / "data"
+        server = start_hosting(default_config(), 0, data, "Ada", 0.3, open_port=True)
+        try:
+            port, lan = server.address[1], ["192.168.1.20"]
+            router.wait_for(lambda: port_mapping(server).state is State.OPEN, "the port forwarded", timeout=5)
+            follow_switch(server, server_folder(data), False)
+            assert port_words(port_mapping(server), lan, port, asked=False) in (
+                W.REMOVING.format(port=port), W.REMOVED.format(port=port, lan=lan[0]))
+            router.wait_for(lambda: router.mappings() == [], "the mapping removed", timeout=3)
+            router.wait_for(lambda: port_mapping(server).state is State.CLOSED, "the mapper closed", timeout=3)
+            assert port_words(port_mapping(server), lan, port, asked=False) == W.REMOVED.format(port=port, lan=lan[0])
+            assert port_words(port_mapping(server), lan, port, asked=False, short=True) == W.SHORT_REMOVED
+            assert reachable_at(port_mapping(server), lan, port) == (lan[0], port)
+            follow_switch(server, server_folder(data), True)
+            router.wait_for(lambda: port_mapping(server).state is State.OPEN, "the port forwarded again", timeout=5)
+            assert len(router.mappings()) == 2 and reachable_at(port_mapping(server), lan, port) == (OUTSIDE, port)
+            assert follow_switch(server, server_folder(data), True) is not None and len(router.mappings()) == 2
+        finally:
+            server.stop()
+        router.wait_for(lambda: router.mappings() == [], "the mapping removed with the server", timeout=3)
+
+
+def test_the_switch_turned_on_while_hosting_without_it(tmp_path, monkeypatch):
+    """Hosted with the switch off, then turned on: the router is asked, once, at that moment."""
+    from game.client.flow.hosting import server_folder
+    from game.client.flow.port_opening import follow_switch
+    with StandInRouter(natpmp=False) as router:
+        monkeypatch.setenv("MOR_ROUTER", router.env())
+        data = tmp_path / "data"
+        server = start_hosting(default_config(), 0, data, "Ada", 0.3, open_port=False)
+        try:
+            assert port_mapping(server) is None
+            follow_switch(server, server_folder(data), True)
+            router.wait_for(lambda: port_mapping(server).state is State.OPEN, "the port forwarded", timeout=5)
+            assert {m.inside for m in router.mappings()} == {server.address[1], server.tls_address[1]}
+        finally:
+            server.stop()
+        router.wait_for(lambda: router.mappings() == [], "the mapping removed with the server", timeout=3)

@@ -20,17 +20,18 @@ from ..port_words import port_words
 if TYPE_CHECKING:
     from game.netcode.server import Server
 
-__all__ = ["open_port", "port_mapping", "port_words", "reachable_at"]
+__all__ = ["follow_switch", "open_port", "port_mapping", "port_words", "reachable_at"]
 
 log = logging.getLogger("mor.host")
 
 _mappers: "weakref.WeakKeyDictionary[Server, PortMapper]" = weakref.WeakKeyDictionary()
 
 
-def open_port(server: "Server", folder: Path, on_change: Callable[[Status], None] | None = None) -> PortMapper | None:
+def open_port(server: "Server", folder: Path, on_change: Callable[[Status], None] | None = None,
+              after: PortMapper | None = None) -> PortMapper | None:
     """Ask the router (on a thread of its own) to forward ``server``'s port (and its TLS port)
-    while it runs; None
-    when no router is to be asked (``MOR_ROUTER=off``, or a ``MOR_ROUTER`` that cannot be read)."""
+    while it runs; None when no router is to be asked (``MOR_ROUTER=off``, or a ``MOR_ROUTER``
+    that cannot be read). ``after``: the mapper it replaces, whose removal is waited for first."""
     try:
         router = router_from_env()
     except ValueError as e:
@@ -45,9 +46,28 @@ def open_port(server: "Server", folder: Path, on_change: Callable[[Status], None
         return alive is not None and not alive.stopping
 
     tls = (server.tls_address[1],) if server.tls_address is not None else ()   # (our clients go there by themselves)
-    mapper = PortMapper(server.address[1], folder, router, also=tls, hosting=hosting, on_change=on_change)
+    mapper = PortMapper(server.address[1], folder, router, also=tls, hosting=hosting, on_change=on_change,
+                        after=after)
     _mappers[server] = mapper
     return mapper.start()
+
+
+def follow_switch(server: "Server | None", folder: Path, on: bool,
+                  on_change: Callable[[Status], None] | None = None) -> PortMapper | None:
+    """The Settings switch *Open the port by itself* turned while ``server`` is hosted: off, the
+    mapping standing is removed (the host page then says so: :func:`port_words` with ``asked``
+    False); on, the router is asked for one, unless it is being asked already. The mapper that
+    answers for ``server`` now (None: none, or no server hosted)."""
+    if server is None or server.stopping:
+        return None
+    mapper = _mappers.get(server)
+    if not on:
+        if mapper is not None:
+            mapper.close()
+        return mapper
+    if mapper is not None and mapper.alive and not mapper.closing:
+        return mapper
+    return open_port(server, folder, on_change, after=mapper if mapper is not None and mapper.alive else None)
 
 
 def port_mapping(server: "Server | None") -> Status | None:
