@@ -171,6 +171,24 @@ class ClientProtocol:
 TLS_PORT_FIELD = "tlsPort"
 """``ResWelcome.tlsPort`` (our extension): the port where the server speaks TLS. Sent only to a
 client whose ``ReqWelcome`` carried ``tls: true`` (ours), never to a reference client."""
+TLS_OUTSIDE_FIELD = "tlsOutside"
+"""``ResWelcome.tlsOutside`` (our extension, beside ``tlsPort``): ``{host, port}``, where a hosted
+game's router forwards its TLS port under another number than ``tlsPort``. A client that reached
+the plain port at that ``host`` (through the router) goes to that ``port``."""
+
+
+def _tls_port_in(msg: dict[str, Any], reached: set[str]) -> int | None:
+    """The TLS port a ``ResWelcome`` names for a client that reached the server at one of the
+    addresses ``reached`` (the host typed, the address connected to)."""
+    tls = msg.get(TLS_PORT_FIELD)
+    if not (type(tls) is int and 0 < tls < 65536):
+        return None
+    outside = msg.get(TLS_OUTSIDE_FIELD)
+    if isinstance(outside, dict):
+        host, port = outside.get("host"), outside.get("port")
+        if isinstance(host, str) and type(port) is int and 0 < port < 65536 and host in reached:
+            return port
+    return tls
 
 
 class ServerIdentityChanged(ConnectionError):
@@ -258,14 +276,16 @@ def client_tls_context() -> ssl.SSLContext:
 
 def offered_tls_port(host: str, port: int, timeout: float = 5.0) -> int | None:
     """Ask the server on the plain port ``port`` where it speaks TLS: ``ReqWelcome {tls: true}``,
-    answered by ``ResWelcome {tlsPort}`` (our server serving TLS), or a plain ``ResWelcome`` (a
-    server without TLS, the reference server). Nothing else is sent.
+    answered by ``ResWelcome {tlsPort}`` (our server serving TLS; ``tlsOutside`` where a router
+    forwards it under another number, taken when the server was reached at its address), or a
+    plain ``ResWelcome`` (a server without TLS, the reference server). Nothing else is sent.
 
     :raises OSError: the server cannot be reached, or it did not answer within ``timeout``
         (closed with an ``ErrProtocol`` first, the server's words are its ``server_words``).
     """
     said = None      # why the server turned us away (ErrProtocol before closing: it is full)
     with socket.create_connection((host, port), timeout=timeout) as sock:
+        reached = {host, str(sock.getpeername()[0])}      # (through a router: its outside address)
         sock.sendall(encode({"tls": True, "type": "ReqWelcome"}))
         lines = LineFeeder()
         deadline = time.monotonic() + timeout
@@ -288,8 +308,7 @@ def offered_tls_port(host: str, port: int, timeout: float = 5.0) -> int | None:
                 if msg.get("type") == "ErrProtocol" and isinstance(msg.get("msg"), str):
                     said = msg["msg"]
                 if msg.get("type") == "ResWelcome":
-                    tls = msg.get(TLS_PORT_FIELD)
-                    return tls if type(tls) is int and 0 < tls < 65536 else None
+                    return _tls_port_in(msg, reached)
 
 
 class _TlsStream:

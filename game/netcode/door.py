@@ -60,6 +60,9 @@ class Door:
         self.tls_listener: socket.socket | None = None   # the TLS port's (--tls-cert)
         self.address: tuple[str, int] = (options.host, options.port)
         self.tls_address: tuple[str, int] | None = None
+        # the TLS port as the internet reaches it, where a router forwards it under another number
+        # (a hosted game's port mapping sets it: game/client/flow/port_opening.py): (outside address, port)
+        self.tls_outside: tuple[str, int] | None = None
         self._tls_context: ssl.SSLContext | None = None
         self.tls_fingerprint = ""          # its certificate's, for the log (and the players who ask)
         self.tls_gate = HandshakeGate(options.tls_handshake_rate, options.max_tls_handshakes,

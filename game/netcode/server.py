@@ -411,7 +411,8 @@ class Server(Transport, Announcing):
     def _welcome(self, s: Session, msg: ReqWelcome) -> None:
         # where TLS is spoken, to a client that asks (ours): a reference client never asks
         tls = self.tls_address is not None and msg.tls and not s.tls
-        s.send(res_welcome(self.tls_address[1] if tls and self.tls_address is not None else None))
+        s.send(res_welcome(self.tls_address[1] if tls and self.tls_address is not None else None,
+                           self.tls_outside if tls else None))
 
     def _heartbeat(self, s: Session, msg: ReqHeartbeat) -> None:
         s.send(res_heartbeat())

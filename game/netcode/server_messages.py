@@ -47,12 +47,16 @@ def req_welcome() -> dict[str, Any]:
     return _msg(REQ_WELCOME)
 
 
-def res_welcome(tls_port: int | None = None) -> dict[str, Any]:
+def res_welcome(tls_port: int | None = None, outside: tuple[str, int] | None = None) -> dict[str, Any]:
     """``tls_port`` (our extension, only to a client that asked with ``ReqWelcome {tls: true}``):
-    where the server speaks TLS."""
+    where the server speaks TLS; ``outside`` (a hosted game whose router forwards the TLS port
+    under another number): the router's outside address and that number, for a client that came
+    through the router (``tlsOutside: {host, port}``)."""
     if tls_port is None:
         return _msg(RES_WELCOME)
-    return _msg(RES_WELCOME, tlsPort=tls_port)
+    if outside is None:
+        return _msg(RES_WELCOME, tlsPort=tls_port)
+    return _msg(RES_WELCOME, tlsPort=tls_port, tlsOutside={"host": outside[0], "port": outside[1]})
 
 
 def req_heartbeat() -> dict[str, Any]:

@@ -108,6 +108,11 @@ class PortMapper:
             left -= POLL
         return self._stop.is_set() or not self.hosting()
 
+    def _open(self, outside: str, mapped: list[tuple[int, int]], via: str) -> None:
+        """Said open: at ``outside``, each port at its outside number (``mapped``: (outside, inside) each)."""
+        self._set(State.OPEN, outside=outside, outside_port=mapped[0][0],
+                  outside_ports=tuple(o for o, _i in mapped), via=via)
+
     # ------------------------------------------------------------------ the thread
     def _run(self) -> None:
         try:
@@ -170,12 +175,12 @@ class PortMapper:
                 lease = igd.add(wanted, inside, description, self.router.lease)
                 mapped.append((wanted, inside))
                 kept.write(via="upnp", mapped=mapped, description=description)
-            self._set(State.OPEN, outside=outside, outside_port=mapped[0][0], via="UPnP")
+            self._open(outside, mapped, "UPnP")
             while not self._over(max(1.0, lease / 2) if lease else 3600):
                 try:
                     for wanted, inside in mapped:
                         lease = igd.add(wanted, inside, description, self.router.lease)
-                    self._set(State.OPEN, outside=igd.outside(), outside_port=mapped[0][0], via="UPnP")
+                    self._open(igd.outside(), mapped, "UPnP")
                 except UpnpError as e:
                     self._set(e.state, detail=e.detail, via="UPnP")
         finally:
@@ -235,7 +240,7 @@ class PortMapper:
             self._set(State.GARBAGE, detail=str(e), via="NAT-PMP")
             self._natpmp_remove(gateway, mapped, kept)
             return
-        self._set(State.OPEN, outside=outside, outside_port=mapped[0][0], via="NAT-PMP")
+        self._open(outside, mapped, "NAT-PMP")
         try:
             while not self._over(max(1.0, lifetime / 2)):
                 try:
@@ -244,7 +249,7 @@ class PortMapper:
                             inside, wanted, self.router.lease), wait))
                         mapped[i] = (answer.outside, inside)
                         lifetime = answer.lifetime
-                    self._set(State.OPEN, outside=outside, outside_port=mapped[0][0], via="NAT-PMP")
+                    self._open(outside, mapped, "NAT-PMP")
                 except natpmp.NoAnswer:
                     self._set(State.TIMED_OUT, via="NAT-PMP")
                 except (natpmp.NatPmpError, natpmp.Unreadable) as e:

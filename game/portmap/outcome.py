@@ -25,11 +25,14 @@ class Status:
     """The port mapping as it stands: ``port`` is the game's port on this computer; once
     :attr:`State.OPEN`, ``outside``:``outside_port`` is where friends on the internet join;
     ``via`` names the protocol (``"UPnP"``, ``"NAT-PMP"``); ``detail``, the router's own words for
-    a refusal (``"Action not authorized"``)."""
+    a refusal (``"Action not authorized"``); ``outside_ports``, the outside port of each port
+    mapped, in the order asked (the game's, then its TLS port's: a router may give another number
+    than the one asked)."""
     state: State
     port: int
     outside: str = ""
     outside_port: int = 0
+    outside_ports: tuple[int, ...] = ()
     via: str = ""
     detail: str = ""
 

@@ -113,3 +113,50 @@ def test_the_switch_turned_on_while_hosting_without_it(tmp_path, monkeypatch):
         finally:
             server.stop()
         router.wait_for(lambda: router.mappings() == [], "the mapping removed with the server", timeout=3)
+
+
+def test_a_tls_port_forwarded_under_another_number_is_told_to_those_who_come_through_the_router(tmp_path,
+                                                                                                 monkeypatch):
+    """The router gives the TLS port another outside number than asked (the one asked is another
+    computer's): the server tells it (``ResWelcome.tlsOutside``) to our clients, who take it when
+    they reached the server at the router's outside address; a client on this network keeps the
+    TLS port itself; a reference client hears nothing of it."""
+    import json
+    import socket
+
+    from support.router import Mapping
+
+    from game.client.flow.hosting import server_folder
+    from game.client.flow.port_opening import follow_switch
+    from game.netcode.client import offered_tls_port
+    with StandInRouter(natpmp=False) as router:
+        monkeypatch.setenv("MOR_ROUTER", router.env())
+        data = tmp_path / "data"
+        server = start_hosting(default_config(), 0, data, "Ada", 0.3, open_port=False)
+        try:
+            port, tls = server.address[1], server.tls_address[1]
+            router.table[("TCP", tls)] = Mapping("upnp", "TCP", tls, "192.168.1.30", 443, "Someone else", 0, 0.0)
+            follow_switch(server, server_folder(data), True)
+            router.wait_for(lambda: port_mapping(server).state is State.OPEN, "the port forwarded", timeout=5)
+            given = port_mapping(server).outside_ports[1]
+            assert given != tls and (given, tls) in [(m.outside, m.inside) for m in router.mappings()]
+            assert server.tls_outside == (OUTSIDE, given)
+
+            def welcome(asked: bytes) -> dict:
+                with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+                    f = s.makefile("rwb")
+                    f.readline()                                     # (its ReqWelcome)
+                    f.write(asked + b"\n")
+                    f.flush()
+                    return json.loads(f.readline())
+            assert welcome(b'{"type": "ReqWelcome", "tls": true}') == {
+                "type": "ResWelcome", "tlsPort": tls, "tlsOutside": {"host": OUTSIDE, "port": given}}
+            assert welcome(b'{"type": "ReqWelcome"}') == {"type": "ResWelcome"}     # a reference client's
+            assert offered_tls_port("127.0.0.1", port) == tls                       # reached on this network
+            server.tls_outside = ("127.0.0.1", 4242)                   # as if 127.0.0.1 were the router's outside
+            assert offered_tls_port("127.0.0.1", port) == 4242
+            follow_switch(server, server_folder(data), False)
+            router.wait_for(lambda: port_mapping(server).state is State.CLOSED, "the mapping removed", timeout=3)
+            assert server.tls_outside is None
+        finally:
+            server.stop()

@@ -2,7 +2,8 @@
 every front end: started with the server when Settings allow it, ended with it (the mapper sees
 the server stop, and the app's exit waits a moment for the mapping's removal), and said in the
 host page's words (:func:`game.client.port_words.port_words`); the link to send uses the outside address
-once the router forwards the port.
+once the router forwards the port, and a TLS port forwarded under another number is told by the
+server to the guests who come through the router (:func:`tls_outside`).
 
 The mapping of each server hosted is found again by the server (:func:`port_mapping`), so that
 the front ends keep nothing but the server itself."""
@@ -20,7 +21,7 @@ from ..port_words import port_words
 if TYPE_CHECKING:
     from game.netcode.server import Server
 
-__all__ = ["follow_switch", "open_port", "port_mapping", "port_words", "reachable_at"]
+__all__ = ["follow_switch", "open_port", "tls_outside", "port_mapping", "port_words", "reachable_at"]
 
 log = logging.getLogger("mor.host")
 
@@ -46,10 +47,27 @@ def open_port(server: "Server", folder: Path, on_change: Callable[[Status], None
         return alive is not None and not alive.stopping
 
     tls = (server.tls_address[1],) if server.tls_address is not None else ()   # (our clients go there by themselves)
-    mapper = PortMapper(server.address[1], folder, router, also=tls, hosting=hosting, on_change=on_change,
-                        after=after)
+
+    def told(status: Status) -> None:
+        alive = ref()
+        if alive is not None:          # a TLS port forwarded under another number: told to guests who come that way
+            alive.tls_outside = tls_outside(status, tls)
+        if on_change is not None:
+            on_change(status)
+
+    mapper = PortMapper(server.address[1], folder, router, also=tls, hosting=hosting, on_change=told, after=after)
     _mappers[server] = mapper
     return mapper.start()
+
+
+def tls_outside(status: Status, tls: tuple[int, ...]) -> tuple[str, int] | None:
+    """Where the internet reaches the TLS port (``tls``: its number here, or nothing) when the
+    router forwards it under another number (None: the same number, or not forwarded): the
+    server tells it to a guest who came through the router (``ResWelcome.tlsOutside``)."""
+    if status.state is not State.OPEN or not tls or len(status.outside_ports) < 2:
+        return None
+    outside = status.outside_ports[1]
+    return (status.outside, outside) if outside != tls[0] else None
 
 
 def follow_switch(server: "Server | None", folder: Path, on: bool,
