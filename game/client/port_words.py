@@ -9,7 +9,7 @@ from game.portmap import State, Status
 
 from .address import hostport
 
-__all__ = ["ASKING", "GARBAGE", "HOST_TLS", "NO_ROUTER", "OFF", "OPEN", "PRIVATE", "REFUSED", "REMOVED", "REMOVING",
+__all__ = ["ASKING", "GARBAGE", "HOST_TLS", "LINK", "NO_ROUTER", "OFF", "OPEN", "PRIVATE", "REFUSED", "REMOVED", "REMOVING",
            "SETTING", "SETTING_NOTE", "SHORT_GARBAGE", "SHORT_NO_ROUTER", "SHORT_OFF", "SHORT_OPEN", "SHORT_PRIVATE",
            "SHORT_REFUSED", "SHORT_REMOVED", "SHORT_TIMED_OUT", "TIMED_OUT", "port_words"]
 
@@ -43,6 +43,9 @@ REMOVED = N_("Opening the port by itself was turned off (Settings): your router 
 HOST_TLS = N_("Your table is encrypted (TLS). Its certificate, which your guests are shown when they join: "
              "{fingerprint}")
 """Said to the host of a game that serves TLS (the text client; the window shows the mark beside the name)."""
+
+LINK = N_("The link to send them: {link}")
+"""Said after :data:`OPEN` by the text client (the window shows the link with a Copy button)."""
 
 SETTING = N_("Open the port by itself")
 SETTING_NOTE = N_("Lets friends on the internet join your table")

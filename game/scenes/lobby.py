@@ -198,9 +198,8 @@ class LobbyScene(SessionScene):
     def share_link(self) -> str:
         """The game link to the table this app hosts (``mor://address:port``): at the router's
         outside address once it forwards the port, else at this computer's LAN address."""
-        from game.client.flow.port_opening import port_mapping, reachable_at
-        from game.client.links import make_link
-        return make_link(*reachable_at(port_mapping(self.app.server), self.addresses, self.app.server.address[1]))
+        from game.client.flow.port_opening import share_link
+        return share_link(self.app.server, self.addresses)
 
     def port_words(self, short: bool = False) -> str | None:
         """What the router did with the hosted port, in words (None: not hosting, or nothing to

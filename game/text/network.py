@@ -162,12 +162,15 @@ class Network:
         do when friends on the internet cannot join)."""
         if self.server is None:
             return
-        from game.client.flow.port_opening import port_mapping, port_words
+        from game.client.flow.port_opening import link_words, port_mapping, port_words
         words = port_words(port_mapping(self.server), self._lan, self.server.address[1],
                            asked=self.settings.open_port)
         if words and words != self._port_said:
             self._port_said = words
             self.say(words)
+            link = link_words(self.server, self._lan) if self.settings.open_port else None
+            if link:
+                self.say(link)
 
     def _host_port_answer(self, text: str) -> None:
         if not text:

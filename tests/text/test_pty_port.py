@@ -41,6 +41,7 @@ def test_a_hosting_game_killed_and_hosted_again_leaves_one_mapping(dirs):
         with PtyProgram(["--plain"], seed=1, env=env) as p:
             first = _host(p, first)
             p.expect(W.OPEN.format(where=f"{OUTSIDE}:{first}", via="UPnP"))
+            p.expect(W.LINK.format(link=f"mor://{OUTSIDE}:{first}"))
             router.wait_for(lambda: len(router.mappings()) == 2, "the game's port and its TLS port forwarded")
             left = {m.inside for m in router.mappings()}
             assert first in left

@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Callable
 
 from game.portmap import PortMapper, State, Status, router_from_env
 
-from ..port_words import port_words
+from game.i18n import _
+
+from ..port_words import LINK, port_words
 
 if TYPE_CHECKING:
     from game.netcode.server import Server
 
-__all__ = ["follow_switch", "open_port", "tls_outside", "port_mapping", "port_words", "reachable_at"]
+__all__ = ["follow_switch", "link_words", "open_port", "share_link", "tls_outside", "port_mapping", "port_words", "reachable_at"]
 
 log = logging.getLogger("mor.host")
 
@@ -58,6 +60,22 @@ def open_port(server: "Server", folder: Path, on_change: Callable[[Status], None
     mapper = PortMapper(server.address[1], folder, router, also=tls, hosting=hosting, on_change=told, after=after)
     _mappers[server] = mapper
     return mapper.start()
+
+
+def share_link(server: "Server", lan: list[str]) -> str:
+    """The game link to send friends (``mor://address:port``): at the router's outside address
+    once it forwards the port, else at this computer's first LAN address (:func:`reachable_at`)."""
+    from ..links import make_link
+    return make_link(*reachable_at(port_mapping(server), lan, server.address[1]))
+
+
+def link_words(server: "Server", lan: list[str]) -> str | None:
+    """The sentence with the link to send, once the router forwards the port (None before: the
+    LAN address is said where hosting starts); the text client says it after the port's words."""
+    status = port_mapping(server)
+    if status is None or status.state is not State.OPEN:
+        return None
+    return _(LINK).format(link=share_link(server, lan))
 
 
 def tls_outside(status: Status, tls: tuple[int, ...]) -> tuple[str, int] | None:
