@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from game.i18n import N_
 
-__all__ = ["CLOSED", "NAME_TAKEN", "NOT_FOUND", "NOT_TLS", "NO_ROUTE", "OTHER", "REFUSED", "TIMED_OUT", "TLS_FAILED",
+__all__ = ["CLOSED", "NAME_TAKEN", "NAME_TAKEN_AT_TABLE", "NOT_FOUND", "NOT_TLS", "NO_ROUTE", "OTHER", "REFUSED", "TIMED_OUT", "TLS_FAILED",
            "TURNED_AWAY"]
 
 # (marked N_ and English here: each is said with _(CONSTANT).format(...) where it is shown)
@@ -32,4 +32,6 @@ TURNED_AWAY = N_("The server at {where} turned you away: {words}")
 """The server said why before closing (full, too many connections from one address)."""
 OTHER = N_("No game server answered at {where} ({why}).")
 NAME_TAKEN = N_("\u201c{nickname}\u201d is already playing at {where}: choose another nickname.")
+NAME_TAKEN_AT_TABLE = N_("Someone at that table is called by your name already (or by one that reads the same): "
+                         "choose another name to sit there.")
 """A seat refused because someone at that table has the nickname."""

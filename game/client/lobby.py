@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from game.i18n import _
+from game.netcode.protocol import TABLE_NICKNAME_TAKEN
 
+from .join_words import NAME_TAKEN_AT_TABLE
 from .words import NICKNAME_ERRORS, NICKNAME_REFUSED, NOT_THE_HEAD, PLAYERS_COUNT_INVALID, TABLE_REFUSED
 
 Msg = dict[str, Any]
@@ -54,7 +56,10 @@ def _nickname_refused(lobby: Lobby, m: Msg) -> str:
 
 
 def _table_refused(lobby: Lobby, m: Msg) -> str:
-    """A seat at a table refused: nothing taken, the player may choose again."""
+    """A seat at a table refused: nothing taken, the player may choose again (with another name,
+    when someone at that table has theirs: a nickname is unique at a table)."""
+    if m.get("reason") == TABLE_NICKNAME_TAKEN:
+        return _(NAME_TAKEN_AT_TABLE)
     return str(m.get("msg") or _(TABLE_REFUSED))
 
 

@@ -12,7 +12,7 @@ sure of them.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from game.i18n import N_, _, ngettext
 
@@ -30,6 +30,22 @@ UNRATED_HERE = N_("You are not rated here: this connection is not encrypted, and
 RATINGS_NOTE = N_("A rating is the server's cautious guess of how well you play: 0 to begin with, it rises as "
                   "you win and as it grows sure of you. Games between people, two or more with keys, played to "
                   "their end, count; leaving before the end counts as last place.")
+
+
+def told_apart(people: Sequence[tuple[str, int | None]]) -> list[str]:
+    """The names of ``people`` (name, player number or None) as a list shows them: a nickname is
+    unique at a table only, so two players whose names read the same (two keyed "Ann"s at two
+    tables, on one leaderboard) are each shown with their number on the server.
+
+    >>> told_apart([("Ann", 3), ("ANN", 9), ("Bob", 4), ("Cy", None)])
+    ['Ann #3', 'ANN #9', 'Bob', 'Cy']
+    """
+    from game.netcode.names import fold
+    seen: dict[str, set[int | None]] = {}
+    for name, player in people:
+        seen.setdefault(fold(name), set()).add(player)
+    return [_("{name} #{number}").format(name=name, number=player)
+            if player is not None and len(seen[fold(name)]) > 1 else name for name, player in people]
 
 
 def number(n: int) -> str:

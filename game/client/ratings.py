@@ -6,7 +6,7 @@ Words are in :mod:`.rating_words`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ from game.settings import data_dir
 from .address import hostport
 from game.i18n import _
 
-from .rating_words import NOBODY_RATED, NOT_OURS, number, standing_words
+from .rating_words import NOBODY_RATED, NOT_OURS, number, standing_words, told_apart
 from .security import Link
 from .tables import TLS_SCHEME, connect, hang_up
 
@@ -72,12 +72,15 @@ class Leaderboard:
 
     @classmethod
     def from_message(cls, m: dict[str, Any], link: Link | None = None) -> "Leaderboard":
-        rows = []
+        rows, numbers = [], []
         for i, r in enumerate(m.get("top") or ()):
             try:
                 rows.append(Rated(i + 1, str(r["name"]), int(r["rating"]), int(r.get("games") or 0)))
+                numbers.append(r["player"] if type(r.get("player")) is int else None)
             except (KeyError, TypeError, ValueError):
                 continue
+        names = told_apart([(row.name, n) for row, n in zip(rows, numbers)])   # two "Ann"s: "Ann #3", "Ann #9"
+        rows = [replace(row, name=name) for row, name in zip(rows, names)]
         you = m.get("you") if isinstance(m.get("you"), dict) else None
         return cls(tuple(rows), int(m.get("total") or 0), you, link)
 

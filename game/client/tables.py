@@ -22,7 +22,7 @@ from game.netcode.watch_wire import ERR_WATCH, UPDATE_WATCH_LIST, ReqWatchList
 from game.settings import data_dir
 
 from .address import hostport
-from .rating_words import rating_words
+from .rating_words import rating_words, told_apart
 from .security import IdentityWarning, Link, identity_warning
 
 __all__ = ["NoTables", "OpenTable", "PlayingTable", "TableList", "connect", "join", "list_tables", "TABLE_NAME_MAX"]
@@ -125,9 +125,13 @@ class TableList:
     def from_message(cls, m: dict[str, Any]) -> "TableList":
         """From ``UpdateTables`` (fields a newer server adds are ignored; bad rows are skipped)."""
         rows = []
-        for t in m.get("tables") or ():
+        tables = [t for t in m.get("tables") or () if isinstance(t, dict)]
+        people = [(str(p.get("name") or ""), p["player"] if type(p.get("player")) is int else None)
+                  for t in tables for p in t.get("seated") or () if isinstance(p, dict)]
+        shown = iter(told_apart(people))   # a name at two tables, told apart: "Ann #3", "Ann #9"
+        for t in tables:
             try:
-                seated = tuple((str(p["name"]), p["rating"] if type(p.get("rating")) is int else None)
+                seated = tuple((next(shown), p["rating"] if type(p.get("rating")) is int else None)
                                for p in t.get("seated") or () if isinstance(p, dict))
                 move = t.get("moveTime")
                 rows.append(OpenTable(str(t["name"]), str(t.get("host") or ""), int(t["players"]),

@@ -78,7 +78,7 @@ class Announcing:
         info = self.table_info()
         now = time.monotonic()
         with self.lock:
-            connected = frozenset(n for n, s in self.by_nick.items() if not s.closed)
+            connected = frozenset(s.nickname for s in self.by_nick.values() if not s.closed)
             seated = frozenset(n for r in self.rooms.values() if not r.finished for n in r.humans)
             away = {n: max(0.0, until - now) for r in self.rooms.values() if not r.finished
                     for n, until in r.away.items()}

@@ -50,7 +50,7 @@ class Session:
                  "announced", "line_reader", "out", "dirty", "writing", "closed", "goodbye",
                  "hangup", "last_input", "pinged", "extensions", "chat_times", "tls", "handshake",
                  "ip", "net", "opened", "since", "pending", "pending_at", "allowance", "allowance_at", "throttled",
-                 "table", "tls_turn", "watching", "booked", "__weakref__")
+                 "table", "tls_turn", "watching", "booked", "handle", "__weakref__")
 
     def __init__(self, server: Any, sock: socket.socket, addr: Any, number: int) -> None:
         self.server = server   # the Transport serving it (the server)
@@ -59,6 +59,7 @@ class Session:
         self.addr = addr
         self.number = number
         self.nickname: str | None = None
+        self.handle: str | None = None   # what the server's books keep it under (names.handle)
         self.token: str | None = None
         self.room: Room | None = None
         self.table: Table | None = None   # the open table it sits at, waiting for its game (our extension)

@@ -32,10 +32,10 @@ from .answer_cache import AnswerCache
 from .bot_scheduler import BotScheduler
 from .event_log import EventLog
 from .finished_shelf import FinishedShelf
-from .kept_games import KeptGames
+from .kept_games import KeptGames, seat_handles
 from .client_messages import ReqReplay, ReqUndo
 from .framing import encode
-from .names import NickBook
+from .names import HANDLE_MARK, NickBook, handle
 from .room import Room
 from .server_messages import err_nickname, err_protocol, update_chat, update_join_game
 from .store import GameLog, GameStore
@@ -58,6 +58,7 @@ class Client(Protocol):
     extensions: bool           # joined with a token field: our client
     ip: str                    # whom the per-address limits count it for
     since: float               # since when it has been outside a game in progress
+    handle: str | None         # what the server's books keep it under (:func:`.names.handle`)
 
     def send(self, *msgs: dict[str, Any]) -> None: ...
 
@@ -147,15 +148,30 @@ class Games:
         assert s.nickname is not None
         room.say(s.nickname, text)
         for nick in room.nicknames:
-            other = self.by_nick.get(nick)
+            other = room.conns.get(nick)
             if other is not None and other.room is room and (other.extensions or other is s):
                 other.push(data)
 
     def room_of(self, nickname: str) -> Room | None:
-        """The unfinished or still-watched room where ``nickname`` sits, if any."""
+        """The unfinished or still-watched room where ``nickname`` sits, if any (a handle, or a
+        nickname: the first room found where someone of that name sits, for the keyed)."""
         with self.lock:
             s = self.by_nick.get(nickname)
-            return s.room if s is not None and s.room is not None else self.seat(nickname)
+            room = s.room if s is not None and s.room is not None else self.seat(nickname)
+            if room is None and HANDLE_MARK not in nickname:
+                room = next((r for r in self.rooms.values() if nickname in r.humans and not r.closed), None)
+            return room
+
+    def handle_of(self, s: Client, nick: str) -> str:
+        """What the server's books keep ``s`` under as ``nick`` (:func:`.names.handle`): its
+        player's number when it joined with a key."""
+        p = self.ratings.of.get(s) if self.ratings is not None else None
+        return handle(nick, p.id if p is not None else None)
+
+    def handle_in(self, room: Room, nick: str) -> str:
+        """The handle of seat ``nick`` of ``room`` (its owner's, when a keyed player holds it)."""
+        pid = self.turns.owners.get(room.id, {}).get(nick) if self.turns is not None else None
+        return handle(nick, pid)
 
     def seat(self, nickname: str) -> Room | None:
         """The unfinished game where ``nickname`` has a seat (replayed now if it was kept in its file)."""
@@ -184,21 +200,23 @@ class Games:
         return [r.id for r in expired]
 
     def new_room(self, gid: int, game: Game, glog: GameLog | None, tokens: dict[str, str],
-                  bots: dict[str, str] | None = None, bot_pace: float | None = None, seated: bool = True) -> Room:
-        """A room for a game; ``seated``: its nicknames are the server's to hold (a turn-based
-        game's are held by key instead: :mod:`.turn_based`)."""
-        by_nick = self.by_nick
+                  bots: dict[str, str] | None = None, bot_pace: float | None = None, seated: bool = True,
+                  handles: dict[str, str] | None = None) -> Room:
+        """A room for a game; ``seated``: its seats are the server's to hold, each under its
+        ``handles`` entry (its nickname when it has none; a turn-based game's are held by key
+        instead: :mod:`.turn_based`)."""
+        conns: dict[str, Any] = {}
         # The room holds these two functions: they name it by its id, never by reference, so a
         # removed room is freed at once (a cycle would wait for the collector, which the frozen
         # heap of a long-running server keeps away from old objects).
 
         def send(nickname: str, msgs: list[dict[str, Any]]) -> None:
-            s = by_nick.get(nickname)
+            s = conns.get(nickname)
             if s is not None and s.room is not None and s.room.id == gid:
                 s.send(*msgs)
 
         def send_bytes(nickname: str, data: bytes) -> None:
-            s = by_nick.get(nickname)
+            s = conns.get(nickname)
             if s is not None and s.room is not None and s.room.id == gid:
                 s.push(data)
 
@@ -209,10 +227,11 @@ class Games:
 
         room = Room(gid, game, send, glog, tokens, send_bytes=send_bytes, bots=bots, bot_pace=bot_pace,
                     on_end=ended if self.ratings is not None else None)
+        room.conns = conns
         with self.lock:
             self.rooms[gid] = room
             for nick in room.nicknames if seated else ():
-                self.seats[nick] = room
+                self.seats[(handles or {}).get(nick, nick)] = room
         return room
 
     def _ended(self, gid: int) -> None:
@@ -229,11 +248,12 @@ class Games:
             if self.ratings is not None and not room.finished:
                 self.ratings.removed(room.id)
             self.bots.forget(room.id)
+            for nick in room.nicknames:
+                h = self.handle_in(room, nick)
+                if self.seats.get(h) is room:
+                    del self.seats[h]
             if self.turns is not None:
                 self.turns.removed(room)
-            for nick in room.nicknames:
-                if self.seats.get(nick) is room:
-                    del self.seats[nick]
 
     def restore(self) -> None:
         """Bring back every unfinished saved game, its players away until they rejoin. The games
@@ -270,13 +290,16 @@ class Games:
     def _restored(self, r: Any) -> Room | None:
         """A game replayed from its log, seated again (its people away until they come back)."""
         turn_based = isinstance(r.header.get("turnBased"), dict)
-        clash = [p.nickname for p in r.game.players if p.nickname in self.seats and not turn_based]
+        handles = seat_handles(r.header)
+        clash = [p.nickname for p in r.game.players if handles.get(p.nickname, p.nickname) in self.seats
+                 and not turn_based]
         if clash or r.game_id in self.rooms:
             log.error("game %d not restored: %s already seated in another game",
                       r.game_id, ", ".join(clash) or "its id is")
             r.log.close()
             return None
-        room = self.new_room(r.game_id, r.game, r.log, r.tokens, r.bots, r.bot_pace, seated=not turn_based)
+        room = self.new_room(r.game_id, r.game, r.log, r.tokens, r.bots, r.bot_pace, seated=not turn_based,
+                             handles=handles)
         room.chat.extend(r.chat)     # the last lines said at the table, for whoever rejoins
         if self.ratings is not None:
             self.ratings.restored(r.game_id, r.game)
@@ -328,7 +351,9 @@ class Games:
         pace = pace if seats else None
         extra = self.turns.header(players, turn) if self.turns is not None else None
         glog = self.store.create(gid, self.config, game, tokens, seats, pace, extra)
-        room = self.new_room(gid, game, glog, tokens, seats, pace, seated=turn is None)
+        room = self.new_room(gid, game, glog, tokens, seats, pace, seated=turn is None,
+                             handles={p.nickname or "": p.handle or p.nickname or "" for p in players})
+        room.conns.update((p.nickname or "", p) for p in players)
         room.plain = {p.nickname or "" for p in players if not p.extensions}
         self.origin[gid] = origin if origin is not None else players[0].ip if players else ""
         size = len(game.players)
@@ -365,7 +390,9 @@ class Games:
             s.send(err_nickname(P.TAKEN))
             return
         s.nickname, s.room, s.token = nick, room, room.tokens.get(nick)
-        self.by_nick[nick] = s
+        s.handle = self.handle_of(s, nick)
+        self.by_nick[s.handle] = s
+        room.conns[nick] = s
         intro = [token_message(s.token)] if token is not None and s.token else []
         if s.extensions:
             room.plain.discard(nick)
@@ -374,8 +401,10 @@ class Games:
         with room.lock:     # marked away (turns may have been skipped), or back before that (a drop
             away = not room.game.player(nick).active   # within a restart's grace: nothing skipped)
         if not room.rejoin(nick, intro):  # the room closed itself (its log failed)
-            del self.by_nick[nick]
-            s.nickname = s.room = s.token = None
+            del self.by_nick[s.handle]
+            if room.conns.get(nick) is s:
+                del room.conns[nick]
+            s.nickname = s.room = s.token = s.handle = None
             s.send(err_nickname(P.TAKEN))
             return
         # how the game got here (our extension): the log of a player who comes back, with what was
@@ -430,7 +459,7 @@ class Games:
             room = s.room
             with self.lock:
                 ours = {n for n in room.nicknames
-                        if (o := self.by_nick.get(n)) is not None and o.room is room and o.extensions}
+                        if (o := room.conns.get(n)) is not None and o.room is room and o.extensions}
             room.undo(s.nickname, ours)
 
     def replay(self, s: Client, msg: ReqReplay) -> None:

@@ -13,7 +13,7 @@ import logging
 import time
 from typing import Any, Callable
 
-from .names import NickBook
+from .names import NickBook, handle
 
 log = logging.getLogger("mor.server")
 
@@ -21,6 +21,21 @@ BATCH = 16
 """Games replayed at most in one go, between two turns of the loop for everyone else."""
 SLICE = 0.004
 """Seconds of replaying at most in one go (then the loop is left to everyone else as long)."""
+
+
+def seat_handles(header: Any) -> dict[str, str]:
+    """A game log header's seats held by keyed players: nickname -> its :func:`.names.handle`."""
+    owners = header.get("owners") if isinstance(header, dict) else None
+    if not isinstance(owners, dict):
+        return {}
+    return {n: handle(n, pid) for n, pid in owners.items() if isinstance(n, str) and type(pid) is int}
+
+
+def _held(header: Any) -> list[str]:
+    """The handles a kept game's seats are held under (its nicknames, its keyed players')."""
+    names = header.get("nicknames") if isinstance(header, dict) else None
+    handles = seat_handles(header)
+    return [handles.get(n, n) for n in (names if isinstance(names, list) else ()) if isinstance(n, str)]
 
 
 class KeptGames:
@@ -39,11 +54,10 @@ class KeptGames:
     def keep(self, kept: list[Any]) -> None:
         """Hold these games (their players' names from their headers), and start bringing them back."""
         for k in kept:
-            names = k.header.get("nicknames") if isinstance(k.header, dict) else None
             self.games[k.game_id] = k
-            for nick in names if isinstance(names, list) else ():
-                if isinstance(nick, str) and nick not in self.seats:
-                    self.seats[nick] = k
+            for h in _held(k.header):
+                if h not in self.seats:
+                    self.seats[h] = k
         if self.games:
             log.info("%d games kept in their files, brought back as their players come", len(self.games))
             self._call_at(time.monotonic(), self._some)
@@ -63,10 +77,9 @@ class KeptGames:
         finally:   # (forgotten once its room is there: who reads ``len`` meanwhile sees it kept)
             self._waking.discard(k.game_id)
             del self.games[k.game_id]
-            names = k.header.get("nicknames") if isinstance(k.header, dict) else None
-            for nick in names if isinstance(names, list) else ():
-                if self.seats.get(nick) is k:
-                    del self.seats[nick]
+            for h in _held(k.header):
+                if self.seats.get(h) is k:
+                    del self.seats[h]
 
     def _some(self) -> None:
         began = time.perf_counter()

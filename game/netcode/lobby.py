@@ -32,7 +32,7 @@ from game.rules.components import GameConfig
 
 from . import protocol as P
 from .bot_scheduler import BotScheduler, bots_at_work
-from .names import reserved
+from .names import fold, reserved
 from .client_messages import ReqJoin, ReqNewGame, ReqTables, TableChoice, clean_table_name, validate_nickname
 from .event_log import EventLog
 from .framing import encode
@@ -83,6 +83,7 @@ class Lobby:
         self.games = games
         self.bots = bots
         self.waiting: list[Any] = []
+        self._waiting_names: dict[str, Any] = {}   # the waiting list's nicknames, folded (names.fold) -> who
         self.tables = TableBook()      # the open tables (our extension), each waiting for its players
         self.events = EventLog(log)    # sits, departures and refusals, summed up past a few (the server's)
         self.pending_count: int | None = None
@@ -100,6 +101,7 @@ class Lobby:
         if s in self.waiting:
             at = self.waiting.index(s)
             del self.waiting[at]
+            self._forget_waiting([s])
             if at == 0 or not self.waiting:
                 self.pending_count = None  # the new head chooses the next game's size
                 self.pending_bots = ()
@@ -110,6 +112,12 @@ class Lobby:
             self.leave_table(s)
             return True
         return False
+
+    def _forget_waiting(self, gone: list[Any]) -> None:
+        for w in gone:
+            key = fold(w.nickname or "")
+            if self._waiting_names.get(key) is w:
+                del self._waiting_names[key]
 
     def retry_start(self) -> None:
         """While the disk is full (every second): start the game waiting to start, if it can be now."""
@@ -147,23 +155,24 @@ class Lobby:
                 s.send(err_nickname(P.NOT_SET))
             elif msg.game is not None and self.turns is not None:
                 self._sit_by_key(s, msg.game)
-            elif (self.by_nick.like(nick) is not None or reserved(nick)
-                  or self.games.seated_like(nick) not in (None, nick)   # one seated that reads the same
-                  or (self.turns is not None and self.turns.reserved_from(s, nick))):
+            elif (self.by_nick.like(h := self.games.handle_of(s, nick)) is not None or reserved(nick)
+                  or self.games.seated_like(h) not in (None, h)):   # one seated that reads the same
                 s.send(err_nickname(P.TAKEN))
             elif self.turns is not None and (kept := self.turns.seat_by_token(s, nick, msg.token)) is not None:
                 self.games.rejoin(s, nick, kept, msg.token, by_key=True)   # back after a drop, token and key
             else:
-                room = self.games.seat(nick)
+                room = self.games.seat(h)
                 if room is not None and not room.closed and (
                         not room.finished or (msg.token and self.games.may_retake(room, nick, msg.token))):
                     # a game that ended while its player was away is still theirs to see, with
                     # the token that proves the seat; anyone else starts afresh in the waiting room
                     self.games.rejoin(s, nick, room, msg.token)
                 elif msg.table is not None:
-                    self._enter_table(s, nick, msg.token, msg.table)
+                    self._enter_table(s, nick, h, msg.token, msg.table)
+                elif fold(nick) in self._waiting_names:   # (the Quick game's people are one table)
+                    s.send(err_nickname(P.TAKEN))
                 else:
-                    self._enter_lobby(s, nick, msg.token)
+                    self._enter_lobby(s, nick, h, msg.token)
 
     def _sit_by_key(self, s: Client, gid: int) -> None:
         """``ReqJoin {key, game}`` (our extension): the key's player takes their seat in that game
@@ -176,11 +185,12 @@ class Lobby:
             return
         self.games.rejoin(s, nick, room, "", by_key=True)
 
-    def _enter_lobby(self, s: Client, nick: str, token: str | None) -> None:
-        s.nickname = nick
+    def _enter_lobby(self, s: Client, nick: str, h: str, token: str | None) -> None:
+        s.nickname, s.handle = nick, h
         s.token = secrets.token_urlsafe(16)
-        self.by_nick[nick] = s
+        self.by_nick[h] = s
         self.waiting.append(s)
+        self._waiting_names[fold(nick)] = s
         s.since = time.monotonic()
         if token is not None:
             s.send(token_message(s.token))
@@ -310,6 +320,7 @@ class Lobby:
                 log.warning("saving again: the game waiting to start has started")
             if self.watchers is not None and self.waiting[0].room is not None:
                 self.watchers.started_quick(self.waiting[0].room)
+            self._forget_waiting(self.waiting[:people])
             del self.waiting[:people]
             self.pending_count = None
             self.pending_bots = ()
@@ -360,9 +371,10 @@ class Lobby:
         s.send(update_tables(self.tables.page(msg.start, P.TABLES_PAGE, self.rating_of), msg.start, len(self.tables),
                              len(self.waiting), self.pending_count))
 
-    def _enter_table(self, s: Client, nick: str, token: str | None, choice: TableChoice) -> None:
+    def _enter_table(self, s: Client, nick: str, h: str, token: str | None, choice: TableChoice) -> None:
         """``ReqJoin {table}``: sit at an open table (by name or code), or open one. Refused with
-        ``ErrTable`` (nothing taken: the client may join again on the same connection)."""
+        ``ErrTable`` (nothing taken: the client may join again on the same connection), also when
+        someone at it is called ``nick`` already, or a name that reads the same."""
         table = None
         if token is None:
             problem = (P.TABLE_EXTENSION, "Tables are an extension of this server: join with a token to use them.")
@@ -384,14 +396,17 @@ class Lobby:
                 problem = None
         if problem is None and table is not None and table.move_time is not None and choice.create is None:
             problem = self.turns.table_problem(s, table.move_time, s.ip, 0, opening=False)
+        if problem is None and table is not None and any(fold(o.nickname or "") == fold(nick) for o in table.seats):
+            problem = (P.TABLE_NICKNAME_TAKEN, f"Someone at “{table.name}” is called {nick} already (or by a "
+                                               f"name that reads the same): choose another name to sit there.")
         if problem is not None or table is None:
             reason, words = problem or (P.TABLE_NO_SUCH, "No such table.")
             self.events.event("tables refused", s.ip, "%r: table refused (%s): %s", s, reason, words)
             s.send(err_table(reason, words))
             return
-        s.nickname = nick
+        s.nickname, s.handle = nick, h
         s.token = secrets.token_urlsafe(16)
-        self.by_nick[nick] = s
+        self.by_nick[h] = s
         s.table = table
         s.since = time.monotonic()
         table.seats.append(s)

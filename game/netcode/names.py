@@ -7,6 +7,13 @@ each letter that looks like a Latin one taken as that letter (Unicode's confusab
 ``confusable_homoglyphs``), accents left out. :class:`NickBook` (the server's nicknames in use)
 keeps that index beside the names, so a join costs one lookup however many players there are.
 
+A nickname is a display name, unique per table (issue 31): a player known by key
+(:mod:`.ratings`) may be called "Ann" at one table while another keyed "Ann" plays at another.
+The server's books of connections and seats are kept by :func:`handle` instead: the nickname
+itself for a player without a key (a reference client: the nickname is who they are, unique on
+the server among those), the nickname and the player's number for a player with one. Only the
+people of one table (or of the Quick game's waiting list) must read as different names.
+
 A base character may carry at most :data:`MAX_MARKS` combining marks: one letter with 199 of
 them ("Zalgo" text) draws over the lines around it. A nickname with more is refused; a chat
 line keeps the first ones.
@@ -71,6 +78,26 @@ def cap_marks(text: str, limit: int = MAX_MARKS) -> str:
         if run <= limit:
             out.append(ch)
     return "".join(out)
+
+
+HANDLE_MARK = "\x00"
+"""What parts a keyed player's nickname from their number in a :func:`handle` (no nickname holds it)."""
+
+
+def handle(nick: str, player: int | None) -> str:
+    """The name the server's books keep a player under (see the module's docstring): ``nick``
+    for a player without a key, else ``nick`` and their player number, apart by a character no
+    nickname may hold (so no keyless name ever reads as a keyed player's handle).
+
+    >>> handle("Ann", None), handle("Ann", 7)
+    ('Ann', 'Ann\\x007')
+    """
+    return nick if player is None else f"{nick}{HANDLE_MARK}{player}"
+
+
+def shown(handle_: str) -> str:
+    """The nickname a :func:`handle` was made of."""
+    return handle_.split(HANDLE_MARK, 1)[0]
 
 
 class NickBook(dict):

@@ -106,12 +106,11 @@ class Ratings:
     loop, under the server's lock; a client is any object with ``send``/``push``, ``ip`` and
     ``tls`` (the server's connection, or a test's)."""
 
-    def __init__(self, store: PlayerStore, options: Any, clients: dict[str, Any]) -> None:
+    def __init__(self, store: PlayerStore, options: Any, rooms: dict[int, Any]) -> None:
         self.store = store
         self.options = options
-        self.clients = clients                   # the server's live connections by nickname (read only)
+        self.rooms = rooms                       # the server's games by id (read only): their connections
         self.of: dict[Any, Player] = {}          # connection -> its player (joined with a key)
-        self.by_nick: dict[str, Player] = {}     # nickname of a connected keyed player -> player
         self.games: dict[int, dict[str, Player]] = {}   # rated (or solo) game -> its keyed seats
         self._new_keys: dict[str, deque[float]] = {}    # address -> when its recent new keys came
         self._asks: dict[Any, tuple[float, float]] = {}  # connection -> (leaderboards it may ask, when)
@@ -139,7 +138,8 @@ class Ratings:
 
     def _tell(self, nickname: str, game_id: int, data: bytes) -> None:
         """Hand encoded lines to ``nickname`` if they sit at game ``game_id`` with our client."""
-        s = self.clients.get(nickname)
+        room = self.rooms.get(game_id)
+        s = room.conns.get(nickname) if room is not None else None
         if s is not None and s.room is not None and s.room.id == game_id and s.extensions:
             s.push(data)
 
@@ -192,20 +192,20 @@ class Ratings:
         if p.name != s.nickname:
             p.name = s.nickname
             self.store.version += 1     # the leaderboard's names
-        self.by_nick[s.nickname] = p
         s.send(W.update_player(p.shown, p.games, self.store.place(p), p.solo_best))
 
     def gone(self, s: Any) -> None:
         """The connection ``s`` is closed."""
         p = self.of.pop(s, None)
         self._asks.pop(s, None)
-        if p is not None and s.nickname is not None and self.by_nick.get(s.nickname) is p:
-            del self.by_nick[s.nickname]
 
-    def rating_of(self, nickname: str) -> int | None:
-        """The rating shown beside a connected player's name (None: no key)."""
-        p = self.by_nick.get(nickname)
-        return None if p is None else p.shown
+    def seated_row(self, s: Any) -> dict[str, Any]:
+        """What the list of tables says of a connection seated at a table: its name, and, when it
+        joined with a key, its rating and player number (two players of one name, at two tables,
+        told apart: a nickname is unique at a table only)."""
+        p = self.of.get(s)
+        nick = s.nickname or ""
+        return {"name": nick} if p is None else {"name": nick, "rating": p.shown, "player": p.id}
 
     def forget_addresses(self) -> None:
         """Drop the addresses whose new keys are all older than the window (the janitor's)."""
@@ -343,7 +343,7 @@ class Ratings:
     def _top_json(self) -> bytes:
         version = self.store.version
         if self._top is None or self._top[0] != version:
-            rows = [{"name": p.name, "rating": p.shown, "games": p.games} for p in self.store.top(W.TOP)]
+            rows = [{"name": p.name, "rating": p.shown, "games": p.games, "player": p.id} for p in self.store.top(W.TOP)]
             self._top = (version, orjson.dumps(rows))
         return self._top[1]
 

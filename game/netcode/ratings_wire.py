@@ -6,12 +6,15 @@
   rating: the leaderboard's ordinal rounded, see :mod:`.ratings`), or ``ErrKey {reason, msg}``
   when the key is not taken (they play unrated).
 * ``ReqRatings {key}`` (any time, also before ``ReqJoin``; ``key`` optional, over TLS only):
-  ``UpdateRatings {top: [{name, rating, games}], total, you}``, the :data:`TOP` best and the
+  ``UpdateRatings {top: [{name, rating, games, player}], total, you}``, the :data:`TOP` best and the
   asker's own line (``you``: ``{place, rating, games, soloBest}``, absent without a key), or
   ``ErrRatings {reason, msg}`` (:data:`RATINGS_TOO_FAST`).
 * ``UpdateRatingChange {ratings: [{player, before, after}]}``: to our clients at a rated game's
   table as it ends (a solo game: ``[{player, soloBest, newBest}]``).
-* ``UpdateTables``' rows gain ``seated: [{name, rating}]`` (``rating`` absent: no key).
+* ``UpdateTables``' rows gain ``seated: [{name, rating, player}]`` (``rating`` and ``player``
+  absent: no key). ``player`` is the player's number on this server: a nickname is unique at a
+  table only, so two keyed players called "Ann" at two tables (or on the leaderboard) are told
+  apart by it.
 
 >>> key = make_key()
 >>> check_key(key) is None, check_key(key[:-1] + ("A" if key[-1] != "A" else "B")) is not None

@@ -92,6 +92,10 @@ class Room:
         self.online: set[str] = set()
         self.away: dict[str, float] = {}  # people not connected whose seat waits for them -> until when (monotonic)
         self.plain: set[str] = set()      # connected with a reference client (no extensions)
+        # the connection of each seat (nickname -> its connection), kept by the server's games: a
+        # nickname is unique at the table, not on the server (names.handle), so a seat's player
+        # is found here, never in the server's book of nicknames
+        self.conns: dict[str, Any] = {}
         self.chat: deque[tuple[str, str, int]] = deque(maxlen=CHAT_KEPT)   # the last lines said at the table (who, what, after how many calls)
         self.lock = threading.Lock()
         self._wire: ReferenceWire | None = None   # what reference clients were told (see reference.py)

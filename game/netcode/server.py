@@ -35,7 +35,8 @@ Locks
 
 Connection flow (as the reference server does it, see ``shared/protocol/reference-notes.md``)
     server ``ReqWelcome`` on accept; ``ReqJoin`` (nickname unique among connected and seated
-    players); one waiting list (``UpdateBookedSeats``); only its head may send ``ReqNewGame``;
+    players without a key, and at the table, or in the waiting list, it joins: a keyed player's
+    nickname is a display name, see :mod:`.names`); one waiting list (``UpdateBookedSeats``); only its head may send ``ReqNewGame``;
     ``UpdateJoinGame``; each player's own ``UpdateGame``; game requests answered with updates
     ending in ``UpdateAction`` or with one error; ``ReqQuit``/``ResQuit``; ``ReqGoodbye``/``ResGoodbye``
     then close. Heartbeat: after ``heartbeat`` seconds (12.5) without incoming data the server
@@ -185,7 +186,8 @@ class Server(Transport, Announcing):
 
     Public tables (read them under ``lock``): ``sessions`` (live connections), ``waiting`` (the
     waiting list, head first), ``rooms`` (game id -> :class:`Room`), ``seats`` (nickname -> the
-    unfinished room holding that seat) and ``by_nick`` (nickname -> its live connection).
+    unfinished room holding that seat) and ``by_nick`` (the live connections, by
+    :func:`.names.handle`: a keyless player's nickname, a keyed player's nickname and number).
     """
 
     def __init__(self, config: GameConfig, options: ServerOptions | None = None) -> None:
@@ -199,18 +201,18 @@ class Server(Transport, Announcing):
         self.announcer: Announcer | None = None
         self.bots = BotScheduler(config, self.options, self.rooms, self._call_soon, self._call_at,
                                  self._tell_ours, self._stopping.is_set)
-        self.ratings = Ratings(PlayerStore(None), self.options, self.by_nick)   # its file: at start
+        self.ratings = Ratings(PlayerStore(None), self.options, self.rooms)   # its file: at start
         self.games = Games(config, self.options, self.store, self.lock, self.rooms, self.by_nick, self.bots,
                            self._call_at, self.ratings)
         self.seats = self.games.seats
         self.lobby = Lobby(config, self.options, self.lock, self.by_nick, self.games, self.bots,
-                           self.ratings.rating_of, self._call_at)
-        self.watchers = Watchers(self.options, self.by_nick, self.lobby.tables, self._call_at, self.events)
+                           self.ratings.seated_row, self._call_at)
+        self.watchers = Watchers(self.options, self.lobby.tables, self._call_at, self.events)
         self.lobby.watchers = self.watchers
         self.lobby.events = self.games.events = self.events   # one summed-up log of repeated events
         self.parsers.update(W.PARSERS)
         self.turns = self.games.turns = self.lobby.turns = TurnBased(
-            self.options, self.rooms, self._call_at, self.ratings, self.bots, self.by_nick, self.games.origin)
+            self.options, self.rooms, self._call_at, self.ratings, self.bots, self.games.origin)
         self.parsers.update(TW.PARSERS)
         self._game_request = self.games.request   # type: ignore[method-assign]   # the hot path, direct
 
@@ -391,7 +393,7 @@ class Server(Transport, Announcing):
     def _tell_ours(self, room: Room, data: bytes) -> None:
         """Hand encoded lines to the people at ``room`` who joined with our client."""
         for person in room.nicknames:
-            s = self.by_nick.get(person)
+            s = room.conns.get(person)
             if s is not None and s.room is room and s.extensions:
                 s.push(data)
 
@@ -505,8 +507,10 @@ class Server(Transport, Announcing):
             if s.left or s.nickname is None:
                 return
             s.left = True
-            if self.by_nick.get(s.nickname) is s:
-                del self.by_nick[s.nickname]
+            if s.handle is not None and self.by_nick.get(s.handle) is s:
+                del self.by_nick[s.handle]
+            if s.room is not None and s.room.conns.get(s.nickname) is s:
+                del s.room.conns[s.nickname]
             if not self.lobby.leave(s) and s.room is not None:
                 grace = self.options.away_grace
                 self.games.leave(s, s.last_input + grace if dropped and grace > 0 else None)

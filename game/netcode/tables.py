@@ -83,21 +83,16 @@ class Table:
     def full(self) -> bool:
         return len(self.seats) >= self.people
 
-    def listing(self, rating_of: Callable[[str], int | None] | None = None) -> dict[str, Any]:
-        """What ``UpdateTables`` says of it (never its code); with ``rating_of``, the people seated
-        and the rating of each who has one (``seated``: see :mod:`.ratings_wire`)."""
+    def listing(self, seated_row: Callable[[Any], dict[str, Any]] | None = None) -> dict[str, Any]:
+        """What ``UpdateTables`` says of it (never its code); with ``seated_row``, the people seated
+        (``seated``: each one's row, see :mod:`.ratings_wire`)."""
         taken = len(self.seats) + len(self.bots)
         out = {"name": self.name, "host": self.host, "players": self.count, "taken": taken,
                "free": max(0, self.count - taken), "bots": list(self.bots), "private": self.private}
         if self.move_time is not None:
             out["moveTime"] = self.move_time
-        if rating_of is not None:
-            seated = []
-            for s in self.seats:
-                nick = s.nickname or ""
-                rating = rating_of(nick)
-                seated.append({"name": nick} if rating is None else {"name": nick, "rating": rating})
-            out["seated"] = seated
+        if seated_row is not None:
+            out["seated"] = [seated_row(s) for s in self.seats]
         return out
 
     def seated(self) -> dict[str, Any]:
@@ -162,6 +157,7 @@ class TableBook:
         """How many open tables (``turn_based``: turn-based tables) were created from that address."""
         return (self._turn_origin if turn_based else self._per_origin).get(origin, 0)
 
-    def page(self, start: int, size: int, rating_of: Callable[[str], int | None] | None = None) -> list[dict[str, Any]]:
+    def page(self, start: int, size: int, seated_row: Callable[[Any], dict[str, Any]] | None = None
+             ) -> list[dict[str, Any]]:
         """The listings of ``size`` tables at most from the ``start``-th on (see :meth:`Table.listing`)."""
-        return [t.listing(rating_of) for t in islice(self._by_key.values(), start, start + size)]
+        return [t.listing(seated_row) for t in islice(self._by_key.values(), start, start + size)]

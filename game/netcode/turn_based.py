@@ -97,13 +97,12 @@ class TurnBased:
         a connection, and a seat given to the computer counts as one left (last place).
     :param bots: the bot scheduler: its ``step(room)`` asks the computer for the next move if it is
         due, its ``pause(room)`` drops the decision under way.
-    :param by_nick: the server's live connections by nickname (read only).
     :param origin: game id -> the address it was started from (the games', read only).
     :param clock: wall-clock seconds (``time.time``; a test may pass its own).
     """
 
     def __init__(self, options: Any, rooms: dict[int, Room], call_at: Callable[..., None],
-                 ratings: Any, bots: Any, by_nick: dict[str, Any], origin: dict[int, str],
+                 ratings: Any, bots: Any, origin: dict[int, str],
                  clock: Callable[[], float] = time.time) -> None:
         self.options = options
         self.rooms = rooms
@@ -112,13 +111,11 @@ class TurnBased:
         self.ratings = ratings
         self._step = bots.step
         self._pause = bots.pause
-        self.by_nick = by_nick
         self.origin = origin
         self.clock = clock
         self.clocks: dict[int, Clock] = {}                # turn-based game -> its clock
         self.owners: dict[int, dict[str, int]] = {}       # game -> {nickname: player id} (keyed seats)
         self.games_of: dict[int, set[int]] = {}           # player id -> their games (unfinished)
-        self.names: dict[str, int] = {}                   # nickname held at a turn-based game -> player id
         self.asleep: dict[int, Any] = {}                  # games left in their files at start (:class:`.store.Kept`)
         self._asleep_due: list[tuple[float, int]] = []    # their deadlines, a heap (one timer for them all)
         self.bring_back: Callable[[Any], Room | None] = lambda kept: None   # replays one (the games')
@@ -267,8 +264,6 @@ class TurnBased:
         old = self.clocks.get(room.id)   # (its clock while it was left in its file: its timer)
         c = self.clocks[room.id] = Clock(table, timer_at=old.timer_at if old is not None else None)
         room.turn_time = table.move_time
-        for nick, pid in self.owners.get(room.id, {}).items():
-            self.names.setdefault(nick, pid)
         with room.lock:
             room.on_move = lambda: self._moved(room)
             if not restoring:
@@ -330,7 +325,6 @@ class TurnBased:
                 if type(pid) is int:
                     self.owners.setdefault(gid, {})[str(nick)] = pid
                     self.games_of.setdefault(pid, set()).add(gid)
-                    self.names.setdefault(str(nick), pid)
             level = tb.get("level") if isinstance(tb.get("level"), str) else DEFAULT_LEVEL
             c = self.clocks[gid] = Clock(TurnTable(tb["moveTime"], level, str(tb.get("table") or "")))
             turns = k.turns if isinstance(k.turns, dict) else {}
@@ -438,27 +432,12 @@ class TurnBased:
                 games.discard(room.id)
                 if not games:
                     del self.games_of[pid]
-            if self.names.get(nick) == pid and not any(
-                    nick in self.owners.get(g, {}) for g in self.games_of.get(pid, ())):
-                del self.names[nick]
 
     def ended(self, room: Room) -> None:
         """A game is over: it is no player's game in progress any more."""
         self.removed(room)
 
     # ------------------------------------------------------------------ seats by key
-    def holder(self, nick: str) -> int | None:
-        """The player id holding ``nick`` at a turn-based game, if any."""
-        return self.names.get(nick)
-
-    def reserved_from(self, s: Any, nick: str) -> bool:
-        """Whether ``nick`` is held at a turn-based game by a player other than ``s``'s."""
-        pid = self.names.get(nick)
-        if pid is None:
-            return False
-        p = self.player_of(s)
-        return p is None or p.id != pid
-
     def seat_of(self, s: Any, gid: int) -> tuple[Room | None, str | None, tuple[str, str] | None]:
         """The room and seat of ``s``'s player in game ``gid``: (room, nickname, None), or the
         refusal (``ErrTable`` reason, words)."""
@@ -473,17 +452,17 @@ class TurnBased:
             c = self.clocks.get(gid)
             return None, None, (P.TABLE_NO_SUCH, T.GIVEN_TO_BOT.format(
                 nick=nick, n=T.MISSED_IN_A_ROW, level=c.table.level if c else DEFAULT_LEVEL))
-        if nick in room.online or nick in self.by_nick:
+        if nick in room.online or ((o := room.conns.get(nick)) is not None and not o.closed and not o.left):
             return None, None, (P.TABLE_IN_USE, T.SEAT_IN_USE)
         return room, nick, None
 
     def seat_by_token(self, s: Any, nick: str, token: str | None) -> Room | None:
         """The turn-based game where ``s``'s player holds ``nick`` with the seat's ``token`` (a
         client coming back after a drop, as to any seat), or None."""
-        pid = self.names.get(nick)
         p = self.player_of(s)
-        if pid is None or p is None or p.id != pid or not token:
+        if p is None or not token:
             return None
+        pid = p.id
         for gid in sorted(self.games_of.get(pid, ())):
             room = self.wake(gid) if gid in self.asleep and self.owners.get(gid, {}).get(nick) == pid else self.rooms.get(gid)
             if (room is not None and gid in self.clocks and self.owners[gid].get(nick) == pid and not room.finished

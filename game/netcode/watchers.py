@@ -102,17 +102,15 @@ class Stage:
 class Watchers:
     """Every watcher of one server (see the module's docstring). Called under the server's lock.
 
-    :param by_nick: the server's nickname -> live connection (the players told the count).
     :param tables: the open tables (:class:`~.tables.TableBook`), where a waiting table is found.
     :param call_at: ``call_at(when, fn, *args)`` runs ``fn`` on the loop later (a watcher that is
         behind is closed there, never inside a room's broadcast).
     """
 
-    def __init__(self, options: Any, by_nick: dict[str, Any], tables: Any, call_at: Callable[..., None],
+    def __init__(self, options: Any, tables: Any, call_at: Callable[..., None],
                  events: EventLog | None = None) -> None:
         self.options = options
         self.events = events if events is not None else EventLog(log)   # the server's: summed lines
-        self.by_nick = by_nick
         self.tables = tables
         self._call_at = call_at
         self.count = 0                              # watchers in all
@@ -357,7 +355,7 @@ class Watchers:
             return [p for p in (table.seats if table is not None else ()) if p.extensions]
         out = []
         for nick in room.humans:
-            p = self.by_nick.get(nick)
+            p = room.conns.get(nick)
             if p is not None and p.room is room and p.extensions:
                 out.append(p)
         return out

@@ -30,7 +30,7 @@ class Watcher(Fake):
 def watched(**options):
     """A lobby, its games, and their watchers (timers run at once)."""
     lobby, games, timers = parts(**options)
-    watchers = Watchers(games.options, games.by_nick, lobby.tables, lambda when, fn, *a: fn(*a))
+    watchers = Watchers(games.options, lobby.tables, lambda when, fn, *a: fn(*a))
     lobby.watchers = watchers
     return lobby, games, watchers
 
