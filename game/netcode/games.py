@@ -74,9 +74,10 @@ class Games:
     """The games of one server (see the module's docstring).
 
     Public tables (read them under ``lock``): ``rooms`` (game id -> :class:`Room`), ``seats``
-    (nickname -> the unfinished room holding that seat) and ``origin`` (game id -> the address
-    of whoever started it, for the per-address limits). ``by_nick`` is the server's (nickname ->
-    its live connection), shared with the lobby.
+    (:func:`.names.handle` -> the unfinished room holding that seat) and ``origin`` (game id ->
+    the address of whoever started it, for the per-address limits). ``by_nick`` is the server's
+    (handle -> its live connection), shared with the lobby; a room's own ``conns`` find its seats'
+    connections (a nickname is unique at its table only).
     """
 
     def __init__(self, config: GameConfig, options: Any, store: GameStore, lock: threading.RLock,
