@@ -22,10 +22,16 @@ from game.rules.engine import Game
 from game.rules.state import SHELF, PlayerState
 from game.rules.warehouse import fits
 
+from game.i18n import _, ngettext
+
 from .refusals import box_name, why_no_move, why_no_swap, words_for
-from .words import amounts
+from .words import amount, amounts, resource_name
 
 ContainerMap = dict[int, dict[str, int]]
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
 
 
 def _add(m: ContainerMap, cid: int, res: str, n: int) -> None:
@@ -79,7 +85,7 @@ class MarketPlan:
         res = dict(fixed)
         for r in self.white_choice:
             res[r] = res.get(r, 0) + 1
-        self.items = [r for r in sorted(res) for _ in range(res[r])]
+        self.items = [r for r in sorted(res) for _k in range(res[r])]
         self.target = [None] * len(self.items)
 
     def _fixed(self) -> dict[str, int]:
@@ -232,9 +238,18 @@ class MarketPlan:
             out[c.id] = inner
         return out
 
-    def why_not(self, i: int, cid: int) -> str | None:
+    def why_not(self, i: int, cid: int, *, typed: bool = False) -> str | None:
         """Why item ``i`` cannot go to ``cid`` now, in plain words with what to do instead (None:
-        it can). A shelf holds one kind of resource, and no two shelves the same kind."""
+        it can). A shelf holds one kind of resource, and no two shelves the same kind. ``typed``:
+        the clicks that would move it said as the text client's command that does the same."""
+        said = self._why_not(i, cid, typed)
+        return said[0] if said else None
+
+    def _shelf_number(self, cid: int) -> int:
+        return next(k for k, s in enumerate(self.player.shelves) if s.id == cid) + 1
+
+    def _why_not(self, i: int, cid: int, typed: bool = False) -> tuple[str, bool] | None:
+        """:meth:`why_not`'s words, and whether they say which clicks move the resource."""
         if cid in self.targets_for(i):
             return None
         res = self.items[i]
@@ -244,27 +259,36 @@ class MarketPlan:
             return None
         held = self._holding(i)
         name = self.box_name(cid)
+        kind = resource_name(res)
         if c.kind == SHELF:
             twin = next((s for s in self.player.shelves if s is not c and held[s.id].get(res)), None)
             if twin is not None:
                 k = self.box_name(twin.id)
                 n = held[twin.id][res] + (self.target[i] == twin.id)
-                them = "both" if n == 2 else f"all {n}" if n > 2 else "it"
                 if sum(held[twin.id].values()) + (self.target[i] == twin.id) <= c.capacity \
                         and sum(held[cid].values()) <= twin.capacity:
-                    return f"{res} is also on {k}: click {k}, then {name}, to move {them}"
-                return f"{res} is also on {k} (one kind per shelf), and {name} holds only {c.capacity}"
+                    moved = amount(n, res)
+                    if typed:
+                        # TRANSLATORS: "move 3 2" is the text client's command, typed as it is (not translated)
+                        return _("{resource} are also on {other}: say move {a} {b} to move {amount}").format(
+                            resource=kind, other=k, a=self._shelf_number(twin.id), b=self._shelf_number(cid),
+                            amount=moved), True
+                    return _("{resource} are also on {other}: click {other}, then {box}, to move {amount}").format(
+                        resource=kind, other=k, box=name, amount=moved), True
+                return _("{resource} are also on {other} (one kind per shelf), and {box} holds only {capacity}").format(
+                    resource=kind, other=k, box=name, capacity=c.capacity), False
         others = sorted(r for r in held[cid] if r != res)
         if c.bound is not None and c.bound != res:
-            return f"{name[0].upper()}{name[1:]} takes only {c.bound}"
+            return _cap(_("{box} takes only {resource}").format(box=name, resource=resource_name(c.bound))), False
         if others and c.kind == SHELF:
-            return f"{name[0].upper()}{name[1:]} holds {others[0]}: one kind per shelf"
-        return f"{name[0].upper()}{name[1:]} is full (it holds {c.capacity})"
+            return _cap(_("{box} holds {resource}: one kind per shelf").format(
+                box=name, resource=resource_name(others[0]))), False
+        return _cap(_("{box} is full (it holds {capacity})").format(box=name, capacity=c.capacity)), False
 
     def why_no_swap(self, a: int, b: int) -> str:
         """Why the shelves (or depots) ``a`` and ``b`` cannot swap, nor the one's content move onto
         the other, before the take, in plain words ("2 Coins do not fit on shelf 1: it holds 1")."""
-        return why_no_swap(self.player, a, b) or "What you are taking would not fit after that swap."
+        return why_no_swap(self.player, a, b) or _("What you are taking would not fit after that swap.")
 
     def why_no_move(self, src: int, dst: int, res: str) -> str:
         """Why one ``res`` cannot move from ``src`` onto ``dst`` before the take, in plain words."""
@@ -276,16 +300,17 @@ class MarketPlan:
         if any(cid != self.target[i] for cid in self.targets_for(i)):
             return None
         reasons = [w for c in self.player.depot_like() if c.id != self.target[i]
-                   for w in [self.why_not(i, c.id)] if w]
+                   for w in [self._why_not(i, c.id)] if w]
         if not reasons:
             return None
-        best = next((w for w in reasons if "click" in w), None)
+        best = next((w for w, clicks in reasons if clicks), None)
         if best is not None:
             return best
-        res = self.items[i]
+        res = resource_name(self.items[i], 1)
         if self.target[i] is not None:
-            return f"No other place has room for this {res}: it stays on {self.box_name(self.target[i])}"
-        return f"No place has room for this {res}: discard it, or rearrange first"
+            return _("No other place has room for this {resource}: it stays on {box}").format(
+                resource=res, box=self.box_name(self.target[i]))
+        return _("No place has room for this {resource}: discard it, or rearrange first").format(resource=res)
 
     def put(self, i: int, cid: int | None) -> None:
         """Send item ``i`` to container ``cid`` (None: discard it).
@@ -307,8 +332,10 @@ class MarketPlan:
             return None
         things = amounts(dict(_count([self.items[i] for i, t in enumerate(self.target) if t is None])))
         if self.game.solo:
-            return f"Discarding {things}: Lorenzo's black cross moves {n} space{'s' * (n > 1)}."
-        return f"Discarding {things}: everyone else gains {n} faith."
+            return ngettext("Discarding {things}: Lorenzo's black cross moves {n} space.",
+                            "Discarding {things}: Lorenzo's black cross moves {n} spaces.", n).format(things=things, n=n)
+        return ngettext("Discarding {things}: everyone else gains {n} Faith.",
+                        "Discarding {things}: everyone else gains {n} Faith.", n).format(things=things, n=n)
 
     def request(self) -> ReqTakeFromMarket:
         reps: dict[str, int] = {}
@@ -394,11 +421,11 @@ class BuyPlan:
     def problem(self) -> str | None:
         """Why it can't be bought, in plain words, or None."""
         if not self.slots:
-            return "No slot can take this card (level 1 needs an empty slot; level 2 and 3 go on the level below)."
+            return _("No slot can take this card (level 1 needs an empty slot; level 2 and 3 go on the level below).")
         if not self.affordable:
             totals = self.player.resource_totals()
             short = amounts({r: n - totals.get(r, 0) for r, n in self.cost.items() if totals.get(r, 0) < n})
-            return f"You need {short} more."
+            return _("You need {amounts} more.").format(amounts=short)
         return None
 
     def request(self) -> ReqBuyDevCard:
@@ -492,10 +519,10 @@ class ProductionPlan:
 
     def problem(self) -> str | None:
         if not self.selected:
-            return "Choose at least one production."
+            return _("Choose at least one production.")
         totals = self.player.resource_totals()
         short = amounts({r: n - totals.get(r, 0) for r, n in self.total_input().items() if totals.get(r, 0) < n}, "")
-        return f"You need {short} more." if short else None
+        return _("You need {amounts} more.").format(amounts=short) if short else None
 
     def request(self) -> ReqActivateProductions:
         """Split the payment among the productions (each pays its own inputs) and build the request."""

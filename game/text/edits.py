@@ -10,7 +10,7 @@ from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
 
 from . import describe as D
 from .plan_words import paid_from, place, plan_words, production_names
-from .vocabulary import Refused, number, resource, typed
+from .vocabulary import Refused, number, resource
 
 if TYPE_CHECKING:
     from game.client.board_input import BoardInput
@@ -42,9 +42,9 @@ class PlanEdits:
         if len(args) < 2:
             raise Refused("Say put, the resource's number and the place, for example put 1 3.")
         i, cid = self._item(plan, args[0]), place(self.vm, args[1])
-        why = plan.why_not(i, cid)
+        why = plan.why_not(i, cid, typed=True)
         if why is not None:       # the board's words, its clicks said as commands
-            raise Refused(typed(why, self.vm.me) + ".")
+            raise Refused(why + ".")
         self.input.selected_shelf = None
         self.input.click(BI.Item(i))
         self.input.click(BI.Shelf(cid))

@@ -3,24 +3,12 @@ player may type, and how a typed number, resource or click is read (:class:`Refu
 words, why a command cannot be done as typed)."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from game.client.board_input import RESOURCES
 from game.i18n import N_, _
 
 COLOURS = ("Green", "Blue", "Yellow", "Purple")
-
-_CLICKS = re.compile(r"click (?P<a>shelf \d|the \w+ depot), then (?P<b>shelf \d|the \w+ depot), to move")
-
-
-def typed(words: str, me: dict) -> str:
-    """The board's words for a plan, with its clicks said as the commands that do the same
-    ("click shelf 3, then shelf 2, to move both" → "say move 3 2 to move both")."""
-    def place(name: str) -> str:
-        return name.removeprefix("shelf ") if name.startswith("shelf ") else name
-    return _CLICKS.sub(lambda m: f"say move {place(m['a'])} {place(m['b'])} to move", words)
-
 
 class Refused(Exception):
     """A command that cannot be done as typed: the message says why, in words."""

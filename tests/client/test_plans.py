@@ -67,7 +67,34 @@ def test_market_plan_refuses_an_illegal_target_and_words_the_discard():
         plan.put(other_coin, shelf1)                   # shelf 1 holds only one
     for i in range(len(plan.items)):
         plan.put(i, None)
-    assert plan.discard_warning() == "Discarding 2 Coins, 2 Stones: everyone else gains 4 faith."
+    assert plan.discard_warning() == "Discarding 2 Coins, 2 Stones: everyone else gains 4 Faith."
+
+
+def test_a_resource_stuck_on_its_shelf_says_the_clicks_or_the_command_that_move_it():
+    """2 Stones taken onto shelf 2: one of them can go on no other shelf (one kind per shelf). The
+    board says which clicks move both; the text client says the command that does the same; a
+    full shelf says so. None of it is found by looking for an English word (Italian says it too)."""
+    from game import i18n
+    from support.table import mid_game
+    game = mid_game(["Ada"], 3, 0)
+    for shelf in game.player("Ada").shelves:
+        shelf.content = {}
+    game.market[:4] = ["Stone", "Stone", "Faith", "Zero"]
+    sh = shadow_game(player_view(game, "Ada"), CFG, "Ada")
+    plan = MarketPlan.start(sh, sh.player("Ada"), True, 0)
+    shelves = [s.id for s in sh.player("Ada").shelves]
+    assert plan.target == [shelves[1], shelves[1]]
+    said = "Stones are also on shelf 2: click shelf 2, then shelf 3, to move 2 Stones"
+    assert plan.why_not(0, shelves[2]) == said
+    assert plan.why_stuck(0) == said
+    assert plan.why_not(0, shelves[2], typed=True) == "Stones are also on shelf 2: say move 2 3 to move 2 Stones"
+    assert plan.why_not(0, shelves[0]) == "Stones are also on shelf 2 (one kind per shelf), and shelf 1 holds only 1"
+    try:
+        i18n.use("it")
+        assert plan.why_stuck(0) == ("Ci sono Pietre anche nel ripiano 2: fai clic sul ripiano 2, poi sul ripiano 3, "
+                                      "per spostare 2 Pietre")
+    finally:
+        i18n.use("en")
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -136,7 +136,7 @@ def test_a_picked_resource_no_shelf_can_take_says_why_and_a_click_elsewhere_star
         walk.frames(2)
         said = [(w, s) for w, s in words if "shelf 2" in w]
         assert said and all(s >= floor for _w, s in said), words
-        assert "Stone is also on shelf 2" in " ".join(w for w, _s in words), words
+        assert "Stones are also on shelf 2" in " ".join(w for w, _s in words), words
         picked = walk.app.window.copy()
         words.clear()
         walk.click(shelves[2].center)                              # the empty shelf 3, which does not glow

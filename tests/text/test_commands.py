@@ -158,13 +158,6 @@ def test_what_the_commands_say_about_the_table(solo):
         assert "\x1b" not in said.since(n)
 
 
-def test_the_boards_clicks_are_said_as_commands():
-    from game.text.vocabulary import typed
-    assert (typed("Servant is also on shelf 3: click shelf 3, then shelf 2, to move both", {})
-            == "Servant is also on shelf 3: say move 3 2 to move both")
-    assert typed("Shelf 1 is full (it holds 1)", {}) == "Shelf 1 is full (it holds 1)"
-
-
 def test_a_rearrangement_that_cannot_be_done_is_said_before_enter(tmp_path):
     """swap and move are tried first: what cannot be done is refused at once, in the board's
     words, and nothing waits for Enter; what can is said, then done on Enter."""
