@@ -8,6 +8,8 @@ import re
 import socket
 import ssl
 
+from game.i18n import _
+
 __all__ = ["PORT_REFUSED", "check_port", "describe_bind_error", "describe_connect_error", "hostport", "parse_address"]
 
 _HOST_RE = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
@@ -21,7 +23,7 @@ def check_port(text: str) -> str | None:
     """
     s = text.strip()
     if not s.isdigit() or not 1 <= int(s) <= 65535:
-        return "A port is a number from 1 to 65535."
+        return _("A port is a number from 1 to 65535.")
     return None
 
 
@@ -38,23 +40,23 @@ def parse_address(text: str, default_port: int) -> tuple[str, int]:
     if s[:6].lower() == "tls://":
         host, port = parse_address(s[6:], default_port + 1)
         return "tls://" + host, port
-    example = "Type an address like 192.168.1.23 or 192.168.1.23:51015."
+    example = _("Type an address like 192.168.1.23 or 192.168.1.23:51015.")
     if not s:
-        raise ValueError("Type the address the host sees on their screen. " + example)
+        raise ValueError(_("Type the address the host sees on their screen.") + " " + example)
     port_text: str | None = None
     if s.startswith("["):
         end = s.find("]")
         if end < 0:
-            raise ValueError(f"\u201c{s}\u201d is not an address. " + example)
+            raise ValueError(_("\u201c{text}\u201d is not an address.").format(text=s) + " " + example)
         host, rest = s[1:end], s[end + 1:]
         if rest:
             if not rest.startswith(":"):
-                raise ValueError(f"\u201c{s}\u201d is not an address. " + example)
+                raise ValueError(_("\u201c{text}\u201d is not an address.").format(text=s) + " " + example)
             port_text = rest[1:]
         try:
             ipaddress.IPv6Address(host)
         except ValueError:
-            raise ValueError(f"\u201c{host}\u201d is not an IPv6 address. " + example) from None
+            raise ValueError(_("\u201c{text}\u201d is not an IPv6 address.").format(text=host) + " " + example) from None
     elif s.count(":") == 1:
         host, port_text = s.split(":")
     elif s.count(":") > 1:
@@ -62,15 +64,16 @@ def parse_address(text: str, default_port: int) -> tuple[str, int]:
         try:
             ipaddress.IPv6Address(host)
         except ValueError:
-            raise ValueError(f"\u201c{s}\u201d is not an address. " + example) from None
+            raise ValueError(_("\u201c{text}\u201d is not an address.").format(text=s) + " " + example) from None
     else:
         host = s
     if ":" not in host and not _HOST_RE.match(host):
-        raise ValueError(f"\u201c{host or s}\u201d is not an address. " + example)
+        raise ValueError(_("\u201c{text}\u201d is not an address.").format(text=host or s) + " " + example)
     if port_text is None:
         return host, default_port
     if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-        raise ValueError(f"The port after \u201c:\u201d must be a number from 1 to 65535, not \u201c{port_text}\u201d.")
+        raise ValueError(_("The port after \u201c:\u201d must be a number from 1 to 65535, not \u201c{port}\u201d.").format(
+            port=port_text))
     return host, int(port_text)
 
 
@@ -83,8 +86,6 @@ def describe_connect_error(e: OSError, host: str, port: int) -> str:
     """Why a server could not be reached, in a sentence for the player (:mod:`.join_words`): nobody
     listening, no answer in time, no such computer or no way there, TLS asked of a plain port or
     failing, a server that closed without a word or that said why (full)."""
-    from game.i18n import _
-
     from . import join_words as W
     words = getattr(e, "player_words", None)   # e.g. a server whose certificate changed: said plainly
     if words:
@@ -121,14 +122,15 @@ PORT_REFUSED = (errno.EADDRINUSE, errno.EACCES, errno.EPERM)
 """The errors of a port another one may fix (in use, or not allowed)."""
 
 
-def describe_bind_error(e: OSError, port: int, data_dir, remedy: str = "Choose another port in Settings.") -> str:
+def describe_bind_error(e: OSError, port: int, data_dir, remedy: str | None = None) -> str:
     """Why a game server could not start on ``port``, in words; ``remedy`` says what to do about a
-    port refused (:data:`PORT_REFUSED`): in the window, the port is chosen in Settings."""
+    port refused (:data:`PORT_REFUSED`): in the window (None), the port is chosen in Settings."""
+    remedy = _("Choose another port in Settings.") if remedy is None else remedy
     if e.errno == errno.EADDRINUSE:
-        return f"Port {port} is already in use on this computer. {remedy}"
+        return _("Port {port} is already in use on this computer.").format(port=port) + " " + remedy
     if e.errno == errno.EBUSY:
-        return ("Another game server on this computer is already hosting from the same folder. "
-                "Close it first, or join it with Join a game.")
+        return _("Another game server on this computer is already hosting from the same folder. "
+                 "Close it first, or join it with Join a game.")
     if e.errno in (errno.EACCES, errno.EPERM):
-        return f"This computer does not allow a game server on port {port}. {remedy}"
-    return f"The game server could not start: {e.strerror or e}."
+        return _("This computer does not allow a game server on port {port}.").format(port=port) + " " + remedy
+    return _("The game server could not start: {why}.").format(why=e.strerror or e)

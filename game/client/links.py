@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from game.i18n import N_, _
+
 from .address import hostport, parse_address
 
 __all__ = ["CODE_MAX", "LINK_MAX", "SCHEME", "Link", "LinkError", "is_link", "make_link", "parse_link", "read_address"]
@@ -31,7 +33,12 @@ _CODE_RE = re.compile(r"^[A-Za-z0-9]+(-[A-Za-z0-9]+)?$")
 CODE_MAX = 20
 """The longest invite code read (the server's are eight letters and digits, as K7QF-M2XD)."""
 _SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]{0,15}):")
-_EXAMPLE = "A game link looks like mor://203.0.113.7:51015, or mor://203.0.113.7:51015/CODE for a private table."
+_EXAMPLE = N_("A game link looks like mor://203.0.113.7:51015, or mor://203.0.113.7:51015/CODE for a private table.")
+
+
+def _said(problem: str) -> str:
+    """A link's problem, then what a game link looks like."""
+    return problem + " " + _(_EXAMPLE)
 
 
 class LinkError(ValueError):
@@ -78,46 +85,46 @@ def parse_link(text: str) -> Link:
     """
     s = text.strip()
     if not s:
-        raise LinkError("The link is empty. " + _EXAMPLE)
+        raise LinkError(_said(_("The link is empty.")))
     if len(s) > LINK_MAX:
-        raise LinkError(f"That link is {len(s)} characters long: too long to be a game's link. " + _EXAMPLE)
+        raise LinkError(_said(_("That link is {n} characters long: too long to be a game's link.").format(n=len(s))))
     if not is_link(s):
         other = _SCHEME_RE.match(s)
         if other and not other.group(1).isdigit() and not s[len(other.group(0)):][:1].isdigit():
-            raise LinkError(f"\u201c{_shown(other.group(1))}:\u201d links are not game links. " + _EXAMPLE)
-        raise LinkError(f"\u201c{_shown(s)}\u201d is not a game link. " + _EXAMPLE)
+            raise LinkError(_said(_("\u201c{scheme}:\u201d links are not game links.").format(scheme=_shown(other.group(1)))))
+        raise LinkError(_said(_("\u201c{text}\u201d is not a game link.").format(text=_shown(s))))
     if any(not c.isprintable() or c.isspace() for c in s):
-        raise LinkError("A game link has no spaces or invisible characters in it: copy it again, whole. " + _EXAMPLE)
+        raise LinkError(_said(_("A game link has no spaces or invisible characters in it: copy it again, whole.")))
     if not s[:len(_PREFIX)].lower() == _PREFIX:
-        raise LinkError("A game link starts with mor:// (two slashes). " + _EXAMPLE)
+        raise LinkError(_said(_("A game link starts with mor:// (two slashes).")))
     rest = s[len(_PREFIX):]
     if "%" in rest:
-        raise LinkError("A game link has no %-escapes in it: ask your friend for the link as the game shows it. "
-                        + _EXAMPLE)
+        raise LinkError(_said(_("A game link has no percent signs in it: ask your friend for the link as the game shows it.")))
     odd = sorted({c for c in rest if not (c.isascii() and (c.isalnum() or c in ".-:[]/"))})
     if "@" in odd:
-        raise LinkError("A game link has no user name (nothing before an @). " + _EXAMPLE)
+        raise LinkError(_said(_("A game link has no user name (nothing before an @).")))
     if "?" in odd or "#" in odd:
-        raise LinkError("A game link ends at its address and invite code (nothing after ? or #). " + _EXAMPLE)
+        raise LinkError(_said(_("A game link ends at its address and invite code (nothing after ? or #).")))
     if odd:
-        raise LinkError(f"A game link has no \u201c{_shown(''.join(odd), 10)}\u201d in it. " + _EXAMPLE)
+        raise LinkError(_said(_("A game link has no \u201c{text}\u201d in it.").format(text=_shown(''.join(odd), 10))))
     authority, _slash, path = rest.partition("/")
     code = path.rstrip("/") or None
     if code is not None and (len(code) > CODE_MAX or not _CODE_RE.match(code)):
-        raise LinkError(f"\u201c{_shown(code)}\u201d is not an invite code: one is a few letters and digits, as K7QF-M2XD. "
-                        + _EXAMPLE)
+        raise LinkError(_said(_("\u201c{code}\u201d is not an invite code: one is a few letters and digits, as K7QF-M2XD.").format(
+            code=_shown(code))))
     if not authority:
-        raise LinkError("The link has no address after mor://. " + _EXAMPLE)
+        raise LinkError(_said(_("The link has no address after mor://.")))
     port_text = authority.rpartition("]:")[2] if authority.startswith("[") else (
         authority.rpartition(":")[2] if authority.count(":") == 1 else None)
     if port_text is None or (authority.startswith("[") and "]:" not in authority):
-        raise LinkError("The link has no port: it ends with a colon and a number, as in mor://203.0.113.7:51015.")
+        raise LinkError(_("The link has no port: it ends with a colon and a number, as in mor://203.0.113.7:51015."))
     if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-        raise LinkError(f"The port in the link must be a number from 1 to 65535, not \u201c{_shown(port_text)}\u201d.")
+        raise LinkError(_("The port in the link must be a number from 1 to 65535, not \u201c{port}\u201d.").format(
+            port=_shown(port_text)))
     try:
         host, port = parse_address(authority, int(port_text))
     except ValueError:
-        raise LinkError(f"\u201c{_shown(authority)}\u201d is not the address of a computer. " + _EXAMPLE) from None
+        raise LinkError(_said(_("\u201c{text}\u201d is not the address of a computer.").format(text=_shown(authority)))) from None
     return Link(host, port, code.upper() if code else None)
 
 
@@ -133,10 +140,10 @@ def read_address(text: str, default_port: int) -> Link:
     return Link(host, port)
 
 
-COPY_LINK = "Copy link"
-LINK_COPIED = "Copied"
-COPY_TIP = "Copy the link to send a friend: {link} (opening it starts their game at Join with it)"
-NO_CLIPBOARD = "This computer's clipboard cannot be reached: send the address above."
+COPY_LINK = N_("Copy link")
+LINK_COPIED = N_("Copied")
+COPY_TIP = N_("Copy the link to send a friend: {link} (opening it starts their game at Join with it)")
+NO_CLIPBOARD = N_("This computer's clipboard cannot be reached: send the address above.")
 
 
 def hosted_link(addresses: list[str], port: int) -> str:

@@ -22,6 +22,8 @@ from game.rules.engine import Game
 from game.rules.errors import GameError, MalformedRequest
 from game.rules.views import player_view
 
+from game.i18n import _, pgettext
+
 from .narration import Narrator
 from .view_model import ViewModel
 from .words import joined
@@ -51,13 +53,13 @@ class Replay:
     def __init__(self, record: Msg, config: GameConfig, viewer: str | None = None) -> None:
         digest = record.get("configDigest")
         if digest is not None and digest != config_digest(config):
-            raise ReplayError("This replay was made with other rules of the game (another configuration); "
-                              "it cannot be replayed here.")
+            raise ReplayError(_("This replay was made with other rules of the game (another configuration); "
+                                "it cannot be replayed here."))
         nicknames = record.get("nicknames")
         seed = record.get("seed")
         if (not isinstance(nicknames, list) or not all(isinstance(n, str) for n in nicknames)
                 or type(seed) is not int):
-            raise ReplayError("The file is damaged: it has no players or no seed.")
+            raise ReplayError(_("The file is damaged: it has no players or no seed."))
         self.record = record
         self.config = config
         self.nicknames = list(nicknames)
@@ -73,7 +75,7 @@ class Replay:
         try:
             game = Game.new(config, self.nicknames, seed)
         except ValueError as e:
-            raise ReplayError(f"The file is damaged: {e}.") from None
+            raise ReplayError(_("The file is damaged: {why}.").format(why=e)) from None
         self.lines: list[Step] = []
         self.turn_starts: list[int] = [0]
         self._check(game)
@@ -98,8 +100,9 @@ class Replay:
                 events = (game.apply(nick, arg) if kind == "apply" else game.undo(nick) if kind == "undo"
                           else game.set_active(nick, arg))
             except (GameError, KeyError, MalformedRequest) as e:
-                raise ReplayError(f"The file does not replay: move {i} ({kind} by {nick}) is refused "
-                                  f"({e}). It is damaged, or was made by another version of the rules.") from None
+                raise ReplayError(_("The file does not replay: move {i} ({kind} by {name}) is refused ({why}). "
+                                    "It is damaged, or was made by another version of the rules.").format(
+                    i=i, kind=kind, name=nick, why=e)) from None
             for e in events:
                 if e.get("type") in ("UpdateLeadersHand", "UpdateGame") and e.get("player") != self.viewer:
                     continue
@@ -113,7 +116,7 @@ class Replay:
                     self.turn_starts.append(i)
                 current = now
         if not game.ended:
-            raise ReplayError("The file does not hold a finished game (it stops before the end).")
+            raise ReplayError(_("The file does not hold a finished game (it stops before the end)."))
 
     # ------------------------------------------------------------------ stepping
     def game_at(self, step: int) -> Game:
@@ -208,18 +211,20 @@ class PastGame:
 
     @property
     def title(self) -> str:
-        kinds = {"solo": "Solo", "bots": "Against the computer", "lan": "Hosted here", "server": "Online"}
-        return f"{kinds.get(self.kind, 'Game')}: {', '.join(self.players)}"
+        kinds = {"solo": pgettext("kind of game", "Solo"), "bots": _("Against the computer"),
+                 "lan": _("Hosted here"), "server": _("Online")}
+        kind = kinds.get(self.kind) or pgettext("kind of game", "Game")
+        return _("{kind}: {players}").format(kind=kind, players=", ".join(self.players))
 
     @property
     def result(self) -> str:
         """Who won, in words ("Cosimo won", "Ada and Bea shared the win", "Lorenzo won")."""
         winners = [w.removesuffix(" (bot)") for w in self.winners]
         if len(winners) == 1:
-            return f"{winners[0]} won"
+            return _("{name} won").format(name=winners[0])
         if winners:
-            return f"{joined(winners)} shared the win"
-        return "Lorenzo won" if self.kind == "solo" else "No winner"
+            return _("{names} shared the win").format(names=joined(winners))
+        return _("Lorenzo won") if self.kind == "solo" else _("No winner")
 
 
 def past_games(data_dir: Path, limit: int = 200) -> list[PastGame]:

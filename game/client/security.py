@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from game.i18n import _, pgettext
 from game.netcode.client import ServerIdentityChanged
 
 from .address import hostport
@@ -58,7 +59,7 @@ class Link:
     @property
     def label(self) -> str:
         """A word or two beside the lock: "secure" or "not encrypted"."""
-        return "secure" if self.secure else "not encrypted"
+        return pgettext("connection", "secure") if self.secure else pgettext("connection", "not encrypted")
 
     @property
     def short(self) -> str:
@@ -69,21 +70,22 @@ class Link:
     def line(self) -> str:
         """One sentence, said on connecting."""
         if self.fingerprint:
-            return f"Connected securely to {self.where} (certificate {self.short})."
-        return f"Connected to {self.where}: not encrypted."
+            return _("Connected securely to {where} (certificate {short}).").format(where=self.where, short=self.short)
+        return _("Connected to {where}: not encrypted.").format(where=self.where)
 
     @property
     def details(self) -> str:
         """What it means, for a tooltip or a question (the whole fingerprint, to compare with the
         one the server's owner sees in its log, on a line of its own)."""
         if self.fingerprint:
-            met = (" It was met here for the first time: it is remembered now, and you will be warned if it "
-                   "ever changes." if self.first_meeting else " It is the one met here before.")
-            return (f"Encrypted (TLS): nobody on the way to {self.where} can read the game or take your seat. "
-                    f"The server's certificate:\n{self.fingerprint}\nIts owner sees the same in the server's "
-                    f"log.{met}")
-        return (f"Not encrypted: fine on your own network; on the internet, someone on the way to {self.where} "
-                f"could read the game. A server that offers TLS is reached securely by itself.")
+            met = (_("It was met here for the first time: it is remembered now, and you will be warned if it "
+                     "ever changes.") if self.first_meeting else _("It is the one met here before."))
+            # TRANSLATORS: {fingerprint} is on a line of its own; {met} is one of the two sentences that follow
+            return _("Encrypted (TLS): nobody on the way to {where} can read the game or take your seat. "
+                     "The server's certificate:\n{fingerprint}\nIts owner sees the same in the server's "
+                     "log. {met}").format(where=self.where, fingerprint=self.fingerprint, met=met)
+        return _("Not encrypted: fine on your own network; on the internet, someone on the way to {where} "
+                 "could read the game. A server that offers TLS is reached securely by itself.").format(where=self.where)
 
 
 def link_of(match: "Match") -> Link | None:
@@ -113,18 +115,20 @@ def identity_warning(e: BaseException) -> IdentityWarning | None:
     certificate changed, or it stopped speaking TLS); None for any other failure."""
     if not isinstance(e, ServerIdentityChanged):
         return None
-    where = e.server or "this address"
-    line = f"remove the line that starts with \u201c{where}\u201d from {e.known_file}" if e.known_file else \
-        f"forget {where}"
+    where = e.server or _("this address")
+    line = _("remove the line that starts with \u201c{where}\u201d from {file}").format(where=where, file=e.known_file) \
+        if e.known_file else _("forget {where}").format(where=where)
     if e.now is None:
         return IdentityWarning(
-            "Not connected: this server stopped speaking securely",
-            f"The server at {where} encrypted its games when you met it (certificate "
-            f"{short_fingerprint(e.was or '')}) and no longer does. Someone on the way may be pretending to be it, "
-            f"so nothing was sent. Ask its owner: if they turned encryption off, {line}, then join again.")
+            _("Not connected: this server stopped speaking securely"),
+            _("The server at {where} encrypted its games when you met it (certificate {was}) and no longer does. "
+              "Someone on the way may be pretending to be it, so nothing was sent. Ask its owner: if they "
+              "turned encryption off, {what_to_do}, then join again.").format(
+                where=where, was=short_fingerprint(e.was or ""), what_to_do=line))
     return IdentityWarning(
-        "Not connected: this is not the server you met",
-        f"The server at {where} shows another certificate than when you met it (it was "
-        f"{short_fingerprint(e.was or '')}, it is {short_fingerprint(e.now)}). Someone on the way may be pretending "
-        f"to be it, so nothing was sent: not your name, not your seat. Ask its owner: if they made a new "
-        f"certificate, check that its fingerprint starts with {short_fingerprint(e.now)}, {line}, then join again.")
+        _("Not connected: this is not the server you met"),
+        _("The server at {where} shows another certificate than when you met it (it was {was}, it is {now}). "
+          "Someone on the way may be pretending to be it, so nothing was sent: not your name, not your seat. "
+          "Ask its owner: if they made a new certificate, check that its fingerprint starts with {now}, "
+          "{what_to_do}, then join again.").format(
+            where=where, was=short_fingerprint(e.was or ""), now=short_fingerprint(e.now), what_to_do=line))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from game.i18n import _, ngettext
 from game.match import RemoteMatch
 from game.match.remote import KNOWN_SERVERS_FILE, TLS_SCHEME, tls_port_at
 from game.netcode import protocol as P
@@ -24,6 +25,7 @@ from game.settings import data_dir
 from .address import hostport
 from .rating_words import rating_words, told_apart
 from .security import IdentityWarning, Link, identity_warning
+from .words import joined
 
 __all__ = ["NoTables", "OpenTable", "PlayingTable", "TableList", "connect", "join", "list_tables", "TABLE_NAME_MAX"]
 
@@ -69,8 +71,11 @@ class OpenTable:
     def seats_words(self) -> str:
         """E.g. "2 of 4 seats taken, 1 bot"."""
         bots = len(self.bots)
-        return (f"{self.taken} of {self.players} seats taken"
-                + (f", {bots} bot{'s' if bots != 1 else ''}" if bots else ""))
+        # TRANSLATORS: the form is chosen by {taken}, the seats taken ("1 of 4 seats taken")
+        seats = ngettext("{taken} of {n} seats taken", "{taken} of {n} seats taken", self.taken).format(
+            taken=self.taken, n=self.players)
+        return _("{seats}, {bots}").format(seats=seats, bots=ngettext("{n} bot", "{n} bots", bots).format(n=bots)) \
+            if bots else seats
 
 
 @dataclass(frozen=True)
@@ -85,8 +90,10 @@ class PlayingTable:
     def players_words(self) -> str:
         """E.g. "Ada and Bea play, 2 watch"."""
         p = self.players
-        names = ", ".join(p[:-1]) + " and " + p[-1] if len(p) > 1 else "".join(p)
-        return f"{names} {'plays' if len(p) == 1 else 'play'}" + (f", {self.watchers} watch" if self.watchers else "")
+        play = ngettext("{names} plays", "{names} play", len(p)).format(names=joined(list(p)) if p else "")
+        if not self.watchers:
+            return play
+        return ngettext("{play}, {n} watches", "{play}, {n} watch", self.watchers).format(play=play, n=self.watchers)
 
     @classmethod
     def page(cls, m: dict[str, Any]) -> tuple["PlayingTable", ...]:
@@ -169,10 +176,11 @@ def list_tables(host: str, port: int, start: int = 0, timeout: float = 5.0, *, t
             m = conn.wait_for(lambda m: m.get("type") in (P.UPDATE_TABLES, P.ERR_PROTOCOL, "ConnectionLost"),
                               timeout=timeout)
         except TimeoutError:
-            raise NoTables(f"The server at {hostport(host, port)} did not answer with its tables.") from None
+            raise NoTables(_("The server at {where} did not answer with its tables.").format(
+                where=hostport(host, port))) from None
         if m.get("type") != P.UPDATE_TABLES:
-            raise NoTables(f"The server at {hostport(host, port)} has no tables to show "
-                           f"(it keeps one waiting list: join it with Quick game).")
+            raise NoTables(_("The server at {where} has no tables to show "
+                             "(it keeps one waiting list: join it with Quick game).").format(where=hostport(host, port)))
         listing = replace(TableList.from_message(m), link=link, tls_port=tls_port)
         try:    # the games under way that may be watched (a server of before refuses to say)
             conn.send(ReqWatchList(0).to_dict())
@@ -325,7 +333,6 @@ class Seating:
         """Why the server refused what was asked, in words (None: it did not)."""
         if not session.lobby.error:
             return None
-        from game.i18n import _
 
         from .words import NICKNAME_ERRORS
         self.taken = session.lobby.error == _(NICKNAME_ERRORS["TAKEN"])
@@ -367,7 +374,7 @@ class Seating:
         if refused is not None:
             return self._fail(refused)
         if any(m.get("type") == "ConnectionLost" for m in msgs):
-            return self._fail(f"The server at {self.where} closed the connection.")
+            return self._fail(_("The server at {where} closed the connection.").format(where=self.where))
         if self._answered(session):
             self.state = "seated"
         return self.state

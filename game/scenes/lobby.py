@@ -107,7 +107,7 @@ class LobbyScene(SessionScene):
                 cw = round(150 * u)
                 self.button("copy_link", pygame.Rect(self.plaque.right + round(14 * u), self.plaque.centery - round(22 * u),
                                                      cw, round(44 * u)),
-                            LINK_COPIED if self.copied == link else COPY_LINK, "@quiet", tooltip=COPY_TIP.format(link=link))
+                            _(LINK_COPIED if self.copied == link else COPY_LINK), "@quiet", tooltip=_(COPY_TIP).format(link=link))
         # under the sheet, a column that never overlaps: the "you are" line, then Leave/Stop hosting
         bw, bh = round(240 * u), round(48 * u)
         leave = pygame.Rect(w // 2 - bw // 2, h - round(110 * u), bw, bh)
@@ -229,7 +229,7 @@ class LobbyScene(SessionScene):
             clipboard_copy(link)
         except pygame.error:        # no clipboard where this runs: the address on the page is still there
             from game.client.links import NO_CLIPBOARD
-            self.session.lobby.error = NO_CLIPBOARD
+            self.session.lobby.error = _(NO_CLIPBOARD)
             return
         self.copied = link
         self.ui.clear_and_reset()

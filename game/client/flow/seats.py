@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from game.i18n import _, ngettext
 from game.match.seats import SEATS_FILE, UNFINISHED_FILE, forget_unfinished, unfinished_games
 
 from ..address import hostport
@@ -66,25 +67,33 @@ class KeptSeat:
     @property
     def label(self) -> str:
         """The entry that takes the player back ("Return to your game at 10.0.0.5:51015")."""
-        return f"Return to your game at {self.where}"
+        return _("Return to your game at {where}").format(where=self.where)
 
     @property
     def detail(self) -> str:
         """Whose seat it is and who else plays ("Back to your seat as Ada, with Bea")."""
         others = self.others
-        return f"Back to your seat as {self.nickname}" + (f", with {joined(others)}" if others else "")
+        if others:
+            return _("Back to your seat as {name}, with {others}").format(name=self.nickname, others=joined(others))
+        return _("Back to your seat as {name}").format(name=self.nickname)
 
     @property
     def offer(self) -> str:
         """The entry of a list of choices ("Return to your game at 10.0.0.5:51015, as Ada, with Bea")."""
         others = self.others
-        return f"{self.label}, as {self.nickname}" + (f", with {joined(others)}" if others else "")
+        if others:
+            return _("Return to your game at {where}, as {name}, with {others}").format(
+                where=self.where, name=self.nickname, others=joined(others))
+        return _("Return to your game at {where}, as {name}").format(where=self.where, name=self.nickname)
 
     @property
     def line(self) -> str:
         """The seat in one line of a list ("Your game at 10.0.0.5:51015, as Ada, with Bea")."""
         others = self.others
-        return f"Your game at {self.where}, as {self.nickname}" + (f", with {joined(others)}" if others else "")
+        if others:
+            return _("Your game at {where}, as {name}, with {others}").format(
+                where=self.where, name=self.nickname, others=joined(others))
+        return _("Your game at {where}, as {name}").format(where=self.where, name=self.nickname)
 
 
 def kept_seats(data_dir: Path, hosted_port: int | None = None) -> list[KeptSeat]:
@@ -118,22 +127,24 @@ def title_entry(seats: list[KeptSeat]) -> tuple[str, str] | None:
         return None
     if len(seats) == 1:
         return seats[0].label, seats[0].detail
-    return (f"Return to a game on a server ({len(seats)})",
-            f"{len(seats)} games on servers keep your seat: choose the one to go back to")
+    n = len(seats)
+    return (_("Return to a game on a server ({n})").format(n=n),
+            ngettext("{n} game on a server keeps your seat: choose the one to go back to",
+                     "{n} games on servers keep your seat: choose the one to go back to", n).format(n=n))
 
 
 def choose_seat_question(seats: list[KeptSeat]) -> Question:
     """Which kept seat to go back to, when there are several: one answer per seat (its
     :attr:`KeptSeat.key`), newest first, then ``cancel``."""
-    return Question("Your games on servers",
-                    "Each server keeps your seat until its game ends. Choose the game to go back to.",
-                    (*(Answer(s.key, s.line) for s in seats), Answer("cancel", "Cancel")))
+    return Question(_("Your games on servers"),
+                    _("Each server keeps your seat until its game ends. Choose the game to go back to."),
+                    (*(Answer(s.key, s.line) for s in seats), Answer("cancel", _("Cancel"))))
 
 
 def gone_words(seat: KeptSeat) -> str:
     """What the player is told when a kept seat's game is not at its server any more."""
-    return (f"Your game at {seat.where} is not running there any more: it has ended, or the server no "
-            f"longer has it.")
+    return _("Your game at {where} is not running there any more: it has ended, or the server no "
+             "longer has it.").format(where=seat.where)
 
 
 def another_nickname(nick: str) -> str:
@@ -156,13 +167,16 @@ def seat_question(seat: KeptSeat, asked: str) -> Question:
     seat staying as it is), ``cancel``."""
     others = seat.others
     other = another_nickname(seat.nickname)
+    game = (_("You have an unfinished game at {where} as {name}, with {others}.").format(
+        where=seat.where, name=seat.nickname, others=joined(others)) if others else
+        _("You have an unfinished game at {where} as {name}.").format(where=seat.where, name=seat.nickname))
     return Question(
-        "You have a game at this server",
-        f"You have an unfinished game at {seat.where} as {seat.nickname}"
-        + (f", with {joined(others)}" if others else "")
-        + f". The server keeps your seat until it ends, so asking for {asked} as {seat.nickname} takes you back "
-        f"to that game. Go back to it, or ask for {asked} as {other} (your seat in the other game stays kept).",
-        (Answer("return", "Back to that game"), Answer("other", f"Play as {other}"), Answer("cancel", "Cancel")),
+        _("You have a game at this server"),
+        game + " " + _("The server keeps your seat until it ends, so asking for {asked} as {name} takes you back "
+                       "to that game. Go back to it, or ask for {asked} as {other} (your seat in the other game "
+                       "stays kept).").format(asked=asked, name=seat.nickname, other=other),
+        (Answer("return", _("Back to that game")), Answer("other", _("Play as {name}").format(name=other)),
+         Answer("cancel", _("Cancel"))),
         default="return")
 
 
@@ -191,17 +205,18 @@ def ask_before_seating(data_dir: Path, host: str, port: int, nickname: str, aske
     ask(seat_question(kept, asked), then)
 
 
-def asked_words(name: str | None = None, code: str | None = None, create: str | None = None, **_: Any) -> str:
+def asked_words(name: str | None = None, code: str | None = None, create: str | None = None, **_rest: Any) -> str:
     """What a seat asked for is, in words, from :func:`game.client.tables.join`'s arguments: "a
     seat at “Ada's table”", "the table of invite code K7QF-M2XD", "the new table “Bea's game”" or
     "the Quick game" (the waiting list)."""
+    # TRANSLATORS: these four are said inside "asking for {asked} as Ada takes you back to that game"
     if create is not None:
-        return f"the new table \u201c{create}\u201d"
+        return _("the new table \u201c{name}\u201d").format(name=create)
     if code is not None:
-        return f"the table of invite code {code.strip().upper()}"
+        return _("the table of invite code {code}").format(code=code.strip().upper())
     if name is not None:
-        return f"a seat at \u201c{name}\u201d"
-    return "the Quick game"
+        return _("a seat at \u201c{name}\u201d").format(name=name)
+    return _("the Quick game")
 
 
 def why_seated(asked: str | None, token_sent: bool, has_game: bool, where: str, chose: bool = False) -> str | None:
@@ -211,6 +226,6 @@ def why_seated(asked: str | None, token_sent: bool, has_game: bool, where: str, 
     asked), ``has_game`` (the server put them straight into a game under way), ``chose`` (the
     player chose "Back to that game" when asked: nothing to explain)."""
     if asked is not None and token_sent and has_game and not chose:
-        return (f"You are back at your unfinished game at {where}: the server keeps your seat until it ends, "
-                f"so it gave you that one rather than {asked}.")
+        return _("You are back at your unfinished game at {where}: the server keeps your seat until it ends, "
+                 "so it gave you that one rather than {asked}.").format(where=where, asked=asked)
     return None
