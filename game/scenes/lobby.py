@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from game.i18n import _
+
 from .art import fonts
 from .link_mark import LinkMark
 from .backdrop import FADED, INK, OXBLOOD, SEPIA, blit_lines, panel, title_block, tracked, wrap
