@@ -54,6 +54,10 @@ def host_server(config: GameConfig, port: int, data_dir: Path, nickname: str, bo
                                               # a guest whose game crashed or whose link went
                                               # silent keeps the seat a while, the others told
                                               away_grace=30.0,
+                                              # a friend who walks away: the computer plays their
+                                              # turn once its time runs out, but their seat stays
+                                              # theirs; alone with one's own bots, no clock
+                                              seat_given_after=0, seat_clock_bots=False,
                                               tls_cert=cert, tls_key=key, tls_port=tls_port))
         try:
             server.start()

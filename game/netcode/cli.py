@@ -167,6 +167,15 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--wake-batch", type=_count, default=d.wake_batch, metavar="N",
                     help=f"turn-based games replayed from their files per wake-up after a start (0: only when "
                          f"needed; default {d.wake_batch})")
+    lim.add_argument("--seat-time", type=_seconds, default=d.seat_time, metavar="SECONDS",
+                     help=f"seconds a player of a real-time game has for a turn; then the computer plays that "
+                          f"turn for them (0: no clock) (default {d.seat_time:g})")
+    lim.add_argument("--setup-time", type=_seconds, default=d.setup_time, metavar="SECONDS",
+                     help=f"seconds a player of a real-time game has for the setup choices (leaders and "
+                          f"resources); then the computer chooses (0: no clock) (default {d.setup_time:g})")
+    lim.add_argument("--seat-given-after", type=_count, default=d.seat_given_after, metavar="N",
+                     help=f"turns run out in a row after which the computer plays the seat to the end of the "
+                          f"game (0: never) (default {d.seat_given_after})")
     ap.add_argument("--move-time-scale", type=float, default=d.move_time_scale, metavar="X",
                     help="multiply turn-based tables' time per move by X (for tests; default 1)")
     lim.add_argument("--max-watchers-per-table", type=_count, default=d.max_watchers_per_table, metavar="N",
@@ -237,7 +246,9 @@ def main(argv: list[str] | None = None) -> int:
                             max_watchers_per_table=args.max_watchers_per_table, max_watchers=args.max_watchers,
                             watch_rate=args.watch_rate, watcher_output=args.watcher_output,
                             turn_tables_per_address=args.turn_tables_per_address, games_per_key=args.games_per_key,
-                            move_time_scale=max(1e-9, args.move_time_scale), wake_batch=args.wake_batch)
+                            move_time_scale=max(1e-9, args.move_time_scale), wake_batch=args.wake_batch,
+                            seat_time=args.seat_time, setup_time=args.setup_time,
+                            seat_given_after=args.seat_given_after)
     if args.tls_cert is None and (args.tls_key is not None or args.tls_port is not None):
         log.error("--tls-key and --tls-port need --tls-cert")
         return 2

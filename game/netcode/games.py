@@ -101,6 +101,7 @@ class Games:
         # game seeds from random.Random(options.seed) (tests), else from new_seed()
         self.seeds = random.Random(options.seed) if options.seed is not None else None
         self.turns: Any = None     # the turn-based tables and the players' games (:class:`.turn_based.TurnBased`)
+        self.clocks: Any = None    # the real-time games' seat clocks (:class:`.seat_clock.SeatClocks`)
 
     def live_from(self, ip: str) -> list[Room]:
         """The real-time games in progress started from the address ``ip`` (a turn-based game, which
@@ -255,6 +256,8 @@ class Games:
                     del self.seats[h]
             if self.turns is not None:
                 self.turns.removed(room)
+            if self.clocks is not None:
+                self.clocks.removed(room)
 
     def restore(self) -> None:
         """Bring back every unfinished saved game, its players away until they rejoin. The games
@@ -317,6 +320,8 @@ class Games:
             self._call_at(until, self._restart_grace_over, room.id)
         else:
             room.mark_all_away()
+        if self.clocks is not None:
+            self.clocks.started(room)
         log.info("restored game %d (%s)", r.game_id, ", ".join(room.nicknames))
         return room
 
@@ -366,6 +371,8 @@ class Games:
         room.start(nicks)
         if self.turns is not None and extra:
             self.turns.started(room, extra)
+        if self.clocks is not None and turn is None:
+            self.clocks.started(room)
         if self.ratings is not None:
             self.ratings.started(gid, game, seats, players)
         log.info("game %d started: %s", gid, ", ".join(

@@ -446,6 +446,8 @@ class Room:
         it that play goes on. Should the game not rebuild (a bug), the room is closed instead.
         """
         if self.log is None:
+            if self.on_move is not None:
+                self.on_move()
             if self.game.ended:
                 self._over()
             return True

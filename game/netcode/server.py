@@ -157,6 +157,7 @@ from .ratings_wire import ReqRatings
 from .room import CANNOT_SAVE, SAVING_AGAIN, SERVER_VOICE, Room
 from .server_messages import (err_nickname, err_protocol, res_goodbye, res_heartbeat, res_quit, res_welcome,
                               update_chat, update_server_stopping)
+from .seat_clock import SeatClocks
 from .server_options import ServerOptions
 from .store import GameStore
 from .tables import TableBook
@@ -214,6 +215,7 @@ class Server(Transport, Announcing):
         self.turns = self.games.turns = self.lobby.turns = TurnBased(
             self.options, self.rooms, self._call_at, self.ratings, self.bots, self.games.origin)
         self.parsers.update(TW.PARSERS)
+        self.games.clocks = SeatClocks(self.options, self.rooms, self._call_at, self.ratings, self.bots)
         self._game_request = self.games.request   # type: ignore[method-assign]   # the hot path, direct
 
     @property

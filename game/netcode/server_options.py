@@ -74,6 +74,13 @@ class ServerOptions:
     games_per_key: int = 30          # unfinished games (and seats at open turn-based tables) of one player key
     wake_batch: int = 4              # turn-based games replayed from their files per wake-up after a start
                                      # (0: only when someone needs one; see turn_based.py)
+    seat_time: float = 120.0         # seconds a player of a real-time game has for a turn, then the
+                                     # computer plays it (see seat_clock.py; 0: no clock on turns)
+    setup_time: float = 180.0        # seconds for the setup choices (leaders, resources) (0: none)
+    seat_given_after: int = 3        # turns run out in a row that give the seat to the computer for
+                                     # good (0: never, the computer plays each turn run out)
+    seat_clock_bots: bool = True     # a game of one person with bots has the clock too (its bots
+                                     # are the server's to share; a host's own server: False)
     move_time_scale: float = 1.0     # a turn-based table's time per move is multiplied by this (tests: small)
     stall_log: float = 0.0           # log every wake-up of the loop longer than this many ms,
                                      # with what ran in it (a diagnostic; 0: off)
