@@ -37,6 +37,7 @@ from .notices import (ConnectionLost, LobbyRefused, Notices, PlayerAway, Reconne
 from .queries import RulesQueries
 from .rating_words import change_line, unrated_line
 from .refusals import describe_error, refusal_words
+from .seat_clock_words import seat_clock_line
 from .security import IdentityWarning, Link, identity_warning, link_of
 from .undo import UndoRule
 from .view_model import ViewModel
@@ -192,6 +193,16 @@ class GameSession:
         """Our extension: who is away, and how long their seat waits."""
         self.away[m["player"]] = seconds = float(m.get("seconds") or 0)
         self.notices.publish(PlayerAway(m["player"], seconds))
+
+    def _seat_clock(self, m: Msg) -> None:
+        """Our extension: a player's time is short or ran out (the computer plays for them), in
+        words in the log; the player's own also in the message box."""
+        words = seat_clock_line(m, self.nickname)
+        if words:
+            self.game_log.note(words)
+            if m.get("player") == self.nickname:
+                self.say(words)
+            self.version += 1
 
     def _history(self, m: Msg) -> None:
         """Our extension: how the game got here, for a player who comes back (in parts)."""
@@ -373,6 +384,7 @@ ASIDE: dict[str, Callable[[GameSession, Msg], None]] = {
     "ReconnectFailed": GameSession._reconnect_failed,
     "UpdateServerStopping": GameSession._server_stopping,   # our extension
     "UpdatePlayerAway": GameSession._player_away,           # our extension
+    "UpdateSeatClock": GameSession._seat_clock,             # our extension
     "UpdateHistory": GameSession._history,      # our extension
     "UpdateReplay": GameSession._replay,        # our extension
     "ErrReplay": GameSession._replay_refused,   # our extension

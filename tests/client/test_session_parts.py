@@ -36,6 +36,8 @@ OUTSIDE = {
     "ReconnectFailed": {"type": "ReconnectFailed", "reason": "the seat was given away"},
     "UpdateServerStopping": {"type": "UpdateServerStopping", "reason": "HOST_STOPPED"},
     "UpdatePlayerAway": {"type": "UpdatePlayerAway", "player": "Bruno", "seconds": 30},
+    "UpdateSeatClock": {"type": "UpdateSeatClock", "player": "Bruno", "code": "PLAYED_FOR", "level": "medium",
+                        "missed": 1, "setup": False},
     "UpdateHistory": {"type": "UpdateHistory", "messages": [], "last": True},
     "UpdateReplay": {"type": "UpdateReplay", "replay": {"game": 1}},
     "ErrReplay": {"type": "ErrReplay", "reason": "NOT_FINISHED"},
@@ -156,6 +158,28 @@ def test_a_server_stopping_on_purpose_and_a_player_away_are_kept_and_told():
     feed.out = [{"type": "UpdatePlayerStatus", "player": "Bruno", "isActive": True}, OUTSIDE["Reconnected"]]
     session.pump()
     assert session.away == {} and session.server_stopped is None
+
+
+def test_a_seat_clocks_news_is_worded_in_the_log_and_the_players_own_in_the_message_box():
+    """The server's ``UpdateSeatClock`` is a code the client words (in the player's language):
+    another's time run out goes to the log; one's own also to the message box."""
+    from game.i18n import use
+    mine = {"type": "UpdateSeatClock", "player": "Ada", "code": "SEAT_GIVEN", "level": "hard", "missed": 3}
+    feed = Feed("Ada", [duo_view(), OUTSIDE["UpdateSeatClock"], {**mine, "code": "NEW_CODE"}])
+    session = GameSession(feed, CFG, "Ada")
+    said = heard(session, Said)
+    session.pump()
+    assert session.log[-1] == Note("Bruno's time for this turn ran out: the computer (medium) plays it for them.")
+    assert said == [] and session.error is None          # (a code this version does not know: nothing)
+    try:
+        use("it")
+        feed.out.append(mine)
+        session.pump()
+    finally:
+        use("en")
+    words = ("Il tuo tempo è scaduto per 3 turni di fila: il computer (difficile) gioca il tuo posto fino alla "
+             "fine della partita.")
+    assert session.log[-1] == Note(words) and said == [Said(words)]
 
 
 def test_a_lost_connection_before_the_game_or_after_its_end_is_no_notice():
