@@ -367,7 +367,7 @@ class BoardInput:
             why = plan.why_not(self.selected_item, cid) or _("That resource does not fit there")
             if any(plan.arranged().get(cid, {}).values()):   # it holds something: the swap the footer offers
                 name = plan.box_name(cid)
-                self.note = f"{why.rstrip('.')}. Click another shelf to swap {name} with it."
+                self.note = _("{why}. Click another shelf to swap {box} with it.").format(why=why.rstrip("."), box=name)
                 self.selected_shelf, self.selected_item = cid, None
             else:
                 self.note = why

@@ -7,6 +7,7 @@ from typing import Any, Sequence
 
 import orjson
 
+from game.i18n import _
 from game.match import BotMatch, LocalMatch
 from game.rules.actions import ReqEndTurn
 from game.rules.components import GameConfig, default_config
@@ -15,7 +16,7 @@ from game.rules.errors import GameError
 from game.rules.views import player_view
 
 from .session import GameSession
-from .words import joined
+from .words import bot_level, joined
 
 __all__ = ["GameConfig", "GameNotOpened", "bots_save_path", "default_config", "describe_solo_save", "open_bots", "open_solo",
            "sample_view", "saved_summary"]
@@ -62,10 +63,10 @@ def describe_solo_save(config: GameConfig, path: Path) -> str | None:
         return None
     me = game.players[0]
     if game.phase != "play":
-        return "It is still at the choice of leaders and resources."
+        return _("It is still at the choice of leaders and resources.")
     turn = 1 + sum(1 for kind, _n, arg in game.history if kind == "apply" and isinstance(arg, ReqEndTurn))
-    return (f"At turn {turn}, you have {game.score(me.nickname).total} VP and faith {me.faith}; "
-            f"Lorenzo's cross is on space {game.black_cross}.")
+    return _("At turn {turn}, you have {vp} VP and {faith} Faith; Lorenzo's cross is on space {space}.").format(
+        turn=turn, vp=game.score(me.nickname).total, faith=me.faith, space=game.black_cross)
 
 
 _SAMPLE: dict[int, dict[str, Any]] = {}
@@ -91,7 +92,8 @@ def saved_summary(path: Path, config: Any) -> tuple[str | None, str | None]:
     try:
         data = orjson.loads(path.read_bytes())
         bots = data["bots"]
-        names = [f"{nick.removesuffix(' (bot)')} ({level})" for nick, level in bots.items()]
+        names = [_("{name} ({level})").format(name=nick.removesuffix(" (bot)"), level=bot_level(level))
+                 for nick, level in bots.items()]
     except (OSError, orjson.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
-        return None, f"The saved game could not be read ({type(e).__name__}); it is kept as it is."
-    return "A game against " + joined(names) + " is saved.", None
+        return None, _("The saved game could not be read ({why}); it is kept as it is.").format(why=type(e).__name__)
+    return _("A game against {names} is saved.").format(names=joined(names)), None

@@ -101,11 +101,11 @@ def leaderboard(host: str, port: int, timeout: float = 5.0, *, tls_port: int | N
         m = conn.wait_for(lambda m: m.get("type") in (W.UPDATE_RATINGS, W.ERR_RATINGS, P.ERR_PROTOCOL,
                                                       "ConnectionLost"), timeout=timeout)
     except TimeoutError:
-        raise NoRatings(f"The server at {where} did not answer with its leaderboard.") from None
+        raise NoRatings(_("The server at {where} did not answer with its leaderboard.").format(where=where)) from None
     finally:
         hang_up(conn)
     if m.get("type") == W.ERR_RATINGS:
-        raise NoRatings(str(m.get("msg") or "The server did not answer with its leaderboard."))
+        raise NoRatings(str(m.get("msg") or _("The server did not answer with its leaderboard.")))
     if m.get("type") != W.UPDATE_RATINGS:
         raise NoRatings(_(NOT_OURS))
     return Leaderboard.from_message(m, link)

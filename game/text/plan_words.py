@@ -7,7 +7,8 @@ from typing import Any
 
 from game.client.hint import HintPlan
 from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
-from game.client.words import leader_words
+from game.client.words import amount, colour_name, leader_words, resource_name
+from game.i18n import _, ngettext
 
 from . import describe as D
 from .vocabulary import Refused, number
@@ -17,16 +18,17 @@ def production_names(vm: Any) -> list[tuple[int, str]]:
     """This player's productions in order, each with its name in words: the base production,
     the top card of each slot, the leaders' in play."""
     me = vm.me
-    out = [(me["baseProduction"], "the base production")]
+    out = [(me["baseProduction"], _("the base production"))]
     for i, slot in enumerate(me["devSlots"]):
         if slot:
             card = vm.cards[slot[-1]]
-            out.append((card["production"], f"the {card['color'].lower()} card of slot {i + 1}"))
+            out.append((card["production"], _("the {colour} card of slot {n}").format(
+                colour=colour_name(card["color"]), n=i + 1)))
     prods = {p["id"]: p for p in vm.game["productions"]}
     for lid in me["leadersHand"]:
         ld = vm.leader(lid)
         if ld["active"] and ld.get("production", -1) >= 0:
-            out.append((ld["production"], "your " + leader_words(ld, prods)[0]))
+            out.append((ld["production"], _("your {leader}").format(leader=leader_words(ld, prods)[0])))
     return out
 
 
@@ -37,7 +39,7 @@ def place(vm: Any, word: str) -> int:
     if w.startswith("d"):
         depots = list(me.get("leaderDepots") or [])
         if not depots:
-            raise Refused("You have no leader's depot.")
+            raise Refused(_("You have no leader's depot."))
         return depots[number(w.removeprefix("depot").removeprefix("d") or "0", len(depots), "depot")]
     return me["warehouseShelves"][number(w, len(me["warehouseShelves"]), "shelf")]
 
@@ -46,9 +48,11 @@ def box(vm: Any, cid: int) -> str:
     """A shelf or a leader's depot by its name in commands ("shelf 2", "the Stone depot")."""
     me = vm.me
     if cid in me["warehouseShelves"]:
-        return f"shelf {me['warehouseShelves'].index(cid) + 1}"
+        return _("shelf {n}").format(n=me["warehouseShelves"].index(cid) + 1)
     bound = vm.container(cid).get("boundedResType", "")
-    return f"the {bound} depot"
+    depots = {"Coin": _("the Coin depot"), "Servant": _("the Servant depot"), "Shield": _("the Shield depot"),
+              "Stone": _("the Stone depot")}
+    return depots.get(bound) or _("the leader's depot")
 
 
 def plan_words(vm: Any, plan: Any) -> list[str]:
@@ -56,37 +60,44 @@ def plan_words(vm: Any, plan: Any) -> list[str]:
     out: list[str] = []
     why = getattr(plan, "why", "")
     if why:
-        out.append(f"Hint: {why}")
+        out.append(_("Hint: {why}").format(why=why))
     if isinstance(plan, MarketPlan):
-        where = f"{'row' if plan.is_row else 'column'} {plan.index + 1}"
-        faith = f", and {plan.faith} Faith at once" if plan.faith else ""
+        where = (_("row {n}") if plan.is_row else _("column {n}")).format(n=plan.index + 1)
         if not plan.items:
-            out.append(f"Taking {where} gives nothing to store{faith}.")
+            out.append((_("Taking {line} gives nothing to store, and {faith} at once.") if plan.faith else
+                        _("Taking {line} gives nothing to store.")).format(line=where, faith=amount(plan.faith, "Faith")))
         else:
-            out.append(f"Taking {where} gives {D.counted(plan.intake())}{faith}.")
+            out.append((_("Taking {line} gives {what}, and {faith} at once.") if plan.faith else
+                        _("Taking {line} gives {what}.")).format(line=where, what=D.counted(plan.intake()),
+                                                                 faith=amount(plan.faith, "Faith")))
             for i, (res, cid) in enumerate(zip(plan.items, plan.target)):
-                place = "discarded" if cid is None else f"on {plan.box_name(cid)}"
-                out.append(f"  {i + 1}. {res}: {place}.")
+                place = _("discarded") if cid is None else _("on {box}").format(box=plan.box_name(cid))
+                out.append(f"  {i + 1}. {resource_name(res, 1)}: {place}.")
         if plan.white_choice:
-            out.append("White marbles: " + ", ".join(f"{k + 1} becomes {r}" for k, r in enumerate(plan.white_choice))
-                       + " (change with white N RESOURCE).")
+            becomes = ", ".join(_("{n} becomes {resource}").format(n=k + 1, resource=resource_name(r, 1))
+                                for k, r in enumerate(plan.white_choice))
+            out.append(_("White marbles: {becomes} (change with white N RESOURCE).").format(becomes=becomes))
         if plan.moves:
             n = len(plan.moves)
-            arranged = "; ".join(f"{plan.box_name(cid)}: {D.counted(m, 'empty')}" for cid, m in plan.arranged().items())
-            out.append(f"Your shelves are rearranged first ({n} move{'s' * (n > 1)}): {arranged}.")
+            arranged = "; ".join(f"{plan.box_name(cid)}: {D.counted(m, _('empty'))}" for cid, m in plan.arranged().items())
+            out.append(ngettext("Your shelves are rearranged first ({n} move): {arranged}.",
+                                "Your shelves are rearranged first ({n} moves): {arranged}.", n).format(
+                n=n, arranged=arranged))
         warn = plan.discard_warning()
         if warn:
             out.append(warn)
-        out.append("Press Enter to take it; or put N PLACE, discard N, swap A B, suggest, cancel.")
+        out.append(_("Press Enter to take it; or put N PLACE, discard N, swap A B, suggest, cancel."))
     elif isinstance(plan, BuyPlan):
         c = plan.card
-        cost = D.counted(plan.cost, "nothing")
-        out.append(f"Buying the level {c.level} {c.color.lower()} card ({c.victory_points} VP) for {cost}, "
-                   f"into slot {plan.slot + 1 if plan.slot is not None else '?'}.")
+        cost = D.counted(plan.cost)
+        out.append(_("Buying the level {level} {colour} card ({vp} VP) for {cost}, into slot {slot}.").format(
+            level=c.level, colour=colour_name(c.color), vp=c.victory_points, cost=cost,
+            slot=plan.slot + 1 if plan.slot is not None else "?"))
         out.append(paid_words(vm, plan.payment))
         if len(plan.slots) > 1:
-            out.append(f"It fits in slot {D.joined([str(s + 1) for s in plan.slots])}: change with slot N.")
-        out.append("Press Enter to buy it; or cancel.")
+            out.append(_("It fits in slots {slots}: change with slot N.").format(
+                slots=D.joined([str(s + 1) for s in plan.slots])))
+        out.append(_("Press Enter to buy it; or cancel."))
     elif isinstance(plan, ProductionPlan):
         names = dict(production_names(vm))
         numbers = {pid: i + 1 for i, (pid, _n) in enumerate(production_names(vm))}
@@ -100,36 +111,40 @@ def plan_words(vm: Any, plan: Any) -> list[str]:
                 outs[r] = outs.get(r, 0) + 1
             free = []
             if plan.input_blanks.get(pid):
-                free.append(f"pay {numbers[pid]} to change what it is paid with")
+                free.append(_("pay {n} to change what it is paid with").format(n=numbers[pid]))
             if plan.output_blanks.get(pid):
-                free.append(f"get {numbers[pid]} to change what it gives")
-            more = f" (say {' and '.join(free)})" if free else ""
-            out.append(f"{numbers[pid]}. {names.get(pid, 'a production').capitalize()}: pays {D.counted(ins)}, "
-                       f"gives {D.counted(outs)}{more}.")
+                free.append(_("get {n} to change what it gives").format(n=numbers[pid]))
+            name = names.get(pid) or _("a production")
+            said = dict(n=numbers[pid], name=name[:1].upper() + name[1:], pays=D.counted(ins), gives=D.counted(outs))
+            out.append(_("{n}. {name}: pays {pays}, gives {gives} (say {how}).").format(how=D.joined(free), **said)
+                       if free else _("{n}. {name}: pays {pays}, gives {gives}.").format(**said))
         problem = plan.problem()
         if problem:
             out.append(problem)
         else:
-            out.append(f"In all: pay {D.counted(plan.total_input())}, get {D.counted(plan.total_output())}.")
+            out.append(_("In all: pay {pays}, get {gives}.").format(pays=D.counted(plan.total_input()),
+                                                                    gives=D.counted(plan.total_output())))
             out.append(paid_words(vm, plan.get_payment()))
-            out.append("Press Enter to produce; or cancel.")
+            out.append(_("Press Enter to produce; or cancel."))
     elif isinstance(plan, HintPlan):
-        out.append(f"{plan.text}. Press Enter to do it; or cancel.")
+        out.append(_("{hint}. Press Enter to do it; or cancel.").format(hint=plan.text))
     return out
 
 
 def paid_words(vm: Any, pay: Any) -> str:
     """Where the payment comes from, and how to change it."""
-    paid = "; ".join(f"{D.counted(m)} from {paid_from(vm, cid)}" for cid, m in pay.taken.items())
+    paid = "; ".join(_("{what} from {where}").format(what=D.counted(m), where=paid_from(vm, cid))
+                     for cid, m in pay.taken.items())
     other = any(taken < held and any(t > 0 for c, _h, t in srcs if c != cid)
                 for srcs in (pay.sources(res) for res in pay.cost) for cid, held, taken in srcs)
-    return f"Paid with {paid or 'nothing'}." + (" (use RES PLACE pays from elsewhere.)" if other else "")
+    said = _("Paid with {what}.").format(what=paid or _("nothing"))
+    return said + " " + _("(use RES PLACE pays from elsewhere.)") if other else said
 
 
 def paid_from(vm: Any, cid: int) -> str:
     """Where a payment is taken from, in words (a shelf, a depot, the strongbox)."""
     me = vm.me
     if cid == me["strongbox"]:
-        return "the strongbox"
+        return _("the strongbox")
     return box(vm, cid)
 

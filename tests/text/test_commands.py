@@ -342,3 +342,21 @@ def test_a_hint_that_comes_after_the_player_moved_on_is_said_dropped(solo):
     shell.follow()
     assert said[n:] == ["The hint came after you had moved on, so it is dropped: say hint again for one now."]
     assert shell.input.plan is not None          # what the player arranges stays
+
+
+def test_a_plan_and_its_refusals_are_said_in_italian(solo):
+    """The market take, the purchase and their refusals in the player's language: nothing of
+    plan_words or the edits left in English."""
+    from game import i18n
+    shell, said = solo
+    start(shell, said)
+    try:
+        i18n.use("it")
+        n = len(said)
+        shell.command("take row 2")
+        assert "Prendere la riga 2 dà" in said.since(n) and said[-1].startswith("Premi Invio per prenderla"), said[n:]
+        assert ask(shell, said, "put 1").startswith("Scrivi put, il numero della risorsa"), said[-1]
+        assert ask(shell, said, "slot 1").startswith("Serve per un acquisto"), said[-1]
+        assert ask(shell, said, "white 1 Coin").startswith("Le tue biglie bianche"), said[-1]
+    finally:
+        i18n.use("en")

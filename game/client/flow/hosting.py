@@ -64,7 +64,7 @@ def end_kept_hosted_game(data_dir: Path, me: str) -> str | None:
     try:
         end_saved_hosted_games(server_folder(data_dir), me)
     except OSError as e:
-        return f"The old game could not be ended ({e.strerror or e}); it is kept."
+        return _("The old game could not be ended ({why}); it is kept.").format(why=e.strerror or e)
     return None
 
 
