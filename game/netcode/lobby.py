@@ -223,6 +223,8 @@ class Lobby:
             elif (problem := self._limits_problem(s, bots)) is not None:
                 s.send(problem)
             else:
+                if self.pending_count is None:   # the game chosen has the head's time to fill, from now
+                    self._head = (s, time.monotonic())
                 self.pending_count = count
                 self.pending_bots = tuple(bots)
                 self.pending_pace = None if pace is None else float(pace)
@@ -562,15 +564,22 @@ class Lobby:
         others from the head's address go to the back with it, and behind them those that let
         their time pass before: a row of squatters from one address held the list ``head_time``
         each (issue 28, finding 9); now a newcomer from elsewhere is asked before any of them
-        again. The time shrinks as the list grows (:meth:`head_limit`)."""
+        again. The time shrinks as the list grows (:meth:`head_limit`). A head that chose a game
+        the list cannot fill yet has as long again from its choice: then its choice lapses and it
+        goes to the back the same way, so that a silent head asking for more players than come
+        holds the others only so long (they may choose a game they can fill)."""
         waiting = self.waiting
-        if not self.options.head_time or len(waiting) < 2 or self.pending_count is not None:
+        if not self.options.head_time or len(waiting) < 2:
             self._head = (None, now)
             return
         head, since = self._head
         if head is not waiting[0]:
             self._head = (waiting[0], now)
         elif now - since >= self.head_limit():
+            if self.pending_count is not None:
+                log.info("%s's game of %d did not fill in %s s: the choice lapses", head.nickname,
+                         self.pending_count, f"{self.head_limit():g}")
+                self.pending_count, self.pending_bots, self.pending_pace = None, (), None
             self._passed = {w for w in self._passed if w in waiting}   # (those gone are forgotten)
             self._passed.add(head)
             fresh = [w for w in waiting[1:] if w.ip != head.ip and w not in self._passed]

@@ -50,6 +50,27 @@ class TestWaitingList:
         silent.probe()
 
     @pytest.mark.timeout(30)
+    def test_a_head_whose_game_cannot_fill_holds_the_list_only_its_time(self, make_server, peers):
+        """Issue 28: the head asks for a game of four, then only answers heartbeats, and nobody
+        else comes: its choice held the others until the lobby's time (30 minutes). Now the choice
+        lapses after ``head_time`` and the next in line is asked (and may choose a game it fills)."""
+        srv = make_server(head_time=0.5)
+        silent = peers(srv.address).welcome()
+        silent.join("silent")
+        silent.send({"type": "ReqNewGame", "playersCount": 4})
+        silent.expect("UpdateJoinGame", playersCount=4)
+        b = peers(srv.address, source="127.0.0.2").welcome()
+        assert booked(b.join("b"))["canPrepareNewGame"] == "silent"
+        t0 = time.monotonic()
+        b.until(lambda m: m.get("canPrepareNewGame") == "b", timeout=5)
+        assert time.monotonic() - t0 < 3
+        assert srv.pending_count is None
+        b.send({"type": "ReqNewGame", "playersCount": 1})
+        b.until(lambda m: m["type"] == "UpdateGame")
+        assert silent.until(lambda m: m["type"] == "UpdateBookedSeats" and m["bookedSeats"] == 1)[-1][
+            "canPrepareNewGame"] == "silent"                   # alone again, asked again
+
+    @pytest.mark.timeout(30)
     def test_a_row_of_squatters_from_one_address_holds_the_head_once(self, make_server, peers):
         """Issue 28, finding 9: four squatters from one address at the head of the Quick game
         held it ``head_time`` each (32 per address: 32 minutes). When the head's time is up, the
