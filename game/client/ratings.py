@@ -17,7 +17,7 @@ from game.netcode.player_key import KEY_FILE, player_key
 from game.settings import data_dir
 
 from .address import hostport
-from game.i18n import _
+from game.i18n import _, ngettext
 
 from .rating_words import NOBODY_RATED, NOT_OURS, number, standing_words, told_apart
 from .security import Link
@@ -43,7 +43,8 @@ class Rated:
     @property
     def line(self) -> str:
         """E.g. "1. Ada: 12 (8 games)"."""
-        return f"{self.place}. {self.name}: {number(self.rating)} ({self.games} game{'s' if self.games != 1 else ''})"
+        return ngettext("{place}. {name}: {rating} ({n} game)", "{place}. {name}: {rating} ({n} games)",
+                        self.games).format(place=self.place, name=self.name, rating=number(self.rating), n=self.games)
 
 
 @dataclass(frozen=True)

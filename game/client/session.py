@@ -237,7 +237,9 @@ class GameSession:
             self.version += 1
 
     def _chat(self, m: Msg) -> None:
-        if self.game_log.heard(str(m["player"]), str(m["text"])):
+        from .my_games_words import notice_words
+        said = notice_words(m.get("notice"))   # the server's notice at a turn-based table, in our words
+        if self.game_log.heard(str(m["player"]), said if said is not None else str(m["text"])):
             self.version += 1
 
     def _watch_news(self, m: Msg) -> None:

@@ -202,15 +202,17 @@ class TurnBased:
                     self.ratings.gave_up.setdefault(room.game.seed, set()).add(nick)
                     said = T.GIVEN_TO_BOT.format(nick=nick, n=c.missed[nick], level=level)
                     log.info("game %d: %s's seat goes to the computer (%d turns run out)", gid, nick, c.missed[nick])
+                    notice = T.notice(update_chat(SERVER_VOICE, said), T.GIVEN, nick=nick, n=c.missed[nick], level=level)
                     for other in room.nicknames:
-                        room.send(other, [update_chat(SERVER_VOICE, said)])
+                        room.send(other, [notice])
                 else:
                     room.stand_ins[nick] = level
                     c.stood[nick] = c.stood.get(nick, 0) + 1
                     log.info("game %d: %s's time ran out: the computer plays this turn", gid, nick)
                     if nick in room.online:
                         c.stood.pop(nick)
-                        room.send(nick, [update_chat(SERVER_VOICE, T.STOOD_IN_NOW.format(level=level))])
+                        chat = update_chat(SERVER_VOICE, T.STOOD_IN_NOW.format(level=level))
+                        room.send(nick, [T.notice(chat, T.STOOD_NOW, level=level)])
             self._keep(room, c)
         self._step(room)
 
@@ -409,7 +411,8 @@ class TurnBased:
             self._step(room)
             self._arm(room.id, c)
         if n:
-            s.send(update_chat(SERVER_VOICE, T.STOOD_IN.format(n=n, level=c.table.level)))
+            level = c.table.level
+            s.send(T.notice(update_chat(SERVER_VOICE, T.STOOD_IN.format(n=n, level=level)), T.STOOD, n=n, level=level))
         s.send(self.clock_message(c))
 
     def _kept_row(self, gid: int, k: Any, nick: str, now: float) -> dict[str, Any]:

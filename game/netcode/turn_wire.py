@@ -23,6 +23,9 @@ Server to client
     * ``UpdateTurnClock {deadline, timeLeft, players}``: to the players of a turn-based table each
       time the move awaited changes: who owes it (``players``) and the seconds they have.
     * ``ErrMyGames {reason, msg}``.
+    * The computer's turns for a player out of time come as ``UpdateChat {player: "Server", text,
+      notice: {id, n, level, nick}}``: ``text`` in English, ``notice`` for a client to say them in
+      its player's language (``id``: :data:`STOOD_NOW`, :data:`STOOD` or :data:`GIVEN`).
 """
 from __future__ import annotations
 
@@ -69,6 +72,18 @@ STOOD_IN_NOW = ("Your time for this move ran out: the computer ({level} level) p
                 "Your next turn is yours again.")
 GIVEN_TO_BOT = ("{nick} let {n} turns run out in a row: the computer ({level} level) plays that seat to the "
                 "end, and its points stay the seat's.")
+
+
+# the notices' ids (UpdateChat.notice.id)
+STOOD_NOW = "STOOD_IN_NOW"   # your time ran out: the computer plays this turn {level}
+STOOD = "STOOD_IN"           # while you were away the computer played {n} turns {level}
+GIVEN = "GIVEN_TO_BOT"       # {nick} let {n} turns run out in a row: the seat is the computer's {level}
+
+
+def notice(chat: dict[str, Any], kind: str, **fields: Any) -> dict[str, Any]:
+    """The server's words at a turn-based table (``chat``: its ``UpdateChat`` from ``Server``),
+    with what a client needs to say them in its own words."""
+    return {**chat, "notice": {"id": kind, **fields}}
 
 
 def _bad(detail: str) -> ProtocolError:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pygame
 
 from game.client.address import describe_connect_error, hostport
-from game.i18n import _
+from game.i18n import _, ngettext
 from game.client.rating_words import LEADERBOARD_TITLE, RATINGS_NOTE, number
 from game.client.ratings import Leaderboard, NoRatings, leaderboard
 from game.client.security import identity_warning
@@ -79,14 +79,14 @@ class LeaderboardScene(PaintedScene):
         total = len(self.board.rows) if self.board is not None else 0
         if total > ROWS:
             nw, ny = round(130 * u), self.sheet.bottom - round(52 * u)
-            self.button("previous", pygame.Rect(self.sheet.x + round(22 * u), ny, nw, round(36 * u)), "\u2039 Previous",
+            self.button("previous", pygame.Rect(self.sheet.x + round(22 * u), ny, nw, round(36 * u)), _("\u2039 Previous"),
                         "@quiet", enabled=self.first > 0)
             self.button("next", pygame.Rect(self.sheet.right - round(22 * u) - nw, ny, nw, round(36 * u)),
-                        "Next \u203a", "@quiet", enabled=self.first + ROWS < total)
+                        _("Next \u203a"), "@quiet", enabled=self.first + ROWS < total)
         by = h - round(70 * u)
-        self.button("back", pygame.Rect(w // 2 - bw - round(10 * u), by, bw, bh), "Back", "@menu_quiet")
-        self.button("refresh", pygame.Rect(w // 2 + round(10 * u), by, bw, bh), "Refresh", "@menu_quiet",
-                    tooltip="Ask the server for its leaderboard again")
+        self.button("back", pygame.Rect(w // 2 - bw - round(10 * u), by, bw, bh), _("Back"), "@menu_quiet")
+        self.button("refresh", pygame.Rect(w // 2 + round(10 * u), by, bw, bh), _("Refresh"), "@menu_quiet",
+                    tooltip=_("Ask the server for its leaderboard again"))
 
     def on_button(self, name: str) -> None:
         if name == "back":
@@ -105,18 +105,18 @@ class LeaderboardScene(PaintedScene):
         w, h = surface.get_size()
         u = self.unit
         bottom = title_block(surface, _(LEADERBOARD_TITLE), None, w // 2, round(h * 0.06), u, size=64)
-        sub = fonts.render(f"at {self.where}", max(12, round(22 * u)), SEPIA, "italic")
+        sub = fonts.render(_("at {where}").format(where=self.where), max(12, round(22 * u)), SEPIA, "italic")
         surface.blit(sub, sub.get_rect(midtop=(w // 2, bottom + round(6 * u))))
         r = self.sheet
         surface.blit(panel(r.w, r.h, u), r.topleft)
         small, size = max(11, round(18 * u)), max(11, round(21 * u))
         inner = r.inflate(-round(56 * u), 0)
-        k = tracked("best players", small, OXBLOOD, max(1, round(2 * u)))
+        k = tracked(_("best players"), small, OXBLOOD, max(1, round(2 * u)))
         surface.blit(k, k.get_rect(midtop=(r.centerx, r.y + round(18 * u))))
         y = r.y + round(18 * u) + k.get_height() + round(14 * u)
         board = self.board
         if board is None or not board.rows:
-            text = self.error or (board.empty_words if board is not None else "Asking the server for its leaderboard\u2026")
+            text = self.error or (board.empty_words if board is not None else _("Asking the server for its leaderboard\u2026"))
             blit_lines(surface, wrap(text, size, inner.w, "italic")[:4], size, OXBLOOD if self.error else SEPIA,
                        r.centerx, y + round(20 * u), "italic", align="center")
         else:
@@ -129,7 +129,7 @@ class LeaderboardScene(PaintedScene):
                 surface.blit(place, place.get_rect(midright=(line.x + round(46 * u), line.centery)))
                 name = fonts.render(row.name, fonts.fit(row.name, inner.w - round(300 * u), size), INK)
                 surface.blit(name, name.get_rect(midleft=(line.x + round(60 * u), line.centery)))
-                games = fonts.render(f"{row.games} game{'s' if row.games != 1 else ''}", small, SEPIA, "italic")
+                games = fonts.render(ngettext("{n} game", "{n} games", row.games).format(n=row.games), small, SEPIA, "italic")
                 surface.blit(games, games.get_rect(midright=(line.right - round(90 * u), line.centery)))
                 rating = fonts.render(number(row.rating), size, INK)
                 surface.blit(rating, rating.get_rect(midright=(line.right - round(8 * u), line.centery)))

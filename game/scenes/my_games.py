@@ -14,6 +14,7 @@ import pygame
 from game.client.address import describe_connect_error, hostport
 from game.client.my_games import MyGame, NoGames, my_games, turn_servers
 from game.client.tables import Seating
+from game.i18n import _
 
 from .art import fonts
 from .backdrop import (FADED, GOLD, INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_lines, mix, panel, title_block,
@@ -96,9 +97,9 @@ class MyGamesScene(PaintedScene):
         bh, bw = round(44 * u), round(200 * u)
         by = h - round(70 * u)
         self.button("back", pygame.Rect(w // 2 - bw - round(10 * u), by, bw, bh),
-                    "Cancel" if self.seating is not None else "Back", "@menu_quiet")
-        self.button("refresh", pygame.Rect(w // 2 + round(10 * u), by, bw, bh), "Refresh", "@menu_quiet",
-                    tooltip="Ask for your games again", enabled=self.seating is None)
+                    _("Cancel") if self.seating is not None else _("Back"), "@menu_quiet")
+        self.button("refresh", pygame.Rect(w // 2 + round(10 * u), by, bw, bh), _("Refresh"), "@menu_quiet",
+                    tooltip=_("Ask for your games again"), enabled=self.seating is None)
 
     def on_button(self, name: str) -> None:
         if name == "back":
@@ -125,7 +126,7 @@ class MyGamesScene(PaintedScene):
         if game.given:
             self.problems = [game.line]
             return
-        self.busy = f"Opening \u201c{game.table or game.game}\u201d\u2026"
+        self.busy = _("Opening \u201c{name}\u201d\u2026").format(name=game.table or game.game)
         self.seating = Seating(host, port, game.nickname, self.app.config, self.app.wake, tls_port=tls_port,
                                game=game.game, table_name=game.table)
         self.rebuild()
@@ -136,7 +137,7 @@ class MyGamesScene(PaintedScene):
         state = seating.poll()
         if state == "failed":
             self.seating, self.busy = None, None
-            self.problems = [seating.error or "The server did not take you."]
+            self.problems = [seating.error or _("The server did not take you.")]
             self.refresh()
             self.rebuild()
         elif state == "seated":
@@ -148,17 +149,17 @@ class MyGamesScene(PaintedScene):
     def paint(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         u = self.unit
-        bottom = title_block(surface, "My games", None, w // 2, round(h * 0.06), u, size=64)
+        bottom = title_block(surface, _("My games"), None, w // 2, round(h * 0.06), u, size=64)
         servers = self.servers
-        where = (f"at {hostport(*servers[0])}" if servers is not None and len(servers) == 1 else
-                 "on the servers you play on")
+        where = (_("at {where}").format(where=hostport(*servers[0])) if servers is not None and len(servers) == 1 else
+                 _("on the servers you play on"))
         sub = fonts.render(where, max(12, round(22 * u)), SEPIA, "italic")
         surface.blit(sub, sub.get_rect(midtop=(w // 2, bottom + round(6 * u))))
         r = self.sheet
         surface.blit(panel(r.w, r.h, u), r.topleft)
         small, size = max(11, round(18 * u)), max(11, round(21 * u))
         inner = r.inflate(-round(56 * u), 0)
-        k = tracked("your move first", small, OXBLOOD, max(1, round(2 * u)))
+        k = tracked(_("your move first"), small, OXBLOOD, max(1, round(2 * u)))
         surface.blit(k, k.get_rect(midtop=(r.centerx, r.y + round(18 * u))))
         y = r.y + round(18 * u) + k.get_height() + round(14 * u)
         self.rows = []
@@ -166,9 +167,9 @@ class MyGamesScene(PaintedScene):
         if self.busy:
             blit_lines(surface, [self.busy], size, SEPIA, r.centerx, y + round(20 * u), "italic", align="center")
         elif not games:
-            text = ("Asking for your games\u2026" if games is None else
-                    "You have no game in progress on these servers." if self.servers is None or self.servers else
-                    "You have no game in progress.")
+            text = (_("Asking for your games\u2026") if games is None else
+                    _("You have no game in progress on these servers.") if self.servers is None or self.servers else
+                    _("You have no game in progress."))
             blit_lines(surface, wrap(text, size, inner.w, "italic")[:3], size, SEPIA, r.centerx, y + round(20 * u),
                        "italic", align="center")
         else:

@@ -24,6 +24,7 @@ from game.client.my_games_words import move_time_words
 from game.client.security import identity_warning
 from game.client.tables import PAGE, TABLE_NAME_MAX, NoTables, OpenTable, PlayingTable, Seating, TableList, list_tables
 from game.client.watching import Watching
+from game.i18n import _
 
 from .art import fonts
 from .asking import ask
@@ -269,10 +270,10 @@ class TablesScene(PaintedScene):
                     "Public: listed here, anyone may sit", enabled=free)
         y += bh + round(12 * u)
         tw = (n.w - 2 * pad) * 2 // 5
-        self.button("pace", pygame.Rect(n.x + pad, y, tw, bh), move_time_words(self.move_time) or "Real-time",
+        self.button("pace", pygame.Rect(n.x + pad, y, tw, bh), move_time_words(self.move_time) or _("Real-time"),
                     "@menu" if self.move_time else "@menu_quiet", enabled=free,
-                    tooltip="Turn-based: each move may take that long, and you may close the game and come back"
-                    if self.move_time else "Real-time: everyone plays now, to the end; click for a turn-based table")
+                    tooltip=_("Turn-based: each move may take that long, and you may close the game and come back")
+                    if self.move_time else _("Real-time: everyone plays now, to the end; click for a turn-based table"))
         self.button("create", pygame.Rect(n.x + pad + tw + round(8 * u), y, n.w - 2 * pad - tw - round(8 * u), bh),
                     "Open the table", enabled=free)
         c = self.cards["code"]
@@ -281,8 +282,8 @@ class TablesScene(PaintedScene):
         e = self.entry("code", pygame.Rect(c.x + pad, cy, c.w - 2 * pad - 2 * (jw + gap), bh), self.draft["code"], 24)
         if not free:
             e.disable()
-        self.button("code_watch", pygame.Rect(c.right - pad - 2 * jw - gap, cy, jw, bh), "Watch", "@menu_quiet",
-                    enabled=free, tooltip="Watch the table of this invite code, without playing")
+        self.button("code_watch", pygame.Rect(c.right - pad - 2 * jw - gap, cy, jw, bh), _("Watch"), "@menu_quiet",
+                    enabled=free, tooltip=_("Watch the table of this invite code, without playing"))
         self.button("code_join", pygame.Rect(c.right - pad - jw, cy, jw, bh), "Join", enabled=free,
                     tooltip="Sit at the table of this invite code")
         lr = self.list_rect
@@ -298,10 +299,10 @@ class TablesScene(PaintedScene):
         by = h - round(70 * u)
         x0 = w // 2 - 2 * bw - bg - bg // 2
         self.button("back", pygame.Rect(x0, by, bw, bh), "Cancel" if not free else "Back", "@menu_quiet")
-        self.button("my_games", pygame.Rect(x0 + bw + bg, by, bw, bh), "My games", "@menu_quiet",
-                    tooltip="Your games here, those awaiting your move first", enabled=free)
-        self.button("leaderboard", pygame.Rect(x0 + 2 * (bw + bg), by, bw, bh), "Leaderboard", "@menu_quiet",
-                    tooltip="The best players here, and your place", enabled=free)
+        self.button("my_games", pygame.Rect(x0 + bw + bg, by, bw, bh), _("My games"), "@menu_quiet",
+                    tooltip=_("Your games here, those awaiting your move first"), enabled=free)
+        self.button("leaderboard", pygame.Rect(x0 + 2 * (bw + bg), by, bw, bh), _("Leaderboard"), "@menu_quiet",
+                    tooltip=_("The best players here, and your place"), enabled=free)
         self.button("refresh", pygame.Rect(x0 + 3 * (bw + bg), by, bw, bh), "Refresh", "@menu_quiet",
                     tooltip="Ask the server for its tables again", enabled=free)
 
@@ -333,7 +334,7 @@ class TablesScene(PaintedScene):
             zone = next((name for rect, name in self.watch_zones if rect.collidepoint(event.pos)), None)
             table = self.at(event.pos)
             if zone is not None:
-                self.watch(f"Watching \u201c{zone}\u201d\u2026", name=zone)
+                self.watch(_("Watching \u201c{name}\u201d\u2026").format(name=zone), name=zone)
             elif table is not None:
                 self.choose(table)
 
@@ -347,7 +348,7 @@ class TablesScene(PaintedScene):
         """A row was clicked: sit there (a game being played: watch it), or say how to join a
         private table."""
         if isinstance(table, PlayingTable):
-            self.watch(f"Watching \u201c{table.name}\u201d\u2026", name=table.name)
+            self.watch(_("Watching \u201c{name}\u201d\u2026").format(name=table.name), name=table.name)
             return
         if table.private:
             self.error = None
@@ -416,7 +417,7 @@ class TablesScene(PaintedScene):
             if not code:
                 self.error = "Paste the invite code first (e.g. K7QF-M2XD)."
                 return
-            self.watch(f"Watching the table of code {code.upper()}\u2026", code=code)
+            self.watch(_("Watching the table of code {code}\u2026").format(code=code.upper()), code=code)
         elif name in ("previous", "next"):
             self.first = max(0, self.first + (ROWS if name == "next" else -ROWS))
             listing = self.listing
@@ -491,11 +492,11 @@ class TablesScene(PaintedScene):
             pad = round(14 * u)
             playing = isinstance(t, PlayingTable)
             private = not playing and t.private
-            action = "Watch \u203a" if playing else "Invite only" if private else "Sit here \u203a"
+            action = _("Watch \u203a") if playing else _("Invite only") if private else _("Sit here \u203a")
             act = fonts.render(action, name_size, FADED if private else GREEN_INK, "italic" if private else "regular")
             right = row.right - pad
             if not playing and not private:         # a table waiting may be watched too
-                watch = fonts.render("Watch", note_size, SEPIA, "italic")
+                watch = fonts.render(_("Watch"), note_size, SEPIA, "italic")
                 zone = watch.get_rect(midright=(right, row.centery))
                 surface.blit(watch, zone)
                 self.watch_zones.append((zone.inflate(round(12 * u), row.h - zone.h), t.name))
@@ -506,12 +507,13 @@ class TablesScene(PaintedScene):
             name = fonts.render(t.name, nsize, INK)
             surface.blit(name, name.get_rect(midleft=(row.x + pad, row.centery - round(10 * u))))
             if playing:
-                note_text = f"being played: {t.players_words}"
+                note_text = _("being played: {players}").format(players=t.players_words)
             else:
-                host = f"host {t.host} \u00b7 " if t.host else ""
-                note_text = (f"{host}{t.seats_words}" + (f" \u00b7 {t.seated_words}" if t.rated else "")
-                             + (f" \u00b7 turn-based, {t.pace_words}" if t.move_time else "")
-                             + (" \u00b7 private" if t.private else ""))
+                parts = ([_("host {name}").format(name=t.host)] if t.host else []) + [t.seats_words]
+                parts += [t.seated_words] if t.rated else []
+                parts += [_("turn-based, {pace}").format(pace=t.pace_words)] if t.move_time else []
+                parts += [_("private")] if t.private else []
+                note_text = " \u00b7 ".join(parts)
             note = fonts.render(note_text, fonts.fit(note_text, room, note_size), SEPIA, "italic")
             surface.blit(note, note.get_rect(midleft=(row.x + pad, row.centery + round(14 * u))))
         if listing.total > ROWS:

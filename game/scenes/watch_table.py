@@ -40,7 +40,7 @@ class WatchTableScene(BoardBase):
         super().build()
         if self.layout is None:
             return
-        self.read_only_bar("Stop watching", "Back to the tables")   # nothing to play here
+        self.read_only_bar(_("Stop watching"), _("Back to the tables"))   # nothing to play here
 
     def update(self, dt: float) -> None:
         msgs = self.session.pump()
@@ -108,10 +108,10 @@ class WatchTableScene(BoardBase):
         words = (_(WATCH_LOST) if self.lost else _(WATCH_CLOSED) if watchers.closed else
                  waiting_words(watchers.table, watchers.players, watchers.seats))
         size = max(12, round(26 * u))
-        lines = wrap(words + "  Esc: stop watching.", size, w - round(200 * u), "italic")
+        lines = wrap(words + "  " + _("Esc: stop watching."), size, w - round(200 * u), "italic")
         blit_lines(surface, lines, size, SEPIA, w // 2, bottom + round(30 * u), "italic", align="center")
 
 
 def table_title(session: GameSession) -> str:
     """The watched table's name, for the page's title."""
-    return session.watchers.table or "A table"
+    return session.watchers.table or _("A table")

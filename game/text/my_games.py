@@ -8,6 +8,7 @@ from typing import Any
 
 from game.client.address import hostport
 from game.client.my_games import MyGame, NoGames, TurnNews, my_games, news_interval, remember_server
+from game.i18n import _
 
 BELL = "\a"
 
@@ -55,10 +56,10 @@ class MyGamesText:
             self.say(listing.empty_words)
             self.show_tables(where)   # type: ignore[attr-defined]
             return
-        self.say(f"Your games at {where}:")
+        self.say(_("Your games at {where}:").format(where=where))
         for i, g in enumerate(listing.games):
             self.say(f"{i + 1}. {g.line}")
-        self.say("Say a number to open that game, tables for the server's tables, or menu.")
+        self.say(_("Say a number to open that game, tables for the server's tables, or menu."))
         games = list(listing.games)
         self.question = lambda answer: self._games_answer(host, port, listing.tls_port, games, answer)
 

@@ -16,6 +16,7 @@ from game.client.flow.hosting import (end_kept_hosted_game, host_question, join_
                                       server_folder, start_hosting)
 from game.client.flow.seats import (KeptSeat, ask_before_seating, asked_words, forget_seat, gone_words, seats_file,
                                     why_seated)
+from game.i18n import _
 from game.settings import GAME_PORT
 
 from .standings import say_ratings
@@ -310,14 +311,14 @@ class Network:
             more = f" (the first {len(listing.tables)} of {listing.total})" if listing.more else ""
             self.say(f"Tables open at {where}{more}:")
             for i, t in enumerate(listing.tables):
-                host_words = f", opened by {t.host}" if t.host else ""
-                private = " Private: it needs its invite code." if t.private else ""
+                host_words = ", " + _("opened by {name}").format(name=t.host) if t.host else ""
+                private = " " + _("Private: it needs its invite code.") if t.private else ""
                 seated = f" ({t.seated_words})" if t.rated else ""
-                pace = f", turn-based: {t.pace_words}" if t.move_time else ""
+                pace = ", " + _("turn-based: {pace}").format(pace=t.pace_words) if t.move_time else ""
                 self.say(f"{i + 1}. {t.name}{host_words}: {t.seats_words}{seated}{pace}.{private}")
         self._playing = list(listing.playing)
         if listing.playing:
-            self.say("Games being played, to watch (say watch and a number):")
+            self.say(_("Games being played, to watch (say watch and a number):"))
             for i, g in enumerate(listing.playing, len(listing.tables) + 1):
                 self.say(f"{i}. {g.name}: {g.players_words}.")
         queue = (f"{listing.waiting} waiting" + (f" for a game of {listing.queue_count}" if listing.queue_count else "")
@@ -470,7 +471,6 @@ class Network:
         self.say("Connected. Waiting for the table (say players N to choose how many play, if you are asked).")
         if session.link is not None and session.link.secure:    # the fingerprint its guests are shown
             from game.client.port_words import HOST_TLS
-            from game.i18n import _
             self.say(_(HOST_TLS).format(fingerprint=session.link.fingerprint))
         self._open(session)
 

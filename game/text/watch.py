@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from game.client.address import hostport
 from game.client.notices import ConnectionLost
 from game.client.session import GameSession
-from game.i18n import _
+from game.i18n import N_, _
 from game.client.watch_words import WATCH_CLOSED, WATCH_LOST, waiting_words, watching_words
 
 from . import describe as D
@@ -21,9 +21,9 @@ from .news import News
 
 Say = Callable[[str], None]
 WATCHING_WORDS = ("say", "look", "players", "log", "leave", "help")
-HELP = ("You watch: nothing you say plays. Say say and a line to talk with the other watchers (the players "
-        "read it too unless they hide it), look for the table now, players for each player's board, "
-        "log and a number for the last lines, leave to go back to the tables.")
+HELP = N_("You watch: nothing you say plays. Say say and a line to talk with the other watchers (the players "
+          "read it too unless they hide it), look for the table now, players for each player's board, "
+          "log and a number for the last lines, leave to go back to the tables.")
 
 
 class WatchNews(News):
@@ -62,7 +62,7 @@ class WatchReader:
             if w.closed:
                 self.say(_(WATCH_CLOSED) + " " + _("Say leave to go back to the tables."))
             elif w.started:
-                self.say(watching_words(w.table, w.players) + " Say help for what you may do.")
+                self.say(watching_words(w.table, w.players) + " " + _("Say help for what you may do."))
             else:
                 self.say(waiting_words(w.table, w.players, w.seats))
         self.news.tell()   # the log's new lines, and how many watch when it changes
@@ -73,7 +73,7 @@ class WatchReader:
         if word in ("leave", "back", "menu", "quit"):
             self.left = True
         elif word in ("help", "?", "h"):
-            self.say(HELP)
+            self.say(_(HELP))
         elif word == "look":
             self._look()
         elif word == "players":
@@ -100,15 +100,15 @@ class WatchReader:
             return
         g = vm.game
         if g["ended"]:
-            self.say("The game is over.")
+            self.say(_("The game is over."))
         elif not g["isSetupDone"]:
-            self.say("The players are choosing their leaders and starting resources.")
+            self.say(_("The players are choosing their leaders and starting resources."))
         else:
-            self.say(f"It is {self.session.name_in_words(g['currentPlayer'])}'s turn.")
+            self.say(_("It is {name}'s turn.").format(name=self.session.name_in_words(g["currentPlayer"])))
         m = g["market"]
         for r, row in enumerate(m["grid"]):
-            self.say(f"Market row {r + 1}: {', '.join(D.marble(x) for x in row)}.")
-        self.say(f"The spare marble: {D.marble(m['slide'])}.")
+            self.say(_("Market row {n}: {marbles}.").format(n=r + 1, marbles=", ".join(D.marble(x) for x in row)))
+        self.say(_("The spare marble: {marble}.").format(marble=D.marble(m["slide"])))
         for text in D.score(self.session):
             self.say(text)
 
@@ -157,12 +157,12 @@ class Watches:
             n = int(word)
             listed = [(t.name, t.private) for t in tables] + [(g.name, False) for g in self._playing]
             if not 1 <= n <= len(listed):
-                self.say(f"Say watch and a number from 1 to {len(listed)}." if listed else
-                         "No table is listed to watch: say watch and a table's name, or its invite code.")
+                self.say(_("Say watch and a number from 1 to {n}.").format(n=len(listed)) if listed else
+                         _("No table is listed to watch: say watch and a table's name, or its invite code."))
                 return False
             name, private = listed[n - 1]
             if private:
-                self.say(f"{name} is private: say watch code and its invite code.")
+                self.say(_("{name} is private: say watch code and its invite code.").format(name=name))
                 return False
             where = {"name": name}
         else:
@@ -176,7 +176,7 @@ class Watches:
         from game.client.watching import Watching
         self._stop_browser()
         self.choices = []
-        self.say(f"Connecting to {hostport(host, port)} to watch…")
+        self.say(_("Connecting to {where} to watch…").format(where=hostport(host, port)))
         self._watch_from = (host, port)
         self.watching = Watching(host, port, self.nickname, self.config, self.wake, tls_port=self._tables_tls,
                                  **where)
@@ -197,7 +197,7 @@ class Watches:
             self.reader.start()
         elif state == "failed":
             self.watching = None
-            self.say(watching.warning.line if watching.warning else watching.error or "The server did not let you watch.")
+            self.say(watching.warning.line if watching.warning else watching.error or _("The server did not let you watch."))
             self.show_tables(hostport(*self._watch_from))
 
     def leave_watch(self) -> None:
@@ -205,5 +205,5 @@ class Watches:
         reader, self.reader = self.reader, None
         if reader is not None:
             reader.close()
-        self.say("You stopped watching. Back to the tables.")
+        self.say(_("You stopped watching. Back to the tables."))
         self.show_tables(hostport(*self._watch_from))
