@@ -7,7 +7,11 @@ It can misbehave on purpose (:attr:`StandInRouter.mode`): ``"refuse"`` (a SOAP f
 result 2), ``"slow"`` (the control connection held without a word, then closed; no NAT-PMP
 answer), ``"garbage"`` (an answer nobody can read) and ``"private"`` (its outside address is a
 carrier's, 100.64.x.x). :meth:`StandInRouter.mappings` is what it forwards now, both protocols
-together; :meth:`StandInRouter.env` is the ``MOR_ROUTER`` value that points the game at it."""
+together; :meth:`StandInRouter.env` is the ``MOR_ROUTER`` value that points the game at it.
+
+Across network namespaces (tests/portmap/test_across_namespaces.py) it listens on the router's
+inside address (``bind``), reports its real ``outside`` address, and ``on_map(what, mapping)`` is
+told of each mapping made (``"add"``) or gone (``"remove"``), to forward it for real."""
 from __future__ import annotations
 
 import re
@@ -17,7 +21,7 @@ import threading
 import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Callable
 
 OUTSIDE = "203.0.113.7"
 """The stand-in's outside address (an address for documentation, RFC 5737: nothing is ever sent there)."""
@@ -69,8 +73,12 @@ class StandInRouter:
     """The stand-in router; :meth:`close` ends every thread it started (use it as a context manager)."""
 
     def __init__(self, *, upnp: bool = True, natpmp: bool = True, ssdp: bool = False, mode: str = "ok",
-                 hold: float = 1.0) -> None:
+                 hold: float = 1.0, bind: str = "127.0.0.1", outside: str = OUTSIDE,
+                 on_map: Callable[[str, "Mapping"], None] | None = None) -> None:
         self.mode = mode
+        self.bind = bind
+        self.outside_address = outside
+        self.on_map = on_map
         self.hold = hold
         self.lock = threading.Lock()
         self.table: dict[tuple[str, int], Mapping] = {}
@@ -82,12 +90,12 @@ class StandInRouter:
         self.udp: socket.socket | None = None
         self.ssdp: socket.socket | None = None
         if upnp:
-            self.http = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+            self.http = ThreadingHTTPServer((bind, 0), self._handler())
             self.http.daemon_threads = True
             self._spawn(self.http.serve_forever, 0.05)
         if natpmp:
             self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-            self.udp.bind(("127.0.0.1", 0))
+            self.udp.bind((bind, 0))
             self.udp.settimeout(0.05)
             self._spawn(self._natpmp_loop)
         if ssdp:
@@ -105,12 +113,12 @@ class StandInRouter:
     def location(self) -> str:
         """The root description's URL (what SSDP answers with)."""
         assert self.http is not None
-        return f"http://127.0.0.1:{self.http.server_address[1]}/rootDesc.xml"
+        return f"http://{self.bind}:{self.http.server_address[1]}/rootDesc.xml"
 
     @property
     def natpmp_address(self) -> str:
         assert self.udp is not None
-        return f"127.0.0.1:{self.udp.getsockname()[1]}"
+        return f"{self.bind}:{self.udp.getsockname()[1]}"
 
     def env(self, *, timeout: float = 0.4, discover: bool = False) -> str:
         """``MOR_ROUTER`` for the game: this router's UPnP description (or SSDP discovery on loopback,
@@ -173,7 +181,11 @@ class StandInRouter:
 
     @property
     def outside(self) -> str:
-        return CARRIER_OUTSIDE if self.mode == "private" else OUTSIDE
+        return CARRIER_OUTSIDE if self.mode == "private" else self.outside_address
+
+    def _told(self, what: str, mapping: "Mapping | None") -> None:
+        if mapping is not None and self.on_map is not None:
+            self.on_map(what, mapping)
 
     # ------------------------------------------------------------------ SSDP
     def _ssdp_loop(self) -> None:
@@ -269,17 +281,21 @@ class StandInRouter:
                 held = self.table.get((proto, outside))
                 if held is not None and held.client != client:
                     return 718, {}
-                self.table[(proto, outside)] = Mapping("upnp", proto, outside, client,
-                                                       int(a.get("NewInternalPort") or 0),
-                                                       a.get("NewPortMappingDescription", ""),
-                                                       int(a.get("NewLeaseDuration") or 0), time.monotonic())
+                made = self.table[(proto, outside)] = Mapping("upnp", proto, outside, client,
+                                                              int(a.get("NewInternalPort") or 0),
+                                                              a.get("NewPortMappingDescription", ""),
+                                                              int(a.get("NewLeaseDuration") or 0), time.monotonic())
+            if held is None or held.inside != made.inside:
+                self._told("remove", held)
+                self._told("add", made)
             return 0, {}
         if action == "DeletePortMapping":
             key = (a.get("NewProtocol", "TCP"), int(a.get("NewExternalPort") or 0))
             with self.lock:
                 if self.table.get(key) is None or self.table[key].via != "upnp":
                     return 714, {}
-                del self.table[key]
+                gone = self.table.pop(key)
+            self._told("remove", gone)
             return 0, {}
         if action == "GetSpecificPortMappingEntry":
             key = (a.get("NewProtocol", "TCP"), int(a.get("NewExternalPort") or 0))
@@ -341,15 +357,22 @@ class StandInRouter:
             mine = [k for k, m in self.table.items() if m.via == "natpmp" and m.client == client
                     and m.inside == inside and m.proto == proto]
             if lifetime == 0:
-                for k in mine:
-                    del self.table[k]
-                return 0
-            if mine:
-                outside = mine[0][1]
+                gone = [self.table.pop(k) for k in mine]
+                made = None
+                outside = 0
             else:
-                outside = wanted or inside
-                while (proto, outside) in self.table:
-                    outside += 1
-            self.table[(proto, outside)] = Mapping("natpmp", proto, outside, client, inside, "", lifetime,
-                                                   time.monotonic())
-            return outside
+                gone = []
+                if mine:
+                    outside = mine[0][1]
+                else:
+                    outside = wanted or inside
+                    while (proto, outside) in self.table:
+                        outside += 1
+                made = None if mine else Mapping("natpmp", proto, outside, client, inside, "", lifetime,
+                                                 time.monotonic())
+                self.table[(proto, outside)] = made or Mapping("natpmp", proto, outside, client, inside, "",
+                                                               lifetime, time.monotonic())
+        for m in gone:
+            self._told("remove", m)
+        self._told("add", made)
+        return outside
