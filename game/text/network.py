@@ -16,7 +16,7 @@ from game.client.flow.hosting import (end_kept_hosted_game, host_question, join_
                                       server_folder, start_hosting)
 from game.client.flow.seats import (KeptSeat, ask_before_seating, asked_words, forget_seat, gone_words, seats_file,
                                     why_seated)
-from game.i18n import _
+from game.i18n import _, ngettext
 from game.settings import GAME_PORT
 
 from .standings import say_ratings
@@ -100,7 +100,7 @@ class Network:
                 else:
                     self._host(None)
             else:
-                self.say("No table opened: your LAN game is kept.")
+                self.say(_("No table opened: your LAN game is kept."))
                 self.menu()
         self.ask(question, then)
 
@@ -120,7 +120,7 @@ class Network:
 
         def then(key: str) -> None:
             if key == "stay":
-                self.say("You stay at the table.")
+                self.say(_("You stay at the table."))
             else:
                 self._leave_game(stop_server=key == "stop")
         self.ask(question, then)
@@ -128,8 +128,8 @@ class Network:
     def stop_hosting(self) -> None:
         """Close the table this computer hosts (the host has left it): the others are disconnected."""
         self._stop_server()
-        self.say("Your table is closed: the others at it are disconnected. The game is kept, and goes on when you "
-                 "host it again.")
+        self.say(_("Your table is closed: the others at it are disconnected. The game is kept, and goes on when you "
+                   "host it again."))
         self.menu()
 
     def _host(self, port: int | None) -> None:
@@ -142,16 +142,17 @@ class Network:
                                         open_port=self.settings.open_port, on_port=lambda _status: self._wake())
         except OSError as e:
             # a port refused is often another program's (another game's): another one, asked here
-            self.say(describe_bind_error(e, port, data, remedy="Say another port to host on (1024 to 65535), "
-                                                               "press Enter for any free port, or say menu."))
+            self.say(describe_bind_error(e, port, data, remedy=_("Say another port to host on (1024 to 65535), "
+                                                                 "press Enter for any free port, or say menu.")))
             if e.errno in PORT_REFUSED:
                 self.question = self._host_port_answer
             return
         port = self.server.address[1]
         self._port_said = None
         self._lan = lan_addresses()
-        where = ", ".join(f"{a}:{port}" for a in self._lan) or f"this computer, port {port}"
-        self.say(f"Your table is open on this network; friends join it at {where}, or find it in their list.")
+        where = ", ".join(f"{a}:{port}" for a in self._lan) or _("this computer, port {port}").format(port=port)
+        self.say(_("Your table is open on this network; friends join it at {where}, or find it in their list.").format(
+            where=where))
         self._join_own_table(port)
 
     def _wake(self) -> None:
@@ -181,7 +182,7 @@ class Network:
         elif text.lower() in ("menu", "back", "cancel"):
             self.menu()
         else:
-            self.say("Say a port from 1024 to 65535, press Enter for any free port, or say menu.")
+            self.say(_("Say a port from 1024 to 65535, press Enter for any free port, or say menu."))
             self.question = self._host_port_answer
 
     def join_menu(self) -> None:
@@ -190,11 +191,11 @@ class Network:
             try:
                 self.browser = Browser()
             except OSError as e:
-                self.say(f"Cannot look for tables on this network: {e}.")
-        self.say("Looking for tables on this network… Say list to see what is found, or type an address "
-                 f"(host or host:port; the port is {GAME_PORT} if you leave it out) to join its waiting room, "
-                 "or tables and an address for a server's named tables (ratings and an address for its "
-                 "leaderboard). Say menu to go back.")
+                self.say(_("Cannot look for tables on this network: {why}.").format(why=e))
+        self.say(_("Looking for tables on this network… Say list to see what is found, or type an address "
+                   "(host or host:port; the port is {port} if you leave it out) to join its waiting room, "
+                   "or tables and an address for a server's named tables (ratings and an address for its "
+                   "leaderboard). Say menu to go back.").format(port=GAME_PORT))
         self.choices = []
         self.question = self._join_answer
 
@@ -212,11 +213,12 @@ class Network:
             games = self.browser.games() if self.browser is not None else []
             if not games:
                 problem = getattr(self.browser, "problem", None)
-                self.say(problem or "No table found yet. Say list again in a moment, or type an address.")
+                self.say(problem or _("No table found yet. Say list again in a moment, or type an address."))
             else:
-                self.say("Tables found (say the number to join one):")
+                self.say(_("Tables found (say the number to join one):"))
                 for i, g in enumerate(games):
-                    self.say(f"{i + 1}. {g.label}, at {g.address}:{g.port}" + (", encrypted" if g.info.tls else ""))
+                    self.say(f"{i + 1}. " + (_("{table}, at {where}, encrypted") if g.info.tls else _("{table}, at {where}"))
+                             .format(table=g.label, where=f"{g.address}:{g.port}"))
             self.found = games
             self.question = self._join_answer
             return
@@ -258,7 +260,7 @@ class Network:
         try:
             host, port = parse_address(address, GAME_PORT)
         except ValueError as e:
-            self.say(f"{e} (Say ratings and the server's address.)")
+            self.say(f"{e} " + _("(Say ratings and the server's address.)"))
         else:
             say_ratings(self.say, host, port, self.data_dir)
         self.question = self._join_answer
@@ -269,7 +271,7 @@ class Network:
         try:
             host, port = parse_address(address, GAME_PORT)
         except ValueError as e:
-            self.say(f"{e} (Say games and the server's address.)")
+            self.say(f"{e} " + _("(Say games and the server's address.)"))
             self.question = self._join_answer
             return
         self._stop_browser()
@@ -285,7 +287,7 @@ class Network:
             try:
                 host, port = parse_address(address, GAME_PORT)
             except ValueError as e:
-                self.say(f"{e} (Say tables and the server's address.)")
+                self.say(f"{e} " + _("(Say tables and the server's address.)"))
                 self.question = self._join_answer
                 return
         else:
@@ -294,7 +296,7 @@ class Network:
         try:
             listing = list_tables(host, port)
         except NoTables as e:
-            self.say(f"{e} Say quick for it, or menu.")
+            self.say(f"{e} " + _("Say quick for it, or menu."))
             self.question = lambda answer: self._tables_answer(host, port, [], answer)
             return
         except OSError as e:
@@ -304,12 +306,13 @@ class Network:
             return
         where = hostport(host, port)
         if listing.link is not None and listing.link.first_meeting:   # a server met for the first time
-            self.say(f"{listing.link.line} Its certificate is remembered: you will be warned if it changes.")
+            self.say(listing.link.line + " " + _("Its certificate is remembered: you will be warned if it changes."))
         if not listing.tables:
-            self.say(f"No table is open at {where}.")
+            self.say(_("No table is open at {where}.").format(where=where))
         else:
-            more = f" (the first {len(listing.tables)} of {listing.total})" if listing.more else ""
-            self.say(f"Tables open at {where}{more}:")
+            self.say(_("Tables open at {where} (the first {n} of {total}):").format(
+                where=where, n=len(listing.tables), total=listing.total) if listing.more else
+                _("Tables open at {where}:").format(where=where))
             for i, t in enumerate(listing.tables):
                 host_words = ", " + _("opened by {name}").format(name=t.host) if t.host else ""
                 private = " " + _("Private: it needs its invite code.") if t.private else ""
@@ -321,14 +324,25 @@ class Network:
             self.say(_("Games being played, to watch (say watch and a number):"))
             for i, g in enumerate(listing.playing, len(listing.tables) + 1):
                 self.say(f"{i}. {g.name}: {g.players_words}.")
-        queue = (f"{listing.waiting} waiting" + (f" for a game of {listing.queue_count}" if listing.queue_count else "")
-                 if listing.waiting else "nobody waiting yet")
-        self.say(("Say a number to sit at a table, " if listing.tables else "Say ")
-                 + "new and a name to open one (new Ada's game 3 private: 3 seats, by invite code; "
-                 "add daily, hourly or 3days for a turn-based table), games for your games here, "
-                 f"code and an invite code for a private table, quick for the Quick game ({queue}), "
-                 "watch and a number, a name or an invite code to watch a table, ratings for the leaderboard, "
-                 "tables to look again, or menu.")
+        if not listing.waiting:
+            queue = _("nobody waiting yet")
+        elif listing.queue_count:
+            queue = ngettext("{n} waiting for a game of {size}", "{n} waiting for a game of {size}",
+                             listing.waiting).format(n=listing.waiting, size=listing.queue_count)
+        else:
+            queue = ngettext("{n} waiting", "{n} waiting", listing.waiting).format(n=listing.waiting)
+        # TRANSLATORS: the commands (new, private, daily, hourly, 3days, games, code, quick, watch, ratings,
+        # tables, menu) are typed as they are: keep them in English
+        self.say((_("Say a number to sit at a table, new and a name to open one (new Ada's game 3 private: 3 seats, "
+                    "by invite code; add daily, hourly or 3days for a turn-based table), games for your games here, "
+                    "code and an invite code for a private table, quick for the Quick game ({queue}), watch and a "
+                    "number, a name or an invite code to watch a table, ratings for the leaderboard, tables to look "
+                    "again, or menu.") if listing.tables else
+                  _("Say new and a name to open one (new Ada's game 3 private: 3 seats, by invite code; add daily, "
+                    "hourly or 3days for a turn-based table), games for your games here, code and an invite code for "
+                    "a private table, quick for the Quick game ({queue}), watch and a number, a name or an invite "
+                    "code to watch a table, ratings for the leaderboard, tables to look again, or menu.")).format(
+            queue=queue))
         self._tables_tls = listing.tls_port    # where it speaks TLS: a seat is asked there at once
         self.question = lambda answer: self._tables_answer(host, port, list(listing.tables), answer)
 
@@ -368,7 +382,7 @@ class Network:
             if len(rest) > 1 and rest[-1].isdigit():
                 seats, rest = int(rest[-1]), rest[:-1]
             if not 2 <= seats <= 4 or not rest:
-                self.say("Say new, the table's name, its seats (2 to 4) and private if you like: new Ada's game 3.")
+                self.say(_("Say new, the table's name, its seats (2 to 4) and private if you like: new Ada's game 3."))
                 again()
                 return
             if move_time is not None:
@@ -379,7 +393,7 @@ class Network:
         elif word.isdigit() and 1 <= int(word) <= len(tables):
             t = tables[int(word) - 1]
             if t.private:
-                self.say(f"{t.name} is private: say code and its invite code (its host has it).")
+                self.say(_("{table} is private: say code and its invite code (its host has it).").format(table=t.name))
                 again()
                 return
             if t.move_time:
@@ -387,8 +401,8 @@ class Network:
                 remember_server(self.data_dir, host, port)
             self.seat(host, port, name=t.name, tls_port=self._tables_tls)
         else:
-            self.say("Say a table's number, new and a name, code and an invite code, quick, watch and a table, "
-                     "tables, or menu.")
+            self.say(_("Say a table's number, new and a name, code and an invite code, quick, watch and a table, "
+                       "tables, or menu."))
             again()
 
     def seat(self, host: str, port: int, **where: Any) -> None:
@@ -411,7 +425,7 @@ class Network:
             return
 
         def cancelled() -> None:
-            self.say("Not joined: your seat in that game stays kept.")
+            self.say(_("Not joined: your seat in that game stays kept."))
             again()
         self._rejoin, self._asked = None, asked_words(**where)
         ask_before_seating(self.data_dir, host, port, self.nickname, self._asked, self.ask,
@@ -421,7 +435,7 @@ class Network:
         """Ask for the seat as ``nickname`` (``chose``: the player chose the seat kept there)."""
         from game.client.tables import Seating
         self.nickname, self._back_to_kept = nickname, chose
-        self.say(f"Connecting to {hostport(host, port)}…")
+        self.say(_("Connecting to {where}…").format(where=hostport(host, port)))
         self.seating = Seating(host, port, self.nickname, self.config, self.wake, token_file=self.seats_file, **where)
         self._follow_seating()
 
@@ -448,19 +462,20 @@ class Network:
             table = session.lobby.table
             if table:
                 code = table.get("code") if table.get("private") else None
-                self.say(f"You sit at the table {table.get('name')}."
-                         + (f" It is private: its invite code is {code}, to give to the others." if code else ""))
+                self.say(_("You sit at the table {table}.").format(table=table.get("name"))
+                         + (" " + _("It is private: its invite code is {code}, to give to the others.").format(code=code)
+                            if code else ""))
             self._open(session)
         elif state == "failed":
             self.seating = None
             # a server that is not the one met there before: the warning, and what to do
-            self.say(seating.warning.line if seating.warning else seating.error or "The server did not take you.")
+            self.say(seating.warning.line if seating.warning else seating.error or _("The server did not take you."))
             self._back_to_kept = False
             self._seat_again()
 
     def _join_own_table(self, port: int) -> None:
         from game.client.address import describe_connect_error
-        self.say(f"Connecting to {hostport('127.0.0.1', port)}…")
+        self.say(_("Connecting to {where}…").format(where=hostport("127.0.0.1", port)))
         try:
             session = join_own_table(port, self.nickname, self.config, connect_timeout=5, token_file=self.seats_file)
         except OSError as e:
@@ -468,7 +483,7 @@ class Network:
             self._stop_server()
             self.menu()
             return
-        self.say("Connected. Waiting for the table (say players N to choose how many play, if you are asked).")
+        self.say(_("Connected. Waiting for the table (say players N to choose how many play, if you are asked)."))
         if session.link is not None and session.link.secure:    # the fingerprint its guests are shown
             from game.client.port_words import HOST_TLS
             self.say(_(HOST_TLS).format(fingerprint=session.link.fingerprint))

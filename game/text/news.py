@@ -91,7 +91,7 @@ class News:
             leave, menu = _("say leave"), _("the menu")
             self._heard.append(f"{stopped_heading(host)}. {stopped_words(host, leave, menu)}")
         else:
-            self._heard.append("The connection to the server was lost: trying to get it back (your seat is kept).")
+            self._heard.append(_("The connection to the server was lost: trying to get it back (your seat is kept)."))
 
     def _hear_failed(self, notice: ReconnectFailed) -> None:
         self._heard.append(_("Could not get back to the game: {why}. Say leave to go back to the menu.").format(

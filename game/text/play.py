@@ -21,7 +21,6 @@ from game.client.greyed import greyed_words
 from game.client.hint import Hinter
 from game.client.plans import MarketPlan
 from game.client.session import GameSession
-from game.i18n import _
 from game.client.watch_words import HIDE_OFF, HIDE_ON, watchers_words
 from game.client.words import CLICK_TO_BUY, colour_name, leader_words
 from game.i18n import _, ngettext
@@ -74,7 +73,7 @@ class GameShell(Queries, PlanEdits):
             self.pending = None
             if not entered:
                 said = D.turn(s).split(": ", 1)[-1]
-                self.say("Your turn. " + said[:1].upper() + said[1:])
+                self.say(_("Your turn. {what_to_do}").format(what_to_do=said[:1].upper() + said[1:]))
         if not self.input.can_act() and (self.input.plan is not None or self.pending is not None) \
                 and stage in ("board", "ended"):
             self.input.turn_over()
@@ -119,11 +118,11 @@ class GameShell(Queries, PlanEdits):
         if plan is not None:
             if not self.input.can_act():
                 self.input.turn_over()
-                self.say(greyed_words("confirm", self.session, None) or "You cannot act now.")
+                self.say(greyed_words("confirm", self.session, None) or _("You cannot act now."))
                 return
             problem = plan.problem() if hasattr(plan, "problem") else None
             if not getattr(plan, "ready", True):
-                self.say(problem or "It is not ready yet.")
+                self.say(problem or _("It is not ready yet."))
                 return
             self.input.send_plan()
             return
@@ -146,12 +145,12 @@ class GameShell(Queries, PlanEdits):
         if g is None or not g.get("isSetupDone"):
             raise Refused(_("The game has not started yet: first the leaders and starting resources are chosen."))
         if not self.input.can_act():
-            raise Refused(greyed_words(key or "act", self.session, None) or "You cannot act now.")
+            raise Refused(greyed_words(key or "act", self.session, None) or _("You cannot act now."))
 
     def _need_main(self) -> None:
         self._need_turn()
         if self.vm.game["isMandatoryActionDone"]:
-            raise Refused(greyed_words("produce", self.session, None) or "Your main action is done.")
+            raise Refused(greyed_words("produce", self.session, None) or _("Your main action is done."))
 
     # actions --------------------------------------------------------------
     def do_players(self, args: list[str]) -> None:
@@ -238,7 +237,7 @@ class GameShell(Queries, PlanEdits):
     def do_produce(self, args: list[str]) -> None:
         self._need_main()
         if not self.session.can_produce():
-            raise Refused(greyed_words("produce", self.session, None) or "Nothing can be produced now.")
+            raise Refused(greyed_words("produce", self.session, None) or _("Nothing can be produced now."))
         names = production_names(self.vm)
         if not args:
             self.say(_("The productions you have (say produce and their numbers, for example produce 1 2):"))
@@ -282,7 +281,8 @@ class GameShell(Queries, PlanEdits):
         why = self.session.leader_refusal(lid)
         if why is not None:
             raise Refused(_("You cannot play your {name} yet: still missing {missing}.").format(name=name, missing=D.missing(why)))
-        self._ask(f"Play your {name} ({vp} VP): {ability}", lambda: self.input.leader_action(lid, True))
+        self._ask(_("Play your {leader} ({vp} VP): {ability}").format(leader=name, vp=vp, ability=ability),
+                  lambda: self.input.leader_action(lid, True))
 
     def do_discard(self, args: list[str]) -> None:
         if isinstance(self.input.plan, MarketPlan):
@@ -296,7 +296,7 @@ class GameShell(Queries, PlanEdits):
         name = leader_words(ld, {})[0]
         if ld["active"]:
             raise Refused(_("A leader in play stays in play: only a leader still in your hand can be discarded."))
-        self._ask(f"Discard your {name} for 1 faith.", lambda: self.input.leader_action(lid, False))
+        self._ask(_("Discard your {leader} for 1 Faith.").format(leader=name), lambda: self.input.leader_action(lid, False))
 
     def do_swap(self, args: list[str]) -> None:
         self._move(args, swap_first=True)
@@ -327,32 +327,32 @@ class GameShell(Queries, PlanEdits):
             raise Refused(_("Finish or cancel what you are arranging first."))
         request, why = self.input.rearrangement(a, b, unit, swap_first)
         if request is None:            # said now, in the board's words: nothing to confirm
-            raise Refused(why or "Nothing there to move.")
+            raise Refused(why or _("Nothing there to move."))
         self._ask(self.input.request_words(request) + ".", lambda: self.input.rearrange(a, b, unit, swap_first))
 
     def do_end(self, args: list[str]) -> None:
         self._need_turn("end")
         if not self.vm.game["isMandatoryActionDone"]:
-            raise Refused(greyed_words("end", self.session, None) or "Take your main action first.")
+            raise Refused(greyed_words("end", self.session, None) or _("Take your main action first."))
         players = self.vm.game["players"]
         me = next(i for i, p in enumerate(players) if p["nickname"] == self.session.nickname)
         later = [p["nickname"] for p in players[me + 1:] if p.get("active", True)]   # this round's
         after = next(iter(later + [p["nickname"] for p in players[:me] if p.get("active", True)]), None)
         if len(players) == 1:
-            who = "Lorenzo takes his turn: one token from his pile."
+            who = _("Lorenzo takes his turn: one token from his pile.")
         elif self.vm.game.get("lastRound") and not later:
-            who = "It is the last turn of the last round: the game ends, and the final scores follow."
+            who = _("It is the last turn of the last round: the game ends, and the final scores follow.")
         else:
-            who = (f"{self.session.name_in_words(after)} plays next." if after
-                   else "You play again: nobody else is at the table.")
-        self._ask(f"End your turn. {who}", self.session.end_turn)
+            who = (_("{name} plays next.").format(name=self.session.name_in_words(after)) if after
+                   else _("You play again: nobody else is at the table."))
+        self._ask(_("End your turn. {who}").format(who=who), self.session.end_turn)
 
     def do_undo(self, args: list[str]) -> None:
         self._need_turn("undo")
         why = self.session.undo_words()
         if why is not None:
             raise Refused(why)
-        self._ask("Take back your last move of this turn.", self.session.undo)
+        self._ask(_("Take back your last move of this turn."), self.session.undo)
 
     def do_hint(self, args: list[str]) -> None:
         self._need_turn()
@@ -385,8 +385,8 @@ class GameShell(Queries, PlanEdits):
         if not text.strip():
             raise Refused(_("Say what? Type say and your words."))
         if not self.session.can_chat:
-            raise Refused("Talking to the table opens when the game starts." if self.session.remote
-                          and self.vm.game is None else "Nobody else is at this table to talk to.")
+            raise Refused(_("Talking to the table opens when the game starts.") if self.session.remote
+                          and self.vm.game is None else _("Nobody else is at this table to talk to."))
         self.session.chat(text)
 
     def do_watchers(self, args: list[str]) -> None:
@@ -412,7 +412,7 @@ class GameShell(Queries, PlanEdits):
             raise Refused(_("Say {keep} different numbers from 1 to {n}, for example keep 1 3.").format(keep=keep, n=len(hand)))
         prods = {p["id"]: p for p in self.vm.game["productions"]}
         names = D.joined([leader_words(self.vm.leader(lid), prods)[0] for lid in picked])
-        self._ask(f"Keep your {names}.", lambda: self.session.choose_leaders(picked))
+        self._ask(_("Keep your {leaders}.").format(leaders=names), lambda: self.session.choose_leaders(picked))
 
     def do_resources(self, args: list[str]) -> None:
         self._game()
@@ -426,8 +426,8 @@ class GameShell(Queries, PlanEdits):
                                    "Say {n} resources: Coin, Servant, Shield or Stone.", n).format(n=n))
         shelves = [self.vm.container(cid) for cid in self.vm.me["warehouseShelves"]]
         placed = starting_placement(picked, [(c["id"], c["size"]) for c in shelves])
-        where = "; ".join(f"{D.counted(m)} on {box(self.vm, cid)}" for cid, m in placed.items())
-        self._ask(f"Start with {where}.", lambda: self.session.choose_resources(placed))
+        where = "; ".join(_("{what} on {box}").format(what=D.counted(m), box=box(self.vm, cid)) for cid, m in placed.items())
+        self._ask(_("Start with {where}.").format(where=where), lambda: self.session.choose_resources(placed))
 
     def do_cancel(self, args: list[str]) -> None:
         if self.input.plan is None and self.pending is None:

@@ -6,6 +6,7 @@ from typing import Any, Callable
 
 from game.client.replay import ReplayFeed
 from game.client.session import GameSession
+from game.i18n import _, ngettext
 
 from .play import GameShell
 
@@ -26,8 +27,9 @@ class ReplayReader:
         self.shell = GameShell(self.session, say)      # its questions only: a replay has no moves of its own
 
     def start(self) -> None:
-        self.say(f"A replay of {len(self.replay)} moves. Say next (or Enter), back, turn, start, end to move "
-                 "through it; market, board, score and the other questions answer at each step; leave to stop.")
+        self.say(ngettext("A replay of {n} move.", "A replay of {n} moves.", len(self.replay)).format(n=len(self.replay))
+                 + " " + _("Say next (or Enter), back, turn, start, end to move through it; market, board, score and "
+                           "the other questions answer at each step; leave to stop."))
         self.at(0)
 
     def at(self, step: int) -> None:
@@ -37,8 +39,8 @@ class ReplayReader:
         self.session.pump()
         lines = self.replay.lines_until(self.step)
         self.session.log = lines
-        self.say(f"Move {self.step} of {len(self.replay)}." + (f" {lines[-1]}" if lines and self.step
-                                                                else " The table as dealt."))
+        self.say(_("Move {n} of {total}.").format(n=self.step, total=len(self.replay)) + " "
+                 + (lines[-1] if lines and self.step else _("The table as dealt.")))
 
     def command(self, text: str) -> bool:
         """One typed line; False when the player leaves the replay."""
@@ -59,9 +61,9 @@ class ReplayReader:
         elif word in QUESTIONS:
             self.shell.ask(text)       # a question only: a replay has no moves of its own
         elif word in ("help", "?", "h"):
-            self.say("In a replay: next (or Enter) and back go one move, turn to the next turn, start and end to "
-                     "either end; the questions " + ", ".join(QUESTIONS) + " answer at each move; leave "
-                     "goes back to the menu.")
+            self.say(_("In a replay: next (or Enter) and back go one move, turn to the next turn, start and end to "
+                       "either end; the questions {questions} answer at each move; leave goes back to the menu.").format(
+                questions=", ".join(QUESTIONS)))
         else:
-            self.say("Say next, back, turn, start, end, a question (market, board, score and the others), or leave.")
+            self.say(_("Say next, back, turn, start, end, a question (market, board, score and the others), or leave."))
         return True

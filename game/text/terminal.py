@@ -45,22 +45,22 @@ def _terminated(signum: int, frame: object) -> None:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="mor-text", description="Play Masters of Renaissance in a terminal, "
-                                     "by typed commands (for screen readers, SSH and scripts).")
+    parser = argparse.ArgumentParser(prog="mor-text", description=i18n._(
+        "Play Masters of Renaissance in a terminal, by typed commands (for screen readers, SSH and scripts)."))
     parser.add_argument("--plain", action="store_true",
-                        help="one line per event, no colour, no line editor (also when NO_COLOR is set or "
-                             "the output is not a terminal)")
-    parser.add_argument("--name", metavar="NICKNAME", help="play under this name (default: the saved one)")
+                        help=i18n._("one line per event, no colour, no line editor (also when NO_COLOR is set or "
+                                    "the output is not a terminal)"))
+    parser.add_argument("--name", metavar="NICKNAME", help=i18n._("play under this name (default: the saved one)"))
     parser.add_argument("--data-dir", metavar="DIR", type=Path,
-                        help="where games are saved (default: the game's data folder)")
+                        help=i18n._("where games are saved (default: the game's data folder)"))
     parser.add_argument("--bot-pace", metavar="SECONDS", type=float,
-                        help="seconds between the computer players' moves (default: the saved setting)")
+                        help=i18n._("seconds between the computer players' moves (default: the saved setting)"))
     parser.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
-                        help="the language the game speaks (default: the saved setting, else the system's)")
+                        help=i18n._("the language the game speaks (default: the saved setting, else the system's)"))
     parser.add_argument("command", nargs="?", metavar="key|LINK",
-                        help="key: print your player key (who you are on servers: your rating follows it), "
-                             "where it is kept and how to copy it to another machine, then exit; a game link "
-                             "a host sent (mor://203.0.113.7:51015, or .../CODE for a private table): join it")
+                        help=i18n._("key: print your player key (who you are on servers: your rating follows it), "
+                                    "where it is kept and how to copy it to another machine, then exit; a game link "
+                                    "a host sent (mor://203.0.113.7:51015, or .../CODE for a private table): join it"))
     return parser.parse_args(argv)
 
 
@@ -172,13 +172,14 @@ class Terminal:
                 except queue.Empty:
                     item = WAKE
                 if item is EOF or item is INTERRUPT:
-                    client.hang_up("Ctrl-C: leaving." if item is INTERRUPT else "The end of the input: leaving.")
+                    client.hang_up(i18n._("Ctrl-C: leaving.") if item is INTERRUPT
+                                   else i18n._("The end of the input: leaving."))
                     break
                 if item is not WAKE:
                     client.line(item)
                 client.tick()
         except KeyboardInterrupt:          # Ctrl-C without the line editor
-            client.hang_up("Ctrl-C: leaving.")
+            client.hang_up(i18n._("Ctrl-C: leaving."))
         except Terminated:
             client.hang_up(i18n._(LEAVING_ON_SIGNAL))
         finally:
@@ -207,27 +208,30 @@ class Terminal:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
     from game.settings import Settings
-    i18n.use(args.lang or Settings.load().language)   # --lang, else the saved choice, else the system's
+    i18n.use(Settings.load().language)     # the saved choice, else the system's (--help is said in it)
+    args = parse_args(argv)
+    if args.lang:
+        i18n.use(args.lang)                # --lang overrides it
     if args.name is not None:
         name = validate_nickname(args.name)
         if name is None:
-            print(f"mor-text: --name {args.name!r} cannot be a name: 1 to 24 letters, digits, spaces or "
-                  f"punctuation, with no control characters.", file=sys.stderr)
+            print("mor-text: " + i18n._("--name {name} cannot be a name: 1 to 24 letters, digits, spaces or "
+                                        "punctuation, with no control characters.").format(name=repr(args.name)),
+                  file=sys.stderr)
             return 2
         args.name = name
     link = None
     if args.command not in (None, "key"):
         from game.client.links import LinkError, is_link, parse_link
         if not is_link(args.command):
-            print(f"mor-text: {args.command[:40]!r} is neither key nor a game link (mor://HOST:PORT).",
-                  file=sys.stderr)
+            print("mor-text: " + i18n._("{word} is neither key nor a game link (mor://HOST:PORT).").format(
+                word=repr(args.command[:40])), file=sys.stderr)
             return 2
         try:
             link = parse_link(args.command)
         except LinkError as e:
-            print(f"mor-text: this link cannot be opened. {e}", file=sys.stderr)
+            print("mor-text: " + i18n._("this link cannot be opened.") + f" {e}", file=sys.stderr)
             return 2
     if args.command == "key":
         from game.client.keys import key_file, key_lines
