@@ -176,6 +176,9 @@ def build_parser() -> argparse.ArgumentParser:
     lim.add_argument("--seat-given-after", type=_count, default=d.seat_given_after, metavar="N",
                      help=f"turns run out in a row after which the computer plays the seat to the end of the "
                           f"game (0: never) (default {d.seat_given_after})")
+    lim.add_argument("--max-game-moves", type=_count, default=d.max_game_moves, metavar="N",
+                     help=f"calls (moves, undos, departures) one game keeps, once the requests taken back are "
+                          f"dropped; past them only ending a turn is taken from people (default {d.max_game_moves})")
     ap.add_argument("--move-time-scale", type=float, default=d.move_time_scale, metavar="X",
                     help="multiply turn-based tables' time per move by X (for tests; default 1)")
     lim.add_argument("--max-watchers-per-table", type=_count, default=d.max_watchers_per_table, metavar="N",
@@ -248,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
                             turn_tables_per_address=args.turn_tables_per_address, games_per_key=args.games_per_key,
                             move_time_scale=max(1e-9, args.move_time_scale), wake_batch=args.wake_batch,
                             seat_time=args.seat_time, setup_time=args.setup_time,
-                            seat_given_after=args.seat_given_after)
+                            seat_given_after=args.seat_given_after, max_game_moves=args.max_game_moves)
     if args.tls_cert is None and (args.tls_key is not None or args.tls_port is not None):
         log.error("--tls-key and --tls-port need --tls-cert")
         return 2

@@ -230,6 +230,7 @@ class Games:
         room = Room(gid, game, send, glog, tokens, send_bytes=send_bytes, bots=bots, bot_pace=bot_pace,
                     on_end=ended if self.ratings is not None else None)
         room.conns = conns
+        room.max_calls = self.options.max_game_moves
         with self.lock:
             self.rooms[gid] = room
             for nick in room.nicknames if seated else ():
@@ -442,14 +443,14 @@ class Games:
         try:
             with room.lock:
                 # the seat's telling is kept, so that the next rejoin replays only what is new
-                key = ("telling", room.id, nick)
+                key = ("telling", room.id, nick, room.compactions)   # (a compacted game is told afresh)
                 kept, messages, skipped = tell_again(self.answers.get(key), room.game, nick, list(room.chat))
                 self.answers.put(key, kept, kept.size)
             told = b"".join(encode(m) for m in history_lines(messages, skipped if away else []))
             s.push(told)
             return True
         except Exception:
-            self.answers.discard(("telling", room.id, nick))
+            self.answers.discard(("telling", room.id, nick, room.compactions))
             log.exception("cannot tell %s the history of game %d", nick, room.id)
             return False
 

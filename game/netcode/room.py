@@ -35,6 +35,7 @@ from game.rules.engine import Game
 from game.rules.errors import GameError
 from game.rules.views import REVEALED_TOKENS, player_view
 
+from . import compaction
 from .reference import ReferenceWire, plain_view
 from .protocol import CANNOT_SAVE, PRIVATE_UPDATES, UPDATE_SETUP_DONE
 from .server_messages import err_protocol, update_player_away, visible_to
@@ -115,6 +116,11 @@ class Room:
         self.stand_ins: dict[str, str] = {}
         self.humans_given: tuple[str, ...] = ()   # people's seats the computer plays for good (in ``bots``)
         self.on_move: Callable[[], None] | None = None
+        # the game's history kept bounded (see compaction.py): lines it no longer needs (requests
+        # taken back, their undos, chat lines past CHAT_KEPT), the compactions so far, its calls at most
+        self.dead = 0
+        self.compactions = 0
+        self.max_calls = 0            # 0: no cap
 
     def __repr__(self) -> str:
         return f"<Room {self.id} {','.join(self.nicknames)}{' ended' if self.finished else ''}>"
@@ -156,6 +162,10 @@ class Room:
             self.unsaved = False
             if self.closed:
                 self.send(nickname, [err_protocol(INTERNAL_ERROR)])
+                return False
+            if (self.max_calls and len(self.game.history) >= self.max_calls and action.TYPE != "ReqEndTurn"
+                    and nickname not in self.movers()):
+                self.send(nickname, [err_protocol(compaction.TOO_LONG.format(self.max_calls))])
                 return False
             wire = self._reference_wire() if self.plain else None
             try:
@@ -430,7 +440,11 @@ class Room:
         """Keep a line said at the table, where it falls among the moves, in memory and in the
         game's log (a restarted server gives it back to whoever rejoins). A log that cannot be
         written loses the line from the log only: chat never stops a game."""
+        if len(self.chat) == CHAT_KEPT:
+            self.dead += 1            # the line it pushes out is kept in the log only
         self.chat.append((nickname, text, len(self.game.history)))
+        if compaction.due(self) and compaction.compact(self):
+            return                    # (the new log has the line)
         if self.log is not None:
             try:
                 self.log.append(["chat", nickname, text])
@@ -446,6 +460,8 @@ class Room:
         it that play goes on. Should the game not rebuild (a bug), the room is closed instead.
         """
         if self.log is None:
+            if kind == "undo":
+                self._taken_back()
             if self.on_move is not None:
                 self.on_move()
             if self.game.ended:
@@ -474,6 +490,8 @@ class Room:
             self.saving = True
             log.warning("game %d: saving again", self.id)
             self._notice(SAVING_AGAIN)
+        if kind == "undo":
+            self._taken_back()
         if self.on_move is not None:
             self.on_move()
         if self.game.ended:
@@ -485,6 +503,13 @@ class Room:
             self.log = None
             self._over()
         return True
+
+    def _taken_back(self) -> None:
+        """An undo is saved: the request it took back and itself are lines the game no longer
+        needs (nothing, once together), dropped when there are enough of them (compaction.py)."""
+        self.dead += 2
+        if compaction.due(self):
+            compaction.compact(self)
 
     def _over(self) -> None:
         """The game's end is saved: ``on_end`` is called (once)."""

@@ -81,6 +81,8 @@ class ServerOptions:
                                      # good (0: never, the computer plays each turn run out)
     seat_clock_bots: bool = True     # a game of one person with bots has the clock too (its bots
                                      # are the server's to share; a host's own server: False)
+    max_game_moves: int = 20000      # calls one game keeps at most, once what was taken back is
+                                     # dropped (see compaction.py; a real game takes a few hundred)
     move_time_scale: float = 1.0     # a turn-based table's time per move is multiplied by this (tests: small)
     stall_log: float = 0.0           # log every wake-up of the loop longer than this many ms,
                                      # with what ran in it (a diagnostic; 0: off)

@@ -104,6 +104,37 @@ class GameLog:
     def record(self, kind: str, nickname: str, arg: Any) -> None:
         self.append(history_entry(kind, nickname, arg))
 
+    def rewrite(self, body: list[Any]) -> None:
+        """Replace the file by its header, ``body`` (entries, in order) and its last ``turns``
+        line (if any): a new file written beside it and put in its place at once (a rename), so
+        a crash leaves the old file or the new one, never a mix (see :mod:`.compaction`).
+
+        :raises OSError: it cannot be written (the old file stays as it was)."""
+        with self._lock:
+            data = self.path.read_bytes()
+            header, _, rest = data.partition(b"\n")
+            at = rest.rfind(b'["turns"')
+            turns = rest[at:rest.index(b"\n", at) + 1] if at >= 0 and (at == 0 or rest[at - 1:at] == b"\n") else b""
+            out = b"".join([header, b"\n", *(orjson.dumps(e, option=orjson.OPT_APPEND_NEWLINE) for e in body), turns])
+            tmp = self.path.with_name(self.path.name + ".new")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                rest_ = memoryview(out)
+                while rest_:
+                    rest_ = rest_[os.write(fd, rest_):]
+                if self._fsync:
+                    os.fsync(fd)
+            except OSError:
+                os.close(fd)
+                os.unlink(tmp)
+                raise
+            os.close(fd)
+            os.replace(tmp, self.path)
+            if self._fd >= 0:
+                os.close(self._fd)
+            self._fd = _RELEASED      # (the new file opened for the next line)
+            self._size, self._torn = len(out), False
+
     def finish(self) -> None:
         """Mark the game finished (it will not be restored), close the file and move it to
         ``finished/``. A failed move is only logged: the mark alone keeps the game from being

@@ -383,7 +383,7 @@ class Watchers:
     def _history(self, stage: Stage, room: Room) -> bytes:
         """The game so far as every player saw it (``UpdateHistory`` lines), built once per move
         and chat line whoever asks (under the room's lock)."""
-        key = (len(room.game.history), room.chat[-1] if room.chat else None)
+        key = (len(room.game.history), room.chat[-1] if room.chat else None, room.compactions)
         cached = stage.history
         if cached is not None and cached[:2] == key:
             return cached[2]

@@ -1,0 +1,95 @@
+"""A game's history kept bounded (issue 28, finding 12): swap/undo churn and chat are compacted
+away from the game in memory and from its log, the game replays the same after a restart, and
+a game past ``max_game_moves`` refuses more, in words."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from game.netcode import compaction
+from game.rules.engine import Game
+from game.rules.playout import choose
+from game.rules.views import player_view
+
+from conftest import CONFIG, Player, drive, room_of, start_game, wait_until
+
+
+def undoable(game: Game, nick: str, rng: random.Random):
+    """A request of ``nick`` that an undo may take back (tried on a copy of ``game``)."""
+    for _ in range(200):
+        action = choose(game, nick, rng)
+        copy = Game.replay(CONFIG, game.nicknames, game.seed, game.history)
+        copy.apply(nick, action)
+        if copy.can_undo(nick):
+            return action
+    pytest.fail("no request that can be taken back")
+
+
+def set_up(srv, players) -> tuple:
+    ann, bob = players(srv.address, "ann", "bob")
+    start_game(ann, bob)
+    room = room_of(srv, "ann")
+    drive(room.game, [ann, bob], random.Random(4), stop=lambda g: g.phase != "setup")
+    return ann, bob, room
+
+
+def churn(p: Player, action, times: int) -> None:
+    for _ in range(times):
+        p.request(action)
+        p.send({"type": "ReqUndo"})
+        p.until(lambda m: m["type"] == "UpdateUndo")
+
+
+@pytest.mark.timeout(60)
+def test_swap_and_undo_churn_and_chat_are_compacted_and_replay_the_same(make_server, players, monkeypatch, tmp_path):
+    monkeypatch.setattr(compaction, "COMPACT_MIN", 40)
+    srv = make_server(line_rate=0)
+    ann, bob, room = set_up(srv, players)
+    live = len(room.game.history)
+    cur = room.game.current_player.nickname
+    me = ann if cur == "ann" else bob
+    with room.lock:
+        action = undoable(room.game, cur, random.Random(2))
+    me.send({"type": "ReqChat", "text": "before"})
+    churn(me, action, 30)
+    me.send({"type": "ReqChat", "text": "among"})
+    churn(me, action, 30)
+    me.request(action)                                    # one that stays
+    with room.lock:
+        assert room.compactions >= 2
+        assert len(room.game.history) <= live + 1 + 2 * compaction.COMPACT_MIN // 2   # not 121 calls more
+        view = player_view(room.game, "ann")
+        said = list(room.chat)
+        assert [text for _who, text, _at in said] == ["before", "among"]
+        assert said[0][2] == live                          # said right after setup, still
+    log = next((tmp_path / "data" / "games").glob("*.jsonl"))
+    lines = log.read_bytes().splitlines()
+    assert len(lines) < 1 + len(room.game.history) + 2 + 2 * compaction.COMPACT_MIN   # not ~250
+    token = ann.token
+    srv.stop()
+    srv2 = make_server(line_rate=0)                        # the same data directory
+    again = room_of(srv2, "ann")
+    assert player_view(again.game, "ann") == view           # the compacted log replays the same game
+    (back,) = players(srv2.address, "ann")
+    back.join(token)
+    history = back.until(lambda m: m["type"] == "UpdateHistory" and m["last"])
+    told = [m for h in history if h["type"] == "UpdateHistory" for m in h["messages"]]
+    assert [m["text"] for m in told if m["type"] == "UpdateChat"] == ["before", "among"]
+    assert not [m for m in told if m["type"] == "UpdateUndo"]
+
+
+@pytest.mark.timeout(60)
+def test_a_game_past_its_length_refuses_more_but_the_end_of_the_turn(make_server, players):
+    srv = make_server(line_rate=0)
+    ann, bob, room = set_up(srv, players)
+    with room.lock:
+        room.max_calls = len(room.game.history) + 1
+        cur = room.game.current_player.nickname
+        action = undoable(room.game, cur, random.Random(2))
+    me = ann if cur == "ann" else bob
+    assert me.request(action)[-1]["type"] == "UpdateAction"
+    refused = me.request(action)[-1]
+    assert refused["type"] == "ErrProtocol" and "length the server keeps for one game" in refused["msg"]
+    assert me.request({"type": "ReqEndTurn"})[-1]["type"] == "UpdateAction"
+    wait_until(lambda: room.game.current_player.nickname != cur)
