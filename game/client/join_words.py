@@ -15,8 +15,8 @@ REFUSED = N_("Nobody is listening at {where}: the host has stopped hosting, or t
               "(the host's page shows the address and port to type).")
 """The connection was refused: the computer is there, no game on that port."""
 TIMED_OUT = N_("{where} did not answer in time: a router or firewall on the way is holding the connection "
-               "back. Across the internet, the host's router must forward the port to the host's computer; on "
-               "one network, check the address on the host's page.")
+               "back. Across the internet, the host's router must forward the port to the host's computer (the "
+               "host's page says whether it does); on one network, check the address on the host's page.")
 """Nothing came back at all (dropped on the way), or the connection was made and nothing answered."""
 NO_ROUTE = N_("There is no way from this computer to {where}: check the address, and that this computer is "
               "online.")

@@ -44,3 +44,26 @@ def test_mor_text_with_a_bad_link_says_why_and_starts_nothing(args, words):
         assert words in line, line
         assert p.wait() == 2
         assert not any("Main menu" in s or "Traceback" in s for s in p.lines), p.lines
+
+
+@pytest.mark.parametrize("bad, words", [
+    ("mor://127.0.0.1:0", "The port in the link must be a number from 1 to 65535"),
+    ("mor://127.0.0.1:51015/$(id)", "A game link has no \u201c$()\u201d in it."),
+    ("mor://a@127.0.0.1:51015", "A game link has no user name"),
+    ("mor://" + "h" * 10_000 + ":51015", "too long to be a game's link"),
+    ("ftp://127.0.0.1:51015", "is not an address"),
+])
+def test_a_bad_link_pasted_at_the_join_prompt_is_refused_in_words_and_nothing_connects(bad, words, tmp_path,
+                                                                                       monkeypatch):
+    """A link pasted whole where an address is asked (the window's Join field: tests/scenes/
+    test_walk_links.py): refused in words, no connection tried, back to the menu."""
+    import game.text.network as network
+    tried = []
+    monkeypatch.setattr(network.Network, "seat", lambda self, *a, **k: tried.append(a))
+    client, said = text_client("Bea", tmp_path / "bea")
+    try:
+        client.join_address(bad)
+        assert said.has(words) and tried == [] and said.has("Main menu"), said[-4:]
+        assert all(len(line) < 400 for line in said)            # (a hostile link is not said back whole)
+    finally:
+        client.close()
