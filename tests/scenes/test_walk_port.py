@@ -89,3 +89,40 @@ def test_the_settings_switch_is_kept():
         assert walk.app.settings.open_port is False and Settings.load().open_port is False
     finally:
         close(walk.app)
+
+
+def test_the_switch_turned_while_hosting_removes_the_mapping_and_the_page_says_so(monkeypatch):
+    """Settings, reached while this app hosts (from the title, once the host has left a game under
+    way), saved with the switch off: the mapping goes and the host's page says so; on again: the
+    router is asked again."""
+    from game.scenes.settings_page import SettingsScene
+    with StandInRouter(natpmp=False) as router:
+        monkeypatch.setenv("MOR_ROUTER", router.env())
+        walk = start(nickname="Ada")
+        try:
+            lobby = _host(walk)
+            port = walk.app.server.address[1]
+            walk.until(lambda: (lobby.port_words() or "").startswith("Friends on the internet"), 10, "the port open")
+            router.wait_for(lambda: len(router.mappings()) == 2, "the two ports forwarded")
+            for on in (False, True):
+                walk.app.stack.push(SettingsScene(walk.app))
+                walk.until_scene("SettingsScene")
+                page = walk.app.stack.top
+                walk.click(page.widgets["open_port"].rect.center)
+                assert page.widgets["open_port"].text == ("On" if on else "Off")
+                walk.press("Save")
+                walk.app.stack.pop()
+                walk.until_scene("LobbyScene")
+                if not on:
+                    router.wait_for(lambda: router.mappings() == [], "the mapping removed")
+                    walk.until(lambda: lobby.port_words() == W.REMOVED.format(port=port, lan=lobby.addresses[0]),
+                               5, "the page saying it")
+                    assert lobby.share_link() == f"mor://{lobby.addresses[0]}:{port}"
+                else:
+                    router.wait_for(lambda: len(router.mappings()) == 2, "the two ports forwarded again")
+                    walk.until(lambda: lobby.port_words() == W.OPEN.format(where=f"{OUTSIDE}:{port}", via="UPnP"),
+                               5, "the page saying it")
+                walk.frames(2)
+        finally:
+            close(walk.app)
+        router.wait_for(lambda: router.mappings() == [], "the mapping removed with the app")
