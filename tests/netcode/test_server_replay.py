@@ -92,3 +92,44 @@ def test_a_reference_client_does_not_know_the_request(server, players):
     r.join(None)
     r.send(ReqReplay())
     assert answer(r) == err_protocol(P.UNKNOWN_TYPE.format(P.REQ_REPLAY))
+
+
+def test_a_finished_game_of_undos_is_sent_without_them_and_encoded_once(make_server, players, tmp_path):
+    """Issue 28, finding 1: a finished game with 300 swaps taken back was 600 calls to replay and
+    send to each asker, encoded again each time. Its replay leaves out what was taken back (the
+    same game), and each seat's answer is encoded once."""
+    from game.netcode.store import GameStore
+    from game.rules.engine import Game
+    from game.rules.playout import choose
+    game = Game.new(CONFIG, ["solo"], 5)
+    store = GameStore(tmp_path / "data")
+    gid = store.next_id()
+    glog = store.create(gid, CONFIG, game, {"solo": "tok"})
+    rng, churned = random.Random(5), False
+    while not game.ended:
+        action = choose(game, "solo", rng)
+        game.apply("solo", action)
+        glog.record("apply", "solo", action)
+        for _ in range(300 if not churned and game.can_undo("solo") else 0):
+            game.undo("solo")
+            glog.record("undo", "solo", None)
+            game.apply("solo", action)
+            glog.record("apply", "solo", action)
+            churned = True
+    glog.finish()
+    assert churned
+    srv = make_server()
+    (c,) = players(srv.address, "asker")
+    c.join()
+    c.send(ReqReplay(gid, "tok"))
+    got = answer(c)
+    assert len(got["replay"]["history"]) == len(game.history) - 600
+    assert not [e for e in got["replay"]["history"] if e[0] == "undo"]
+    final = Replay(got["replay"], CONFIG).final.snapshot()
+    assert final == {**game.snapshot(), "version": final["version"]}   # (fewer calls: a smaller version)
+    (lines,) = [v[3] for k, (v, _size) in srv.games.answers._kept.items() if k[:2] == ("replay", gid)]
+    line = lines["solo"]
+    for _ in range(2):
+        c.send(ReqReplay(gid, "tok"))
+        assert answer(c) == got
+    assert lines == {"solo": line} and lines["solo"] is line       # the same bytes, encoded once
