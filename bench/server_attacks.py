@@ -33,6 +33,11 @@ heartbeat round trips throughout (``honest_p99_ms``) and then starting a solo ga
 * ``ipv6_56``: one home line's IPv6 /56 opens 31 connections from each of 130 /64s (4,030; the
   loopback has none: accepted sockets are handed to an in-process server's door as if they came
   from them); how many the server keeps, and how many of 18 newcomers (127.0.0.2-19) are welcomed.
+* ``rejoin_loop`` (finding 2): a solo game left with ``--undos`` (1,000) swaps taken back in its
+  log; from 127.0.0.2, connect / ``ReqJoin`` with its token / close, 4 every 0.25 s: each rejoin's
+  time to its last ``UpdateHistory`` (p50, max) and size.
+* ``replays`` (finding 1): the same game played to its end (``games/finished/``); 8 connections
+  (127.0.0.2-9, each in a solo game) ask its ``ReqReplay`` by id and token again and again.
 * ``tls_flood``: 40 addresses (127.0.0.2-41) open TLS handshakes as fast as two processes can;
   the server's resident size idle, at the end of the flood and ``--quiet-seconds`` (12) after
   (the memory is given back once the door has been quiet 10 s).
@@ -69,8 +74,9 @@ def _cpu(pid: int) -> float:
 
 
 class Server:
-    def __init__(self, script: Path, extra: list[str]) -> None:
+    def __init__(self, script: Path, extra: list[str], prepare=None) -> None:
         self.tmp = Path(tempfile.mkdtemp(prefix="mor-attack-"))
+        self.kept = prepare(self.tmp / "data") if prepare is not None else None   # what is stored before it starts
         self.proc = subprocess.Popen(
             [sys.executable, str(script), "--host", "127.0.0.1", "--port", "0", "--data-dir",
              str(self.tmp / "data"), "--log-level", "WARNING", "--no-announce", *extra],
@@ -429,6 +435,120 @@ def _bot_tables_left(server: Server, stop: threading.Event) -> dict:
             "bot_game_s": round(time.monotonic() - t0, 3) if m and m["type"] == "UpdateGame" else None}
 
 
+# ------------------------------------------------------------------ findings 1 and 2: a long game
+LONG_NICK, LONG_TOKEN = "long", "long-game-token"
+
+
+def long_game(data_dir: Path, undos: int, finish: bool) -> dict:
+    """A solo game's log as a player who swapped and undid ``undos`` times leaves it (played to
+    its end when ``finish``: then in ``games/finished/``), written before the server starts
+    (as an older server kept it: one without compaction, or the worst case before one): its id,
+    nickname and seat token."""
+    sys.path.insert(0, str(ROOT))
+    import random
+    from game.netcode.store import GameStore
+    from game.rules import default_config
+    from game.rules.engine import Game
+    from game.rules.playout import choose
+    config = default_config()
+    game = Game.new(config, [LONG_NICK], 28)
+    store = GameStore(data_dir)
+    gid = store.next_id()
+    glog = store.create(gid, config, game, {LONG_NICK: LONG_TOKEN})
+    rng = random.Random(28)
+    left = undos
+    while not game.ended and (finish or left):
+        action = choose(game, LONG_NICK, rng)
+        game.apply(LONG_NICK, action)
+        glog.record("apply", LONG_NICK, action)
+        if left and game.can_undo(LONG_NICK):
+            for i in range(left):   # taken back and made again, and again
+                game.undo(LONG_NICK)
+                glog.record("undo", LONG_NICK, None)
+                if i < left - 1:
+                    game.apply(LONG_NICK, action)
+                    glog.record("apply", LONG_NICK, action)
+            left = 0
+    if game.ended:
+        glog.finish()
+    else:
+        glog.close()
+    return {"game": gid, "calls": len(game.history), "ended": game.ended}
+
+
+def _rejoin_loop(server: Server, stop: threading.Event) -> dict:
+    """Finding 2: connect / ``ReqJoin`` with the long game's token / close, 4 every 0.25 s."""
+    times: list[float] = []
+    sizes: list[int] = []
+    refused = 0
+    while not stop.is_set():
+        tick = time.monotonic() + 0.25
+        for _ in range(4):
+            t0 = time.monotonic()
+            try:
+                c = Client(server.port, source="127.0.0.2")
+                c.send({"type": "ReqJoin", "nickname": LONG_NICK, "token": LONG_TOKEN})
+                size = 0
+                while True:
+                    m = c.recv(10)
+                    if m is None or m["type"] in ("Closed", "ErrNickname"):
+                        refused += 1
+                        break
+                    size += len(json.dumps(m))
+                    if m["type"] == "UpdateHistory" and m.get("last"):
+                        times.append(time.monotonic() - t0)
+                        sizes.append(size)
+                        break
+                c.close()
+            except OSError:
+                refused += 1
+        time.sleep(max(0.0, tick - time.monotonic()))
+    times.sort()
+    return {"long_game_calls": server.kept["calls"], "rejoins": len(times), "rejoins_refused": refused,
+            "rejoin_p50_ms": round(1000 * times[len(times) // 2], 1) if times else None,
+            "rejoin_max_ms": round(1000 * times[-1], 1) if times else None,
+            "rejoin_kb": round(max(sizes) / 1024, 1) if sizes else None}
+
+
+def _replays(server: Server, stop: threading.Event) -> dict:
+    """Finding 1: ``ReqReplay`` of the long finished game by its id and token, 8 in flight (each
+    asker in a solo game of its own, from 127.0.0.2-9)."""
+    gid = server.kept["game"]
+    askers = []
+    for k in range(8):
+        c = Client(server.port, source=f"127.0.0.{2 + k}")
+        c.send({"type": "ReqJoin", "nickname": f"r{k}", "token": ""})
+        c.until({"UpdateBookedSeats"})
+        c.send({"type": "ReqNewGame", "playersCount": 1})
+        c.until({"UpdateGame"})
+        askers.append(c)
+    times: list[float] = []
+    refused = [0]
+    lock = threading.Lock()
+
+    def ask(c: Client) -> None:
+        while not stop.is_set():
+            t0 = time.monotonic()
+            c.send({"type": "ReqReplay", "game": gid, "token": LONG_TOKEN})
+            m = c.until({"UpdateReplay", "ErrReplay", "ErrProtocol"}, timeout=10)
+            with lock:
+                if m is not None and m["type"] == "UpdateReplay":
+                    times.append(time.monotonic() - t0)
+                else:
+                    refused[0] += 1
+    threads = [threading.Thread(target=ask, args=(c,), daemon=True) for c in askers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(15)
+    for c in askers:
+        c.close()
+    times.sort()
+    return {"long_game_calls": server.kept["calls"], "replays": len(times), "replays_refused": refused[0],
+            "replay_p50_ms": round(1000 * times[len(times) // 2], 1) if times else None,
+            "replay_p99_ms": round(1000 * times[int(0.99 * (len(times) - 1))], 1) if times else None}
+
+
 def _tls_flood(server: Server, stop: threading.Event, seconds: float, quiet: float) -> dict:
     from game.netcode.heap import pid_rss_mb
     idle = pid_rss_mb(server.proc.pid)
@@ -507,13 +627,14 @@ def tls_server(script: Path, extra: list[str]) -> Server:
 
 ISSUE_28 = {"sit_leave": _sit_leave, "squatters": _squatters, "names": _names,
             "bot_tables_left": _bot_tables_left}
+LONG_GAME = {"rejoin_loop": _rejoin_loop, "replays": _replays}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--server", default=str(ROOT / "server.py"))
     ap.add_argument("--only", default="silent_head,joiners,line_flood,connections,bot_tables,"
-                                      "sit_leave,squatters,names,bot_tables_left,ipv6_56,tls_flood")
+                                      "sit_leave,squatters,names,bot_tables_left,ipv6_56,tls_flood,rejoin_loop,replays")
     ap.add_argument("--attack-seconds", type=float, default=4.0, help="each issue-28 attack's length")
     ap.add_argument("--quiet-seconds", type=float, default=12.0,
                     help="after the TLS flood, seconds before the resident size is read again")
@@ -522,6 +643,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--connections", type=int, default=1500)
     ap.add_argument("--bot-tables", type=int, default=50)
+    ap.add_argument("--undos", type=int, default=1000, help="the long game's swaps taken back (rejoin_loop, replays)")
     ap.add_argument("--server-args", default="", help="more flags for the server, e.g. '--max-per-address 0'")
     args = ap.parse_args()
     out = {}
@@ -529,6 +651,9 @@ def main() -> None:
         script = Path(args.server).resolve()
         if name == "ipv6_56":
             server = InProcess(args.server_args.split())
+        elif name in LONG_GAME:
+            finish = name == "replays"
+            server = Server(script, args.server_args.split(), lambda d: long_game(d, args.undos, finish))
         else:
             server = (tls_server if name == "tls_flood" else Server)(script, args.server_args.split())
         try:
@@ -544,6 +669,8 @@ def main() -> None:
                 r = bot_tables(server, args.bot_tables)
             elif name in ISSUE_28:
                 r = beside(server, args.attack_seconds, ISSUE_28[name])
+            elif name in LONG_GAME:
+                r = beside(server, args.attack_seconds, LONG_GAME[name])
             elif name == "ipv6_56":
                 r = beside(server, args.attack_seconds, _ipv6_56)
             elif name == "tls_flood":
