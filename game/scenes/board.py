@@ -62,7 +62,7 @@ class BoardScene(BoardBase):
             self._refresh_watchers()
         if self.final and self.buttons:
             self.buttons["leave"].set_text(_("Scores"))
-            self.buttons["leave"].set_tooltip("Back to the final scores (Esc)")
+            self.buttons["leave"].set_tooltip(_("Back to the final scores (Esc)"))
 
     def _refresh_buttons(self) -> None:
         if not self.buttons:
@@ -246,8 +246,8 @@ class BoardScene(BoardBase):
         self._held = {k for k in (pygame.K_RETURN, pygame.K_KP_ENTER) if pressed[k]}
         left, right = self.action_bar.main_rects()
         self.buttons["scores"] = pygame_gui.elements.UIButton(
-            left.union(right), "See the scores", self.ui, object_id=ObjectID(class_id="@menu"),
-            tool_tip_text="The game is over: every player's score, and who won (Enter)")
+            left.union(right), _("See the scores"), self.ui, object_id=ObjectID(class_id="@menu"),
+            tool_tip_text=_("The game is over: every player's score, and who won (Enter)"))
         self._rev += 1
         self._refresh_buttons()
 
@@ -299,7 +299,7 @@ class BoardScene(BoardBase):
             self.buttons["hint"].set_text(_("Hint"))
         version, answer = got
         if answer is None:
-            self.session.say("No hint could be found this time.")
+            self.session.say(_("No hint could be found this time."))
             return
         if version != self.session.version or not self._can_act() or self.plan is not None:
             return   # the game moved on (or the player started a plan): the hint is stale
@@ -308,26 +308,27 @@ class BoardScene(BoardBase):
     def _confirm(self) -> None:
         plan = self.plan
         if isinstance(plan, MarketPlan) and plan.discarded:
-            self._ask("market", "Discard what does not fit?", plan.discard_warning() or "", "Discard and take",
-                      "Back to the plan")
+            self._ask("market", _("Discard what does not fit?"), plan.discard_warning() or "", _("Discard and take"),
+                      _("Back to the plan"))
             return
         self.input.send_plan()
 
     def _end_turn(self) -> None:
         self.input.selected_item = self.input.selected_shelf = self.input.refused = None   # nothing stays picked
         if self.app.settings.confirm_end_turn:
-            who = ("Lorenzo takes his turn: one token from his pile." if len(self.g["players"]) == 1
-                   else "The next player takes their turn.")
-            self._ask("end", "End your turn?", f"{who} (Settings can stop this question.)", "End turn")
+            who = (_("Lorenzo takes his turn: one token from his pile.") if len(self.g["players"]) == 1
+                   else _("The next player takes their turn."))
+            self._ask("end", _("End your turn?"), who + " " + _("(Settings can stop this question.)"), _("End turn"))
         else:
             self.session.end_turn()
 
-    def _ask(self, what: str, title: str, text: str, action: str, back: str = "Back") -> None:
+    def _ask(self, what: str, title: str, text: str, action: str, back: str | None = None) -> None:
         """A modal question over the dimmed board (:class:`~game.scenes.ask.AskScene`): ``action``
         (also Enter) does it, ``back`` (also Esc) changes nothing."""
         def then(answer: str) -> None:
             self.confirm_dialog = None
             if answer == "yes" and self.app.stack.top is self:
                 self._confirmed(what)
-        self.confirm_dialog = self.app.scene("ask", title, text, [("yes", action, None), ("no", back, None)], then)
+        self.confirm_dialog = self.app.scene("ask", title, text, [("yes", action, None), ("no", back or _("Back"), None)],
+                                             then)
         self.app.stack.push(self.confirm_dialog)

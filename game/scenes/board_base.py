@@ -28,6 +28,7 @@ from game.client import board_input as BI
 from game.client.board_input import BoardInput
 from game.client.plans import MarketPlan
 from game.client.session import GameSession
+from game.i18n import _, pgettext
 
 from .art import palette as P
 from .layout import BoardLayout, board_layout
@@ -328,17 +329,18 @@ class BoardBase(Scene):
         play_rect = pygame.Rect(left.x, left.y, round((right.right - left.x) * 0.4), left.h)
         discard_rect = pygame.Rect(play_rect.right + (right.x - left.right), left.y, 0, left.h)
         discard_rect.w = right.right - discard_rect.x     # the longer words get the wider button
-        play = pygame_gui.elements.UIButton(play_rect, "Play", self.ui, object_id=ObjectID(class_id="@menu"),
-                                            tool_tip_text="Play this leader: its ability works from now on" if ready
+        play = pygame_gui.elements.UIButton(play_rect, pgettext("leader", "Play"), self.ui,
+                                            object_id=ObjectID(class_id="@menu"),
+                                            tool_tip_text=_("Play this leader: its ability works from now on") if ready
                                             else why)
         play.leader_action = (lid, True)  # type: ignore[attr-defined]
         play.why = why   # type: ignore[attr-defined]
         if not ready:
             play.disable()
-        discard = pygame_gui.elements.UIButton(discard_rect, "Discard (+1 faith)", self.ui,
+        discard = pygame_gui.elements.UIButton(discard_rect, _("Discard (+1 Faith)"), self.ui,
                                                object_id=ObjectID(class_id="@quiet"),
-                                               tool_tip_text="Give this leader up for one step on the faith track "
-                                                             "(Esc keeps it)")
+                                               tool_tip_text=_("Give this leader up for one step on the faith track "
+                                                               "(Esc keeps it)"))
         discard.leader_action = (lid, False)  # type: ignore[attr-defined]
         self._leader_buttons = [play, discard]
         self._refresh_buttons()
@@ -520,7 +522,7 @@ class BoardBase(Scene):
         a = self.layout.actions
         top = self.action_bar.main_rects()[0].bottom
         bottom = self.action_bar.small_rect(2).top
-        text(surface, f"The game is over: {head}", (a.centerx, (top + bottom) // 2), round(17 * self.layout.unit),
+        text(surface, _("The game is over: {outcome}").format(outcome=head), (a.centerx, (top + bottom) // 2), round(17 * self.layout.unit),
              P.OXBLOOD, "italic", anchor="center", max_width=a.w - round(16 * self.layout.unit))
 
     def _draw_opponent_full(self, surface: pygame.Surface, ctx: Context, nick: str) -> None:
@@ -533,11 +535,11 @@ class BoardBase(Scene):
         body = self.opponent_board_rect()
         panel(surface, head.union(body).inflate(round(8 * u), round(8 * u)))   # one panel: its header, then the board
         PlayerBoardPanel(body, u).draw(surface, ctx, p)
-        text(surface, f"The board of {self.session.shown_name(nick)} — {p['victoryPoints']} VP, "
-                      f"faith {p['faithPoints']}",
+        text(surface, _("The board of {name} — {vp} VP, faith {faith}").format(
+            name=self.session.shown_name(nick), vp=p["victoryPoints"], faith=p["faithPoints"]),
              (head.x + round(10 * u), head.centery), round(19 * u), P.INK, "caps", anchor="midleft",
              max_width=head.w * 2 // 3)
-        text(surface, "click anywhere to close (Esc)", (head.right - round(10 * u), head.centery), round(16 * u),
+        text(surface, _("click anywhere to close (Esc)"), (head.right - round(10 * u), head.centery), round(16 * u),
              P.SEPIA, "italic", anchor="midright", max_width=head.w // 3 - round(20 * u))
 
     def opponent_header(self) -> pygame.Rect:
@@ -572,7 +574,7 @@ class BoardBase(Scene):
         held = (self.plan.arranged() if isinstance(self.plan, MarketPlan) else {}).get(
             self.drag_from, self.vm.container(self.drag_from)["content"])
         content = ([self._drag_unit] if self._drag_unit is not None else
-                   [r for r, n in sorted(held.items()) for _ in range(n)])
+                   [r for r, n in sorted(held.items()) for _k in range(n)])
         cell = round(40 * self.layout.unit)
         mx, my = self.mouse
         if not content:

@@ -12,6 +12,7 @@ import pygame
 
 from game.client.outcome import final_scores, outcome_words
 from game.client.words import LORENZO
+from game.i18n import N_, _, ngettext
 
 from .art import fonts
 from .backdrop import FADED, GOLD, GOLD_LIGHT, INK, OXBLOOD, SEPIA, blit_lines, panel, title_block, tracked, wrap
@@ -21,8 +22,10 @@ if TYPE_CHECKING:
     from game.client.session import GameSession
 
 ROMAN = ("i", "ii", "iii", "iv", "v", "vi")
-COLUMNS = (("cards", "Cards"), ("faith_track", "Faith track"), ("favors", "Favor tiles"), ("leaders", "Leaders"),
-           ("resource_vp", "Resources (VP)"), ("total", "Total"), ("resources", "Left (tie-break)"))
+COLUMNS = (("cards", N_("Cards")), ("faith_track", N_("Faith track")), ("favors", N_("Favor tiles")),
+           ("leaders", N_("Leaders")), ("resource_vp", N_("Resources (VP)")), ("total", N_("Total")),
+           ("resources", N_("Left (tie-break)")))
+"""The score sheet's columns: (key, heading marked for the catalogue, said with ``_``)."""
 
 
 LEAVE_KEYS = (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER)
@@ -53,11 +56,11 @@ class GameOverScene(SessionScene):
         bw, bh = round(280 * u), round(52 * u)
         gap = round(16 * u)
         left = w // 2 - bw // 2 - gap - bw
-        self.button("board", pygame.Rect(left, h - bh - round(60 * u), bw, bh), "See the final board",
-                    "@menu_quiet", tooltip="Every player's board as the game ended (Back returns here)")
-        self.button("replay", pygame.Rect(left + bw + gap, h - bh - round(60 * u), bw, bh), "Watch the replay",
-                    "@menu_quiet", tooltip="The whole game again, move by move, forward and back")
-        self.button("title", pygame.Rect(left + 2 * (bw + gap), h - bh - round(60 * u), bw, bh), "Back to the title")
+        self.button("board", pygame.Rect(left, h - bh - round(60 * u), bw, bh), _("See the final board"),
+                    "@menu_quiet", tooltip=_("Every player's board as the game ended (Back returns here)"))
+        self.button("replay", pygame.Rect(left + bw + gap, h - bh - round(60 * u), bw, bh), _("Watch the replay"),
+                    "@menu_quiet", tooltip=_("The whole game again, move by move, forward and back"))
+        self.button("title", pygame.Rect(left + 2 * (bw + gap), h - bh - round(60 * u), bw, bh), _("Back to the title"))
 
     def enter(self) -> None:
         super().enter()
@@ -94,7 +97,7 @@ class GameOverScene(SessionScene):
         u = self.unit
         g = self.session.vm.game
         lorenzo_won = self.headline.startswith(LORENZO)
-        kicker = "the game is over"
+        kicker = _("the game is over")
         bottom = title_block(surface, self.headline, kicker, w // 2, round(h * 0.075), u, size=76)
         small = max(12, round(22 * u))
         blit_lines(surface, wrap(self.why, small, round(w * 0.7), "italic"), small, OXBLOOD if lorenzo_won else SEPIA,
@@ -111,8 +114,8 @@ class GameOverScene(SessionScene):
         cap = max(10, round(16 * u))
         for i, (_key, label) in enumerate(columns):
             cx = round(inner.x + name_w + col_w * (i + 0.5))
-            lines = wrap(label.lower(), cap, round(col_w - 6 * u), "caps")
-            blit_lines(surface, lines, cap, OXBLOOD if label == "Total" else SEPIA, cx,
+            lines = wrap(_(label).lower(), cap, round(col_w - 6 * u), "caps")
+            blit_lines(surface, lines, cap, OXBLOOD if _key == "total" else SEPIA, cx,
                        y + (2 - len(lines)) * round(cap * 0.6), "caps", align="center", leading=1.1)
         y += round(56 * u)
         pygame.draw.line(surface, SEPIA, (inner.x, y - round(8 * u)), (inner.right, y - round(8 * u)),
@@ -128,8 +131,8 @@ class GameOverScene(SessionScene):
                 band.fill((*GOLD_LIGHT, 90))
                 surface.blit(band, row)
                 pygame.draw.rect(surface, GOLD, row, max(1, round(1.5 * u)), border_radius=round(6 * u))
-            label = self.session.shown_name(nick) + (" (you)" if nick == self.session.nickname and len(self.rows) > 1
-                                                     else "")
+            label = (_("{name} (you)").format(name=self.session.shown_name(nick))
+                     if nick == self.session.nickname and len(self.rows) > 1 else self.session.shown_name(nick))
             x = inner.x
             if not solo:
                 numeral = fonts.render(ROMAN[rank] if rank < len(ROMAN) else str(rank + 1), max(11, round(18 * u)),
@@ -150,11 +153,12 @@ class GameOverScene(SessionScene):
             y += row_h
         if solo and g is not None:
             max_faith = int(g.get("faithTrack", {}).get("maxFaith", 24))
-            line = (f"Lorenzo's black cross stopped at {g.get('blackPoints', 0)} of {max_faith} on the faith track."
+            line = (_("Lorenzo's black cross stopped at {n} of {most} on the faith track.").format(
+                n=g.get("blackPoints", 0), most=max_faith)
                     if not lorenzo_won or int(g.get("blackPoints", 0)) < max_faith
-                    else f"Lorenzo's black cross reached {max_faith}, the end of the faith track.")
+                    else _("Lorenzo's black cross reached {most}, the end of the faith track.").format(most=max_faith))
             score = self.rows[0][1]["total"]
-            you = f"Your score: {score} victory point{'s' if score != 1 else ''}. "
+            you = ngettext("Your score: {n} victory point.", "Your score: {n} victory points.", score).format(n=score) + " "
             from .art import icons
             cross = icons.black_cross(round(40 * u))
             lines = wrap(you + line, small, inner.w - cross.get_width() - round(20 * u), "italic")
@@ -163,7 +167,7 @@ class GameOverScene(SessionScene):
             surface.blit(cross, cross.get_rect(midleft=(left, y + round(10 * u) + len(lines) * small // 2)))
             blit_lines(surface, lines, small, SEPIA, left + cross.get_width() + round(14 * u), y + round(10 * u),
                        "italic")
-        note = tracked("resources left break a tie", max(10, round(15 * u)), FADED, max(1, round(2 * u)))
+        note = tracked(_("resources left break a tie"), max(10, round(15 * u)), FADED, max(1, round(2 * u)))
         below = self.sheet.bottom + round(10 * u)
         if len(self.rows) > 1:
             surface.blit(note, note.get_rect(midtop=(self.sheet.centerx, below)))

@@ -54,7 +54,7 @@ def test_the_leader_menu_opens_in_the_action_bar_inside_the_window(size):
         before = pixels(app.window, other)
         click(app, hit.rect.center)
         buttons = scene._leader_buttons
-        assert [b.text for b in buttons] == ["Play", "Discard (+1 faith)"]
+        assert [b.text for b in buttons] == ["Play", "Discard (+1 Faith)"]
         for b in buttons:
             assert app.window.get_rect().contains(b.rect)
             assert not b.rect.colliderect(other) and not b.rect.colliderect(hit.rect)
@@ -264,7 +264,7 @@ def test_lorenzos_pile_shows_the_tokens_face_up_and_warns_before_a_colour_runs_o
                  and t["id"] not in session.vm.revealed_tokens)
     color = token["discardedDevCardColor"]
     view["devCardGrid"]["cardsLeft"][color] = [0, 0, 1, 1]
-    assert pile_warning(view, []) == f"Beware: one more {color} token and you lose"
+    assert pile_warning(view, []) == f"Beware: one more {color.lower()} token and you lose"
     assert pile_warning(view, [token["id"]]) is None           # face up: it cannot come before a shuffle
     before = pixels(app.window, pile)
     scene._rev += 1                                            # the view changed under the board: redraw

@@ -136,7 +136,7 @@ def test_a_leaders_play_and_discard_cover_nothing_on_the_board(size):
             walk.click(card.center)
             walk.move((3, 3))                                  # the enlarged card goes with the pointer
             walk.frames(2)
-            assert walk.button_at("Discard (+1 faith)") is not None
+            assert walk.button_at("Discard (+1 Faith)") is not None
             play = next(el for el in walk.app.stack.top.ui.get_sprite_group().sprites()
                         if getattr(el, "text", None) == "Play")
             assert play.visible
@@ -177,7 +177,7 @@ def test_the_vatican_report_banner_covers_no_other_sections_tile(size):
         others += [r for i, row in enumerate(track.mini_rects(view)) if i != 0 for r in row.values()]
         calm = walk.app.window.copy()
         walk.click(_leader_rects(size, game)[0].center)
-        walk.press("Discard (+1 faith)")                       # +1 faith: Ada reaches the pope space
+        walk.press("Discard (+1 Faith)")                       # +1 faith: Ada reaches the pope space
         assert game.player("Ada").faith == 8
         below = False
         for _ in range(8):                                     # the moment plays

@@ -11,6 +11,7 @@ import pygame
 
 from game.client import board_input as BI
 from game.client.words import joined
+from game.i18n import _, ngettext
 
 from .. import art
 from ..art import fonts as F
@@ -237,17 +238,22 @@ class VaticanMoment:
     def words(self, me: str) -> str:
         """The banner's words: "you, Ada and Bruno turn the tile face up: +2 VP; Cora loses it"."""
 
-        def name(n: str) -> str:
-            return "you" if n == me else n
         parts = []
-        if self.gained:
-            parts.append(f"{joined([name(n) for n in self.gained])} turn{'s' * (len(self.gained) == 1 and self.gained[0] != me)}"
-                         f" the tile face up: +{self.vp} VP")
+        gainers = [n for n in self.gained if n != me]
+        if me in self.gained and not gainers:
+            parts.append(_("you turn the tile face up: +{vp} VP").format(vp=self.vp))
+        elif me in self.gained:
+            # TRANSLATORS: {names} starts with "you" ("you, Ada and Bruno")
+            parts.append(_("{names} turn the tile face up: +{vp} VP").format(
+                names=joined([_("you"), *gainers]), vp=self.vp))
+        elif gainers:
+            parts.append(ngettext("{names} turns the tile face up: +{vp} VP", "{names} turn the tile face up: +{vp} VP",
+                                  len(gainers)).format(names=joined(gainers), vp=self.vp))
         others = [n for n in self.lost if n != me]
         if others:
-            parts.append(f"{joined(others)} lose{'s' * (len(others) == 1)} it")
+            parts.append(ngettext("{names} loses it", "{names} lose it", len(others)).format(names=joined(others)))
         if me in self.lost:
-            parts.append("you were not in the section: your tile is removed")
+            parts.append(_("you were not in the section: your tile is removed"))
         return "; ".join(parts)
 
 
@@ -305,7 +311,7 @@ def draw_moment(surface: pygame.Surface, ctx: Context, panel: FaithPanel, moment
     tile = tile.unionall(list(minis.values())) if minis else tile
     # the banner, hanging under the track beside the section's tile
     size = max(14, panel.px(24))
-    head = F.render(f"Vatican report {moment.index + 1}", size, P.GOLD_LIGHT, "caps")
+    head = F.render(_("Vatican report {n}").format(n=moment.index + 1), size, P.GOLD_LIGHT, "caps")
     small = max(12, panel.px(18))
     words = moment.words(ctx.nickname)
     if room is not None:           # wrapped to the room's width, under the section

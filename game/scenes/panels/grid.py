@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pygame
 
+from game.i18n import _
+
 from game.client import board_input as BI
 from game.client.plans import BuyPlan
 
@@ -40,7 +42,7 @@ class GridPanel(Panel):
         return [Hit(rect, BI.Card(color, level)) for color, level, rect in self.card_rects(ctx)]
 
     def draw_static(self, surface: pygame.Surface) -> None:
-        text(surface, "Development cards", (self.rect.x + self.px(14), self.rect.y + self.px(4)), self.px(20),
+        text(surface, _("Development cards"), (self.rect.x + self.px(14), self.rect.y + self.px(4)), self.px(20),
              P.INK, "caps")
 
     def draw(self, surface: pygame.Surface, ctx: Context) -> None:

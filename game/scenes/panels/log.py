@@ -11,6 +11,8 @@ import functools
 import pygame
 import pygame_gui
 
+from game.i18n import _, ngettext
+
 from game.client.session import ChatLine
 
 from ..art import fonts as F
@@ -53,7 +55,7 @@ class LogPanel(Panel):
 
     def build_chat(self, ui: pygame_gui.UIManager, leave: int = 0) -> pygame_gui.elements.UITextEntryLine:
         entry = pygame_gui.elements.UITextEntryLine(self.chat_rect(leave), ui,
-                                                    placeholder_text="Say something to the table, then Enter")
+                                                    placeholder_text=_("Say something to the table, then Enter"))
         entry.set_text_length_limit(200)
         return entry
 
@@ -111,7 +113,8 @@ class LogPanel(Panel):
         and the pill they stand on, at the foot of the log (the rows are drawn above it)."""
         area = self.text_area(ctx.chat)
         k = ctx.log_unseen
-        words = f"\u2193 {k} new line{'s' * (k != 1)} below: scroll down to read"
+        words = "\u2193 " + ngettext("{n} new line below: scroll down to read", "{n} new lines below: scroll down to read",
+                                     k).format(n=k)
         img = F.render(words, max(10, self.px(14)), P.OXBLOOD, "italic")
         pill = img.get_rect(bottomright=(area.right, area.bottom)).inflate(self.px(12), self.px(4))
         pill.bottomright = (area.right + self.px(4), area.bottom + self.px(2))
@@ -121,7 +124,7 @@ class LogPanel(Panel):
         area = self.text_area(ctx.chat)
         rows = self.rows(ctx)
         if not rows:
-            text(surface, "The game begins.", area.topleft, self.size, P.SEPIA, "italic")
+            text(surface, _("The game begins."), area.topleft, self.size, P.SEPIA, "italic")
             return
         n = self.visible_rows(ctx.chat)
         scroll = max(0, min(ctx.log_scroll, len(rows) - n))
@@ -158,5 +161,5 @@ class LogPanel(Panel):
             pygame.draw.rect(surface, P.OXBLOOD, pill, 1, border_radius=pill.h // 2)
             surface.blit(img, img.get_rect(center=pill.center))
         elif scroll:
-            text(surface, "newer lines below", (area.right, area.y), max(10, self.px(13)), P.OXBLOOD, "italic",
+            text(surface, _("newer lines below"), (area.right, area.y), max(10, self.px(13)), P.OXBLOOD, "italic",
                  anchor="topright")

@@ -10,7 +10,8 @@ import pygame
 from game.client import board_input as BI
 from game.client.hint import HintPlan
 from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
-from game.client.words import amount, amounts
+from game.client.words import amount, amounts, colour_name, resource_name
+from game.i18n import _, ngettext
 
 from ..art import icons as I
 from ..art import marbles as M
@@ -32,12 +33,12 @@ class PlanPanel(Panel):
         x, y = r.x + self.px(12), r.y + self.px(36)
         if isinstance(plan, MarketPlan):
             y = self._market_head(plan)[2]
-            for i, _ in enumerate(plan.items):
+            for i, _item in enumerate(plan.items):
                 out.append(Hit(pygame.Rect(x + i * (size + self.px(6)), y, size, size), BI.Item(i)))
             x2 = x + max(1, len(plan.items)) * (size + self.px(6)) + self.px(12)
             out.append(Hit(pygame.Rect(x2, y, self.px(90), size), BI.Discard()))
             out.append(Hit(pygame.Rect(x2 + self.px(100), y, self.px(90), size), BI.Suggest()))
-            for i, _ in enumerate(plan.white_choice):
+            for i, _white in enumerate(plan.white_choice):
                 out.append(Hit(pygame.Rect(x + i * (size + self.px(6)), y + size + self.px(8), size, size), BI.White(i)))
         elif isinstance(plan, BuyPlan):
             if not plan.problem():
@@ -54,7 +55,7 @@ class PlanPanel(Panel):
         plan = ctx.plan
         groups = [(pid, side, i) for pid in plan.selected
                   for side, blanks in (("in", plan.input_blanks.get(pid, [])), ("out", plan.output_blanks.get(pid, [])))
-                  for i, _ in enumerate(blanks)]
+                  for i, _blank in enumerate(blanks)]
         if not groups:
             return []
         out = []
@@ -92,7 +93,7 @@ class PlanPanel(Panel):
                 elif isinstance(t, (BI.Discard, BI.Suggest)):
                     pygame.draw.rect(surface, P.PARCHMENT_DARK, hit.rect, border_radius=6)
                     pygame.draw.rect(surface, P.SEPIA, hit.rect, width=1, border_radius=6)
-                    text(surface, "Discard it" if isinstance(t, BI.Discard) else "Suggest", hit.rect.center,
+                    text(surface, _("Discard it") if isinstance(t, BI.Discard) else _("Suggest"), hit.rect.center,
                          max(self.px(16), reading_size(self.unit)), P.INK, anchor="center")
                 elif isinstance(t, BI.White):
                     surface.blit(M.marble("Zero", hit.rect.h), hit.rect)
@@ -114,11 +115,11 @@ class PlanPanel(Panel):
             ins = amounts(plan.total_input(), "—")
             outs = amounts(plan.total_output(), "—")
             blanks = any(plan.input_blanks.get(p) or plan.output_blanks.get(p) for p in plan.selected)
-            head = ("Click the productions to run (base, top cards, leaders)" if not plan.selected
-                    else f"Pay {ins}  →  get {outs}" + ("  (click a resource below to change a free choice)"
-                                                         if blanks else ""))
+            pay_get = _("Pay {pays}  →  get {gives}").format(pays=ins, gives=outs)
+            head = (_("Click the productions to run (base, top cards, leaders)") if not plan.selected
+                    else pay_get + ("  " + _("(click a resource below to change a free choice)") if blanks else ""))
             if blanks and F.fit(head, width, self.px(18), "italic") < floor:   # too long: the hint goes
-                head = f"Pay {ins}  →  get {outs}"
+                head = pay_get
             if F.fit(head, width, self.px(18), "italic") < floor:
                 head = _cut(head + " …", floor, width)
             text(surface, head, (x, r.y + self.px(8)), self.px(18), P.INK, "italic", max_width=width)
@@ -156,13 +157,14 @@ class PlanPanel(Panel):
             elif plan.selected:
                 self._payment(surface, ctx, plan.get_payment(), pay_y)
         elif isinstance(plan, HintPlan):
-            text(surface, plan.text + " — Confirm to do it, Back to drop it", (x, r.y + self.px(8)), self.px(18),
+            text(surface, _("{hint} — Confirm to do it, Back to drop it").format(hint=plan.text), (x, r.y + self.px(8)),
+                 self.px(18),
                  P.INK, "italic", max_width=width)
         why = getattr(plan, "why", None)
         if why:   # a hint's plan: the hard bot's reason, under the plan (two lines at most)
             size = max(floor, self.px(16))
             step = round(size * 1.2)
-            lines = wrap("Hint: " + why, size, width, "italic")[:2]
+            lines = wrap(_("Hint: {why}").format(why=why), size, width, "italic")[:2]
             if isinstance(plan, HintPlan):
                 y = r.y + self.px(40)
             else:
@@ -194,12 +196,13 @@ class PlanPanel(Panel):
             foot, ink = warn, P.OXBLOOD
         elif plan.moves:   # the shelves are shown as they will be; say so
             n = len(plan.moves)
-            foot, ink = f"Your shelves are rearranged first ({n} move{'s' * (n > 1)}, sent with the take).", P.SEPIA
+            foot, ink = ngettext("Your shelves are rearranged first ({n} move, sent with the take).",
+                                 "Your shelves are rearranged first ({n} moves, sent with the take).", n).format(n=n), P.SEPIA
         else:
-            foot, ink = "To rearrange first: click a shelf, then another, or drag a resource onto a shelf.", P.SEPIA
+            foot, ink = _("To rearrange first: click a shelf, then another, or drag a resource onto a shelf."), P.SEPIA
         note = ctx.note or (plan.why_stuck(ctx.selected_item) if ctx.selected_item is not None else None)
         why = getattr(plan, "why", None)
-        blocks = [(foot, ink, 2), (note, P.OXBLOOD, 2), ("Hint: " + why if why else None, HINT_INK, 2)]
+        blocks = [(foot, ink, 2), (note, P.OXBLOOD, 2), (_("Hint: {why}").format(why=why) if why else None, HINT_INK, 2)]
         placed: list[tuple[list[str], tuple]] = []
         left = rows
         for words, colour, most in blocks:   # by priority: what the plan does, the refusal, the hint
@@ -231,9 +234,10 @@ class PlanPanel(Panel):
         """The purchase's headline (one line, or two rather than smaller than the log's type) and
         the y under it."""
         c = plan.card
-        cost = amounts(plan.cost, "free")
-        head = (f"Buying a level {c.level} {c.color} card for {cost}"
-                + (" — choose a glowing slot" if len(plan.slots) > 1 else ""))
+        cost = amounts(plan.cost, _("free"))
+        head = (_("Buying a level {level} {colour} card for {cost} — choose a glowing slot") if len(plan.slots) > 1
+                else _("Buying a level {level} {colour} card for {cost}")).format(
+            level=c.level, colour=colour_name(c.color), cost=cost)
         floor = max(reading_size(self.unit), self.px(16))   # (never smaller than the payment under it)
         size, lines = fit_lines(head, self.px(18), floor, self.rect.w - self.px(24), 1)
         lines = lines[:2]
@@ -256,10 +260,10 @@ class PlanPanel(Panel):
 
     def _names(self, ctx: Context) -> dict[int, str]:
         me = ctx.me
-        names = {cid: f"shelf {i + 1}" for i, cid in enumerate(me["warehouseShelves"])}
-        names[me["strongbox"]] = "the strongbox"
+        names = {cid: _("shelf {n}").format(n=i + 1) for i, cid in enumerate(me["warehouseShelves"])}
+        names[me["strongbox"]] = _("the strongbox")
         for cid in me.get("leaderDepots", []):
-            names[cid] = "the leader depot"
+            names[cid] = _("the leader's depot")
         return names
 
     def _pay_layout(self, ctx: Context, pay: Any, y: int) -> tuple[int, list[str], list[Hit], list[str]]:
@@ -270,10 +274,10 @@ class PlanPanel(Panel):
         floor = reading_size(self.unit)
         width = r.w - self.px(24)
         names = self._names(ctx)
-        parts = [f"{', '.join(amount(n, res) for res, n in m.items())} from {names.get(cid, cid)}"
-                 for cid, m in pay.taken.items()]
+        parts = [_("{what} from {where}").format(what=", ".join(amount(n, res) for res, n in m.items()),
+                                                 where=names.get(cid, cid)) for cid, m in pay.taken.items()]
         size = max(floor, self.px(16))
-        lines = wrap("Paying " + ("; ".join(parts) or "nothing"), size, width, "italic")[:2]
+        lines = wrap(_("Paying {what}").format(what="; ".join(parts) or _("nothing")), size, width, "italic")[:2]
         by = y + len(lines) * round(size * 1.2) + self.px(4)
         bsize = max(floor, self.px(13))
         h = max(self.px(22), bsize + 8)
@@ -286,7 +290,7 @@ class PlanPanel(Panel):
                 if taken < held:
                     donor = next((c for c, _h, t in srcs if t > 0 and c != cid), None)
                     if donor is not None:
-                        label = f"{res} from {names.get(cid, cid)}"
+                        label = _("{what} from {where}").format(what=resource_name(res, 1), where=names.get(cid, cid))
                         w = F.font(bsize, "regular").size(label)[0] + self.px(16)
                         if cx > x0 and cx + w > x0 + width:
                             cx, by = x0, by + h + self.px(4)
@@ -321,17 +325,18 @@ def _cut(line: str, size: int, width: int) -> str:
 def market_headline(plan: MarketPlan) -> str:
     """The market plan's first line: which line, and what is left to do (nothing to place when the
     suggestion, or a hint, has already placed what is taken)."""
-    where = f"{'row' if plan.is_row else 'column'} {plan.index + 1}"
-    head = f"Taking {where}" + (f" (+{plan.faith} faith)" if plan.faith else "")
+    where = (_("row {n}") if plan.is_row else _("column {n}")).format(n=plan.index + 1)
+    head = (_("Taking {line} ({faith})").format(line=where, faith=amount(plan.faith, "Faith", signed=True)) if plan.faith
+            else _("Taking {line}").format(line=where))
     if not plan.items:
-        return head + " — nothing to store"
+        return _("{taking} — nothing to store").format(taking=head)
     placed = all(t is not None for t in plan.target)
     if plan.as_suggested and any(t is not None for t in plan.target):
-        return head + (" — placed as suggested: click a resource to move it" if placed else
-                       " — placed as suggested, the rest discarded: click a resource to move it")
+        return (_("{taking} — placed as suggested: click a resource to move it") if placed else
+                _("{taking} — placed as suggested, the rest discarded: click a resource to move it")).format(taking=head)
     if placed:
-        return head + " — all placed: click a resource to move it"
-    return head + " — click a resource, then a glowing shelf"
+        return _("{taking} — all placed: click a resource to move it").format(taking=head)
+    return _("{taking} — click a resource, then a glowing shelf").format(taking=head)
 
 
 PICK = 28
@@ -355,7 +360,7 @@ def picker_cells(rect: pygame.Rect, unit: float, n: int) -> list[list[pygame.Rec
         size = max(PICK, min(px(30), (room // n - label - sep - gap) // 2))
     out = []
     x = x0
-    for _ in range(n):
+    for _k in range(n):
         x += label
         if row:
             out.append([pygame.Rect(x + k * (size + gap), y0, size, size) for k in range(4)])

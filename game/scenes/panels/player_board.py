@@ -8,6 +8,7 @@ from typing import Any
 import pygame
 
 from game.client import board_input as BI
+from game.i18n import _, pgettext
 from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
 
 from .. import art
@@ -114,7 +115,7 @@ class PlayerBoardPanel(Panel):
         inner = self.rect.inflate(-self.px(10), -self.px(10))
         surface.blit(art.board.parchment(inner.w, inner.h), inner)
         pygame.draw.rect(surface, P.GOLD, inner, width=2, border_radius=4)
-        text(surface, "Warehouse", (self.warehouse.x, self.warehouse.y), self.px(18), P.SEPIA, "caps")
+        text(surface, _("Warehouse"), (self.warehouse.x, self.warehouse.y), self.px(18), P.SEPIA, "caps")
 
     def draw(self, surface: pygame.Surface, ctx: Context, p: dict[str, Any] | None = None) -> None:
         own = p is None
@@ -186,7 +187,7 @@ class PlayerBoardPanel(Panel):
         plan = ctx.plan
         content = (plan.arranged() if isinstance(plan, MarketPlan) and plan.moves else {}).get(
             cid, ctx.vm.container(cid)["content"])
-        held = [res for res, n in content.items() for _ in range(n)]
+        held = [res for res, n in content.items() for _k in range(n)]
         cap = ctx.vm.container(cid)["size"]
         step = (rect.w - self.px(6)) / max(1, cap)
         k = int((pos[0] - rect.x - self.px(3)) // step) if step else -1
@@ -196,7 +197,7 @@ class PlayerBoardPanel(Panel):
         sb = self.strongbox
         pygame.draw.rect(surface, P.OAK, sb, border_radius=8)
         pygame.draw.rect(surface, P.WALNUT_DARK, sb, width=2, border_radius=8)
-        text(surface, "Strongbox", (sb.x + self.px(8), sb.y + self.px(3)), self.px(16), P.PARCHMENT, "caps")
+        text(surface, _("Strongbox"), (sb.x + self.px(8), sb.y + self.px(3)), self.px(16), P.PARCHMENT, "caps")
         box = ctx.vm.container(p["strongbox"])["content"]
         isz = min(self.px(30), sb.h - self.px(30))
         bx = sb.x + self.px(8)
@@ -219,7 +220,7 @@ class PlayerBoardPanel(Panel):
         bp = self.base_production
         pygame.draw.rect(surface, P.PARCHMENT_DARK, bp, border_radius=8)
         pygame.draw.rect(surface, P.GOLD, bp, width=2, border_radius=8)
-        text(surface, "Base", (bp.x + self.px(8), bp.centery), self.px(16), P.SEPIA, "caps", anchor="midleft")
+        text(surface, pgettext("production", "Base"), (bp.x + self.px(8), bp.centery), self.px(16), P.SEPIA, "caps", anchor="midleft")
         label_w = self.px(58)
         gap = self.px(4)
         q = max(8, min(bp.h - self.px(12), (bp.w - label_w - self.px(10) - 3 * gap) // 4))
@@ -238,7 +239,7 @@ class PlayerBoardPanel(Panel):
             pygame.draw.rect(surface, P.SEPIA, rect, width=1, border_radius=8)
             slot = p["devSlots"][i]
             level = ctx.cards[slot[-1]]["level"] if slot else 0
-            hint = f"takes level {level + 1}" if level < 3 else "full"
+            hint = _("takes level {n}").format(n=level + 1) if level < 3 else pgettext("slot", "full")
             free = (self.slot_card_rect(i, 0, len(slot)).top if slot else rect.bottom) - rect.top
             if free >= self.px(48):   # the room above the cards says what the slot takes next
                 mid = rect.top + free // 2 if slot else rect.centery
@@ -276,7 +277,7 @@ class PlayerBoardPanel(Panel):
             else:
                 veil(surface, rect, 95, radius=8)
                 dashed_outline(surface, rect.inflate(4, 4), P.SEPIA, max(1, self.px(2)))
-                text(surface, "in hand", (rect.centerx, rect.y - self.px(2)), self.px(14), P.SEPIA, "italic",
+                text(surface, _("in hand"), (rect.centerx, rect.y - self.px(2)), self.px(14), P.SEPIA, "italic",
                      anchor="midbottom")
         hidden = p["leadersHandCount"] - len(p["leadersHand"])
         if hidden > 0 and not own:
@@ -288,7 +289,7 @@ class PlayerBoardPanel(Panel):
             y = floor - h
             for i in range(hidden):
                 surface.blit(back, (x + i * (back.get_width() + self.px(6)), y))
-            text(surface, f"{hidden} in hand, hidden", (self.leaders.centerx, self.leaders.bottom),
+            text(surface, _("{n} in hand, hidden").format(n=hidden), (self.leaders.centerx, self.leaders.bottom),
                  self.px(15), P.SEPIA, "italic", anchor="midbottom")
 
     def sash_rect(self, card: pygame.Rect) -> pygame.Rect:
@@ -331,4 +332,4 @@ def dashed_outline(surface: pygame.Surface, rect: pygame.Rect, color, width: int
 def played_sash(width: int, height: int) -> pygame.Surface:
     """The oxblood ribbon across the top of a played leader: "Played"."""
     from ..art.card_parts import ribbon
-    return ribbon("Played", max(20, round(width * 0.8)), height, P.OXBLOOD)
+    return ribbon(pgettext("leader", "Played"), max(20, round(width * 0.8)), height, P.OXBLOOD)

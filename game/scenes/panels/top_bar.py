@@ -7,7 +7,8 @@ from typing import Any
 import pygame
 
 from game.client import board_input as BI
-from game.i18n import _
+from game.client.words import colour_name
+from game.i18n import _, ngettext
 
 from ..art import tiles as T
 from ..art import fonts as F
@@ -115,7 +116,8 @@ class TopBar(Panel):
             status += " · " + _("last round")
         left = r.x + self.px(14)
         me = ctx.me
-        head = f"{self._centre(ctx)} · {me['victoryPoints']} VP · faith {me['faithPoints']}"
+        head = _("{centre} · {vp} VP · faith {faith}").format(centre=self._centre(ctx), vp=me["victoryPoints"],
+                                                              faith=me["faithPoints"])
         width = round(r.w * 0.34 - self.px(20))
         dot = self.own_dot(ctx)
         if dot is not None:   # the player's own colour, as each opponent's chip shows theirs
@@ -182,9 +184,12 @@ class TopBar(Panel):
                   for c in [*p["warehouseShelves"], p["strongbox"], *p.get("leaderDepots", [])])
         played = sum(1 for lid in p["leadersHand"] if ctx.leaders.get(lid, {}).get("active"))
         held = p["leadersHandCount"] - played
-        leaders = f"{played} leader{'s' * (played != 1)} played" + (f", {held} in hand" if held else "")
-        return (f"{p['victoryPoints']} VP · faith {p['faithPoints']} · {cards} card{'s' * (cards != 1)} · "
-                f"{res} res"), leaders
+        leaders = ngettext("{n} leader played", "{n} leaders played", played).format(n=played)
+        if held:
+            leaders = _("{played}, {n} in hand").format(played=leaders, n=held)
+        return (_("{vp} VP · faith {faith} · {cards} · {res} res").format(
+            vp=p["victoryPoints"], faith=p["faithPoints"], cards=ngettext("{n} card", "{n} cards", cards).format(n=cards),
+            res=res)), leaders
 
     def _lorenzo(self, surface: pygame.Surface, ctx: Context) -> None:
         """Lorenzo: his black cross, the tokens face up since the last shuffle (as chips with words:
@@ -195,7 +200,7 @@ class TopBar(Panel):
         tok = g.get("lastActionToken")
         tokens = {t["id"]: t for t in g.get("actionTokens", [])}
         text(surface, "Lorenzo", (rect.x, rect.y + self.px(4)), self.px(20), P.INK, "caps")
-        text(surface, f"black cross {g['blackPoints']}", (rect.x, rect.y + self.px(30)), self.px(16),
+        text(surface, _("black cross {n}").format(n=g["blackPoints"]), (rect.x, rect.y + self.px(30)), self.px(16),
              P.SEPIA, "italic")
         tr = self.token_rect()
         if tok is not None and tok in tokens and tr is not None:
@@ -206,13 +211,13 @@ class TopBar(Panel):
         x, right = self._pile_span()
         left = len(tokens) - len(shown)
         warn = pile_warning(g, shown) if not g.get("ended") else None   # (no warning once it is over)
-        count = f"{left} of {len(tokens)} left in the pile"
+        count = _("{left} of {n} left in the pile").format(left=left, n=len(tokens))
         if warn:
             text(surface, f"{warn} · {count}", (x, rect.y + self.px(4)), self.px(16), P.OXBLOOD, "italic",
                  max_width=right - x)
         else:
-            text(surface, f"Face up since the shuffle · {count}" if shown else
-                 f"No token face up since the shuffle · {count}",
+            text(surface, (_("Face up since the shuffle · {count}") if shown else
+                           _("No token face up since the shuffle · {count}")).format(count=count),
                  (x, rect.y + self.px(5)), self.px(15), P.SEPIA, "italic", max_width=right - x)
         for tid, r in self.revealed_rects(ctx):
             surface.blit(_chip(tokens[tid], r.size), r)
@@ -256,8 +261,9 @@ class TopBar(Panel):
         if last is not None:
             parts.append(_("Last: {token}.").format(token=token_words(last["kind"], last.get("discardedDevCardColor", ""))))
         if shown:
-            parts.append("Face up since the shuffle: " + ", ".join(chip_words(tokens[t], True) for t in shown) + ".")
-        parts.append(f"{len(tokens) - len(shown)} of {len(tokens)} left in the pile.")
+            parts.append(_("Face up since the shuffle: {tokens}.").format(
+                tokens=", ".join(chip_words(tokens[t], True) for t in shown)))
+        parts.append(_("{left} of {n} left in the pile.").format(left=len(tokens) - len(shown), n=len(tokens)))
         return " ".join(parts)
 
     def draw_hover(self, surface: pygame.Surface, ctx: Context) -> None:
@@ -284,16 +290,18 @@ def pile_warning(g: dict[str, Any], revealed: list[int]) -> str | None:
         if t.get("kind") != "ActionTokenDiscardTwo" or not color or t["id"] in revealed or color not in left:
             continue
         if sum(left[color]) <= 2:
-            return f"Beware: one more {color} token and you lose"
+            return _("Beware: one more {colour} token and you lose").format(colour=colour_name(color))
     return None
 
 
 def chip_words(token: dict[str, Any], long: bool = False) -> str:
     """A face-up token in a few words: "−2 Purple", "+2" ("+2 black cross" when ``long``)."""
     if token.get("kind") == "ActionTokenDiscardTwo":
-        return f"\u22122 {token.get('discardedDevCardColor', '')}"
+        return f"\u22122 {colour_name(token.get('discardedDevCardColor', '')).capitalize()}"
     two = token.get("kind") == "ActionTokenBlackMoveTwo"
-    return ("+2" if two else "+1") + (" black cross" if long else "")
+    if long:
+        return _("+2 black cross") if two else _("+1 black cross")
+    return "+2" if two else "+1"
 
 
 def _chip_width(token: dict[str, Any], h: int) -> int:
