@@ -67,7 +67,9 @@ class RemoteMatch(Match):
     of its tables came from there): the game goes there without a word on the plain port, which is
     asked only should that port not answer (an announcement from before the server restarted).
     Otherwise the plain port is asked first where the server speaks TLS (``ReqWelcome {tls:
-    true}``, see :func:`~game.netcode.client.offered_tls_port`), and the game goes there if it does. A
+    true}``, see :func:`~game.netcode.client.offered_tls_port`), and the game goes there if it does
+    (where that port cannot be reached, as behind a router that forwards only the plain port, a
+    server never met is joined on the plain port, not encrypted; one met over TLS is not). A
     server's certificate is remembered the first time (:attr:`first_meeting`), as SSH does; one
     that changed since, or a server that spoke TLS before and no longer does, is refused with
     :class:`~game.netcode.client.ServerIdentityChanged`, which says so plainly.
@@ -206,7 +208,21 @@ class RemoteMatch(Match):
                     raise
                 log.info("no TLS at %s:%s as announced (%s): asking its plain port", self.host, tls_port, e)
         self.tls_port = self._offered_tls()
-        return self._connect()
+        try:
+            return self._connect()
+        except ServerIdentityChanged:
+            raise
+        except OSError as e:
+            # the TLS port offered cannot be reached, the plain one answered a moment ago: a host
+            # whose router forwards only the plain port (forwarded by hand). A server met before
+            # over TLS is not joined in the clear (its fingerprint is remembered: someone may be
+            # in the way); one never met is joined on the plain port, said not encrypted
+            if self.tls_port is None or self.known_servers.get(self._server_key) is not None:
+                raise
+            log.warning("the TLS port %s:%s the server offered does not answer (%s): joining on its plain "
+                        "port, not encrypted", self.host, self.tls_port, e)
+            self.tls_port = None
+            return self._connect()
 
     def _check_certificate(self, print_: str) -> None:
         if not self.known_servers.check(self._server_key, print_):

@@ -86,3 +86,28 @@ def test_a_hosted_game_whose_certificate_changed_is_refused_with_what_to_do(tmp_
         assert "if they made a new certificate" in warning.text and "known_servers" in warning.text
     finally:
         again.stop()
+
+
+def test_a_tls_port_out_of_reach_is_joined_in_the_clear_only_by_a_stranger(tmp_path):
+    """A host whose router forwards only the plain port (forwarded by hand): the TLS port the
+    server tells is out of reach. A guest who never met the server joins on the plain port, not
+    encrypted; one who met it over TLS is not joined in the clear (someone may be in the way)."""
+    from walk import free_port
+    server = start_hosting(default_config(), 0, tmp_path / "data", "Ada", 0.3)
+    try:
+        port, nowhere = server.address[1], free_port()
+        cy = RemoteMatch("127.0.0.1", port, "Cy", token_file=tmp_path / "cy" / "seats.json", connect_timeout=5)
+        try:
+            assert cy.secure                                  # met over TLS
+        finally:
+            cy.close()
+        server.tls_outside = ("127.0.0.1", nowhere)           # (as if reached through that router)
+        bea = RemoteMatch("127.0.0.1", port, "Bea", token_file=tmp_path / "bea" / "seats.json", connect_timeout=2)
+        try:
+            assert not bea.secure and bea.tls_port is None and bea.player_key is None
+        finally:
+            bea.close()
+        with pytest.raises(OSError):
+            RemoteMatch("127.0.0.1", port, "Cy", token_file=tmp_path / "cy" / "seats.json", connect_timeout=2)
+    finally:
+        server.stop()
