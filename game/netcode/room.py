@@ -460,10 +460,10 @@ class Room:
         it that play goes on. Should the game not rebuild (a bug), the room is closed instead.
         """
         if self.log is None:
-            if kind == "undo":
-                self._taken_back()
             if self.on_move is not None:
                 self.on_move()
+            if kind == "undo":        # (after on_move, which reads the call just made)
+                self._taken_back()
             if self.game.ended:
                 self._over()
             return True
@@ -490,10 +490,10 @@ class Room:
             self.saving = True
             log.warning("game %d: saving again", self.id)
             self._notice(SAVING_AGAIN)
-        if kind == "undo":
-            self._taken_back()
         if self.on_move is not None:
             self.on_move()
+        if kind == "undo":            # (after on_move, which reads the call just made)
+            self._taken_back()
         if self.game.ended:
             try:
                 self.log.finish()

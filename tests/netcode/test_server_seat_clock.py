@@ -157,3 +157,39 @@ def test_solo_games_and_a_hosts_own_bots_have_no_clock(make_server, players):
     time.sleep(1.0)
     assert not srv.games.clocks.clocks
     assert not room_of(srv, "solo").stand_ins and not room_of(srv, "pal").stand_ins
+
+
+@pytest.mark.timeout(30)
+def test_swap_and_undo_churn_buys_no_time(make_server, players, monkeypatch):
+    """A player who swaps and undoes from the start of their turn (the game compacted meanwhile:
+    what was taken back dropped, down to the end of the turn before) still has only the turn's
+    time: an undo gives nothing back."""
+    from game.netcode import compaction
+    from test_server_compaction import undoable
+    monkeypatch.setattr(compaction, "COMPACT_MIN", 20)
+    srv = make_server(setup_time=5, seat_time=1.0, line_rate=0)
+    ann, bob = players(srv.address, "ann", "bob")
+    for p in (ann, bob):
+        p.join()
+    ann.send({"type": "ReqNewGame", "playersCount": 2})
+    for p in (ann, bob):
+        p.until_type("UpdateGame")
+    rng = random.Random(5)
+    room = room_of(srv, "ann")
+    serve(srv, [ann, bob], lambda g: g.phase != "setup", 5, rng)
+    first = room.game.current_player.nickname
+    serve(srv, [ann if first == "ann" else bob], lambda g: g.current_player.nickname != first, 5, rng)
+    cur = room.game.current_player.nickname
+    me = ann if cur == "ann" else bob
+    with room.lock:
+        action = undoable(room.game, cur, random.Random(2))
+    t0 = time.monotonic()
+    while not room.stand_ins and time.monotonic() - t0 < 5:
+        answer = me.request(action)
+        if answer[-1]["type"] != "UpdateAction":
+            break                                          # (the computer is playing the turn)
+        me.send({"type": "ReqUndo"})
+        me.until(lambda m: m["type"] in ("UpdateUndo", "ErrUndo"))
+    assert room.compactions >= 1
+    assert room.stand_ins or room.game.current_player.nickname != cur
+    assert time.monotonic() - t0 < 2.5                      # the turn's second, not a fresh one per compaction
