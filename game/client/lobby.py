@@ -13,6 +13,7 @@ from game.i18n import _
 from game.netcode.protocol import TABLE_NICKNAME_TAKEN
 
 from .join_words import NAME_TAKEN_AT_TABLE
+from .server_words import server_said
 from .words import NICKNAME_ERRORS, NICKNAME_REFUSED, NOT_THE_HEAD, PLAYERS_COUNT_INVALID, TABLE_REFUSED
 
 Msg = dict[str, Any]
@@ -60,12 +61,12 @@ def _table_refused(lobby: Lobby, m: Msg) -> str:
     when someone at that table has theirs: a nickname is unique at a table)."""
     if m.get("reason") == TABLE_NICKNAME_TAKEN:
         return _(NAME_TAKEN_AT_TABLE)
-    return str(m.get("msg") or _(TABLE_REFUSED))
+    return server_said(m, m.get("msg") or _(TABLE_REFUSED))
 
 
 def _new_game_refused(lobby: Lobby, m: Msg) -> str:
     if m.get("reason"):
-        return str(m["reason"])
+        return server_said(m, m["reason"])
     return _(PLAYERS_COUNT_INVALID if m.get("isInvalidPlayersCount") else NOT_THE_HEAD)
 
 

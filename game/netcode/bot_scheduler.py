@@ -30,6 +30,7 @@ from game.rules.components import GameConfig
 from .framing import encode
 from .room import Room
 from .server_messages import update_chat
+from .server_words import said
 
 log = logging.getLogger("mor.server")
 
@@ -45,10 +46,6 @@ set-up choices are quick, their turns are not, so a younger game's rate says too
 SAVE_RETRY = 1.0
 """Seconds before a bot's request that could not be saved (a full disk) is asked for again."""
 
-BOTS_WARMING = ("A game with computer players began here a moment ago: the server sees how busy its bots keep it "
-                "before it takes another. Try again in {} seconds, or play with people.")
-BOTS_AT_PACE = ("The server's computer players are as busy as they can be while keeping their pace: try again in "
-                "a few minutes, or play with people.")
 
 
 def bots_at_work(room: Room) -> bool:
@@ -262,7 +259,7 @@ class BotScheduler:
             if not young:
                 return None
             log.info("a game with bots refused: another began less than %g s ago", BOT_WARMUP)
-            return BOTS_WARMING.format(f"{BOT_WARMUP:g}")
+            return said("limits.bots_warming", seconds=f"{BOT_WARMUP:g}")
         log.info("a game with bots refused: the bots' workers are %.0f%% busy with %d bot games "
                  "(%d tables waiting), decisions wait %.2f s at p95", 100 * load, games, waiting, wait)
-        return BOTS_AT_PACE
+        return said("limits.bots_at_pace")

@@ -47,6 +47,7 @@ from .server_messages import (
     update_join_game,
     update_tables,
 )
+from .server_words import said
 from .tables import Table, TableBook
 
 log = logging.getLogger("mor.server")
@@ -58,9 +59,6 @@ TABLE_TELL_RATE = 1.0
 loop sent its host ~4,300 lines a second, until it was dropped as a slow reader (issue 28,
 finding 5). Who just sat is always told at once."""
 CANNOT_START = "The server cannot save a new game right now (its disk is full): it starts as soon as it can."
-TOO_MANY_TABLES = "Too many games in progress from your address (at most {}): finish one first."
-TOO_MANY_BOTS = "Too many computer players in games from your address (at most {}): finish a game first."
-BOTS_BUSY = "The server's computer players are all busy ({} seats taken): try again later, or play with people."
 
 
 class Lobby:
@@ -179,7 +177,7 @@ class Lobby:
         again (the nickname is the seat's), or is told why not with ``ErrTable``."""
         room, nick, problem = self.turns.seat_of(s, gid)
         if problem is not None or room is None or nick is None:
-            reason, words = problem or (P.TABLE_NO_SUCH, "No such game.")
+            reason, words = problem or (P.TABLE_NO_SUCH, said("game.no_such"))
             self.events.event("seats refused", s.ip, "%r: seat by key refused (%s): %s", s, reason, words)
             s.send(err_table(reason, words))
             return
@@ -238,10 +236,9 @@ class Lobby:
             return err_new_game(False, "Bots are an extension of this server: join with a token to ask for them.")
         unknown = [b for b in bots if b not in LEVELS]
         if unknown:
-            return err_new_game(False, f"Unknown bot level {unknown[0]!r}: choose among {', '.join(LEVELS)}.")
+            return err_new_game(False, said("bots.unknown_level", level=repr(unknown[0]), levels=", ".join(LEVELS)))
         if len(bots) > count - 1:
-            return err_new_game(True, f"A game of {count} has room for {count - 1} bot"
-                                        f"{'s' if count != 2 else ''} at most (one seat is yours).")
+            return err_new_game(True, said("bots.too_many", count=count, room=count - 1))
         return None
 
     def _limits_problem(self, s: Client, bots: tuple[str, ...]) -> dict[str, Any] | None:
@@ -264,14 +261,14 @@ class Lobby:
         if table is None and not turn_based and o.tables_per_address and (   # turn-based: limits of their own
                 len(live) + self.tables.opened_from(s.ip) - self.tables.opened_from(s.ip, True)
                 >= o.tables_per_address):
-            return TOO_MANY_TABLES.format(o.tables_per_address)
+            return said("limits.tables", most=o.tables_per_address)
         if bots and o.bots_per_address and (sum(len(r.bots) for r in live) + sum(len(t.bots) for t in mine)
                                             + len(bots) > o.bots_per_address):
-            return TOO_MANY_BOTS.format(o.bots_per_address)
+            return said("limits.bots", most=o.bots_per_address)
         if bots and o.max_bots and (sum(len(r.bots) for r in self.games.rooms.values() if bots_at_work(r))
                                     + sum(len(t.bots) for t in self.tables if t is not table)
                                     + len(bots) > o.max_bots):
-            return BOTS_BUSY.format(o.max_bots)
+            return said("limits.bots_busy", most=o.max_bots)
         if bots and (table is None or not table.bots):
             return self.bots.at_pace(sum(1 for t in self.tables if t.bots and t is not table))
         return None
@@ -280,11 +277,10 @@ class Lobby:
     def _pace_problem(s: Client, pace: Any) -> dict[str, Any] | None:
         """The refusal of ``botPace: pace`` (seconds between two bot moves), or None if it is good."""
         if not s.extensions:
-            return err_new_game(False, "botPace is an extension of this server: join with a token to ask for it.")
+            return err_new_game(False, said("bots.pace_extension"))
         if type(pace) not in (int, float) or not 0 <= pace <= P.BOT_PACE_MAX:
             shown = orjson.dumps(pace).decode()[:40]
-            return err_new_game(False, f"botPace must be a number of seconds from 0 to {P.BOT_PACE_MAX:g}, "
-                                         f"not {shown}.")
+            return err_new_game(False, said("bots.pace_bad", most=f"{P.BOT_PACE_MAX:g}", value=shown))
         return None
 
     def changed(self, changed: int | None) -> None:
@@ -379,30 +375,27 @@ class Lobby:
         someone at it is called ``nick`` already, or a name that reads the same."""
         table = None
         if token is None:
-            problem = (P.TABLE_EXTENSION, "Tables are an extension of this server: join with a token to use them.")
+            problem = (P.TABLE_EXTENSION, said("table.extension"))
         elif choice.create is not None:
             problem, table = self._open_table(s, choice)
         elif choice.code is not None:
             table = self.tables.by_code(choice.code)
             problem = None if table is not None else (
-                P.TABLE_NO_SUCH, "No open table has that invite code: its game may have started, or it was closed.")
+                P.TABLE_NO_SUCH, said("table.no_such_code"))
         else:
             table = self.tables.by_name(choice.name or "")
             if table is None:
-                problem = (P.TABLE_NO_SUCH, f"No open table is called “{choice.name}”: its game may have "
-                                            f"started, or it was closed.")
+                problem = (P.TABLE_NO_SUCH, said("table.no_such_name", name=choice.name))
             elif table.private:
-                problem = (P.TABLE_PRIVATE, f"“{table.name}” is private: join it with the invite code "
-                                            f"its host shares.")
+                problem = (P.TABLE_PRIVATE, said("table.private", name=table.name))
             else:
                 problem = None
         if problem is None and table is not None and table.move_time is not None and choice.create is None:
             problem = self.turns.table_problem(s, table.move_time, s.ip, 0, opening=False)
         if problem is None and table is not None and any(fold(o.nickname or "") == fold(nick) for o in table.seats):
-            problem = (P.TABLE_NICKNAME_TAKEN, f"Someone at “{table.name}” is called {nick} already (or by a "
-                                               f"name that reads the same): choose another name to sit there.")
+            problem = (P.TABLE_NICKNAME_TAKEN, said("table.nickname_taken", name=table.name, nickname=nick))
         if problem is not None or table is None:
-            reason, words = problem or (P.TABLE_NO_SUCH, "No such table.")
+            reason, words = problem or (P.TABLE_NO_SUCH, said("table.no_such"))
             self.events.event("tables refused", s.ip, "%r: table refused (%s): %s", s, reason, words)
             s.send(err_table(reason, words))
             return
@@ -423,12 +416,11 @@ class Lobby:
         count = choice.players_count or 0
         bots = choice.bots
         if name is None:
-            return (P.TABLE_BAD, f"A table's name is 1 to {P.TABLE_NAME_MAX} letters, digits, spaces or signs."), None
+            return (P.TABLE_BAD, said("table.bad_name", most=P.TABLE_NAME_MAX)), None
         if self.tables.by_name(name) is not None:
-            return (P.TABLE_NAME_TAKEN, f"A table called “{name}” is already open: choose another "
-                                        f"name, or join that one."), None
+            return (P.TABLE_NAME_TAKEN, said("table.name_taken", name=name)), None
         if not self.config.min_players <= count <= self.config.max_players:
-            return (P.TABLE_BAD, f"A table has {self.config.min_players} to {self.config.max_players} seats."), None
+            return (P.TABLE_BAD, said("table.seats", least=self.config.min_players, most=self.config.max_players)), None
         if choice.move_time is not None and self.turns is not None:   # a turn-based table
             turn_problem = self.turns.table_problem(s, choice.move_time, s.ip,
                                                     self.tables.opened_from(s.ip, True), opening=True)
@@ -438,7 +430,7 @@ class Lobby:
         if problem is None and choice.bot_pace is not None:
             problem = self._pace_problem(s, choice.bot_pace)
         if problem is not None:
-            return (P.TABLE_BAD, str(problem.get("reason") or "Those computer players cannot be seated.")), None
+            return (P.TABLE_BAD, problem.get("reason") or said("table.bots_refused")), None
         why = self._limits_words(s, bots, turn_based=choice.move_time is not None)
         if why is not None:
             return (P.TABLE_LIMIT, why), None

@@ -35,6 +35,7 @@ from .protocol import (
     UPDATE_SERVER_STOPPING,
     UPDATE_TABLES,
 )
+from .server_words import with_say
 
 
 def _msg(type_: str, **fields: Any) -> dict[str, Any]:
@@ -150,7 +151,7 @@ def err_new_game(is_invalid_players_count: bool, reason: str | None = None) -> d
     ever sent to a client that asked for bots."""
     if reason is None:
         return _msg(ERR_NEW_GAME, isInvalidPlayersCount=is_invalid_players_count)
-    return _msg(ERR_NEW_GAME, isInvalidPlayersCount=is_invalid_players_count, reason=reason)
+    return with_say(_msg(ERR_NEW_GAME, isInvalidPlayersCount=is_invalid_players_count, reason=reason), reason)
 
 
 def err_table(reason: str, msg: str) -> dict[str, Any]:
@@ -160,7 +161,7 @@ def err_table(reason: str, msg: str) -> dict[str, Any]:
     :raises ValueError: an unknown reason."""
     if reason not in TABLE_REASONS:
         raise ValueError(f"unknown ErrTable reason {reason!r}")
-    return _msg(ERR_TABLE, reason=reason, msg=msg)
+    return with_say(_msg(ERR_TABLE, reason=reason, msg=msg), msg)
 
 
 def visible_to(msg: Mapping[str, Any], nickname: str | None) -> bool:

@@ -1,0 +1,101 @@
+"""The server's words for a player, each under a code with its arguments, so that every client
+says them in its player's language (issue 29).
+
+The server never assumes a language. A refusal or a limit it words (``ErrTable.msg``,
+``ErrNewGame.reason``, ...) keeps today's English text in its field, for any client, and also
+travels as ``"say": {"code": CODE, "args": {...}}`` (:data:`SAY`), an extension field that
+reference clients never see or ignore (see ``docs/compatibility.md``). Our clients look the code
+up in :data:`WORDS` and say its sentence, translated, with the arguments
+(:func:`game.client.server_words.server_said`); a code they do not know (a newer server) leaves
+the English text.
+
+The sentences are marked for the catalogues here (``N_``: nothing is translated on the server),
+once: the English text sent and the client's sentence are the same words.
+
+>>> s = said("table.name_taken", name="Bea")
+>>> str(s)
+'A table called “Bea” is already open: choose another name, or join that one.'
+>>> say_field(s)
+{'code': 'table.name_taken', 'args': {'name': 'Bea'}}
+>>> say_field("any other words") is None
+True
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from game.i18n import N_
+
+__all__ = ["SAY", "WORDS", "Said", "said", "say_field", "with_say"]
+
+SAY = "say"
+"""The extension field of a message that carries its words as a code: ``{"code", "args"}``."""
+
+WORDS: dict[str, str] = {
+    # the tables (ErrTable.msg)
+    "table.extension": N_("Tables are an extension of this server: join with a token to use them."),
+    "table.no_such_code": N_("No open table has that invite code: its game may have started, or it was closed."),
+    "table.no_such_name": N_("No open table is called \u201c{name}\u201d: its game may have started, or it was closed."),
+    "table.private": N_("\u201c{name}\u201d is private: join it with the invite code its host shares."),
+    "table.nickname_taken": N_("Someone at \u201c{name}\u201d is called {nickname} already (or by a name that "
+                               "reads the same): choose another name to sit there."),
+    "table.no_such": N_("No such table."),
+    "game.no_such": N_("No such game."),
+    "table.bad_name": N_("A table's name is 1 to {most} letters, digits, spaces or signs."),
+    "table.name_taken": N_("A table called \u201c{name}\u201d is already open: choose another name, or join that one."),
+    "table.seats": N_("A table has {least} to {most} seats."),
+    "table.bots_refused": N_("Those computer players cannot be seated."),
+    # the limits of an address and of the server's computer players (ErrTable.msg, ErrNewGame.reason)
+    "limits.tables": N_("Too many games in progress from your address (at most {most}): finish one first."),
+    "limits.bots": N_("Too many computer players in games from your address (at most {most}): finish a game first."),
+    "limits.bots_busy": N_("The server's computer players are all busy ({most} seats taken): try again later, or "
+                           "play with people."),
+    "limits.bots_warming": N_("A game with computer players began here a moment ago: the server sees how busy its "
+                              "bots keep it before it takes another. Try again in {seconds} seconds, or play with "
+                              "people."),
+    "limits.bots_at_pace": N_("The server's computer players are as busy as they can be while keeping their pace: "
+                              "try again in a few minutes, or play with people."),
+    # a new game's computer players (ErrNewGame.reason)
+    "bots.unknown_level": N_("Unknown bot level {level}: choose among {levels}."),
+    "bots.too_many": N_("A game of {count} has one seat for you: computer players can take at most {room} of the "
+                        "others."),
+    "bots.pace_extension": N_("botPace is an extension of this server: join with a token to ask for it."),
+    "bots.pace_bad": N_("botPace must be a number of seconds from 0 to {most}, not {value}."),
+}
+"""Every code the server words, with its sentence (in English, marked for the catalogues)."""
+
+
+class Said(str):
+    """Words of the server: the English sentence (a ``str``), with the ``code`` and ``args`` it
+    was said from."""
+
+    code: str
+    args: dict[str, Any]
+
+    def __new__(cls, code: str, args: dict[str, Any]) -> "Said":
+        text = super().__new__(cls, WORDS[code].format(**args))
+        text.code, text.args = code, args
+        return text
+
+
+def said(code: str, **args: Any) -> Said:
+    """The sentence of ``code`` with ``args`` (numbers, names: kept as they are, to be said again
+    in the client's language).
+
+    :raises KeyError: an unknown code (a typo in the server: the tests say every code used is known)."""
+    return Said(code, args)
+
+
+def say_field(text: object) -> dict[str, Any] | None:
+    """The :data:`SAY` field for words of the server (None for words said without a code)."""
+    if isinstance(text, Said):
+        return {"code": text.code, "args": dict(text.args)}
+    return None
+
+
+def with_say(message: dict[str, Any], text: object) -> dict[str, Any]:
+    """``message`` with the :data:`SAY` field of ``text`` when it has one."""
+    field = say_field(text)
+    if field is not None:
+        message[SAY] = field
+    return message
