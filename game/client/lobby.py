@@ -41,9 +41,13 @@ class Lobby:
 
 
 def _booked_seats(lobby: Lobby, m: Msg) -> None:
+    table = m.get("table")
+    if not isinstance(table, dict) and lobby.table is None and m["canPrepareNewGame"] != lobby.head:
+        # the Quick game has a new head (the last one left, or let its time or its choice's pass):
+        # no game is chosen any more, the new head chooses (a table keeps its size, whoever hosts)
+        lobby.players_count, lobby.bots = None, []
     lobby.booked, lobby.head = m["bookedSeats"], m["canPrepareNewGame"]
     lobby.players = [str(n) for n in m.get("players") or ()]
-    table = m.get("table")
     lobby.table = table if isinstance(table, dict) else None
 
 

@@ -87,6 +87,25 @@ def test_the_waiting_rooms_messages_fill_the_lobby_and_its_refusals_are_its_own(
     assert lobby.error == "Choose between 1 and 4 players." and session.error is None
 
 
+def test_a_new_head_of_the_quick_game_chooses_again():
+    """The head chose a game of four, then left (or let the choice lapse): the server asks the new
+    head, who must be able to choose (a table keeps its size whoever hosts it)."""
+    booked = {"type": "UpdateBookedSeats", "bookedSeats": 2, "canPrepareNewGame": "Bruno", "players": ["Bruno", "Ada"]}
+    feed = Feed("Ada", [booked, {"type": "UpdateJoinGame", "playersCount": 4, "bots": ["easy"]},
+                        {**booked, "bookedSeats": 3, "players": ["Bruno", "Ada", "Cy"]}])
+    session = GameSession(feed, CFG, "Ada")
+    session.pump()
+    assert (session.lobby.players_count, session.lobby.bots) == (4, ["easy"])   # the same head: chosen
+    feed.out = [{**booked, "canPrepareNewGame": "Ada", "players": ["Ada", "Cy", "Bruno"]}]
+    session.pump()
+    assert (session.lobby.head, session.lobby.players_count, session.lobby.bots) == ("Ada", None, [])
+    table = {"name": "Oak", "private": False}
+    feed.out = [{**booked, "table": table}, {"type": "UpdateJoinGame", "playersCount": 3},
+                {**booked, "canPrepareNewGame": "Ada", "table": table}]
+    session.pump()
+    assert session.lobby.players_count == 3                                     # a table's new host
+
+
 def test_a_refusal_of_the_game_is_said_once_and_dismissed_by_the_next_request():
     feed = Feed("Ada", [duo_view(), {"type": "ErrProtocol", "msg": "what?"}])
     session = GameSession(feed, CFG, "Ada")
