@@ -27,6 +27,7 @@ from game.netcode.tls import fingerprint
 from game.netcode.discovery import TableInfo
 
 from conftest import TIMEOUT, Peer, start_game, wait_until
+from support.relay import Relay
 from test_server_watch_limits import bound, p99, round_trips
 
 
@@ -40,50 +41,6 @@ def openssl_fingerprint(cert: Path) -> str:
 def tls_server(make_server, certs):
     cert, key = certs["one"]
     return make_server(tls_cert=cert, tls_key=key, tls_port=0)
-
-
-class Recorder:
-    """A TCP relay in front of a port that keeps every byte the client sent through it."""
-
-    def __init__(self, target: tuple[str, int]) -> None:
-        self.target = target
-        self.sent = bytearray()
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.address = self.listener.getsockname()[:2]
-        self._stop = False
-        self._socks: list[socket.socket] = []
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            server = socket.create_connection(self.target)
-            self._socks += [client, server]
-            threading.Thread(target=self._pipe, args=(client, server, True), daemon=True).start()
-            threading.Thread(target=self._pipe, args=(server, client, False), daemon=True).start()
-
-    def _pipe(self, src: socket.socket, dst: socket.socket, record: bool) -> None:
-        try:
-            while data := src.recv(65536):
-                if record:
-                    self.sent += data
-                dst.sendall(data)
-        except OSError:
-            pass
-        finally:
-            for s in (src, dst):
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-
-    def close(self) -> None:
-        self.listener.close()
-        for s in self._socks:
-            s.close()
 
 
 def test_the_tls_port_serves_the_game_and_its_certificate_is_the_one_given(tls_server, certs):
@@ -128,7 +85,7 @@ def test_only_a_client_that_asks_learns_where_tls_is(tls_server, make_server):
 
 def test_our_client_plays_over_tls_and_its_token_never_crosses_in_clear(tls_server, tmp_path):
     """Joined by the plain address, the seat's token goes only over TLS, a return too."""
-    relay = Recorder(tls_server.address)
+    relay = Relay(tls_server.address, record=True)
     try:
         match = RemoteMatch(*relay.address, "ada", token_file=tmp_path / "seats.json", remember=False,
                             retry_delays=(0.05, 0.2, 0.5))
@@ -154,7 +111,7 @@ def test_an_announced_tls_port_is_joined_with_not_a_byte_on_the_plain_port(tls_s
     """A LAN row that announces TLS: the seat goes straight to the TLS port (no ``ReqWelcome``
     on the plain port first), its certificate is remembered under the plain address as when it is
     asked, and the token never crosses in clear, a return after a drop included."""
-    relay = Recorder(tls_server.address)
+    relay = Relay(tls_server.address, record=True)
     try:
         match = RemoteMatch(*relay.address, "ada", token_file=tmp_path / "seats.json", remember=False,
                             retry_delays=(0.05, 0.2, 0.5), tls_port=tls_server.tls_address[1])
@@ -187,7 +144,7 @@ def test_an_announced_tls_port_that_is_gone_asks_the_plain_port(tls_server, tmp_
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         gone = s.getsockname()[1]        # nothing listens there once closed
-    relay = Recorder(tls_server.address)
+    relay = Relay(tls_server.address, record=True)
     try:
         match = RemoteMatch(*relay.address, "ada", token_file=tmp_path / "seats.json", remember=False,
                             tls_port=gone)

@@ -13,71 +13,18 @@ in`` as mappings come and go, and runs until its standard input ends.
 """
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from support.relay import Relay                          # noqa: E402
 from support.router import Mapping, StandInRouter      # noqa: E402
 
 
 def say(*words: object) -> None:
     print(*words, flush=True)
-
-
-class Relay:
-    """Connections to ``(outside, port)`` relayed to ``(client, inside)``, until :meth:`close`."""
-
-    def __init__(self, outside: str, port: int, client: str, inside: int) -> None:
-        self.to = (client, inside)
-        self.listener = socket.create_server((outside, port), reuse_port=False)
-        self.listener.settimeout(0.2)
-        self.closed = threading.Event()
-        self.open: list[socket.socket] = []
-        self.thread = threading.Thread(target=self._accept, daemon=True)
-        self.thread.start()
-
-    def _accept(self) -> None:
-        while not self.closed.is_set():
-            try:
-                near, _ = self.listener.accept()
-            except (socket.timeout, OSError):
-                continue
-            try:
-                far = socket.create_connection(self.to, timeout=3)
-            except OSError:
-                near.close()
-                continue
-            self.open += [near, far]
-            for a, b in ((near, far), (far, near)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
-
-    @staticmethod
-    def _pipe(a: socket.socket, b: socket.socket) -> None:
-        try:
-            while data := a.recv(65536):
-                b.sendall(data)
-        except OSError:
-            pass
-        for s in (a, b):
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-    def close(self) -> None:
-        """Stop forwarding (the port is free again when this returns)."""
-        self.closed.set()
-        self.thread.join(2)
-        self.listener.close()
-        for s in self.open:
-            try:
-                s.close()
-            except OSError:
-                pass
 
 
 def main() -> None:
@@ -92,7 +39,7 @@ def main() -> None:
         if nat == "iptables":
             subprocess.run(rule("-A" if what == "add" else "-D", m), check=False, capture_output=True)
         elif what == "add":
-            relays[m.outside] = Relay(outside, m.outside, m.client, m.inside)
+            relays[m.outside] = Relay((m.client, m.inside), listen=(outside, m.outside))
         elif m.outside in relays:
             relays.pop(m.outside).close()
         say(what.upper(), m.outside, m.inside)
