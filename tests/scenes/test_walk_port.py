@@ -21,14 +21,19 @@ def _host(walk):
     return walk.app.stack.top
 
 
+def _hosted_open(walk):
+    """Hosted, and the router said to forward the port: (the waiting room, the port)."""
+    lobby = _host(walk)
+    walk.until(lambda: (lobby.port_words() or "").startswith("Friends on the internet"), 10, "the port open")
+    return lobby, walk.app.server.address[1]
+
+
 def test_the_waiting_room_says_where_friends_on_the_internet_join(monkeypatch):
     with StandInRouter(natpmp=False) as router:
         monkeypatch.setenv("MOR_ROUTER", router.env())
         walk = start(nickname="Ada")
         try:
-            lobby = _host(walk)
-            port = walk.app.server.address[1]
-            walk.until(lambda: (lobby.port_words() or "").startswith("Friends on the internet"), 10, "the port open")
+            lobby, port = _hosted_open(walk)
             assert lobby.port_words() == W.OPEN.format(where=f"{OUTSIDE}:{port}", via="UPnP")
             assert lobby.share_link() == f"mor://{OUTSIDE}:{port}"
             assert lobby.port_words(short=True) == W.SHORT_OPEN.format(where=f"{OUTSIDE}:{port}")   # (the page's line)
@@ -100,9 +105,7 @@ def test_the_switch_turned_while_hosting_removes_the_mapping_and_the_page_says_s
         monkeypatch.setenv("MOR_ROUTER", router.env())
         walk = start(nickname="Ada")
         try:
-            lobby = _host(walk)
-            port = walk.app.server.address[1]
-            walk.until(lambda: (lobby.port_words() or "").startswith("Friends on the internet"), 10, "the port open")
+            lobby, port = _hosted_open(walk)
             router.wait_for(lambda: len(router.mappings()) == 2, "the two ports forwarded")
             for on in (False, True):
                 walk.app.stack.push(SettingsScene(walk.app))
