@@ -91,6 +91,9 @@ def describe_connect_error(e: OSError, host: str, port: int) -> str:
     if words:
         return str(words)
     where = hostport(host, port)
+    tls = getattr(e, "unreached_tls_port", None)  # the plain port answered, not the TLS one (met over TLS before)
+    if tls:
+        return _(W.TLS_UNREACHED).format(where=where, tls=tls)
     said = getattr(e, "server_words", None)     # the server said why before it closed (it is full)
     if said:
         return _(W.TURNED_AWAY).format(where=where, words=_shown(str(said)))

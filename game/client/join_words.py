@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from game.i18n import N_
 
-__all__ = ["CLOSED", "NAME_TAKEN", "NAME_TAKEN_AT_TABLE", "NOT_FOUND", "NOT_TLS", "NO_ROUTE", "OTHER", "REFUSED", "TIMED_OUT", "TLS_FAILED",
-           "TURNED_AWAY"]
+__all__ = ["CLOSED", "NAME_TAKEN", "NAME_TAKEN_AT_TABLE", "NOT_FOUND", "NOT_TLS", "NO_ROUTE", "OTHER", "REFUSED", "TIMED_OUT",
+           "TLS_FAILED", "TLS_UNREACHED", "TURNED_AWAY"]
 
 # (marked N_ and English here: each is said with _(CONSTANT).format(...) where it is shown)
 
@@ -24,6 +24,10 @@ NOT_FOUND = N_("No computer called \u201c{host}\u201d was found on the network."
 NOT_TLS = N_("{where} does not speak encrypted connections (TLS): type the address without tls://, "
              "or ask the host for the server's TLS port.")
 """``tls://`` asked of a plain port."""
+TLS_UNREACHED = N_("{where} answered, but not its encrypted port {tls}: the host\u2019s router may forward only the "
+                   "game\u2019s port. You met this game encrypted before, so it is not joined unencrypted: ask the "
+                   "host to forward TCP port {tls} too.")
+"""The plain port answered, the TLS port it told did not, and the game was met over TLS before."""
 TLS_FAILED = N_("The encrypted connection to {where} failed ({why}). Ask the host which port speaks TLS.")
 CLOSED = N_("The server at {where} closed the connection without a word: it may be busy, or this is its "
             "encrypted (TLS) port: type tls:// before the address, or use its plain port.")

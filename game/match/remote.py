@@ -217,7 +217,10 @@ class RemoteMatch(Match):
             # whose router forwards only the plain port (forwarded by hand). A server met before
             # over TLS is not joined in the clear (its fingerprint is remembered: someone may be
             # in the way); one never met is joined on the plain port, said not encrypted
-            if self.tls_port is None or self.known_servers.get(self._server_key) is not None:
+            if self.tls_port is None:
+                raise
+            if self.known_servers.get(self._server_key) is not None:
+                e.unreached_tls_port = self.tls_port      # type: ignore[attr-defined]  (said so: client/address.py)
                 raise
             log.warning("the TLS port %s:%s the server offered does not answer (%s): joining on its plain "
                         "port, not encrypted", self.host, self.tls_port, e)

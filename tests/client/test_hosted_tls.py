@@ -9,6 +9,8 @@ import socket
 
 import pytest
 
+from game.client import join_words as W
+from game.client.address import describe_connect_error
 from game.client.flow.hosting import server_folder, start_hosting
 from game.match import RemoteMatch
 from game.netcode.tls import cert_fingerprint
@@ -107,7 +109,9 @@ def test_a_tls_port_out_of_reach_is_joined_in_the_clear_only_by_a_stranger(tmp_p
             assert not bea.secure and bea.tls_port is None and bea.player_key is None
         finally:
             bea.close()
-        with pytest.raises(OSError):
+        with pytest.raises(OSError) as refused:
             RemoteMatch("127.0.0.1", port, "Cy", token_file=tmp_path / "cy" / "seats.json", connect_timeout=2)
+        assert describe_connect_error(refused.value, "127.0.0.1", port) == \
+            W.TLS_UNREACHED.format(where=f"127.0.0.1:{port}", tls=nowhere)
     finally:
         server.stop()
