@@ -1,9 +1,9 @@
 """The stand-in router (tests/support/router.py) as the router of a network namespace, for
 tests/portmap/test_across_namespaces.py: its UPnP IGD listens on the inside address, it reports
 the namespace's outside address, and each mapping it grants is forwarded for real, at once: an
-``iptables`` DNAT rule (``--nat iptables``) or, where iptables is not to be had, a forwarder of its
+``iptables`` DNAT rule (``iptables``) or, where iptables is not to be had, a forwarder of its
 own that listens at the outside port and relays each connection to the inside one
-(``--nat relay``). Removed mappings stop being forwarded.
+(``relay``; also where iptables cannot use its NAT table). Removed mappings stop being forwarded.
 
     python tests/support/ns_router.py INSIDE OUTSIDE NAT [HELD_PORT]
 
@@ -29,6 +29,8 @@ def say(*words: object) -> None:
 
 def main() -> None:
     inside, outside, nat, *held = sys.argv[1:]
+    if nat == "iptables" and subprocess.run(["iptables", "-t", "nat", "-L", "-n"], capture_output=True).returncode:
+        nat = "relay"              # (iptables without its NAT table here, as in some containers)
     relays: dict[int, Relay] = {}
 
     def rule(op: str, m: Mapping) -> list[str]:
@@ -36,9 +38,13 @@ def main() -> None:
                 "-j", "DNAT", "--to-destination", f"{m.client}:{m.inside}"]
 
     def on_map(what: str, m: Mapping) -> None:
-        if nat == "iptables":
-            subprocess.run(rule("-A" if what == "add" else "-D", m), check=False, capture_output=True)
-        elif what == "add":
+        if nat == "iptables" and m.outside not in relays:
+            done = subprocess.run(rule("-A" if what == "add" else "-D", m), check=False, capture_output=True)
+            if done.returncode == 0 or what != "add":
+                say(what.upper(), m.outside, m.inside)
+                return
+            print(f"iptables refused the rule ({done.stderr!r}): relayed instead", file=sys.stderr)
+        if what == "add":
             relays[m.outside] = Relay((m.client, m.inside), listen=(outside, m.outside))
         elif m.outside in relays:
             relays.pop(m.outside).close()
