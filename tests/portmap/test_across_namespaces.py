@@ -72,6 +72,9 @@ def test_a_guest_on_the_internet_joins_by_the_link_over_tls_and_both_come_back(t
             host.close_input()                                        # hosting stops: the mappings go
             assert host.wait() == 0
             assert {router.expect("REMOVE"), router.expect("REMOVE")} >= {f"{PORT} {PORT}", f"{PORT + 2} {TLS}"}
+            for p in programs:                                        # nothing went wrong on either side
+                assert not [line for line in p.errors(0).splitlines()
+                            if line.startswith(("ERROR", "CRITICAL", "Traceback"))], (p.log.stem, p.errors())
         except AssertionError:
             for p in programs:              # (what each said last, shown with the failure)
                 print(p.log.stem, p.seen[-6:], p.errors()[-600:])

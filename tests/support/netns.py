@@ -134,9 +134,10 @@ class Program:
             if line.startswith(prefix):
                 return line[len(prefix):].strip()
 
-    def errors(self) -> str:
+    def errors(self, most: int = 1500) -> str:
+        """The end of what it wrote to its standard error (``most`` characters; 0: all)."""
         try:
-            return self.log.read_text(errors="replace")[-1500:]
+            return self.log.read_text(errors="replace")[-most:]
         except OSError:
             return ""
 

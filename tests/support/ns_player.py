@@ -140,6 +140,8 @@ def guest(data: Path, link_text: str, seed: int) -> None:
 
 if __name__ == "__main__":
     import faulthandler
+    import logging
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     faulthandler.dump_traceback_later(15, repeat=True)    # (a program stuck says where, in its log)
     role, data, where, seed, *rest = sys.argv[1:]
     folder = Path(data)
