@@ -310,6 +310,8 @@ class Games:
             self.ratings.restored(r.game_id, r.game)
         if self.turns is not None:
             self.turns.restored(room, r.header, r.turns)
+        if self.clocks is not None:   # (a real-time game's: its seats given to the computer, its clock)
+            self.clocks.started(room, r.turns)
         if room.turn_time is not None:   # nobody is away at a turn-based table: its clock counts
             log.debug("restored turn-based game %d (%s)", r.game_id, ", ".join(room.nicknames))
             return room
@@ -321,8 +323,6 @@ class Games:
             self._call_at(until, self._restart_grace_over, room.id)
         else:
             room.mark_all_away()
-        if self.clocks is not None:
-            self.clocks.started(room)
         log.info("restored game %d (%s)", r.game_id, ", ".join(room.nicknames))
         return room
 

@@ -9,7 +9,8 @@ tables' machinery does the rest (:mod:`.turn_based`): who owes a move is
 (:attr:`Room.stand_ins`, which the bot scheduler plays like bots), and ``seat_given_after`` turns
 run out in a row give the seat to the computer for good (a bot seat of the room; a rated game
 counts it as the player's leaving). The clock here is ``time.monotonic()`` and kept in memory
-only: a real-time game's clock starts again when the game is brought back after a restart.
+only: a real-time game's clock starts again when the game is brought back after a restart (the
+seats given to the computer are kept in its log, a ``turns`` line, and given again).
 
 Tells our clients (never reference clients) ``UpdateSeatClock {player, code, ...}``, which they
 word (:mod:`game.client.seat_clock_words`): ``HURRY {seconds, setup}`` to the player who owes a
@@ -83,10 +84,20 @@ class SeatClocks:
         self._step = bots.step
         self.clocks: dict[int, SeatClock] = {}
 
-    def started(self, room: Room) -> None:
-        """A real-time game started (or was brought back): its clock, if it needs one."""
+    def started(self, room: Room, kept: Any = None) -> None:
+        """A real-time game started (or was brought back, with the last ``turns`` line of its log,
+        ``kept``: the seats given to the computer before): its clock, if it needs one."""
         o = self.options
-        if not (o.seat_time or o.setup_time) or room.turn_time is not None or room.finished:
+        if room.turn_time is not None or room.finished:
+            return
+        given = kept.get("given") if isinstance(kept, dict) else None
+        for nick, level in given.items() if isinstance(given, dict) else ():
+            if nick in room.nicknames and nick not in room.bots and isinstance(level, str):
+                room.bots[nick] = level
+                room.humans_given = room.humans_given + (nick,)
+                self.ratings.gave_up.setdefault(room.game.seed, set()).add(nick)
+        room.humans = tuple(n for n in room.nicknames if n not in room.bots)
+        if not (o.seat_time or o.setup_time):
             return
         people = len(room.humans)
         if people < 1 or len(room.nicknames) < 2 or (people < 2 and not o.seat_clock_bots):
@@ -201,6 +212,11 @@ class SeatClocks:
         if s is not None and s.room is room:
             s.room, s.since = None, time.monotonic()
         log.info("game %d: %s's seat goes to the computer (%d turns run out)", room.id, nick, missed)
+        if room.log is not None:   # kept for a restart (the last such line: see store.TURNS)
+            try:
+                room.log.append(["turns", "", {"given": {n: room.bots[n] for n in room.humans_given}}])
+            except OSError as e:
+                log.warning("game %d: cannot keep the seats given to the computer: %s", room.id, e)
 
     def _tell(self, room: Room, msg: dict[str, Any], only: str | None = None) -> None:
         """``msg`` to our clients at the table (``only``: to that player alone), and its watchers."""

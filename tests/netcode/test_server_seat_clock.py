@@ -89,6 +89,9 @@ def test_a_quick_game_head_that_answers_only_heartbeats_holds_nobody(make_server
     silent.send({"type": "ReqEndTurn"})
     assert silent.until(lambda m: m["type"].startswith("Err"))[-1]["type"] == "ErrNickname"
     serve(srv, honest, lambda g: g.current_player.nickname == "silent" or g.ended, 10, rng)   # and plays on
+    srv.stop()
+    again = room_of(make_server(**SHORT), "ann")            # a restart keeps the seat the computer's
+    assert again.bots == {"silent": "medium"} and set(again.humans) == {"ann", "bob", "cy"}
 
 
 @pytest.mark.timeout(40)
