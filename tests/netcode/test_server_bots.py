@@ -191,9 +191,9 @@ class TestRestart:
 class TestRefusals:
     @pytest.mark.parametrize("count, bots, invalid_count, words", [
         (3, ["easy", "genius"], False, "Unknown bot level 'genius'"),
-        (2, ["easy", "easy"], True, "room for 1 bot at most"),
-        (4, ["easy", "easy", "hard", "hard"], True, "room for 3 bots at most"),
-        (1, ["easy"], True, "room for 0 bots"),
+        (2, ["easy", "easy"], True, "A game of 2 has one seat for you: computer players can take at most 1 "),
+        (4, ["easy", "easy", "hard", "hard"], True, "can take at most 3 of the others"),
+        (1, ["easy"], True, "can take at most 0 of the others"),
     ])
     def test_bad_requests_for_bots_change_nothing(self, server, players, count, bots, invalid_count, words):
         jo, kai = players(server.address, "Jo", "Kai")
