@@ -156,7 +156,12 @@ class PortMapper:
     # ------------------------------------------------------------------ UPnP
     def _upnp(self, igd: Igd, kept: Kept, description: str) -> None:
         outside = igd.outside()
+        reuse: dict[int, int] = {}      # inside port: outside, an earlier game's mapping of a port asked again
         for port, proto in self._stale_upnp(igd, kept, description):
+            inside = igd.forwarded_here(port) if proto == "TCP" and not is_private(outside) else None
+            if inside in self.ports and inside not in reuse:
+                reuse[inside] = port     # (kept and renewed below: a guest coming back meets no gap)
+                continue
             try:
                 igd.remove(port, proto)
                 log.info("port mapping left by an earlier game removed: %s %d", proto, port)
@@ -170,8 +175,10 @@ class PortMapper:
         lease = self.router.lease
         try:
             for inside in self.ports:
-                wanted = next((c for c in range(inside, min(65536, inside + 8))
-                               if not igd.held_by_other(c, description) and c not in (o for o, _i in mapped)), inside)
+                taken = {o for o, _i in mapped} | {o for i, o in reuse.items() if i != inside}
+                wanted = reuse.get(inside) or next((c for c in range(inside, min(65536, inside + 8))
+                                                    if c not in taken and not igd.held_by_other(c, description)),
+                                                   inside)
                 lease = igd.add(wanted, inside, description, self.router.lease)
                 mapped.append((wanted, inside))
                 kept.write(via="upnp", mapped=mapped, description=description)

@@ -109,6 +109,17 @@ class Igd:
         client, _inside, desc, *_rest = entry
         return not (client == self.lan_address and desc == description)
 
+    def forwarded_here(self, outside: int) -> int | None:
+        """The port of this computer the router forwards ``outside`` (TCP) to (None: none, or
+        another computer's)."""
+        try:
+            entry = self._call(self.u.getspecificportmapping, outside, "TCP")
+        except UpnpError:
+            return None
+        if entry is None or entry[0] != self.lan_address:
+            return None
+        return int(entry[1])
+
     def add(self, outside: int, inside: int, description: str, lease: int) -> int:
         """Forward ``outside`` (TCP) to this computer's ``inside`` port for ``lease`` seconds; the
         lease granted (0: for good, where the router grants nothing else)."""

@@ -187,3 +187,26 @@ def test_a_second_port_is_forwarded_and_removed_with_the_first(kind, tmp_path, m
         assert [m.inside for m in router.mappings()] == [PORT + 5, PORT + 6]
         second.close(wait=5)
         assert router.mappings() == []
+
+
+def test_a_killed_game_hosted_again_on_its_port_keeps_its_mappings_without_a_gap(tmp_path, monkeypatch):
+    """Hosted again on the same ports (kill -9, then Return to your LAN game): the mappings the
+    killed game left are this game's own, kept and renewed rather than removed and made again, so a
+    guest coming back meanwhile never finds the port closed. The TLS port keeps its outside number."""
+    from support.router import Mapping
+    with StandInRouter(natpmp=False) as router:
+        monkeypatch.setenv("MOR_ROUTER", router.env())
+        router.table[("TCP", PORT + 1)] = Mapping("upnp", "TCP", PORT + 1, "192.168.1.30", 80, "Someone else", 0, 0.0)
+        first = PortMapper(PORT, tmp_path, router_from_env(), also=(PORT + 1,)).start()
+        assert settled(first).outside_ports == (PORT, PORT + 2)
+        left, kept = dict(router.table), Kept(tmp_path).read()
+        first.close(wait=5)
+        router.table.update(left)                  # as if killed with both standing
+        Kept(tmp_path).write(**kept)
+        second = PortMapper(PORT, tmp_path, router_from_env(), also=(PORT + 1,)).start()
+        assert settled(second).outside_ports == (PORT, PORT + 2)
+        assert router.asked("upnp DeletePortMapping") == 2          # (the first game's own closing only)
+        assert sorted((m.outside, m.inside) for m in router.mappings() if m.client == "127.0.0.1") == \
+            [(PORT, PORT), (PORT + 2, PORT + 1)]
+        second.close(wait=5)
+        assert [m.client for m in router.mappings()] == ["192.168.1.30"]
