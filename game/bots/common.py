@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
+from game.i18n import _, npgettext, pgettext
 from game.rules.components import DevCard, GameConfig, LeaderCard
 from game.rules.engine import ENDED, PLAY, SETUP, Game
 from game.rules.shadow import shadow_game
@@ -153,29 +154,59 @@ def empties_color(g: Game, card: DevCard) -> bool:
 
 
 # ---------------------------------------------------------------------------- words
-_KIND_WORDS = {"discount": "discount", "extra_depot": "extra-depot", "white_marble": "white-marble",
-               "production": "production"}
-
+# The bots' reasons (a hint's words) in the current language: the worker that thinks a hint speaks
+# the player's (``Job.language``). The words are the catalogue's, shared with game/client/words.py.
 
 def card_words(card: DevCard) -> str:
-    return f"the level-{card.level} {card.color.lower()} card ({card.victory_points} VP)"
+    colour = {"GREEN": pgettext("colour", "green"), "BLUE": pgettext("colour", "blue"),
+              "YELLOW": pgettext("colour", "yellow"), "PURPLE": pgettext("colour", "purple")}.get(
+        card.color.upper(), card.color.lower())
+    return _("the level-{level} {colour} card ({vp} VP)").format(level=card.level, colour=colour, vp=card.victory_points)
 
 
 def leader_words(leader: LeaderCard) -> str:
-    return f"the {leader.resource} {_KIND_WORDS.get(leader.kind, leader.kind)} leader"
+    """The leader by its card's name ("Steward of Coin"), as the client names it."""
+    names = {
+        ("discount", "Coin"): _("Patron of Coin"), ("discount", "Servant"): _("Patron of Servants"),
+        ("discount", "Shield"): _("Patron of Shields"), ("discount", "Stone"): _("Patron of Stone"),
+        ("extra_depot", "Coin"): _("Steward of Coin"), ("extra_depot", "Servant"): _("Steward of Servants"),
+        ("extra_depot", "Shield"): _("Steward of Shields"), ("extra_depot", "Stone"): _("Steward of Stone"),
+        ("white_marble", "Coin"): _("Alchemist of Coin"), ("white_marble", "Servant"): _("Alchemist of Servants"),
+        ("white_marble", "Shield"): _("Alchemist of Shields"), ("white_marble", "Stone"): _("Alchemist of Stone"),
+        ("production", "Coin"): _("Artisan of Coin"), ("production", "Servant"): _("Artisan of Servants"),
+        ("production", "Shield"): _("Artisan of Shields"), ("production", "Stone"): _("Artisan of Stone"),
+    }
+    return names.get((leader.kind, leader.resource)) or _("the {resource} leader").format(resource=resource_word(leader.resource))
 
 
 def line_words(is_row: bool, index: int) -> str:
-    return f"row {index + 1}" if is_row else f"column {index + 1}"
+    return (_("row {n}") if is_row else _("column {n}")).format(n=index + 1)
+
+
+def amount_words(n: int, resource: str) -> str:
+    said = {"Coin": npgettext("amount", "{n} Coin", "{n} Coins", n),
+            "Servant": npgettext("amount", "{n} Servant", "{n} Servants", n),
+            "Shield": npgettext("amount", "{n} Shield", "{n} Shields", n),
+            "Stone": npgettext("amount", "{n} Stone", "{n} Stones", n),
+            "Faith": npgettext("amount", "{n} Faith", "{n} Faith", n)}.get(resource)
+    return said.format(n=n) if said else f"{n} {resource}"
+
+
+def resource_word(resource: str, n: int = 1) -> str:
+    """A resource's name ("Coin", "Stones"), as the client says it."""
+    names = {"Coin": npgettext("resource", "Coin", "Coins", n), "Servant": npgettext("resource", "Servant", "Servants", n),
+             "Shield": npgettext("resource", "Shield", "Shields", n), "Stone": npgettext("resource", "Stone", "Stones", n),
+             "Faith": pgettext("resource", "Faith")}
+    return names.get(resource, resource)
 
 
 def res_words(m: Mapping[str, Any]) -> str:
-    parts = [f"{n} {r}" for r, n in sorted(m.items()) if n]
-    return ", ".join(parts) if parts else "nothing"
+    parts = [amount_words(n, r) for r, n in sorted(m.items()) if n]
+    return ", ".join(parts) if parts else _("nothing")
 
 
 def slot_words(slot: int) -> str:
-    return f"slot {slot + 1}"
+    return _("slot {n}").format(n=slot + 1)
 
 
 def who_acts(game: Game) -> str | None:

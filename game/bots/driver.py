@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from dataclasses import replace as _with
 from typing import Any, Callable, Mapping
 
-from game import runtime
+from game import i18n, runtime
 from game.rules.actions import Action
 from game.rules.components import GameConfig, default_config, load_config
 from game.rules.engine import PLAY, SETUP, Game
@@ -106,6 +106,10 @@ class Job:
     deadline: float = 0.0
     """``time.time()`` after which nobody waits for this decision any more (the easy bot has
     answered in its place): a worker that comes to it later skips it. 0: none (set by the pool)."""
+
+    language: str | None = None
+    """The language the bot's reason (``Answer.why``) is said in, in a worker process (a hint's:
+    the player's, :func:`game.i18n.current`); None: the worker's own (English)."""
 
     def expired(self) -> bool:
         return bool(self.deadline) and time.time() > self.deadline
@@ -188,6 +192,8 @@ def _worker_init(config_path: str | None) -> None:
 def _think_in_worker(job: Job) -> tuple[dict[str, Any], str, str, float, int, list[dict[str, Any]]] | None:
     if job.expired():   # answered by the easy bot while it waited in the queue: nobody waits for it
         return None
+    if job.language is not None:      # a hint: its reason in the player's language
+        i18n.use(job.language)
     a = think(job, _WORKER_CONFIG[0])
     return a.action.to_dict(), a.why, a.level, a.seconds, os.getpid(), [t.to_dict() for t in a.then]
 

@@ -17,7 +17,10 @@ from game.rules.components import GameConfig
 from game.rules.engine import SETUP
 
 from .base import Decision
-from .common import board, card_words, empties_color, leader_words, line_words, res_words, slot_words
+from game.i18n import _
+
+from .common import (amount_words, board, card_words, empties_color, leader_words, line_words, res_words,
+                     slot_words)
 
 
 class EasyBot:
@@ -32,26 +35,28 @@ class EasyBot:
         if g.phase == SETUP:
             if not p.chose_leaders:
                 pair = rng.choice(list(combinations(sorted(p.hand), cfg.leaders_kept)))
-                names = " and ".join(leader_words(cfg.leaders[i]) for i in pair)
-                return Decision(ReqChooseLeaders(pair), f"Keep {names}.")
+                a, b = (leader_words(cfg.leaders[i]) for i in pair)
+                return Decision(ReqChooseLeaders(pair), _("Keep {leader} and {other}.").format(leader=a, other=b))
             r = rng.choice(cfg.resources)
             shelf = max(p.shelves, key=lambda s: s.capacity)
             return Decision(ReqChooseResources({shelf.id: {r: p.bonus}}),
-                            f"Start with {p.bonus} {r} on the largest shelf.")
+                            _("Start with {amount} on the largest shelf.").format(amount=amount_words(p.bonus, r)))
         ready = activatable_leaders(g, p)
         if ready:
             leader = ready[0]
             return Decision(ReqLeaderAction(leader.id, True),
-                            f"Play {leader_words(leader)}: its requirement is met ({leader.victory_points} VP).")
+                            _("Play {leader}: its requirement is met ({vp} VP).").format(
+                                leader=leader_words(leader), vp=leader.victory_points))
         if g.main_done:
-            return Decision(ReqEndTurn(), "Nothing more to do this turn.")
+            return Decision(ReqEndTurn(), _("Nothing more to do this turn."))
         offers = [o for o in affordable_cards(g, p) if not empties_color(g, o.card)]
         if offers:
             best = max((o.card.level, o.card.victory_points) for o in offers)
             offer = rng.choice([o for o in offers if (o.card.level, o.card.victory_points) == best])
             slot = rng.choice(offer.slots)
             return Decision(buy_request(g, p, offer, slot),
-                            f"Buy {card_words(offer.card)} into {slot_words(slot)}: it can pay for it now.")
+                            _("Buy {card} into {slot}: it can pay for it now.").format(
+                                card=card_words(offer.card), slot=slot_words(slot)))
         if rng.random() < 0.2:
             prods = runnable_productions(g, p)
             if prods:
@@ -59,7 +64,7 @@ class EasyBot:
                 req = production_request(g, p, prod)
                 if req is not None:
                     return Decision(ReqActivateProductions((req,)),
-                                    "Run a production to turn spare resources into something else.")
+                                    _("Run a production to turn spare resources into something else."))
         lines = market_lines(g, p)
         if rng.random() < 0.15:
             line = rng.choice(lines)
@@ -74,5 +79,5 @@ class EasyBot:
         gain = dict(line.resources)
         if line.faith:
             gain["Faith"] = line.faith
-        return Decision(req, f"Take {line_words(line.is_row, line.index)} of the market ({res_words(gain)}): "
-                             "it fits the warehouse best.")
+        return Decision(req, _("Take {line} of the market ({gain}): it fits the warehouse best.").format(
+            line=line_words(line.is_row, line.index), gain=res_words(gain)))

@@ -28,12 +28,17 @@ from game.rules.engine import ENDED, SETUP, Game
 from game.rules.errors import GameError
 from game.rules.state import PlayerState
 
+from game.i18n import N_, _, ngettext
+
 from .base import Decision
-from .common import board, card_words, clone, discard_copy, empties_color, leader_words, line_words, res_words, slot_words
+from .common import (amount_words, board, card_words, clone, discard_copy, empties_color, leader_words, line_words,
+                     res_words, resource_word, slot_words)
 from .evaluate import ABILITY, Evaluator
 
-_ABILITY_WORDS = {"discount": "its cards cost one {r} less", "extra_depot": "two more {r} fit in storage",
-                  "white_marble": "white marbles become {r}", "production": "a new production ({r} into faith and a resource of choice)"}
+_ABILITY_WORDS = {"discount": N_("its cards cost one {r} less"), "extra_depot": N_("two more {r} fit in storage"),
+                  "white_marble": N_("white marbles become {r}"),
+                  "production": N_("a new production ({r} into faith and a resource of choice)")}
+"""What a leader's ability gives, marked for the catalogue (said with ``_``)."""
 
 
 @dataclass
@@ -73,15 +78,15 @@ class Policy:
             return self.setup_leaders(g, p) if not p.chose_leaders else self.setup_resources(g, p)
         leader = self.ready_leader(g, p)
         if leader is not None:
-            what = _ABILITY_WORDS[leader.kind].format(r=leader.resource)
+            what = _(_ABILITY_WORDS[leader.kind]).format(r=resource_word(leader.resource))
             return Decision(ReqLeaderAction(leader.id, True),
-                            f"Play {leader_words(leader)}: its requirement is met, {leader.victory_points} VP "
-                            f"and {what}.")
+                            _("Play {leader}: its requirement is met, {vp} VP and {what}.").format(
+                                leader=leader_words(leader), vp=leader.victory_points, what=what))
         if g.main_done:
             discard = self.discard_now(g, p, end_of_game=g.last_round and not g.solo)
             if discard is not None:
                 return discard
-            return Decision(ReqEndTurn(), "End the turn: the main action is done.")
+            return Decision(ReqEndTurn(), _("End the turn: the main action is done."))
         return self.explain(g, p, self.best_main(g, p))
 
     def advance(self, g: Game, p: PlayerState) -> Game:
@@ -112,7 +117,7 @@ class Policy:
         """The request to make now for the main action ``best``: a swap it needs first, a leader
         to discard before the game ends with it, or the action itself."""
         if best.pre:
-            return Decision(best.pre[0], f"Rearrange the warehouse first, {best.words(g, p)}",
+            return Decision(best.pre[0], best.words(g, p),
                             then=(*best.pre[1:], best.main))
         tried = best.tried
         after = tried[1] if tried is not None and tried[0] is g else self._after(g, best)
@@ -124,8 +129,9 @@ class Policy:
             return Decision(best.main, "")
         why = best.words(g, p)
         if searched:
-            ways = "once" if searched == 1 else f"{searched} different ways"
-            why = why.rstrip(".") + f": with the game played on to its end {ways}, it did best."
+            why = ngettext("{why}: with the game played on to its end once, it did best.",
+                           "{why}: with the game played on to its end {n} different ways, it did best.",
+                           searched).format(why=why.rstrip("."), n=searched)
         return Decision(best.main, why)
 
     # ------------------------------------------------------------------ setup
@@ -149,21 +155,23 @@ class Policy:
             if best is None or score > best[0]:
                 best = (score, pair)
         pair = best[1]
-        names = " and ".join(leader_words(cfg.leaders[i]) for i in pair)
-        return Decision(ReqChooseLeaders(pair), f"Keep {names}: the likeliest to be played, for the most points.")
+        a, b = (leader_words(cfg.leaders[i]) for i in pair)
+        return Decision(ReqChooseLeaders(pair), _("Keep {leader} and {other}: the likeliest to be played, for the most "
+                                                  "points.").format(leader=a, other=b))
 
     def setup_resources(self, g: Game, p: PlayerState) -> Decision:
         cfg = self.config
         have = p.resource_totals()
         ts = self.ev.targets(g, p, have)
         want: dict[str, int] = {}
-        for _, card, cost, _ in ts[:3]:
+        for _score, card, cost, _miss in ts[:3]:
             for r, n in cost.items():
                 want[r] = want.get(r, 0) + n
         r = max(cfg.resources, key=lambda x: (want.get(x, 0), -cfg.resources.index(x)))
         shelf = max(p.shelves, key=lambda s: s.capacity)
         return Decision(ReqChooseResources({shelf.id: {r: p.bonus}}),
-                        f"Start with {p.bonus} {r}: the cheapest cards on offer ask for it.")
+                        _("Start with {amount}: the cheapest cards on offer ask for it.").format(
+                            amount=amount_words(p.bonus, r)))
 
     # ------------------------------------------------------------------ leaders
     def discard_now(self, g: Game, p: PlayerState, *, end_of_game: bool) -> Decision | None:
@@ -175,7 +183,8 @@ class Policy:
         if end_of_game:
             lid = hand[0]
             return Decision(ReqLeaderAction(lid, False),
-                            f"Discard {leader_words(cfg.leaders[lid])} for 1 faith: the game ends before it could be played.")
+                            _("Discard {leader} for 1 Faith: the game ends before it could be played.").format(
+                                leader=leader_words(cfg.leaders[lid])))
         now = self.ev.value(g, p)
         best = None
         for lid in hand:
@@ -187,7 +196,8 @@ class Policy:
         if best is None:
             return None
         return Decision(ReqLeaderAction(best[1], False),
-                        f"Discard {leader_words(cfg.leaders[best[1]])} for 1 faith: it is unlikely to be played in time.")
+                        _("Discard {leader} for 1 Faith: it is unlikely to be played in time.").format(
+                            leader=leader_words(cfg.leaders[best[1]])))
 
     # ------------------------------------------------------------------ main action
     def _after(self, g: Game, c: Candidate) -> Game | None:
@@ -222,7 +232,7 @@ class Policy:
             keyed.append((key, len(keyed), c))
         keyed.sort(key=lambda t: (t[0], -t[1]), reverse=True)
         assert keyed, "a player always has a market line to take"
-        return [c for _, _, c in keyed]
+        return [c for _k, _v, c in keyed]
 
     def best_main(self, g: Game, p: PlayerState) -> Candidate:
         return self.ranked(g, p)[0]
@@ -246,7 +256,8 @@ class Policy:
                 card = offer.card
 
                 def words(g2, p2, card=card, slot=slot):
-                    return (f"Buy {card_words(card)} into {slot_words(slot)}: the best card it can pay for now.")
+                    return _("Buy {card} into {slot}: the best card it can pay for now.").format(
+                        card=card_words(card), slot=slot_words(slot))
                 yield Candidate((), ReqBuyDevCard(card.color, card.level, slot, pay), words)
 
     def _shelf_orders(self, p: PlayerState) -> list[tuple[tuple[int, int], ...]]:
@@ -294,8 +305,11 @@ class Policy:
 
                 def words(g2, p2, line=line, gain=gain, spill=spill):
                     aim = self._aim_words(g2, p2)
-                    return (f"Take {line_words(line.is_row, line.index)} of the market ({res_words(gain)})"
-                            + (f"{aim}." if aim else ".") + (f" {spill} will not fit." if spill else ""))
+                    said = dict(line=line_words(line.is_row, line.index), gain=res_words(gain), card=aim)
+                    words = (_("Take {line} of the market ({gain}), toward {card}.") if aim else
+                             _("Take {line} of the market ({gain}).")).format(**said)
+                    return words + (" " + ngettext("{n} will not fit.", "{n} will not fit.", spill).format(n=spill)
+                                    if spill else "")
                 yield Candidate((), ReqTakeFromMarket(line.is_row, line.index, reps, plan), words)
                 if self.fast:
                     continue
@@ -313,8 +327,13 @@ class Policy:
                     spill2 = sum(intake.values()) - sum(n for m in plan2.values() for n in m.values())
 
                     def words2(g2, p2, line=line, gain=gain, spill2=spill2):
-                        return (f"so that {line_words(line.is_row, line.index)} of the market ({res_words(gain)}) "
-                                f"fits better" + (f" ({spill2} will not fit)." if spill2 else "."))
+                        said = dict(line=line_words(line.is_row, line.index), gain=res_words(gain), n=spill2)
+                        return (ngettext("Rearrange the warehouse first, so that {line} of the market ({gain}) fits "
+                                         "better ({n} will not fit).",
+                                         "Rearrange the warehouse first, so that {line} of the market ({gain}) fits "
+                                         "better ({n} will not fit).", spill2) if spill2 else
+                                _("Rearrange the warehouse first, so that {line} of the market ({gain}) fits "
+                                  "better.")).format(**said)
                     yield Candidate(tuple(ReqSwapShelves(a, b) for a, b in swaps),
                                     ReqTakeFromMarket(line.is_row, line.index, reps, plan2), words2,
                                     start=(g, h))
@@ -323,8 +342,8 @@ class Policy:
         ts = self.ev.targets(g, p, p.resource_totals())
         if not ts:
             return ""
-        _, card, cost, miss = ts[0]
-        return f", toward {card_words(card)}"
+        card = ts[0][1]
+        return card_words(card)
 
     # ------------------------------------------------------------------ productions
     def production_candidates(self, g: Game, p: PlayerState):
@@ -370,7 +389,9 @@ class Policy:
 
                 def words(g2, p2, gained=gained, spent=spent):
                     aim = self._aim_words(g2, p2)
-                    return f"Run productions: {res_words(spent)} become {res_words(gained)}" + (f"{aim}." if aim else ".")
+                    said = dict(spent=res_words(spent), gained=res_words(gained), card=aim)
+                    return (_("Run productions: {spent} become {gained}, toward {card}.") if aim else
+                            _("Run productions: {spent} become {gained}.")).format(**said)
                 yield Candidate((), ReqActivateProductions(tuple(reqs)), words)
 
     def _pay_productions(self, p: PlayerState, prods, surplus: dict[str, int], out_res: str) -> list[ProductionRequest] | None:
@@ -401,7 +422,7 @@ class Policy:
                 if not take(r, n, plan):
                     return None
                 spare[r] = spare.get(r, 0) - n
-            for _ in range(prod.input_choice):
+            for _k in range(prod.input_choice):
                 left = {r: sum(m.get(r, 0) for m in avail.values()) for r in self.config.resources}
                 choices = [r for r in self.config.resources if left[r] > 0]
                 if not choices:

@@ -18,6 +18,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from game import i18n
 from game.i18n import _
 from game.rules.actions import (Action, ReqActivateProductions, ReqBuyDevCard, ReqEndTurn, ReqLeaderAction,
                                 ReqMoveResources, ReqSwapShelves, ReqTakeFromMarket)
@@ -73,7 +74,7 @@ class Hinter:
                 return False
             own = None if self._from_file else self.config
             job = Job(nickname, HINT_LEVEL, view, f"hint:{nickname}:{version}", -1, version, HINT_BUDGET,
-                      self.config.path, own)
+                      self.config.path, own, language=i18n.current())
             self._asked, self._answer, self._answered = job, None, False
         self._pool.submit(job, lambda answer: self._done(job, answer))
         return True

@@ -61,7 +61,7 @@ def test_a_rearranging_decision_keeps_its_take_through_a_worker_process():
     try:
         import threading
         done = threading.Event()
-        pool.submit(Job(nick, "medium", player_view(game, nick), "s", 0, 0, None, CFG.path),
+        pool.submit(Job(nick, "medium", player_view(game, nick), "s", 0, 0, None, CFG.path, language="it"),
                     lambda a: (got.append(a), done.set()))
         assert done.wait(60)
     finally:
@@ -69,3 +69,8 @@ def test_a_rearranging_decision_keeps_its_take_through_a_worker_process():
     answer = got[0]
     assert answer is not None and pool.mode == "processes" and answer.pid
     assert (answer.action, answer.then) == (decision.action, decision.then)
+    # the hint's reason in the player's language (the worker speaks the job's), the same reason
+    assert decision.why.startswith("Rearrange the warehouse first, so that ")
+    assert answer.why.startswith("Prima riordina il Magazzino, così "), answer.why
+    from game import i18n
+    assert i18n.current() == "en"                                  # this process's language untouched
