@@ -8,7 +8,8 @@ tables' machinery does the rest (:mod:`.turn_based`): who owes a move is
 :meth:`.turn_based.TurnBased.owing`, a player out of time is played by the computer for that turn
 (:attr:`Room.stand_ins`, which the bot scheduler plays like bots), and ``seat_given_after`` turns
 run out in a row give the seat to the computer for good (a bot seat of the room; a rated game
-counts it as the player's leaving). The clock here is ``time.monotonic()`` and kept in memory
+counts it as the player's leaving; 0 on a host's own server: a friend who walked away finds the
+seat theirs, the computer having played only the turns run out). The clock here is ``time.monotonic()`` and kept in memory
 only: a real-time game's clock starts again when the game is brought back after a restart (the
 seats given to the computer are kept in its log, a ``turns`` line, and given again).
 
