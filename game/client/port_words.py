@@ -11,7 +11,7 @@ from .address import hostport
 
 __all__ = ["ASKING", "GARBAGE", "HOST_TLS", "LINK", "NO_ROUTER", "OFF", "OPEN", "PRIVATE", "REFUSED", "REMOVED", "REMOVING",
            "SETTING", "SETTING_NOTE", "SHORT_GARBAGE", "SHORT_NO_ROUTER", "SHORT_OFF", "SHORT_OPEN", "SHORT_PRIVATE",
-           "SHORT_REFUSED", "SHORT_REMOVED", "SHORT_TIMED_OUT", "TIMED_OUT", "port_words"]
+           "SHORT_REFUSED", "SHORT_REMOVED", "SHORT_TIMED_OUT", "TIMED_OUT", "TLS_TOO", "port_words"]
 
 ASKING = N_("Asking your router to open port {port} to the internet\u2026")
 OPEN = N_("Friends on the internet can join at {where} (your router forwards it here, by {via}).")
@@ -47,6 +47,9 @@ HOST_TLS = N_("Your table is encrypted (TLS). Its certificate, which your guests
 LINK = N_("The link to send them: {link}")
 """Said after :data:`OPEN` by the text client (the window shows the link with a Copy button)."""
 
+TLS_TOO = N_("For encrypted games, forward TCP port {tls} to this computer as well.")
+"""Added to the words that ask for the port forwarded by hand, naming the game's TLS port."""
+
 SETTING = N_("Open the port by itself")
 SETTING_NOTE = N_("Lets friends on the internet join your table")
 
@@ -64,10 +67,24 @@ SHORT_REMOVED = N_("Opening the port was turned off (Settings): your router no l
                    "can join.")
 
 
-def port_words(status: Status | None, lan: list[str], port: int, asked: bool = True, short: bool = False) -> str | None:
+def port_words(status: Status | None, lan: list[str], port: int, asked: bool = True, short: bool = False,
+               tls: int | None = None) -> str | None:
     """The host page's sentence about the hosted ``port`` (None: nothing to say: no router asked,
     as in the tests, or the mapping closed). ``lan``: this computer's LAN addresses; ``asked``:
-    the Settings switch was on; ``short``: in one line (the window's waiting room)."""
+    the Settings switch was on; ``short``: in one line (the window's waiting room); ``tls``: the
+    game's TLS port, named too where the port is to be forwarded by hand (:data:`TLS_TOO`)."""
+    words = _port_words(status, lan, port, asked, short)
+    by_hand = (status is None or status.state in _BY_HAND) and not (asked and status is None)
+    if words and tls and not short and by_hand:
+        return words + " " + _(TLS_TOO).format(tls=tls)
+    return words
+
+
+_BY_HAND = (State.NO_ROUTER, State.TIMED_OUT, State.REFUSED, State.GARBAGE, State.CLOSED)
+"""The outcomes whose words ask the host to forward the port by hand."""
+
+
+def _port_words(status: Status | None, lan: list[str], port: int, asked: bool, short: bool) -> str | None:
     here = lan[0] if lan else _("this computer")
     s = status.state if status is not None else None
     if not asked:         # the switch off (turned off while hosting: what stood is removed)

@@ -209,8 +209,9 @@ class LobbyScene(SessionScene):
         if not self.hosting or self.app.server is None:
             return None
         from game.client.flow.port_opening import port_mapping, port_words
+        tls = self.app.server.tls_address
         return port_words(port_mapping(self.app.server), self.addresses, self.app.server.address[1],
-                          asked=self.app.settings.open_port, short=short)
+                          asked=self.app.settings.open_port, short=short, tls=tls[1] if tls else None)
 
     def _port_words_lines(self) -> tuple[list[str], int]:
         words = self.port_words(short=True)

@@ -165,8 +165,9 @@ class Network:
         if self.server is None:
             return
         from game.client.flow.port_opening import link_words, port_mapping, port_words
+        tls = self.server.tls_address
         words = port_words(port_mapping(self.server), self._lan, self.server.address[1],
-                           asked=self.settings.open_port)
+                           asked=self.settings.open_port, tls=tls[1] if tls else None)
         if words and words != self._port_said:
             self._port_said = words
             self.say(words)

@@ -118,8 +118,9 @@ def test_the_switch_turned_while_hosting_removes_the_mapping_and_the_page_says_s
                 walk.until_scene("LobbyScene")
                 if not on:
                     router.wait_for(lambda: router.mappings() == [], "the mapping removed")
-                    walk.until(lambda: lobby.port_words() == W.REMOVED.format(port=port, lan=lobby.addresses[0]),
-                               5, "the page saying it")
+                    said = W.REMOVED.format(port=port, lan=lobby.addresses[0]) + " " + W.TLS_TOO.format(
+                        tls=walk.app.server.tls_address[1])        # (the TLS port to forward by hand too)
+                    walk.until(lambda: lobby.port_words() == said, 5, "the page saying it")
                     assert lobby.share_link() == f"mor://{lobby.addresses[0]}:{port}"
                 else:
                     router.wait_for(lambda: len(router.mappings()) == 2, "the two ports forwarded again")

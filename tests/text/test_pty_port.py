@@ -67,6 +67,8 @@ def test_a_router_that_refuses_is_said_with_what_to_do(dirs):
             port = _host(p, port)
             line = p.expect("Your router refused to open port")
             assert "(Not Authorized/Refused)" in line and f"forward TCP port {port}" in line, line
+            tls = W.TLS_TOO.split("{tls}")                                  # its TLS port named too
+            assert tls[0] in line and line.endswith(tls[1]), line
             p.leave_and_quit()
         assert router.mappings() == []
 
