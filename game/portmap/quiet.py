@@ -48,7 +48,7 @@ def quiet_stderr() -> Iterator[None]:
                 finally:
                     try:
                         sys.stderr.flush()
-                    except (OSError, ValueError):
+                    except (OSError, ValueError, AttributeError):    # (None in a windowed build)
                         pass
                     os.dup2(saved, 2)
                     os.close(saved)

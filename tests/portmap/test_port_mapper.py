@@ -210,3 +210,23 @@ def test_a_killed_game_hosted_again_on_its_port_keeps_its_mappings_without_a_gap
             [(PORT, PORT), (PORT + 2, PORT + 1)]
         second.close(wait=5)
         assert [m.client for m in router.mappings()] == ["192.168.1.30"]
+
+
+def test_what_miniupnpc_prints_goes_to_the_log_not_the_terminal(capfd, caplog):
+    """Standard error written inside (as miniupnpc's C code perror()s) reaches the log at debug
+    level and not the terminal; standard error is the same again after."""
+    import logging
+    import os
+
+    from game.portmap.quiet import quiet_stderr
+    with caplog.at_level(logging.DEBUG, logger="mor.portmap"):
+        with quiet_stderr():
+            os.write(2, b"connect: Connection refused\n")
+            with quiet_stderr():                       # (nested: written through to the same place)
+                os.write(2, b"sendto: Network is unreachable\n")
+        os.write(2, b"after\n")
+    err = capfd.readouterr().err
+    assert "refused" not in err and "unreachable" not in err and "after" in err
+    said = [r.getMessage() for r in caplog.records]
+    assert "miniupnpc said: connect: Connection refused" in said and \
+        "miniupnpc said: sendto: Network is unreachable" in said
