@@ -101,6 +101,7 @@ class Games:
         # game seeds from random.Random(options.seed) (tests), else from new_seed()
         self.seeds = random.Random(options.seed) if options.seed is not None else None
         self.turns: Any = None     # the turn-based tables and the players' games (:class:`.turn_based.TurnBased`)
+        self.watchers: Any = None  # the tables' watchers (:class:`.watchers.Watchers`): told of games restored
         self.clocks: Any = None    # the real-time games' seat clocks (:class:`.seat_clock.SeatClocks`)
 
     def live_from(self, ip: str) -> list[Room]:
@@ -313,6 +314,10 @@ class Games:
         if self.clocks is not None:   # (a real-time game's: its seats given to the computer, its clock)
             self.clocks.started(room, r.turns)
         if room.turn_time is not None:   # nobody is away at a turn-based table: its clock counts
+            clock = self.turns.clocks.get(room.id)
+            if self.watchers is not None and clock is not None:   # watched as before the restart
+                t = clock.table
+                self.watchers.restored(room, t.name, t.private, t.code)
             log.debug("restored turn-based game %d (%s)", r.game_id, ", ".join(room.nicknames))
             return room
         # the turn waits for its player a while: a restart is nobody's departure, and the

@@ -532,7 +532,8 @@ class Lobby:
         if table.move_time is None:
             return None
         from .turn_based import DEFAULT_LEVEL, TurnTable
-        return TurnTable(table.move_time, table.bots[0] if table.bots else DEFAULT_LEVEL, table.name)
+        return TurnTable(table.move_time, table.bots[0] if table.bots else DEFAULT_LEVEL, table.name, table.private,
+                         table.code)
 
     def leave_table(self, s: Client) -> None:
         """A player leaves their table (quits, or their connection ends): the next becomes its host;

@@ -209,7 +209,7 @@ class Server(Transport, Announcing):
         self.lobby = Lobby(config, self.options, self.lock, self.by_nick, self.games, self.bots,
                            self.ratings.seated_row, self._call_at)
         self.watchers = Watchers(self.options, self.lobby.tables, self._call_at, self.events)
-        self.lobby.watchers = self.watchers
+        self.lobby.watchers = self.games.watchers = self.watchers
         self.lobby.events = self.games.events = self.events   # one summed-up log of repeated events
         self.parsers.update(W.PARSERS)
         self.turns = self.games.turns = self.lobby.turns = TurnBased(

@@ -63,11 +63,22 @@ END_TURN = "ReqEndTurn"
 
 @dataclass(frozen=True)
 class TurnTable:
-    """What a turn-based table was opened with: its time per move, the computer's level, its name."""
+    """What a turn-based table was opened with: its time per move, the computer's level, its name,
+    and whether it is private (watched only with its invite ``code``): kept in the game's log, so
+    that its game is watched after a restart as before."""
 
     move_time: int
     level: str = DEFAULT_LEVEL
     name: str = ""
+    private: bool = False
+    code: str = ""
+
+    @classmethod
+    def of(cls, tb: dict[str, Any]) -> "TurnTable":
+        """From a log header's ``turnBased`` (its ``moveTime`` checked by the caller)."""
+        level = tb.get("level") if isinstance(tb.get("level"), str) else DEFAULT_LEVEL
+        return cls(tb["moveTime"], level, str(tb.get("table") or ""), tb.get("private") is True,
+                   str(tb.get("code") or ""))
 
 
 @dataclass(slots=True)
@@ -245,7 +256,8 @@ class TurnBased:
         if owners:
             out["owners"] = owners
         if turn is not None:
-            out["turnBased"] = {"moveTime": turn.move_time, "level": turn.level, "table": turn.name}
+            out["turnBased"] = {"moveTime": turn.move_time, "level": turn.level, "table": turn.name,
+                                "private": turn.private, "code": turn.code}
         return out
 
     def started(self, room: Room, header: dict[str, Any], restoring: bool = False) -> None:
@@ -261,8 +273,7 @@ class TurnBased:
         tb = header.get("turnBased")
         if not isinstance(tb, dict) or tb.get("moveTime") not in T.MOVE_TIMES:
             return
-        level = tb.get("level") if isinstance(tb.get("level"), str) else DEFAULT_LEVEL
-        table = TurnTable(tb["moveTime"], level, str(tb.get("table") or ""))
+        table = TurnTable.of(tb)
         old = self.clocks.get(room.id)   # (its clock while it was left in its file: its timer)
         c = self.clocks[room.id] = Clock(table, timer_at=old.timer_at if old is not None else None)
         room.turn_time = table.move_time
@@ -327,8 +338,7 @@ class TurnBased:
                 if type(pid) is int:
                     self.owners.setdefault(gid, {})[str(nick)] = pid
                     self.games_of.setdefault(pid, set()).add(gid)
-            level = tb.get("level") if isinstance(tb.get("level"), str) else DEFAULT_LEVEL
-            c = self.clocks[gid] = Clock(TurnTable(tb["moveTime"], level, str(tb.get("table") or "")))
+            c = self.clocks[gid] = Clock(TurnTable.of(tb))
             turns = k.turns if isinstance(k.turns, dict) else {}
             c.owing = tuple(str(n) for n in turns.get("owing") or ())
             deadline = turns.get("deadline")

@@ -138,6 +138,18 @@ class Watchers:
             for s in stage.watchers:
                 s.push(seated + view)
 
+    def restored(self, room: Room, name: str, private: bool, code: str) -> None:
+        """A turn-based game brought back from its log (a restart): watched by its table's
+        ``name`` (public) or its invite ``code``, as before the restart."""
+        if not name or room.id in self._by_game:
+            return
+        stage = Stage(name, code, private)
+        stage.room = room
+        self._by_game[room.id] = stage
+        self._by_key.setdefault(stage.key, stage)
+        if code:
+            self._by_code.setdefault(code, stage)
+
     def started_quick(self, room: Room) -> None:
         """A Quick game started (the waiting list's): public, it may be watched by its name,
         :data:`QUICK_NAME` and its number, from the list of games being played."""

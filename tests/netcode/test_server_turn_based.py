@@ -235,3 +235,33 @@ def test_the_computer_plays_on_in_a_game_brought_back_from_its_file(turn_server,
             room = again.rooms.get(gid)
             return room is not None and room.game.player(bot).chose_leaders
     wait_until(bot_chose, timeout=TIMEOUT + 5)
+
+
+@pytest.mark.parametrize("private", [False, True])
+def test_a_turn_based_game_is_watched_after_a_restart_as_before(turn_server, keyed, private):  # noqa: F811
+    """A game of days outlives restarts, and so does its watching: by its table's name if public,
+    by its invite code only if private (kept in the game's log)."""
+    from game.netcode import watch_wire as W
+    from test_server_watch import watch
+    srv = turn_server()
+    ann, bob = keyed(srv.tls_address, "Ann"), keyed(srv.tls_address, "Bob")
+    said = sit(ann, {"create": "Salon", "playersCount": 2, "private": private, "moveTime": HOUR})
+    code = said[-1]["table"].get("code")
+    assert sit(bob, {"code": code} if private else {"name": "Salon"})[-1]["type"] == "UpdateGame"
+    ann.close()
+    bob.close()
+    srv.stop()
+    again = turn_server()
+    eve = keyed(again.tls_address, "Eve")
+    by_name = watch(eve, name="Salon")[-1]
+    if private:
+        assert by_name["type"] == W.ERR_WATCH and by_name["reason"] == W.PRIVATE
+        eve.send(W.ReqWatchList().to_dict())
+        assert eve.until_type(W.UPDATE_WATCH_LIST)[-1]["tables"] == []      # not listed either
+        by_code = [m for m in watch(eve, code=code) if m["type"] == W.UPDATE_WATCHING]
+        assert by_code and by_code[-1]["players"] == ["Ann", "Bob"] and by_code[-1]["started"]
+    else:
+        assert by_name["type"] == "UpdateHistory"
+        eve.send(W.ReqWatchList().to_dict())
+        (row,) = eve.until_type(W.UPDATE_WATCH_LIST)[-1]["tables"]
+        assert (row["name"], row["players"]) == ("Salon", ["Ann", "Bob"])
