@@ -12,8 +12,8 @@ from game.netcode import turn_wire as T
 
 from .words import bot_level
 
-__all__ = ["NO_GAMES", "NOT_SECURE", "NOT_OURS", "game_line", "move_time_words", "notice_words", "time_left_words",
-           "your_turn_line"]
+__all__ = ["NO_GAMES", "NOT_SECURE", "NOT_OURS", "game_line", "move_time_words", "notice_words", "pace_button_words",
+           "time_left_words", "your_turn_line"]
 
 
 # said with _() where shown
@@ -32,6 +32,17 @@ def move_time_words(seconds: int | None) -> str:
         return ngettext("{n} day a move", "{n} days a move", days).format(n=days)
     hours = max(1, seconds // 3600)
     return ngettext("{n} hour a move", "{n} hours a move", hours).format(n=hours)
+
+
+def pace_button_words(seconds: int | None) -> str:
+    """The pace of a new table on its button, short: "1 h/move", "3 days/move"; "Real-time"."""
+    if not seconds:
+        return _("Real-time")
+    if seconds % 86400 == 0:
+        days = seconds // 86400
+        return ngettext("{n} day/move", "{n} days/move", days).format(n=days)
+    hours = max(1, seconds // 3600)
+    return ngettext("{n} h/move", "{n} h/move", hours).format(n=hours)
 
 
 def time_left_words(seconds: float | None) -> str:

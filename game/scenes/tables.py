@@ -20,7 +20,7 @@ import pygame_gui
 from game.client.address import hostport
 from game.client.flow.seats import ask_before_seating, asked_words, why_seated
 from game.client.my_games import MOVE_TIMES, remember_server
-from game.client.my_games_words import move_time_words
+from game.client.my_games_words import move_time_words, pace_button_words
 from game.client.security import identity_warning
 from game.client.tables import PAGE, TABLE_NAME_MAX, NoTables, OpenTable, PlayingTable, Seating, TableList, list_tables
 from game.client.watching import Watching
@@ -270,10 +270,11 @@ class TablesScene(PaintedScene):
                     "Public: listed here, anyone may sit", enabled=free)
         y += bh + round(12 * u)
         tw = (n.w - 2 * pad) * 2 // 5
-        self.button("pace", pygame.Rect(n.x + pad, y, tw, bh), move_time_words(self.move_time) or _("Real-time"),
+        self.button("pace", pygame.Rect(n.x + pad, y, tw, bh), pace_button_words(self.move_time),
                     "@menu" if self.move_time else "@menu_quiet", enabled=free,
-                    tooltip=_("Turn-based: each move may take that long, and you may close the game and come back")
-                    if self.move_time else _("Real-time: everyone plays now, to the end; click for a turn-based table"))
+                    tooltip=_("Turn-based, {pace}: you may close the game and come back").format(
+                        pace=move_time_words(self.move_time)) if self.move_time else
+                    _("Real-time: everyone plays now, to the end; click for a turn-based table"))
         self.button("create", pygame.Rect(n.x + pad + tw + round(8 * u), y, n.w - 2 * pad - tw - round(8 * u), bh),
                     "Open the table", enabled=free)
         c = self.cards["code"]

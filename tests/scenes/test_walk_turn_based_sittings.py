@@ -103,6 +103,11 @@ def red_line(grid: list[list[str]]) -> tuple[bool, int]:
     return False, next(c for c in range(len(grid[0])) if any(row[c] == "Faith" for row in grid))
 
 
+def step(began: float, what: str) -> None:
+    """A line in the test's output (shown when it fails): where the walk got to, and when."""
+    print(f"{time.monotonic() - began:6.1f} s  {what}", flush=True)
+
+
 def board_of(walk: Walk):
     return walk.app.stack.top.session.vm.game
 
@@ -141,18 +146,28 @@ def test_a_turn_based_game_over_sittings_watched_and_rated(tmp_path, certs):
         close(wes.app)                                     # Wes closes the window
         wes = None
 
+        step(began, "Wes and Tex left after their first sittings")
         # 2. the server is killed and started again, on the same ports, with the same games
         served.kill(signal.SIGKILL)
         served = Served(port, tmp_path / "srv", config, certs["one"], tmp_path / "server.log")
 
+        step(began, "the server restarted")
         # 3. while Tex's time runs out, Vic watches in the window and Ula in the terminal
         vic = start(name="vic")
         vic.fill_join_page(port, "Vic")
         vic.press("Tables")
         vic.until_scene("TablesScene")
         page = vic.app.stack.top
-        vic.until(lambda: page.listing is not None and any(t.name == "Wes's table" for _r, t in page.rows), 15,
-                  "the game among those being played")
+        listed = lambda: page.listing is not None and any(t.name == "Wes's table" for _r, t in page.rows)  # noqa: E731
+        for _ in range(6):            # (the restarted server brings its games back from their files)
+            if listed():
+                break
+            vic.until(lambda: page.listing is not None, 10, "the list of tables")
+            vic.frames(2)
+            if not listed():
+                time.sleep(0.5)
+                vic.press("Refresh")
+        vic.until(listed, 10, "the game among those being played")
         vic.click(next(r.center for r, t in page.rows if t.name == "Wes's table"))
         vic.until_scene("WatchTableScene")
         watched = vic.app.stack.top
@@ -165,6 +180,7 @@ def test_a_turn_based_game_over_sittings_watched_and_rated(tmp_path, certs):
         ula.expect("You watch Wes's table")
         vic.until(lambda: watched.session.vm.game["isSetupDone"], MOVE + 20, "Tex's setup chosen by the computer")
 
+        step(began, "Tex's setup chosen by the computer, watched by Vic and Ula")
         # 4. Wes's second sitting: My games from the title, his move first; the red marble taken
         wes = start(name="wes-again")
         wes.press("My games")
@@ -186,6 +202,7 @@ def test_a_turn_based_game_over_sittings_watched_and_rated(tmp_path, certs):
         vic.until(lambda: faith(watched.session.vm.game)["Wes"] == 3, 10, "Vic sees it live")
         ula.expect("ended the turn", timeout=10)                        # Ula is told as it goes
 
+        step(began, "Wes's move made and watched")
         # 5. Tex's second sitting: games, told of the turn the computer played, the round's last turn
         tex = terminal("Tex", tmp_path / "tex")
         to_tables(tex, port)
@@ -206,6 +223,7 @@ def test_a_turn_based_game_over_sittings_watched_and_rated(tmp_path, certs):
         vic.until(lambda: watched.session.vm.game["ended"], 10, "Vic sees the end")
         ula.expect("last round was played out", timeout=10)
 
+        step(began, "the game over, rated")
         # 6. the leaderboards: ratings in the terminal, the Leaderboard page in the window
         ula.send("leave")
         ula.expect("You stopped watching. Back to the tables.")
@@ -224,6 +242,11 @@ def test_a_turn_based_game_over_sittings_watched_and_rated(tmp_path, certs):
         assert sorted((r.name, r.games) for r in leaders.board.rows) == [("Tex", 1), ("Wes", 1)]
         vic.frames(3)
         assert time.monotonic() - began < 120
+    except BaseException:
+        print("the server's log, its end:\n" + (tmp_path / "server.log").read_text(errors="replace")[-6000:])
+        if wes is not None and wes.scene == "MyGamesScene":
+            print("My games:", wes.app.stack.top.games, wes.app.stack.top.problems)
+        raise
     finally:
         for w in (wes, vic):
             if w is not None:
