@@ -171,11 +171,16 @@ def remember_server(folder: Path | None, host: str, port: int) -> None:
     """Remember a server where the player has games (for :class:`TurnNews`); a failure is logged."""
     folder = folder if folder is not None else data_dir()
     rows = [(host, port)] + [s for s in turn_servers(folder) if s != (host, port)]
+    # written aside, then put in place at once: the turn news's thread and a My games page read
+    # it while another writes it, and a half-written file is no server at all to them
+    tmp = folder / f"{SERVERS_FILE}.{os.getpid()}.{threading.get_ident()}.tmp"
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / SERVERS_FILE).write_bytes(orjson.dumps([list(r) for r in rows[:SERVERS_KEPT]]))
+        tmp.write_bytes(orjson.dumps([list(r) for r in rows[:SERVERS_KEPT]]))
+        os.replace(tmp, folder / SERVERS_FILE)
     except OSError as e:
         log.warning("cannot remember the server %s: %s", hostport(host, port), e)
+        tmp.unlink(missing_ok=True)
 
 
 class TurnNews:
