@@ -38,6 +38,10 @@ heartbeat round trips throughout (``honest_p99_ms``) and then starting a solo ga
   time to its last ``UpdateHistory`` (p50, max) and size.
 * ``replays`` (finding 1): the same game played to its end (``games/finished/``); 8 connections
   (127.0.0.2-9, each in a solo game) ask its ``ReqReplay`` by id and token again and again.
+* ``silent_table`` (finding 7): a public table of four, its host and three strangers
+  (127.0.0.2-4) silent once seated, the server's seat clocks at 3 s (``--setup-time``,
+  ``--seat-time``; ``--bot-delay 0.1``), for 40 s: seconds to the end of setup and to a seat given
+  to the computer (a server without the clocks: neither, ever).
 * ``tls_flood``: 40 addresses (127.0.0.2-41) open TLS handshakes as fast as two processes can;
   the server's resident size idle, at the end of the flood and ``--quiet-seconds`` (12) after
   (the memory is given back once the door has been quiet 10 s).
@@ -435,6 +439,36 @@ def _bot_tables_left(server: Server, stop: threading.Event) -> dict:
             "bot_game_s": round(time.monotonic() - t0, 3) if m and m["type"] == "UpdateGame" else None}
 
 
+def _silent_table(server: Server, stop: threading.Event) -> dict:
+    """Finding 7: a host opens a public table of four and three strangers (127.0.0.2-4) sit; then
+    nobody plays (the host included: it only reads). Seconds from the game's start to the end of
+    setup (the computer chose for the silent seats), and to a seat given to it."""
+    host = Client(server.port)
+    host.send({"type": "ReqJoin", "nickname": "host", "token": "",
+               "table": {"create": "Open", "playersCount": 4}})
+    host.until({"UpdateBookedSeats"})
+    strangers = []
+    for k in range(3):
+        c = Client(server.port, source=f"127.0.0.{2 + k}")
+        c.send({"type": "ReqJoin", "nickname": f"x{k}", "token": "", "table": {"name": "Open"}})
+        strangers.append(c)
+    host.until({"UpdateGame"})
+    t0 = time.monotonic()
+    setup = given = None
+    while not stop.is_set() and given is None:
+        m = host.recv(0.2)
+        if m is None:
+            continue
+        if setup is None and m["type"] == "UpdateSetupDone":
+            setup = time.monotonic() - t0
+        if m["type"] == "UpdateSeatClock" and m.get("code") == "SEAT_GIVEN":
+            given = time.monotonic() - t0
+    for c in [host, *strangers]:
+        c.close()
+    return {"setup_over_s": None if setup is None else round(setup, 1),
+            "seat_given_s": None if given is None else round(given, 1)}
+
+
 # ------------------------------------------------------------------ findings 1 and 2: a long game
 LONG_NICK, LONG_TOKEN = "long", "long-game-token"
 
@@ -628,13 +662,16 @@ def tls_server(script: Path, extra: list[str]) -> Server:
 ISSUE_28 = {"sit_leave": _sit_leave, "squatters": _squatters, "names": _names,
             "bot_tables_left": _bot_tables_left}
 LONG_GAME = {"rejoin_loop": _rejoin_loop, "replays": _replays}
+SEAT_CLOCK_ARGS = ["--setup-time", "3", "--seat-time", "3", "--bot-delay", "0.1"]
+"""``silent_table``'s server: the seats' clocks short (the defaults, 180 s and 120 s, are a player's)."""
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--server", default=str(ROOT / "server.py"))
     ap.add_argument("--only", default="silent_head,joiners,line_flood,connections,bot_tables,"
-                                      "sit_leave,squatters,names,bot_tables_left,ipv6_56,tls_flood,rejoin_loop,replays")
+                                      "sit_leave,squatters,names,bot_tables_left,ipv6_56,tls_flood,rejoin_loop,replays,"
+                                      "silent_table")
     ap.add_argument("--attack-seconds", type=float, default=4.0, help="each issue-28 attack's length")
     ap.add_argument("--quiet-seconds", type=float, default=12.0,
                     help="after the TLS flood, seconds before the resident size is read again")
@@ -651,6 +688,8 @@ def main() -> None:
         script = Path(args.server).resolve()
         if name == "ipv6_56":
             server = InProcess(args.server_args.split())
+        elif name == "silent_table":
+            server = Server(script, [*SEAT_CLOCK_ARGS, *args.server_args.split()])
         elif name in LONG_GAME:
             finish = name == "replays"
             server = Server(script, args.server_args.split(), lambda d: long_game(d, args.undos, finish))
@@ -671,6 +710,8 @@ def main() -> None:
                 r = beside(server, args.attack_seconds, ISSUE_28[name])
             elif name in LONG_GAME:
                 r = beside(server, args.attack_seconds, LONG_GAME[name])
+            elif name == "silent_table":
+                r = beside(server, max(args.attack_seconds, 40.0), _silent_table)
             elif name == "ipv6_56":
                 r = beside(server, args.attack_seconds, _ipv6_56)
             elif name == "tls_flood":
