@@ -117,15 +117,14 @@ def test_every_word_drawn_says_favor_as_the_rules_do(app, monkeypatch):
 def _kicker_to_title_gap(surface: pygame.Surface) -> int:
     """Pixel rows between the kicker's last (oxblood) row and the title's first (ink) row."""
     w, h = surface.get_size()
-
-    def near(c, ref, d):
-        return sum(abs(a - b) for a, b in zip(c[:3], ref)) < d
-    rows = []
-    for y in range(round(h * 0.05), round(h * 0.3)):
-        cs = [surface.get_at((x, y)) for x in range(round(w * 0.25), round(w * 0.75), 2)]
-        rows.append((y, sum(near(c, (122, 42, 30), 60) for c in cs), sum(near(c, (52, 32, 18), 40) for c in cs)))
-    first_ink = next(y for y, _ox, ink in rows if ink > 4)
-    return first_ink - max(y for y, ox, _ink in rows if ox > 1 and y < first_ink)
+    x0, x1, y0, y1 = round(w * 0.25), round(w * 0.75), round(h * 0.05), round(h * 0.3)
+    band = surface.subsurface((x0, y0, x1 - x0, y1 - y0))
+    oxblood = pygame.mask.from_threshold(band, (122, 42, 30), (25, 25, 25, 255))
+    ink = pygame.mask.from_threshold(band, (52, 32, 18), (17, 17, 17, 255))
+    line = pygame.mask.Mask((x1 - x0, 1), fill=True)
+    rows = [(y0 + y, oxblood.overlap_area(line, (0, y)), ink.overlap_area(line, (0, y))) for y in range(y1 - y0)]
+    first_ink = next(y for y, _ox, n in rows if n > 8)
+    return first_ink - max(y for y, ox, _ink in rows if ox > 2 and y < first_ink)
 
 
 @pytest.mark.parametrize("size", SIZES)
