@@ -99,7 +99,7 @@ def paint_paper(card: pygame.Surface) -> None:
             card.blit(tile, (x, y))
 
 
-@surface_cache(1, 1)
+@surface_cache(1, 1, kept=True)
 def _grain_tile() -> pygame.Surface:
     rng = random.Random(1592)
     w, h = 512, 384
@@ -167,7 +167,7 @@ def fleuron(layer: pygame.Surface, center: tuple[int, int], r: int) -> None:
     pygame.draw.circle(layer, SEPIA, center, round(r * 0.32), max(1, r // 9))
 
 
-@surface_cache(2, 32)
+@surface_cache(2, 32, kept=True)
 def divider(width: int, unit: float) -> pygame.Surface:
     """A rule that thins out to each side with a lozenge at its centre."""
     s = _SUPERSAMPLE

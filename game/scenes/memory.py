@@ -11,6 +11,13 @@ size now); :func:`caches` says what each holds (tests and ``bench/client_frames.
 between two scenes would stay resident). It does nothing where there is no glibc. (Fixing glibc's
 mmap threshold instead made every redraw of the board 4 times slower: its large temporary
 surfaces were mapped and unmapped each time.)
+
+Most caches are a scene's: a handover, a reset, a new language or a new window size empties them,
+so the title after a game holds none of its pictures. A few are *kept* (``kept=True``): textures
+and glyphs that are the same in every game and every language, keyed by everything that draws them
+(size included), such as the walnut, the parchment, the marbles, the icons and rendered text keyed
+by its words. Those survive handovers, so going from the title to a game and back does not draw the
+wood again; each still keeps to its budget, and a size no longer used ages out of it.
 """
 from __future__ import annotations
 
@@ -38,8 +45,9 @@ class SurfaceCache:
     """An LRU of ``function``'s results, bounded by ``budget`` bytes and ``maxsize`` entries.
     A result heavier than the whole budget is returned but not kept."""
 
-    def __init__(self, function: Callable, budget: int, maxsize: int) -> None:
+    def __init__(self, function: Callable, budget: int, maxsize: int, kept: bool = False) -> None:
         self.function = function
+        self.kept = kept
         self.budget = budget
         self.maxsize = maxsize
         self.nbytes = 0
@@ -86,11 +94,14 @@ class SurfaceCache:
 _CACHES: dict[str, SurfaceCache] = {}
 
 
-def surface_cache(budget_mb: float, maxsize: int = 1024) -> Callable[[Callable], SurfaceCache]:
+def surface_cache(budget_mb: float, maxsize: int = 1024, *, kept: bool = False
+                  ) -> Callable[[Callable], SurfaceCache]:
     """Decorator: cache a function of hashable arguments that returns surfaces (or tuples of
-    them) in a :class:`SurfaceCache` of ``budget_mb`` megabytes of pixels and ``maxsize`` entries."""
+    them) in a :class:`SurfaceCache` of ``budget_mb`` megabytes of pixels and ``maxsize`` entries.
+    ``kept``: the cache survives :func:`clear_caches` (only for pictures that hold no game and no
+    word that is not among their arguments: see the module's docstring)."""
     def wrap(function: Callable) -> SurfaceCache:
-        cache = SurfaceCache(function, int(budget_mb * MB), maxsize)
+        cache = SurfaceCache(function, int(budget_mb * MB), maxsize, kept)
         functools.update_wrapper(cache, function)   # type: ignore[arg-type]
         _CACHES[f"{function.__module__}.{function.__qualname__}"] = cache
         return cache
@@ -102,18 +113,22 @@ def caches() -> dict[str, dict[str, int]]:
     return {name: c.cache_info() for name, c in _CACHES.items()}
 
 
-def cached_bytes() -> int:
-    return sum(c.nbytes for c in _CACHES.values())
+def cached_bytes(kept: bool | None = None) -> int:
+    """The bytes of pixels the caches hold: all of them, or only the kept (``True``) or only the
+    scenes' (``False``) ones."""
+    return sum(c.nbytes for c in _CACHES.values() if kept is None or c.kept == kept)
 
 
-def budget_bytes() -> int:
-    return sum(c.budget for c in _CACHES.values())
+def budget_bytes(kept: bool | None = None) -> int:
+    return sum(c.budget for c in _CACHES.values() if kept is None or c.kept == kept)
 
 
-def clear_caches() -> None:
-    """Empty every surface cache (the window changed size, or a game was left)."""
+def clear_caches(*, kept: bool = False) -> None:
+    """Empty the scenes' surface caches (the window changed size, a game was left, the words
+    changed); with ``kept``, the kept ones too."""
     for c in _CACHES.values():
-        c.cache_clear()
+        if kept or not c.kept:
+            c.cache_clear()
 
 
 # ---------------------------------------------------------------------------- the allocator

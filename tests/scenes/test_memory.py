@@ -108,25 +108,64 @@ def test_a_whole_game_keeps_every_cache_in_its_budget_and_the_title_frees_it(app
     assert totals[-1] - totals[half] <= totals[half] - totals[0] + 50, totals[::10]
     assert memory.cached_bytes() <= memory.budget_bytes()
     assert memory.cached_bytes() > 0                  # the board did use them
-    # back to the title: the game and its board go, with the pictures cached for them
+    # back to the title: the game and its board go, with the pictures cached for them (the kept
+    # textures and glyphs stay, within their budgets: the next game draws no wood again)
     gone = [weakref.ref(session), weakref.ref(board), weakref.ref(game)]
     del session, board, game, events
     app.stack.reset(TitleScene(app))
-    assert memory.cached_bytes() == 0
+    assert memory.cached_bytes(kept=False) == 0
+    assert 0 < memory.cached_bytes(kept=True) <= memory.budget_bytes(kept=True) and not _over_budget()
     app.frame(1 / 60)
     gc.collect()
     assert [r() for r in gone] == [None, None, None]
 
 
-def test_a_resize_empties_the_caches_drawn_for_the_old_size(app):
+def test_the_kept_pictures_hold_no_word_of_their_own_and_outlive_a_game(app, monkeypatch):
+    """The kept caches (textures, icons, glyphs keyed by their text) survive the handover back to
+    the title, so a second game draws no wood again; and none of them draws a word it was not
+    given: each kept picture of a 4-player board, drawn again in Italian, is the same picture."""
+    from game.scenes.title import TitleScene
+    memory.clear_caches(kept=True)
+    kept = {name: c for name, c in memory._CACHES.items() if c.kept}
+    drawn: list[tuple[str, tuple, dict]] = []
+    originals = {name: c.function for name, c in kept.items()}
+    for name, cache in kept.items():
+        def record(*args, _draw=cache.function, _name=name, **kwargs):
+            drawn.append((_name, args, kwargs))
+            return _draw(*args, **kwargs)
+        monkeypatch.setattr(cache, "function", record)
+    _first_board(app, ["Ada", "Bruno", "Cora", "Dario"])
+    assert len({name for name, _a, _k in drawn}) >= 8, drawn   # textures, icons and words
+    app.stack.reset(TitleScene(app))
+    app.frame(1 / 60)
+    assert memory.cached_bytes(kept=False) < memory.cached_bytes(kept=True)
+    first = len(drawn)
+    _first_board(app, ["Ada", "Bruno", "Cora", "Dario"])          # the same board again: drawn from them
+    assert len(drawn) - first < first // 4, drawn[first:]
+    app.speak("it")
+    try:
+        for name, args, kwargs in drawn[:first]:
+            held = kept[name](*args, **kwargs)
+            again = originals[name](*args, **kwargs)
+            for old, new in zip(held if isinstance(held, tuple) else (held,),
+                                again if isinstance(again, tuple) else (again,)):
+                assert pygame.image.tobytes(old, "RGBA") == pygame.image.tobytes(new, "RGBA"), (name, args)
+    finally:
+        app.speak("en")
+
+
+def test_a_resize_empties_the_scenes_caches_drawn_for_the_old_size(app):
+    """The scenes' pictures go with the old size; the kept ones (keyed by their size) stay, and the
+    new size's are drawn beside them within their budgets."""
     from game.scenes.title import TitleScene
     app.stack.push(TitleScene(app))
     app.frame(1 / 60)
     assert memory.cached_bytes() > 0
     app.resize((1280, 800))
-    assert memory.cached_bytes() == 0
+    assert memory.cached_bytes(kept=False) == 0
+    before = memory.cached_bytes(kept=True)
     app.frame(1 / 60)                                 # the title is drawn again, at the new size
-    assert memory.cached_bytes() > 0 and not _over_budget()
+    assert memory.cached_bytes(kept=True) > before and not _over_budget()
 
 
 def test_every_scene_at_one_scale_shares_one_ui_theme_and_a_popped_scene_frees_its_manager(app):

@@ -205,7 +205,7 @@ def ellipse_points(cx, cy, rx, ry, n=48, a0=0.0, a1=2 * math.pi) -> list[Point]:
 # -- textures --------------------------------------------------------------
 
 
-@surface_cache(2, 16)
+@surface_cache(2, 16, kept=True)
 def grain_tile(seed: int, size: int = 128, density: int = 10, dark=(110, 80, 44), light=(255, 250, 236),
                amax: int = 30) -> pygame.Surface:
     """A tileable square of faint flecks."""

@@ -15,13 +15,13 @@ from .palette import (FELT, GOLD, GOLD_DARK, GOLD_LIGHT, INK, IVORY, OAK, OXBLOO
                       SEPIA, WALNUT, WALNUT_DARK, mix, shade)
 
 
-@surface_cache(6, 32)   # the board's panels use theirs once, into the board's cached frame
+@surface_cache(6, 32, kept=True)   # the board's panels use theirs once, into the board's cached frame
 def parchment(w: int, h: int) -> pygame.Surface:
     """An opaque sheet of parchment (gradient, mottling, vignette, grain), cached by size."""
     return paper(max(1, int(w)), max(1, int(h)), 1592)
 
 
-@surface_cache(4, 32)    # the window-sized one is drawn once into the board's cached frame
+@surface_cache(4, 32, kept=True)    # the window-sized one is drawn once into the board's cached frame
 def wood_panel(w: int, h: int, inset: str = "parchment") -> pygame.Surface:
     """A walnut frame (mitred, bevelled, with gilt inner fillet) around a parchment inset.
 
@@ -113,7 +113,7 @@ def _round_corners(w: int, h: int, rad: int) -> list[tuple[pygame.Rect, pygame.S
     return out
 
 
-@surface_cache(4, 64)
+@surface_cache(4, 64, kept=True)
 def shelf(capacity: int, w: int, h: int) -> pygame.Surface:
     """A wooden warehouse shelf ``w``×``h`` with ``capacity`` recessed round spots."""
     w, h = max(4, int(w)), max(4, int(h))
@@ -148,7 +148,7 @@ def shelf(capacity: int, w: int, h: int) -> pygame.Surface:
     return down(s, (w, h))
 
 
-@surface_cache(6, 256)
+@surface_cache(6, 256, kept=True)
 def faith_space(n: int, w: int, h: int, *, pope: bool = False, section: bool = False,
                 vp: int | None = None) -> pygame.Surface:
     """Space ``n`` of the faith track: parchment, ochre inside a Vatican section, oxblood with a gold

@@ -202,7 +202,7 @@ def ribbon(text: str, w: int, h: int, fill, ink_col=IVORY) -> pygame.Surface:
     return s
 
 
-@surface_cache(2, 64)
+@surface_cache(2, 64, kept=True)
 def pips_strip(level: int, w: int, h: int) -> pygame.Surface:
     """``level`` gold diamonds in a row, as big as fit in ``w``×``h``."""
     w, h = max(1, int(w)), max(1, int(h))

@@ -36,7 +36,7 @@ def dev_card(card: dict, productions: Any, height: int) -> pygame.Surface:
     return _dev_card(freeze(card), freeze(prod), int(height))
 
 
-@surface_cache(8, 512)
+@surface_cache(8, 512, kept=True)
 def _dev_card(card_key, prod_key, height: int) -> pygame.Surface:
     card, prod = thaw(card_key), thaw(prod_key)
     h = max(8, height)

@@ -43,7 +43,7 @@ def _face(style: str) -> pygame.font.Font:
     return pygame.font.Font(FONTS_DIR / _FILES[style], 12)
 
 
-@surface_cache(6, 1024)   # a board shows a few hundred texts (0.3 MB of them at 1920x1080), a menu a few
+@surface_cache(6, 1024, kept=True)   # a board shows a few hundred texts (0.3 MB of them at 1920x1080), a menu a few
 # large titles (300 KB each): 6 MB holds several screens. (16 MB filled up with every log line and
 # title of a whole game: the resident memory crept by it, about 0.5 MB a round.)
 def _render(text: str, size: int, color: tuple, style: str) -> pygame.Surface:
@@ -64,7 +64,7 @@ def fit(text: str, max_width: int, size: int, style: str = "regular") -> int:
     return s
 
 
-@surface_cache(4, 512)
+@surface_cache(4, 512, kept=True)
 def _ink(text: str, size: int, color: tuple, style: str, halo: tuple | None, bold: bool) -> pygame.Surface:
     f = font(size, style)
     base = f.render(text, True, color)
@@ -94,7 +94,7 @@ def ink(text: str, size: int, color, style: str = "regular", *, halo=None, bold:
                 tuple(halo) if halo is not None else None, bold)
 
 
-@surface_cache(4, 1024)
+@surface_cache(4, 1024, kept=True)
 def _figures(text: str, height: int, color: tuple, halo: tuple | None, bold: bool) -> pygame.Surface:
     size = max(4, round(height / 0.66))  # EB Garamond's cap height is about two thirds of the em
     glyphs = []

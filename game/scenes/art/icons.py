@@ -229,7 +229,7 @@ _DRAWERS = {"Coin": _draw_coin, "Servant": _draw_servant, "Shield": _draw_shield
             "Faith": _draw_faith, "Any": _draw_any}
 
 
-@surface_cache(4, 512)
+@surface_cache(4, 512, kept=True)
 def resource_icon(name: str, size: int) -> pygame.Surface:
     """The icon of a resource ("Coin", "Servant", "Shield", "Stone", "Faith") or "Any" (a "?")."""
     size = max(1, int(size))
@@ -240,7 +240,7 @@ def resource_icon(name: str, size: int) -> pygame.Surface:
 # -- badges and small emblems ---------------------------------------------------------------------
 
 
-@surface_cache(3, 256)
+@surface_cache(3, 256, kept=True)
 def vp_badge(points: int, size: int) -> pygame.Surface:
     """A gold star-burst with a laurel rim and the number of victory points."""
     size = max(1, int(size))
@@ -268,7 +268,7 @@ def vp_badge(points: int, size: int) -> pygame.Surface:
     return _finish(big, size)
 
 
-@surface_cache(2, 128)
+@surface_cache(2, 128, kept=True)
 def level_pips(level: int, size: int) -> pygame.Surface:
     """``level`` gold pips in a row, centred in a ``size`` square."""
     size = max(1, int(size))
@@ -289,7 +289,7 @@ def level_pips(level: int, size: int) -> pygame.Surface:
     return _finish(big, size, shadow=False)
 
 
-@surface_cache(1, 64)
+@surface_cache(1, 64, kept=True)
 def black_cross(size: int) -> pygame.Surface:
     """Lorenzo il Magnifico's black cross (with a pale rim so it reads on dark cloth too)."""
     size = max(1, int(size))
@@ -305,7 +305,7 @@ def black_cross(size: int) -> pygame.Surface:
     return _finish(big, size)
 
 
-@surface_cache(1, 32)
+@surface_cache(1, 32, kept=True)
 def inkwell(size: int) -> pygame.Surface:
     """The first player's inkwell: a squat glass pot with a gold collar and a quill."""
     size = max(1, int(size))
@@ -339,7 +339,7 @@ _ARROW = [(-0.32, -0.1), (0.04, -0.1), (0.04, -0.28), (0.34, 0.0), (0.04, 0.28),
 _ANGLES = {"right": 0.0, "down": math.pi / 2, "left": math.pi, "up": -math.pi / 2}
 
 
-@surface_cache(2, 64)
+@surface_cache(2, 64, kept=True)
 def arrow(direction: str, size: int) -> pygame.Surface:
     """A carved wooden button with a gilded arrow pointing ``direction`` (left/right/up/down)."""
     size = max(1, int(size))
@@ -366,7 +366,7 @@ def arrow(direction: str, size: int) -> pygame.Surface:
     return _finish(big, size)
 
 
-@surface_cache(2, 32)
+@surface_cache(2, 32, kept=True)
 def padlock(size: int, closed: bool = True) -> pygame.Surface:
     """A small padlock: shut and gilded for an encrypted connection, open and in faded bronze for
     one that is not (drawn here; no publisher's art)."""

@@ -34,7 +34,7 @@ _EMBLEMS = {"Green": "triangle", "Blue": "circle", "Yellow": "diamond", "Purple"
 players who tell some colours apart badly can read the cards by shape."""
 
 
-@surface_cache(2, 64)
+@surface_cache(2, 64, kept=True)
 def color_emblem(color: str, size: int, fill=IVORY, edge=None) -> pygame.Surface:
     """The shape of a card colour (``_EMBLEMS``), ``size`` px square, filled with ``fill`` and
     outlined with ``edge`` (the colour's dark shade by default)."""
@@ -293,7 +293,7 @@ def _ability(leader: dict, prod: dict | None, w: int, h: int) -> pygame.Surface:
     return s
 
 
-@surface_cache(1, 64)
+@surface_cache(1, 64, kept=True)
 def arrow_glyph(size: int) -> pygame.Surface:
     """A gilded production arrow (flat, for inline use)."""
     s = canvas(size, size)

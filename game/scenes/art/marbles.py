@@ -58,7 +58,7 @@ def _sphere_fn(col):
     return fn
 
 
-@surface_cache(2, 16)
+@surface_cache(2, 16, kept=True)
 def _shading(kind: str) -> pygame.Surface:
     """The ball's shading on a 56x56 grid, computed once per kind and scaled for every size."""
     return radial_gradient(56, 56, _sphere_fn(MARBLE_COLORS.get(kind, MARBLE_COLORS["Zero"])), grid=56)
@@ -78,7 +78,7 @@ def _symbol_polys(kind: str):
     return None, [transform(star(6, 0.34, 0.16), 0, 0, 1.0)]
 
 
-@surface_cache(3, 128)
+@surface_cache(3, 128, kept=True)
 def marble(kind: str, diameter: int) -> pygame.Surface:
     """A shaded glass marble of ``kind`` (Zero, Shield, Stone, Coin, Servant, Faith), ``diameter`` square."""
     d = max(1, int(diameter))

@@ -21,7 +21,7 @@ def token(token: dict, size: int) -> pygame.Surface:
     return _token(token.get("kind", ""), token.get("discardedDevCardColor"), int(size))
 
 
-@surface_cache(2, 128)
+@surface_cache(2, 128, kept=True)
 def _token(kind: str, color: str | None, size: int) -> pygame.Surface:
     size = max(4, size)
     k = 4 if size <= 120 else 2
@@ -74,7 +74,7 @@ def _token(kind: str, color: str | None, size: int) -> pygame.Surface:
 _FAVOR_COLORS = {2: (214, 168, 52), 3: (208, 118, 40), 4: (168, 44, 34)}
 
 
-@surface_cache(2, 64)
+@surface_cache(2, 64, kept=True)
 def favor_tile(vp: int, state: str, size: int) -> pygame.Surface:
     """A papal favor tile worth ``vp`` (2, 3, 4): "DOWN" (not yet decided), "UP" (earned) or "REMOVED"."""
     size = max(4, int(size))
