@@ -38,6 +38,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pygame
+
+from game.i18n import _
 import pygame_gui
 
 from game import i18n
@@ -305,7 +307,7 @@ class App:
         unit = min(w / 1280, h / 800)
         try:
             BACKDROP.draw(self.window)
-            y = title_block(self.window, "A hitch", "Something went wrong on this screen", w // 2,
+            y = title_block(self.window, _("A hitch"), _("Something went wrong on this screen"), w // 2,
                             round(h * 0.3), unit, size=80) + round(24 * unit)
         except Exception:   # even the page cannot be painted: plain paper
             self.window.fill(P.PARCHMENT[:3])

@@ -8,6 +8,8 @@ from typing import Any
 
 import pygame
 
+from game.i18n import _
+
 from game.client.notices import ReplayArrived, ReplayRefused
 from game.client.replay import Replay, ReplayError, keep_finished
 from game.client.session import GameSession
@@ -45,7 +47,7 @@ class FetchReplayScene(PaintedScene):
         w, h = self.app.size
         u = self.unit
         self.button("back", pygame.Rect(w // 2 - round(140 * u), h - round(120 * u), round(280 * u), round(48 * u)),
-                    "Back", "@menu_quiet")
+                    _("Back"), "@menu_quiet")
 
     def frame_interval(self) -> float | None:
         return 0.1
@@ -75,7 +77,7 @@ class FetchReplayScene(PaintedScene):
     def paint(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         u = self.unit
-        title_block(surface, "Replay", None, w // 2, round(h * 0.06), u, size=56)
+        title_block(surface, _("Replay"), None, w // 2, round(h * 0.06), u, size=56)
         img = fonts.render(self.message, max(12, round(20 * u)), SEPIA, "italic")
         surface.blit(img, img.get_rect(midtop=(w // 2, round(h * 0.4))))
 

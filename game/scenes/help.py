@@ -11,6 +11,8 @@ from typing import Callable
 
 import pygame
 
+from game.i18n import _
+
 from game.client.games import sample_view
 
 from .art import cards as C
@@ -116,12 +118,12 @@ class HelpScene(PaintedScene):
         u = self.unit
         bw, bh = round(190 * u), round(46 * u)
         y = h - round(110 * u)
-        self.button("prev", pygame.Rect(w // 2 - bw - round(110 * u), y, bw, bh), "Previous", "@menu_quiet",
+        self.button("prev", pygame.Rect(w // 2 - bw - round(110 * u), y, bw, bh), _("Previous"), "@menu_quiet",
                     enabled=self.page > 0)
         last = self.page == len(self.pages) - 1
-        self.button("next", pygame.Rect(w // 2 + round(110 * u), y, bw, bh), "Done" if last else "Next",
+        self.button("next", pygame.Rect(w // 2 + round(110 * u), y, bw, bh), _("Done") if last else _("Next"),
                     "@menu")
-        self.button("back", pygame.Rect(round(60 * u), y, round(140 * u), bh), "Back", "@menu_quiet")
+        self.button("back", pygame.Rect(round(60 * u), y, round(140 * u), bh), _("Back"), "@menu_quiet")
 
     def on_button(self, name: str) -> None:
         if name == "prev":

@@ -12,6 +12,8 @@ import functools
 from typing import TYPE_CHECKING, Any
 
 import pygame
+
+from game.i18n import _
 import pygame_gui
 
 from game.client.address import hostport
@@ -99,20 +101,20 @@ class JoinScene(PaintedScene):
             aw, bw, gap = round(300 * u), round(170 * u), round(16 * u)
             x = self.sheet.centerx - (aw + 2 * bw + 2 * gap) // 2
             self.button("join_as", pygame.Rect(x, by, aw, bh), f"Join as {self.instead}",
-                        tooltip="The same table, with this nickname (kept in Settings for next time)")
-            self.button("join", pygame.Rect(x + aw + gap, by, bw, bh), "Join", "@menu_quiet",
-                        tooltip="Join with the nickname typed above")
-            self.button("back", pygame.Rect(x + aw + bw + 2 * gap, by, bw, bh), "Back", "@menu_quiet")
+                        tooltip=_("The same table, with this nickname (kept in Settings for next time)"))
+            self.button("join", pygame.Rect(x + aw + gap, by, bw, bh), _("Join"), "@menu_quiet",
+                        tooltip=_("Join with the nickname typed above"))
+            self.button("back", pygame.Rect(x + aw + bw + 2 * gap, by, bw, bh), _("Back"), "@menu_quiet")
         else:
             gap = round(20 * u)
             x = self.sheet.centerx - (3 * bw + 2 * gap) // 2
-            self.button("join", pygame.Rect(x, by, bw, bh), "Join", enabled=self.busy is None,
-                        tooltip="Join the waiting room at this address (a friend's table, or the Quick game)")
-            self.button("tables", pygame.Rect(x + bw + gap, by, bw, bh), "Tables\u2026", "@menu_quiet",
+            self.button("join", pygame.Rect(x, by, bw, bh), _("Join"), enabled=self.busy is None,
+                        tooltip=_("Join the waiting room at this address (a friend's table, or the Quick game)"))
+            self.button("tables", pygame.Rect(x + bw + gap, by, bw, bh), _("Tables\u2026"), "@menu_quiet",
                         enabled=self.busy is None,
-                        tooltip="See the tables open at this address, open one, or paste an invite code")
+                        tooltip=_("See the tables open at this address, open one, or paste an invite code"))
             self.button("back", pygame.Rect(x + 2 * (bw + gap), by, bw, bh),
-                        "Cancel" if self.busy else "Back", "@menu_quiet")
+                        _("Cancel") if self.busy else _("Back"), "@menu_quiet")
         if not self.draft["address"]:
             self.widgets["address"].focus()
 
@@ -124,15 +126,15 @@ class JoinScene(PaintedScene):
     def paint(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         u = self.unit
-        bottom = title_block(surface, "Join a game", None, w // 2, round(h * 0.06), u, size=64)
-        hint = "Pick a game found on your network, or type the address shown on the host's screen."
+        bottom = title_block(surface, _("Join a game"), None, w // 2, round(h * 0.06), u, size=64)
+        hint = _("Pick a game found on your network, or type the address shown on the host's screen.")
         blit_lines(surface, [hint], max(12, round(22 * u)), SEPIA, w // 2, bottom + round(8 * u), "italic",
                    align="center")
         self.lan.paint(surface, self.lan_rect, u, enabled=self.busy is None)
         surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
         size, small = max(12, round(24 * u)), max(11, round(18 * u))
-        labels = {"address": "Address", "nickname": "Nickname"}
-        notes = {"address": "e.g. 192.168.1.23 or 192.168.1.23:51015", "nickname": "How the others will see you"}
+        labels = {"address": _("Address"), "nickname": _("Nickname")}
+        notes = {"address": _("e.g. 192.168.1.23 or 192.168.1.23:51015"), "nickname": _("How the others will see you")}
         for key, rect in self.rows.items():
             img = fonts.render(labels[key], size, INK)
             surface.blit(img, img.get_rect(midleft=(rect.x, rect.centery)))

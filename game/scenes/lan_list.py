@@ -15,6 +15,8 @@ from pathlib import Path
 import orjson
 import pygame
 
+from game.i18n import _
+
 from game.client.lan import Browser, FoundGame
 from game.settings import data_dir
 
@@ -111,16 +113,16 @@ class LanGames:
         if b.problem:
             return b.problem
         if time.monotonic() - b.started < SEARCH_SECONDS:
-            return "Looking for games on this network\u2026"
-        return ("No game found on this network yet. Games hosted with this edition appear here by "
-                "themselves, unless a firewall blocks their announcements (multicast DNS, UDP port "
-                "5353): then type the host's address below.")
+            return _("Looking for games on this network\u2026")
+        return _("No game found on this network yet. Games hosted with this edition appear here by "
+                 "themselves, unless a firewall blocks their announcements (multicast DNS, UDP port "
+                 "5353): then type the host's address below.")
 
     def paint(self, surface: pygame.Surface, rect: pygame.Rect, u: float, enabled: bool = True) -> None:
         self.rect = rect
         surface.blit(panel(rect.w, rect.h, u), rect.topleft)
         small = max(11, round(18 * u))
-        k = tracked("games on this network", small, OXBLOOD, max(1, round(2 * u)))
+        k = tracked(_("games on this network"), small, OXBLOOD, max(1, round(2 * u)))
         surface.blit(k, k.get_rect(midtop=(rect.centerx, rect.y + round(18 * u))))
         listing = self.listing()
         games = [g for g, _here in listing]
@@ -154,7 +156,7 @@ class LanGames:
                 surface.blit(name, name.get_rect(midleft=(r.x + pad, r.centery - round(9 * u))))
                 note = fonts.render(f"no longer on the network \u00b7 {g.address}:{g.port}", note_size, FADED, "italic")
                 surface.blit(note, note.get_rect(midleft=(r.x + pad, r.centery + round(13 * u))))
-                act = fonts.render("Closed", name_size, FADED, "italic")
+                act = fonts.render(_("Closed"), name_size, FADED, "italic")
                 surface.blit(act, act.get_rect(midright=(r.right - pad, r.centery)))
                 continue
             self.rows.append((r, g))

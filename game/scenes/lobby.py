@@ -138,7 +138,7 @@ class LobbyScene(SessionScene):
                 if k < len(lobby.bots):
                     # (no tooltip: it comes up under the pointer that just seated the bot, over
                     # the levels of the next seat)
-                    self.button(f"unbot_{k}", pygame.Rect(xs[i] - bw // 2, top, bw, bh), "Free the seat",
+                    self.button(f"unbot_{k}", pygame.Rect(xs[i] - bw // 2, top, bw, bh), _("Free the seat"),
                                 "@quiet", enabled=self.asked is None)
                     continue
                 if k > len(lobby.bots):
@@ -149,8 +149,8 @@ class LobbyScene(SessionScene):
                                 enabled=self.asked is None)
         label = "Stop hosting" if self.app.server is not None else "Leave"
         self.button("leave", leave, label, "@menu_quiet",
-                    tooltip="Close the game server and go back to the title" if self.app.server else
-                    "Leave the waiting room")
+                    tooltip=_("Close the game server and go back to the title") if self.app.server else
+                    _("Leave the waiting room"))
         self._shape = self._state()
 
     def _state(self) -> tuple:
@@ -274,7 +274,7 @@ class LobbyScene(SessionScene):
     def paint(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         u = self.unit
-        title_block(surface, "The waiting room", None, w // 2, round(h * 0.06), u, size=64)
+        title_block(surface, _("The waiting room"), None, w // 2, round(h * 0.06), u, size=64)
         lobby = self.session.lobby
         if self.hosting and self.app.server is not None:
             port = self.app.server.address[1]
@@ -282,7 +282,7 @@ class LobbyScene(SessionScene):
             surface.blit(panel(self.plaque.w, self.plaque.h, u, (246, 232, 196)), self.plaque.topleft)
             announcer = getattr(self.app.server, "announcer", None)
             found = announcer is not None and announcer.problem is None   # announced on the network
-            k = tracked("friends find this game in join, or type" if found else "friends join by typing",
+            k = tracked(_("friends find this game in join, or type") if found else _("friends join by typing"),
                         max(11, round(17 * u)), OXBLOOD, max(1, round(2 * u)))
             surface.blit(k, k.get_rect(midtop=(self.plaque.centerx - round(3 * u), self.plaque.y + round(14 * u))))
             size = fonts.fit(addr, self.plaque.w - round(60 * u), max(14, round(34 * u)))
@@ -365,7 +365,7 @@ class LobbyScene(SessionScene):
             err = wrap(lobby.error, small, self.sheet.w - round(90 * u), "italic")
             blit_lines(surface, err, small, OXBLOOD, cx, y + round(4 * u), "italic", align="center")
         if self.choosing:
-            k = tracked("how many players?", max(11, round(18 * u)), FADED, max(1, round(2 * u)))
+            k = tracked(_("how many players?"), max(11, round(18 * u)), FADED, max(1, round(2 * u)))
             surface.blit(k, k.get_rect(midbottom=(cx, self.sheet.bottom - round(118 * u))))
         you = tracked(f"you are {self.session.nickname}", self._you_size(), FADED, max(1, round(2 * u)))
         link = self.seat_link()
@@ -391,7 +391,7 @@ class LobbyScene(SessionScene):
         kicker = f"{name}  \u00b7  private: share its invite code" if code else "table"
         k = tracked(kicker, max(11, round(17 * u)), OXBLOOD, max(1, round(2 * u)))
         if k.get_width() > p.w - round(30 * u):
-            k = tracked("private table: share its invite code", max(11, round(17 * u)), OXBLOOD, max(1, round(2 * u)))
+            k = tracked(_("private table: share its invite code"), max(11, round(17 * u)), OXBLOOD, max(1, round(2 * u)))
         surface.blit(k, k.get_rect(midtop=(p.centerx, p.y + round(14 * u))))
         text = str(code) if code else name
         size = fonts.fit(text, p.w - round(60 * u), max(14, round(34 * u)))

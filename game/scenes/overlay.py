@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from game.i18n import _
+
 from game.client.flow.presence import back_words, stopped_heading, stopped_words
 
 from .art import fonts
@@ -81,7 +83,7 @@ class ConnectionOverlay(PaintedScene):
         label = "Back to the title" if self.failed else "Leave"
         self.button("leave", pygame.Rect(self.card.centerx - bw // 2, self.card.bottom - bh - round(34 * u), bw, bh),
                     label, "@menu_quiet" if not self.failed else "@menu",
-                    tooltip=None if self.failed else "Stop waiting and go back to the title")
+                    tooltip=None if self.failed else _("Stop waiting and go back to the title"))
         self._failed_shown = bool(self.failed)
 
     def frame_interval(self) -> float | None:

@@ -10,6 +10,8 @@ from typing import Any
 
 import pygame
 
+from game.i18n import _
+
 from game.client.replay import ReplayError, open_replay, past_games
 from game.client.words import named
 
@@ -44,32 +46,32 @@ class PastGamesScene(PaintedScene):
             self.rows.append((game, rect))
         y = top + self.PAGE * (bh + gap) + round(4 * u)
         sw = round(120 * u)
-        self.button("older", pygame.Rect(w // 2 + bw // 2 - sw, y, sw, round(36 * u)), "Older »", "@quiet",
+        self.button("older", pygame.Rect(w // 2 + bw // 2 - sw, y, sw, round(36 * u)), _("Older »"), "@quiet",
                     enabled=(self.page + 1) * self.PAGE < len(self.games))
-        self.button("newer", pygame.Rect(w // 2 - bw // 2, y, sw, round(36 * u)), "« Newer", "@quiet",
+        self.button("newer", pygame.Rect(w // 2 - bw // 2, y, sw, round(36 * u)), _("« Newer"), "@quiet",
                     enabled=self.page > 0)
         y += round(56 * u)
         ew = round(480 * u)
         self.entry("path", pygame.Rect(w // 2 - bw // 2, y, ew, round(40 * u)), "", 1000)
         self.widgets["path"].set_text("")
         self.button("open", pygame.Rect(w // 2 - bw // 2 + ew + round(10 * u), y, bw - ew - round(10 * u),
-                                        round(40 * u)), "Open file", "@menu")
+                                        round(40 * u)), _("Open file"), "@menu")
         self.button("back", pygame.Rect(w // 2 - round(140 * u), h - round(90 * u), round(280 * u), round(48 * u)),
-                    "Back to the title", "@menu_quiet")
+                    _("Back to the title"), "@menu_quiet")
 
     def paint(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         u = self.unit
-        title_block(surface, "Past games", None, w // 2, round(h * 0.06), u, size=64)
+        title_block(surface, _("Past games"), None, w // 2, round(h * 0.06), u, size=64)
         if not self.games:
-            img = fonts.render("No finished game on this computer yet: games you finish here are kept.",
+            img = fonts.render(_("No finished game on this computer yet: games you finish here are kept."),
                                max(12, round(20 * u)), SEPIA, "italic")
             surface.blit(img, img.get_rect(midtop=(w // 2, round(h * 0.26))))
         for game, rect in self.rows:
             paint_row(surface, game, rect, u, hot=self.mouse is not None and rect.collidepoint(self.mouse))
         entry = self.widgets.get("path")
         if entry is not None:
-            img = fonts.render("A game file from another copy of the game: type its path (or drop it here)",
+            img = fonts.render(_("A game file from another copy of the game: type its path (or drop it here)"),
                                max(11, round(16 * u)), SEPIA, "italic")
             surface.blit(img, img.get_rect(bottomleft=(entry.rect.x, entry.rect.y - round(4 * u))))
         if self.message:

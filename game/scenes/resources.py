@@ -260,7 +260,7 @@ class ResourceChoiceScene(SessionScene):
         # what was picked
         if self.pick_rects:
             lx = (self.pick_rects[0].x + self.pick_rects[-1].right) // 2
-            k2 = tracked("your choice", cap, OXBLOOD, max(1, round(2 * u)))
+            k2 = tracked(_("your choice"), cap, OXBLOOD, max(1, round(2 * u)))
             surface.blit(k2, k2.get_rect(midbottom=(lx, self.pick_rects[0].y - round(10 * u))))
         for i, rect in enumerate(self.pick_rects):
             if i < len(self.picks):
@@ -279,7 +279,7 @@ class ResourceChoiceScene(SessionScene):
         for r in self.groups():
             icon = icons.resource_icon(r, round(bh * 0.95))
             surface.blit(icon, icon.get_rect(midleft=(self.ware.x, y + bh // 2)))
-            lab = fonts.render("goes on", max(11, round(19 * u)), SEPIA, "italic")
+            lab = fonts.render(_("goes on"), max(11, round(19 * u)), SEPIA, "italic")
             surface.blit(lab, lab.get_rect(midleft=(self.ware.x + round(bh * 1.05), y + bh // 2)))
             y += bh + round(10 * u)
         # a refusal, or that the choice is on its way, under the picks
@@ -298,7 +298,7 @@ class ResourceChoiceScene(SessionScene):
         from .art import icons
         u = self.unit
         cab = self.ware
-        k = tracked("your warehouse", max(11, round(18 * u)), OXBLOOD, max(1, round(2 * u)))
+        k = tracked(_("your warehouse"), max(11, round(18 * u)), OXBLOOD, max(1, round(2 * u)))
         surface.blit(k, k.get_rect(midbottom=(cab.centerx, cab.y - round(10 * u))))
         body = cab.inflate(round(16 * u), round(8 * u))
         shadow = glow(body.size, self.px(14), (40, 24, 10), self.px(10))

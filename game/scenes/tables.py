@@ -248,8 +248,8 @@ class TablesScene(PaintedScene):
         pad = round(22 * u)
         bh = round(44 * u)
         q = self.cards["quick"]
-        self.button("quick", pygame.Rect(q.x + pad, q.bottom - bh - round(18 * u), q.w - 2 * pad, bh), "Quick game",
-                    tooltip="Join the waiting list: the first in it chooses how many play, the others fill the game",
+        self.button("quick", pygame.Rect(q.x + pad, q.bottom - bh - round(18 * u), q.w - 2 * pad, bh), _("Quick game"),
+                    tooltip=_("Join the waiting list: the first in it chooses how many play, the others fill the game"),
                     enabled=free)
         n = self.cards["new"]
         y = n.y + round(46 * u)
@@ -264,10 +264,10 @@ class TablesScene(PaintedScene):
                         "@menu" if k == self.players else "@menu_quiet", tooltip=f"A table for {k} players",
                         enabled=free)
         px = n.x + pad + 3 * (sw + round(6 * u)) + round(6 * u)
-        self.button("private", pygame.Rect(px, y, n.right - pad - px, bh), "Private" if self.private else "Public",
+        self.button("private", pygame.Rect(px, y, n.right - pad - px, bh), _("Private") if self.private else _("Public"),
                     "@menu" if self.private else "@menu_quiet",
-                    tooltip="Private: joined only with the invite code you share" if not self.private else
-                    "Public: listed here, anyone may sit", enabled=free)
+                    tooltip=_("Private: joined only with the invite code you share") if not self.private else
+                    _("Public: listed here, anyone may sit"), enabled=free)
         y += bh + round(12 * u)
         tw = (n.w - 2 * pad) * 2 // 5
         self.button("pace", pygame.Rect(n.x + pad, y, tw, bh), pace_button_words(self.move_time),
@@ -276,7 +276,7 @@ class TablesScene(PaintedScene):
                         pace=move_time_words(self.move_time)) if self.move_time else
                     _("Real-time: everyone plays now, to the end; click for a turn-based table"))
         self.button("create", pygame.Rect(n.x + pad + tw + round(8 * u), y, n.w - 2 * pad - tw - round(8 * u), bh),
-                    "Open the table", enabled=free)
+                    _("Open the table"), enabled=free)
         c = self.cards["code"]
         cy = c.y + round(46 * u)
         jw, gap = round(96 * u), round(8 * u)
@@ -285,27 +285,27 @@ class TablesScene(PaintedScene):
             e.disable()
         self.button("code_watch", pygame.Rect(c.right - pad - 2 * jw - gap, cy, jw, bh), _("Watch"), "@menu_quiet",
                     enabled=free, tooltip=_("Watch the table of this invite code, without playing"))
-        self.button("code_join", pygame.Rect(c.right - pad - jw, cy, jw, bh), "Join", enabled=free,
-                    tooltip="Sit at the table of this invite code")
+        self.button("code_join", pygame.Rect(c.right - pad - jw, cy, jw, bh), _("Join"), enabled=free,
+                    tooltip=_("Sit at the table of this invite code"))
         lr = self.list_rect
         nw = round(130 * u)
         ny = lr.bottom - round(52 * u)
         total = self.listing.total if self.listing is not None else 0
         if total > ROWS:
-            self.button("previous", pygame.Rect(lr.x + pad, ny, nw, round(36 * u)), "\u2039 Previous", "@quiet",
+            self.button("previous", pygame.Rect(lr.x + pad, ny, nw, round(36 * u)), _("\u2039 Previous"), "@quiet",
                         enabled=free and self.first > 0)
-            self.button("next", pygame.Rect(lr.right - pad - nw, ny, nw, round(36 * u)), "Next \u203a", "@quiet",
+            self.button("next", pygame.Rect(lr.right - pad - nw, ny, nw, round(36 * u)), _("Next \u203a"), "@quiet",
                         enabled=free and self.first + ROWS < total)
         bw, bg = round(180 * u), round(16 * u)
         by = h - round(70 * u)
         x0 = w // 2 - 2 * bw - bg - bg // 2
-        self.button("back", pygame.Rect(x0, by, bw, bh), "Cancel" if not free else "Back", "@menu_quiet")
+        self.button("back", pygame.Rect(x0, by, bw, bh), _("Cancel") if not free else _("Back"), "@menu_quiet")
         self.button("my_games", pygame.Rect(x0 + bw + bg, by, bw, bh), _("My games"), "@menu_quiet",
                     tooltip=_("Your games here, those awaiting your move first"), enabled=free)
         self.button("leaderboard", pygame.Rect(x0 + 2 * (bw + bg), by, bw, bh), _("Leaderboard"), "@menu_quiet",
                     tooltip=_("The best players here, and your place"), enabled=free)
-        self.button("refresh", pygame.Rect(x0 + 3 * (bw + bg), by, bw, bh), "Refresh", "@menu_quiet",
-                    tooltip="Ask the server for its tables again", enabled=free)
+        self.button("refresh", pygame.Rect(x0 + 3 * (bw + bg), by, bw, bh), _("Refresh"), "@menu_quiet",
+                    tooltip=_("Ask the server for its tables again"), enabled=free)
 
     # input ---------------------------------------------------------------------------------
     def on_ui(self, event: pygame.event.Event) -> Any:
@@ -430,7 +430,7 @@ class TablesScene(PaintedScene):
     def paint(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         u = self.unit
-        bottom = title_block(surface, "Tables", None, w // 2, round(h * 0.06), u, size=64)
+        bottom = title_block(surface, _("Tables"), None, w // 2, round(h * 0.06), u, size=64)
         sub = f"at {self.where}  \u00b7  you are {self.nickname}"
         size = max(12, round(22 * u))
         link = self.listing.link if self.listing is not None else None
@@ -456,7 +456,7 @@ class TablesScene(PaintedScene):
         r = self.list_rect
         surface.blit(panel(r.w, r.h, u), r.topleft)
         small = max(11, round(18 * u))
-        k = tracked("open tables", small, OXBLOOD, max(1, round(2 * u)))
+        k = tracked(_("open tables"), small, OXBLOOD, max(1, round(2 * u)))
         surface.blit(k, k.get_rect(midtop=(r.centerx, r.y + round(18 * u))))
         self.rows = []
         self.watch_zones = []

@@ -24,7 +24,7 @@ from .nickname import check_nickname
 
 log = logging.getLogger("mor.title")
 
-TITLE = "Masters of Renaissance"
+TITLE = N_("Masters of Renaissance")
 MENU_TEXT_MAX = 415
 """The widest words of a title entry, in design pixels at the menu's type (26): its buttons widen
 to hold them up to this, and stay clear of the art on either side."""
@@ -129,7 +129,7 @@ class TitleScene(PaintedScene):
         w, h = surface.get_size()
         u = self.unit
         _title_art(surface, self.app, u)
-        title_block(surface, TITLE, _(KICKER), w // 2, round(h * 0.085), u, size=88)
+        title_block(surface, _(TITLE), _(KICKER), w // 2, round(h * 0.085), u, size=88)
         footer = tracked(_("playing as {name}  \u00b7  esc quits").format(name=self.app.settings.nickname),
                          max(10, round(18 * u)), (150, 120, 86), max(1, round(2 * u)))
         footer_rect = footer.get_rect(midbottom=(w // 2, h - round(52 * u)))

@@ -13,6 +13,8 @@ from typing import Any
 
 import pygame
 
+from game.i18n import _
+
 from game.client.flow.local import new_versus_question
 from game.client.games import bots_save_path, saved_summary
 from game.settings import BOT_PACES
@@ -74,7 +76,7 @@ class VersusScene(PaintedScene):
         if self.saved or self.problem:
             if self.saved:
                 self.button("continue", pygame.Rect(self.sheet.right - round(260 * u), y, round(200 * u), row_h),
-                            "Continue it", tooltip="Pick up the saved game where you left it")
+                            _("Continue it"), tooltip=_("Pick up the saved game where you left it"))
             y += row_h + round(30 * u)
         self.count_row = pygame.Rect(x0, y, fx - x0, row_h)
         bw = round(70 * u)
@@ -94,14 +96,14 @@ class VersusScene(PaintedScene):
         by = self.sheet.bottom - round(78 * u)
         bw, bh = round(200 * u), round(50 * u)
         self.button("start", pygame.Rect(self.sheet.centerx - bw - round(10 * u), by, bw, bh),
-                    "Start",
-                    tooltip="Start a new game against these opponents", enabled=self.opening is None)
-        self.button("back", pygame.Rect(self.sheet.centerx + round(10 * u), by, bw, bh), "Back", "@menu_quiet")
+                    _("Start"),
+                    tooltip=_("Start a new game against these opponents"), enabled=self.opening is None)
+        self.button("back", pygame.Rect(self.sheet.centerx + round(10 * u), by, bw, bh), _("Back"), "@menu_quiet")
 
     def paint(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         u = self.unit
-        title_block(surface, "Play against the computer", None, w // 2, round(h * 0.06), u, size=60)
+        title_block(surface, _("Play against the computer"), None, w // 2, round(h * 0.06), u, size=60)
         surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
         size = max(12, round(24 * u))
         small = max(11, round(19 * u))
@@ -113,7 +115,7 @@ class VersusScene(PaintedScene):
             lines = wrap(text or "", small, width, "italic")
             blit_lines(surface, lines, small, colour, x0, y + round(23 * u) - len(lines) * round(small * 0.6),
                        "italic", leading=1.15)
-        img = fonts.render("Opponents", size, INK)
+        img = fonts.render(_("Opponents"), size, INK)
         surface.blit(img, img.get_rect(midleft=(self.count_row.x, self.count_row.centery)))
         about = {key: tip for key, _text, tip in LEVELS}
         for i, rect in enumerate(self.rows):

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from game.i18n import _
+
 from .art import fonts
 from .backdrop import FADED, GOLD, GREEN_INK, INK, OXBLOOD, SEPIA, blit_lines, panel, title_block, tracked
 from .router import SessionScene, leave_game
@@ -35,7 +37,7 @@ class WaitingScene(SessionScene):
         # in the corner where the choosing pages have it: not under the pointer that has just
         # clicked their "Keep these 2 leaders" or "Take it" (a double click left the table)
         self.button("leave", pygame.Rect(round(52 * u), h - round(48 * u) - round(56 * u), round(130 * u),
-                                         round(44 * u)), "Leave", "@quiet", tooltip="Leave the game")
+                                         round(44 * u)), _("Leave"), "@quiet", tooltip=_("Leave the game"))
 
     def frame_interval(self) -> float | None:
         return 1 / 12   # the breathing rings and the dots

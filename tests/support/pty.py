@@ -20,15 +20,17 @@ class PtyProgram:
     waits for a line, :meth:`send` types, :meth:`quit` leaves from the main menu. ``env`` is added
     to this process's environment."""
 
-    def __init__(self, args: list[str], *, seed: int, env: dict[str, str] | None = None) -> None:
+    def __init__(self, args: list[str], *, seed: int, env: dict[str, str] | None = None,
+                 module: str = "game.text.terminal") -> None:
         self.pid, self.fd = pty.fork()
-        if self.pid == 0:   # the child: the text client on the pty
+        if self.pid == 0:   # the child: the text client on the pty (``module``: one that runs it)
             os.chdir(ROOT)
-            os.execve(sys.executable, [sys.executable, "-m", "game.text.terminal", *args],
+            os.execve(sys.executable, [sys.executable, "-m", module, *args],
                       {**os.environ, "MOR_SEED": str(seed), **(env or {})})
         self.buffer = ""
         self.lines: list[str] = []     # every complete line read so far
         self.read = 0                  # lines already matched by expect
+        self.sent: list[str] = []      # every line typed
 
     def _fill(self, deadline: float) -> bool:
         left = deadline - time.monotonic()
@@ -70,6 +72,7 @@ class PtyProgram:
 
     def send(self, *lines: str) -> None:
         for line in lines:
+            self.sent.append(line)
             os.write(self.fd, (line + "\n").encode())
 
     def wait(self, timeout: float = 10.0) -> int:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pygame
 
+from game.i18n import _, pgettext
+
 from game.client import board_input as BI
 from game.client.plans import MarketPlan
 from game.client.words import market_gives
@@ -54,7 +56,7 @@ class MarketPanel(Panel):
         return out
 
     def draw_static(self, surface: pygame.Surface) -> None:
-        text(surface, "Market", (self.rect.x + self.px(14), self.rect.y + self.px(6)), self.px(22), P.INK, "caps")
+        text(surface, _("Market"), (self.rect.x + self.px(14), self.rect.y + self.px(6)), self.px(22), P.INK, "caps")
 
     def draw(self, surface: pygame.Surface, ctx: Context) -> None:
         d, left, top, gap = self.geometry(ctx)
@@ -74,7 +76,7 @@ class MarketPanel(Panel):
                     glow(surface, rect.inflate(2, 2), P.HIGHLIGHT[:3], radius=d // 2)
         slide = pygame.Rect(left + len(grid[0]) * (d + gap), top - d - gap * 3, d, d)   # above the top-right corner
         surface.blit(M.marble(ctx.g["market"]["slide"], d), slide)
-        text(surface, "slide", (slide.centerx, slide.y - self.px(2)), self.px(14), P.SEPIA, "italic", anchor="midbottom")
+        text(surface, pgettext("market", "slide"), (slide.centerx, slide.y - self.px(2)), self.px(14), P.SEPIA, "italic", anchor="midbottom")
         can = ctx.main_open and ctx.plan is None
         for line, rect in self.arrow_rects(ctx):
             is_row = line.is_row

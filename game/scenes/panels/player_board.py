@@ -243,7 +243,7 @@ class PlayerBoardPanel(Panel):
             free = (self.slot_card_rect(i, 0, len(slot)).top if slot else rect.bottom) - rect.top
             if free >= self.px(48):   # the room above the cards says what the slot takes next
                 mid = rect.top + free // 2 if slot else rect.centery
-                text(surface, f"Slot {i + 1}", (rect.centerx, mid - self.px(10)), self.px(18), P.SEPIA, "italic",
+                text(surface, _("Slot {n}").format(n=i + 1), (rect.centerx, mid - self.px(10)), self.px(18), P.SEPIA, "italic",
                      anchor="center")
                 text(surface, hint, (rect.centerx, mid + self.px(12)), self.px(14), P.SEPIA, "italic", anchor="center")
             for k, cid in enumerate(slot):
