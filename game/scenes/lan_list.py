@@ -202,7 +202,7 @@ def _read_seats(path: Path) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     if isinstance(data, dict):
         for key, token in data.items():
-            where, _, nickname = str(key).rpartition("/")
+            where, _sep, nickname = str(key).rpartition("/")
             if where and nickname and token:
                 out.setdefault(where, []).append(nickname)
     return out

@@ -158,7 +158,7 @@ class VersusScene(PaintedScene):
             self.levels = (self.levels + [self.levels[-1]] * 3)[:n]
             self.rebuild()
         elif name.startswith("level_"):
-            _, i, level = name.split("_", 2)
+            _key, i, level = name.split("_", 2)
             self.levels[int(i)] = level
             self.rebuild()
         elif self.opening is not None:

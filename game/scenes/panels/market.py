@@ -50,7 +50,7 @@ class MarketPanel(Panel):
         grid = ctx.g["market"]["grid"]
         out = []
         for ri, row in enumerate(grid):
-            for ci, _ in enumerate(row):
+            for ci, _marble in enumerate(row):
                 out.append(Hit(self.marble_rect(ctx, ri, ci), BI.Marble(ri, ci)))
         out += [Hit(rect, t) for t, rect in self.arrow_rects(ctx)]
         return out
@@ -94,7 +94,7 @@ class MarketPanel(Panel):
             return
         grid = ctx.g["market"]["grid"]
         for ri, row in enumerate(grid):
-            for ci, _ in enumerate(row):
+            for ci, _marble in enumerate(row):
                 if (t.is_row and ri == t.index) or (not t.is_row and ci == t.index):
                     r = self.marble_rect(ctx, ri, ci)
                     glow(surface, r.inflate(2, 2), P.HIGHLIGHT[:3], radius=r.w // 2)
