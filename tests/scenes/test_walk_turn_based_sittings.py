@@ -41,7 +41,7 @@ from support.wait import until
 pytestmark = [pytest.mark.timeout(150), pytest.mark.seed(5)]
 
 ROOT = Path(__file__).resolve().parents[2]
-MOVE = 18.0
+MOVE = 14.0
 """Seconds a move may take at the table (an hour a move, scaled)."""
 
 
@@ -216,7 +216,10 @@ def test_a_turn_based_game_over_sittings_watched_and_rated(tmp_path, certs):
         tex.send("")
         tex.expect("Tex took row 1")
         tex.send("end")
+        tex.expect("It is the last turn of the last round")   # asked first: the game ends with it
+        tex.send("")
         changed = tex.expect("Ratings:", timeout=20)
+        assert not [line for line in tex.lines if "Your time for this move ran out" in line]   # his own turn
         # (said for a screen reader, --plain: "→" is "gives", "−" is "minus")
         moved = re.fullmatch(r"Ratings: you 0 gives ((?:minus )?\d+), Wes 0 gives ((?:minus )?\d+)\.", changed.strip())
         assert moved and "0" not in moved.groups(), changed                  # both ratings moved
