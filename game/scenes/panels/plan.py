@@ -102,15 +102,16 @@ class PlanPanel(Panel):
             self._market_foot(surface, ctx, plan, max(h.rect.bottom for h in hits) + self.px(6))
             return
         floor = reading_size(self.unit)
+        above = r.y + self.px(32)          # the foot of what the plan shows (the hint goes under it)
         if isinstance(plan, BuyPlan):
             size, lines, y = self._buy_head(plan)
             for i, line in enumerate(lines):
                 text(surface, line, (x, r.y + self.px(8) + i * round(size * 1.2)), size, P.INK, "italic")
             problem = plan.problem()
             if problem:
-                self._lines(surface, problem, max(floor, self.px(17)), y, P.OXBLOOD, 2)
+                above = self._lines(surface, problem, max(floor, self.px(17)), y, P.OXBLOOD, 2)
             else:
-                self._payment(surface, ctx, plan.payment, y)
+                above = self._payment(surface, ctx, plan.payment, y)
         elif isinstance(plan, ProductionPlan):
             ins = amounts(plan.total_input(), "—")
             outs = amounts(plan.total_output(), "—")
@@ -149,26 +150,35 @@ class PlanPanel(Panel):
                 if chosen:
                     glow(surface, hit.rect, P.OXBLOOD[:3], width=3, radius=hit.rect.w // 2)
             note_y, pay_y = self._production_lines(ctx)
+            above = pay_y
             if ctx.note:
-                self._lines(surface, ctx.note, max(floor, self.px(15)), note_y, P.OXBLOOD, 2)
+                above = self._lines(surface, ctx.note, max(floor, self.px(15)), note_y, P.OXBLOOD, 2)
             problem = plan.problem()
             if problem and plan.selected:
-                self._lines(surface, problem, max(floor, self.px(16)), pay_y, P.OXBLOOD, 2)
+                above = self._lines(surface, problem, max(floor, self.px(16)), pay_y, P.OXBLOOD, 2)
             elif plan.selected:
-                self._payment(surface, ctx, plan.get_payment(), pay_y)
+                above = self._payment(surface, ctx, plan.get_payment(), pay_y)
         elif isinstance(plan, HintPlan):
             text(surface, _("{hint} — Confirm to do it, Back to drop it").format(hint=plan.text), (x, r.y + self.px(8)),
                  self.px(18),
                  P.INK, "italic", max_width=width)
         why = getattr(plan, "why", None)
-        if why:   # a hint's plan: the hard bot's reason, under the plan (two lines at most)
-            size = max(floor, self.px(16))
+        if why:   # a hint's plan: the hard bot's reason, whole, between the plan and the panel's foot
+            said = _("Hint: {why}").format(why=why)
+            top = r.y + self.px(40) if isinstance(plan, HintPlan) else above + self.px(4)
+            room = r.bottom - self.px(6) - top
+            size, lines = floor, wrap(said, floor, width, "italic")
+            for s in range(max(floor, self.px(16)), floor - 1, -1):   # the largest type that says it all
+                lines = wrap(said, s, width, "italic")
+                if len(lines) * round(s * 1.2) <= room:
+                    size = s
+                    break
             step = round(size * 1.2)
-            lines = wrap(_("Hint: {why}").format(why=why), size, width, "italic")[:2]
-            if isinstance(plan, HintPlan):
-                y = r.y + self.px(40)
-            else:
-                y = r.bottom - self.px(26) - (len(lines) - 1) * step
+            rows = max(1, room // step)
+            if len(lines) > rows:            # (no room for it all even at the log's size: said cut)
+                lines = lines[:rows]
+                lines[-1] = _cut(lines[-1] + " …", size, width)
+            y = top if isinstance(plan, HintPlan) else r.bottom - self.px(6) - len(lines) * step
             for i, line in enumerate(lines):
                 text(surface, line, (x, y + i * step), size, HINT_INK, "italic")
 
@@ -299,11 +309,13 @@ class PlanPanel(Panel):
                         cx += w + self.px(6)
         return size, lines, hits, labels
 
-    def _payment(self, surface: pygame.Surface, ctx: Context, pay: Any, y: int) -> None:
+    def _payment(self, surface: pygame.Surface, ctx: Context, pay: Any, y: int) -> int:
+        """The payment's lines and buttons from ``y``; the y under them."""
         size, lines, hits, labels = self._pay_layout(ctx, pay, y)
         step = round(size * 1.2)
         for i, line in enumerate(lines):
             text(surface, line, (self.rect.x + self.px(12), y + i * step), size, P.SEPIA, "italic")
+        bottom = y + len(lines) * step
         bsize = max(reading_size(self.unit), self.px(13))
         for hit, label in zip(hits, labels):
             if hit.rect.bottom > self.rect.bottom - 2:
@@ -311,6 +323,8 @@ class PlanPanel(Panel):
             pygame.draw.rect(surface, P.PARCHMENT_DARK, hit.rect, border_radius=6)
             pygame.draw.rect(surface, P.SEPIA, hit.rect, width=1, border_radius=6)
             text(surface, label, hit.rect.center, bsize, P.INK, anchor="center")
+            bottom = max(bottom, hit.rect.bottom)
+        return bottom
 
 
 def _cut(line: str, size: int, width: int) -> str:
