@@ -401,7 +401,7 @@ class App:
         if lines:
             for line in lines:
                 self.tell(line)
-            self.set_caption("\u25cf Your turn \u2014 " + TITLE)
+            self.set_caption(_("\u25cf Your turn \u2014 {title}").format(title=TITLE))
 
     def set_caption(self, caption: str) -> None:
         self.caption = caption
@@ -416,7 +416,7 @@ class App:
                 self.sound = Sound()
             self.sound.play_turn()
         if not self.focused and not self.headless:
-            pygame.display.set_caption("● Your turn — " + TITLE)
+            pygame.display.set_caption(_("\u25cf Your turn \u2014 {title}").format(title=TITLE))
 
     def quit(self) -> None:
         """Quit; while hosting a game with other people at it, ask first (the ``before_quit``
