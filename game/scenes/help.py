@@ -11,7 +11,7 @@ from typing import Callable
 
 import pygame
 
-from game.i18n import _
+from game.i18n import _, pgettext
 
 from game.client.games import sample_view
 
@@ -41,65 +41,66 @@ def pages(config) -> list[Page]:
     per_vp = config.resources_per_vp
     kept, dealt = config.leaders_kept, config.leaders_dealt
     return [
-        Page("The goal", (
-            "You are a merchant of Renaissance Florence. Whoever has the most victory points when the "
-            "game ends wins.",
-            f"Points come from the development cards you buy, from how far you go on the faith track, "
-            f"from the Pope's favor tiles you keep, from the leaders you play, and one for every "
-            f"{per_vp} resources you have left.",
-            f"The end comes when a player buys a seventh card or reaches space {last} of the faith "
-            f"track: the round is played out, so that everyone has had as many turns.",
+        Page(_("The goal"), (
+            _("You are a merchant of Renaissance Florence. Whoever has the most victory points when the "
+              "game ends wins."),
+            _("Points come from the development cards you buy, from how far you go on the faith track, "
+              "from the Pope's favor tiles you keep, from the leaders you play, and one for every "
+              "{n} resources you have left.").format(n=per_vp),
+            _("The end comes when a player buys a seventh card or reaches space {last} of the faith "
+              "track: the round is played out, so that everyone has had as many turns.").format(last=last),
         ), "goal"),
-        Page("Your turn", (
-            "On your turn you do one main action: take resources from the market, buy one development "
-            "card, or run your productions.",
-            "Before it and after it you may play a leader or discard one (a discarded leader gives one "
-            "faith), and swap your shelves around.",
-            "Then you end your turn. Nothing you plan on the board is sent until you confirm it.",
+        Page(_("Your turn"), (
+            _("On your turn you do one main action: take resources from the market, buy one development "
+              "card, or run your productions."),
+            _("Before it and after it you may play a leader or discard one (a discarded leader gives one "
+              "faith), and swap your shelves around."),
+            _("Then you end your turn. Nothing you plan on the board is sent until you confirm it."),
         ), "turn"),
-        Page("The market", (
-            "Click an arrow to take a row or a column of marbles. Yellow is a coin, grey a stone, blue "
-            "a shield, purple a servant; red is one step on the faith track; white is nothing, unless "
-            "a leader turns it into a resource.",
-            "The marble on the slide is pushed in, and the one that falls out takes its place.",
-            "Resources go on your shelves: each shelf holds one kind, the shelves hold 1, 2 and 3, and "
-            "no two shelves hold the same kind. What does not fit is thrown away, and every other "
-            "player moves one step of faith for each resource you throw away.",
+        Page(_("The market"), (
+            _("Click an arrow to take a row or a column of marbles. Yellow is a coin, grey a stone, blue "
+              "a shield, purple a servant; red is one step on the faith track; white is nothing, unless "
+              "a leader turns it into a resource."),
+            _("The marble on the slide is pushed in, and the one that falls out takes its place."),
+            _("Resources go on your shelves: each shelf holds one kind, the shelves hold 1, 2 and 3, and "
+              "no two shelves hold the same kind. What does not fit is thrown away, and every other "
+              "player moves one step of faith for each resource you throw away."),
         ), "market"),
-        Page("Development cards", (
-            "Buy the top card of a deck by paying its cost from your shelves and your strongbox.",
-            "A level 1 card goes on an empty slot, a level 2 card on a level 1, a level 3 card on a "
-            "level 2. Only the top card of each slot can produce, and the cards underneath still count "
-            "for points.",
-            "Each colour also has a shape: green triangle, blue circle, yellow diamond, purple star.",
+        Page(_("Development cards"), (
+            _("Buy the top card of a deck by paying its cost from your shelves and your strongbox."),
+            _("A level 1 card goes on an empty slot, a level 2 card on a level 1, a level 3 card on a "
+              "level 2. Only the top card of each slot can produce, and the cards underneath still count "
+              "for points."),
+            _("Each colour also has a shape: green triangle, blue circle, yellow diamond, purple star."),
         ), "cards"),
-        Page("Production", (
-            "Choose any of your productions and run them together: the one printed on your board "
-            "(two resources of your choice into one of your choice), the top card of each slot, and "
-            "the production leaders you have played.",
-            "Pay every input at once from your shelves and strongbox. What you make goes to the "
-            "strongbox, which holds any amount of anything; faith moves your marker at once.",
+        Page(_("Production"), (
+            _("Choose any of your productions and run them together: the one printed on your board "
+              "(two resources of your choice into one of your choice), the top card of each slot, and "
+              "the production leaders you have played."),
+            _("Pay every input at once from your shelves and strongbox. What you make goes to the "
+              "strongbox, which holds any amount of anything; faith moves your marker at once."),
         ), "production"),
-        Page("Leaders", (
-            f"You are dealt {dealt} leaders and keep {kept}. Play one when you own what it asks for "
-            f"(cards of some colours, or some resources: you keep them).",
-            "Once played, a leader gives a lasting power: a discount on cards, an extra shelf for one "
-            "kind, white marbles turned into a resource, or an extra production. A leader not played "
-            "can be discarded for one step of faith.",
+        Page(_("Leaders"), (
+            _("You are dealt {dealt} leaders and keep {kept}. Play one when you own what it asks for "
+              "(cards of some colours, or some resources: you keep them).").format(dealt=dealt, kept=kept),
+            _("Once played, a leader gives a lasting power: a discount on cards, an extra shelf for one "
+              "kind, white marbles turned into a resource, or an extra production. A leader not played "
+              "can be discarded for one step of faith."),
         ), "leaders"),
-        Page("Faith and the Vatican", (
-            f"Faith moves your marker along the track. When any marker reaches a pope's space ({spaces}), "
-            f"the Vatican reports on that section.",
-            f"Everyone whose marker is inside the section (from space {firsts}, in order) turns that "
-            f"favor tile face up: {favors} points. Everyone behind loses it for good.",
+        Page(_("Faith and the Vatican"), (
+            _("Faith moves your marker along the track. When any marker reaches a pope's space ({spaces}), "
+              "the Vatican reports on that section.").format(spaces=spaces),
+            _("Everyone whose marker is inside the section (from space {firsts}, in order) turns that "
+              "favor tile face up: {favors} points. Everyone behind loses it for good.").format(
+                firsts=firsts, favors=favors),
         ), "faith"),
-        Page("Solo against Lorenzo", (
-            "After each of your turns, Lorenzo il Magnifico reveals a token: he throws away two cards "
-            "of one colour from the grid (lowest level first), or moves his black cross two spaces, or "
-            "one space and shuffles his tokens.",
-            f"Lorenzo wins if his cross reaches space {last}, or if every card of one colour is gone. "
-            f"You win by buying your seventh card or reaching space {last} first. The black cross "
-            f"triggers Vatican reports too.",
+        Page(_("Solo against Lorenzo"), (
+            _("After each of your turns, Lorenzo il Magnifico reveals a token: he throws away two cards "
+              "of one colour from the grid (lowest level first), or moves his black cross two spaces, or "
+              "one space and shuffles his tokens."),
+            _("Lorenzo wins if his cross reaches space {last}, or if every card of one colour is gone. "
+              "You win by buying your seventh card or reaching space {last} first. The black cross "
+              "triggers Vatican reports too.").format(last=last),
         ), "solo"),
     ]
 
@@ -157,7 +158,7 @@ class HelpScene(PaintedScene):
         w, h = surface.get_size()
         u = self.unit
         page = self.pages[self.page]
-        kicker = f"how to play \u00b7 {self.page + 1} of {len(self.pages)}"
+        kicker = _("how to play \u00b7 {n} of {total}").format(n=self.page + 1, total=len(self.pages))
         top = title_block(surface, page.title, kicker, w // 2, round(h * 0.07), u, size=74) + round(28 * u)
         text_w = round(w * 0.46)
         x = round(w * 0.09)
@@ -213,14 +214,15 @@ class HelpScene(PaintedScene):
         def turn() -> None:
             d = round(60 * u)
             y = row([M.marble("Coin", d), M.marble("Shield", d), M.marble("Faith", d)], round(10 * u), round(8 * u))
-            y = caption("take from the market", y + round(6 * u)) + round(18 * u)
+            y = caption(_("take from the market"), y + round(6 * u)) + round(18 * u)
             y = row([C.dev_card(card_of("Blue", 1), prods, round(ch * 0.6))], y, 0)
-            caption("or buy a card, or produce", y + round(6 * u))
+            caption(_("or buy a card, or produce"), y + round(6 * u))
 
         def market() -> None:
             d = round(min(w / 7.5, 70 * u))
-            kinds = [("Coin", "coin"), ("Stone", "stone"), ("Shield", "shield"), ("Servant", "servant"),
-                     ("Faith", "faith"), ("Zero", "nothing")]
+            kinds = [("Coin", pgettext("marble", "coin")), ("Stone", pgettext("marble", "stone")),
+                     ("Shield", pgettext("marble", "shield")), ("Servant", pgettext("marble", "servant")),
+                     ("Faith", pgettext("marble", "faith")), ("Zero", pgettext("marble", "nothing"))]
             gap = round(d * 0.22)
             x = (w - len(kinds) * d - gap * (len(kinds) - 1)) // 2
             y0 = round(20 * u)
@@ -252,7 +254,8 @@ class HelpScene(PaintedScene):
             y = row([T.favor_tile(s.favor_vp, "UP", round(70 * u)) for s in self.app.config.vatican_sections],
                     round(30 * u), round(18 * u))
             vps = [str(s.favor_vp) for s in self.app.config.vatican_sections]
-            caption(f"favor tiles: {', '.join(vps[:-1])} and {vps[-1]} points", y + round(14 * u))
+            caption(_("favor tiles: {values} points").format(values=_("{others} and {last}").format(
+                others=", ".join(vps[:-1]), last=vps[-1])), y + round(14 * u))
 
         def solo() -> None:
             by_kind = {}

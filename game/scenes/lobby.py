@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from game.i18n import _
+from game.client.words import bot_level
+from game.i18n import N_, _, ngettext, pgettext
 
 from .art import fonts
 from .link_mark import LinkMark
@@ -24,9 +25,10 @@ if TYPE_CHECKING:
 
     from game.client.session import GameSession
 
-SEAT_CHOICES = (("players_1", "Solo", 1), ("players_2", "2 players", 2), ("players_3", "3 players", 3),
-                ("players_4", "4 players", 4))
-BOT_LEVELS = (("easy", "Easy bot"), ("medium", "Medium bot"), ("hard", "Hard bot"))
+SEAT_CHOICES = (("players_1", N_("Solo"), 1), ("players_2", N_("2 players"), 2), ("players_3", N_("3 players"), 3),
+                ("players_4", N_("4 players"), 4))
+"""(button, its words marked for the catalogue, how many play)."""
+BOT_LEVELS = (("easy", N_("Easy bot")), ("medium", N_("Medium bot")), ("hard", N_("Hard bot")))
 
 
 def port_mapping_state(server) -> str | None:
@@ -123,8 +125,9 @@ class LobbyScene(SessionScene):
             x = self.sheet.centerx - total // 2
             y = self.sheet.bottom - bh - round(54 * u)
             for i, (name, text, n) in enumerate(SEAT_CHOICES):
-                tip = "Play alone against Lorenzo il Magnifico" if n == 1 else f"Wait for {n - 1} more to join"
-                self.button(name, pygame.Rect(x + i * (bw + gap), y, bw, bh), text, tooltip=tip,
+                tip = _("Play alone against Lorenzo il Magnifico") if n == 1 else ngettext(
+                    "Wait for {n} more to join", "Wait for {n} more to join", n - 1).format(n=n - 1)
+                self.button(name, pygame.Rect(x + i * (bw + gap), y, bw, bh), _(text), tooltip=tip,
                             enabled=self.asked is None)
         if self.seating:
             lobby = self.session.lobby
@@ -145,9 +148,10 @@ class LobbyScene(SessionScene):
                     break              # the levels under the next free seat only: a bot sits where asked
                 for j, (level, text) in enumerate(BOT_LEVELS):
                     self.button(f"bot_{i}_{level}", pygame.Rect(xs[i] - bw // 2, top + j * (bh + gap), bw, bh),
-                                text, "@quiet", tooltip=f"Seat a computer player ({level}) here",
+                                _(text), "@quiet", tooltip=_("Seat a computer player ({level}) here").format(
+                                    level=bot_level(level)),
                                 enabled=self.asked is None)
-        label = "Stop hosting" if self.app.server is not None else "Leave"
+        label = _("Stop hosting") if self.app.server is not None else _("Leave")
         self.button("leave", leave, label, "@menu_quiet",
                     tooltip=_("Close the game server and go back to the title") if self.app.server else
                     _("Leave the waiting room"))
@@ -278,7 +282,7 @@ class LobbyScene(SessionScene):
         lobby = self.session.lobby
         if self.hosting and self.app.server is not None:
             port = self.app.server.address[1]
-            addr = "   or   ".join(f"{a}:{port}" for a in self.addresses[:2]) or f"127.0.0.1:{port} (no network found)"
+            addr = "   or   ".join(f"{a}:{port}" for a in self.addresses[:2]) or _("127.0.0.1:{port} (no network found)").format(port=port)
             surface.blit(panel(self.plaque.w, self.plaque.h, u, (246, 232, 196)), self.plaque.topleft)
             announcer = getattr(self.app.server, "announcer", None)
             found = announcer is not None and announcer.problem is None   # announced on the network
@@ -327,36 +331,42 @@ class LobbyScene(SessionScene):
         small = max(12, round(21 * u))
         lines: list[tuple[str, tuple, str]] = []
         if self.lost:
-            lines.append(("The connection to the server was lost.", OXBLOOD, "regular"))
-            lines.append(("Leave, then join again when the host is back.", SEPIA, "italic"))
+            lines.append((_("The connection to the server was lost."), OXBLOOD, "regular"))
+            lines.append((_("Leave, then join again when the host is back."), SEPIA, "italic"))
         elif lobby.booked == 0 and not lobby.head:
-            lines.append(("Joining the waiting room\u2026", SEPIA, "italic"))
+            lines.append((_("Joining the waiting room\u2026"), SEPIA, "italic"))
         else:
             n = lobby.booked
-            lines.append((f"{n} player{'s' if n != 1 else ''} waiting"
-                          + (f" and {len(bots)} bot{'s' if len(bots) != 1 else ''}" if bots else ""), INK, "regular"))
+            waiting = ngettext("{n} player waiting", "{n} players waiting", n).format(n=n)
+            if bots:
+                waiting = _("{waiting} and {bots}").format(
+                    waiting=waiting, bots=ngettext("{n} bot", "{n} bots", len(bots)).format(n=len(bots)))
+            lines.append((waiting, INK, "regular"))
             if lobby.players_count is not None:
                 c = lobby.players_count
                 n += len(bots)
                 if c == 1:
-                    lines.append(("A solo game against Lorenzo is starting\u2026", SEPIA, "italic"))
+                    lines.append((_("A solo game against Lorenzo is starting\u2026"), SEPIA, "italic"))
                 else:
                     more = max(0, c - n)
-                    lines.append((f"A game for {c} players: waiting for {more} more to join\u2026" if more else
-                                  f"A game for {c} players is starting\u2026", SEPIA, "italic"))
+                    lines.append((ngettext("A game for {c} players: waiting for {n} more to join\u2026",
+                                           "A game for {c} players: waiting for {n} more to join\u2026", more).format(
+                        c=c, n=more) if more else _("A game for {c} players is starting\u2026").format(c=c),
+                        SEPIA, "italic"))
             elif self.is_head and lobby.next_game:
-                lines.append(("The game at this table is already under way: you are first in line for the next "
-                              "one. Choose how many play in it; it starts as soon as enough players wait.",
+                lines.append((_("The game at this table is already under way: you are first in line for the next "
+                                "one. Choose how many play in it; it starts as soon as enough players wait."),
                               SEPIA, "italic"))
             elif self.is_head:
-                lines.append(("You choose how many play. The game starts as soon as enough players wait.",
+                lines.append((_("You choose how many play. The game starts as soon as enough players wait."),
                               SEPIA, "italic"))
             elif lobby.next_game:
-                lines.append((f"The game at this table is already under way: you wait for the next one, "
-                              f"whose size {lobby.head or 'the first player'} chooses\u2026", SEPIA, "italic"))
-            else:
-                lines.append((f"Waiting for {lobby.head or 'the first player'} to choose the number of players\u2026",
+                lines.append((_("The game at this table is already under way: you wait for the next one, "
+                                "whose size {name} chooses\u2026").format(name=lobby.head or _("the first player")),
                               SEPIA, "italic"))
+            else:
+                lines.append((_("Waiting for {name} to choose the number of players\u2026").format(
+                    name=lobby.head or _("the first player")), SEPIA, "italic"))
         for text, colour, style in lines:
             s = size if style == "regular" else small
             wrapped = wrap(text, s, self.sheet.w - round(90 * u), style)
@@ -367,7 +377,7 @@ class LobbyScene(SessionScene):
         if self.choosing:
             k = tracked(_("how many players?"), max(11, round(18 * u)), FADED, max(1, round(2 * u)))
             surface.blit(k, k.get_rect(midbottom=(cx, self.sheet.bottom - round(118 * u))))
-        you = tracked(f"you are {self.session.nickname}", self._you_size(), FADED, max(1, round(2 * u)))
+        you = tracked(_("you are {name}").format(name=self.session.nickname), self._you_size(), FADED, max(1, round(2 * u)))
         link = self.seat_link()
         size = max(11, round(self._you_size() * 1.05))
         gap = round(22 * u) if link is not None else 0
@@ -388,7 +398,8 @@ class LobbyScene(SessionScene):
         surface.blit(panel(p.w, p.h, u, (246, 232, 196)), p.topleft)
         name = str(table.get("name") or "")
         code = table.get("code") if table.get("private") else None
-        kicker = f"{name}  \u00b7  private: share its invite code" if code else "table"
+        kicker = _("{table}  \u00b7  private: share its invite code").format(table=name) if code else \
+            pgettext("kicker", "table")
         k = tracked(kicker, max(11, round(17 * u)), OXBLOOD, max(1, round(2 * u)))
         if k.get_width() > p.w - round(30 * u):
             k = tracked(_("private table: share its invite code"), max(11, round(17 * u)), OXBLOOD, max(1, round(2 * u)))

@@ -52,7 +52,7 @@ class ConnectionOverlay(PaintedScene):
         stopped), or the connection was lost."""
         if self.session.server_stopped:
             return stopped_heading(self.session.match.host_name or None)
-        return "Connection lost \u2014 reconnecting"
+        return _("Connection lost \u2014 reconnecting")
 
     @property
     def note(self) -> str:
@@ -80,7 +80,7 @@ class ConnectionOverlay(PaintedScene):
         self._stopped_shown = bool(self.session.server_stopped)
         self.card = pygame.Rect((w - cw) // 2, (h - ch) // 2, cw, ch)
         bw, bh = round(200 * u), round(48 * u)
-        label = "Back to the title" if self.failed else "Leave"
+        label = _("Back to the title") if self.failed else _("Leave")
         self.button("leave", pygame.Rect(self.card.centerx - bw // 2, self.card.bottom - bh - round(34 * u), bw, bh),
                     label, "@menu_quiet" if not self.failed else "@menu",
                     tooltip=None if self.failed else _("Stop waiting and go back to the title"))
@@ -122,7 +122,7 @@ class ConnectionOverlay(PaintedScene):
         size = max(14, round(34 * u))
         if self.failed:
             warning = self.session.reconnect_warning   # not the server the game was on: what to do
-            title = warning.title if warning else "Could not reconnect"
+            title = warning.title if warning else _("Could not reconnect")
             head = fonts.render(title, fonts.fit(title, self.card.w - round(60 * u), size), OXBLOOD)
             surface.blit(head, head.get_rect(midtop=(cx, y)))
             text = warning.text if warning else failure_words(self.failed, self.session.match.host)
@@ -180,25 +180,26 @@ def waiting_words(match: Any) -> str | None:
         return None
     where = f"{match.host}:{match.port}"
     name, table = match.host_name, match.table_name
-    if name and table == f"{name}'s table" and name != match.nickname:
-        return f"Waiting for {name} to host the table again ({where})"
+    if name and table == f"{name}'s table" and name != match.nickname:   # (the announcement's words: the server's)
+        return _("Waiting for {name} to host the table again ({where})").format(name=name, where=where)
     if table:
-        return f"Waiting for \u201c{table}\u201d to come back ({where})"
-    return f"Waiting for the game at {where} to come back"
+        return _("Waiting for \u201c{table}\u201d to come back ({where})").format(table=table, where=where)
+    return _("Waiting for the game at {where} to come back").format(where=where)
 
 
 def failure_words(reason: str, host: str | None) -> str:
     """Why reconnecting failed, in plain words, and what the player can do."""
-    where = f" at {host}" if host else ""
     if reason == "server unreachable":
-        first = f"The game server{where} could not be reached again."
+        first = (_("The game server at {host} could not be reached again.").format(host=host) if host else
+                 _("The game server could not be reached again."))
     elif reason == "TAKEN":
-        first = "The server no longer recognises this seat as yours."
+        first = _("The server no longer recognises this seat as yours.")
     elif reason == "NOT_IN_GAME":
-        first = "The game is no longer on the server."
+        first = _("The game is no longer on the server.")
     else:
-        first = f"The game server{where} did not take us back ({reason})."
-    return first + " Go back to the title; the others can go on without you."
+        first = (_("The game server at {host} did not take us back ({why}).").format(host=host, why=reason) if host
+                 else _("The game server did not take us back ({why}).").format(why=reason))
+    return first + " " + _("Go back to the title; the others can go on without you.")
 
 
 ReconnectOverlay = ConnectionOverlay

@@ -261,8 +261,8 @@ class TitleScene(PaintedScene):
                 session = start_new_solo(app.config, app.solo_save_path, nick)
         except (GameNotOpened, OSError) as e:
             log.warning("cannot start the solo game: %s", e)
-            self.message = (f"The saved solo game could not be opened ({e}). Start a new one with Play solo."
-                            if resume else f"The solo game could not start: {e}")
+            self.message = (_("The saved solo game could not be opened ({why}). Start a new one with Play solo.")
+                            if resume else _("The solo game could not start: {why}")).format(why=e)
             return
         session.pump()
         app.stack.reset(scene_for(app, session))

@@ -13,7 +13,7 @@ from typing import Any
 
 import pygame
 
-from game.i18n import _
+from game.i18n import N_, NP_, _, ngettext, pgettext
 
 from game.client.flow.local import new_versus_question
 from game.client.games import bots_save_path, saved_summary
@@ -26,9 +26,11 @@ from .nickname import check_nickname
 
 log = logging.getLogger("mor.versus")
 
-LEVELS = (("easy", "Easy", "A beginner who knows the rules: buys what it can, rarely plans ahead"),
-          ("medium", "Medium", "A steady player: aims at cards and leaders that fit, watches the faith track"),
-          ("hard", "Hard", "Looks ahead: tries each promising move many times before choosing"))
+LEVELS = (("easy", NP_("bot level", "Easy"), N_("A beginner who knows the rules: buys what it can, rarely plans ahead")),
+          ("medium", NP_("bot level", "Medium"),
+           N_("A steady player: aims at cards and leaders that fit, watches the faith track")),
+          ("hard", NP_("bot level", "Hard"), N_("Looks ahead: tries each promising move many times before choosing")))
+"""(level, its name (context, words) and what it plays like, marked for the catalogue)."""
 
 
 class VersusScene(PaintedScene):
@@ -83,15 +85,16 @@ class VersusScene(PaintedScene):
         for n in (1, 2, 3):
             self.button(f"count_{n}", pygame.Rect(fx + (n - 1) * (bw + round(12 * u)), y, bw, row_h), str(n),
                         "@menu" if n == len(self.levels) else "@menu_quiet",
-                        tooltip=f"A game of {n + 1}: you and {n} computer player{'s' if n > 1 else ''}")
+                        tooltip=ngettext("A game of {size}: you and {n} computer player",
+                                         "A game of {size}: you and {n} computer players", n).format(size=n + 1, n=n))
         y += row_h + round(26 * u)
         self.rows = []
         lw = round(150 * u)
         for i, level in enumerate(self.levels):
             self.rows.append(pygame.Rect(x0, y, fx - x0, row_h))
             for k, (key, text, tip) in enumerate(LEVELS):
-                self.button(f"level_{i}_{key}", pygame.Rect(fx + k * (lw + round(12 * u)), y, lw, row_h), text,
-                            "@menu" if key == level else "@menu_quiet")
+                self.button(f"level_{i}_{key}", pygame.Rect(fx + k * (lw + round(12 * u)), y, lw, row_h),
+                            pgettext(*text), "@menu" if key == level else "@menu_quiet")
             y += row_h + gap + round(26 * u)   # the level's description below
         by = self.sheet.bottom - round(78 * u)
         bw, bh = round(200 * u), round(50 * u)
@@ -117,25 +120,26 @@ class VersusScene(PaintedScene):
                        "italic", leading=1.15)
         img = fonts.render(_("Opponents"), size, INK)
         surface.blit(img, img.get_rect(midleft=(self.count_row.x, self.count_row.centery)))
-        about = {key: tip for key, _text, tip in LEVELS}
+        about = {key: _(tip) for key, _text, tip in LEVELS}
         for i, rect in enumerate(self.rows):
             img = fonts.render(f"Opponent {i + 1}", size, SEPIA)
             surface.blit(img, img.get_rect(midleft=(rect.x, rect.centery)))
             desc = fonts.render(about[self.levels[i]] + ".", small, FADED, "italic")
             surface.blit(desc, desc.get_rect(topleft=(rect.right, rect.bottom + round(5 * u))))
         if not self.message and self.opening is None:
-            hint = "You and the computer players take turns here; the game is saved after every move."
+            hint = _("You and the computer players take turns here; the game is saved after every move.")
             lines = wrap(hint, small, self.sheet.w - round(100 * u), "italic")
             blit_lines(surface, lines, small, SEPIA, self.sheet.centerx,
                        self.sheet.bottom - round(96 * u) - len(lines) * round(small * 1.15), "italic",
                        align="center", leading=1.15)
         pace = self.app.settings.bot_pace
-        note = tracked(f"you are {self.app.settings.nickname}  \u00b7  pace of their moves: {pace} (settings)",
+        note = tracked(_("you are {name}  \u00b7  pace of their moves: {pace} (settings)").format(
+            name=self.app.settings.nickname, pace=pace),
                        max(10, round(16 * u)), FADED, max(1, round(2 * u)))
         surface.blit(note, note.get_rect(midtop=(self.sheet.centerx, self.sheet.bottom + round(10 * u))))
         message = self.message
         if self.opening is not None:
-            message = ("Opening the saved game\u2026" if self.opening else "Setting up the table\u2026")
+            message = (_("Opening the saved game\u2026") if self.opening else _("Setting up the table\u2026"))
         if message:
             lines = wrap(message, small, self.sheet.w - round(100 * u), "italic")
             blit_lines(surface, lines, small, OXBLOOD, self.sheet.centerx,
@@ -200,8 +204,8 @@ class VersusScene(PaintedScene):
                 session = open_bots(app.config, path, pace, nick, self.levels)
         except GameNotOpened as e:
             log.warning("cannot start the game against the computer: %s", e)
-            self.message = (f"The saved game could not be opened ({e}). It is kept as it is; Start replaces it."
-                            if resume else f"The game could not start: {e}")
+            self.message = (_("The saved game could not be opened ({why}). It is kept as it is; Start replaces it.")
+                            if resume else _("The game could not start: {why}")).format(why=e)
             self.rebuild()
             return
         session.pump()
