@@ -215,6 +215,7 @@ class Server(Transport, Announcing):
         self.turns = self.games.turns = self.lobby.turns = TurnBased(
             self.options, self.rooms, self._call_at, self.ratings, self.bots, self.games.origin)
         self.parsers.update(TW.PARSERS)
+        self.watchers.wake = self.turns.wake_table   # a game watched before it is replayed after a start
         self.games.clocks = SeatClocks(self.options, self.rooms, self._call_at, self.ratings, self.bots)
         self._game_request = self.games.request   # type: ignore[method-assign]   # the hot path, direct
 

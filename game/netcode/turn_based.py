@@ -129,6 +129,7 @@ class TurnBased:
         self.games_of: dict[int, set[int]] = {}           # player id -> their games (unfinished)
         self.asleep: dict[int, Any] = {}                  # games left in their files at start (:class:`.store.Kept`)
         self._asleep_due: list[tuple[float, int]] = []    # their deadlines, a heap (one timer for them all)
+        self._asleep_by: dict[str, int] = {}              # their table's name (casefolded) or invite code -> game
         self.bring_back: Callable[[Any], Room | None] = lambda kept: None   # replays one (the games')
 
     # ------------------------------------------------------------------ the clock
@@ -339,6 +340,10 @@ class TurnBased:
                     self.owners.setdefault(gid, {})[str(nick)] = pid
                     self.games_of.setdefault(pid, set()).add(gid)
             c = self.clocks[gid] = Clock(TurnTable.of(tb))
+            if c.table.name:        # a watcher may ask for it before it is replayed
+                self._asleep_by[c.table.name.casefold()] = gid
+            if c.table.code:
+                self._asleep_by[c.table.code] = gid
             turns = k.turns if isinstance(k.turns, dict) else {}
             c.owing = tuple(str(n) for n in turns.get("owing") or ())
             deadline = turns.get("deadline")
@@ -372,6 +377,13 @@ class TurnBased:
                     self._arm(gid, c)
         if due:
             self._call_at(time.monotonic() + max(0.001, due[0][0] - now), self._asleep_deadlines)
+
+    def wake_table(self, name: str | None = None, code: str | None = None) -> None:
+        """A watcher asks for the table ``name`` or invite ``code``: its game, if still in its file,
+        is replayed now (and so may be watched: see :meth:`.watchers.Watchers.restored`)."""
+        gid = self._asleep_by.pop(code if code is not None else (name or "").casefold(), None)
+        if gid is not None and gid in self.asleep:
+            self.wake(gid)
 
     def wake(self, gid: int) -> Room | None:
         """The room of game ``gid``, replayed from its file first if it was left there."""

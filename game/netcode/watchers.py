@@ -120,6 +120,9 @@ class Watchers:
         self._by_table: dict[int, Stage] = {}       # id(open table) -> its stage, while it waits
         self._asked: dict[str, tuple[float, float]] = {}   # address -> (allowance, when)
         self._changed: set[Stage] = set()           # stages whose count changed since the last tick
+        # replays a turn-based game still in its file after a restart, asked for by its table's
+        # name or code (the turn-based games': :meth:`.turn_based.TurnBased.wake_table`)
+        self.wake: Callable[..., None] | None = None
 
     # ------------------------------------------------------------------ the tables' life
     def started(self, table: Table, room: Room) -> None:
@@ -325,6 +328,9 @@ class Watchers:
 
     def _find(self, msg: W.ReqWatch) -> tuple[Stage | None, dict[str, Any] | None]:
         """The stage a ``ReqWatch`` asks for (made for an open table the first time), or the refusal."""
+        if self.wake is not None and ((msg.code is not None and code_key(msg.code) not in self._by_code)
+                                      or (msg.code is None and (msg.name or "").casefold() not in self._by_key)):
+            self.wake(name=msg.name, code=None if msg.code is None else code_key(msg.code))
         if msg.code is not None:
             stage = self._by_code.get(code_key(msg.code))
             table = self.tables.by_code(msg.code) if stage is None or not stage.live else None
