@@ -22,6 +22,7 @@ from game.client.narration import Narrator
 from game.client.replay import Replay, ReplayFeed, export_to
 from game.client.session import GameSession
 from game.client.view_model import ViewModel
+from game.i18n import N_, _
 from game.settings import data_dir
 
 from .art import palette as P
@@ -29,14 +30,14 @@ from .board_base import BoardBase
 from .panels.base import text
 
 
-CONTROLS = [("first", "\u00ab", "To the start: the deal (Home)"),
-            ("back", "\u2039", "One move back (Left)"),
-            ("next", "\u203a", "One move on (Right)"),
-            ("last", "\u00bb", "To the end of the game (End)")]
+CONTROLS = [("first", "\u00ab", N_("To the start: the deal (Home)")),
+            ("back", "\u2039", N_("One move back (Left)")),
+            ("next", "\u203a", N_("One move on (Right)")),
+            ("last", "\u00bb", N_("To the end of the game (End)"))]
 """(key, label, tooltip) of the stepping buttons of the first row, left to right: as on a media
 player, the double arrows go to either end and the single ones one move."""
-TURN_CONTROLS = [("turn_back", "\u2039 Previous turn", "Back to the start of the previous turn (Up)"),
-                 ("turn_next", "Next turn \u203a", "On to the start of the next turn (Down)")]
+TURN_CONTROLS = [("turn_back", N_("\u2039 Previous turn"), N_("Back to the start of the previous turn (Up)")),
+                 ("turn_next", N_("Next turn \u203a"), N_("On to the start of the next turn (Down)"))]
 """(key, label, tooltip) of the second row: a whole turn at a time."""
 
 
@@ -90,9 +91,9 @@ class ReplayScene(BoardBase):
         super().build()
         if self.layout is None:
             return
-        self.read_only_bar("Back", "Back to where you came from")   # the game's controls give way to the replay's
-        self.buttons["rules"].set_text("Export")
-        self.buttons["rules"].set_tooltip("Save this game as one file that another copy of the game can open")
+        self.read_only_bar(_("Back"), _("Back to where you came from"))   # the game's controls give way to the replay's
+        self.buttons["rules"].set_text(_("Export"))
+        self.buttons["rules"].set_tooltip(_("Save this game as one file that another copy of the game can open"))
         a = self.layout.actions
         u = self.layout.unit
         self.controls = {}
@@ -103,7 +104,7 @@ class ReplayScene(BoardBase):
             for i, (key, label, tip) in enumerate(controls):
                 rect = pygame.Rect(a.x + round(8 * u) + i * (bw + gap), a.y + round(y * u), bw, round(bh * u))
                 self.controls[key] = pygame_gui.elements.UIButton(
-                    rect, label, self.ui, tool_tip_text=tip,
+                    rect, _(label) if row else label, self.ui, tool_tip_text=_(tip),
                     object_id=ObjectID(class_id="@menu" if row == 0 else "@quiet"))
         self._refresh_controls()
 
@@ -158,10 +159,10 @@ class ReplayScene(BoardBase):
         try:    # a folder of the game's own data may be made; the player's documents folder is not
             path = export_to(self.replay, folder, make_folder=folder.parent == data_dir())
         except OSError as e:
-            self.note = f"Could not save the file: {e.strerror or e}"
+            self.note = _("Could not save the file: {why}").format(why=e.strerror or e)
             self.session.say(self.note)
             return None
-        self.note = f"Saved as {path}"
+        self.note = _("Saved as {path}").format(path=path)
         self.session.say(self.note)
         return path
 
@@ -176,10 +177,10 @@ class ReplayScene(BoardBase):
         r = self.replay
         turns = max(0, len(r.turn_starts) - 1)
         turn = r.turn_of(self.step)
-        where = "the deal" if self.step == 0 else (
-            "the end of the game" if self.step == len(r) else
-            "choosing leaders and resources" if turn == 0 else f"turn {turn} of {turns}")
-        text(surface, f"Replay — {where}, move {self.step} of {len(r)}", (a.x + round(10 * u), a.y + round(8 * u)),
+        where = _("the deal") if self.step == 0 else (
+            _("the end of the game") if self.step == len(r) else
+            _("choosing leaders and resources") if turn == 0 else _("turn {n} of {total}").format(n=turn, total=turns))
+        text(surface, _("Replay — {where}, move {n} of {total}").format(where=where, n=self.step, total=len(r)), (a.x + round(10 * u), a.y + round(8 * u)),
              round(17 * u), P.INK, "italic", max_width=a.w - round(20 * u))
 
 

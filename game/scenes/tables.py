@@ -24,7 +24,7 @@ from game.client.my_games_words import move_time_words, pace_button_words
 from game.client.security import identity_warning
 from game.client.tables import PAGE, TABLE_NAME_MAX, NoTables, OpenTable, PlayingTable, Seating, TableList, list_tables
 from game.client.watching import Watching
-from game.i18n import _
+from game.i18n import _, ngettext
 
 from .art import fonts
 from .asking import ask
@@ -261,7 +261,7 @@ class TablesScene(PaintedScene):
         sw = round(54 * u)
         for i, k in enumerate(SEATS):
             self.button(f"seats_{k}", pygame.Rect(n.x + pad + i * (sw + round(6 * u)), y, sw, bh), str(k),
-                        "@menu" if k == self.players else "@menu_quiet", tooltip=f"A table for {k} players",
+                        "@menu" if k == self.players else "@menu_quiet", tooltip=_("A table for {n} players").format(n=k),
                         enabled=free)
         px = n.x + pad + 3 * (sw + round(6 * u)) + round(6 * u)
         self.button("private", pygame.Rect(px, y, n.right - pad - px, bh), _("Private") if self.private else _("Public"),
@@ -353,15 +353,15 @@ class TablesScene(PaintedScene):
             return
         if table.private:
             self.error = None
-            self.note = (f"\u201c{table.name}\u201d is private: paste the invite code {table.host or 'its host'} "
-                         f"shares under Invite code.")
+            self.note = _("\u201c{table}\u201d is private: paste the invite code {host} shares under Invite code.").format(
+                table=table.name, host=table.host or _("its host"))
             code = self.widgets.get("code")
             if code is not None:
                 code.focus()
             return
         if table.move_time:
             remember_server(self.app.data_dir, self.host.removeprefix("tls://"), self.port)
-        self.sit(f"Sitting at \u201c{table.name}\u201d\u2026", name=table.name)
+        self.sit(_("Sitting at \u201c{table}\u201d\u2026").format(table=table.name), name=table.name)
 
     def on_button(self, name: str) -> None:
         self.read_entries(self.draft)
@@ -391,7 +391,7 @@ class TablesScene(PaintedScene):
             self.move_time = times[(times.index(self.move_time) + 1) % len(times)]
             self.rebuild()
         elif name == "quick":
-            self.sit("Joining the Quick game\u2026")
+            self.sit(_("Joining the Quick game\u2026"))
         elif name.startswith("seats_"):
             self.players = int(name.split("_")[1])
             self.rebuild()
@@ -401,22 +401,22 @@ class TablesScene(PaintedScene):
         elif name == "create":
             table = " ".join(self.draft["table_name"].split())
             if not table:
-                self.error = "Give the table a name first."
+                self.error = _("Give the table a name first.")
                 return
             if self.move_time is not None:   # its turns are announced while the game runs (My games)
                 remember_server(self.app.data_dir, self.host.removeprefix("tls://"), self.port)
-            self.sit(f"Opening \u201c{table}\u201d\u2026", create=table, players=self.players, private=self.private,
+            self.sit(_("Opening \u201c{table}\u201d\u2026").format(table=table), create=table, players=self.players, private=self.private,
                      **({"move_time": self.move_time} if self.move_time is not None else {}))
         elif name == "code_join":
             code = self.draft["code"].strip()
             if not code:
-                self.error = "Paste the invite code first (e.g. K7QF-M2XD)."
+                self.error = _("Paste the invite code first (e.g. K7QF-M2XD).")
                 return
-            self.sit(f"Joining the table of code {code.upper()}\u2026", code=code)
+            self.sit(_("Joining the table of code {code}\u2026").format(code=code.upper()), code=code)
         elif name == "code_watch":
             code = self.draft["code"].strip()
             if not code:
-                self.error = "Paste the invite code first (e.g. K7QF-M2XD)."
+                self.error = _("Paste the invite code first (e.g. K7QF-M2XD).")
                 return
             self.watch(_("Watching the table of code {code}\u2026").format(code=code.upper()), code=code)
         elif name in ("previous", "next"):
@@ -431,7 +431,7 @@ class TablesScene(PaintedScene):
         w, h = surface.get_size()
         u = self.unit
         bottom = title_block(surface, _("Tables"), None, w // 2, round(h * 0.06), u, size=64)
-        sub = f"at {self.where}  \u00b7  you are {self.nickname}"
+        sub = _("at {where}  \u00b7  you are {name}").format(where=self.where, name=self.nickname)
         size = max(12, round(22 * u))
         link = self.listing.link if self.listing is not None else None
         text = fonts.render(sub, size, SEPIA, "italic")
@@ -466,12 +466,12 @@ class TablesScene(PaintedScene):
         size = max(11, round(20 * u))
         if listing is None or not (listing.tables or listing.playing):
             if self.no_tables:
-                text = ("This server keeps one waiting list and no tables (it is not this edition's server): "
-                        "take a Quick game to join it.")
+                text = _("This server keeps one waiting list and no tables (it is not this edition's server): "
+                         "take a Quick game to join it.")
             elif listing is None:
-                text = "" if self.error else "Asking the server for its tables\u2026"
+                text = "" if self.error else _("Asking the server for its tables\u2026")
             else:
-                text = "No table is open here yet. Open one under New table, or take a Quick game."
+                text = _("No table is open here yet. Open one under New table, or take a Quick game.")
             blit_lines(surface, wrap(text, size, inner.w, "italic")[:4], size, SEPIA, r.centerx, top + round(20 * u),
                        "italic", align="center")
             return
@@ -525,7 +525,7 @@ class TablesScene(PaintedScene):
     def _paint_cards(self, surface: pygame.Surface, u: float) -> None:
         small = max(11, round(18 * u))
         body = max(11, round(19 * u))
-        for key, title in (("quick", "quick game"), ("new", "new table"), ("code", "invite code")):
+        for key, title in (("quick", _("quick game")), ("new", _("new table")), ("code", _("invite code"))):
             c = self.cards[key]
             surface.blit(panel(c.w, c.h, u), c.topleft)
             k = tracked(title, small, OXBLOOD, max(1, round(2 * u)))
@@ -533,17 +533,19 @@ class TablesScene(PaintedScene):
         q = self.cards["quick"]
         listing = self.listing
         if listing is None:
-            text = "Play with whoever comes: the first in line chooses how many play."
+            text = _("Play with whoever comes: the first in line chooses how many play.")
         elif listing.waiting == 0:
-            text = "Nobody is waiting: you will choose how many play, and the others fill the game."
+            text = _("Nobody is waiting: you will choose how many play, and the others fill the game.")
         else:
             n = listing.waiting
-            size = f" for {listing.queue_count}" if listing.queue_count else ""
-            text = f"{n} {'person waits' if n == 1 else 'people wait'} for a game{size}: join them."
+            text = (ngettext("{n} person waits for a game for {size}: join them.",
+                             "{n} people wait for a game for {size}: join them.", n) if listing.queue_count else
+                    ngettext("{n} person waits for a game: join them.", "{n} people wait for a game: join them.",
+                             n)).format(n=n, size=listing.queue_count)
         lines = wrap(text, body, q.w - round(44 * u), "italic")[:2]
         blit_lines(surface, lines, body, SEPIA, q.centerx, q.y + round(44 * u), "italic", align="center")
         c = self.cards["code"]
-        hint = "Paste the code a host shares to sit at their private table."
+        hint = _("Paste the code a host shares to sit at their private table.")
         lines = wrap(hint, body, c.w - round(44 * u), "italic")
         y = c.y + round(46 * u) + round(44 * u) + round(10 * u)
         if y + len(lines) * round(body * 1.2) <= c.bottom - round(6 * u):
