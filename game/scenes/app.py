@@ -272,9 +272,9 @@ class App:
         self.fault = f"{type(error).__name__}: {error}"[:160]
         session = self.stack.top.session if self.stack.top is not None else None
         resync = session.match.resync if session is not None and session.match.supports_resync else None
-        self._fault_hint = ("The game is being fetched again; press Esc for the title." if resync is not None
-                            else "Press Esc for the title. A solo game is saved after every move: "
-                                 "Continue picks it up.")
+        self._fault_hint = (_("The game is being fetched again; press Esc for the title.") if resync is not None
+                            else _("Press Esc for the title. A solo game is saved after every move: "
+                                   "Continue picks it up."))
         now = time.monotonic()
         if resync is not None and now >= self._resync_at:
             self._resync_at = now + 5.0

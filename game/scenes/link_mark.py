@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from game.i18n import _, pgettext
+
 from .art import fonts
 from .art import icons
 from .art.palette import GOLD, INK, PARCHMENT
@@ -36,8 +38,8 @@ class LinkMark:
 
     def words(self, link: "Link", detail: bool) -> str:
         if not link.secure:
-            return "not encrypted"
-        return f"secure \u00b7 certificate {link.short}" if detail else "secure"
+            return pgettext("connection", "not encrypted")
+        return _("secure \u00b7 certificate {short}").format(short=link.short) if detail else pgettext("connection", "secure")
 
     def surface(self, link: "Link", size: int, detail: bool = True) -> pygame.Surface:
         """The lock and its words as one image, ``size`` pixels high (the words' size; at least
@@ -98,5 +100,5 @@ def warn(app, warning) -> None:
     before) over the screen: its title, what happened and what to do, and one answer."""
     from .ask import AskScene
     app.stack.push(AskScene(app, warning.title, warning.text,
-                            [("back", "Back", "Nothing was sent to that server")], lambda _answer: None,
+                            [("back", _("Back"), _("Nothing was sent to that server"))], lambda _answer: None,
                             warning=True))

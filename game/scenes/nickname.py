@@ -5,6 +5,7 @@ from __future__ import annotations
 import pygame
 
 from game.client.words import NICKNAME_MAX, validate_nickname
+from game.i18n import _, ngettext
 
 from .art import fonts
 
@@ -13,13 +14,13 @@ def check_nickname(text: str) -> str | None:
     """The problem with a nickname, in words, or None if it is fine."""
     s = text.strip()
     if not s:
-        return "Type a nickname."
+        return _("Type a nickname.")
     if len(s) > NICKNAME_MAX:
-        return f"At most {NICKNAME_MAX} letters."
+        return ngettext("At most {n} letter.", "At most {n} letters.", NICKNAME_MAX).format(n=NICKNAME_MAX)
     if validate_nickname(s) is None:
-        return "Use letters, digits, spaces and punctuation only."
+        return _("Use letters, digits, spaces and punctuation only.")
     if undrawable(s):        # (not quoted: it would be drawn as a box here too)
-        return "Emoji and some signs show as empty boxes: leave them out."
+        return _("Emoji and some signs show as empty boxes: leave them out.")
     return None
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pygame
 
-from game.i18n import _
+from game.i18n import N_, _
 
 from game.client.replay import ReplayError, open_replay, past_games
 from game.client.words import named
@@ -42,7 +42,7 @@ class PastGamesScene(PaintedScene):
         self.rows = []
         for i, (game, rect) in enumerate(zip(shown, self.column(w // 2, top, bw, bh, gap, len(shown)))):
             # a clear button takes the click; the row's two lines are painted under it (see paint)
-            self.button(f"game{i}", rect, "", "@row", tooltip=f"Watch this game again, move by move ({game.path.name})")
+            self.button(f"game{i}", rect, "", "@row", tooltip=_("Watch this game again, move by move ({file})").format(file=game.path.name))
             self.rows.append((game, rect))
         y = top + self.PAGE * (bh + gap) + round(4 * u)
         sw = round(120 * u)
@@ -107,7 +107,7 @@ class PastGamesScene(PaintedScene):
     def open_path(self, path: str) -> None:
         path = path.strip().strip('"')
         if not path:
-            self.message = "Type the path of a game file first."
+            self.message = _("Type the path of a game file first.")
             return
         try:
             replay = open_replay(Path(path).expanduser(), self.app.config, self.app.settings.nickname)
@@ -118,8 +118,9 @@ class PastGamesScene(PaintedScene):
         self.app.stack.push(self.app.scene("replay", replay))
 
 
-KINDS = {"solo": "Solo against Lorenzo", "bots": "Against the computer", "lan": "Hosted here",
-         "server": "Online"}
+KINDS = {"solo": N_("Solo against Lorenzo"), "bots": N_("Against the computer"), "lan": N_("Hosted here"),
+         "server": N_("Online")}
+"""A past game's kind in words, marked for the catalogue (said with ``_``)."""
 
 
 def paint_row(surface: pygame.Surface, game: Any, rect: pygame.Rect, u: float, hot: bool = False) -> None:
@@ -136,7 +137,7 @@ def paint_row(surface: pygame.Surface, game: Any, rect: pygame.Rect, u: float, h
     result = fonts.render(game.result, big, OXBLOOD if game.winners or game.kind == "solo" else FADED)
     top = rect.y + round(6 * u)
     surface.blit(result, result.get_rect(topright=(inner.right, top)))
-    head = f"{_when(game.when)} \u00b7 {KINDS.get(game.kind, 'A game')}"
+    head = f"{_when(game.when)} \u00b7 " + (_(KINDS[game.kind]) if game.kind in KINDS else _("A game"))
     room = inner.w - result.get_width() - round(20 * u)
     img = fonts.render(_fit(head, big, room, "regular"), big, INK)
     surface.blit(img, img.get_rect(topleft=(inner.x, top)))

@@ -53,7 +53,7 @@ class WaitingScene(SessionScene):
         w, h = surface.get_size()
         u = self.unit
         dots = "." * (1 + int(self.t * 2) % 3)
-        title = self.message or "Waiting for the others to choose"
+        title = self.message or _("Waiting for the others to choose")
         title_block(surface, title, None, w // 2, round(h * 0.06), u, size=56)
         surface.blit(panel(self.sheet.w, self.sheet.h, u), self.sheet.topleft)
         g = self.session.vm.game
@@ -63,13 +63,14 @@ class WaitingScene(SessionScene):
         y = self.sheet.y + round(40 * u)
         x_name = self.sheet.x + round(60 * u)
         cols = (self.sheet.x + round(340 * u), self.sheet.x + round(520 * u))
-        for x, label in zip(cols, ("leaders", "resources")):
+        for x, label in zip(cols, (_("leaders"), _("resources"))):
             k = tracked(label, small, OXBLOOD, max(1, round(2 * u)))
             surface.blit(k, k.get_rect(midtop=(x, y)))
         y += round(44 * u)
         for p in g["players"]:
             me = p["nickname"] == self.session.nickname
-            name = p["nickname"] + (" (you)" if me else "") + ("" if p.get("active", True) else " \u2014 away")
+            name = _("{name} (you)").format(name=p["nickname"]) if me else p["nickname"]
+            name += "" if p.get("active", True) else " \u2014 " + _("away")
             img = fonts.render(name, size, INK if p.get("active", True) else FADED)
             surface.blit(img, img.get_rect(midleft=(x_name, y + round(20 * u))))
             st = p["setup"]
@@ -77,7 +78,7 @@ class WaitingScene(SessionScene):
             for x, done in zip(cols, (st["hasChosenLeaders"], chose)):
                 _mark(surface, (x, y + round(20 * u)), round(13 * u), done, self.t, u)
             y += round(62 * u)
-        note = f"The game begins when everyone has chosen{dots}"
+        note = _("The game begins when everyone has chosen") + dots
         blit_lines(surface, [note], small, SEPIA, w // 2, self.sheet.bottom - round(46 * u), "italic", align="center")
 
 
