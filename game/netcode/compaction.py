@@ -28,7 +28,7 @@ from .history import taken_back
 
 log = logging.getLogger("mor.room")
 
-COMPACT_MIN = 2000
+COMPACT_MIN = 500
 """Lines a game no longer needs before it is compacted (and at least as many as its history)."""
 TOO_LONG = ("This game has reached the length the server keeps for one game ({} moves): only ending your "
             "turn is taken now, and the computer plays what is left of a turn when its time runs out.")

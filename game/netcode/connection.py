@@ -27,6 +27,12 @@ LINE_BYTES = 512
 more per LINE_BYTES (a 53 KB line as 104), so the rate bounds the bytes read and parsed a second,
 not only the lines (the reference clients' longest line is 168 bytes; our chat lines stay under 2.5 KB)."""
 
+UNDO_LINES = 10
+"""Lines an undo counts as toward ``line_rate``: it sends the whole game to everyone at the table
+(a solo game's ``UpdateGame`` is some 20 KB, and the undo replays the turn), so swap/undo churn at
+the line rate from 32 connections of four addresses took the loop whole (issue 28, finding 12);
+at 10, a connection undoes 5 times a second, 20 in a burst: more than any player's hand."""
+
 MAX_LINE_UNJOINED = 8 * 1024
 """Longest line, in bytes, of a connection that has not joined (``ReqWelcome``, ``ReqJoin``, a list
 of tables, a watch: each under 300 bytes, a watcher's chat under 2.5 KB): a longer one is answered

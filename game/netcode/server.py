@@ -144,7 +144,7 @@ from .client_messages import (ReqChat, ReqGoodbye, ReqHeartbeat, ReqJoin, ReqNew
                               ReqTables, ReqUndo, ReqWelcome, ResHeartbeat, ResWelcome, validate_nickname)
 from .announcing import Announcing, HostView
 from .clocks import WATCH_TICK
-from .connection import Session
+from .connection import UNDO_LINES, Session
 from .discovery import Announcer, should_announce
 from .framing import encode
 from .games import Games
@@ -389,6 +389,8 @@ class Server(Transport, Announcing):
 
     def _undo(self, s: Session, msg: ReqUndo) -> None:
         self.games.undo(s, msg)
+        if self.options.line_rate:   # an undo tells the whole table the whole game: it weighs more
+            s.allowance -= UNDO_LINES - 1
 
     def _replay(self, s: Session, msg: ReqReplay) -> None:
         self.games.replay(s, msg)

@@ -349,3 +349,14 @@ def drive(game: Game, group: Iterable[Player], rng: random.Random,
             return n
         step(game, group, rng, mirror)
     pytest.fail("the game did not end")
+
+
+def undoable(game: Game, nick: str, rng: random.Random) -> Action:
+    """A request of ``nick`` that an undo may take back now (tried on a copy of ``game``)."""
+    for _ in range(200):
+        action = choose(game, nick, rng)
+        copy = Game.replay(game.config, game.nicknames, game.seed, game.history)
+        copy.apply(nick, action)
+        if copy.can_undo(nick):
+            return action
+    pytest.fail("no request that can be taken back")

@@ -8,22 +8,9 @@ import random
 import pytest
 
 from game.netcode import compaction
-from game.rules.engine import Game
-from game.rules.playout import choose
 from game.rules.views import player_view
 
-from conftest import CONFIG, Player, drive, room_of, start_game, wait_until
-
-
-def undoable(game: Game, nick: str, rng: random.Random):
-    """A request of ``nick`` that an undo may take back (tried on a copy of ``game``)."""
-    for _ in range(200):
-        action = choose(game, nick, rng)
-        copy = Game.replay(CONFIG, game.nicknames, game.seed, game.history)
-        copy.apply(nick, action)
-        if copy.can_undo(nick):
-            return action
-    pytest.fail("no request that can be taken back")
+from conftest import Player, drive, room_of, start_game, undoable, wait_until
 
 
 def set_up(srv, players) -> tuple:
@@ -93,3 +80,25 @@ def test_a_game_past_its_length_refuses_more_but_the_end_of_the_turn(make_server
     assert refused["type"] == "ErrProtocol" and "length the server keeps for one game" in refused["msg"]
     assert me.request({"type": "ReqEndTurn"})[-1]["type"] == "UpdateAction"
     wait_until(lambda: room.game.current_player.nickname != cur)
+
+
+@pytest.mark.timeout(60)
+def test_an_undo_weighs_ten_lines_against_the_line_rate(make_server, players):
+    """Issue 28, finding 12: an undo sends the whole game to the table, and 32 connections
+    churning at the line rate took the loop whole (bench/server_attacks.py churn). An undo now
+    counts as ten lines: 60 pairs (660 lines) at 100 lines a second, a burst of 400, take 2.6 s."""
+    import time
+    srv = make_server(line_rate=100)
+    ann, bob, room = set_up(srv, players)
+    cur = room.game.current_player.nickname
+    me = ann if cur == "ann" else bob
+    with room.lock:
+        action = undoable(room.game, cur, random.Random(2))
+    time.sleep(2.5)                                       # (setup's lines are paid back: a full burst)
+    t0 = time.monotonic()
+    for _ in range(60):
+        me.send(action)
+        me.send({"type": "ReqUndo"})
+    for _ in range(60):
+        me.until(lambda m: m["type"] == "UpdateUndo", timeout=15)
+    assert time.monotonic() - t0 > 2.0

@@ -12,7 +12,7 @@ import pytest
 from game.netcode.seat_clock import HURRY, PLAYED_FOR, SEAT_GIVEN, UPDATE_SEAT_CLOCK
 from game.rules.playout import choose
 
-from conftest import Peer, Player, is_answer_to, room_of, wait_until
+from conftest import Peer, Player, room_of, undoable, wait_until
 from test_server_tables import sit
 
 SHORT = {"setup_time": 0.6, "seat_time": 0.6, "bot_delay": 0.0}
@@ -168,7 +168,6 @@ def test_swap_and_undo_churn_buys_no_time(make_server, players, monkeypatch):
     what was taken back dropped, down to the end of the turn before) still has only the turn's
     time: an undo gives nothing back."""
     from game.netcode import compaction
-    from test_server_compaction import undoable
     monkeypatch.setattr(compaction, "COMPACT_MIN", 20)
     srv = make_server(setup_time=5, seat_time=1.0, line_rate=0)
     ann, bob = players(srv.address, "ann", "bob")
