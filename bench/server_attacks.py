@@ -42,6 +42,9 @@ heartbeat round trips throughout (``honest_p99_ms``) and then starting a solo ga
   (127.0.0.2-4) silent once seated, the server's seat clocks at 3 s (``--setup-time``,
   ``--seat-time``; ``--bot-delay 0.1``), for 40 s: seconds to the end of setup and to a seat given
   to the computer (a server without the clocks: neither, ever).
+* ``churn`` (finding 12): 4 addresses (127.0.0.2-5) x 8 solo games (written before the server
+  starts, past their setup) take back and make again one request at the line rate for 30 s:
+  requests answered, the resident size and the games' logs grown per request.
 * ``tls_flood``: 40 addresses (127.0.0.2-41) open TLS handshakes as fast as two processes can;
   the server's resident size idle, at the end of the flood and ``--quiet-seconds`` (12) after
   (the memory is given back once the door has been quiet 10 s).
@@ -644,6 +647,88 @@ def _ipv6_56(server: InProcess, stop: threading.Event) -> dict:
     return {"ipv6_opened": len(ours), "ipv6_kept": kept, "newcomers_welcomed": f"{welcomed} of 18"}
 
 
+def churn_games(data_dir: Path) -> dict:
+    """32 solo games past their setup, each with a request its player may take back (chosen here,
+    from the game written to its log before the server starts): {nickname: (token, request)}."""
+    sys.path.insert(0, str(ROOT))
+    import random
+    from game.netcode.store import GameStore
+    from game.rules import default_config
+    from game.rules.engine import Game
+    from game.rules.playout import choose
+    config = default_config()
+    store = GameStore(data_dir)
+    out = {}
+    for k in range(32):
+        nick, rng = f"c{k}", random.Random(k)
+        game = Game.new(config, [nick], 1000 + k)
+        glog = store.create(store.next_id(), config, game, {nick: f"tok{k}"})
+        while game.phase == "setup":
+            action = choose(game, nick, rng)
+            game.apply(nick, action)
+            glog.record("apply", nick, action)
+        glog.close()
+        for _ in range(100):
+            action = choose(game, nick, rng)
+            copy = Game.replay(config, game.nicknames, game.seed, game.history)
+            copy.apply(nick, action)
+            if copy.can_undo(nick):
+                break
+        out[nick] = (f"tok{k}", action.to_dict())
+    return out
+
+
+def _churn(server: Server, stop: threading.Event) -> dict:
+    """Finding 12: 4 addresses (127.0.0.2-5) x 8 solo games, each taking back and making again one
+    request at the line rate. The server's resident size and its games' logs on disk before and
+    after, per request answered."""
+    from game.netcode.heap import pid_rss_mb
+    games_dir = server.tmp / "data" / "games"
+
+    def disk() -> int:
+        return sum(p.stat().st_size for p in games_dir.glob("*.jsonl"))
+    players = []
+    for k, (nick, (token, action)) in enumerate(server.kept.items()):
+        c = Client(server.port, source=f"127.0.0.{2 + k % 4}")
+        c.send({"type": "ReqJoin", "nickname": nick, "token": token})
+        c.until({"UpdateGame"})
+        players.append((c, action))
+    time.sleep(1.0)
+    rss0, disk0 = pid_rss_mb(server.proc.pid), disk()
+    answered = [0]
+    lock = threading.Lock()
+
+    def loop(c: Client, action: dict) -> None:
+        pair = (json.dumps(action) + "\n" + '{"type":"ReqUndo"}\n').encode()
+        c.sock.setblocking(False)
+        got = 0
+        while not stop.is_set():
+            try:
+                c.sock.send(pair)
+            except (BlockingIOError, OSError):
+                pass
+            try:
+                while data := c.sock.recv(1 << 20):
+                    got += data.count(b'"UpdateUndo"')
+            except (BlockingIOError, OSError):
+                pass
+            time.sleep(0.02)
+        with lock:
+            answered[0] += 2 * got
+    threads = [threading.Thread(target=loop, args=p, daemon=True) for p in players]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    n = max(1, answered[0])
+    rss, size = pid_rss_mb(server.proc.pid), disk()
+    for c, _ in players:
+        c.close()
+    return {"churn_requests": answered[0], "rss_mb": [round(rss0, 1), round(rss, 1)],
+            "rss_bytes_per_request": round((rss - rss0) * (1 << 20) / n, 1),
+            "disk_bytes_per_request": round((size - disk0) / n, 1), "disk_kb_after": round(size / 1024, 1)}
+
+
 def tls_server(script: Path, extra: list[str]) -> Server:
     """A server with TLS on a port of its own (a certificate made with ``openssl req``)."""
     folder = Path(tempfile.mkdtemp(prefix="mor-attack-cert-"))
@@ -671,7 +756,7 @@ def main() -> None:
     ap.add_argument("--server", default=str(ROOT / "server.py"))
     ap.add_argument("--only", default="silent_head,joiners,line_flood,connections,bot_tables,"
                                       "sit_leave,squatters,names,bot_tables_left,ipv6_56,tls_flood,rejoin_loop,replays,"
-                                      "silent_table")
+                                      "silent_table,churn")
     ap.add_argument("--attack-seconds", type=float, default=4.0, help="each issue-28 attack's length")
     ap.add_argument("--quiet-seconds", type=float, default=12.0,
                     help="after the TLS flood, seconds before the resident size is read again")
@@ -688,6 +773,8 @@ def main() -> None:
         script = Path(args.server).resolve()
         if name == "ipv6_56":
             server = InProcess(args.server_args.split())
+        elif name == "churn":
+            server = Server(script, args.server_args.split(), churn_games)
         elif name == "silent_table":
             server = Server(script, [*SEAT_CLOCK_ARGS, *args.server_args.split()])
         elif name in LONG_GAME:
@@ -714,6 +801,8 @@ def main() -> None:
                 r = beside(server, max(args.attack_seconds, 40.0), _silent_table)
             elif name == "ipv6_56":
                 r = beside(server, args.attack_seconds, _ipv6_56)
+            elif name == "churn":
+                r = beside(server, max(args.attack_seconds, 30.0), _churn)
             elif name == "tls_flood":
                 r = beside(server, args.attack_seconds, _tls_flood, args.attack_seconds, args.quiet_seconds)
             else:
