@@ -122,7 +122,7 @@ class VersusScene(PaintedScene):
         surface.blit(img, img.get_rect(midleft=(self.count_row.x, self.count_row.centery)))
         about = {key: _(tip) for key, _text, tip in LEVELS}
         for i, rect in enumerate(self.rows):
-            img = fonts.render(f"Opponent {i + 1}", size, SEPIA)
+            img = fonts.render(_("Opponent {n}").format(n=i + 1), size, SEPIA)
             surface.blit(img, img.get_rect(midleft=(rect.x, rect.centery)))
             desc = fonts.render(about[self.levels[i]] + ".", small, FADED, "italic")
             surface.blit(desc, desc.get_rect(topleft=(rect.right, rect.bottom + round(5 * u))))

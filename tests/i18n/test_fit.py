@@ -44,7 +44,9 @@ def test_italian_fits_its_buttons_and_the_board(monkeypatch, size):
     try:
         walk.frames(3)
         pages["title"] = _buttons(walk)
-        for page, scene in (("Impostazioni", "SettingsScene"), ("Unisciti a una partita", "JoinScene")):
+        for page, scene in (("Impostazioni", "SettingsScene"), ("Unisciti a una partita", "JoinScene"),
+                            ("Come si gioca", "HelpScene"), ("Gioca contro il computer", "VersusScene"),
+                            ("Partite passate", "PastGamesScene")):
             walk.press(page)
             walk.until_scene(scene)
             walk.frames(3)

@@ -98,7 +98,8 @@ def test_a_walk_through_the_window_draws_no_word_left_in_english(monkeypatch, si
     try:
         walk.frames(3)
         seen += _seen(walk, words)
-        for page, scene in (("Settings", "SettingsScene"), ("Join a game", "JoinScene")):
+        for page, scene in (("Settings", "SettingsScene"), ("Join a game", "JoinScene"), ("How to play", "HelpScene"),
+                            ("Play against the computer", "VersusScene"), ("Past games", "PastGamesScene")):
             walk.press(mark(page))
             walk.until_scene(scene)
             walk.frames(3)
