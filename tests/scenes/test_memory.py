@@ -83,7 +83,7 @@ def test_a_whole_game_keeps_every_cache_in_its_budget_and_the_title_frees_it(app
     stop growing (the second half of the game adds less than the first), never pass their budgets,
     and leaving for the title frees the game, its scene and the pictures cached for it."""
     from game.scenes.title import TitleScene
-    memory.clear_caches()
+    memory.clear_caches(kept=True)                    # from nothing, whatever other tests drew
     game = Game.new(default_config(), ["Ada", "Bruno"], 3)
     rng = random.Random(3)
     session, board, moves, totals = None, None, 0, []
@@ -158,6 +158,7 @@ def test_a_resize_empties_the_scenes_caches_drawn_for_the_old_size(app):
     """The scenes' pictures go with the old size; the kept ones (keyed by their size) stay, and the
     new size's are drawn beside them within their budgets."""
     from game.scenes.title import TitleScene
+    memory.clear_caches(kept=True)                    # from nothing, whatever other tests drew
     app.stack.push(TitleScene(app))
     app.frame(1 / 60)
     assert memory.cached_bytes() > 0
@@ -208,7 +209,7 @@ def test_the_board_keeps_no_window_sized_background_besides_its_frame_and_lets_i
     no cache keeps a window-sized copy of them, and a board that is left lets its frames go even
     if something still holds the scene."""
     from game.scenes.title import TitleScene
-    memory.clear_caches()
+    memory.clear_caches(kept=True)
     board = _first_board(app, ["Ada", "Bruno", "Cora", "Dario"])
     window = app.window.get_width() * app.window.get_height()
     assert board._static is not None and board._base is not None
