@@ -12,7 +12,7 @@ import pytest
 from game.netcode.seat_clock import HURRY, PLAYED_FOR, SEAT_GIVEN, UPDATE_SEAT_CLOCK
 from game.rules.playout import choose
 
-from conftest import Peer, Player, room_of, undoable, wait_until
+from conftest import Peer, Player, room_of, start_game, undoable, wait_until
 from test_server_tables import sit
 
 SHORT = {"setup_time": 0.6, "seat_time": 0.6, "bot_delay": 0.0}
@@ -128,11 +128,7 @@ def test_an_honest_player_who_thinks_has_the_whole_time(make_server, players):
     them, their misses start again, and nobody is told anything."""
     srv = make_server(setup_time=1.5, seat_time=1.5)
     ann, bob = players(srv.address, "ann", "bob")
-    for p in (ann, bob):
-        p.join()
-    ann.send({"type": "ReqNewGame", "playersCount": 2})
-    for p in (ann, bob):
-        p.until_type("UpdateGame")
+    start_game(ann, bob)
     rng = random.Random(5)
     room = room_of(srv, "ann")
     time.sleep(1.0)                                        # both think, within setup's time
@@ -171,11 +167,7 @@ def test_swap_and_undo_churn_buys_no_time(make_server, players, monkeypatch):
     monkeypatch.setattr(compaction, "COMPACT_MIN", 20)
     srv = make_server(setup_time=5, seat_time=1.0, line_rate=0)
     ann, bob = players(srv.address, "ann", "bob")
-    for p in (ann, bob):
-        p.join()
-    ann.send({"type": "ReqNewGame", "playersCount": 2})
-    for p in (ann, bob):
-        p.until_type("UpdateGame")
+    start_game(ann, bob)
     rng = random.Random(5)
     room = room_of(srv, "ann")
     serve(srv, [ann, bob], lambda g: g.phase != "setup", 5, rng)
