@@ -173,22 +173,33 @@ def save_failed_walks() -> None:
 
 
 def free_port() -> int:
-    """An odd port of 127.0.0.1 free a moment ago, with the next one free too (for a game a test
-    hosts, whose TLS port is the next one). Odd, as Linux gives to ``bind`` (``connect`` takes even
-    ones): a test's game port is then never the TLS port of a game another test hosts at the same
-    time (hosting tests run side by side failed with "Port … is already in use")."""
+    """A port free on every address a moment ago, with the next one free too (for a game a test
+    hosts, whose TLS port is the next one).
+
+    Taken below the kernel's ephemeral range (``ip_local_port_range``, 32768 and up by default),
+    where no ``bind`` to port 0 and no outgoing connection ever lands: hosting tests failed now
+    and then with "Address already in use" because another test's server, bound to port 0
+    between this choice and the host's bind, had been given the same port. Here only two tests
+    that both chose one could meet, one chance in thousands. Odd, so that a game's port is never
+    another's TLS port."""
+    import random
     import socket
+    low = 32768
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        pass
+    top = max(low, 12002)
+    pick = random.SystemRandom()
     for _ in range(200):
-        with socket.socket() as s, socket.socket() as t:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-            if port % 2 == 0 or port >= 65535:
-                continue
-            try:
-                t.bind(("127.0.0.1", port + 1))
-            except OSError:
-                continue
-            return port
+        port = pick.randrange(max(10001, top - 20000), top - 1, 2) | 1
+        try:
+            with socket.socket() as s, socket.socket() as t:
+                s.bind(("0.0.0.0", port))
+                t.bind(("0.0.0.0", port + 1))
+        except OSError:
+            continue
+        return port
     raise OSError("no two free ports in a row")
 
 
