@@ -18,6 +18,7 @@ import pygame
 from game.i18n import _
 
 from game.client.lan import Browser, FoundGame
+from game.client.lan_words import found_name, found_seats
 from game.settings import data_dir
 
 from .art import fonts, icons
@@ -152,7 +153,7 @@ class LanGames:
                 self.actions.append("")
                 pygame.draw.rect(surface, mix(PANEL, FADED, 0.08), r, border_radius=round(8 * u))
                 pad = round(14 * u)
-                name = fonts.render(g.info.name or g.address, name_size, FADED)
+                name = fonts.render(found_name(g), name_size, FADED)
                 surface.blit(name, name.get_rect(midleft=(r.x + pad, r.centery - round(9 * u))))
                 note = fonts.render(f"no longer on the network \u00b7 {g.address}:{g.port}", note_size, FADED, "italic")
                 surface.blit(note, note.get_rect(midleft=(r.x + pad, r.centery + round(13 * u))))
@@ -168,28 +169,28 @@ class LanGames:
             pygame.draw.rect(surface, GOLD if hot else mix(PANEL, GOLD, 0.5), r, max(1, round(2 * u)),
                              border_radius=round(8 * u))
             pad = round(14 * u)
-            name = fonts.render(g.info.name or g.address, name_size, FADED if full else INK)
+            name = fonts.render(found_name(g), name_size, FADED if full else INK)
             at = name.get_rect(midleft=(r.x + pad, r.centery - round(9 * u)))
             surface.blit(name, at)
             if g.info.tls:                    # it speaks TLS: joined encrypted
                 lock = icons.padlock(round(name_size * 0.9))
                 self.locks.append(lock.get_rect(midleft=(at.right + round(8 * u), at.centery)))
                 surface.blit(lock, self.locks[-1])
-            seats = _seats(g)
+            seats = found_seats(g)
             where = f"{g.address}:{g.port}"   # tells apart tables of the same name; the host's plaque shows it
-            host = f"host {g.info.host} \u00b7 " if g.info.host else ""
-            secure = " \u00b7 encrypted" if g.info.tls else ""
+            host = _("host {name}").format(name=g.info.host) + " \u00b7 " if g.info.host else ""
+            secure = " \u00b7 " + _("encrypted") if g.info.tls else ""
             self.notes.append(f"{host}{seats} \u00b7 {where}{secure}")
             note = fonts.render(self.notes[-1], note_size, SEPIA, "italic")
             surface.blit(note, note.get_rect(midleft=(r.x + pad, r.centery + round(13 * u))))
-            action = (f"Rejoin as {mine[0]}" if len(mine) == 1 else "Rejoin") if mine else \
-                ("Wait for a seat" if full else "Join")
+            action = (_("Rejoin as {name}").format(name=mine[0]) if len(mine) == 1 else _("Rejoin")) if mine else \
+                (_("Wait for a seat") if full else _("Join"))
             self.actions.append(action)
             act = fonts.render(action + " \u203a", name_size, GREEN_INK if not full else FADED)
             surface.blit(act, act.get_rect(midright=(r.right - pad, r.centery)))
         more = len(games) - MAX_ROWS
         if more > 0:
-            img = fonts.render(f"and {more} more\u2026", note_size, SEPIA, "italic")
+            img = fonts.render(_("and {n} more\u2026").format(n=more), note_size, SEPIA, "italic")
             surface.blit(img, img.get_rect(midtop=(rect.centerx, top + MAX_ROWS * (row_h + gap))))
 
 
@@ -208,10 +209,4 @@ def _read_seats(path: Path) -> dict[str, list[str]]:
     return out
 
 
-def _seats(g: FoundGame) -> str:
-    i = g.info
-    if i.started and not i.free:
-        return f"playing, {i.taken} at the table" if i.taken else "playing"
-    if i.taken == 0:
-        return f"{i.free} seat{'s' if i.free != 1 else ''} free" if i.free else "open"
-    return f"{i.taken} seated, {i.free} free"
+

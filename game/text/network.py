@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from game.client.address import hostport
+from game.client.lan_words import found_label
 from game.client.flow.hosting import (end_kept_hosted_game, host_question, join_own_table, leaving_question, people_at,
                                       server_folder, start_hosting)
 from game.client.flow.seats import (KeptSeat, ask_before_seating, asked_words, forget_seat, gone_words, seats_file,
@@ -219,7 +220,7 @@ class Network:
                 self.say(_("Tables found (say the number to join one):"))
                 for i, g in enumerate(games):
                     self.say(f"{i + 1}. " + (_("{table}, at {where}, encrypted") if g.info.tls else _("{table}, at {where}"))
-                             .format(table=g.label, where=f"{g.address}:{g.port}"))
+                             .format(table=found_label(g), where=f"{g.address}:{g.port}"))
             self.found = games
             self.question = self._join_answer
             return
