@@ -248,7 +248,10 @@ class Announcer:
                     info = self._info
                 current = self._service(info)
                 current.name = self.name
-                zc.update_service(current)
+                try:
+                    _broadcast(zc, zc.async_update_service, current)
+                except TimeoutError as e:    # a busy machine: the next change tries again
+                    log.info("the announcement's update was late (%s)", e)
                 self._sent = info
                 time.sleep(UPDATE_INTERVAL)
         except Exception as e:
@@ -257,10 +260,32 @@ class Announcer:
         finally:
             try:
                 if current is not None and self.registered.is_set():
-                    zc.unregister_service(current)
+                    _broadcast(zc, zc.async_unregister_service, current)
             except Exception:
                 pass
             zc.close()
+
+
+def _broadcast(zc, start, info, timeout: float = 2.0) -> None:
+    """Run zeroconf's ``start(info)`` (an update or a goodbye) and wait until its broadcasts are
+    sent. (Zeroconf's own ``unregister_service`` returns with its three goodbyes still to send,
+    and ``update_service`` gives up after 0.7 s on a busy machine: closing then destroyed the
+    pending broadcast, and asyncio logged "Task was destroyed but it is pending!" as an error.)
+    On a timeout the broadcast is cancelled, not left for the closing loop to destroy.
+
+    :raises TimeoutError: the broadcasts were not sent within ``timeout`` seconds.
+    """
+    import asyncio
+    import concurrent.futures
+
+    async def sent() -> None:
+        await (await start(info))
+    future = asyncio.run_coroutine_threadsafe(sent(), zc.loop)
+    try:
+        future.result(timeout)
+    except concurrent.futures.TimeoutError:
+        future.cancel()
+        raise TimeoutError("the announcement's broadcast took too long") from None
 
 
 def _is_ipv4(a: str) -> bool:
