@@ -35,13 +35,13 @@ class FetchReplayScene(PaintedScene):
     def __init__(self, app: Any, session: GameSession) -> None:
         super().__init__(app)
         self.session = session
-        self.message = "Asking the server for the game's replay…"
+        self.message = _("Asking the server for the game's replay…")
         self.record: Any = None              # the replay the server sent
         self.refused: str | None = None      # or why it has none, in words
         self.listen(session, ReplayArrived, self._arrived)
         self.listen(session, ReplayRefused, self._refused)
         if not session.match.fetch_replay():
-            self.message = "This server does not keep replays (it is not one of ours)."
+            self.message = _("This server does not keep replays (it is not one of ours).")
 
     def layout(self) -> None:
         w, h = self.app.size

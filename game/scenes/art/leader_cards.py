@@ -8,6 +8,8 @@ from typing import Any
 
 import pygame
 
+from game.i18n import N_, _
+
 from ..memory import surface_cache
 from . import fonts
 from ._draw import (bezier, canvas, clip_to, down, drop_shadow, ellipse_points, inset, linear_gradient, star,
@@ -20,13 +22,17 @@ from .palette import (CARD_COLORS, GOLD, GOLD_DARK, GOLD_LIGHT, INK, IVORY, OXBL
                       PARCHMENT_DARK, RESOURCE_COLORS, SEPIA, WALNUT, WALNUT_DARK, mix, shade)
 
 
-_LEADER_TITLES = {"DISCOUNT": "Patron", "DEPOT": "Steward", "ZERO": "Alchemist", "PRODUCTION": "Artisan"}
+_LEADER_TITLES = {"DISCOUNT": N_("Patron"), "DEPOT": N_("Steward"), "ZERO": N_("Alchemist"), "PRODUCTION": N_("Artisan")}
+"""The ribbon's word on a leader card, by its kind, marked for the catalogue (the card's name
+begins with it: "Steward of Coin")."""
 
 
 def leader_card(leader: dict, productions: Any, height: int, *, dimmed: bool = False) -> pygame.Surface:
     """A leader card ``height`` px tall; ``dimmed`` greys it (e.g. not playable, or discarded)."""
     prod = production_for(productions, leader.get("production"))
-    return _leader_card(freeze(leader), freeze(prod), int(height), bool(dimmed))
+    word = _LEADER_TITLES.get(leader.get("leaderType") or "DISCOUNT")
+    title = _(word) if word else _("Leader")
+    return _leader_card(freeze(leader), freeze(prod), int(height), bool(dimmed), title)
 
 
 _EMBLEMS = {"Green": "triangle", "Blue": "circle", "Yellow": "diamond", "Purple": "star"}
@@ -305,9 +311,10 @@ def arrow_glyph(size: int) -> pygame.Surface:
 
 
 @surface_cache(12, 256)
-def _leader_card(leader_key, prod_key, height: int, dimmed: bool) -> pygame.Surface:
+def _leader_card(leader_key, prod_key, height: int, dimmed: bool, title: str) -> pygame.Surface:
+    """(``title``: the ribbon's word in the current language, a part of the cache's key)"""
     if dimmed:
-        base = _leader_card(leader_key, prod_key, height, False)
+        base = _leader_card(leader_key, prod_key, height, False, title)
         g = pygame.transform.grayscale(base)
         g.fill((196, 184, 164, 255), special_flags=pygame.BLEND_RGBA_MULT)
         return g
@@ -359,7 +366,7 @@ def _leader_card(leader_key, prod_key, height: int, dimmed: bool) -> pygame.Surf
     surf.blit(drop_shadow(em, (0, max(1, H // 200)), max(1, H // 150), 70), (body.centerx - es // 2, round(ey)))
     # title ribbon
     rib_h = round(H * 0.062)
-    rib = ribbon(_LEADER_TITLES.get(kind, "Leader") if h >= 250 else "", round(body.w * 0.86), rib_h, OXBLOOD)
+    rib = ribbon(title if h >= 250 else "", round(body.w * 0.86), rib_h, OXBLOOD)
     rib_y = ey + es - H * 0.012
     blit_centered(surf, rib, (body.centerx, rib_y))
     # ability cartouche
