@@ -3,7 +3,8 @@
 Games are played by the engine's random policy to a mid-game position, then shown through the
 same session/view-model path the real client uses; the first boards are walked to from the title
 by the real frame loop with posted events (tools/walk.py), and their FIRST frame is saved (the
-run fails if a panel is missing from it). Writes ``docs/screenshots/*.png`` by default.
+run fails if a panel is missing from it). Writes ``docs/screenshots/*.png`` by default, in English,
+and the same pictures in Italian in ``docs/screenshots/it/``.
 
 Every picture is the same at every run, byte for byte: the games are seeded (the one Play solo
 deals too: :data:`SEED` through ``MOR_SEED``), and the frames are drawn with a fixed clock (each
@@ -224,7 +225,7 @@ def _seeded() -> Iterator[None]:
             os.environ[ENV] = was
 
 
-def first_board(size: tuple[int, int]):
+def first_board(size: tuple[int, int], language: str = "en"):
     """The FIRST frame of the board at ``size`` (a pygame Surface), walked to from the title
     through Play solo (the deal of :data:`SEED`) and the leader choice; the game it saved is removed.
 
@@ -237,14 +238,16 @@ def first_board(size: tuple[int, int]):
     register_scenes()
     from game.scenes.title import TitleScene
     from walk import Walk, board_check
-    app = App(headless=True, size=size)
+
+    from game.i18n import _
+    app = App(headless=True, size=size, language=language)
     app.settings.nickname = NICKNAME
     walk = Walk(app)
     try:
         with _seeded():
             app.stack.push(TitleScene(app))
             walk.frames(2)
-            walk.press("Play solo")
+            walk.press(_("Play solo"))
             walk.until_scene("LeaderChoiceScene")
             for key, ch in ((pygame.K_1, "1"), (pygame.K_3, "3"), (pygame.K_RETURN, "\r")):
                 walk.key(key, ch)
@@ -261,22 +264,24 @@ def first_board(size: tuple[int, int]):
     return first
 
 
-def walked(out: Path) -> list[str]:
+def walked(out: Path, language: str = "en") -> list[str]:
     """Shots taken the way a player gets there (tools/walk.py): the first board at 1024x640 and
     1920x1080 (:func:`first_board`); then a Vatican report as it plays out, by discarding a
     leader on the space before the pope's."""
     import pygame
 
-    from game.scenes.app import App
     from walk import Walk
+
+    from game.i18n import _
+    from game.scenes.app import App
     names = []
     for size in ((1024, 640), (1920, 1080)):
         name = f"first-board-solo-{size[0]}x{size[1]}"
-        pygame.image.save(first_board(size), str(out / f"{name}.png"))
+        pygame.image.save(first_board(size, language), str(out / f"{name}.png"))
         names.append(name)
     # a Vatican report's moment, half a second in
     from game.scenes.board import BoardScene
-    app = App(headless=True, size=(1280, 800))
+    app = App(headless=True, size=(1280, 800), language=language)
     game = mid_game(["Ada", "Bruno"], 3, 6)
     for p in game.players:
         p.faith = 7 if p.nickname == "Ada" else 2
@@ -286,7 +291,7 @@ def walked(out: Path) -> list[str]:
     walk.frames(2)
     leader = next(h for h in scene.hits if isinstance(h.target, BI.Leader))
     walk.click(leader.rect.center)
-    walk.press("Discard")
+    walk.press(_("Discard (+1 Faith)"))
     for _ in range(5):
         app.frame(0.12)
     walk.move((3, 3))
@@ -298,20 +303,29 @@ def walked(out: Path) -> list[str]:
 def main(argv: list[str]) -> int:
     import tempfile
     os.environ["MOR_CONFIG_DIR"] = os.environ["MOR_DATA_DIR"] = tempfile.mkdtemp()
-    out = Path(argv[0]) if argv else ROOT / "docs" / "screenshots"
-    out.mkdir(parents=True, exist_ok=True)
+    root = Path(argv[0]) if argv else ROOT / "docs" / "screenshots"
+    from game import i18n
     from game.scenes.app import App
     from game.scenes.catalog import register_scenes
     register_scenes()
-    app = App(headless=True, size=(1280, 800))
-    for name, make in shots(app).items():
-        make()
-        app.frame(0.016)
-        app.frame(0.016)
-        app.screenshot(out / f"{name}.png")
-    walked(out)
-    print(f"wrote {len(list(out.glob('*.png')))} screenshots to {out}")
+    for lang in LANGUAGES:
+        out = root if lang == i18n.SOURCE else root / lang
+        out.mkdir(parents=True, exist_ok=True)
+        app = App(headless=True, size=(1280, 800), language=lang)
+        for name, make in shots(app).items():
+            make()
+            app.frame(0.016)
+            app.frame(0.016)
+            app.screenshot(out / f"{name}.png")
+        while app.stack.top is not None:
+            app.stack.pop()
+        walked(out, lang)
+        print(f"wrote {len(list(out.glob('*.png')))} screenshots to {out}")
     return 0
+
+
+LANGUAGES = ("en", "it")
+"""The languages pictured: English in the folder itself, any other in a folder of its code."""
 
 
 if __name__ == "__main__":

@@ -1,0 +1,115 @@
+"""Every scene fits, in English and in Italian, at 1024x640 and 1920x1080 (issue 29, Fit): no words
+wider than their box, cut short, over other words or outside the window, measured on the boxes
+drawn (tests/support/fit.py), not by eye. The scenes are the ones ``make screenshots`` draws
+(tools/screenshots.py), each help page, the pages of the main menu, and the board with a hint shown
+under its plan (the hint at 1024x640 was once drawn over the payment line and cut mid-sentence)."""
+from __future__ import annotations
+
+import copy
+import functools
+import re
+from pathlib import Path
+
+import pytest
+
+from game import i18n
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZES = [(1024, 640), (1920, 1080)]
+
+
+@functools.lru_cache(maxsize=None)
+def meant_to_end_in_ellipsis() -> re.Pattern:
+    """Words that end in "…" by design ("Looking for games on this network…"), in the code and in
+    the catalogues: a line that ends so and is none of them was cut short."""
+    said = set()
+    for path in list((ROOT / "game").rglob("*.py")) + list((ROOT / "game" / "locale").rglob("*.po")):
+        said.update(re.findall(r'"((?:[^"\\\n]|\\.)*\u2026)"', path.read_text(encoding="utf-8")))
+    alts = sorted((re.sub(r"\\\{[^}]*\\\}", ".*", re.escape(s)) for s in said), key=len, reverse=True)
+    return re.compile("|".join(alts) or "(?!)")
+
+
+def scenes(app) -> dict:
+    """name -> a function that puts the scene on the app's stack."""
+    import screenshots
+
+    from game.scenes import help as help_
+    from game.scenes import my_games, past_games, versus
+    out = dict(screenshots.shots(app))
+    for n in range(len(help_.pages(app.config))):
+        out[f"how-to-play-{n + 1}"] = functools.partial(lambda n: app.stack.reset(help_.HelpScene(app, n)), n)
+    out["versus"] = lambda: app.stack.reset(versus.VersusScene(app))
+    out["past-games"] = lambda: app.stack.reset(past_games.PastGamesScene(app))
+    out["my-games"] = lambda: app.stack.reset(my_games.MyGamesScene(app, servers=[]))
+    out["board-hint"] = functools.partial(_hint, app)
+    return out
+
+
+def _hint(app) -> None:
+    """A solo board whose hint (a hard bot's: a purchase or a production) is shown under its plan."""
+    from game.client.session import GameSession
+    from game.rules import default_config
+    from game.scenes.board import BoardScene
+    from support.table import Table
+    game, decision = _cached_hint(i18n.current())
+    board = BoardScene(app, GameSession(Table(copy.deepcopy(game), "Ada"), default_config(), "Ada"))
+    app.stack.reset(board)
+    app.frame(1 / 60)
+    board.input.take_hint(decision.action, decision.why, decision.then)
+    board._rev += 1
+
+
+@functools.lru_cache(maxsize=None)
+def _cached_hint(lang: str):
+    """(The hint is thought in the language spoken: one per language.)"""
+    from test_fit import _hint_position
+    return _hint_position()
+
+
+@pytest.fixture(scope="module")
+def quick_games():
+    """The screenshots' games, played out once for all four runs (each run gets its own copy)."""
+    import screenshots
+    mp = pytest.MonkeyPatch()
+    for name in ("mid_game", "_played_out"):
+        made = functools.lru_cache(maxsize=None)(lambda *a, _f=getattr(screenshots, name): _f(*a))
+        mp.setattr(screenshots, name, lambda nicks, *a, _m=made: copy.deepcopy(_m(tuple(nicks), *a)))
+    yield
+    mp.undo()
+
+
+def measure_all(monkeypatch, size, lang, only=None) -> list[str]:
+    from support.fit import Measure
+
+    from game.scenes.app import App
+    from game.scenes.catalog import register_scenes
+    register_scenes()
+    problems = []
+    app = App(headless=True, size=size, language=lang)
+    try:
+        m = Measure(monkeypatch, app)
+        meant = meant_to_end_in_ellipsis()
+        for name, make in scenes(app).items():
+            if only and name not in only:
+                continue
+            m.clear()
+            make()
+            app.frame(0.016)
+            app.frame(0.016)
+            problems += [f"{name}: {p}" for p in m.problems()
+                         if not (p.endswith(" cut short") and meant.fullmatch(p[1:-len("' cut short")]))]
+    finally:
+        while app.stack.top is not None:
+            app.stack.pop()
+        i18n.use("en")
+    return problems
+
+
+@pytest.mark.seed(3)
+@pytest.mark.parametrize("lang", ["en", "it"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_scene_fits(monkeypatch, tmp_path, quick_games, size, lang):
+    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path))
+    problems = measure_all(monkeypatch, size, lang)
+    assert not problems, f"{lang} at {size[0]}x{size[1]}:\n" + "\n".join(problems)

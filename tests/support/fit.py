@@ -1,0 +1,224 @@
+"""Text boxes measured (issue 29, Fit): for the scene on screen, every text drawn and the box it is
+drawn in, and what is wrong with them: words wider than their box, cut short ("…"), boxes over each
+other, or outside the window.
+
+Two kinds of text are measured:
+
+- pygame_gui's elements (labels, buttons, entries, text boxes): the words' width in the element's
+  font against the element's rect; visible elements over each other; outside the window.
+- our own words (``game/scenes/art/fonts.py``): every surface ``fonts.render``/``fonts.ink`` makes
+  is remembered, and the window records where each is blitted (the headless window is swapped for
+  a recording Surface), so the rect each text takes on screen is known. Words drawn first on a
+  layer of their own are measured by width only (wider than the window).
+
+Use: ``m = Measure(monkeypatch, app)``; put a scene on screen; ``m.clear()``; run a frame or two;
+``m.problems()`` lists what is wrong, each a readable line.
+"""
+from __future__ import annotations
+
+import pygame
+
+ELLIPSIS = "\u2026"
+
+
+class _Window(pygame.Surface):
+    """The headless window, remembering where each known text surface is blitted on it."""
+
+    def __init__(self, size, texts: dict[int, str], placed: list) -> None:
+        super().__init__(size)
+        self.texts = texts
+        self.placed: list[tuple[str, pygame.Rect]] = placed
+
+    def blit(self, source, dest, area=None, special_flags=0):
+        r = super().blit(source, dest, area, special_flags)
+        words = self.texts.get(id(source))
+        if words is not None and area is None and r.w and r.h:
+            pos = dest.topleft if isinstance(dest, pygame.Rect) else (int(dest[0]), int(dest[1]))
+            rect = pygame.Rect(pos, source.get_size())
+            ink = pygame.mask.from_surface(source, 200)
+            if r != rect:       # partly outside this surface: the part that is in it
+                ink = _crop(ink, r.x - rect.x, r.y - rect.y, r.size)
+            self.placed.append((words, rect, _Drawn(r, ink, self.subsurface(r).copy())))
+        return r
+
+
+class _Drawn:
+    """Where a text's ink went (``at``, the part of its rect on the surface), and the pixels there
+    just after it was drawn: if the window shows other pixels there at the end, it was covered."""
+
+    def __init__(self, at: pygame.Rect, ink: pygame.mask.Mask, pixels: pygame.Surface) -> None:
+        self.at, self.ink, self.pixels = at, ink, pixels
+
+    def seen(self, window: pygame.Surface) -> float:
+        """The share of the text's ink still on ``window`` (1.0: all of it; 0.0: covered)."""
+        inked = self.ink.count()
+        if not inked or not pygame.Rect((0, 0), window.get_size()).contains(self.at):
+            return 1.0
+        now = window.subsurface(self.at).copy()
+        same = pygame.mask.from_threshold(self.pixels, (0, 0, 0, 0), (24, 24, 24, 255), now)
+        return same.overlap_area(self.ink, (0, 0)) / inked
+
+
+def _crop(mask: pygame.mask.Mask, x: int, y: int, size) -> pygame.mask.Mask:
+    out = pygame.mask.Mask(size)
+    out.draw(mask, (-x, -y))
+    return out
+
+
+class Measure:
+    """Records the words drawn by the frames run after it is made (until the test ends)."""
+
+    def __init__(self, monkeypatch, app) -> None:
+        from game.scenes.art import fonts
+        self.app = app
+        self.texts: dict[int, str] = {}
+        self.made: list[tuple[str, int]] = []
+        self._keep: dict[int, pygame.Surface] = {}   # ids stay unique while their surfaces live
+        for name in ("render", "ink", "figures"):
+            real = getattr(fonts, name)
+
+            def hook(text, *args, _real=real, **kw):
+                img = _real(text, *args, **kw)
+                self.texts[id(img)] = str(text)
+                self._keep[id(img)] = img
+                self.made.append((str(text), img.get_width()))
+                return img
+            monkeypatch.setattr(fonts, name, hook)
+        self.wrapped: list[tuple[str, list[str]]] = []
+        self._wraps(monkeypatch)
+        self.placed: list[tuple[str, pygame.Rect]] = []
+        self.window = _Window(app.window.get_size(), self.texts, self.placed)
+        app.window = self.window
+        self._board(monkeypatch)
+
+    def _wraps(self, monkeypatch) -> None:
+        """Words wrapped to lines (``backdrop.wrap``, wherever a scene took it): a text some of whose
+        lines are drawn and the rest not had its end dropped (``wrap(...)[:3]``)."""
+        import sys
+
+        from game.scenes import backdrop
+        real = backdrop.wrap
+
+        def wrap(text, *args, **kw):
+            lines = real(text, *args, **kw)
+            self.wrapped.append((str(text), list(lines)))
+            return lines
+        for name, module in list(sys.modules.items()):
+            if name.startswith("game.scenes") and getattr(module, "wrap", None) is real:
+                monkeypatch.setattr(module, "wrap", wrap)
+
+    def _board(self, monkeypatch) -> None:
+        """The board draws on window-sized layers of its own (a static one, a cached one): they are
+        drawn on recording copies too, so their words are placed as well."""
+        from game.scenes.board_base import BoardBase as BoardScene
+        dynamic, static = BoardScene._draw_dynamic, BoardScene._render_static
+        texts, placed = self.texts, self.placed
+
+        def draw_dynamic(scene, surface, ctx):
+            rec = _Window(surface.get_size(), texts, placed)
+            rec.blit(surface, (0, 0))
+            dynamic(scene, rec, ctx)
+            surface.blit(rec, (0, 0))
+
+        def render_static(scene, size):
+            out = static(scene, size)
+            rec = _Window(size, texts, placed)
+            for p in scene.panels:       # again, on a copy thrown away: where their words go
+                p.draw_static(rec)
+            return out
+        monkeypatch.setattr(BoardScene, "_draw_dynamic", draw_dynamic)
+        monkeypatch.setattr(BoardScene, "_render_static", render_static)
+
+    def clear(self) -> None:
+        self.made.clear()
+        self.placed.clear()
+        self.wrapped.clear()
+
+    # -- pygame_gui ---------------------------------------------------------------------------
+    def elements(self) -> list[tuple[str, str, pygame.Rect, int]]:
+        """(kind, words, rect, the words' width) of every visible pygame_gui element with words."""
+        import pygame_gui.elements as E
+        top = self.app.stack.top
+        out = []
+        if top is None or getattr(top, "ui", None) is None:
+            return out
+        for el in top.ui.get_sprite_group().sprites():
+            if not getattr(el, "visible", True) or isinstance(el, (E.UIPanel, E.UIScrollingContainer)):
+                continue
+            kind = type(el).__name__
+            if isinstance(el, E.UITextBox):
+                words = str(getattr(el, "html_text", "") or "")
+                width = 0     # it wraps its words itself
+            elif isinstance(el, E.UITextEntryLine):
+                words, width = str(el.get_text()), 0     # the player's own, scrolled within
+            elif isinstance(el, (E.UILabel, E.UIButton)):
+                words = str(el.text or "")
+                font = getattr(el, "font", None)
+                width = font.size(words)[0] if (font is not None and words) else 0
+            else:
+                continue
+            clip = el.get_clip_rect() if hasattr(el, "get_clip_rect") else None
+            rect = pygame.Rect(el.rect)
+            if clip is not None and clip.size != rect.size:
+                continue      # scrolled partly out of its container: the container shows the rest
+            out.append((kind, words, rect, width))
+        return out
+
+    # -- what is wrong -------------------------------------------------------------------------
+    def problems(self) -> list[str]:
+        win = pygame.Rect((0, 0), self.window.get_size())
+        out: list[str] = []
+        els = self.elements()
+        for kind, words, rect, width in els:
+            room = rect.w - 4
+            if width > room:
+                out.append(f"{kind} {words!r} {width}px wide in a box of {room}px")
+            if not win.contains(rect):
+                out.append(f"{kind} {words!r} at {tuple(rect)} outside the window")
+        boxes = [(words, r) for _k, words, r, _w in els if words]
+        for i, (a, ra) in enumerate(boxes):
+            for b, rb in boxes[i + 1:]:
+                if ra.inflate(-4, -4).colliderect(rb.inflate(-4, -4)):
+                    out.append(f"{a!r} at {tuple(ra)} over {b!r} at {tuple(rb)}")
+        for words, w in self.made:
+            if w > win.w:
+                out.append(f"{words!r} {w}px wide, wider than the window")
+            if words.rstrip().endswith(ELLIPSIS) and len(words.strip()) > 3:
+                out.append(f"{words!r} cut short")
+        out += self._dropped()
+        placed: dict[tuple, _Drawn] = {}
+        for words, r, drawn in self.placed:
+            if words.strip():
+                placed[(words, tuple(r))] = drawn
+        for words, r in placed:
+            if not win.contains(pygame.Rect(r)):
+                out.append(f"{words!r} at {r} outside the window")
+        # lines over each other, both still to be seen at the end (not one covered by a panel later)
+        shown = [(w, pygame.Rect(r)) for (w, r), d in placed.items() if d.seen(self.window) > 0.6]
+        for i, (a, ra) in enumerate(shown):
+            for b, rb in shown[i + 1:]:
+                if a != b and _ink_over(ra, rb):
+                    out.append(f"{a!r} at {tuple(ra)} over {b!r} at {tuple(rb)}")
+        return list(dict.fromkeys(out))
+
+    def _dropped(self) -> list[str]:
+        """Wrapped texts drawn in part: some of a wrapping's lines drawn, no wrapping drawn whole."""
+        drawn = {w.strip() for w, _w in self.made}
+        tries: dict[str, list[list[str]]] = {}
+        for text, lines in self.wrapped:
+            tries.setdefault(text, []).append([ln.strip() for ln in lines if ln.strip()])
+        out = []
+        for text, ways in tries.items():
+            if any(all(ln in drawn for ln in lines) for lines in ways):
+                continue
+            part = next((lines for lines in ways if lines and lines[0] in drawn), None)
+            if part is not None:
+                lost = [ln for ln in part if ln not in drawn]
+                out.append(f"{text!r} drawn without its end {' '.join(lost)!r}")
+        return out
+
+
+def _ink_over(a: pygame.Rect, b: pygame.Rect) -> bool:
+    """Two lines of words over each other (more than the few pixels of ascent/descent they share)."""
+    cut = a.clip(b)
+    return cut.w > 3 and cut.h > min(a.h, b.h) * 0.3
