@@ -301,15 +301,20 @@ def bot_tables(server: Server, n: int) -> dict:
 
 
 # ------------------------------------------------------------------ issue 28: the honest player
+NEWCOMER_WAIT = [10.0]
+"""How long a newcomer waits for its solo game (``--newcomer-wait``)."""
+
+
 def solo_game(port: int, nick: str) -> float | None:
-    """Seconds from a connection to its solo game's ``UpdateGame`` (None: not within 10 s)."""
+    """Seconds from a connection to its solo game's ``UpdateGame`` (None: not within
+    ``--newcomer-wait``, 10 s)."""
     t0 = time.monotonic()
     c = Client(port)
     try:
         c.send({"type": "ReqJoin", "nickname": nick, "token": ""})
         c.until({"UpdateBookedSeats"})
         c.send({"type": "ReqNewGame", "playersCount": 1})
-        m = c.until({"UpdateGame"}, timeout=10)
+        m = c.until({"UpdateGame"}, timeout=NEWCOMER_WAIT[0])
         return round(time.monotonic() - t0, 3) if m and m["type"] == "UpdateGame" else None
     finally:
         c.close()
@@ -758,6 +763,10 @@ def main() -> None:
                                       "sit_leave,squatters,names,bot_tables_left,ipv6_56,tls_flood,rejoin_loop,replays,"
                                       "silent_table,churn")
     ap.add_argument("--attack-seconds", type=float, default=4.0, help="each issue-28 attack's length")
+    ap.add_argument("--newcomer-wait", type=float, default=10.0,
+                    help="how long the newcomer after each attack waits for its solo game")
+    ap.add_argument("--clock-seconds", type=float, default=40.0,
+                    help="silent_table's and churn's length at least (a seat's clock must run out three times)")
     ap.add_argument("--quiet-seconds", type=float, default=12.0,
                     help="after the TLS flood, seconds before the resident size is read again")
     ap.add_argument("--limit", type=float, default=20.0)
@@ -768,6 +777,7 @@ def main() -> None:
     ap.add_argument("--undos", type=int, default=1000, help="the long game's swaps taken back (rejoin_loop, replays)")
     ap.add_argument("--server-args", default="", help="more flags for the server, e.g. '--max-per-address 0'")
     args = ap.parse_args()
+    NEWCOMER_WAIT[0] = args.newcomer_wait
     out = {}
     for name in args.only.split(","):
         script = Path(args.server).resolve()
@@ -798,11 +808,11 @@ def main() -> None:
             elif name in LONG_GAME:
                 r = beside(server, args.attack_seconds, LONG_GAME[name])
             elif name == "silent_table":
-                r = beside(server, max(args.attack_seconds, 40.0), _silent_table)
+                r = beside(server, max(args.attack_seconds, args.clock_seconds), _silent_table)
             elif name == "ipv6_56":
                 r = beside(server, args.attack_seconds, _ipv6_56)
             elif name == "churn":
-                r = beside(server, max(args.attack_seconds, 30.0), _churn)
+                r = beside(server, max(args.attack_seconds, 0.75 * args.clock_seconds), _churn)
             elif name == "tls_flood":
                 r = beside(server, args.attack_seconds, _tls_flood, args.attack_seconds, args.quiet_seconds)
             else:
