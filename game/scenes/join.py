@@ -100,7 +100,7 @@ class JoinScene(PaintedScene):
         if self.instead and not self.busy:   # the nickname is taken at that table: one click joins as another
             aw, bw, gap = round(300 * u), round(170 * u), round(16 * u)
             x = self.sheet.centerx - (aw + 2 * bw + 2 * gap) // 2
-            self.button("join_as", pygame.Rect(x, by, aw, bh), f"Join as {self.instead}",
+            self.button("join_as", pygame.Rect(x, by, aw, bh), _("Join as {name}").format(name=self.instead),
                         tooltip=_("The same table, with this nickname (kept in Settings for next time)"))
             self.button("join", pygame.Rect(x + aw + gap, by, bw, bh), _("Join"), "@menu_quiet",
                         tooltip=_("Join with the nickname typed above"))
@@ -180,7 +180,7 @@ class JoinScene(PaintedScene):
             if game is not None:
                 self.join_found(game)
             elif self.lan.gone_at(event.pos):
-                self.error = "That table is no longer on the network: its host stopped hosting or left."
+                self.error = _("That table is no longer on the network: its host stopped hosting or left.")
 
     def join_found(self, game) -> None:
         """Join a game found on the network: its address goes in the field, then as typed."""
@@ -261,7 +261,7 @@ class JoinScene(PaintedScene):
             if widget is not None:
                 widget.set_text(nickname)
         self._target = target
-        self.busy = f"Knocking at {hostport(*target)}\u2026"
+        self.busy = _("Knocking at {where}\u2026").format(where=hostport(*target))
         self.rebuild()
         from game.client.tables import Seating   # the waiting list: a friend's table, or the Quick game
         found = getattr(self, "_found", None)
@@ -293,7 +293,7 @@ class JoinScene(PaintedScene):
             found = getattr(self, "_found", None)
             if found is not None and (found.address, found.port) == tuple(self._target):   # type: ignore[arg-type]
                 self.session.lobby.next_game = found.info.started and not found.info.free   # "Wait for a seat"
-            self.busy = "Joining the waiting room\u2026"
+            self.busy = _("Joining the waiting room\u2026")
         if state == "failed":
             self.seating = None
             if seating.taken and seating.remote is not None:   # someone at that table has this name
@@ -301,8 +301,9 @@ class JoinScene(PaintedScene):
                 self.instead = another_nickname(nick)
                 if seating.remote.token:   # we asked for our seat back with a kept token
                     self.errors["nickname"] = (
-                        f"\u201c{nick}\u201d has a seat at this table, but not the one this computer kept "
-                        f"under that name (that was another game at this address): choose another name.")
+                        _("\u201c{name}\u201d has a seat at this table, but not the one this computer kept "
+                          "under that name (that was another game at this address): choose another name.").format(
+                            name=nick))
                 else:
                     self.errors["nickname"] = seating.error or ""   # the words the text client says
             self.session = None
@@ -322,7 +323,7 @@ class JoinScene(PaintedScene):
             # the seat's game is not there any more (it ended meanwhile, or the server lost it)
             forget_seat(self.app.data_dir, self.rejoin)
             gone, self.rejoin = gone_words(self.rejoin), None
-            self._fail(f"{gone} Join again to sit at a new table.")
+            self._fail(gone + " " + _("Join again to sit at a new table."))
             return
         s = self.app.settings
         s.nickname = session.nickname
