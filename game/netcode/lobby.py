@@ -4,7 +4,8 @@ Two ways into a game (see :mod:`game.netcode.server` for the wire):
 
 * the **Quick game**: one waiting list, shared with reference clients (``UpdateBookedSeats``); its
   head sets the next game's size (and, our extension, its bots and their pace) with
-  ``ReqNewGame``, and the game starts when enough people wait. Only the first :meth:`Lobby.told`
+  ``ReqNewGame``, and the game starts when enough people wait (a game of one person, solo or with
+  bots only, anyone in the list starts at once: nobody waits for it). Only the first :meth:`Lobby.told`
   of the list hear of its changes; a head that does not choose within ``head_time`` goes to the
   back (:meth:`Lobby.watch_head`);
 * the **open tables** (:mod:`.tables`, our extension): a table is opened, sat at by name or
@@ -209,7 +210,7 @@ class Lobby:
                 s.send(err_nickname(P.NOT_SET))
             elif s.table is not None and not s.left:
                 self._table_new_game(s, s.table, count, tuple(bots), pace)
-            elif not self.waiting or self.waiting[0] is not s:
+            elif (not self.waiting or self.waiting[0] is not s) and not (count - len(bots) == 1 and s in self.waiting):
                 s.send(err_new_game(False, "Only the first player in the waiting room may ask for bots."
                                     if bots else None))
             elif not self.config.min_players <= count <= self.config.max_players:
@@ -220,6 +221,11 @@ class Lobby:
                 s.send(problem)
             elif (problem := self._limits_problem(s, bots)) is not None:
                 s.send(problem)
+            elif self.waiting[0] is not s:   # a game of one person (solo, or with bots): nobody to wait for
+                at = self.waiting.index(s)
+                if self._start([s], tuple(bots), None if pace is None else float(pace)):
+                    del self.waiting[at]
+                    self._send_booked_seats(at)
             else:
                 if self.pending_count is None:   # the game chosen has the head's time to fill, from now
                     self._head = (s, time.monotonic())
@@ -302,23 +308,8 @@ class Lobby:
         bots = self.pending_bots
         people = count - len(bots)
         if len(self.waiting) >= people:
-            try:
-                self.games.start(self.waiting[:people], bots, self.pending_pace)
-            except OSError as e:   # it cannot be saved: nothing changed; the janitor tries again
-                if not self._start_failing:
-                    self._start_failing = True
-                    log.warning("cannot save a new game (%s): it starts once it can", e)
-                    data = encode(update_chat(SERVER_VOICE, CANNOT_START))
-                    for w in self.waiting[:people]:
-                        if w.extensions:
-                            w.push(data)
+            if not self._start(self.waiting[:people], bots, self.pending_pace):
                 return
-            if self._start_failing:
-                self._start_failing = False
-                log.warning("saving again: the game waiting to start has started")
-            if self.watchers is not None and self.waiting[0].room is not None:
-                self.watchers.started_quick(self.waiting[0].room)
-            self._forget_waiting(self.waiting[:people])
             del self.waiting[:people]
             self.pending_count = None
             self.pending_bots = ()
@@ -330,6 +321,29 @@ class Lobby:
             if w.announced != said:
                 w.announced = said
                 w.send(update_join_game(count, list(bots) if w.extensions and bots else None))
+
+    def _start(self, people: list[Client], bots: tuple[str, ...], pace: float | None) -> bool:
+        """Start the game of ``people`` (first of them the one who chose it) from the waiting
+        list, and forget them there (the caller takes them off the list); False if it cannot be
+        saved: nothing changed, they are told, and the janitor tries again."""
+        try:
+            self.games.start(people, bots, pace)
+        except OSError as e:
+            if not self._start_failing:
+                self._start_failing = True
+                log.warning("cannot save a new game (%s): it starts once it can", e)
+                data = encode(update_chat(SERVER_VOICE, CANNOT_START))
+                for w in people:
+                    if w.extensions:
+                        w.push(data)
+            return False
+        if self._start_failing:
+            self._start_failing = False
+            log.warning("saving again: the game waiting to start has started")
+        if self.watchers is not None and people[0].room is not None:
+            self.watchers.started_quick(people[0].room)
+        self._forget_waiting(people)
+        return True
 
     def told(self) -> int:
         """How many of the waiting list are told of its changes: a game's worth of players."""

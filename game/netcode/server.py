@@ -36,7 +36,8 @@ Locks
 Connection flow (as the reference server does it, see ``shared/protocol/reference-notes.md``)
     server ``ReqWelcome`` on accept; ``ReqJoin`` (nickname unique among connected and seated
     players without a key, and at the table, or in the waiting list, it joins: a keyed player's
-    nickname is a display name, see :mod:`.names`); one waiting list (``UpdateBookedSeats``); only its head may send ``ReqNewGame``;
+    nickname is a display name, see :mod:`.names`); one waiting list (``UpdateBookedSeats``); only its head may send ``ReqNewGame`` (for a
+    game of one person, anyone in it);
     ``UpdateJoinGame``; each player's own ``UpdateGame``; game requests answered with updates
     ending in ``UpdateAction`` or with one error; ``ReqQuit``/``ResQuit``; ``ReqGoodbye``/``ResGoodbye``
     then close. Heartbeat: after ``heartbeat`` seconds (12.5) without incoming data the server

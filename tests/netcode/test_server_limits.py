@@ -36,7 +36,7 @@ class TestWaitingList:
         silent.join("silent")
         b = peers(srv.address).welcome()
         assert booked(b.join("b"))["canPrepareNewGame"] == "silent"
-        b.send({"type": "ReqNewGame", "playersCount": 1})
+        b.send({"type": "ReqNewGame", "playersCount": 2})   # (a game of one would start at once)
         assert b.expect("ErrNewGame")["isInvalidPlayersCount"] is False   # not yet its turn
         t0 = time.monotonic()
         b.until(lambda m: m.get("canPrepareNewGame") == "b", timeout=5)

@@ -89,6 +89,13 @@ class TestNickname:
         assert [m["type"] for m in joined(b, "plain")] == ["UpdateBookedSeats"]
 
 
+def past_booked_seats(p) -> dict:
+    """The first message ``p`` receives that is not an ``UpdateBookedSeats``."""
+    while (m := p.recv())["type"] == "UpdateBookedSeats":
+        pass
+    return m
+
+
 class TestWaitingList:
     def test_every_waiting_connection_hears_of_a_join(self, server, peers):
         a, b, c = (peers(server.address) for _ in range(3))
@@ -113,6 +120,28 @@ class TestWaitingList:
         b.probe()
         a.send({"type": "ReqNewGame", "playersCount": 2})
         for p in (a, b):
+            p.expect("UpdateJoinGame", playersCount=2)
+            p.expect("UpdateGame")
+
+    def test_a_game_of_one_starts_at_once_from_anywhere_in_the_list(self, server, peers):
+        """Issue 28: a row of squatters at the head of the Quick game (who never choose) kept a
+        newcomer from a solo game for their whole head time. A game nobody else is needed for
+        (solo, or one person with bots) starts at once from any place in the list; the others
+        stay where they were, told the list's new length."""
+        a, b, c = peers(server.address), peers(server.address), peers(server.address)
+        joined(a, "squat")
+        joined(b, "solo")
+        joined(c, "third")
+        a.expect("UpdateBookedSeats", bookedSeats=2, canPrepareNewGame="squat")
+        a.expect("UpdateBookedSeats", bookedSeats=3, canPrepareNewGame="squat")
+        b.send({"type": "ReqNewGame", "playersCount": 1})
+        assert past_booked_seats(b) == {"type": "UpdateJoinGame", "playersCount": 1}
+        b.expect("UpdateGame")
+        a.expect("UpdateBookedSeats", bookedSeats=2, canPrepareNewGame="squat")
+        c.send({"type": "ReqNewGame", "playersCount": 2})          # a second person is needed: the head's
+        assert past_booked_seats(c) == {"type": "ErrNewGame", "isInvalidPlayersCount": False}
+        a.send({"type": "ReqNewGame", "playersCount": 2})
+        for p in (a, c):
             p.expect("UpdateJoinGame", playersCount=2)
             p.expect("UpdateGame")
 
