@@ -126,6 +126,18 @@ class SettingsScene(PaintedScene):
         self.button("save", pygame.Rect(self.sheet.centerx - bw - round(10 * u), by, bw, bh), _("Save"))
         self.button("back", pygame.Rect(self.sheet.centerx + round(10 * u), by, bw, bh), _("Back"), "@menu_quiet")
 
+    def _note_lines(self, note: str, size: int, width: int, style: str) -> tuple[int, list[str]]:
+        """A row's note wrapped no taller than a row's pitch, so that it meets neither its neighbours'
+        notes (longer words, in Italian, took three lines over the next row's): smaller type, down to
+        four fifths, if need be."""
+        ys = sorted(r.centery for r in self.rows.values())
+        pitch = min((b - a for a, b in zip(ys, ys[1:])), default=size * 4)
+        for s in range(size, max(9, round(size * 0.8)) - 1, -1):
+            lines = wrap(note, s, width, style)
+            if len(lines) * round(s * 1.15) <= pitch:
+                break
+        return s, lines
+
     def paint(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         u = self.unit
@@ -153,9 +165,9 @@ class SettingsScene(PaintedScene):
                 colour = FADED
             if note:
                 x = rect.right + round(270 * u)
-                lines = wrap(note, small, self.sheet.right - x - round(30 * u), style)
-                y = rect.centery - len(lines) * round(small * 1.15) // 2
-                blit_lines(surface, lines, small, colour, x, y, style, leading=1.15)
+                s, lines = self._note_lines(note, small, self.sheet.right - x - round(30 * u), style)
+                y = rect.centery - len(lines) * round(s * 1.15) // 2
+                blit_lines(surface, lines, s, colour, x, y, style, leading=1.15)
         status = self.status
         if status is None and "player_key" in self.rows:
             status = _(KEY_FIELD_NOTE)

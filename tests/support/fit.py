@@ -194,10 +194,13 @@ class Measure:
             if not win.contains(pygame.Rect(r)):
                 out.append(f"{words!r} at {r} outside the window")
         # lines over each other, both still to be seen at the end (not one covered by a panel later)
-        shown = [(w, pygame.Rect(r)) for (w, r), d in placed.items() if d.seen(self.window) > 0.6]
-        for i, (a, ra) in enumerate(shown):
-            for b, rb in shown[i + 1:]:
-                if a != b and _ink_over(ra, rb):
+        shown = [(w, pygame.Rect(r), d) for (w, r), d in placed.items() if d.seen(self.window) > 0.6]
+        block = {ln.strip(): text for text, lines in self.wrapped for ln in lines}   # a paragraph's lines
+        for i, (a, ra, da) in enumerate(shown):
+            for b, rb, db in shown[i + 1:]:
+                if a == b or (block.get(a.strip(), a) == block.get(b.strip(), b)):
+                    continue
+                if _ink_over(ra, rb) or da.ink.overlap(db.ink, (db.at.x - da.at.x, db.at.y - da.at.y)):
                     out.append(f"{a!r} at {tuple(ra)} over {b!r} at {tuple(rb)}")
         return list(dict.fromkeys(out))
 
@@ -219,6 +222,7 @@ class Measure:
 
 
 def _ink_over(a: pygame.Rect, b: pygame.Rect) -> bool:
-    """Two lines of words over each other (more than the few pixels of ascent/descent they share)."""
+    """Two texts over each other, or one's line set against the other's with no leading between
+    (the rects of lines set at a leading of 1.15 do not meet); their ink touching is always."""
     cut = a.clip(b)
-    return cut.w > 3 and cut.h > min(a.h, b.h) * 0.3
+    return cut.w > 3 and cut.h > 2
