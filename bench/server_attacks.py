@@ -320,9 +320,18 @@ def solo_game(port: int, nick: str) -> float | None:
         c.close()
 
 
+AFTER_SECONDS = [30.0]
+"""Seconds of quiet after each attack before the server's resident size is read again (``--after-seconds``)."""
+
+
 def beside(server: Server, seconds: float, attack, *args) -> dict:
     """Run ``attack(server, stop, *args)`` (returns a dict) in a thread for ``seconds`` while a
-    player in a solo game does heartbeat round trips; then a newcomer starts a solo game."""
+    player in a solo game does heartbeat round trips; then a newcomer starts a solo game. For a
+    server in a process of its own, ``rss_mb``: its resident size idle, at the most during the
+    attack, and ``--after-seconds`` after it (issue 28: back within 10 MB of idle)."""
+    from game.netcode.heap import pid_rss_mb
+    pid = server.proc.pid if hasattr(server, "proc") else None
+    rss = [pid_rss_mb(pid)] * 2 if pid else None
     stop = threading.Event()
     result: dict = {}
     t = threading.Thread(target=lambda: result.update(attack(server, stop, *args) or {}), daemon=True)
@@ -339,14 +348,20 @@ def beside(server: Server, seconds: float, attack, *args) -> dict:
         s = time.monotonic()
         player.send({"type": "ReqHeartbeat"})
         waits.append(5.0 if player.until({"ResHeartbeat"}, timeout=5) is None else time.monotonic() - s)
+        if rss and len(waits) % 20 == 0:
+            rss[1] = max(rss[1], pid_rss_mb(pid))
         time.sleep(0.025)   # under the line rate (50 a second): the player is not slowed by its own pace
     new_game = solo_game(server.port, "newcomer")
     stop.set()
     t.join(15)
     player.close()
+    if rss:
+        rss[1] = max(rss[1], pid_rss_mb(pid))
+        time.sleep(AFTER_SECONDS[0])
+        rss.append(pid_rss_mb(pid))
     waits.sort()
     return {"honest_p99_ms": round(1000 * waits[int(0.99 * (len(waits) - 1))], 1), "round_trips": len(waits),
-            "new_game_s": new_game, **result}
+            "new_game_s": new_game, **({"rss_mb": [round(r, 1) for r in rss]} if rss else {}), **result}
 
 
 def _sit_leave(server: Server, stop: threading.Event) -> dict:
@@ -729,7 +744,7 @@ def _churn(server: Server, stop: threading.Event) -> dict:
     rss, size = pid_rss_mb(server.proc.pid), disk()
     for c, _ in players:
         c.close()
-    return {"churn_requests": answered[0], "rss_mb": [round(rss0, 1), round(rss, 1)],
+    return {"churn_requests": answered[0], "churn_rss_mb": [round(rss0, 1), round(rss, 1)],
             "rss_bytes_per_request": round((rss - rss0) * (1 << 20) / n, 1),
             "disk_bytes_per_request": round((size - disk0) / n, 1), "disk_kb_after": round(size / 1024, 1)}
 
@@ -763,6 +778,8 @@ def main() -> None:
                                       "sit_leave,squatters,names,bot_tables_left,ipv6_56,tls_flood,rejoin_loop,replays,"
                                       "silent_table,churn")
     ap.add_argument("--attack-seconds", type=float, default=4.0, help="each issue-28 attack's length")
+    ap.add_argument("--after-seconds", type=float, default=30.0,
+                    help="quiet seconds after each attack before the server's resident size is read again")
     ap.add_argument("--newcomer-wait", type=float, default=10.0,
                     help="how long the newcomer after each attack waits for its solo game")
     ap.add_argument("--clock-seconds", type=float, default=40.0,
@@ -778,6 +795,7 @@ def main() -> None:
     ap.add_argument("--server-args", default="", help="more flags for the server, e.g. '--max-per-address 0'")
     args = ap.parse_args()
     NEWCOMER_WAIT[0] = args.newcomer_wait
+    AFTER_SECONDS[0] = args.after_seconds
     out = {}
     for name in args.only.split(","):
         script = Path(args.server).resolve()

@@ -21,7 +21,7 @@ QUICK: dict[str, list[str]] = {
     "history.py": ["--quick"],
     "server_attacks.py": ["--limit", "3", "--joiners", "50", "--seconds", "1", "--connections", "50",
                           "--bot-tables", "2", "--attack-seconds", "0.5", "--quiet-seconds", "0",
-                          "--clock-seconds", "4", "--newcomer-wait", "2"],
+                          "--clock-seconds", "4", "--newcomer-wait", "2", "--after-seconds", "0"],
     "server_bots.py": ["--seconds", "1", "--bot-games", "1", "--level", "easy"],
     "server_churn.py": ["--cycles", "200", "--settle", "0.5"],
     "server_load.py": ["--quick", "--no-pin"],
