@@ -61,6 +61,8 @@ class Evaluator:
         self.prod_value = {pid: production_value(prod) for pid, prod in config.productions.items()}
         self.card_prod = [self.prod_value[c.production.id] for c in config.dev_cards]
         self.cost_items = [tuple(c.cost.items()) for c in config.dev_cards]
+        self.cost_dict = [dict(items) for items in self.cost_items]
+        """Each card's cost without discounts, as :meth:`_targets` gives it (shared: never changed)."""
         self.card_level = [c.level for c in config.dev_cards]
         self.card_color = [c.color for c in config.dev_cards]
         self.card_vp = [c.victory_points for c in config.dev_cards]
@@ -101,69 +103,94 @@ class Evaluator:
         return out
 
     def _targets(self, g: Game, p: PlayerState, have: Mapping[str, int],
-                 levels: dict[int, int]) -> list[tuple[float, float, int, dict[str, int], int]]:
-        """(discounted worth, worth, card id, cost, missing) of each card ``p`` could aim at."""
+                 levels: dict[int, int]) -> tuple[list[tuple[float, float, int, dict[str, int], int]], tuple | None, int]:
+        """(discounted worth, worth, card id, cost, missing) of each card ``p`` could aim at; the
+        best of them (the lowest card id among equals; None: none) and the fewest missing."""
         out = []
+        first = None
+        nearest = 0
         disc = self._discounts(p) if p.active_leaders else None
         gamma = self.gamma
         solo = g.solo
         card_worth = self.card_worth[solo]
         cost_items = self.cost_items
+        cost_dict = self.cost_dict
         for decks in g.decks.values():
-            left = 0
-            for d in decks.values():
-                left += len(d)
-            if solo and left <= 1:
-                continue
+            near = None
+            if solo:
+                left = 0
+                for d in decks.values():
+                    left += len(d)
+                if left <= 1:
+                    continue
+                if left <= 4:
+                    near = (5 - left) * 0.8     # taking from a colour about to vanish helps Lorenzo
             for lv in levels:
                 deck = decks.get(lv)
                 if not deck:
                     continue
                 cid = deck[-1]
                 miss = 0
-                cost = {}
-                for r, n in cost_items[cid]:
-                    if disc and r in disc:
-                        n = max(0, n - disc[r])
-                        if not n:
-                            continue
-                    cost[r] = n
-                    h = have.get(r, 0)
-                    if h < n:
-                        miss += n - h
+                if disc:
+                    cost = {}
+                    for r, n in cost_items[cid]:
+                        if r in disc:
+                            n = max(0, n - disc[r])
+                            if not n:
+                                continue
+                        cost[r] = n
+                        h = have.get(r, 0)
+                        if h < n:
+                            miss += n - h
+                else:
+                    cost = cost_dict[cid]               # (shared: nobody changes it)
+                    for r, n in cost_items[cid]:
+                        h = have.get(r, 0)
+                        if h < n:
+                            miss += n - h
                 worth = card_worth[cid]
-                if solo and left <= 4:
-                    worth -= (5 - left) * 0.8   # taking from a colour about to vanish helps Lorenzo
-                out.append((worth * gamma[min(miss, 63)], worth, cid, cost, miss))
-        return out
+                if near is not None:
+                    worth -= near
+                v = worth * gamma[miss if miss < 63 else 63]
+                t = (v, worth, cid, cost, miss)
+                out.append(t)
+                if first is None:
+                    first = t
+                    nearest = miss
+                else:
+                    if v > first[0] or v == first[0] and cid < first[2]:
+                        first = t
+                    if miss < nearest:
+                        nearest = miss
+        return out, first, nearest
 
     def targets(self, g: Game, p: PlayerState, have: Mapping[str, int]) -> list[tuple[float, DevCard, dict[str, int], int]]:
         """Cards this player could aim at: (discounted worth, card, cost, missing), best first."""
-        ts = self._targets(g, p, have, self.next_levels(g, p))
+        ts = self._targets(g, p, have, self.next_levels(g, p))[0]
         ts.sort(key=lambda t: (-t[0], t[2]))
         cards = self.config.dev_cards
         return [(v, cards[cid], cost, miss) for v, _, cid, cost, miss in ts]
+
+    def best_target(self, g: Game, p: PlayerState, have: Mapping[str, int]) -> tuple[int, dict[str, int]] | None:
+        """The first of :meth:`targets` as (card id, cost), without sorting them all (None: none)."""
+        first = self._targets(g, p, have, self.next_levels(g, p))[1]
+        return None if first is None else (first[2], first[3])
 
     def target_term(self, g: Game, p: PlayerState, have: Mapping[str, int],
                     levels: dict[int, int]) -> tuple[float, int | None]:
         """The worth of the cards aimed at (the best, and the best one after it) and how many
         resources the nearest card lacks (None: no card to aim at)."""
-        ts = self._targets(g, p, have, levels)
-        if not ts:
+        ts, first, nearest = self._targets(g, p, have, levels)
+        if first is None:
             return 0.0, None
-        first = ts[0]
-        nearest = first[4]
-        for t in ts:        # the best (the lowest card id among equals) and the fewest missing
-            if t[0] > first[0] or t[0] == first[0] and t[2] < first[2]:
-                first = t
-            if t[4] < nearest:
-                nearest = t[4]
         best, _, cid, cost, _ = first
         lv = self.card_level[cid]
         gamma = self.gamma
         second = 0.0
+        level = self.card_level
         for t in ts:
-            if t is first or (self.card_level[t[2]] == lv and levels.get(lv, 0) < 2):
+            # (a worth at most the best second so far cannot beat it once discounted: skipped)
+            if t[1] <= second or t is first or (level[t[2]] == lv and levels.get(lv, 0) < 2):
                 continue
             miss = 0
             for r, n in t[3].items():

@@ -351,10 +351,10 @@ class Policy:
         base_id = self.config.base_production.id
         others = [prod for pid, prod in sorted(avail.items()) if pid != base_id]
         have = p.resource_totals()
-        ts = self.ev.targets(g, p, have)
+        aim = self.ev.best_target(g, p, have)
         need: dict[str, int] = {}
-        if ts:
-            for r, n in ts[0][2].items():
+        if aim is not None:
+            for r, n in aim[1].items():
                 need[r] = n
         surplus = {r: have.get(r, 0) - need.get(r, 0) for r in self.config.resources}
         # free outputs: what the aimed card misses most
