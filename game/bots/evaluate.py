@@ -211,7 +211,13 @@ class Evaluator:
         left = 1.0 - mine / cfg.end_game_cards
         if g.solo:
             left = min(left, 1.0 - g.black_cross / cfg.last_space)
-            low = min(sum(len(d) for d in decks.values()) for decks in g.decks.values())
+            low = None
+            for decks in g.decks.values():
+                n = 0
+                for d in decks.values():
+                    n += len(d)
+                if low is None or n < low:
+                    low = n
             left = min(left, low / 8)
         else:
             most = faith = 0
@@ -299,31 +305,43 @@ class Evaluator:
                 return score + (SOLO_LOSS if g.lorenzo_won else SOLO_WIN)
             return score + (10.0 if p.nickname in g.winners else 0.0)
         have: dict[str, int] = {}
+        get = have.get
         count = 0
-        for c in (*p.shelves, *p.depots, p.strongbox):
+        for c in p.shelves:
             for r, n in c.content.items():
-                have[r] = have.get(r, 0) + n
+                have[r] = get(r, 0) + n
                 count += n
+        for c in p.depots:
+            for r, n in c.content.items():
+                have[r] = get(r, 0) + n
+                count += n
+        for r, n in p.strongbox.content.items():
+            have[r] = get(r, 0) + n
+            count += n
         n_cards = 0
         levels: dict[int, int] = {}
         level = self.card_level
+        card_prod = self.card_prod
+        top = self.top_level
         v = float(p.vp) - count // cfg.resources_per_vp + RESOURCE_VALUE * count  # resources counted smoothly
         for s in p.slots:
             if s:
                 n_cards += len(s)
-                v += self.card_prod[s[-1]]
-                lv = level[s[-1]] + 1
+                cid = s[-1]
+                v += card_prod[cid]
+                lv = level[cid] + 1
             else:
                 lv = 1
-            if lv <= self.top_level:
+            if lv <= top:
                 levels[lv] = levels.get(lv, 0) + 1
         term, nearest = self.target_term(g, p, have, levels)
         v += term
         v += (CARD_BONUS_SOLO if g.solo else CARD_BONUS_MULTI) * n_cards
         horizon = self.horizon(g, p)
         leaders = cfg.leaders
-        in_hand = [lid for lid in p.hand if lid not in p.active_leaders]
-        for lid in p.active_leaders:
+        active = p.active_leaders
+        in_hand = [lid for lid in p.hand if lid not in active] if active else p.hand
+        for lid in active:
             v += ABILITY[leaders[lid].kind] * (0.3 + 0.7 * horizon)
         if in_hand:
             owned: dict[tuple[str, int], int] = {}
@@ -353,5 +371,9 @@ class Evaluator:
             v -= BLACK_CROSS * g.black_cross
             v += RACE * self.win_chance(g, p, nearest)
         else:
-            v -= OPPONENT_FAITH * sum(q.faith for q in g.players if q is not p)
+            others = 0
+            for q in g.players:
+                if q is not p:
+                    others += q.faith
+            v -= OPPONENT_FAITH * others
         return v
