@@ -310,9 +310,13 @@ class Policy:
                              _("Take {line} of the market ({gain}).")).format(**said)
                     return words + (" " + ngettext("{n} will not fit.", "{n} will not fit.", spill).format(n=spill)
                                     if spill else "")
-                yield Candidate((), ReqTakeFromMarket(line.is_row, line.index, reps, plan), words)
+                plain = Candidate((), ReqTakeFromMarket(line.is_row, line.index, reps, plan), words)
+                yield plain
                 if self.fast:
                     continue
+                # (:meth:`ranked` has tried ``plain`` by now: a rearranging that stores exactly what
+                # it stores leads to a position of the same value, which ranks below it: not tried)
+                stored = _stored(plan) if plain.tried is not None and plain.tried[0] is g else None
                 if orders is None:
                     # each rearrangement made once, on a copy shared by every line it is tried for
                     orders = []
@@ -324,6 +328,8 @@ class Policy:
                             orders.append((swaps, h, h.player(p.nickname)))
                 for swaps, h, q in orders:
                     plan2 = suggest_placement(h, q, intake)
+                    if stored is not None and _stored(plan2) == stored:
+                        continue
                     spill2 = sum(intake.values()) - sum(n for m in plan2.values() for n in m.values())
 
                     def words2(g2, p2, line=line, gain=gain, spill2=spill2):
@@ -433,6 +439,16 @@ class Policy:
             outs = {out_res: prod.output_choice} if prod.output_choice else {}
             reqs.append(ProductionRequest(prod.id, plan, {}, outs))
         return reqs
+
+
+def _stored(plan) -> dict[str, int]:
+    """How much of each resource a placement stores."""
+    out: dict[str, int] = {}
+    for m in plan.values():
+        for r, n in m.items():
+            if n:
+                out[r] = out.get(r, 0) + n
+    return out
 
 
 def _arrangement(p: PlayerState) -> tuple:
