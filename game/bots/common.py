@@ -164,19 +164,30 @@ def card_words(card: DevCard) -> str:
     return _("the level-{level} {colour} card ({vp} VP)").format(level=card.level, colour=colour, vp=card.victory_points)
 
 
+_WIRE_KIND = {"discount": "DISCOUNT", "extra_depot": "DEPOT", "white_marble": "ZERO", "production": "PRODUCTION"}
+
+
+def leader_card_name(kind: str, resource: str) -> str | None:
+    """A leader card's name by its kind as the wire says it ("DEPOT") and its resource ("Steward
+    of Coin"), in the current language; None for a card of no known kind. (The client names the
+    cards with it too: one table of names.)"""
+    names = {
+        ("DISCOUNT", "Coin"): _("Patron of Coin"), ("DISCOUNT", "Servant"): _("Patron of Servants"),
+        ("DISCOUNT", "Shield"): _("Patron of Shields"), ("DISCOUNT", "Stone"): _("Patron of Stone"),
+        ("DEPOT", "Coin"): _("Steward of Coin"), ("DEPOT", "Servant"): _("Steward of Servants"),
+        ("DEPOT", "Shield"): _("Steward of Shields"), ("DEPOT", "Stone"): _("Steward of Stone"),
+        ("ZERO", "Coin"): _("Alchemist of Coin"), ("ZERO", "Servant"): _("Alchemist of Servants"),
+        ("ZERO", "Shield"): _("Alchemist of Shields"), ("ZERO", "Stone"): _("Alchemist of Stone"),
+        ("PRODUCTION", "Coin"): _("Artisan of Coin"), ("PRODUCTION", "Servant"): _("Artisan of Servants"),
+        ("PRODUCTION", "Shield"): _("Artisan of Shields"), ("PRODUCTION", "Stone"): _("Artisan of Stone"),
+    }
+    return names.get((kind, resource))
+
+
 def leader_words(leader: LeaderCard) -> str:
     """The leader by its card's name ("Steward of Coin"), as the client names it."""
-    names = {
-        ("discount", "Coin"): _("Patron of Coin"), ("discount", "Servant"): _("Patron of Servants"),
-        ("discount", "Shield"): _("Patron of Shields"), ("discount", "Stone"): _("Patron of Stone"),
-        ("extra_depot", "Coin"): _("Steward of Coin"), ("extra_depot", "Servant"): _("Steward of Servants"),
-        ("extra_depot", "Shield"): _("Steward of Shields"), ("extra_depot", "Stone"): _("Steward of Stone"),
-        ("white_marble", "Coin"): _("Alchemist of Coin"), ("white_marble", "Servant"): _("Alchemist of Servants"),
-        ("white_marble", "Shield"): _("Alchemist of Shields"), ("white_marble", "Stone"): _("Alchemist of Stone"),
-        ("production", "Coin"): _("Artisan of Coin"), ("production", "Servant"): _("Artisan of Servants"),
-        ("production", "Shield"): _("Artisan of Shields"), ("production", "Stone"): _("Artisan of Stone"),
-    }
-    return names.get((leader.kind, leader.resource)) or _("the {resource} leader").format(resource=resource_word(leader.resource))
+    return (leader_card_name(_WIRE_KIND.get(leader.kind, leader.kind), leader.resource)
+            or _("the {resource} leader").format(resource=resource_word(leader.resource)))
 
 
 def line_words(is_row: bool, index: int) -> str:

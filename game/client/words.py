@@ -160,17 +160,8 @@ def bot_level(level: str) -> str:
 # ---------------------------------------------------------------------------- the leaders
 def leader_name(kind: str, res: str) -> str:
     """A leader card's name, by its ability and resource ("Steward of Coin")."""
-    names = {
-        ("DISCOUNT", "Coin"): _("Patron of Coin"), ("DISCOUNT", "Servant"): _("Patron of Servants"),
-        ("DISCOUNT", "Shield"): _("Patron of Shields"), ("DISCOUNT", "Stone"): _("Patron of Stone"),
-        ("DEPOT", "Coin"): _("Steward of Coin"), ("DEPOT", "Servant"): _("Steward of Servants"),
-        ("DEPOT", "Shield"): _("Steward of Shields"), ("DEPOT", "Stone"): _("Steward of Stone"),
-        ("ZERO", "Coin"): _("Alchemist of Coin"), ("ZERO", "Servant"): _("Alchemist of Servants"),
-        ("ZERO", "Shield"): _("Alchemist of Shields"), ("ZERO", "Stone"): _("Alchemist of Stone"),
-        ("PRODUCTION", "Coin"): _("Artisan of Coin"), ("PRODUCTION", "Servant"): _("Artisan of Servants"),
-        ("PRODUCTION", "Shield"): _("Artisan of Shields"), ("PRODUCTION", "Stone"): _("Artisan of Stone"),
-    }
-    return names.get((kind, res)) or _("Leader of {resource}").format(resource=resource_name(res))
+    from game.bots.common import leader_card_name
+    return leader_card_name(kind, res) or _("Leader of {resource}").format(resource=resource_name(res))
 
 
 def leader_words(ld: dict[str, Any], productions: dict[int, dict]) -> tuple[str, str, str, int]:
