@@ -42,7 +42,20 @@ def scenes(app) -> dict:
     out["past-games"] = lambda: app.stack.reset(past_games.PastGamesScene(app))
     out["my-games"] = lambda: app.stack.reset(my_games.MyGamesScene(app, servers=[]))
     out["board-hint"] = functools.partial(_hint, app)
+    out["replay"] = functools.partial(_replay, app)
     return out
+
+
+def _replay(app) -> None:
+    """A finished game's replay, on its 40th step."""
+    from game import replays as R
+    from game.client.replay import open_replay
+    from game.rules import default_config
+    from game.rules.playout import random_game
+    from game.scenes.replay import ReplayScene
+    saved = R.save_finished(random_game(default_config(), ["Ada", "Bruno"], seed=12), app.data_dir / R.REPLAYS,
+                            "bots", "Ada")
+    app.stack.reset(ReplayScene(app, open_replay(saved, app.config, "Ada"), step=40))
 
 
 def _hint(app) -> None:
