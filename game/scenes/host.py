@@ -7,6 +7,8 @@ import logging
 
 import pygame
 
+from game.i18n import _
+
 from game.client.address import describe_bind_error
 from game.client.flow.hosting import join_own_table, server_folder, start_hosting
 from game.client.lan import lan_addresses
@@ -39,7 +41,7 @@ class HostScene(PaintedScene):
         app = self.app
         problem = check_nickname(app.settings.nickname)
         if problem:
-            self.error = "Choose a nickname in Settings before hosting a game."
+            self.error = _("Choose a nickname in Settings before hosting a game.")
             return
         if app.server is None:
             try:
@@ -62,9 +64,9 @@ class HostScene(PaintedScene):
         bw, bh = round(220 * u), round(50 * u)
         if self.error:
             y = self.sheet.bottom + round(40 * u)
-            self.button("settings", pygame.Rect(w // 2 - bw - round(10 * u), y, bw, bh), "Settings",
-                        tooltip="Change the port or your nickname")
-            self.button("back", pygame.Rect(w // 2 + round(10 * u), y, bw, bh), "Back", "@menu_quiet")
+            self.button("settings", pygame.Rect(w // 2 - bw - round(10 * u), y, bw, bh), _("Settings"),
+                        tooltip=_("Change the port or your nickname"))
+            self.button("back", pygame.Rect(w // 2 + round(10 * u), y, bw, bh), _("Back"), "@menu_quiet")
 
     def update(self, dt: float) -> None:
         if not self._ready:
@@ -80,7 +82,7 @@ class HostScene(PaintedScene):
         try:
             session = join_own_table(self.port, app.settings.nickname.strip(), app.config)
         except OSError as e:
-            self.error = f"The game server started but this computer could not join it ({e})."
+            self.error = _("The game server started but this computer could not join it ({e}).").format(e=e)
             self.rebuild()
             return
         app.stack.replace(app.scene("lobby", session))
@@ -92,8 +94,8 @@ class HostScene(PaintedScene):
     def paint(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         u = self.unit
-        bottom = title_block(surface, "Host a LAN game", None, w // 2, round(h * 0.06), u, size=64)
-        hint = "Friends on the same network find your game under Join a game, or type the address shown."
+        bottom = title_block(surface, _("Host a LAN game"), None, w // 2, round(h * 0.06), u, size=64)
+        hint = _("Friends on the same network find your game under Join a game, or type the address shown.")
         small = max(12, round(22 * u))
         blit_lines(surface, wrap(hint, small, round(w * 0.7), "italic"), small, SEPIA, w // 2, bottom + round(8 * u),
                    "italic", align="center")
@@ -101,13 +103,13 @@ class HostScene(PaintedScene):
         size = max(13, round(28 * u))
         cx = self.sheet.centerx
         if self.error:
-            head = fonts.render("The game could not be opened", size, OXBLOOD)
+            head = fonts.render(_("The game could not be opened"), size, OXBLOOD)
             surface.blit(head, head.get_rect(midtop=(cx, self.sheet.y + round(44 * u))))
             lines = wrap(self.error, small, self.sheet.w - round(100 * u), "italic")
             blit_lines(surface, lines, small, INK, cx, self.sheet.y + round(44 * u) + head.get_height() + round(16 * u),
                        "italic", align="center")
         else:
-            head = fonts.render(f"Opening a game on port {self.port}\u2026", size, INK)
+            head = fonts.render(_("Opening a game on port {port}\u2026").format(port=self.port), size, INK)
             surface.blit(head, head.get_rect(center=self.sheet.center))
 
     def handle_event(self, event: pygame.event.Event) -> None:
