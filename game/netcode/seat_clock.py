@@ -38,7 +38,7 @@ import orjson
 from game.rules.engine import SETUP
 
 from .room import Room
-from .turn_based import DEFAULT_LEVEL, END_TURN, TurnBased
+from .turn_based import DEFAULT_LEVEL, TurnBased
 
 log = logging.getLogger("mor.server")
 
@@ -124,18 +124,10 @@ class SeatClocks:
         move or a turn ended; a turn the computer played for someone ends its stand-in; a turn a
         player played themselves clears their misses."""
         c = self.clocks.get(room.id)
-        if c is None:
+        moved = None if c is None else TurnBased.settle(room, c)
+        if moved is None:
             return
-        history = room.game.history
-        turn_ended = bool(history) and history[-1][0] == "apply" and getattr(history[-1][2], "TYPE", "") == END_TURN
-        owing = TurnBased.owing(room)
-        if owing == c.owing and not turn_ended:
-            return
-        for nick in c.owing:
-            if nick in owing and not turn_ended:
-                continue
-            if room.stand_ins.pop(nick, None) is None and nick not in room.bots:
-                c.missed[nick] = 0      # played by its player
+        turn_ended, owing = moved
         setup = room.game.phase == SETUP
         fresh = turn_ended or any(n not in c.owing for n in owing) or setup != c.setup
         c.owing = owing

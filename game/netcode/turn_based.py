@@ -141,6 +141,24 @@ class TurnBased:
         return room.id in self.clocks
 
     @staticmethod
+    def settle(room: Room, c: Any) -> tuple[bool, tuple[str, ...]] | None:
+        """After a call saved, for ``room``'s clock ``c`` (this one's, or a real-time seat clock's,
+        :mod:`.seat_clock`): None if nobody new owes a move and no turn ended; else (whether a
+        turn ended, who owes a move now), with each stand-in whose turn is over let go and the
+        misses of each player who played their own turn cleared."""
+        history = room.game.history
+        turn_ended = bool(history) and history[-1][0] == "apply" and getattr(history[-1][2], "TYPE", "") == END_TURN
+        owing = TurnBased.owing(room)
+        if owing == c.owing and not turn_ended:
+            return None
+        for nick in c.owing:
+            if nick in owing and not turn_ended:
+                continue
+            if room.stand_ins.pop(nick, None) is None and nick not in room.bots:
+                c.missed[nick] = 0      # played by its player
+        return turn_ended, owing
+
+    @staticmethod
     def owing(room: Room) -> tuple[str, ...]:
         """The people a move is awaited from now (the computer's seats excluded)."""
         game = room.game
@@ -158,18 +176,10 @@ class TurnBased:
         deadline when someone new owes a move or a turn ended; a turn the computer played for
         someone ends its stand-in; a turn a player played themselves clears their misses."""
         c = self.clocks.get(room.id)
-        if c is None:
+        moved = None if c is None else self.settle(room, c)
+        if moved is None:
             return
-        history = room.game.history
-        turn_ended = bool(history) and history[-1][0] == "apply" and getattr(history[-1][2], "TYPE", "") == END_TURN
-        owing = self.owing(room)
-        if owing == c.owing and not turn_ended:
-            return
-        for nick in c.owing:
-            if nick in owing and not turn_ended:
-                continue
-            if room.stand_ins.pop(nick, None) is None and nick not in room.bots:
-                c.missed[nick] = 0      # played by its player
+        turn_ended, owing = moved
         fresh = turn_ended or any(n not in c.owing for n in owing)
         c.owing = owing
         if fresh or not owing:
