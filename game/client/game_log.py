@@ -13,6 +13,7 @@ from typing import Any
 from game.i18n import _, ngettext
 
 from .narration import Narrator
+from .server_words import chat_said
 from .view_model import ViewModel
 from .words import skipped_words
 
@@ -80,7 +81,7 @@ def tell(nickname: str, messages: list[Msg]) -> list[str]:
     told: list[str] = []
     for m in messages:
         if m.get("type") == "UpdateChat":
-            told.append(ChatLine.of(str(m.get("player")), str(m.get("text"))))
+            told.append(ChatLine.of(*chat_said(m)))
             continue
         try:
             vm.feed(m)

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from game.i18n import _
-from game.netcode.server_words import SAY, WORDS
+from game.i18n import _, pgettext
+from game.netcode.server_words import SAY, SERVER_VOICE, WORDS
 
-__all__ = ["server_said"]
+from .my_games_words import notice_words
+
+__all__ = ["chat_said", "server_said"]
 
 
 def server_said(m: Mapping[str, Any], text: object) -> str:
@@ -30,3 +32,24 @@ def server_said(m: Mapping[str, Any], text: object) -> str:
         except (KeyError, IndexError, ValueError):   # arguments that do not fit: the words as sent
             pass
     return str(text)
+
+
+def chat_said(m: Mapping[str, Any]) -> tuple[str, str]:
+    """Who said a line at the table (``UpdateChat``) and what, in the player's language: a
+    player's name and words as they are; the server's own notices (from ``Server``: a game that
+    cannot be saved, the computer's turns at a turn-based table) and a bot's farewell in words of
+    this client when it knows their code.
+
+    >>> chat_said({"player": "Server", "text": "The server can save the game again: play on.",
+    ...            "say": {"code": "save.again", "args": {}}})
+    ('Server', 'The server can save the game again: play on.')
+    >>> chat_said({"player": "Bea", "text": "ciao"})
+    ('Bea', 'ciao')
+    """
+    who, text = str(m.get("player") or ""), str(m.get("text") or "")
+    notice = notice_words(m.get("notice"))    # a turn-based table's notice (its own field)
+    words = notice if notice is not None else server_said(m, text)
+    if who == SERVER_VOICE:
+        # TRANSLATORS: the name the server's own notices are said under in the game's chat
+        who = pgettext("chat", "Server")
+    return who, words

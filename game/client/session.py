@@ -39,6 +39,7 @@ from .rating_words import change_line, unrated_line
 from .refusals import describe_error, refusal_words
 from .seat_clock_words import seat_clock_line
 from .security import IdentityWarning, Link, identity_warning, link_of
+from .server_words import chat_said
 from .undo import UndoRule
 from .view_model import ViewModel
 from .watch_news import TYPES as WATCH_TYPES
@@ -237,9 +238,7 @@ class GameSession:
             self.version += 1
 
     def _chat(self, m: Msg) -> None:
-        from .my_games_words import notice_words
-        said = notice_words(m.get("notice"))   # the server's notice at a turn-based table, in our words
-        if self.game_log.heard(str(m["player"]), said if said is not None else str(m["text"])):
+        if self.game_log.heard(*chat_said(m)):   # (the server's notices in the player's language)
             self.version += 1
 
     def _watch_news(self, m: Msg) -> None:

@@ -21,6 +21,7 @@ import orjson
 from game.bots.turn_policy import Leave, after_no_answer, after_refusal
 from game.netcode.history import history_lines, recent_history
 from game.netcode.server_messages import update_chat, visible_to
+from game.netcode.server_words import bot_farewell
 from game.rules import codec
 from game.rules.actions import Action
 from game.rules.components import GameConfig
@@ -254,7 +255,7 @@ class BotMatch(Match):
         skips its turns from then on (saved so)."""
         log.error("bot %s %s; it leaves the table and the game goes on without it", nick, leave.why)
         self.retired[nick] = leave.why
-        self._out.append(update_chat(nick, leave.farewell))
+        self._out.append(update_chat(nick, bot_farewell(leave)))
         self._accepted(self.game.set_active(nick, False))
 
     def _save(self) -> None:

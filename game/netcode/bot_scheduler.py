@@ -30,7 +30,7 @@ from game.rules.components import GameConfig
 from .framing import encode
 from .room import Room
 from .server_messages import update_chat
-from .server_words import said
+from .server_words import bot_farewell, said
 
 log = logging.getLogger("mor.server")
 
@@ -208,7 +208,7 @@ class BotScheduler:
         if room is None or self._stopping():
             return
         log.error("game %d: %s %s; it leaves the table and the game goes on without it", gid, nick, leave.why)
-        text = leave.farewell
+        text = bot_farewell(leave)
         room.say(nick, text)
         self._tell(room, encode(update_chat(nick, text)))
         room.retire_bot(nick)

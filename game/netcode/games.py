@@ -38,6 +38,7 @@ from .framing import encode
 from .names import HANDLE_MARK, NickBook, handle
 from .room import Room
 from .server_messages import err_nickname, err_protocol, update_chat, update_join_game
+from .server_words import said_again
 from .store import GameLog, GameStore
 
 log = logging.getLogger("mor.server")
@@ -424,7 +425,7 @@ class Games:
         # how the game got here (our extension): the log of a player who comes back, with what was
         # said at the table lately where it was said among the moves
         if s.extensions and not self._send_history(s, room, nick, away) and room.chat:
-            s.push(b"".join(encode(update_chat(who, text)) for who, text, _at in room.chat))
+            s.push(b"".join(encode(update_chat(who, said_again(text))) for who, text, _at in room.chat))
         log.info("%s rejoined game %d", nick, room.id)
         if self.turns is not None:
             self.turns.returned(s, room, nick)

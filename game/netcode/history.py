@@ -29,7 +29,8 @@ from game.rules.engine import Game
 from game.rules.views import player_view
 
 from .framing import MAX_LINE
-from .server_messages import visible_to
+from .server_messages import update_chat, visible_to
+from .server_words import said_again
 
 Msg = dict[str, Any]
 UPDATE_HISTORY = "UpdateHistory"
@@ -166,7 +167,7 @@ class Telling:
             while k < len(said) and (said[k][2] <= i or i == len(history)):
                 if said[k][2] >= cut or i == cut:
                     who, text, _at = said[k]
-                    out.append({"player": who, "text": text, "type": "UpdateChat"})
+                    out.append(update_chat(who, said_again(text)))
                 k += 1
             if i < len(history):
                 end = self.starts[i + 1] if i + 1 < len(self.starts) else len(self.moves)

@@ -59,7 +59,7 @@ TABLE_TELL_RATE = 1.0
 ``TABLE_TELL_RATE`` times a second, the latest state last: strangers sitting and leaving in a
 loop sent its host ~4,300 lines a second, until it was dropped as a slow reader (issue 28,
 finding 5). Who just sat is always told at once."""
-CANNOT_START = "The server cannot save a new game right now (its disk is full): it starts as soon as it can."
+CANNOT_START = said("save.cannot_start")
 
 
 class Lobby:

@@ -23,11 +23,12 @@ from .framing import (  # re-exported: the whole ErrProtocol vocabulary is avail
     LINE_TOO_LONG,
     TYPE_NOT_FOUND,
 )
+from .server_words import said
 
 INVALID_TYPES = MalformedRequest.INVALID_TYPES  # "Invalid attribute types."
 UNKNOWN_TYPE = 'Event type "{}" as subclass of "VCEvent" does not exist.'
 CHAT_TOO_FAST = "Too many chat messages; wait a moment."
-CANNOT_SAVE = "The server cannot save the game right now (its disk is full): nothing was played. Try again in a moment."
+CANNOT_SAVE = said("save.cannot_save")
 """``ErrProtocol.msg`` of a request that could not be saved (refused as if never sent; see room.py)."""
 ERR_PROTOCOL_TEXTS = frozenset({EMPTY_INPUT, INVALID_SYNTAX, TYPE_NOT_FOUND, INVALID_TYPES, LINE_TOO_LONG,
                                 CHAT_TOO_FAST})

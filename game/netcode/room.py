@@ -38,7 +38,8 @@ from game.rules.views import REVEALED_TOKENS, player_view
 from . import compaction
 from .reference import ReferenceWire, plain_view
 from .protocol import CANNOT_SAVE, PRIVATE_UPDATES, UPDATE_SETUP_DONE
-from .server_messages import err_protocol, update_player_away, visible_to
+from .server_messages import err_protocol, update_chat, update_player_away, visible_to
+from .server_words import SERVER_VOICE, said
 from .store import GameLog
 
 Send = Callable[[str, list[dict[str, Any]]], None]
@@ -54,9 +55,7 @@ CHAT_KEPT = 20
 INTERNAL_ERROR = "Internal server error."
 """``ErrProtocol.msg`` for a request the server failed on (a bug); our extension."""
 
-SAVING_AGAIN = "The server can save the game again: play on."
-SERVER_VOICE = "Server"
-"""The ``player`` of the server's own notices in ``UpdateChat`` (only ever sent to our clients)."""
+SAVING_AGAIN = said("save.again")
 
 
 class Room:
@@ -525,10 +524,10 @@ class Room:
     def _notice(self, text: str) -> None:
         """The server's word to the table (``UpdateChat`` to our clients; reference clients do not
         know chat, and their requests' refusals say it anyway)."""
-        said = [{"player": SERVER_VOICE, "text": text, "type": "UpdateChat"}]
+        line = [update_chat(SERVER_VOICE, text)]
         for nick in self.nicknames:
             if nick in self.online and nick not in self.plain:
-                self.send(nick, said)
+                self.send(nick, line)
 
     def retry_save(self) -> None:
         """Say again the arrivals and departures that could not be saved (the server calls this

@@ -119,7 +119,8 @@ def update_player_status(player: str, is_active: bool) -> dict[str, Any]:
 
 
 def update_chat(player: str, text: str) -> dict[str, Any]:
-    return _msg(UPDATE_CHAT, player=player, text=text)
+    """A line said at a table; words the server wrote (:func:`.server_words.said`) carry their code."""
+    return with_say(_msg(UPDATE_CHAT, player=player, text=text), text)
 
 
 def update_server_stopping(reason: str = HOST_STOPPED) -> dict[str, Any]:

@@ -24,9 +24,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from game.bots.turn_policy import COULD_NOT_DECIDE, NOTHING_ACCEPTED, Leave
 from game.i18n import N_
 
-__all__ = ["SAY", "WORDS", "Said", "said", "say_field", "with_say"]
+__all__ = ["SAY", "SERVER_VOICE", "WORDS", "Said", "bot_farewell", "said", "said_again", "say_field", "with_say"]
+
+SERVER_VOICE = "Server"
+"""The ``player`` of the server's own notices in ``UpdateChat`` (only ever sent to our clients)."""
 
 SAY = "say"
 """The extension field of a message that carries its words as a code: ``{"code", "args"}``."""
@@ -61,6 +65,17 @@ WORDS: dict[str, str] = {
                         "others."),
     "bots.pace_extension": N_("botPace is an extension of this server: join with a token to ask for it."),
     "bots.pace_bad": N_("botPace must be a number of seconds from 0 to {most}, not {value}."),
+    # the server's notices at a table, as chat from "Server" (UpdateChat.text)
+    "save.cannot_start": N_("The server cannot save a new game right now (its disk is full): it starts as soon as "
+                            "it can."),
+    "save.cannot_save": N_("The server cannot save the game right now (its disk is full): nothing was played. Try "
+                           "again in a moment."),
+    "save.again": N_("The server can save the game again: play on."),
+    # a computer player that cannot go on says so as it leaves (UpdateChat.text, from the bot)
+    "bot.could_not_decide": N_("Sorry, I could not decide on a move, so I leave the table: the game goes on "
+                               "without me."),
+    "bot.nothing_accepted": N_("Sorry, I cannot find a move the rules accept, so I leave the table: the game goes "
+                               "on without me."),
 }
 """Every code the server words, with its sentence (in English, marked for the catalogues)."""
 
@@ -99,3 +114,29 @@ def with_say(message: dict[str, Any], text: object) -> dict[str, Any]:
     if field is not None:
         message[SAY] = field
     return message
+
+
+_FAREWELLS = {COULD_NOT_DECIDE: "bot.could_not_decide", NOTHING_ACCEPTED: "bot.nothing_accepted"}
+"""Why a bot leaves its table (:class:`game.bots.turn_policy.Leave`) -> the code of its farewell."""
+
+
+def bot_farewell(leave: Leave) -> str:
+    """What a bot says at the table as it leaves (``leave.farewell``), with its code when it has one."""
+    code = _FAREWELLS.get(leave.why)
+    return said(code) if code is not None else leave.farewell
+
+
+_AGAIN = {WORDS[code]: code for code in _FAREWELLS.values()}
+
+
+def said_again(text: str) -> str:
+    """A line kept at a table (``Room.chat``, a game's log: words only) said again with its code
+    when the server wrote it (a bot's farewell), else as it is.
+
+    >>> say_field(said_again(Leave(COULD_NOT_DECIDE).farewell))
+    {'code': 'bot.could_not_decide', 'args': {}}
+    >>> said_again("hello") == "hello" and say_field(said_again("hello")) is None
+    True
+    """
+    code = _AGAIN.get(text)
+    return said(code) if code is not None else text

@@ -12,12 +12,17 @@ import time
 import orjson
 import pytest
 
+from game import i18n
 from game.bots.driver import make_job, think
+from game.client.server_words import chat_said
 from game.rules.actions import Action
 from game.rules.engine import Game
 from game.rules.playout import choose
 
 from conftest import CONFIG, Player, room_of, start_game, step, wait_until
+
+ITALIAN_FAREWELL = ("Mi dispiace, non trovo una mossa che le regole accettino, quindi lascio il tavolo: la partita "
+                    "continua senza di me.")
 
 
 def my_move(room, nick: str, rng: random.Random) -> Action | None:
@@ -348,13 +353,24 @@ class TestABrokenBot:
         made = play(room, bo, random.Random(5), until=lambda g: g.phase == "play" and sum(
             1 for h in g.history if h[1] == "Bo") >= 6)   # the game did not hang: Bo plays on
         assert made >= 5
-        said = {m["player"]: m["text"] for m in bo.received if m["type"] == "UpdateChat"}
+        chat = [m for m in bo.received if m["type"] == "UpdateChat"]
+        said = {m["player"]: m["text"] for m in chat}
         assert set(said) == bots
         assert all("leave the table" in t and "the game goes on" in t for t in said.values())
+        assert all(m["say"] == {"code": "bot.nothing_accepted", "args": {}} for m in chat)   # said in any language
+        i18n.use("it")
+        assert {chat_said(m)[1] for m in chat} == {ITALIAN_FAREWELL}
+        i18n.use("en")
         gone = {m["player"] for m in bo.received if m["type"] == "UpdatePlayerStatus" and not m["isActive"]}
         assert gone == bots and not any(room.game.player(b).active for b in bots)
         entries = [orjson.loads(x) for x in (tmp_path / "data" / "games" / f"{room.id}.jsonl").read_bytes().splitlines()[1:]]
         assert {tuple(e[1:]) for e in entries if e[0] == "active"} >= {(b, False) for b in bots}
+        bo.close()                    # who comes back reads the farewells in the history, with their code
+        (back,) = players(server.address, "Bo")
+        assert back.join(token=bo.token)[-1]["type"] == "UpdateGame"
+        history = back.until(lambda m: m["type"] == "UpdateHistory" and m.get("last", True))
+        told = [m for h in history if h["type"] == "UpdateHistory" for m in h["messages"] if m["type"] == "UpdateChat"]
+        assert len(told) == 2 and all(m["say"]["code"] == "bot.nothing_accepted" for m in told)
 
 
 def test_our_clients_read_the_bots_levels_and_a_reference_client_does_not(make_server, players):

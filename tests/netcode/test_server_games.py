@@ -13,6 +13,8 @@ import time
 
 import pytest
 
+from game import i18n
+from game.client.server_words import chat_said
 from game.netcode import server as server_mod
 from game.netcode import transport
 from game.netcode.store import GameLog, GameStore
@@ -319,7 +321,12 @@ class TestFailures:
         monkeypatch.setattr(GameStore, "create", disk_full)
         a.send({"type": "ReqNewGame", "playersCount": 2})
         said = a.until(lambda m: m["type"] == "UpdateChat")[-1]
-        assert said == {"player": server_mod.SERVER_VOICE, "text": server_mod.CANNOT_START, "type": "UpdateChat"}
+        assert said == {"player": server_mod.SERVER_VOICE, "text": server_mod.CANNOT_START, "type": "UpdateChat",
+                        "say": {"code": "save.cannot_start", "args": {}}}
+        i18n.use("it")                            # our client says it in its player's language
+        assert chat_said(said) == ("Server", "Il server non può salvare una nuova partita in questo momento (il suo "
+                                             "disco è pieno): la partita comincerà appena possibile.")
+        i18n.use("en")
         assert [s.nickname for s in server.waiting] == ["a", "b"] and not server.rooms
         monkeypatch.undo()
         for p in (a, b):                          # started by the server, nobody asked again

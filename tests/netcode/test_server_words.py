@@ -4,13 +4,15 @@ its player's language; every code the server uses has its sentence."""
 from __future__ import annotations
 
 import ast
+import string
 from pathlib import Path
 
 import pytest
 
 from game import i18n
 from game.client.lobby import Lobby
-from game.netcode.server_words import SAY, WORDS
+from game.client.server_words import server_said
+from game.netcode.server_words import SAY, WORDS, said
 
 from conftest import Peer
 
@@ -30,6 +32,24 @@ def test_every_code_the_server_says_has_its_sentence():
                     and node.args and isinstance(node.args[0], ast.Constant)):
                 used.add(node.args[0].value)
     assert used and not used - set(WORDS), sorted(used - set(WORDS))
+
+
+def test_every_code_the_server_can_send_is_said_in_english_and_in_italian():
+    """Each code's sentence, with its arguments, in English as the server sends it and in Italian
+    from the catalogue (translated: not the English words again), with every argument in it."""
+    untranslated, lost = [], []
+    for code, sentence in WORDS.items():
+        args = {f: f"<{f}>" for _lit, f, _spec, _conv in string.Formatter().parse(sentence) if f}
+        english = server_said({SAY: {"code": code, "args": args}}, "?")
+        assert english == sentence.format(**args) == str(said(code, **args))
+        i18n.use("it")
+        italian = server_said({SAY: {"code": code, "args": args}}, "?")
+        i18n.use("en")
+        if italian in (english, "?"):
+            untranslated.append(code)
+        if any(v not in italian for v in args.values()):
+            lost.append(code)
+    assert not untranslated and not lost, (untranslated, lost)
 
 
 @pytest.mark.timeout(20)
