@@ -15,8 +15,11 @@ from pathlib import Path
 
 from game.i18n import N_, _
 from game.netcode.player_key import KEY_FILE, KeyFileDamaged, player_key, read_key, save_key
-from game.netcode.ratings_wire import KEY_BODY, KEY_CHECK, check_key
+from game.netcode import ratings_wire
+from game.netcode.ratings_wire import KEY_BODY, KEY_CHECK
 from game.settings import data_dir
+
+from .server_words import said_words
 
 __all__ = ["KEY_FIELD_NOTE", "KEY_LENGTH", "KEY_LOST", "check_key", "current_key", "key_file", "key_lines", "shown_key", "take_key"]
 
@@ -72,6 +75,12 @@ def key_lines(path: Path | None = None) -> list[str]:
               "your name at a table. It is sent over encrypted connections only, and kept in {path}.").format(
                 path=path),
             _(KEY_LOST), _("Keep it to yourself: whoever has it plays as you.")]
+
+
+def check_key(key: object) -> str | None:
+    """Why ``key`` is not a player key, in the player's language (None: it is one)."""
+    why = ratings_wire.check_key(key)
+    return None if why is None else said_words(why)
 
 
 def take_key(text: str, path: Path | None = None) -> str | None:

@@ -29,6 +29,7 @@ from game.settings import data_dir
 from .address import hostport
 from .my_games_words import NO_GAMES, NOT_OURS, NOT_SECURE, game_line, your_turn_line
 from .security import Link
+from .server_words import server_said
 from .tables import TLS_SCHEME, connect, hang_up, join
 
 __all__ = ["MOVE_TIMES", "MyGame", "MyGames", "NoGames", "SERVERS_FILE", "TurnNews", "my_games", "news_interval",
@@ -141,7 +142,7 @@ def my_games(host: str, port: int, timeout: float = 5.0, *, tls_port: int | None
     finally:
         hang_up(conn)
     if m.get("type") == T.ERR_MY_GAMES:
-        raise NoGames(str(m.get("msg") or _(NOT_OURS)))
+        raise NoGames(server_said(m, m.get("msg") or _(NOT_OURS)))
     if m.get("type") != T.UPDATE_MY_GAMES:
         raise NoGames(_(NOT_OURS))
     games = MyGames.from_message(m, where, link, tls_port)

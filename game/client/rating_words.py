@@ -16,6 +16,8 @@ from typing import Any, Mapping, Sequence
 
 from game.i18n import N_, _, ngettext
 
+from .server_words import server_said
+
 Msg = Mapping[str, Any]
 
 # (constants marked N_ stay English here: each is said with _() where it is shown)
@@ -79,7 +81,7 @@ def change_line(changes: list[Msg], me: str) -> str:
 def unrated_line(m: Msg) -> str:
     """``ErrKey``: why the player plays unrated here."""
     return _("{unrated}: {why}").format(unrated=_(NO_KEY_LINE),
-                                        why=m.get("msg") or _("the server did not take your key."))
+                                        why=server_said(m, m.get("msg") or _("the server did not take your key.")))
 
 
 def standing_words(you: Msg | None) -> str:

@@ -21,6 +21,7 @@ from game.i18n import _, ngettext
 
 from .rating_words import NOBODY_RATED, NOT_OURS, number, standing_words, told_apart
 from .security import Link
+from .server_words import server_said
 from .tables import TLS_SCHEME, connect, hang_up
 
 __all__ = ["Leaderboard", "NoRatings", "Rated", "leaderboard"]
@@ -106,7 +107,7 @@ def leaderboard(host: str, port: int, timeout: float = 5.0, *, tls_port: int | N
     finally:
         hang_up(conn)
     if m.get("type") == W.ERR_RATINGS:
-        raise NoRatings(str(m.get("msg") or _("The server did not answer with its leaderboard.")))
+        raise NoRatings(server_said(m, m.get("msg") or _("The server did not answer with its leaderboard.")))
     if m.get("type") != W.UPDATE_RATINGS:
         raise NoRatings(_(NOT_OURS))
     return Leaderboard.from_message(m, link)

@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from game.i18n import _, pgettext
-from game.netcode.server_words import SAY, SERVER_VOICE, WORDS
+from game.netcode.server_words import SAY, SERVER_VOICE, WORDS, say_field
 
 from .my_games_words import notice_words
 
-__all__ = ["chat_said", "server_said"]
+__all__ = ["chat_said", "said_words", "server_said"]
 
 
 def server_said(m: Mapping[str, Any], text: object) -> str:
@@ -53,3 +53,10 @@ def chat_said(m: Mapping[str, Any]) -> tuple[str, str]:
         # TRANSLATORS: the name the server's own notices are said under in the game's chat
         who = pgettext("chat", "Server")
     return who, words
+
+
+def said_words(text: object) -> str:
+    """Words of the server's vocabulary met outside a message (e.g. why a key pasted in is not
+    one, :func:`game.netcode.ratings_wire.check_key`) in the player's language."""
+    field = say_field(text)
+    return server_said({SAY: field} if field is not None else {}, text)

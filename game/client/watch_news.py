@@ -13,6 +13,7 @@ from typing import Any
 
 from game.i18n import _
 
+from .server_words import server_said
 from .watch_words import REFUSED_WATCH
 
 Msg = dict[str, Any]
@@ -53,4 +54,4 @@ class WatchNews:
             self.count = int(m.get("watchers") or self.count)
             self.refused = None
         elif t == ERR_WATCH:
-            self.refused = str(m.get("msg") or _(REFUSED_WATCH))
+            self.refused = server_said(m, m.get("msg") or _(REFUSED_WATCH))

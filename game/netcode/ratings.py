@@ -43,6 +43,7 @@ from game.rules.engine import Game
 from . import ratings_wire as W
 from .framing import encode
 from .player_store import FILE as PLAYERS_FILE, Change, Player, PlayerStore, StoreFull
+from .server_words import said
 
 log = logging.getLogger("mor.ratings")
 
@@ -51,12 +52,6 @@ RATINGS_BURST = 3
 KEY_WINDOW = 3600.0
 """Seconds over which ``keys_per_address`` new keys are counted."""
 
-TOO_MANY_KEYS = ("Too many new players from your address lately (at most {} an hour): you play unrated "
-                 "for now.")
-STORE_FULL = "The server keeps no more new players: you play unrated."
-CANNOT_SAVE_KEY = "The server cannot save a new player right now (its disk is full): you play unrated for now."
-NOT_TLS = "A player key is taken over an encrypted connection only: you play unrated."
-TOO_FAST = "Leaderboards are asked too often: wait a moment."
 
 
 def places(game: Game, nicknames: Iterable[str], gave_up: Iterable[str] = ()) -> dict[str, int]:
@@ -152,7 +147,7 @@ class Ratings:
             s.send(W.err_key(W.KEY_MALFORMED, why))
             return None
         if not s.tls:
-            s.send(W.err_key(W.KEY_NOT_TLS, NOT_TLS))
+            s.send(W.err_key(W.KEY_NOT_TLS, said("key.not_tls")))
             return None
         p = self.store.find(key)
         if p is None:
@@ -170,14 +165,14 @@ class Ratings:
             while times and now - times[0] > KEY_WINDOW:
                 times.popleft()
         if limit and times is not None and len(times) >= limit:
-            s.send(W.err_key(W.KEY_LIMIT, TOO_MANY_KEYS.format(limit)))
+            s.send(W.err_key(W.KEY_LIMIT, said("key.limit", most=limit)))
             return None
         try:
             p = self.store.add(key, name)
         except StoreFull as e:
             if not e.full:
                 log.warning("cannot keep a new player: %s", e)
-            s.send(W.err_key(W.KEY_FULL, STORE_FULL if e.full else CANNOT_SAVE_KEY))
+            s.send(W.err_key(W.KEY_FULL, said("key.store_full") if e.full else said("key.cannot_save")))
             return None
         if limit:
             self._new_keys.setdefault(s.ip, deque()).append(now)
@@ -324,7 +319,7 @@ class Ratings:
             allowance = min(float(RATINGS_BURST), allowance + (now - at) * rate_)
             if allowance < 1:
                 self._asks[s] = (allowance, now)
-                s.send(W.err_ratings(W.RATINGS_TOO_FAST, TOO_FAST))
+                s.send(W.err_ratings(W.RATINGS_TOO_FAST, said("ratings.too_fast")))
                 return
             self._asks[s] = (allowance - 1, now)
         you = None

@@ -29,6 +29,7 @@ from typing import Any, ClassVar, Mapping
 
 from .framing import ProtocolError
 from .protocol import INVALID_TYPES
+from .server_words import Said, said, with_say
 
 REQ_RATINGS = "ReqRatings"
 UPDATE_RATINGS = "UpdateRatings"
@@ -65,16 +66,16 @@ def make_key() -> str:
     return f"{body}{KEY_SEPARATOR}{_check_of(body)}"
 
 
-def check_key(key: Any) -> str | None:
-    """Why ``key`` is not a player key (a sentence), or None if it is one."""
+def check_key(key: Any) -> Said | None:
+    """Why ``key`` is not a player key (a sentence, in English, with its code: our client says it
+    in its player's language), or None if it is one."""
     if type(key) is not str:
-        return "A key is a line of letters and digits."
+        return said("key.not_text")
     body, dot, check = key.rpartition(KEY_SEPARATOR)
     if not dot or len(body) != KEY_BODY or len(check) != KEY_CHECK or not set(body) <= _URLSAFE:
-        return (f"A key is {KEY_BODY + 1 + KEY_CHECK} characters: {KEY_BODY} letters, digits, - or _, a dot, "
-                f"then {KEY_CHECK} more; copy it whole.")
+        return said("key.length", length=KEY_BODY + 1 + KEY_CHECK, body=KEY_BODY, check=KEY_CHECK)
     if _check_of(body) != check:
-        return "That key has a mistake in it (its last four characters do not match the rest): copy it again."
+        return said("key.mistake")
     return None
 
 
@@ -109,11 +110,11 @@ def join_key(d: Mapping[str, Any]) -> str | None:
 
 
 def err_key(reason: str, msg: str) -> dict[str, Any]:
-    return {"reason": reason, "msg": msg, "type": ERR_KEY}
+    return with_say({"reason": reason, "msg": msg, "type": ERR_KEY}, msg)
 
 
 def err_ratings(reason: str, msg: str) -> dict[str, Any]:
-    return {"reason": reason, "msg": msg, "type": ERR_RATINGS}
+    return with_say({"reason": reason, "msg": msg, "type": ERR_RATINGS}, msg)
 
 
 def update_player(rating: int, games: int, place: int | None, solo_best: int | None) -> dict[str, Any]:

@@ -65,6 +65,31 @@ WORDS: dict[str, str] = {
                         "others."),
     "bots.pace_extension": N_("botPace is an extension of this server: join with a token to ask for it."),
     "bots.pace_bad": N_("botPace must be a number of seconds from 0 to {most}, not {value}."),
+    # watching a table (ErrWatch.msg)
+    "watch.no_such_name": N_("No table is called \u201c{name}\u201d, or its game is over."),
+    "watch.no_such_code": N_("No table has that invite code, or its game is over."),
+    "watch.private": N_("\u201c{name}\u201d is private: watch it with the invite code its players share."),
+    "watch.full": N_("\u201c{name}\u201d has as many watchers as it takes ({most}): try again later."),
+    "watch.busy": N_("The server has as many watchers as it takes ({most}): try again later."),
+    "watch.too_fast": N_("Too many watch requests from your address: wait a moment."),
+    "watch.bad_name": N_("A watcher's name is 1 to 24 letters, digits, spaces or signs."),
+    "watch.playing": N_("You play at this server on this connection: watch from another one."),
+    "watch.not_playing": N_("You play at no table here: there are no watchers to hide."),
+    # a player's key (ErrKey.msg; check_key's words, also said by our client of a key pasted in)
+    "key.not_text": N_("A key is a line of letters and digits."),
+    "key.length": N_("A key is {length} characters: {body} letters, digits, - or _, a dot, then {check} more; copy "
+                     "it whole."),
+    "key.mistake": N_("That key has a mistake in it (its last four characters do not match the rest): copy it "
+                      "again."),
+    "key.limit": N_("Too many new players from your address lately (at most {most} an hour): you play unrated for "
+                    "now."),
+    "key.store_full": N_("The server keeps no more new players: you play unrated."),
+    "key.cannot_save": N_("The server cannot save a new player right now (its disk is full): you play unrated for "
+                          "now."),
+    "key.not_tls": N_("A player key is taken over an encrypted connection only: you play unrated."),
+    # the leaderboard (ErrRatings.msg) and a player's games (ErrMyGames.msg)
+    "ratings.too_fast": N_("Leaderboards are asked too often: wait a moment."),
+    "my_games.no_key": N_("Your games are found by your player key, over an encrypted connection."),
     # the server's notices at a table, as chat from "Server" (UpdateChat.text)
     "save.cannot_start": N_("The server cannot save a new game right now (its disk is full): it starts as soon as "
                             "it can."),

@@ -35,6 +35,7 @@ from typing import Any, ClassVar, Mapping
 from .framing import ProtocolError
 from .protocol import INVALID_TYPES
 from .ratings_wire import join_key
+from .server_words import said, with_say
 
 MOVE_TIMES = {3600: "1 hour", 86400: "1 day", 259200: "3 days"}
 """The times per move a turn-based table may have (seconds -> how it reads)."""
@@ -64,8 +65,7 @@ SEAT_IN_USE = "You are connected to that game already (in another window?): clos
 TOO_MANY_TURN_TABLES = ("Too many turn-based tables and games from your address (at most {}): finish one "
                         "first.")
 TOO_MANY_GAMES = "You have as many games on this server as it keeps for one player ({}): finish one first."
-MY_GAMES_NO_KEY = "Your games are found by your player key, over an encrypted connection."
-MY_GAMES_TOO_FAST = "Your games are asked for too often: wait a moment."
+MY_GAMES_NO_KEY = said("my_games.no_key")
 STOOD_IN = ("While you were away the computer played {n} of your turns ({level} level), as your time ran out: "
             "welcome back, the game is yours again.")
 STOOD_IN_NOW = ("Your time for this move ran out: the computer ({level} level) plays this turn for you. "
@@ -137,4 +137,4 @@ def update_turn_clock(deadline: float | None, time_left: float | None, players: 
 
 
 def err_my_games(reason: str, msg: str) -> dict[str, Any]:
-    return {"reason": reason, "msg": msg, "type": ERR_MY_GAMES}
+    return with_say({"reason": reason, "msg": msg, "type": ERR_MY_GAMES}, msg)

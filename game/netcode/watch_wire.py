@@ -35,6 +35,7 @@ from typing import Any, ClassVar, Mapping
 
 from .framing import ProtocolError
 from .protocol import INVALID_TYPES
+from .server_words import with_say
 
 REQ_WATCH = "ReqWatch"
 REQ_WATCH_LIST = "ReqWatchList"
@@ -159,4 +160,4 @@ def update_watch_list(tables: list[dict[str, Any]], start: int, total: int) -> d
 
 
 def err_watch(reason: str, msg: str) -> dict[str, Any]:
-    return {"reason": reason, "msg": msg, "type": ERR_WATCH}
+    return with_say({"reason": reason, "msg": msg, "type": ERR_WATCH}, msg)

@@ -38,6 +38,7 @@ from .history import history_lines, recent_history
 from .client_messages import validate_nickname
 from .protocol import CHAT_TOO_FAST
 from .server_messages import err_protocol, visible_to
+from .server_words import said
 from .room import Room
 from .tables import Table, code_key
 
@@ -51,15 +52,6 @@ TABLE_CHAT_WINDOW = 10.0
 
 QUICK_NAME = "Quick game {}"
 """The name a Quick game is watched by (its number on the server)."""
-NO_SUCH_WORDS = "No table is called \u201c{}\u201d, or its game is over."
-NO_CODE_WORDS = "No table has that invite code, or its game is over."
-PRIVATE_WORDS = "\u201c{}\u201d is private: watch it with the invite code its players share."
-FULL_WORDS = "\u201c{}\u201d has as many watchers as it takes ({}): try again later."
-BUSY_WORDS = "The server has as many watchers as it takes ({}): try again later."
-TOO_FAST_WORDS = "Too many watch requests from your address: wait a moment."
-BAD_NAME_WORDS = "A watcher's name is 1 to 24 letters, digits, spaces or signs."
-PLAYING_WORDS = "You play at this server on this connection: watch from another one."
-NOT_PLAYING_WORDS = "You play at no table here: there are no watchers to hide."
 
 
 class Stage:
@@ -187,19 +179,19 @@ class Watchers:
         """``ReqWatch``: watch a table (see :mod:`.watch_wire`); refused with ``ErrWatch``."""
         now = time.monotonic()
         if s.nickname is not None and not s.left:
-            s.send(W.err_watch(W.PLAYING, PLAYING_WORDS))
+            s.send(W.err_watch(W.PLAYING, said("watch.playing")))
             return
         if not self._may_ask(s.ip, now):
             self.events.event("watches refused", s.ip, "%r: watch refused: too many watch requests", s)
-            s.send(W.err_watch(W.TOO_FAST, TOO_FAST_WORDS))
+            s.send(W.err_watch(W.TOO_FAST, said("watch.too_fast")))
             return
         name = validate_nickname(msg.nickname)
         if name is None:
-            s.send(W.err_watch(W.BAD, BAD_NAME_WORDS))
+            s.send(W.err_watch(W.BAD, said("watch.bad_name")))
             return
         stage, problem = self._find(msg)
         if problem is not None or stage is None:
-            s.send(problem or W.err_watch(W.NO_SUCH, NO_CODE_WORDS))
+            s.send(problem or W.err_watch(W.NO_SUCH, said("watch.no_such_code")))
             return
         if s.watching is stage:
             stage.watchers[s] = name
@@ -207,11 +199,11 @@ class Watchers:
             return
         o = self.options
         if o.max_watchers_per_table and len(stage.watchers) >= o.max_watchers_per_table:
-            s.send(W.err_watch(W.FULL, FULL_WORDS.format(stage.name, o.max_watchers_per_table)))
+            s.send(W.err_watch(W.FULL, said("watch.full", name=stage.name, most=o.max_watchers_per_table)))
             return
         if o.max_watchers and self.count - (s.watching is not None) >= o.max_watchers:
             self.events.event("watches refused", s.ip, "%r: watch refused: %d watchers on the server", s, self.count)
-            s.send(W.err_watch(W.BUSY, BUSY_WORDS.format(o.max_watchers)))
+            s.send(W.err_watch(W.BUSY, said("watch.busy", most=o.max_watchers)))
             return
         if s.watching is not None:
             self.leave(s)
@@ -221,7 +213,7 @@ class Watchers:
         """``ReqWatchList``: a page of the public games under way, each with its players and watchers
         (counted among the address's watch requests: a list costs a look at every game)."""
         if not self._may_ask(s.ip, time.monotonic()):
-            s.send(W.err_watch(W.TOO_FAST, TOO_FAST_WORDS))
+            s.send(W.err_watch(W.TOO_FAST, said("watch.too_fast")))
             return
         games = [g for g in self._by_game.values() if not g.private and g.live]
         page = [{"name": g.name, "players": list(g.room.nicknames) if g.room is not None else [],
@@ -232,7 +224,7 @@ class Watchers:
         """``ReqHideWatchers``: a player hides (or shows again) the watchers' chat of their game."""
         stage = self._stage_of_player(s, create=True)
         if stage is None or s.nickname is None:
-            s.send(W.err_watch(W.NOT_PLAYING, NOT_PLAYING_WORDS))
+            s.send(W.err_watch(W.NOT_PLAYING, said("watch.not_playing")))
             return
         if msg.hide:
             stage.hiding.add(s.nickname)
@@ -337,7 +329,7 @@ class Watchers:
             if table is not None:
                 stage = self._stage_of_table(table)
             if stage is None or not stage.live:
-                return None, W.err_watch(W.NO_SUCH, NO_CODE_WORDS)
+                return None, W.err_watch(W.NO_SUCH, said("watch.no_such_code"))
             return stage, None
         name = msg.name or ""
         stage = self._by_key.get(name.casefold())
@@ -345,9 +337,9 @@ class Watchers:
             table = self.tables.by_name(name)
             stage = self._stage_of_table(table) if table is not None else None
         if stage is None or not stage.live:
-            return None, W.err_watch(W.NO_SUCH, NO_SUCH_WORDS.format(name[:40]))
+            return None, W.err_watch(W.NO_SUCH, said("watch.no_such_name", name=name[:40]))
         if stage.private:
-            return None, W.err_watch(W.PRIVATE, PRIVATE_WORDS.format(stage.name))
+            return None, W.err_watch(W.PRIVATE, said("watch.private", name=stage.name))
         return stage, None
 
     def _stage_of_table(self, table: Table) -> Stage:

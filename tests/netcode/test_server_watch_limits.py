@@ -13,6 +13,7 @@ import time
 import pytest
 
 from game.netcode import watch_wire as W
+from game.netcode.server_words import said
 
 from conftest import Peer, Player, step, wait_until
 from test_server_watch import no_error_logged, seat, table_of_two, watch  # noqa: F401  (the fixture)
@@ -56,7 +57,8 @@ class TestWatcherLimits:
         crowd = [peers(srv.address) for _ in range(6)]
         answers = [raw_watch(p, f"w{i}", name="One") for i, p in enumerate(crowd)]
         assert [a["type"] for a in answers] == [W.UPDATE_WATCHING] * 4 + [W.ERR_WATCH] * 2
-        assert answers[-1] == W.err_watch(W.FULL, "\u201cOne\u201d has as many watchers as it takes (4): try again later.")
+        assert answers[-1] == W.err_watch(W.FULL, said("watch.full", name="One", most=4))
+        assert answers[-1]["msg"] == "\u201cOne\u201d has as many watchers as it takes (4): try again later."
         cy, dee = players(srv.address, "Cy", "Dee")
         seat_two = [Peer(srv.address) for _ in range(3)]
         try:

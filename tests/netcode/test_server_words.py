@@ -73,3 +73,45 @@ def test_a_refusal_travels_as_a_code_and_is_said_in_the_players_language(server,
     finally:
         i18n.use("en")
     assert Lobby().take(refused) == english
+
+
+def _answer(p: Peer, request: dict, type_: str) -> dict:
+    p.send(request)
+    return p.until(lambda m: m["type"] == type_)[-1]
+
+
+@pytest.mark.timeout(20)
+def test_the_refusals_of_watching_keys_leaderboards_and_my_games_are_said_in_the_players_language(server, peers):
+    """ErrWatch, ErrKey, ErrRatings and ErrMyGames carry their words as a code: an Italian player
+    reads them in Italian (the server's English ``msg`` is for other clients)."""
+    from game.client.my_games_words import NOT_OURS
+    from game.client.rating_words import unrated_line
+    from game.client.watch_news import WatchNews
+    from game.netcode.ratings_wire import make_key
+    watch = _answer(peers(server.address).welcome(), {"type": "ReqWatch", "nickname": "Eve", "name": "Nowhere"},
+                    "ErrWatch")
+    key = _answer(peers(server.address).welcome(), {"type": "ReqJoin", "nickname": "Dee", "token": "",
+                                                    "key": make_key()}, "ErrKey")
+    mine = _answer(peers(server.address).welcome(), {"type": "ReqMyGames", "key": make_key()}, "ErrMyGames")
+    asker = peers(server.address).welcome()
+    for _i in range(4):                  # a burst of 3, then too fast
+        asker.send({"type": "ReqRatings"})
+    ratings = asker.until(lambda m: m["type"] == "ErrRatings")[-1]
+    assert [m[SAY]["code"] for m in (watch, key, mine, ratings)] == [
+        "watch.no_such_name", "key.not_tls", "my_games.no_key", "ratings.too_fast"]
+    assert watch[SAY]["args"] == {"name": "Nowhere"} and watch["msg"] == "No table is called \u201cNowhere\u201d, or its game is over."
+    i18n.use("it")
+    news = WatchNews()
+    news.take(watch)
+    assert news.refused == "Nessun tavolo si chiama \u00abNowhere\u00bb, o la sua partita \u00e8 finita."
+    assert unrated_line(key) == ("Qui giochi senza punteggio: Una chiave di giocatore viaggia solo su una connessione "
+                                 "cifrata: giochi senza punteggio.")
+    assert server_said(mine, i18n._(NOT_OURS)).startswith("Le tue partite si trovano con la tua chiave")
+    assert server_said(ratings, "?") == "La classifica viene chiesta troppo spesso: aspetta un momento."
+
+
+def test_why_a_key_pasted_in_is_not_one_is_said_in_the_players_language():
+    from game.client.keys import check_key
+    i18n.use("it")
+    assert check_key("abc") == ("Una chiave \u00e8 fatta di 48 caratteri: 43 lettere, cifre, - o _, un punto, poi "
+                                "altri 4; copiala per intero.")
