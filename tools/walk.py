@@ -22,6 +22,7 @@ from typing import Callable
 import pygame
 import pygame_gui
 
+from game import i18n
 from game.scenes.app import App
 from game.scenes.catalog import register_scenes
 register_scenes()
@@ -138,7 +139,7 @@ class Walk:
 
     def fill_join_page(self, port: int, nickname: str) -> None:
         """From the title: Join a game, this machine's ``port`` as the address, and ``nickname``."""
-        self.press("Join a game")
+        self.press(i18n._("Join a game"))          # (in the app's language)
         self.until_scene("JoinScene")
         self.click(self.entry_at(0))
         self.type(f"127.0.0.1:{port}")
@@ -148,15 +149,15 @@ class Walk:
     def join(self, port: int, nickname: str) -> None:
         """From the title: the table at this machine's ``port`` joined as ``nickname``."""
         self.fill_join_page(port, nickname)
-        self.press("Join")
+        self.press(i18n._("Join"))
 
 
 def start(size: tuple[int, int] = (1024, 640), out: Path | None = None, name: str = "walk",
-          nickname: str | None = None) -> Walk:
+          nickname: str | None = None, language: str | None = None) -> Walk:
     """A headless app opened at the title as a player starts it (no end-of-turn question; named
-    ``nickname`` if given), its first frames drawn."""
+    ``nickname`` if given; speaking ``language`` as ``--lang`` says it), its first frames drawn."""
     from game.scenes.title import TitleScene
-    app = App(headless=True, size=size)
+    app = App(headless=True, size=size, language=language)
     app.settings.confirm_end_turn = False
     if nickname is not None:
         app.settings.nickname = nickname

@@ -157,6 +157,11 @@ def bot_level(level: str) -> str:
             "hard": pgettext("bot level", "hard")}.get(level, level)
 
 
+def bot_seat(level: str) -> str:
+    """A seat asked for a computer player, before it is named: "easy bot" ("bot facile")."""
+    return _("{level} bot").format(level=bot_level(level))
+
+
 # ---------------------------------------------------------------------------- the leaders
 def leader_name(kind: str, res: str) -> str:
     """A leader card's name, by its ability and resource ("Steward of Coin")."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pygame
 
 from game.client.address import describe_connect_error, hostport
-from game.i18n import _, ngettext
+from game.i18n import _, ngettext, pgettext
 from game.client.rating_words import LEADERBOARD_TITLE, RATINGS_NOTE, number
 from game.client.ratings import Leaderboard, NoRatings, leaderboard
 from game.client.security import identity_warning
@@ -79,8 +79,8 @@ class LeaderboardScene(PaintedScene):
         total = len(self.board.rows) if self.board is not None else 0
         if total > ROWS:
             nw, ny = round(130 * u), self.sheet.bottom - round(52 * u)
-            self.button("previous", pygame.Rect(self.sheet.x + round(22 * u), ny, nw, round(36 * u)), _("\u2039 Previous"),
-                        "@quiet", enabled=self.first > 0)
+            self.button("previous", pygame.Rect(self.sheet.x + round(22 * u), ny, nw, round(36 * u)),
+                        pgettext("paging", "\u2039 Previous"), "@quiet", enabled=self.first > 0)
             self.button("next", pygame.Rect(self.sheet.right - round(22 * u) - nw, ny, nw, round(36 * u)),
                         _("Next \u203a"), "@quiet", enabled=self.first + ROWS < total)
         by = h - round(70 * u)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from game.client.words import bot_level
+from game.client.words import bot_level, bot_seat
 from game.i18n import N_, _, ngettext, pgettext
 
 from .art import fonts
@@ -320,7 +320,7 @@ class LobbyScene(SessionScene):
             _pawn(surface, c, r, PAWN_COLOURS[i % 4] if i < filled or bot else None,
                   lobby.players_count is not None and i >= lobby.players_count, u)
             names = lobby.players or ([lobby.head] if lobby.head else [])   # a reference server names the head only
-            tag_text = names[i] if i < min(filled, len(names)) else (f"{bots[i - filled]} bot" if bot else None)
+            tag_text = names[i] if i < min(filled, len(names)) else (bot_seat(bots[i - filled]) if bot else None)
             if tag_text:
                 tag = fonts.render(tag_text, max(11, round(17 * u)), SEPIA, "italic")
                 surface.blit(tag, tag.get_rect(midtop=(c[0], c[1] + round(r * 1.55))))

@@ -24,7 +24,7 @@ from game.client.my_games_words import move_time_words, pace_button_words
 from game.client.security import identity_warning
 from game.client.tables import PAGE, TABLE_NAME_MAX, NoTables, OpenTable, PlayingTable, Seating, TableList, list_tables
 from game.client.watching import Watching
-from game.i18n import _, ngettext
+from game.i18n import _, ngettext, pgettext
 
 from .art import fonts
 from .asking import ask
@@ -56,7 +56,7 @@ class TablesScene(PaintedScene):
         self.note: str | None = None    # a word about what to do (e.g. a private table's code)
         self.seating: Seating | None = None
         self.busy: str | None = None    # what we are doing, while seating
-        self.draft = {"table_name": f"{nickname}'s table"[:TABLE_NAME_MAX], "code": ""}
+        self.draft = {"table_name": _("{name}'s table").format(name=nickname)[:TABLE_NAME_MAX], "code": ""}
         self.players = 2
         self.private = False
         self.move_time: int | None = None   # a new table's time a move (None: real-time; see game.client.my_games)
@@ -269,7 +269,7 @@ class TablesScene(PaintedScene):
                     tooltip=_("Private: joined only with the invite code you share") if not self.private else
                     _("Public: listed here, anyone may sit"), enabled=free)
         y += bh + round(12 * u)
-        tw = (n.w - 2 * pad) * 2 // 5
+        tw = (n.w - 2 * pad - round(8 * u)) // 2        # halves: "In tempo reale" needs as much as "Apri il tavolo"
         self.button("pace", pygame.Rect(n.x + pad, y, tw, bh), pace_button_words(self.move_time),
                     "@menu" if self.move_time else "@menu_quiet", enabled=free,
                     tooltip=_("Turn-based, {pace}: you may close the game and come back").format(
@@ -292,8 +292,8 @@ class TablesScene(PaintedScene):
         ny = lr.bottom - round(52 * u)
         total = self.listing.total if self.listing is not None else 0
         if total > ROWS:
-            self.button("previous", pygame.Rect(lr.x + pad, ny, nw, round(36 * u)), _("\u2039 Previous"), "@quiet",
-                        enabled=free and self.first > 0)
+            self.button("previous", pygame.Rect(lr.x + pad, ny, nw, round(36 * u)),
+                        pgettext("paging", "\u2039 Previous"), "@quiet", enabled=free and self.first > 0)
             self.button("next", pygame.Rect(lr.right - pad - nw, ny, nw, round(36 * u)), _("Next \u203a"), "@quiet",
                         enabled=free and self.first + ROWS < total)
         bw, bg = round(180 * u), round(16 * u)
@@ -519,7 +519,9 @@ class TablesScene(PaintedScene):
             surface.blit(note, note.get_rect(midleft=(row.x + pad, row.centery + round(14 * u))))
         if listing.total > ROWS:
             last = min(listing.total, self.first + ROWS)
-            img = fonts.render(f"{self.first + 1}\u2013{last} of {listing.total}", note_size, SEPIA, "italic")
+            img = fonts.render(_("{first}\u2013{last} of {total}").format(first=self.first + 1, last=last,
+                                                                           total=listing.total),
+                               note_size, SEPIA, "italic")
             surface.blit(img, img.get_rect(midbottom=(r.centerx, r.bottom - round(24 * u))))
 
     def _paint_cards(self, surface: pygame.Surface, u: float) -> None:

@@ -41,6 +41,11 @@ class WatchTableScene(BoardBase):
         if self.layout is None:
             return
         self.read_only_bar(_("Stop watching"), _("Back to the tables"))   # nothing to play here
+        bar = self.action_bar          # the way out across the bar's foot ("Smetti di guardare" is long), Rules above
+        whole = bar.small_rect(1).union(bar.small_rect(0))
+        self.buttons["leave"].set_position(whole.topleft)
+        self.buttons["leave"].set_dimensions(whole.size)
+        self.buttons["rules"].set_position(bar.small_rect(2).topleft)
 
     def update(self, dt: float) -> None:
         msgs = self.session.pump()
