@@ -30,7 +30,7 @@ $(LOCALE)/%/LC_MESSAGES/mor.mo: $(LOCALE)/%/LC_MESSAGES/mor.po | $(STAMP)
 # every marked word of game/ into the template, the template into each language's catalogue
 # (new words untranslated, changed ones fuzzy: both fail tests/i18n until translated), then compiled
 catalogues: venv
-	$(PYBABEL) extract -F babel.cfg -k NP_:1c,2 --no-location --sort-output \
+	$(PYBABEL) extract -F babel.cfg -k NP_:1c,2 -k NN_:1,2 --no-location --sort-output \
 		--add-comments=TRANSLATORS: --project="Masters of Renaissance" -o $(LOCALE)/mor.pot game
 	$(PYBABEL) update -D mor -i $(LOCALE)/mor.pot -d $(LOCALE) --ignore-obsolete --ignore-pot-creation-date
 	$(MAKE) --no-print-directory $(MOS)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from game.i18n import _, pgettext
+from game.i18n import _, ngettext, pgettext
 from game.netcode.server_words import SAY, SERVER_VOICE, WORDS, say_field
 
 from .my_games_words import notice_words
+from .words import bot_level
 
 __all__ = ["chat_said", "said_words", "server_said"]
 
@@ -26,9 +27,16 @@ def server_said(m: Mapping[str, Any], text: object) -> str:
     """
     say = m.get(SAY)
     if isinstance(say, dict) and isinstance(say.get("code"), str) and say["code"] in WORDS:
-        args = say.get("args") if isinstance(say.get("args"), dict) else {}
+        args = {str(k): v for k, v in say["args"].items()} if isinstance(say.get("args"), dict) else {}
+        words = WORDS[say["code"]]
         try:
-            return _(WORDS[say["code"]]).format(**{str(k): v for k, v in args.items()})
+            if "level" in args:             # a bot's level: in this client's words
+                args["level"] = bot_level(str(args["level"]))
+            if isinstance(words, tuple):
+                if type(args["n"]) is not int:
+                    raise ValueError("n is not a number")
+                return ngettext(words[0], words[1], args["n"]).format(**args)
+            return _(words).format(**args)
         except (KeyError, IndexError, ValueError):   # arguments that do not fit: the words as sent
             pass
     return str(text)

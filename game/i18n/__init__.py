@@ -25,7 +25,7 @@ import logging
 from .catalogues import translations
 from .system import system_language
 
-__all__ = ["LANGUAGES", "SOURCE", "N_", "NP_", "_", "choose", "current", "ngettext", "npgettext", "pgettext",
+__all__ = ["LANGUAGES", "SOURCE", "N_", "NN_", "NP_", "_", "choose", "current", "ngettext", "npgettext", "pgettext",
            "system_language", "use"]
 
 log = logging.getLogger("mor.i18n")
@@ -93,6 +93,12 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogue without translating it now (it is said later with ``_``)."""
     return message
+
+
+def NN_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark the two forms of words where a number meets a noun for the catalogue, without
+    translating them now; said later with ``ngettext(*marked, n)``."""
+    return singular, plural
 
 
 def NP_(context: str, message: str) -> tuple[str, str]:

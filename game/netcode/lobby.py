@@ -211,8 +211,7 @@ class Lobby:
             elif s.table is not None and not s.left:
                 self._table_new_game(s, s.table, count, tuple(bots), pace)
             elif (not self.waiting or self.waiting[0] is not s) and not (count - len(bots) == 1 and s in self.waiting):
-                s.send(err_new_game(False, "Only the first player in the waiting room may ask for bots."
-                                    if bots else None))
+                s.send(err_new_game(False, said("bots.only_the_head") if bots else None))
             elif not self.config.min_players <= count <= self.config.max_players:
                 s.send(err_new_game(True))
             elif bots and (problem := self._bots_problem(s, count, bots)) is not None:
@@ -239,7 +238,7 @@ class Lobby:
         """The refusal of a request for ``bots`` in a game of ``count``, or None if it may be had."""
         from game.bots import LEVELS
         if not s.extensions:
-            return err_new_game(False, "Bots are an extension of this server: join with a token to ask for them.")
+            return err_new_game(False, said("bots.extension"))
         unknown = [b for b in bots if b not in LEVELS]
         if unknown:
             return err_new_game(False, said("bots.unknown_level", level=repr(unknown[0]), levels=", ".join(LEVELS)))
@@ -459,10 +458,9 @@ class Lobby:
         """``ReqNewGame`` from the host of a table: the table's size and bots change (as the head
         of the waiting list sets them for the next game)."""
         if table.seats[0] is not s:
-            s.send(err_new_game(False, "Only the host of the table chooses its seats."))
+            s.send(err_new_game(False, said("table.host_chooses")))
         elif not self.config.min_players <= count <= self.config.max_players or len(table.seats) + len(bots) > count:
-            s.send(err_new_game(True, f"{len(table.seats)} people sit at this table: it needs "
-                                        f"{len(table.seats) + len(bots)} seats at least."))
+            s.send(err_new_game(True, said("table.too_few_seats", n=len(table.seats), seats=len(table.seats) + len(bots))))
         elif bots and (problem := self._bots_problem(s, count, bots)) is not None:
             s.send(problem)
         elif pace is not None and (problem := self._pace_problem(s, pace)) is not None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.bots.turn_policy import COULD_NOT_DECIDE, NOTHING_ACCEPTED, Leave
-from game.i18n import N_
+from game.i18n import N_, NN_
 
 __all__ = ["SAY", "SERVER_VOICE", "WORDS", "Said", "bot_farewell", "said", "said_again", "say_field", "with_say"]
 
@@ -35,7 +35,7 @@ SERVER_VOICE = "Server"
 SAY = "say"
 """The extension field of a message that carries its words as a code: ``{"code", "args"}``."""
 
-WORDS: dict[str, str] = {
+WORDS: dict[str, str | tuple[str, str]] = {
     # the tables (ErrTable.msg)
     "table.extension": N_("Tables are an extension of this server: join with a token to use them."),
     "table.no_such_code": N_("No open table has that invite code: its game may have started, or it was closed."),
@@ -65,6 +65,35 @@ WORDS: dict[str, str] = {
                         "others."),
     "bots.pace_extension": N_("botPace is an extension of this server: join with a token to ask for it."),
     "bots.pace_bad": N_("botPace must be a number of seconds from 0 to {most}, not {value}."),
+    # turn-based tables and seats taken back by key (ErrTable.msg)
+    "turns.needs_key": N_("A turn-based table keeps your seat by your player key, and you joined without one: join "
+                          "over an encrypted connection (our client does it by itself) to open or sit at one."),
+    "turns.bad_move_time": N_("A turn-based table gives each move 1 hour, 1 day or 3 days (moveTime 3600, 86400 or "
+                              "259200)."),
+    "turns.not_your_game": N_("No game of yours has that number on this server: it may be over."),
+    "turns.seat_in_use": N_("You are connected to that game already (in another window?): close it there first."),
+    "limits.turn_tables": N_("Too many turn-based tables and games from your address (at most {most}): finish one "
+                             "first."),
+    "limits.games_per_key": N_("You have as many games on this server as it keeps for one player ({most}): finish "
+                               "one first."),
+    # the computer's turns for a player out of time at a turn-based table (UpdateChat.text from
+    # "Server", beside its notice; the last also ErrTable.msg for that seat)
+    "turns.stood_now": N_("Your time for this move ran out: the computer ({level} level) plays this turn for you. "
+                          "Your next turn is yours again."),
+    "turns.stood": NN_("While you were away the computer played one of your turns ({level} level), as your time "
+                       "ran out: welcome back, the game is yours again.",
+                       "While you were away the computer played {n} of your turns ({level} level), as your time "
+                       "ran out: welcome back, the game is yours again."),
+    "turns.given_to_bot": NN_("{nick} let {n} turn run out: the computer ({level} level) plays that seat to the end, "
+                              "and its points stay the seat's.",
+                              "{nick} let {n} turns run out in a row: the computer ({level} level) plays that seat to "
+                              "the end, and its points stay the seat's."),
+    # the seats of a game asked for (ErrNewGame.reason)
+    "bots.only_the_head": N_("Only the first player in the waiting room may ask for bots."),
+    "bots.extension": N_("Bots are an extension of this server: join with a token to ask for them."),
+    "table.host_chooses": N_("Only the host of the table chooses its seats."),
+    "table.too_few_seats": NN_("{n} person sits at this table: it needs {seats} seats at least.",
+                               "{n} people sit at this table: it needs {seats} seats at least."),
     # watching a table (ErrWatch.msg)
     "watch.no_such_name": N_("No table is called \u201c{name}\u201d, or its game is over."),
     "watch.no_such_code": N_("No table has that invite code, or its game is over."),
@@ -102,7 +131,9 @@ WORDS: dict[str, str] = {
     "bot.nothing_accepted": N_("Sorry, I cannot find a move the rules accept, so I leave the table: the game goes "
                                "on without me."),
 }
-"""Every code the server words, with its sentence (in English, marked for the catalogues)."""
+"""Every code the server words, with its sentence (in English, marked for the catalogues): two
+forms where a number meets a noun, the argument ``n`` choosing. An argument named ``level`` is a
+bot's level ("easy", "medium", "hard"), which a client says in its own words."""
 
 
 class Said(str):
@@ -113,7 +144,10 @@ class Said(str):
     args: dict[str, Any]
 
     def __new__(cls, code: str, args: dict[str, Any]) -> "Said":
-        text = super().__new__(cls, WORDS[code].format(**args))
+        words = WORDS[code]
+        if isinstance(words, tuple):    # English has one form for 1, one for the rest
+            words = words[0] if args["n"] == 1 else words[1]
+        text = super().__new__(cls, words.format(**args))
         text.code, text.args = code, args
         return text
 

@@ -51,6 +51,7 @@ from . import protocol as P
 from . import turn_wire as T
 from .room import SERVER_VOICE, Room
 from .server_messages import update_chat
+from .server_words import said
 
 log = logging.getLogger("mor.server")
 
@@ -222,9 +223,9 @@ class TurnBased:
                     room.humans = tuple(n for n in room.nicknames if n not in room.bots)
                     room.humans_given = room.humans_given + (nick,)
                     self.ratings.gave_up.setdefault(room.game.seed, set()).add(nick)
-                    said = T.GIVEN_TO_BOT.format(nick=nick, n=c.missed[nick], level=level)
+                    words = said("turns.given_to_bot", nick=nick, n=c.missed[nick], level=level)
                     log.info("game %d: %s's seat goes to the computer (%d turns run out)", gid, nick, c.missed[nick])
-                    notice = T.notice(update_chat(SERVER_VOICE, said), T.GIVEN, nick=nick, n=c.missed[nick], level=level)
+                    notice = T.notice(update_chat(SERVER_VOICE, words), T.GIVEN, nick=nick, n=c.missed[nick], level=level)
                     for other in room.nicknames:
                         room.send(other, [notice])
                 else:
@@ -233,7 +234,7 @@ class TurnBased:
                     log.info("game %d: %s's time ran out: the computer plays this turn", gid, nick)
                     if nick in room.online:
                         c.stood.pop(nick)
-                        chat = update_chat(SERVER_VOICE, T.STOOD_IN_NOW.format(level=level))
+                        chat = update_chat(SERVER_VOICE, said("turns.stood_now", level=level))
                         room.send(nick, [T.notice(chat, T.STOOD_NOW, level=level)])
             self._keep(room, c)
         self._step(room)
@@ -444,7 +445,7 @@ class TurnBased:
             self._arm(room.id, c)
         if n:
             level = c.table.level
-            s.send(T.notice(update_chat(SERVER_VOICE, T.STOOD_IN.format(n=n, level=level)), T.STOOD, n=n, level=level))
+            s.send(T.notice(update_chat(SERVER_VOICE, said("turns.stood", n=n, level=level)), T.STOOD, n=n, level=level))
         s.send(self.clock_message(c))
 
     def _kept_row(self, gid: int, k: Any, nick: str, now: float) -> dict[str, Any]:
@@ -485,8 +486,8 @@ class TurnBased:
             return None, None, (P.TABLE_NO_SUCH, T.NOT_YOUR_GAME)
         if nick in room.bots:
             c = self.clocks.get(gid)
-            return None, None, (P.TABLE_NO_SUCH, T.GIVEN_TO_BOT.format(
-                nick=nick, n=T.MISSED_IN_A_ROW, level=c.table.level if c else DEFAULT_LEVEL))
+            return None, None, (P.TABLE_NO_SUCH, said(
+                "turns.given_to_bot", nick=nick, n=T.MISSED_IN_A_ROW, level=c.table.level if c else DEFAULT_LEVEL))
         if nick in room.online or ((o := room.conns.get(nick)) is not None and not o.closed and not o.left):
             return None, None, (P.TABLE_IN_USE, T.SEAT_IN_USE)
         return room, nick, None
@@ -519,9 +520,9 @@ class TurnBased:
             live = sum(1 for gid in self.clocks if (r := self.rooms.get(gid)) is not None and not r.finished
                        and self.origin.get(gid) == ip)
             if live + tables_from >= o.turn_tables_per_address:
-                return P.TABLE_LIMIT, T.TOO_MANY_TURN_TABLES.format(o.turn_tables_per_address)
+                return P.TABLE_LIMIT, said("limits.turn_tables", most=o.turn_tables_per_address)
         if o.games_per_key and len(self.games_of.get(p.id, ())) >= o.games_per_key:
-            return P.TABLE_LIMIT, T.TOO_MANY_GAMES.format(o.games_per_key)
+            return P.TABLE_LIMIT, said("limits.games_per_key", most=o.games_per_key)
         return None
 
     # ------------------------------------------------------------------ My games

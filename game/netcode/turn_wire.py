@@ -57,21 +57,11 @@ NO_KEY = "NO_KEY"             # no key, a bad one, or a plain connection: nobody
 TOO_FAST = "TOO_FAST"         # asked too often
 
 # words (the server's; our client words its own from the reasons)
-NEEDS_KEY = ("A turn-based table keeps your seat by your player key, and you joined without one: join over an "
-             "encrypted connection (our client does it by itself) to open or sit at one.")
-BAD_MOVE_TIME = "A turn-based table gives each move 1 hour, 1 day or 3 days (moveTime 3600, 86400 or 259200)."
-NOT_YOUR_GAME = "No game of yours has that number on this server: it may be over."
-SEAT_IN_USE = "You are connected to that game already (in another window?): close it there first."
-TOO_MANY_TURN_TABLES = ("Too many turn-based tables and games from your address (at most {}): finish one "
-                        "first.")
-TOO_MANY_GAMES = "You have as many games on this server as it keeps for one player ({}): finish one first."
+NEEDS_KEY = said("turns.needs_key")
+BAD_MOVE_TIME = said("turns.bad_move_time")
+NOT_YOUR_GAME = said("turns.not_your_game")
+SEAT_IN_USE = said("turns.seat_in_use")
 MY_GAMES_NO_KEY = said("my_games.no_key")
-STOOD_IN = ("While you were away the computer played {n} of your turns ({level} level), as your time ran out: "
-            "welcome back, the game is yours again.")
-STOOD_IN_NOW = ("Your time for this move ran out: the computer ({level} level) plays this turn for you. "
-                "Your next turn is yours again.")
-GIVEN_TO_BOT = ("{nick} let {n} turns run out in a row: the computer ({level} level) plays that seat to the "
-                "end, and its points stay the seat's.")
 
 
 # the notices' ids (UpdateChat.notice.id)

@@ -14,8 +14,8 @@ from game.i18n.catalogues import LOCALE_DIR, TEMPLATE, compile_po, po_path
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
-            "npgettext": ((1, "c"), 2, 3), "N_": None, "NP_": ((1, "c"), 2)}
-"""As ``make catalogues`` extracts (Babel's defaults and ``-k NP_:1c,2``)."""
+            "npgettext": ((1, "c"), 2, 3), "N_": None, "NP_": ((1, "c"), 2), "NN_": (1, 2)}
+"""As ``make catalogues`` extracts (Babel's defaults, ``-k NP_:1c,2`` and ``-k NN_:1,2``)."""
 
 TRANSLATED = sorted(code for code in i18n.LANGUAGES if code != i18n.SOURCE)
 FIELD = re.compile(r"\{([^{}]*)\}")

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from game import i18n
+from game.client.lobby import Lobby
 from game.netcode import turn_wire as T
 from game.netcode.protocol import TABLE_LIMIT, TABLE_NEEDS_KEY, TABLE_NO_SUCH
 from game.rules.playout import choose
@@ -125,6 +127,9 @@ def test_a_player_without_a_key_cannot_open_nor_sit_at_a_turn_based_table(turn_s
                 "table": {"create": "Slow", "playersCount": 2, "private": False, "moveTime": HOUR}})
     refused = plain.until_type("ErrTable")[-1]
     assert refused["reason"] == TABLE_NEEDS_KEY and "player key" in refused["msg"]
+    i18n.use("it")
+    assert Lobby().take(refused).startswith("Un tavolo a turni ti tiene il posto grazie alla tua chiave di giocatore")
+    i18n.use("en")
     odd = keyed(srv.tls_address, "Eve")
     assert sit(odd, {"create": "Odd", "playersCount": 2, "private": False, "moveTime": 60})[-1]["reason"] == "INVALID"
     assert len(srv.tables) == 0
@@ -140,7 +145,8 @@ def test_a_turn_run_out_is_played_by_the_computer_three_in_a_row_give_the_seat(t
     wait_until(lambda: room.game.phase == "play", timeout=TIMEOUT + 2)   # Bob's set-up, played for him
     bob = keyed(srv.tls_address, "Bob", bob.key)
     said = back(bob, gid) + bob.until(lambda m: m["type"] == "UpdateChat" and m["player"] == "Server")
-    assert "the computer played 1 of your turns" in said[-1]["text"]
+    assert "the computer played one of your turns" in said[-1]["text"]
+    assert said[-1]["say"] == {"code": "turns.stood", "args": {"n": 1, "level": "medium"}}
     bob.close()
     wait_until(lambda: "Bob" not in room.online)
     given = []
@@ -159,6 +165,9 @@ def test_a_turn_run_out_is_played_by_the_computer_three_in_a_row_give_the_seat(t
     bob = keyed(srv.tls_address, "Bob", bob.key)
     refused = back(bob, gid)[-1]
     assert refused["type"] == "ErrTable" and "the computer" in refused["msg"]
+    i18n.use("it")
+    assert Lobby().take(refused) == Lobby().take({"type": "ErrTable", "reason": TABLE_NO_SUCH, "msg": "?", "say": {
+        "code": "turns.given_to_bot", "args": {"nick": "Bob", "n": 3, "level": "medium"}}}) != refused["msg"]
 
 
 def test_turn_based_limits_hold_against_one_address_and_one_key(turn_server, keyed):  # noqa: F811
@@ -175,6 +184,12 @@ def test_turn_based_limits_hold_against_one_address_and_one_key(turn_server, key
     again = keyed(srv.tls_address, "Eve again", eve[0].key)
     refused = sit(again, {"name": "T1"})[-1]
     assert refused["reason"] == TABLE_LIMIT and "(1)" in refused["msg"]
+    assert said[-1]["say"] == {"code": "limits.turn_tables", "args": {"most": 3}}   # said in the player's language
+    assert refused["say"] == {"code": "limits.games_per_key", "args": {"most": 1}}
+    i18n.use("it")
+    assert Lobby().take(said[-1]) == "Troppi tavoli e partite a turni dal tuo indirizzo (al massimo 3): prima finiscine uno."
+    assert Lobby().take(refused) == ("Hai su questo server tutte le partite che tiene per un giocatore (1): prima "
+                                     "finiscine una.")
 
 
 def test_a_turn_based_game_and_its_clock_outlive_kill_9(certs, keyed, tmp_path):  # noqa: F811
