@@ -10,6 +10,8 @@ import ssl
 
 from game.i18n import _
 
+from .server_words import said_words
+
 __all__ = ["PORT_REFUSED", "check_port", "describe_bind_error", "describe_connect_error", "hostport", "parse_address"]
 
 _HOST_RE = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
@@ -96,7 +98,7 @@ def describe_connect_error(e: OSError, host: str, port: int) -> str:
         return _(W.TLS_UNREACHED).format(where=where, tls=tls)
     said = getattr(e, "server_words", None)     # the server said why before it closed (it is full)
     if said:
-        return _(W.TURNED_AWAY).format(where=where, words=_shown(str(said)))
+        return _(W.TURNED_AWAY).format(where=where, words=_shown(said_words(said)))
     if isinstance(e, socket.gaierror):
         return _(W.NOT_FOUND).format(host=host)
     if isinstance(e, ConnectionRefusedError) or e.errno == errno.ECONNREFUSED:

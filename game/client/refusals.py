@@ -21,6 +21,7 @@ from game.rules.actions import (Action, ReqActivateProductions, ReqBuyDevCard, R
                                 ReqSwapShelves, ReqTakeFromMarket)
 from game.rules.state import SHELF, PlayerState
 
+from .server_words import server_said
 from .words import amount, amounts, cards, joined, resource_name
 
 log = logging.getLogger("mor.refusals")
@@ -256,6 +257,8 @@ def refusal_words(m: Mapping[str, Any], request: Action | None = None, player: P
             return _("You are chatting faster than the server allows: wait a moment.")
         if fields.get("msg") == CANNOT_SAVE:
             return _("The server cannot save the game right now, so that was not played: try again in a moment.")
+        if fields.get("say"):          # words the server wrote (a limit): said in the player's language
+            return server_said(fields, fields.get("msg") or "")
         return _("The server could not read that request: try again; if it keeps happening, leave and rejoin "
                  "the game.")
     return _("That was refused: the board shows the game as it is now.")

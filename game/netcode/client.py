@@ -52,6 +52,7 @@ from .client_messages import ClientMessage
 from .framing import CHUNK, LineFeeder, LineWriter, ProtocolError, decode_line, encode
 from .protocol import REQ_HEARTBEAT, REQ_WELCOME, RES_HEARTBEAT
 from .server_messages import req_heartbeat, res_heartbeat, res_welcome
+from .server_words import said_in
 from .tls import fingerprint
 
 log = logging.getLogger(__name__)
@@ -306,7 +307,7 @@ def offered_tls_port(host: str, port: int, timeout: float = 5.0) -> int | None:
                 except ProtocolError:
                     continue
                 if msg.get("type") == "ErrProtocol" and isinstance(msg.get("msg"), str):
-                    said = msg["msg"]
+                    said = said_in(msg, msg["msg"])   # (with its code: the client says it in its words)
                 if msg.get("type") == "ResWelcome":
                     return _tls_port_in(msg, reached)
 

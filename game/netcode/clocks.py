@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 from .event_log import EventLog
 from .server_messages import err_protocol, req_heartbeat
+from .server_words import said
 
 log = logging.getLogger("mor.server")
 
@@ -35,8 +36,6 @@ connecting at once come due at once: their heartbeats are spread over a few wake
 WATCH_INTERVAL_MAX = 1.0
 """Seconds at most between two runs of the watch (the head of the waiting list is watched too)."""
 
-NO_JOIN = "No ReqJoin within {} s: closing the connection."
-NO_GAME = "No game joined within {} s: closing the connection."
 
 
 class ConnectionClocks:
@@ -130,13 +129,13 @@ class ConnectionClocks:
             if not o.lobby_time:
                 return due
             if now - s.since >= o.lobby_time:
-                self.turn_out(s, NO_GAME.format(f"{o.lobby_time:g}"), "watched no game")
+                self.turn_out(s, said("limits.no_game", seconds=f"{o.lobby_time:g}"), "watched no game")
                 return None
             return min(due, now + max(self.interval(), o.lobby_time / 16))
         if s.nickname is None:
             if o.join_time:
                 if now - s.opened >= o.join_time:
-                    self.turn_out(s, NO_JOIN.format(f"{o.join_time:g}"), "sent no ReqJoin")
+                    self.turn_out(s, said("limits.no_join", seconds=f"{o.join_time:g}"), "sent no ReqJoin")
                     return None
                 due = min(due, s.opened + o.join_time)
             return due
@@ -147,7 +146,7 @@ class ConnectionClocks:
                 due = min(due, now + max(self.interval(), o.lobby_time / 16))
         elif o.lobby_time:
             if now - s.since >= o.lobby_time:
-                self.turn_out(s, NO_GAME.format(f"{o.lobby_time:g}"), "joined no game")
+                self.turn_out(s, said("limits.no_game", seconds=f"{o.lobby_time:g}"), "joined no game")
                 return None
             due = min(due, s.since + o.lobby_time)
         return due

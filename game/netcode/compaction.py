@@ -13,7 +13,7 @@ weighs, and comes only after as many lines again: a line costs a bounded amount,
 churn. A restart replays the compacted log into the same game.
 
 Beyond that, a game keeps at most ``max_game_moves`` calls (a real game takes a few hundred):
-past it a person's request other than ending the turn is refused in words (:data:`TOO_LONG`),
+past it a person's request other than ending the turn is refused in words (``limits.game_length`` of :mod:`.server_words`),
 the computer's are not, so the game can still end.
 """
 from __future__ import annotations
@@ -30,8 +30,6 @@ log = logging.getLogger("mor.room")
 
 COMPACT_MIN = 500
 """Lines a game no longer needs before it is compacted (and at least as many as its history)."""
-TOO_LONG = ("This game has reached the length the server keeps for one game ({} moves): only ending your "
-            "turn is taken now, and the computer plays what is left of a turn when its time runs out.")
 
 
 def due(room: Any) -> bool:

@@ -22,6 +22,7 @@ import weakref
 from typing import Any
 
 from .server_messages import err_protocol, req_welcome
+from .server_words import said
 from .connection import LINE_BURST, REFUSAL_LOG_INTERVAL, Session, address_key, network_key
 from .event_log import EventLog
 from .framing import encode
@@ -41,9 +42,6 @@ ACCEPT_BATCH = 256
 ACCEPT_PAUSE = 0.1
 """Seconds accepting pauses after a failed ``accept`` (e.g. EMFILE), so the loop does not spin."""
 
-SERVER_FULL = "The server is full: try again later."
-TOO_MANY_CONNECTIONS = "Too many connections from your address (at most {}): close one and try again."
-TOO_MANY_FROM_NETWORK = ("Too many connections from your network (at most {}): close one and try again.")
 REFUSALS = {"full": "(server full)", "address": "(too many from one address)",
             "network": "(too many from one IPv6 network)"}
 
@@ -173,14 +171,14 @@ class Door:
         key = address_key(addr)
         here = self.per_address.get(key, 0)
         if self.max_connections and len(self.sessions) >= self.max_connections:
-            self._refuse(conn, "full", SERVER_FULL, tls)
+            self._refuse(conn, "full", said("limits.server_full"), tls)
             return
         if o.max_per_address and here >= o.max_per_address:
-            self._refuse(conn, "address", TOO_MANY_CONNECTIONS.format(o.max_per_address), tls)
+            self._refuse(conn, "address", said("limits.connections", most=o.max_per_address), tls)
             return
         net = network_key(addr)
         if net is not None and o.max_per_network and self.per_network.get(net, 0) >= o.max_per_network:
-            self._refuse(conn, "network", TOO_MANY_FROM_NETWORK.format(o.max_per_network), tls)
+            self._refuse(conn, "network", said("limits.network_connections", most=o.max_per_network), tls)
             return
         conn.setblocking(False)
         conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

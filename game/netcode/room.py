@@ -164,7 +164,7 @@ class Room:
                 return False
             if (self.max_calls and len(self.game.history) >= self.max_calls and action.TYPE != "ReqEndTurn"
                     and nickname not in self.movers()):
-                self.send(nickname, [err_protocol(compaction.TOO_LONG.format(self.max_calls))])
+                self.send(nickname, [err_protocol(said("limits.game_length", most=self.max_calls))])
                 return False
             wire = self._reference_wire() if self.plain else None
             try:

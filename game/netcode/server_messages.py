@@ -135,7 +135,8 @@ def update_player_away(player: str, seconds: float) -> dict[str, Any]:
 
 
 def err_protocol(msg: str) -> dict[str, Any]:
-    return _msg(ERR_PROTOCOL, msg=msg)
+    """A request not understood or not taken; words the server wrote (a limit) carry their code."""
+    return with_say(_msg(ERR_PROTOCOL, msg=msg), msg)
 
 
 def err_nickname(reason: str) -> dict[str, Any]:

@@ -22,12 +22,13 @@ True
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from game.bots.turn_policy import COULD_NOT_DECIDE, NOTHING_ACCEPTED, Leave
 from game.i18n import N_, NN_
 
-__all__ = ["SAY", "SERVER_VOICE", "WORDS", "Said", "bot_farewell", "said", "said_again", "say_field", "with_say"]
+__all__ = ["SAY", "SERVER_VOICE", "WORDS", "Said", "bot_farewell", "said", "said_again", "said_in", "say_field",
+           "with_say"]
 
 SERVER_VOICE = "Server"
 """The ``player`` of the server's own notices in ``UpdateChat`` (only ever sent to our clients)."""
@@ -119,6 +120,16 @@ WORDS: dict[str, str | tuple[str, str]] = {
     # the leaderboard (ErrRatings.msg) and a player's games (ErrMyGames.msg)
     "ratings.too_fast": N_("Leaderboards are asked too often: wait a moment."),
     "my_games.no_key": N_("Your games are found by your player key, over an encrypted connection."),
+    # a connection past a limit, told why before it is closed; a game at its length (ErrProtocol.msg)
+    "limits.server_full": N_("The server is full: try again later."),
+    "limits.connections": N_("Too many connections from your address (at most {most}): close one and try again."),
+    "limits.network_connections": N_("Too many connections from your network (at most {most}): close one and try "
+                                     "again."),
+    "limits.no_join": N_("No ReqJoin within {seconds} s: closing the connection."),
+    "limits.no_game": N_("No game joined within {seconds} s: closing the connection."),
+    "limits.game_length": N_("This game has reached the length the server keeps for one game ({most} moves): only "
+                             "ending your turn is taken now, and the computer plays what is left of a turn when its "
+                             "time runs out."),
     # the server's notices at a table, as chat from "Server" (UpdateChat.text)
     "save.cannot_start": N_("The server cannot save a new game right now (its disk is full): it starts as soon as "
                             "it can."),
@@ -158,6 +169,25 @@ def said(code: str, **args: Any) -> Said:
 
     :raises KeyError: an unknown code (a typo in the server: the tests say every code used is known)."""
     return Said(code, args)
+
+
+def said_in(m: Mapping[str, Any], text: str) -> str:
+    """``text``, the words of message ``m`` (e.g. its ``msg``), as a :class:`Said` when ``m``
+    carries a code this version knows with arguments that fit (so that they can be said again
+    in a player's language further on), else as it is.
+
+    >>> say_field(said_in({"say": {"code": "limits.server_full", "args": {}}}, "The server is full: try again later."))
+    {'code': 'limits.server_full', 'args': {}}
+    >>> said_in({"say": {"code": "a.newer.code", "args": {}}}, "Newer words.")
+    'Newer words.'
+    """
+    say = m.get(SAY)
+    if isinstance(say, dict) and say.get("code") in WORDS and isinstance(say.get("args", {}), dict):
+        try:
+            return Said(str(say["code"]), dict(say.get("args", {})))
+        except (KeyError, IndexError, ValueError, TypeError):
+            pass
+    return text
 
 
 def say_field(text: object) -> dict[str, Any] | None:

@@ -10,6 +10,7 @@ import pytest
 
 from support.unreachable import KINDS, SHORT_TIMEOUT, failing_join
 
+from game import i18n
 from game.client.address import parse_address
 from game.client.tables import Seating
 from game.rules.components import default_config
@@ -43,3 +44,13 @@ def test_each_failure_has_its_own_words(tmp_path, certs, monkeypatch):
     sentences = {kind: words.split(":")[1] if kind != "changed_certificate" else words for kind, words in said.items()}
     assert len(set(sentences.values())) == len(KINDS), said       # no two causes said alike
     assert all("No game server answered" not in w for w in said.values()), said
+
+
+def test_a_full_server_turns_an_italian_player_away_in_italian(tmp_path, certs, monkeypatch):
+    """The server's words (it is full) travel as a code: the player reads them in Italian."""
+    with ExitStack() as stack:
+        address, nickname, _english = failing_join("full", stack, tmp_path, certs, monkeypatch)
+        i18n.use("it")
+        seating = failed_seat(address, nickname)
+        told = seating.warning.line if seating.warning is not None else seating.error
+        assert "Il server \u00e8 pieno: riprova pi\u00f9 tardi." in (told or ""), told

@@ -7,6 +7,9 @@ import random
 
 import pytest
 
+from game import i18n
+from game.client.refusals import refusal_words
+
 from game.netcode import compaction
 from game.rules.views import player_view
 
@@ -78,6 +81,9 @@ def test_a_game_past_its_length_refuses_more_but_the_end_of_the_turn(make_server
     assert me.request(action)[-1]["type"] == "UpdateAction"
     refused = me.request(action)[-1]
     assert refused["type"] == "ErrProtocol" and "length the server keeps for one game" in refused["msg"]
+    i18n.use("it")                        # our client says why in its player's language
+    assert refusal_words(refused).startswith("Questa partita ha raggiunto la lunghezza che il server tiene")
+    i18n.use("en")
     assert me.request({"type": "ReqEndTurn"})[-1]["type"] == "UpdateAction"
     wait_until(lambda: room.game.current_player.nickname != cur)
 

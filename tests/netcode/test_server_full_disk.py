@@ -78,7 +78,7 @@ def hear(p, text: str, timeout: float = TIMEOUT) -> None:
 
 
 def refused(answer: list[dict]) -> bool:
-    return answer[-1] == {"msg": CANNOT_SAVE, "type": "ErrProtocol"}
+    return answer[-1] == {"msg": CANNOT_SAVE, "type": "ErrProtocol", "say": {"code": "save.cannot_save", "args": {}}}
 
 
 class TestFullDisk:

@@ -169,7 +169,8 @@ class TestOutOfFileDescriptors:
             reader = LineReader(late)
             assert json.loads(reader.readline())["type"] == "ReqWelcome"
             assert json.loads(reader.readline()) == {"msg": "The server is full: try again later.",
-                                                     "type": "ErrProtocol"}
+                                                     "type": "ErrProtocol",
+                                                     "say": {"code": "limits.server_full", "args": {}}}
             assert reader.readline() is None      # and closed
             time.sleep(0.3)
             cpu0 = _cpu_seconds(proc.pid)
