@@ -25,6 +25,7 @@ from game.settings import data_dir
 from .address import hostport
 from .rating_words import rating_words, told_apart
 from .security import IdentityWarning, Link, identity_warning
+from .watch_words import quick_game_name
 from .words import joined
 
 __all__ = ["NoTables", "OpenTable", "PlayingTable", "TableList", "connect", "join", "list_tables", "TABLE_NAME_MAX"]
@@ -50,6 +51,11 @@ class OpenTable:
     private: bool
     seated: tuple[tuple[str, int | None], ...] = ()   # the people seated and their ratings (None: no key)
     move_time: int | None = None     # seconds a move at a turn-based table (None: real-time)
+
+    @property
+    def title(self) -> str:
+        """Its name as the player reads it (a table's name is its host's)."""
+        return self.name
 
     @property
     def pace_words(self) -> str:
@@ -82,9 +88,15 @@ class OpenTable:
 class PlayingTable:
     """A public table whose game is under way, which anyone may watch."""
 
-    name: str
+    name: str                  # the name to ask for it by
     players: tuple[str, ...]
     watchers: int
+    quick: int | None = None   # a Quick game's number on the server (its name is the server's, in English)
+
+    @property
+    def title(self) -> str:
+        """Its name as the player reads it ("Quick game 3" in the player's language)."""
+        return quick_game_name(self.quick) if self.quick is not None else self.name
 
     @property
     def players_words(self) -> str:
@@ -103,7 +115,9 @@ class PlayingTable:
         rows = []
         for t in m.get("tables") or ():
             try:
-                rows.append(cls(str(t["name"]), tuple(str(p) for p in t.get("players") or ()), int(t.get("watchers") or 0)))
+                quick = t.get("quick") if type(t.get("quick")) is int else None
+                rows.append(cls(str(t["name"]), tuple(str(p) for p in t.get("players") or ()), int(t.get("watchers") or 0),
+                                quick))
             except (KeyError, TypeError, ValueError):
                 continue
         return tuple(rows)

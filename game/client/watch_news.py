@@ -14,7 +14,7 @@ from typing import Any
 from game.i18n import _
 
 from .server_words import server_said
-from .watch_words import REFUSED_WATCH
+from .watch_words import REFUSED_WATCH, quick_game_name
 
 Msg = dict[str, Any]
 
@@ -46,7 +46,8 @@ class WatchNews:
             self.count = int(m.get("count") or 0)
             self.hidden = bool(m.get("hidden"))
         elif t == UPDATE_WATCHING:
-            self.table = str(m.get("table") or "")
+            quick = m.get("quick")        # a Quick game: named in the player's words
+            self.table = quick_game_name(quick) if type(quick) is int else str(m.get("table") or "")
             self.players = tuple(str(p) for p in m.get("players") or ())
             self.seats = int(m.get("playersCount") or 0)
             self.started = bool(m.get("started"))

@@ -22,6 +22,11 @@ SHOW_WATCHERS = N_("{} watching \u00b7 show")
 WATCHERS_TIP = N_("What they say shows in the log, marked (watching): hide it if it distracts you.")
 
 
+def quick_game_name(number: int) -> str:
+    """The name of a Quick game being played, by its number on the server ("Quick game 3")."""
+    return _("Quick game {number}").format(number=number)
+
+
 def watchers_words(count: int) -> str:
     """E.g. "3 people watch this game"."""
     if count <= 0:

@@ -138,11 +138,13 @@ def parse(d: Mapping[str, Any]) -> "ReqWatch | ReqWatchList | ReqHideWatchers":
 
 
 def update_watching(table: str, private: bool, players: list[str], count: int, bots: list[str], started: bool,
-                    watchers: int, closed: bool = False) -> dict[str, Any]:
+                    watchers: int, closed: bool = False, quick: int | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"table": table, "private": private, "players": players, "playersCount": count,
                            "bots": bots, "started": started, "watchers": watchers}
     if closed:
         out["closed"] = True
+    if quick is not None:    # a Quick game, named by the server: its number, for a client to name it in its words
+        out["quick"] = quick
     out["type"] = UPDATE_WATCHING
     return out
 

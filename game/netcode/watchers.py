@@ -51,14 +51,15 @@ TABLE_CHAT_WINDOW = 10.0
 """The watchers of one table say TABLE_CHAT_BURST lines in TABLE_CHAT_WINDOW seconds at most, together."""
 
 QUICK_NAME = "Quick game {}"
-"""The name a Quick game is watched by (its number on the server)."""
+"""The name a Quick game is watched by (its number on the server): a name to ask for, which our
+clients show in their own words from the ``quick`` field (the number) beside it."""
 
 
 class Stage:
     """One watched table: an open table waiting for its players, then (same object) its game."""
 
     __slots__ = ("name", "key", "code", "private", "table", "room", "watchers", "hiding", "told",
-                 "chat_times", "history")
+                 "chat_times", "history", "quick")
 
     def __init__(self, name: str, code: str = "", private: bool = False, table: Table | None = None) -> None:
         self.name, self.key, self.code, self.private = name, name.casefold(), code, private
@@ -69,6 +70,7 @@ class Stage:
         self.told = 0                        # the count of watchers its people were last told
         self.chat_times: deque[float] = deque()
         self.history: tuple[int, Any, bytes] | None = None   # (calls, last chat line, UpdateHistory lines)
+        self.quick: int | None = None        # a Quick game's number (its name is QUICK_NAME's)
 
     def __repr__(self) -> str:
         return f"<Stage {self.name!r} {len(self.watchers)} watching>"
@@ -88,7 +90,8 @@ class Stage:
         else:
             assert table is not None
             players, count, bots = [s.nickname or "" for s in table.seats], table.count, list(table.bots)
-        return W.update_watching(self.name, self.private, players, count, bots, room is not None, len(self.watchers))
+        return W.update_watching(self.name, self.private, players, count, bots, room is not None, len(self.watchers),
+                                 quick=self.quick)
 
 
 class Watchers:
@@ -149,7 +152,7 @@ class Watchers:
         """A Quick game started (the waiting list's): public, it may be watched by its name,
         :data:`QUICK_NAME` and its number, from the list of games being played."""
         stage = Stage(QUICK_NAME.format(room.id))
-        stage.room = room
+        stage.room, stage.quick = room, room.id
         self._by_game[room.id] = stage
         self._by_key[stage.key] = stage
 
@@ -217,7 +220,8 @@ class Watchers:
             return
         games = [g for g in self._by_game.values() if not g.private and g.live]
         page = [{"name": g.name, "players": list(g.room.nicknames) if g.room is not None else [],
-                 "watchers": len(g.watchers)} for g in games[msg.start:msg.start + W.WATCH_LIST_PAGE]]
+                 "watchers": len(g.watchers), **({"quick": g.quick} if g.quick is not None else {})}
+                for g in games[msg.start:msg.start + W.WATCH_LIST_PAGE]]
         s.send(W.update_watch_list(page, msg.start, len(games)))
 
     def hide(self, s: Any, msg: W.ReqHideWatchers) -> None:

@@ -349,7 +349,7 @@ class TablesScene(PaintedScene):
         """A row was clicked: sit there (a game being played: watch it), or say how to join a
         private table."""
         if isinstance(table, PlayingTable):
-            self.watch(_("Watching \u201c{name}\u201d\u2026").format(name=table.name), name=table.name)
+            self.watch(_("Watching \u201c{name}\u201d\u2026").format(name=table.title), name=table.name)
             return
         if table.private:
             self.error = None
@@ -504,8 +504,8 @@ class TablesScene(PaintedScene):
                 right = zone.left - pad
             surface.blit(act, act.get_rect(midright=(right, row.centery)))
             room = right - row.x - 2 * pad - act.get_width()
-            nsize = fonts.fit(t.name, room, name_size)
-            name = fonts.render(t.name, nsize, INK)
+            nsize = fonts.fit(t.title, room, name_size)
+            name = fonts.render(t.title, nsize, INK)
             surface.blit(name, name.get_rect(midleft=(row.x + pad, row.centery - round(10 * u))))
             if playing:
                 note_text = _("being played: {players}").format(players=t.players_words)

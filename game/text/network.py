@@ -325,7 +325,7 @@ class Network:
         if listing.playing:
             self.say(_("Games being played, to watch (say watch and a number):"))
             for i, g in enumerate(listing.playing, len(listing.tables) + 1):
-                self.say(f"{i}. {g.name}: {g.players_words}.")
+                self.say(f"{i}. {g.title}: {g.players_words}.")
         if not listing.waiting:
             queue = _("nobody waiting yet")
         elif listing.queue_count:

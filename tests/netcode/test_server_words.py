@@ -14,7 +14,7 @@ from game.client.lobby import Lobby
 from game.client.server_words import server_said
 from game.netcode.server_words import SAY, WORDS, said
 
-from conftest import Peer
+from conftest import Peer, start_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -117,3 +117,24 @@ def test_why_a_key_pasted_in_is_not_one_is_said_in_the_players_language():
     i18n.use("it")
     assert check_key("abc") == ("Una chiave \u00e8 fatta di 48 caratteri: 43 lettere, cifre, - o _, un punto, poi "
                                 "altri 4; copiala per intero.")
+
+
+@pytest.mark.timeout(20)
+def test_a_quick_game_watched_is_named_in_the_players_language(server, peers, players):
+    """The server names a Quick game being played ("Quick game 0", the name to ask for it by);
+    our client names it in its player's words from the game's number beside it."""
+    from game.client.tables import PlayingTable
+    from game.client.watch_news import WatchNews
+    start_game(*players(server.address, "Ada", "Bea"))
+    eve = peers(server.address).welcome()
+    listed = _answer(eve, {"type": "ReqWatchList", "from": 0}, "UpdateWatchList")
+    (row,) = listed["tables"]
+    assert row["name"] == "Quick game 0" and row["quick"] == 0
+    watching = _answer(eve, {"type": "ReqWatch", "nickname": "Eve", "name": row["name"]}, "UpdateWatching")
+    assert watching["table"] == "Quick game 0" and watching["quick"] == 0
+    i18n.use("it")
+    (table,) = PlayingTable.page(listed)
+    assert (table.name, table.title) == ("Quick game 0", "Partita rapida 0")
+    news = WatchNews()
+    news.take(watching)
+    assert news.table == "Partita rapida 0"
