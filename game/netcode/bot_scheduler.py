@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -259,7 +260,7 @@ class BotScheduler:
             if not young:
                 return None
             log.info("a game with bots refused: another began less than %g s ago", BOT_WARMUP)
-            return said("limits.bots_warming", seconds=f"{BOT_WARMUP:g}")
+            return said("limits.bots_warming", n=max(1, math.ceil(BOT_WARMUP)))
         log.info("a game with bots refused: the bots' workers are %.0f%% busy with %d bot games "
                  "(%d tables waiting), decisions wait %.2f s at p95", 100 * load, games, waiting, wait)
         return said("limits.bots_at_pace")

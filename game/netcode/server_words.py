@@ -55,9 +55,10 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "limits.bots": N_("Too many computer players in games from your address (at most {most}): finish a game first."),
     "limits.bots_busy": N_("The server's computer players are all busy ({most} seats taken): try again later, or "
                            "play with people."),
-    "limits.bots_warming": N_("A game with computer players began here a moment ago: the server sees how busy its "
-                              "bots keep it before it takes another. Try again in {seconds} seconds, or play with "
-                              "people."),
+    "limits.bots_warming": NN_("A game with computer players began here a moment ago: the server sees how busy its "
+                               "bots keep it before it takes another. Try again in {n} second, or play with people.",
+                               "A game with computer players began here a moment ago: the server sees how busy its "
+                               "bots keep it before it takes another. Try again in {n} seconds, or play with people."),
     "limits.bots_at_pace": N_("The server's computer players are as busy as they can be while keeping their pace: "
                               "try again in a few minutes, or play with people."),
     # a new game's computer players (ErrNewGame.reason)

@@ -8,6 +8,8 @@ import time
 
 import pytest
 
+from game import i18n
+from game.client.lobby import Lobby
 from game.netcode import bot_scheduler
 
 from conftest import Peer, wait_until
@@ -239,6 +241,10 @@ class TestBotsAtPace:
         bea = peers(srv.address).welcome()
         young = sit(bea, "Bea", create="Too soon", playersCount=3, private=False, bots=["easy"])[-1]
         assert young["type"] == "ErrTable" and "began here a moment ago" in young["msg"]   # its rate is not known yet
+        assert young["say"] == {"code": "limits.bots_warming", "args": {"n": 20}} and "in 20 seconds" in young["msg"]
+        i18n.use("it")                     # said in the player's language, its number and noun agreeing
+        assert "Riprova fra 20 secondi" in Lobby().take(young)
+        i18n.use("en")
         with srv.lock:
             for turn in srv.bots.turns.values():
                 turn.began -= bot_scheduler.BOT_WARMUP
