@@ -13,6 +13,9 @@ from typing import Any
 import orjson
 import platformdirs
 
+from game import i18n
+from game.i18n import N_
+
 APP = "masters-of-renaissance"
 
 GAME_PORT = 51015
@@ -38,7 +41,7 @@ GENERIC_USERS = frozenset({"root", "user", "admin", "administrator", "guest", "p
 
 def default_nickname() -> str:
     """A fresh install's nickname: the account's name when it is a person's ("alice" gives
-    "Alice"), else "Player" and three digits drawn from the operating system, never from the
+    "Alice"), else "Player" (in the system's language) and three digits drawn from the operating system, never from the
     game's seeded random (two windows on one machine, started with the same ``MOR_SEED``, do not
     share one). It is kept once the settings are saved (by the player, or on joining or hosting a
     table)."""
@@ -52,7 +55,13 @@ def default_nickname() -> str:
     if (account and account.lower() not in GENERIC_USERS and len(account) <= 16 and account.isprintable()
             and any(ch.isalpha() for ch in account)):
         return account[:1].upper() + account[1:]
-    return f"Player {100 + secrets.randbelow(900)}"
+    code = i18n.choose(None)            # a fresh install speaks the system's language (no choice saved yet)
+    player = i18n.translations(code).gettext(PLAYER) if code != i18n.SOURCE else PLAYER
+    return player.format(n=100 + secrets.randbelow(900))
+
+
+PLAYER = N_("Player {n}")
+"""A fresh install's nickname when the account's name will not do ("Giocatore 613" in Italian)."""
 
 
 @dataclass

@@ -15,6 +15,7 @@ from game.client.flow.presence import away_words, stopped_heading, stopped_words
 from game.client.notices import ConnectionLost, LobbyRefused, PlayerAway, ReconnectFailed, Said, TurnStarted
 from game.client.session import ChatLine, GameSession
 from game.client.watch_words import watchers_words
+from game.client.words import resource_name
 from game.i18n import _, ngettext
 
 from . import describe as D
@@ -170,7 +171,7 @@ class News:
         elif stage == "resources":
             n = int(self.vm.me["setup"].get("initialResources", 0))
             faith = int(self.vm.me.get("faithPoints", 0))
-            example = " ".join(["Coin"] * n)
+            example = " ".join([resource_name("Coin", 1)] * n)      # (typed in the words the player reads)
             if faith:
                 self.say(ngettext("Your seat starts with {faith} Faith on the track and {n} resource of your choice: "
                                   "say resources and one (for example resources {example}).",

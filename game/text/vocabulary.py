@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.client.board_input import RESOURCES
+from game.client.words import resource_name
 from game.i18n import N_, _
 
 COLOURS = ("Green", "Blue", "Yellow", "Purple")
@@ -138,8 +139,12 @@ def number(word: str, most: int, what: str) -> int:
 
 
 def resource(word: str) -> str:
-    """A resource named by the player (its first two letters or more: "co" is Coin)."""
-    for r in RESOURCES:
-        if r.lower().startswith(word.lower()) and len(word) >= 2:
-            return r
+    """A resource named by the player, in English or in the language spoken, one or many (its first
+    two letters or more: "co" is Coin; "mo", "Moneta" and "Monete" are Coin in Italian too)."""
+    said = word.lower()
+    if len(said) >= 2:
+        for r in RESOURCES:
+            names = {r, resource_name(r, 1), resource_name(r, 2)}
+            if any(n.lower().startswith(said) for n in names):
+                return r
     raise Refused(_("{word} is not a resource: say Coin, Servant, Shield or Stone.").format(word=repr(word)))

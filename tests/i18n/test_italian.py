@@ -103,3 +103,28 @@ def test_the_text_client_speaks_italian_with_lang_it():
                                         "come mostrati).")
     finally:
         p.kill()
+
+
+def test_resources_are_typed_in_the_words_the_terminal_says():
+    """The text client names the resources in Italian ("2 Monete, 1 Scudo"): an Italian player types
+    them so too, whole, plural or their first letters; English still works; a word that is none of
+    them is told the four names in Italian."""
+    from game.text.vocabulary import Refused, resource
+    i18n.use("it")
+    typed = ["Moneta", "monete", "SERVITORE", "servitori", "scudo", "Scudi", "pi", "Pietre", "coin", "Stone", "sh"]
+    assert [resource(w) for w in typed] == ["Coin", "Coin", "Servant", "Servant", "Shield", "Shield", "Stone",
+                                            "Stone", "Coin", "Stone", "Shield"]
+    with pytest.raises(Refused) as refused:
+        resource("oro")
+    assert str(refused.value) == "'oro' non è una risorsa: scrivi Moneta, Servitore, Scudo o Pietra."
+
+
+@pytest.mark.parametrize("lang, name", [("it_IT.UTF-8", r"Giocatore \d{3}"), ("C.UTF-8", r"Player \d{3}")])
+def test_a_fresh_install_is_named_in_the_systems_language(monkeypatch, lang, name):
+    import getpass
+    import re
+    monkeypatch.setattr(getpass, "getuser", lambda: "root")      # (an account's name that is nobody's)
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.setenv(var, "")
+    monkeypatch.setenv("LANG", lang)
+    assert re.fullmatch(name, Settings().nickname), Settings().nickname
