@@ -5,14 +5,9 @@
 """
 from __future__ import annotations
 
-from typing import Any
-
 from game.i18n import N_, _, ngettext
-from game.netcode import turn_wire as T
 
-from .words import bot_level
-
-__all__ = ["NO_GAMES", "NOT_SECURE", "NOT_OURS", "game_line", "move_time_words", "notice_words", "pace_button_words",
+__all__ = ["NO_GAMES", "NOT_SECURE", "NOT_OURS", "game_line", "move_time_words", "pace_button_words",
            "time_left_words", "your_turn_line"]
 
 
@@ -89,30 +84,3 @@ def your_turn_line(table: str, number: int, where: str, time_left: float | None)
     return (_("Your turn in {name} at {where} ({left}).").format(name=name, where=where, left=left) if left else
             _("Your turn in {name} at {where}.").format(name=name, where=where))
 
-
-def notice_words(notice: Any) -> str | None:
-    """The server's notice at a turn-based table (``UpdateChat.notice``: the computer played a
-    turn for a player out of time) in the player's words, or None when it is not one we know
-    (the line's English ``text`` is said then).
-
-    >>> notice_words({"id": "STOOD_IN", "n": 2, "level": "medium"})[:58]
-    'While you were away the computer played 2 of your turns (m'
-    """
-    if not isinstance(notice, dict):
-        return None
-    kind, n, level = notice.get("id"), notice.get("n"), bot_level(str(notice.get("level") or ""))
-    n = n if type(n) is int else 1
-    if kind == T.STOOD_NOW:
-        return _("Your time for this move ran out: the computer ({level} level) plays this turn for you. "
-                 "Your next turn is yours again.").format(level=level)
-    if kind == T.STOOD:
-        return ngettext("While you were away the computer played one of your turns ({level} level), as your time "
-                        "ran out: welcome back, the game is yours again.",
-                        "While you were away the computer played {n} of your turns ({level} level), as your time "
-                        "ran out: welcome back, the game is yours again.", n).format(n=n, level=level)
-    if kind == T.GIVEN:
-        return ngettext("{nick} let {n} turn run out: the computer ({level} level) plays that seat to the end, and "
-                        "its points stay the seat's.",
-                        "{nick} let {n} turns run out in a row: the computer ({level} level) plays that seat to the "
-                        "end, and its points stay the seat's.", n).format(nick=notice.get("nick") or "", n=n, level=level)
-    return None

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from game.i18n import _, ngettext, pgettext
+from game.netcode import turn_wire as T
 from game.netcode.server_words import SAY, SERVER_VOICE, WORDS, say_field
 
-from .my_games_words import notice_words
 from .words import bot_level
 
 __all__ = ["chat_said", "said_words", "server_said"]
@@ -42,6 +42,10 @@ def server_said(m: Mapping[str, Any], text: object) -> str:
     return str(text)
 
 
+_NOTICES = {T.STOOD_NOW: "turns.stood_now", T.STOOD: "turns.stood", T.GIVEN: "turns.given_to_bot"}
+"""A turn-based table's ``UpdateChat.notice`` id -> the code of its words."""
+
+
 def chat_said(m: Mapping[str, Any]) -> tuple[str, str]:
     """Who said a line at the table (``UpdateChat``) and what, in the player's language: a
     player's name and words as they are; the server's own notices (from ``Server``: a game that
@@ -55,8 +59,11 @@ def chat_said(m: Mapping[str, Any]) -> tuple[str, str]:
     ('Bea', 'ciao')
     """
     who, text = str(m.get("player") or ""), str(m.get("text") or "")
-    notice = notice_words(m.get("notice"))    # a turn-based table's notice (its own field)
-    words = notice if notice is not None else server_said(m, text)
+    notice = m.get("notice")     # a turn-based table's notice: a server of ours sent it before say
+    if SAY not in m and isinstance(notice, dict) and notice.get("id") in _NOTICES:
+        args = {k: notice[k] for k in ("n", "level", "nick") if k in notice}
+        m = {SAY: {"code": _NOTICES[notice["id"]], "args": args}}
+    words = server_said(m, text)
     if who == SERVER_VOICE:
         # TRANSLATORS: the name the server's own notices are said under in the game's chat
         who = pgettext("chat", "Server")
