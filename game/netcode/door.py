@@ -66,7 +66,7 @@ class Door:
         self.tls_gate = HandshakeGate(options.tls_handshake_rate, options.max_tls_handshakes,
                                       options.tls_handshakes_in_all)
         self._draining = False             # handshakes that waited for a slot are being begun
-        self.memory = GiveBack(options.give_back_after)   # the janitor's, after a burst of connections
+        self.memory = GiveBack(options.give_back_after)   # the janitor's, after a burst of connections or lines
         self.tls_handshakes = 0            # TLS handshakes begun since the start
         self._accepting = False
         self._accept_failing = False

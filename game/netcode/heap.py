@@ -1,6 +1,6 @@
 """The memory of a long-running server process: the collector kept off its old objects
-(:class:`FrozenHeap`), the allocator's free memory given back after a burst of connections
-(:class:`GiveBack`) and its resident size (:func:`pid_rss_mb`, for the status line and the
+(:class:`FrozenHeap`), the allocator's free memory given back after a burst of connections or
+lines (:class:`GiveBack`) and its resident size (:func:`pid_rss_mb`, for the status line and the
 benchmarks)."""
 from __future__ import annotations
 
@@ -86,43 +86,60 @@ BURST = 256
 BUSY = 16
 """Connections opened in one second that make the door busy (not quiet yet)."""
 
+BURST_LINES = 5_000
+"""Lines answered since memory was last given back that make a burst worth giving back after
+(swap/undo churn from 32 connections at their line rate: some 350 a second)."""
+
+BUSY_LINES = 200
+"""Lines answered in one second that make the server busy (not quiet yet)."""
+
 
 class GiveBack:
-    """Gives the allocator's free memory back to the system once the door has been quiet for
-    ``after`` seconds after a burst of connections (BURST of them at least).
+    """Gives the allocator's free memory back to the system once the server has been quiet for
+    ``after`` seconds after a burst: of connections (BURST of them at least), or of lines
+    (BURST_LINES).
 
     A flood of connections (TLS handshakes above all: each builds its SSL state) leaves glibc's
     heap grown, its freed memory kept resident for good (measured: 29 MB to 63 MB, still 63 MB
-    40 s later). ``malloc_trim(0)`` (:func:`game.runtime.give_back`) hands it back in a few
-    milliseconds; it is done once a burst is over, not while connections keep coming (whose
-    memory would only be taken again). :meth:`tick` is the janitor's, every second, with the
-    number of connections opened since the start.
+    40 s later). So does a churn of requests from a few connections (32 of them taking back and
+    making again a request at the line rate for 30 s: an ``UpdateGame`` of some 20 KB to the
+    table at each undo, 1.8 MB kept; no connection opened, so no burst of them). ``malloc_trim(0)``
+    (:func:`game.runtime.give_back`) hands it back in a few milliseconds; it is done once a burst
+    is over, not while connections or lines keep coming (whose memory would only be taken
+    again). :meth:`tick` is the janitor's, every second, with the number of connections opened
+    and of lines answered since the start.
     """
 
     def __init__(self, after: float) -> None:
         self.after = after
         self.given = 0                 # times memory was given back
         self._opened = 0               # connections opened at the last tick
+        self._lines = 0                # lines answered at the last tick
         self._since = 0                # opened since memory was last given back
-        self._busy_at = 0.0            # the last tick that saw BUSY connections or more
+        self._since_lines = 0          # answered since memory was last given back
+        self._busy_at = 0.0            # the last tick that saw BUSY connections or BUSY_LINES lines a second
         self._at = 0.0
 
-    def tick(self, now: float, opened: int) -> None:
-        new = opened - self._opened
-        self._opened = opened
+    def tick(self, now: float, opened: int, lines: int) -> None:
+        new, new_lines = opened - self._opened, lines - self._lines
+        self._opened, self._lines = opened, lines
         self._since += new
-        if new >= BUSY * max(1.0, now - self._at):
+        self._since_lines += new_lines
+        span = max(1.0, now - self._at)
+        if new >= BUSY * span or new_lines >= BUSY_LINES * span:
             self._busy_at = now
         self._at = now
-        if self.after <= 0 or self._since < BURST or now - self._busy_at < self.after:
+        if self.after <= 0 or now - self._busy_at < self.after or (
+                self._since < BURST and self._since_lines < BURST_LINES):
             return
         before = pid_rss_mb()
         t0 = time.perf_counter()
         if runtime.give_back():
-            log.info("memory given back after %d connections: %.1f MB resident, now %.1f MB (%.1f ms)",
-                     self._since, before, pid_rss_mb(), 1000 * (time.perf_counter() - t0))
+            log.info("memory given back after %d connections and %d lines: %.1f MB resident, now %.1f MB "
+                     "(%.1f ms)", self._since, self._since_lines, before, pid_rss_mb(),
+                     1000 * (time.perf_counter() - t0))
         self.given += 1
-        self._since = 0
+        self._since = self._since_lines = 0
 
 
 def pid_rss_mb(pid: int | None = None) -> float:

@@ -307,7 +307,7 @@ class Server(Transport, Announcing):
     def _janitor(self) -> None:
         try:
             self.tls_gate.forget(time.monotonic())
-            self.memory.tick(time.monotonic(), self._numbers)
+            self.memory.tick(time.monotonic(), self._numbers, self.lines_handled)
             self.ratings.forget_addresses()
             self._retry_saving()
             self.sweep()

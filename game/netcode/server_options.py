@@ -53,8 +53,8 @@ class ServerOptions:
     max_tls_handshakes: int = 16     # TLS handshakes in progress at once in all; past them one
                                      # waits for a handshake to end
     tls_handshakes_in_all: float = 200.0   # TLS handshakes begun a second on the whole server
-    give_back_after: float = 10.0    # seconds the door is quiet after a burst of connections before
-                                     # the freed memory is given back to the system (0: never)
+    give_back_after: float = 10.0    # seconds the server is quiet after a burst of connections or of
+                                     # lines before the freed memory is given back to the system (0: never)
     max_output: int | None = None    # bytes queued for one connection (None: MAX_QUEUED_BYTES)
     max_output_total: int = 256 * 1024 * 1024   # bytes queued for all connections together
     tables_per_address: int = 8      # games in progress started from one address

@@ -68,6 +68,14 @@ WRITER_FLUSH_TIMEOUT = 2.0
 RECV_BYTES = 64 * 1024
 """Bytes asked of a connection per ``recv``; the line buffer itself never holds more than MAX_LINE."""
 
+RECV_BYTES_SLOWED = 4 * 1024
+"""Bytes asked per ``recv`` of a connection whose line rate leaves it fewer lines than RECV_BYTES
+holds lines of LINE_BYTES (128). What is read waits as lines (an object each) until the rate lets
+them be answered: a connection sending at its line rate keeps some 4 KB of them in the server,
+not 64 KB. (32 connections taking back and making again a request at the line rate held 2.6 MB
+that way, and the allocator's arenas they were scattered over stayed resident after: issue 28's
+churn.)"""
+
 READS_PER_WAKEUP = 8
 """``recv`` calls a connection gets per wake-up at most; one that filled them all is read again at
 the next wake-up, after the others (so a flood cannot starve anyone)."""
@@ -350,9 +358,12 @@ class Transport(Door):
         if s.nickname is not None and reader.max_line != MAX_LINE:
             reader.max_line = MAX_LINE   # joined: lines up to MAX_LINE (MAX_LINE_UNJOINED before)
         feed = reader.feed
+        rate = self.options.line_rate
         for _ in range(READS_PER_WAKEUP):
+            size = RECV_BYTES if rate <= 0 or s.allowance + (now - s.allowance_at) * rate >= RECV_BYTES / LINE_BYTES \
+                else RECV_BYTES_SLOWED
             try:
-                data = sock.recv(RECV_BYTES)
+                data = sock.recv(size)
             except (BlockingIOError, InterruptedError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
                 return
             except ssl.SSLZeroReturnError:   # the peer closed its TLS side
@@ -371,7 +382,7 @@ class Transport(Door):
             budget = self._serve_lines(s, now, budget)
             if s.pending or s.closed or s.goodbye:
                 return   # its turn is over: it is in line again (or closing)
-            if len(data) < RECV_BYTES and not s.hangup and not s.tls:   # TLS: one record a recv
+            if len(data) < size and not s.hangup and not s.tls:   # TLS: one record a recv
                 return
             if budget <= 0:
                 break
