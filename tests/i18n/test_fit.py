@@ -79,26 +79,27 @@ def test_italian_fits_its_buttons_and_the_board(monkeypatch, size):
     assert not wide, f"wider than the window at {size}: {wide}"
 
 
-def _hint_position(level_budget: int = 4):
-    """A solo position where the hard bot proposes a purchase or a production, and its decision,
-    thought in Italian."""
+def _hint_position(level_budget: int = 4, market: bool = False):
+    """A solo position where the hard bot proposes a purchase or a production (``market``: a take
+    from the market), and its decision, thought in the language spoken."""
     import random
 
     from support.table import mid_game
 
     from game.bots import make_bot
     from game.rules import default_config, player_view
-    from game.rules.actions import ReqActivateProductions, ReqBuyDevCard
+    from game.rules.actions import ReqActivateProductions, ReqBuyDevCard, ReqTakeFromMarket
     cfg = default_config()
+    kinds = (ReqTakeFromMarket,) if market else (ReqBuyDevCard, ReqActivateProductions)
     for turns in range(2, 14):
         game = mid_game(["Ada"], 3, turns)
         if game.ended or game.main_done:
             continue
         decision = make_bot("hard", cfg, budget=level_budget).decide(player_view(game, "Ada"), "Ada",
                                                                     random.Random(turns))
-        if isinstance(decision.action, (ReqBuyDevCard, ReqActivateProductions)) and decision.why:
+        if isinstance(decision.action, kinds) and decision.why:
             return game, decision
-    raise AssertionError("no position with a purchase or a production to hint")
+    raise AssertionError("no position with such a move to hint")
 
 
 @pytest.mark.seed(3)

@@ -28,6 +28,7 @@ def scenes(app) -> dict:
     out["past-games"] = lambda: app.stack.reset(past_games.PastGamesScene(app))
     out["my-games"] = lambda: app.stack.reset(my_games.MyGamesScene(app, servers=[]))
     out["board-hint"] = functools.partial(_hint, app)
+    out["board-hint-market"] = functools.partial(_hint, app, market=True)
     out["replay"] = functools.partial(_replay, app)
     return out
 
@@ -44,13 +45,14 @@ def _replay(app) -> None:
     app.stack.reset(ReplayScene(app, open_replay(saved, app.config, "Ada"), step=40))
 
 
-def _hint(app) -> None:
-    """A solo board whose hint (a hard bot's: a purchase or a production) is shown under its plan."""
+def _hint(app, market: bool = False) -> None:
+    """A solo board whose hint (a hard bot's: a purchase or a production; ``market``: a take) is shown
+    under its plan."""
     from game.client.session import GameSession
     from game.rules import default_config
     from game.scenes.board import BoardScene
     from support.table import Table
-    game, decision = _cached_hint(i18n.current())
+    game, decision = _cached_hint(i18n.current(), market)
     board = BoardScene(app, GameSession(Table(copy.deepcopy(game), "Ada"), default_config(), "Ada"))
     app.stack.reset(board)
     app.frame(1 / 60)
@@ -59,10 +61,10 @@ def _hint(app) -> None:
 
 
 @functools.lru_cache(maxsize=None)
-def _cached_hint(lang: str):
+def _cached_hint(lang: str, market: bool):
     """(The hint is thought in the language spoken: one per language.)"""
     from test_fit import _hint_position
-    return _hint_position()
+    return _hint_position(market=market)
 
 
 @pytest.fixture(scope="module")

@@ -194,14 +194,14 @@ class PlanPanel(Panel):
         """Under the row of resources, from the bottom up: the line that says what the plan does
         (a discard's cost, the rearranging planned, or how to rearrange), above it why the picked
         resource cannot go where it was asked, above that a hint's reason. None is ever smaller
-        than the log's type: a line that does not fit wraps, and what finds no room is cut short."""
+        than the log's type: a line that does not fit wraps; a hint's reason is said whole, in
+        smaller type down to the log's, then in the place of the how-to-rearrange tip; only what
+        then finds no room is cut short."""
         r = self.rect
         x, width = r.x + self.px(12), r.w - self.px(24)
         floor = reading_size(self.unit)
-        size = max(floor, self.px(16))
-        step = round(size * 1.2)
-        rows = max(1, (r.bottom - self.px(6) - top) // step)
         warn = plan.discard_warning()
+        tip = False
         if warn:
             foot, ink = warn, P.OXBLOOD
         elif plan.moves:   # the shelves are shown as they will be; say so
@@ -209,12 +209,25 @@ class PlanPanel(Panel):
             foot, ink = ngettext("Your shelves are rearranged first ({n} move, sent with the take).",
                                  "Your shelves are rearranged first ({n} moves, sent with the take).", n).format(n=n), P.SEPIA
         else:
-            foot, ink = _("To rearrange first: click a shelf, then another, or drag a resource onto a shelf."), P.SEPIA
+            foot, ink, tip = _("To rearrange first: click a shelf, then another, or drag a resource onto a shelf."), P.SEPIA, True
         note = ctx.note or (plan.why_stuck(ctx.selected_item) if ctx.selected_item is not None else None)
         why = getattr(plan, "why", None)
-        blocks = [(foot, ink, 2), (note, P.OXBLOOD, 2), (_("Hint: {why}").format(why=why) if why else None, HINT_INK, 2)]
+        hint = _("Hint: {why}").format(why=why) if why else None
+        blocks = [(foot, ink, 2), (note, P.OXBLOOD, 2), (hint, HINT_INK, 99)]
+
+        def room(size: int) -> int:
+            return max(1, (r.bottom - self.px(6) - top) // round(size * 1.2))
+
+        def needed(size: int, blocks) -> int:
+            return sum(min(most, len(wrap(words, size, width, "italic"))) for words, _c, most in blocks if words)
+        size = max(floor, self.px(16))
+        if hint:                             # the largest type that says the hint whole, the tip too
+            size = next((s for s in range(size, floor - 1, -1) if needed(s, blocks) <= room(s)), floor)
+            if tip and needed(size, blocks) > room(size):
+                blocks[0] = (None, ink, 0)   # (the tip gives way to the hint's reason)
+        step = round(size * 1.2)
         placed: list[tuple[list[str], tuple]] = []
-        left = rows
+        left = room(size)
         for words, colour, most in blocks:   # by priority: what the plan does, the refusal, the hint
             if not words or left <= 0:
                 continue
