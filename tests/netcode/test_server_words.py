@@ -34,6 +34,27 @@ def test_every_code_the_server_says_has_its_sentence():
     assert used and not used - set(WORDS), sorted(used - set(WORDS))
 
 
+def test_no_refusal_nor_notice_of_the_server_is_worded_without_a_code():
+    """The server's words for a player go through ``said`` (a code): none is written in place, as
+    a literal, an f-string or a ``.format`` (the client could only show such words in English)."""
+    senders = {"err_table": 1, "err_watch": 1, "err_key": 1, "err_ratings": 1, "err_my_games": 1, "err_new_game": 1,
+               "err_protocol": 0, "update_chat": 1, "turn_out": 1, "_refuse": 2, "_notice": 0}
+    worded = []
+    for path in sorted((ROOT / "game" / "netcode").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name in senders and len(node.args) > senders[name]:
+                words = node.args[senders[name]]
+                if (isinstance(words, ast.JoinedStr) or isinstance(words, ast.Constant) and isinstance(words.value, str)
+                        and " " in words.value
+                        or isinstance(words, ast.Call) and getattr(words.func, "attr", "") == "format"
+                        and getattr(words.func.value, "attr", "") != "UNKNOWN_TYPE"):   # (the reference's own text)
+                    worded.append(f"{path.name}:{node.lineno}")
+    assert not worded, worded
+
+
 def test_every_code_the_server_can_send_is_said_in_english_and_in_italian():
     """Each code's sentence, with its arguments, in English as the server sends it and in Italian
     from the catalogue (translated: not the English words again), with every argument in it."""
