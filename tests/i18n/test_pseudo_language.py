@@ -127,3 +127,42 @@ def test_a_walk_through_the_window_draws_no_word_left_in_english(monkeypatch, si
     assert left <= KNOWN_ENGLISH_DRAWN, f"words drawn in English: {sorted(left - KNOWN_ENGLISH_DRAWN)}\n" + \
         "\n".join(shown[:40])
     assert not KNOWN_ENGLISH_DRAWN - left, f"translated since: take off KNOWN_ENGLISH_DRAWN {KNOWN_ENGLISH_DRAWN - left}"
+
+
+@pytest.mark.seed(3)
+def test_the_boards_plans_draw_no_word_left_in_english(monkeypatch):
+    """A board in the middle of a game, its plans made by posted clicks: the productions' (the base
+    production's free choices: what is paid, what is got) and a market line's."""
+    from support.drawn import Words
+    from support.pseudo import use_pseudo_language
+    from support.table import Table, mid_game
+    from walk import Walk, close
+
+    from game.client import board_input as BI
+    from game.client.session import GameSession
+    from game.rules import default_config
+    from game.scenes.app import App
+    from game.scenes.board import BoardScene
+    use_pseudo_language(monkeypatch)
+    words = Words(monkeypatch)
+    game = mid_game(["Ada"], 3, 12)
+    app = App(headless=True, size=(1024, 640))
+    walk = Walk(app, None, "plans")
+    seen: list[str] = []
+    try:
+        board = BoardScene(app, GameSession(Table(game, "Ada"), default_config(), "Ada"))
+        app.stack.push(board)
+        walk.frames(2)
+        walk.press(mark("Produce\u2026"))
+        walk.click(next(h.rect.center for h in board.hits if h.target == BI.Production(0)))
+        walk.frames(2)
+        assert any(isinstance(h.target, BI.Blank) for h in board.hits), "the base production's choices shown"
+        seen += _seen(walk, words)
+        walk.press(mark("Back"))
+        walk.click(next(h.rect.center for h in board.hits if isinstance(h.target, BI.Line)))
+        walk.frames(2)
+        seen += _seen(walk, words)
+    finally:
+        close(app)
+    left = sorted({w for text in seen for w in unmarked(text, NAMES)})
+    assert not left, f"words drawn in English: {left}\n" + "\n".join(t for t in seen if unmarked(t, NAMES))

@@ -11,7 +11,7 @@ from game.client import board_input as BI
 from game.client.hint import HintPlan
 from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
 from game.client.words import amount, amounts, colour_name, resource_name
-from game.i18n import _, ngettext
+from game.i18n import _, ngettext, pgettext
 
 from ..art import icons as I
 from ..art import marbles as M
@@ -135,7 +135,8 @@ class PlanPanel(Panel):
                     square = hit.rect.unionall([h.rect for h in hits if isinstance(h.target, BI.Blank)
                                                 and h.target.production == pid and h.target.side == side
                                                 and h.target.index == i])
-                    text(surface, "pay" if side == "in" else "get", (square.x - self.px(4), square.centery),
+                    text(surface, pgettext("production", "pay") if side == "in" else pgettext("production", "get"),
+                         (square.x - self.px(4), square.centery),
                          max(floor, self.px(14)), P.SEPIA, "italic", anchor="midright")
                 surface.blit(I.resource_icon(res, hit.rect.h), hit.rect)
                 if side == "in":
