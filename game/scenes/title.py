@@ -100,14 +100,23 @@ class TitleScene(PaintedScene):
             self.button(name, rect, text, "@menu_quiet" if name in quiet else "@menu")
         if row:
             small_gap = round(8 * u)
-            words = [fonts.font(20).size(text)[0] + 20 for _name, text, _tip in row]   # each as wide as its words
-            spare = (bw / u - small_gap / u * (len(row) - 1) - sum(words)) / len(row)
-            x, y = rects[0].x, rects[-1].bottom + gap
-            for (name, text, _tip), width in zip(row, words):
-                rect = pygame.Rect(x, y, round((width + spare) * u), round(bh * 0.85))
-                x = rect.right + small_gap
-                rects.append(rect)
-                self.button(name, rect, text, "@quiet")
+
+            def widths(line: list, pad: int = 20) -> list[int]:      # each as wide as its words
+                return [fonts.font(20).size(text)[0] + pad for _name, text, _tip in line]
+            lines = [row]
+            if sum(widths(row, 8)) + small_gap / u * (len(row) - 1) > bw / u:   # (Italian): two rows of two
+                lines = [row[:2], row[2:]]
+            x0, y = rects[0].x, rects[-1].bottom + gap
+            for line in lines:
+                words = widths(line)
+                spare = (bw / u - small_gap / u * (len(line) - 1) - sum(words)) / len(line)
+                x = x0
+                for (name, text, _tip), width in zip(line, words):
+                    rect = pygame.Rect(x, y, round((width + spare) * u), round(bh * 0.85))
+                    x = rect.right + small_gap
+                    rects.append(rect)
+                    self.button(name, rect, text, "@quiet")
+                y = rects[-1].bottom + small_gap
         self.caption_y = rects[-1].bottom + round(16 * u)
 
     def resume(self) -> None:

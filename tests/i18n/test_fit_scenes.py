@@ -30,7 +30,17 @@ def scenes(app) -> dict:
     out["board-hint"] = functools.partial(_hint, app)
     out["board-hint-market"] = functools.partial(_hint, app, market=True)
     out["replay"] = functools.partial(_replay, app)
+    out["title-continue"] = functools.partial(_title_with_a_saved_game, app)
     return out
+
+
+def _title_with_a_saved_game(app) -> None:
+    """The title with a solo game saved: nine entries, the quiet ones in a row (a file where the
+    save is kept is all the title looks at)."""
+    from game.scenes.title import TitleScene
+    app.solo_save_path.parent.mkdir(parents=True, exist_ok=True)
+    app.solo_save_path.write_text("{}")
+    app.stack.reset(TitleScene(app))
 
 
 def _replay(app) -> None:
