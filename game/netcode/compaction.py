@@ -34,7 +34,7 @@ Until then they are kept in memory, some 450 bytes a line: at 500, 32 games chur
 addresses held 4.4 MB, and the allocator's arenas they were scattered over stayed resident once
 they were dropped (issue 28's churn: 10 MB above idle 30 s later). A compaction costs about what
 the game weighs, after as many lines again: at 64, a small game is rewritten every 32 swap/undo
-pairs (a fraction of a millisecond)."""
+pairs (about 1 ms, its log read and written anew: some 15 µs a line taken back)."""
 
 
 def due(room: Any) -> bool:
