@@ -157,6 +157,12 @@ def bot_level(level: str) -> str:
             "hard": pgettext("bot level", "hard")}.get(level, level)
 
 
+def pace_label(pace: str) -> str:
+    """The computer players' pace in a word ("Normal": Settings, the page that starts a game against them)."""
+    return {"fast": pgettext("pace", "Fast"), "normal": pgettext("pace", "Normal"),
+            "slow": pgettext("pace", "Slow")}.get(pace, pace.capitalize())
+
+
 def bot_seat(level: str) -> str:
     """A seat asked for a computer player, before it is named: "easy bot" ("bot facile")."""
     return _("{level} bot").format(level=bot_level(level))

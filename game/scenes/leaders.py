@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.client.words import leader_words
-from game.i18n import _, ngettext
+from game.i18n import _, ngettext, pgettext
 
 from .art import fonts
 from .backdrop import FADED, GOLD, GOLD_LIGHT, INK, OXBLOOD, SEPIA, blit_lines, glow, title_block, tracked, wrap
@@ -164,7 +164,7 @@ class LeaderChoiceScene(SessionScene):
                                  border_radius=radius)
             # a numbered tag under each card (keys 1-4 select too)
             tag_y = rect.bottom + self.px(14)
-            label = "kept" if chosen else f"{i + 1}"
+            label = pgettext("leader card", "kept") if chosen else f"{i + 1}"
             tag = tracked(label, max(11, round(18 * u)), OXBLOOD if chosen else FADED, max(1, round(2 * u)))
             surface.blit(tag, tag.get_rect(midtop=(rect.centerx, tag_y)))
         # the words of the hovered (or last selected) leader

@@ -154,7 +154,7 @@ class MyGamesScene(PaintedScene):
         where = (_("at {where}").format(where=hostport(*servers[0])) if servers is not None and len(servers) == 1 else
                  _("on the servers you play on"))
         sub = fonts.render(where, max(12, round(22 * u)), SEPIA, "italic")
-        surface.blit(sub, sub.get_rect(midtop=(w // 2, bottom + round(6 * u))))
+        surface.blit(sub, sub.get_rect(midtop=(w // 2, bottom + round(u))))   # (its "g" clear of the sheet)
         r = self.sheet
         surface.blit(panel(r.w, r.h, u), r.topleft)
         small, size = max(11, round(18 * u)), max(11, round(21 * u))

@@ -14,7 +14,7 @@ from game.client.keys import KEY_FIELD_NOTE, KEY_LENGTH, check_key, current_key,
 from game.client.port_words import SETTING, SETTING_NOTE
 from game import i18n
 from game.i18n import LANGUAGES, _, pgettext
-from game.client.words import NICKNAME_MAX
+from game.client.words import NICKNAME_MAX, pace_label
 from game.settings import BOT_PACES
 
 from .app import WINDOW_SIZES, fits, largest_fitting
@@ -34,12 +34,6 @@ def next_language(code: str) -> str:
     """The setting after ``code`` on the button: the system's, then each language in turn."""
     order = ["", *LANGUAGES]
     return order[(order.index(code) + 1) % len(order)] if code in order else ""
-
-
-def pace_label(pace: str) -> str:
-    """The computer players' pace on its button."""
-    return {"fast": pgettext("pace", "Fast"), "normal": pgettext("pace", "Normal"),
-            "slow": pgettext("pace", "Slow")}.get(pace, pace.capitalize())
 
 
 def size_label(size: tuple[int, int]) -> str:

@@ -17,6 +17,7 @@ from game.i18n import N_, NP_, _, ngettext, pgettext
 
 from game.client.flow.local import new_versus_question
 from game.client.games import bots_save_path, saved_summary
+from game.client.words import pace_label
 from game.settings import BOT_PACES
 
 from .art import fonts
@@ -124,7 +125,9 @@ class VersusScene(PaintedScene):
         for i, rect in enumerate(self.rows):
             img = fonts.render(_("Opponent {n}").format(n=i + 1), size, SEPIA)
             surface.blit(img, img.get_rect(midleft=(rect.x, rect.centery)))
-            desc = fonts.render(about[self.levels[i]] + ".", small, FADED, "italic")
+            said = about[self.levels[i]] + "."     # under the level buttons, on the sheet (in smaller type if need be)
+            room = self.sheet.right - round(40 * u) - rect.right
+            desc = fonts.render(said, max(11, fonts.fit(said, room, small, "italic")), FADED, "italic")
             surface.blit(desc, desc.get_rect(topleft=(rect.right, rect.bottom + round(5 * u))))
         if not self.message and self.opening is None:
             hint = _("You and the computer players take turns here; the game is saved after every move.")
@@ -132,9 +135,8 @@ class VersusScene(PaintedScene):
             blit_lines(surface, lines, small, SEPIA, self.sheet.centerx,
                        self.sheet.bottom - round(96 * u) - len(lines) * round(small * 1.15), "italic",
                        align="center", leading=1.15)
-        pace = self.app.settings.bot_pace
         note = tracked(_("you are {name}  \u00b7  pace of their moves: {pace} (settings)").format(
-            name=self.app.settings.nickname, pace=pace),
+            name=self.app.settings.nickname, pace=pace_label(self.app.settings.bot_pace)),
                        max(10, round(16 * u)), FADED, max(1, round(2 * u)))
         surface.blit(note, note.get_rect(midtop=(self.sheet.centerx, self.sheet.bottom + round(10 * u))))
         message = self.message

@@ -92,7 +92,7 @@ def test_a_walk_through_the_window_draws_no_word_left_in_english(monkeypatch, si
     from support.pseudo import use_pseudo_language
     from walk import close, start
     use_pseudo_language(monkeypatch)
-    words = Words(monkeypatch)
+    words = Words(monkeypatch, tracked=True)
     walk = start(size, nickname="Ada")
     seen: list[str] = []
     try:
@@ -144,7 +144,7 @@ def test_the_boards_plans_draw_no_word_left_in_english(monkeypatch):
     from game.scenes.app import App
     from game.scenes.board import BoardScene
     use_pseudo_language(monkeypatch)
-    words = Words(monkeypatch)
+    words = Words(monkeypatch, tracked=True)
     game = mid_game(["Ada"], 3, 12)
     app = App(headless=True, size=(1024, 640))
     walk = Walk(app, None, "plans")

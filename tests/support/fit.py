@@ -103,12 +103,23 @@ class Measure:
                 self.made.append((str(text), img.get_width()))
                 return img
             monkeypatch.setattr(fonts, name, hook)
+        self._tracked(monkeypatch)
         self.wrapped: list[tuple[str, list[str]]] = []
         self._wraps(monkeypatch)
         self.placed: list[tuple[str, pygame.Rect]] = []
         self.window = _Window(app.window.get_size(), self.texts, self.placed)
         app.window = self.window
         self._board(monkeypatch)
+
+    def _tracked(self, monkeypatch) -> None:
+        """Small capitals set letter by letter (``backdrop.tracked``) are measured too."""
+        from support.drawn import on_tracked
+
+        def seen(text, img) -> None:
+            self.texts[id(img)] = str(text)
+            self._keep[id(img)] = img
+            self.made.append((str(text), img.get_width()))
+        on_tracked(monkeypatch, seen)
 
     def _wraps(self, monkeypatch) -> None:
         """Words wrapped to lines (``backdrop.wrap``, wherever a scene took it): a text some of whose
@@ -210,9 +221,14 @@ class Measure:
         for words, r, drawn in self.placed:
             if words.strip():
                 placed[(words, tuple(r))] = drawn
+        sheet = getattr(self.app.stack.top, "sheet", None)     # a page's sheet of paper: words on it stay on it
+        sheet = pygame.Rect(sheet).inflate(4, 4) if sheet is not None and pygame.Rect(sheet).w > 0 else None
         for words, r in placed:
             if not win.contains(pygame.Rect(r)):
                 out.append(f"{words!r} at {r} outside the window")
+            elif sheet is not None and sheet.colliderect(_ink_rect(placed[(words, r)])) \
+                    and not sheet.contains(_ink_rect(placed[(words, r)])):
+                out.append(f"{words!r} at {r} across the edge of its sheet {tuple(sheet.inflate(-4, -4))}")
         # lines over each other, both still to be seen at the end (not one covered by a panel later)
         shown = [(w, pygame.Rect(r), d) for (w, r), d in placed.items() if d.seen(self.window) > 0.6]
         block = {ln.strip(): text for text, lines in self.wrapped for ln in lines}   # a paragraph's lines
@@ -239,6 +255,14 @@ class Measure:
                 lost = [ln for ln in part if ln not in drawn]
                 out.append(f"{text!r} drawn without its end {' '.join(lost)!r}")
         return out
+
+
+def _ink_rect(drawn: _Drawn) -> pygame.Rect:
+    """Where a text's ink is (its rect less the empty margins of its glyphs)."""
+    rects = drawn.ink.get_bounding_rects()
+    if not rects:
+        return pygame.Rect(drawn.at.topleft, (0, 0))
+    return rects[0].unionall(rects[1:]).move(drawn.at.topleft)
 
 
 def _ink_over(a: pygame.Rect, b: pygame.Rect) -> bool:
