@@ -84,6 +84,7 @@ class Server:
     def __init__(self, script: Path, extra: list[str], prepare=None) -> None:
         self.tmp = Path(tempfile.mkdtemp(prefix="mor-attack-"))
         self.kept = prepare(self.tmp / "data") if prepare is not None else None   # what is stored before it starts
+        self.cert_dir: Path | None = None   # tls_server's certificate, removed with the server
         self.proc = subprocess.Popen(
             [sys.executable, str(script), "--host", "127.0.0.1", "--port", "0", "--data-dir",
              str(self.tmp / "data"), "--log-level", "WARNING", "--no-announce", *extra],
@@ -102,6 +103,8 @@ class Server:
             self.proc.kill()
             self.proc.wait()
         shutil.rmtree(self.tmp, ignore_errors=True)
+        if self.cert_dir is not None:
+            shutil.rmtree(self.cert_dir, ignore_errors=True)
 
 
 class Client:
@@ -761,6 +764,7 @@ def tls_server(script: Path, extra: list[str]) -> Server:
         port = probe.getsockname()[1]
     server = Server(script, [*extra, "--tls-cert", str(cert), "--tls-key", str(key), "--tls-port", str(port)])
     server.tls_port = port
+    server.cert_dir = folder
     return server
 
 
