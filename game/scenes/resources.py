@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.client.words import resource_name
-from game.i18n import _, ngettext
+from game.i18n import _, ngettext, pgettext
 
 from .art import fonts
 from .backdrop import FADED, GOLD, GOLD_LIGHT, INK, OXBLOOD, SEPIA, blit_lines, glow, title_block, tracked, wrap
@@ -244,7 +244,7 @@ class ResourceChoiceScene(SessionScene):
                    "italic", align="center")
         # the resources to pick from
         cap = max(11, round(18 * u))
-        k = tracked("choose", cap, OXBLOOD, max(1, round(2 * u)))
+        k = tracked(pgettext("starting resources", "choose"), cap, OXBLOOD, max(1, round(2 * u)))
         first = next(iter(self.token_rects.values()), None)
         if first is not None:
             lx = (min(r.x for r in self.token_rects.values()) + max(r.right for r in self.token_rects.values())) // 2
@@ -255,7 +255,7 @@ class ResourceChoiceScene(SessionScene):
                 halo = glow(rect.size, rect.w // 2, GOLD_LIGHT, self.px(12))
                 surface.blit(halo, halo.get_rect(center=lifted.center))
             surface.blit(icons.resource_icon(r, rect.w), lifted)
-            name = fonts.render(r, max(12, round(20 * u)), INK)
+            name = fonts.render(resource_name(r, 1), max(12, round(20 * u)), INK)
             surface.blit(name, name.get_rect(midtop=(rect.centerx, rect.bottom + round(8 * u))))
         # what was picked
         if self.pick_rects:

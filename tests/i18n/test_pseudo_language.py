@@ -166,3 +166,45 @@ def test_the_boards_plans_draw_no_word_left_in_english(monkeypatch):
         close(app)
     left = sorted({w for text in seen for w in unmarked(text, NAMES)})
     assert not left, f"words drawn in English: {left}\n" + "\n".join(t for t in seen if unmarked(t, NAMES))
+
+
+PICTURED_NAMES = NAMES | {"Player", "Bruno", "Cora", "Dario", "Carla"} | {"M", "leader"} | {"i", "ii", "iii", "iv"}
+"""The players of the pictured scenes (tools/screenshots.py names its player "Player 694"); the
+back of a leader card (its monogram and "Leader", the word of the Italian edition too); the
+places on the scores (i to iv)."""
+
+
+@pytest.mark.seed(3)
+def test_every_pictured_scene_draws_no_word_left_in_english(monkeypatch):
+    """Every scene the fit test measures (those ``make screenshots`` draws, each help page, the
+    pages of the menu, a hinted board, a replay), drawn once under the pseudo-language."""
+    import pygame_gui
+    from support.fit import Measure
+    from support.pseudo import use_pseudo_language
+    from test_fit_scenes import _cached_hint, scenes
+
+    from game.scenes.app import App
+    from game.scenes.catalog import register_scenes
+    register_scenes()
+    use_pseudo_language(monkeypatch)
+    _cached_hint.cache_clear()          # (the hints are kept by language code: the pseudo-language says "it")
+    app = App(headless=True, size=(1024, 640))
+    left: dict[str, set[str]] = {}
+    try:
+        m = Measure(monkeypatch, app)
+        for name, make in scenes(app).items():
+            m.clear()
+            make()
+            app.frame(0.016)
+            app.frame(0.016)
+            said = [t for t, _w in m.made] + [
+                str(el.text) for el in app.stack.top.ui.get_sprite_group().sprites()
+                if isinstance(el, (pygame_gui.elements.UIButton, pygame_gui.elements.UILabel)) and el.visible]
+            for text in said:
+                for word in unmarked(text, PICTURED_NAMES):
+                    left.setdefault(word, set()).add(f"{name}: {text!r}")
+    finally:
+        while app.stack.top is not None:
+            app.stack.pop()
+        _cached_hint.cache_clear()
+    assert not left, "words drawn in English:\n" + "\n".join(f"{w}: {sorted(at)[:3]}" for w, at in left.items())

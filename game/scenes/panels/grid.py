@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pygame
 
-from game.i18n import _
+from game.i18n import _, pgettext
 
 from game.client import board_input as BI
 from game.client.plans import BuyPlan
@@ -56,7 +56,7 @@ class GridPanel(Panel):
             if cid is None:
                 pygame.draw.rect(surface, P.PARCHMENT_DARK, rect, border_radius=8)
                 pygame.draw.rect(surface, P.SEPIA, rect, width=1, border_radius=8)
-                text(surface, "empty", rect.center, self.px(16), P.SEPIA, "italic", anchor="center")
+                text(surface, pgettext("deck", "empty"), rect.center, self.px(16), P.SEPIA, "italic", anchor="center")
                 continue
             surface.blit(C.dev_card(ctx.cards[cid], prods, rect.h), rect)
             n = left_counts.get(color, [0, 0, 0, 0])[level] if left_counts else None
