@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 REQUIRED = ("pygame", "pygame_gui", "orjson", "platformdirs", "zeroconf", "prompt_toolkit", "openskill",
-            "miniupnpc", "cryptography", "confusable_homoglyphs")
+            "miniupnpc", "cryptography")
 """Top-level modules the game needs (pyproject's dependencies, by import name)."""
 
 STAMP = ".bootstrap-ok"

@@ -3,9 +3,10 @@
 A nickname is shown to people, so "hon", "HON" and "hоn" (with a Cyrillic о) are one name to
 them, and "Server" is the server's own voice (its notices come as chat from that name). The
 server compares names by their :func:`fold`: compatibility-normalised (NFKC), case-folded,
-each letter that looks like a Latin one taken as that letter (Unicode's confusables, through
-``confusable_homoglyphs``), accents left out. :class:`NickBook` (the server's nicknames in use)
-keeps that index beside the names, so a join costs one lookup however many players there are.
+each letter that looks like a Latin one taken as that letter (Unicode's confusables: the
+little of them :mod:`.lookalikes` keeps, made from ``confusable_homoglyphs`` by
+``tools/latin_lookalikes.py``), accents left out. :class:`NickBook` (the server's nicknames in
+use) keeps that index beside the names, so a join costs one lookup however many players there are.
 
 A nickname is a display name, unique per table (issue 31): a player known by key
 (:mod:`.ratings`) may be called "Ann" at one table while another keyed "Ann" plays at another.
@@ -21,8 +22,9 @@ line keeps the first ones.
 from __future__ import annotations
 
 import unicodedata
-from functools import lru_cache
 from typing import Any
+
+from .lookalikes import BY_LETTER
 
 MAX_MARKS = 3
 """Combining marks one character may carry (Vietnamese needs two; more is decoration)."""
@@ -30,23 +32,14 @@ RESERVED = ("Server",)
 """Names nobody may take: the server's voice (``room.SERVER_VOICE``)."""
 
 
-@lru_cache(maxsize=4096)
-def _latin(ch: str) -> str:
-    """The Latin letter ``ch`` looks like (``ch`` itself when it is Latin or looks like none)."""
-    from confusable_homoglyphs import confusables
-    found = confusables.is_confusable(ch, preferred_aliases=["latin"], greedy=False)
-    if not found:
-        return ch
-    for glyph in found[0]["homoglyphs"]:
-        if glyph["n"].startswith("LATIN ") and len(glyph["c"]) == 1:
-            return glyph["c"]
-    return ch
+_LATIN = {ord(ch): letter for letter, chars in BY_LETTER.items() for ch in chars}
+"""Each character that reads as a Latin letter -> that letter (``str.translate``'s table)."""
 
 
 def fold(name: str) -> str:
     """The form in which two names are the same to a reader (for comparing only, never shown)."""
     text = unicodedata.normalize("NFKC", name).casefold()
-    text = "".join(ch if ch.isascii() else _latin(ch) for ch in text)
+    text = text.translate(_LATIN)
     text = "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
     return "".join(text.split()).casefold()
 
