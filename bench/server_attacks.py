@@ -775,12 +775,16 @@ SEAT_CLOCK_ARGS = ["--setup-time", "3", "--seat-time", "3", "--bot-delay", "0.1"
 """``silent_table``'s server: the seats' clocks short (the defaults, 180 s and 120 s, are a player's)."""
 
 
+ALL = ("silent_head", "joiners", "line_flood", "connections", "bot_tables", "sit_leave", "squatters", "names",
+       "bot_tables_left", "ipv6_56", "tls_flood", "rejoin_loop", "replays", "silent_table", "churn")
+"""Every attack, in the order a run makes them."""
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--server", default=str(ROOT / "server.py"))
-    ap.add_argument("--only", default="silent_head,joiners,line_flood,connections,bot_tables,"
-                                      "sit_leave,squatters,names,bot_tables_left,ipv6_56,tls_flood,rejoin_loop,replays,"
-                                      "silent_table,churn")
+    ap.add_argument("--only", default=",".join(ALL), help="the attacks to run, by name, comma-separated "
+                                                            "(default: every one)")
     ap.add_argument("--attack-seconds", type=float, default=4.0, help="each issue-28 attack's length")
     ap.add_argument("--after-seconds", type=float, default=30.0,
                     help="quiet seconds after each attack before the server's resident size is read again")

@@ -37,11 +37,58 @@ def bench(script: str, *args: str, timeout: float = 600) -> tuple[dict, list[str
     """Run ``bench/<script>``: (its last line as JSON, the lines before it)."""
     out = subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT, capture_output=True,
                          text=True, timeout=timeout)
-    assert out.returncode == 0, out.stderr[-3000:]
-    *lines, last = out.stdout.strip().splitlines()
+    return _figures(out.returncode, out.stdout, out.stderr)
+
+
+def _figures(code: int, stdout: str, stderr: str) -> tuple[dict, list[str]]:
+    assert code == 0, stderr[-3000:]
+    *lines, last = stdout.strip().splitlines()
     figures = json.loads(last)
     assert isinstance(figures, dict), last
     return figures, lines
+
+
+ATTACKS = [["silent_head", "joiners", "line_flood", "connections", "bot_tables", "sit_leave", "squatters"],
+           ["names", "bot_tables_left", "ipv6_56", "tls_flood", "rejoin_loop"],
+           ["replays", "silent_table", "churn"]]
+"""server_attacks.py's attacks, in three runs side by side: each attack starts a server of its own
+and mostly waits on clocks (its seats', the newcomer's), so one after the other they held a
+worker of the suite for 50 s at a fifth of a core."""
+
+
+def server_attacks(*args: str, timeout: float = 600) -> tuple[dict, list[str]]:
+    """``bench/server_attacks.py`` with every attack of its default list, in the runs of ATTACKS
+    at once: (their figures merged, their lines)."""
+    import tempfile
+    figures: dict = {}
+    lines: list[str] = []
+    with tempfile.TemporaryDirectory() as folder:
+        outs = [(Path(folder) / f"{i}.out", Path(folder) / f"{i}.err") for i in range(len(ATTACKS))]
+        procs = []
+        try:
+            for group, (out, err) in zip(ATTACKS, outs):
+                with out.open("w") as o, err.open("w") as e:
+                    procs.append(subprocess.Popen([sys.executable, str(ROOT / "bench" / "server_attacks.py"), *args,
+                                                   "--only", ",".join(group)], cwd=ROOT, stdout=o, stderr=e, text=True))
+            for proc, (out, err) in zip(procs, outs):
+                code = proc.wait(timeout=timeout)
+                f, ls = _figures(code, out.read_text(), err.read_text())
+                figures.update(f)
+                lines += ls
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+    return figures, lines
+
+
+def check_server_attacks(figures: dict, lines: list[str]) -> None:
+    """Every attack of the script's own list ran, once."""
+    from bench.server_attacks import ALL
+    assert sorted(sum(ATTACKS, [])) == sorted(ALL)
+    ran = [line.split(":")[0] for line in lines if line.split(":")[0] in ALL]
+    assert sorted(ran) == sorted(ALL) and set(ALL) <= figures.keys(), (ran, sorted(figures))
 
 
 def check_server_load(figures: dict, lines: list[str]) -> None:
@@ -108,7 +155,7 @@ def check_client_frames(figures: dict, lines: list[str]) -> None:
     assert figures["bot_decisions_process"] >= 0 and figures["bot_frame_p95_process_ms"] > 0
 
 
-CHECKS = {"server_load.py": check_server_load, "server_path.py": check_server_path,
+CHECKS = {"server_attacks.py": check_server_attacks, "server_load.py": check_server_load, "server_path.py": check_server_path,
           "server_soak.py": check_server_soak, "bots.py": check_bots, "bot_decisions.py": check_bot_decisions,
           "history.py": check_history, "engine.py": check_engine, "client_frames.py": check_client_frames}
 
@@ -120,7 +167,10 @@ def test_every_bench_script_has_its_short_settings_here():
 @pytest.mark.timeout(660)
 @pytest.mark.parametrize("script", sorted(QUICK))
 def test_every_bench_runs_with_short_settings_and_ends_with_one_json_object(script):
-    figures, lines = bench(script, *QUICK[script])
+    if script == "server_attacks.py":
+        figures, lines = server_attacks(*QUICK[script])
+    else:
+        figures, lines = bench(script, *QUICK[script])
     if script in CHECKS:
         CHECKS[script](figures, lines)
 
