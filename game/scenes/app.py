@@ -39,7 +39,7 @@ from typing import Any, Callable
 
 import pygame
 
-from game.i18n import _
+from game.i18n import N_, _
 import pygame_gui
 
 from game import i18n
@@ -53,7 +53,7 @@ from .scene import Scene, SceneStack
 
 log = logging.getLogger("mor.app")
 MIN_SIZE = (1024, 640)
-TITLE = "Masters of Renaissance"
+TITLE = N_("Masters of Renaissance")
 FPS = 60
 LINGER = 1.5
 """Seconds of frames after the last input or wake-up (tooltips show after 1 s of hovering)."""
@@ -98,7 +98,7 @@ class App:
         else:
             flags = pygame.RESIZABLE | (pygame.FULLSCREEN if self.settings.fullscreen else 0)
             self.window = pygame.display.set_mode(self.size, flags)
-            pygame.display.set_caption(TITLE)
+            pygame.display.set_caption(_(TITLE))
             try:
                 pygame.display.set_icon(window_icon())
             except pygame.error as e:   # a window manager without icons: not worth stopping for
@@ -119,7 +119,7 @@ class App:
         self.sound = None
         self.notice: Notice | None = None   # a few words over every page for a few seconds (see tell)
         self.turn_news: Any = None          # games becoming the player's turn (game.client.my_games.TurnNews)
-        self.caption = TITLE                # the window's title as last set
+        self.caption = _(TITLE)             # the window's title as last set
 
     @property
     def data_dir(self) -> Path:
@@ -349,7 +349,7 @@ class App:
             self.focused = False
         elif event.type == pygame.WINDOWFOCUSGAINED:
             self.focused = True
-            self.set_caption(TITLE)
+            self.set_caption(_(TITLE))
         notice = self.notice
         if (event.type == pygame.MOUSEBUTTONDOWN and notice is not None and notice.rect is not None
                 and notice.rect.collidepoint(event.pos)):
@@ -381,6 +381,7 @@ class App:
         """Speak ``language`` from now on ("" for the system's, see :func:`game.i18n.use`): every
         page on the stack builds its widgets again, so the next frame says everything in it."""
         i18n.use(language)
+        self.set_caption(_(TITLE))
         clear_caches()     # a cached picture may hold words
         for scene in self.stack.scenes:
             scene.resize(self.size)
@@ -401,7 +402,7 @@ class App:
         if lines:
             for line in lines:
                 self.tell(line)
-            self.set_caption(_("\u25cf Your turn \u2014 {title}").format(title=TITLE))
+            self.set_caption(_("\u25cf Your turn \u2014 {title}").format(title=_(TITLE)))
 
     def set_caption(self, caption: str) -> None:
         self.caption = caption
@@ -416,7 +417,7 @@ class App:
                 self.sound = Sound()
             self.sound.play_turn()
         if not self.focused and not self.headless:
-            pygame.display.set_caption(_("\u25cf Your turn \u2014 {title}").format(title=TITLE))
+            pygame.display.set_caption(_("\u25cf Your turn \u2014 {title}").format(title=_(TITLE)))
 
     def quit(self) -> None:
         """Quit; while hosting a game with other people at it, ask first (the ``before_quit``

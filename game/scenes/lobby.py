@@ -282,12 +282,18 @@ class LobbyScene(SessionScene):
         lobby = self.session.lobby
         if self.hosting and self.app.server is not None:
             port = self.app.server.address[1]
-            addr = "   or   ".join(f"{a}:{port}" for a in self.addresses[:2]) or _("127.0.0.1:{port} (no network found)").format(port=port)
+            places = [f"{a}:{port}" for a in self.addresses[:2]]
+            addr = (_("{one}   or   {other}").format(one=places[0], other=places[1]) if len(places) == 2 else
+                    places[0] if places else _("127.0.0.1:{port} (no network found)").format(port=port))
             surface.blit(panel(self.plaque.w, self.plaque.h, u, (246, 232, 196)), self.plaque.topleft)
             announcer = getattr(self.app.server, "announcer", None)
             found = announcer is not None and announcer.problem is None   # announced on the network
-            k = tracked(_("friends find this game in join, or type") if found else _("friends join by typing"),
-                        max(11, round(17 * u)), OXBLOOD, max(1, round(2 * u)))
+            said = _("friends find this game in join, or type") if found else _("friends join by typing")
+            cap = max(11, round(17 * u))
+            k = tracked(said, cap, OXBLOOD, max(1, round(2 * u)))
+            while k.get_width() > self.plaque.w - round(16 * u) and cap > 9:     # (Italian is longer)
+                cap -= 1
+                k = tracked(said, cap, OXBLOOD, 1)
             surface.blit(k, k.get_rect(midtop=(self.plaque.centerx - round(3 * u), self.plaque.y + round(14 * u))))
             size = fonts.fit(addr, self.plaque.w - round(60 * u), max(14, round(34 * u)))
             img = fonts.render(addr, size, INK)

@@ -67,3 +67,12 @@ def test_an_unreadable_catalogue_leaves_english_with_a_warning(monkeypatch, tmp_
     t = catalogues.translations("it")
     assert t.gettext("Coin") == "Coin"
     assert "speaking English" in caplog.text
+
+
+def test_the_windows_title_is_said_in_the_language_spoken():
+    """The window's title bar (and the taskbar) name the game in the player's language too."""
+    from game.scenes.app import App
+    app = App(headless=True, size=(1024, 640), language="it")
+    assert app.caption == "Maestri del Rinascimento"
+    app.speak("en")
+    assert app.caption == "Masters of Renaissance"

@@ -221,14 +221,16 @@ class Measure:
         for words, r, drawn in self.placed:
             if words.strip():
                 placed[(words, tuple(r))] = drawn
-        sheet = getattr(self.app.stack.top, "sheet", None)     # a page's sheet of paper: words on it stay on it
-        sheet = pygame.Rect(sheet).inflate(4, 4) if sheet is not None and pygame.Rect(sheet).w > 0 else None
+        top = self.app.stack.top          # a page's sheet of paper (a plaque): words on it stay on it
+        sheets = [pygame.Rect(r).inflate(4, 4) for r in (getattr(top, k, None) for k in ("sheet", "plaque"))
+                  if r is not None and pygame.Rect(r).w > 0]
         for words, r in placed:
+            ink = _ink_rect(placed[(words, r)])
             if not win.contains(pygame.Rect(r)):
                 out.append(f"{words!r} at {r} outside the window")
-            elif sheet is not None and sheet.colliderect(_ink_rect(placed[(words, r)])) \
-                    and not sheet.contains(_ink_rect(placed[(words, r)])):
-                out.append(f"{words!r} at {r} across the edge of its sheet {tuple(sheet.inflate(-4, -4))}")
+            for sheet in sheets:
+                if sheet.colliderect(ink) and not sheet.contains(ink):
+                    out.append(f"{words!r} at {r} across the edge of its sheet {tuple(sheet.inflate(-4, -4))}")
         # lines over each other, both still to be seen at the end (not one covered by a panel later)
         shown = [(w, pygame.Rect(r), d) for (w, r), d in placed.items() if d.seen(self.window) > 0.6]
         block = {ln.strip(): text for text, lines in self.wrapped for ln in lines}   # a paragraph's lines
