@@ -18,7 +18,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from game.i18n import LANGUAGES
+from game import i18n
+from game.i18n import LANGUAGES, _
+from game.i18n.cli import speak_argparse
 
 DEFAULT_SCREENSHOT_SIZE = (1280, 800)
 MAX_SIDE = 8192
@@ -29,31 +31,32 @@ def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(part) for part in text.lower().split("x"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT, got {text!r}") from None
+        raise argparse.ArgumentTypeError(_("expected WIDTHxHEIGHT, got {text}").format(text=repr(text))) from None
     if w < 320 or h < 200:
-        raise argparse.ArgumentTypeError("the window must be at least 320x200")
+        raise argparse.ArgumentTypeError(_("the window must be at least 320x200"))
     if w > MAX_SIDE or h > MAX_SIDE:   # SDL cannot make the surface: "Out of memory" and a traceback
-        raise argparse.ArgumentTypeError(f"the window must be at most {MAX_SIDE}x{MAX_SIDE}")
+        raise argparse.ArgumentTypeError(_("the window must be at most {side}x{side}").format(side=MAX_SIDE))
     return w, h
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="mor", description="Play Masters of Renaissance.")
+    speak_argparse()
+    parser = argparse.ArgumentParser(prog="mor", description=_("Play Masters of Renaissance."))
     parser.add_argument("--screenshot", metavar="PATH", type=Path,
-                        help="render the title page to this PNG file and exit (headless)")
+                        help=_("render the title page to this PNG file and exit (headless)"))
     parser.add_argument("--size", metavar="WxH", type=_size, default=None,
-                        help="window size in pixels (default: the saved setting, 1280x800 at first)")
+                        help=_("window size in pixels (default: the saved setting, 1280x800 at first)"))
     parser.add_argument("--text", action="store_true",
-                        help="play in this terminal by typed commands (the text client, as mor-text; "
-                             "mor-text --help lists its options, which follow --text)")
+                        help=_("play in this terminal by typed commands (the text client, as mor-text; "
+                               "mor-text --help lists its options, which follow --text)"))
     parser.add_argument("link", nargs="?", metavar="LINK",
-                        help="a game link a host sent, as mor://203.0.113.7:51015 (or .../CODE for a private "
-                             "table): open the Join page with it filled in")
+                        help=_("a game link a host sent, as mor://203.0.113.7:51015 (or .../CODE for a private "
+                               "table): open the Join page with it filled in"))
     parser.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
-                        help="the language the game speaks (default: the saved setting, else the system's)")
+                        help=_("the language the game speaks (default: the saved setting, else the system's)"))
     parser.add_argument("--check-bots", metavar="MOVES", type=int, default=None,
-                        help="check the computer players: play MOVES of their moves against three hard bots "
-                             "(headless, nothing saved), print where they thought as JSON and exit")
+                        help=_("check the computer players: play MOVES of their moves against three hard bots "
+                               "(headless, nothing saved), print where they thought as JSON and exit"))
     return parser.parse_args(argv)
 
 
@@ -92,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     if "--text" in raw:                # the text client takes the rest of the line
         from game.text.terminal import main as text_main
         return text_main([a for a in raw if a != "--text"])
+    from game.settings import Settings
+    i18n.use(Settings.load().language)     # the saved choice, else the system's (--help is said in it)
     args = parse_args(argv)
     link = None
     if args.link is not None:
@@ -99,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             link = parse_link(args.link)
         except LinkError as e:
-            print(f"mor: this link cannot be opened. {e}", file=sys.stderr)
+            print("mor: " + _("this link cannot be opened. {why}").format(why=e), file=sys.stderr)
             return 2
     if args.check_bots is not None:
         import json
@@ -124,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         app = App(headless=True, size=args.size or DEFAULT_SCREENSHOT_SIZE, language=args.lang)
         try:
             app.stack.push(app.scene("title"))
-            for _ in range(2):          # let pygame_gui lay its widgets out
+            for _frame in range(2):          # let pygame_gui lay its widgets out
                 app.frame(1 / 60)
             args.screenshot.parent.mkdir(parents=True, exist_ok=True)
             app.screenshot(args.screenshot)

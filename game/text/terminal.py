@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterator
 
 from game import i18n, runtime
 from game.i18n import LANGUAGES
+from game.i18n.cli import speak_argparse
 from game.client.words import LEAVING_ON_SIGNAL, validate_nickname
 
 from .client import Options, TextClient
@@ -45,6 +46,7 @@ def _terminated(signum: int, frame: object) -> None:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    speak_argparse()
     parser = argparse.ArgumentParser(prog="mor-text", description=i18n._(
         "Play Masters of Renaissance in a terminal, by typed commands (for screen readers, SSH and scripts)."))
     parser.add_argument("--plain", action="store_true",

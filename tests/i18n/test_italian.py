@@ -128,3 +128,21 @@ def test_a_fresh_install_is_named_in_the_systems_language(monkeypatch, lang, nam
         monkeypatch.setenv(var, "")
     monkeypatch.setenv("LANG", lang)
     assert re.fullmatch(name, Settings().nickname), Settings().nickname
+
+
+def test_the_command_lines_help_is_said_in_the_systems_language(monkeypatch, capsys):
+    """``mor --help`` on an Italian system, argparse's own words too ("uso:", "opzioni:"); and a
+    bad option's refusal."""
+    from game.launcher import main
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.setenv(var, "")
+    monkeypatch.setenv("LANG", "it_IT.UTF-8")
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    said = capsys.readouterr().out
+    assert said.startswith("uso: mor [-h]") and "\nGioca a Maestri del Rinascimento.\n" in said, said
+    assert "opzioni:" in said and "mostra questo aiuto ed esce" in said and "usage" not in said, said
+    with pytest.raises(SystemExit):
+        main(["--size", "10x10"])
+    assert capsys.readouterr().err.endswith(
+        "mor: errore: argomento --size: la finestra deve essere almeno 320x200\n")
