@@ -171,62 +171,52 @@ def walk_the_network(served, size, lang, nick: str, look) -> None:
         close(walk.app)
 
 
-@pytest.mark.parametrize("lang", ["en", "it"])
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_network_pages_fit(monkeypatch, dirs, served, size, lang):
+def walk_measured(monkeypatch, served, size, lang, nick: str, data_dir, seen) -> None:
+    """:func:`walk_the_network` as ``nick`` (a game in progress kept in ``data_dir``), the router a
+    stand-in one; ``seen(walk, page, measure)`` on each page after two frames measured."""
     from support.fit import Measure
-    nick = WALKERS[lang, size[0]]
-    other = in_progress(served, nick, nick + "'s friend", dirs / "data")
-    problems: list[str] = []
+    other = in_progress(served, nick, nick + "'s friend", data_dir)
     measured: list[Measure] = []
 
     def look(walk: Walk, page: str) -> None:
         if not measured:
             measured.append(Measure(monkeypatch, walk.app))
-        m = measured[0]
-        m.clear()
+        measured[0].clear()
         walk.frames(2)
-        problems.extend(f"{page}: {p}" for p in m.problems())
-        problems.extend(f"{page}: two buttons say {w!r}" for w in same_words(walk))
+        seen(walk, page, measured[0])
     try:
         with StandInRouter(natpmp=False) as router:
             monkeypatch.setenv("MOR_ROUTER", router.env())
             walk_the_network(served, size, lang, nick, look)
     finally:
         other.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_network_pages_fit(monkeypatch, dirs, served, size, lang):
+    problems: list[str] = []
+
+    def seen(walk: Walk, page: str, m) -> None:
+        problems.extend(f"{page}: {p}" for p in m.problems())
+        problems.extend(f"{page}: two buttons say {w!r}" for w in same_words(walk))
+    walk_measured(monkeypatch, served, size, lang, WALKERS[lang, size[0]], dirs / "data", seen)
     assert not problems, f"{lang} at {size[0]}x{size[1]}:\n" + "\n".join(problems)
 
 
 def test_the_network_pages_say_no_word_left_in_english(monkeypatch, dirs, served):
     """Under the pseudo-language (tests/i18n/test_pseudo_language.py), the same walk draws every
     word marked, but the names of players and tables (and numbers)."""
-    from support.fit import Measure
     from support.pseudo import unmarked, use_pseudo_language
-    other = in_progress(served, "Zeno", "Zeno's friend", dirs / "data")
     use_pseudo_language(monkeypatch)
     names = {*RATED, *(h for h, *_r in WAITING), *(w for _h, t, *_r in WAITING for w in t.split()),
              *WALKERS.values(), "Salone", "Ada", "Bea", "Zeno", "friend", "s", "mor"}      # (mor://: the link to the game)
     left: dict[str, set[str]] = {}
-    measured: list = []
 
-    def look(walk: Walk, page: str) -> None:
-        import pygame_gui
-        if not measured:
-            measured.append(Measure(monkeypatch, walk.app))
-        m = measured[0]
-        m.clear()
-        walk.frames(2)
-        said = [t for t, _w in m.made] + [str(el.text) for el in walk.app.stack.top.ui.get_sprite_group().sprites()
-                                           if isinstance(el, (pygame_gui.elements.UIButton,
-                                                              pygame_gui.elements.UILabel)) and el.visible]
-        for text in said:
+    def seen(walk: Walk, page: str, m) -> None:
+        for text in m.said():
             text = re.sub(FINGERPRINT, "", QUICK.sub("", text))
             for word in unmarked(text, names):
                 left.setdefault(word, set()).add(f"{page}: {text!r}")
-    try:
-        with StandInRouter(natpmp=False) as router:
-            monkeypatch.setenv("MOR_ROUTER", router.env())
-            walk_the_network(served, (1024, 640), "it", "Zeno", look)
-    finally:
-        other.close()
+    walk_measured(monkeypatch, served, (1024, 640), "it", "Zeno", dirs / "data", seen)
     assert not left, "words drawn in English:\n" + "\n".join(f"{w}: {sorted(where)[:3]}" for w, where in left.items())

@@ -178,7 +178,6 @@ places on the scores (i to iv)."""
 def test_every_pictured_scene_draws_no_word_left_in_english(monkeypatch):
     """Every scene the fit test measures (those ``make screenshots`` draws, each help page, the
     pages of the menu, a hinted board, a replay), drawn once under the pseudo-language."""
-    import pygame_gui
     from support.fit import Measure
     from support.pseudo import use_pseudo_language
     from test_fit_scenes import _cached_hint, scenes
@@ -197,10 +196,7 @@ def test_every_pictured_scene_draws_no_word_left_in_english(monkeypatch):
             make()
             app.frame(0.016)
             app.frame(0.016)
-            said = [t for t, _w in m.made] + [
-                str(el.text) for el in app.stack.top.ui.get_sprite_group().sprites()
-                if isinstance(el, (pygame_gui.elements.UIButton, pygame_gui.elements.UILabel)) and el.visible]
-            for text in said:
+            for text in m.said():
                 for word in unmarked(text, PICTURED_NAMES):
                     left.setdefault(word, set()).add(f"{name}: {text!r}")
     finally:

@@ -194,6 +194,11 @@ class Measure:
             out.append((kind, words, rect, width))
         return out
 
+    def said(self) -> list[str]:
+        """Every text drawn since :meth:`clear`, and the words of the visible buttons and labels."""
+        return [t for t, _w in self.made] + [words for kind, words, _r, _w in self.elements()
+                                              if kind in ("UIButton", "UILabel")]
+
     # -- what is wrong -------------------------------------------------------------------------
     def problems(self) -> list[str]:
         win = pygame.Rect((0, 0), self.window.get_size())
