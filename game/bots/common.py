@@ -40,11 +40,12 @@ def board(view: dict, config: GameConfig, nickname: str) -> tuple[Game, PlayerSt
 _SHARED = frozenset({
     # never changed in place by the engine (replaced, or fixed for the whole game)
     "config", "lookups", "seed", "nicknames", "solo", "version", "search", "market", "slide", "last_token",
+    "decks",
     "black_cross", "tokens", "revealed", "fired",
     "phase", "current", "main_done", "last_round", "termination", "lorenzo_won", "winners",
     "_end_pending", "_undo_mark", "_undo_barrier", "_final", "_actor",
     # rebuilt by clone below (new for both the copy and the original: _stamp)
-    "containers", "leader_depot", "players", "by_nick", "decks",
+    "containers", "leader_depot", "players", "by_nick",
     "history", "_events", "_dirty", "rng", "_undo_stack", "_stamp"})
 """Every attribute of a :class:`Game` that :func:`clone` may take over as it is or builds anew
 (``tests/bots`` checks that a game has no other: a new one must be added here, and copied below
@@ -63,8 +64,8 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
 
     The hard bot makes tens of thousands of copies a game, so this is written for speed: plain
     attribute copies, no ``copy`` module, and what the engine replaces rather than changes in
-    place is shared (the containers' contents, the market, each deck, Lorenzo's pile, the cards
-    of a slot, the favor tiles: see :class:`Game`). The containers themselves are shared too,
+    place is shared (the containers' contents, the market, the grid of decks, Lorenzo's pile, the
+    cards of a slot, the favor tiles: see :class:`Game`). The containers themselves are shared too,
     until the copy or ``g`` changes one (``Game._stamp``: each gets a new stamp here, so each
     copies a container before its first change). ``tests/bots`` compares a copy with its
     original and plays whole games on copies and on originals.
@@ -80,7 +81,6 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
     d["leader_depot"] = g.leader_depot.copy()
     _seat([_player(p, p.shelves.copy(), p.strongbox, p.depots.copy(), p.slots.copy(),
                    p.active_leaders.copy()) for p in g.players], d)
-    d["decks"] = {color: ds.copy() for color, ds in g.decks.items()}   # (the engine replaces a deck)
     _unrecorded(d)
     if share_rng:
         rng = g.rng

@@ -48,8 +48,10 @@ def determinize(g: Game, view: dict, me: str, rng: random.Random) -> Game:
     cfg = g.config
     h = clone(g, random.Random(rng.getrandbits(64)))
     seen_cards = {cid for q in h.players for s in q.slots for cid in s}
-    for color, decks in h.decks.items():
-        for lv, deck in decks.items():
+    grid = {}
+    for color, shared in h.decks.items():
+        grid[color] = decks = shared.copy()        # (the copy shares the grid with g: replaced)
+        for lv, deck in shared.items():
             if len(deck) < 2:
                 continue
             top = deck[-1]
@@ -60,6 +62,7 @@ def determinize(g: Game, view: dict, me: str, rng: random.Random) -> Game:
             while len(under) < len(deck) - 1:      # a view can't say more than the components hold
                 under.append(top)
             decks[lv] = under + [top]
+    h.decks = grid
     mine = h.player(me)
     known = set(mine.hand) | {lid for q in h.players for lid in q.active_leaders}
     pool = [ld.id for ld in cfg.leaders if ld.id not in known]

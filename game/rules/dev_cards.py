@@ -61,8 +61,9 @@ class DevelopmentCards:
         # committed from here on
         self.main_done = True
         self._commit(new)
-        decks = self.decks[color]
+        decks = self.decks[color].copy()    # (the grid is replaced, never changed in place)
         decks[card.level] = decks[card.level][:-1]
+        self.decks = {**self.decks, color: decks}
         p.slots[a.dev_slot] = [*p.slots[a.dev_slot], card.id]
         self._dirty[p.seat] = None
         self._made_final(CARD_REVEALED)

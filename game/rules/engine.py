@@ -55,8 +55,8 @@ class Game(Setup, Storage, Leaders, Market, DevelopmentCards, Productions, Faith
 
     The lists and dicts below are replaced, never changed in place, so that an undo mark and a
     bot's copy (:func:`game.bots.common.clone`) may share them: a container's ``content``,
-    ``market``, each deck (``decks[color][level]``), ``tokens``, ``revealed``, ``fired``, a
-    player's ``favors`` and each of their ``slots``.
+    ``market``, the grid (``decks``, each ``decks[color]`` and each deck ``decks[color][level]``),
+    ``tokens``, ``revealed``, ``fired``, a player's ``favors`` and each of their ``slots``.
     """
 
     _final = NOT_FINAL   # see Undo._note_for_undo

@@ -75,7 +75,8 @@ class Turns:
         self.last_token = tid
         if token.kind == "discard":
             left = token.amount
-            decks = self.decks[token.color]
+            decks = self.decks[token.color].copy()   # (the grid is replaced, never changed in place)
+            self.decks = {**self.decks, token.color: decks}
             for lv in cfg.levels:
                 deck = decks[lv]
                 n = len(deck)

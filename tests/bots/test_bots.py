@@ -188,12 +188,16 @@ def test_same_view_and_rng_state_give_the_same_decision_every_time(level):
         g.apply(me, first.action)
 
 
-def test_clone_is_independent_of_its_original():
-    g = Game.new(CFG, ["A", "B", "C"], 4)
+@pytest.mark.parametrize("players", [1, 3])
+def test_clone_is_independent_of_its_original(players):
+    """Played to its end, a copy leaves its original as it was: solo too, where Lorenzo's
+    tokens discard cards from the grid the two share."""
+    g = Game.new(CFG, ["A", "B", "C"][:players], 4)
     for k, (nick, action) in enumerate(steps(g, random.Random(4))):
         g.apply(nick, action)
-        if k == 40:
+        if k == (8 if players == 1 else 40):
             break
+    assert not g.ended
     before = g.snapshot()
     copy = clone(g)
     assert {k: v for k, v in copy.snapshot().items() if k != "version"} == \
@@ -201,6 +205,7 @@ def test_clone_is_independent_of_its_original():
     for nick, action in steps(copy, random.Random(5)):
         copy.apply(nick, action)
     assert copy.ended and g.snapshot() == before
+    assert players > 1 or copy.revealed or copy.last_token is not None
 
 
 def test_an_original_played_on_leaves_its_copies_alone():
@@ -319,10 +324,15 @@ def test_a_discard_copy_discards_like_a_clone_and_leaves_the_original_alone(play
     assert tried > 20 and ended > 5
 
 
+def _grid(g):
+    return {color: {lv: list(deck) for lv, deck in decks.items()} for color, decks in g.decks.items()}
+
+
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_the_hard_bots_sampled_worlds_agree_with_the_view(players):
     """A world the hard bot plays out on shows its player exactly the view it came from, holds
-    every card and leader at most once, and plays on to the end."""
+    every card and leader at most once, and plays on to the end; the board it was sampled from
+    (which shares the grid with it) stays as it was."""
     from game.bots.common import board
     from game.bots.hard import determinize
     rng = random.Random(players)
@@ -331,8 +341,10 @@ def test_the_hard_bots_sampled_worlds_agree_with_the_view(players):
         me = who_acts(g)
         view = player_view(g, me)
         shadow, _ = board(view, CFG, me)
+        before = _grid(shadow), [list(q.hand) for q in shadow.players]
         world = determinize(shadow, view, me, rng)
         assert player_view(world, me) == view
+        assert (_grid(shadow), [list(q.hand) for q in shadow.players]) == before
         cards = [c for decks in world.decks.values() for deck in decks.values() for c in deck]
         cards += [c for q in world.players for s in q.slots for c in s]
         assert len(cards) == len(set(cards))
