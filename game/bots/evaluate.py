@@ -73,6 +73,22 @@ class Evaluator:
         self.top_level = config.levels[-1]
         self.gamma = [GAMMA ** i for i in range(64)]
         self.leader_gamma = [LEADER_GAMMA ** i for i in range(64)]
+        self._aims: dict[tuple, list] = {}
+        """What :meth:`_targets` and :meth:`target_term` found, by what goes into them: the
+        grid's top cards (and, solo, how many cards each colour has left: see :meth:`_grid`),
+        the levels the slots accept, the leaders played and the resources held. A search meets
+        the same again and again (each move tried leaves the grid as it was, and the others'
+        cards, unseen, are not in it)."""
+        self._grids: dict[int, tuple[dict, int]] = {}
+        """:meth:`_grid`'s number for each grid seen (by ``id``, the grid kept with it so that no
+        other takes that id: a game replaces its grid rather than change it, see
+        :class:`~game.rules.engine.Game`, and the bot's copies of a game share it)."""
+        self._grid_numbers: dict[tuple, int] = {}
+        self._discount_keys: dict[tuple[int, ...], tuple] = {}
+        self._faith_terms: dict[tuple, float] = {}
+        """:meth:`faith_term` by its key (a few thousand at most: the track is short)."""
+
+    AIMS_KEPT = 50_000          # entries of :attr:`_aims` kept at most (then it starts again)
 
     # ------------------------------------------------------------------ pieces
     def track_points(self, faith: int) -> int:
@@ -102,10 +118,57 @@ class Evaluator:
                 out[ld.resource] = out.get(ld.resource, 0) + ld.discount
         return out
 
+    def _aim(self, g: Game, p: PlayerState, have: Mapping[str, int], levels: dict[int, int]) -> list:
+        """The entry of :attr:`_aims` for this position: [:meth:`_targets`, :meth:`target_term`
+        or None until asked]."""
+        decks = g.decks
+        kept = self._grids.get(id(decks))
+        grid = self._grid(g) if kept is None else kept[1]
+        key = (grid, tuple(levels.items()), self._discount_key(p) if p.active_leaders else (),
+               frozenset(have.items()))
+        aims = self._aims
+        aim = aims.get(key)
+        if aim is None:
+            if len(aims) >= self.AIMS_KEPT:
+                aims.clear()
+                self._grids.clear()
+                self._grid_numbers.clear()
+                key = (self._grid(g), *key[1:])
+            aim = aims[key] = [self._find_targets(g, p, have, levels), None]
+        return aim
+
+    def _discount_key(self, p: PlayerState) -> tuple:
+        """The discounts of ``p``'s leaders, in a form that may key :attr:`_aims`."""
+        leaders = tuple(p.active_leaders)
+        key = self._discount_keys.get(leaders)
+        if key is None:
+            key = self._discount_keys[leaders] = tuple(sorted(self._discounts(p).items()))
+        return key
+
+    def _grid(self, g: Game) -> int:
+        """A number for what :meth:`_find_targets` reads of ``g``'s grid: each deck's top card
+        and, solo, how many cards each colour has left (the same number for the same)."""
+        decks = g.decks
+        solo = g.solo
+        seen = (solo, tuple(tuple(d[-1] if d else -1 for d in ds.values()) for ds in decks.values()),
+                tuple(sum(len(d) for d in ds.values()) for ds in decks.values()) if solo else ())
+        numbers = self._grid_numbers
+        n = numbers.get(seen)
+        if n is None:
+            n = numbers[seen] = len(numbers)
+        self._grids[id(decks)] = (decks, n)
+        return n
+
     def _targets(self, g: Game, p: PlayerState, have: Mapping[str, int],
                  levels: dict[int, int]) -> tuple[list[tuple[float, float, int, dict[str, int], int]], tuple | None, int]:
         """(discounted worth, worth, card id, cost, missing) of each card ``p`` could aim at; the
-        best of them (the lowest card id among equals; None: none) and the fewest missing."""
+        best of them (the lowest card id among equals; None: none) and the fewest missing. (The
+        same objects for the same position: never change them.)"""
+        return self._aim(g, p, have, levels)[0]
+
+    def _find_targets(self, g: Game, p: PlayerState, have: Mapping[str, int],
+                      levels: dict[int, int]) -> tuple[list[tuple[float, float, int, dict[str, int], int]], tuple | None, int]:
+        """:meth:`_targets`, worked out."""
         out = []
         first = None
         nearest = 0
@@ -166,8 +229,7 @@ class Evaluator:
 
     def targets(self, g: Game, p: PlayerState, have: Mapping[str, int]) -> list[tuple[float, DevCard, dict[str, int], int]]:
         """Cards this player could aim at: (discounted worth, card, cost, missing), best first."""
-        ts = self._targets(g, p, have, self.next_levels(g, p))[0]
-        ts.sort(key=lambda t: (-t[0], t[2]))
+        ts = sorted(self._targets(g, p, have, self.next_levels(g, p))[0], key=lambda t: (-t[0], t[2]))
         cards = self.config.dev_cards
         return [(v, cards[cid], cost, miss) for v, _, cid, cost, miss in ts]
 
@@ -180,7 +242,15 @@ class Evaluator:
                     levels: dict[int, int]) -> tuple[float, int | None]:
         """The worth of the cards aimed at (the best, and the best one after it) and how many
         resources the nearest card lacks (None: no card to aim at)."""
-        ts, first, nearest = self._targets(g, p, have, levels)
+        aim = self._aim(g, p, have, levels)
+        term = aim[1]
+        if term is None:
+            term = aim[1] = self._target_term(aim[0], have, levels)
+        return term
+
+    def _target_term(self, targets: tuple, have: Mapping[str, int], levels: dict[int, int]) -> tuple[float, int | None]:
+        """:meth:`target_term`, worked out from :meth:`_targets`."""
+        ts, first, nearest = targets
         if first is None:
             return 0.0, None
         best, _, cid, cost, _ = first
@@ -235,12 +305,23 @@ class Evaluator:
         return max(0.0, left)
 
     def faith_term(self, g: Game, p: PlayerState) -> float:
-        cfg = self.config
+        """The worth of ``p``'s place on the faith track: the points of the squares passed and
+        part of the next, and the Vatican reports to come (remembered: it depends only on
+        ``p``'s marker, the leading one and the reports made)."""
         faith = p.faith
         top = g.black_cross
         for q in g.players:
             if q.faith > top:
                 top = q.faith
+        key = (faith, top, *g.fired)
+        v = self._faith_terms.get(key)
+        if v is None:
+            v = self._faith_terms[key] = self._faith_term(g, faith, top)
+        return v
+
+    def _faith_term(self, g: Game, faith: int, top: int) -> float:
+        """:meth:`faith_term`, worked out."""
+        cfg = self.config
         v = 0.12 * faith
         # between squares: part of the next square's gain
         prev = 0

@@ -55,6 +55,13 @@ class Candidate:
     start: tuple[Game, Game] | None = field(default=None, repr=False, compare=False)
     """(the game, a copy of it with ``pre`` made) when the candidate was built on such a copy:
     the main action is tried on a copy of that one, the rearranging is not made again."""
+    same_as: Candidate | None = field(default=None, repr=False, compare=False)
+    """An earlier candidate of the same :meth:`Policy.ranked` that leaves every player exactly as
+    this one does (a market line storing the same, with as many faith marbles and resources left
+    over: only the market differs, which the evaluation never reads): once that one was tried,
+    its value is this one's and this one is not tried (it never ranks above it: ties go to the
+    earlier candidate). Only a ``fast`` policy sets it (its :meth:`Policy.ranked` is only ever
+    asked for the best)."""
 
 
 class Policy:
@@ -71,6 +78,10 @@ class Policy:
         self.ev = evaluator or Evaluator(config)
         self.fast = fast
         self.quiet = quiet
+        self._reached: tuple[Game, int, str, float] | None = None
+        """(game, its version, player, value): the position :meth:`advance` last went on from
+        after a main action, and its value for that player, which :meth:`ranked` has worked out
+        (:meth:`discard_now` asks for it next)."""
 
     # ------------------------------------------------------------------ entry
     def decide(self, g: Game, p: PlayerState) -> Decision:
@@ -102,7 +113,9 @@ class Policy:
                 action = self.explain(g, p, best).action
                 tried = best.tried
                 if action is best.main and tried is not None and tried[0] is g:
-                    return tried[1]
+                    h = tried[1]
+                    self._reached = (h, h.version, p.nickname, best.value)
+                    return h
         else:
             action = self.decide(g, p).action
         g.apply(p.nickname, action)
@@ -185,7 +198,11 @@ class Policy:
             return Decision(ReqLeaderAction(lid, False),
                             _("Discard {leader} for 1 Faith: the game ends before it could be played.").format(
                                 leader=leader_words(cfg.leaders[lid])))
-        now = self.ev.value(g, p)
+        reached = self._reached
+        if reached is not None and reached[0] is g and reached[1] == g.version and reached[2] == p.nickname:
+            now = reached[3]
+        else:
+            now = self.ev.value(g, p)
         best = None
         for lid in hand:
             h = discard_copy(g)
@@ -222,6 +239,11 @@ class Policy:
         round in circles."""
         keyed = []
         for c in self.candidates(g, p):
+            same = c.same_as
+            if same is not None and same.tried is not None:
+                c.value = same.value
+                keyed.append(((round(c.value, 6), True, ()), len(keyed), c))
+                continue
             h = self._after(g, c)
             if h is None:
                 continue
@@ -286,6 +308,7 @@ class Policy:
 
     def market_candidates(self, g: Game, p: PlayerState):
         orders = None
+        taken: dict[tuple, Candidate] | None = {} if self.fast else None
         for line in market_lines(g, p):
             whites = [{}]
             if len(line.white_options) > 1 and line.whites:
@@ -311,6 +334,13 @@ class Policy:
                     return words + (" " + ngettext("{n} will not fit.", "{n} will not fit.", spill).format(n=spill)
                                     if spill else "")
                 plain = Candidate((), ReqTakeFromMarket(line.is_row, line.index, reps, plan), words)
+                if taken is not None:
+                    # what the take does to the players: the plan's resources stored, the faith
+                    # marbles, the resources left over (faith for the others, or Lorenzo)
+                    key = (tuple((cid, tuple(m.items())) for cid, m in plan.items()), line.faith, spill)
+                    plain.same_as = taken.get(key)
+                    if plain.same_as is None:
+                        taken[key] = plain
                 yield plain
                 if self.fast:
                     continue
@@ -366,10 +396,11 @@ class Policy:
         # free outputs: what the aimed card misses most
         short = sorted(self.config.resources, key=lambda r: (have.get(r, 0) - need.get(r, 0), self.config.resources.index(r)))
         out_res = short[0]
+        pay = self._payer(p, surplus, out_res)
         if self.fast:              # playouts: as many as can run together, with or without the base
             chosen: list = []
             for prod in others:
-                if self._pay_productions(p, chosen + [prod], surplus, out_res) is not None:
+                if pay(chosen + [prod]) is not None:
                     chosen.append(prod)
             sets = [chosen, []] if chosen else [[]]
         else:
@@ -379,7 +410,7 @@ class Policy:
                 if not combo and not with_base:
                     continue
                 prods = combo + ([avail[base_id]] if with_base else [])
-                reqs = self._pay_productions(p, prods, surplus, out_res)
+                reqs = pay(prods)
                 if reqs is None:
                     continue
                 gained: dict[str, int] = {}
@@ -400,15 +431,36 @@ class Policy:
                             _("Run productions: {spent} become {gained}.")).format(**said)
                 yield Candidate((), ReqActivateProductions(tuple(reqs)), words)
 
-    def _pay_productions(self, p: PlayerState, prods, surplus: dict[str, int], out_res: str) -> list[ProductionRequest] | None:
-        avail: dict[int, dict[str, int]] = {}
+    def _payer(self, p: PlayerState, surplus: dict[str, int], out_res: str):
+        """A function paying for a list of productions run together (their requests, or None:
+        ``p`` cannot pay for them all), one after the other: the first from the shelves, then
+        the depots, then the strongbox, each free input from the resource most to spare. What
+        is left after paying for each list is kept, so a list extending one paid before (the
+        same productions, then more) is paid from there, not from the start again."""
         order = [*p.shelves, *p.depots, p.strongbox]
-        for c in order:
-            if c.content:
-                avail[c.id] = dict(c.content)
         ids = [c.id for c in order]
-        reqs = []
-        spare = dict(surplus)
+        states: dict[tuple[int, ...], tuple | None] = {
+            (): ({c.id: dict(c.content) for c in order if c.content}, dict(surplus), [])}
+
+        def pay(prods) -> list[ProductionRequest] | None:
+            key = tuple(prod.id for prod in prods)
+            k = len(key)
+            while key[:k] not in states:
+                k -= 1
+            state = states[key[:k]]
+            while state is not None and k < len(key):
+                state = self._pay_one(state, prods[k], ids, out_res)
+                k += 1
+                states[key[:k]] = state
+            return None if state is None else state[2]
+        return pay
+
+    def _pay_one(self, state: tuple, prod, ids: list[int], out_res: str) -> tuple | None:
+        """The state of :meth:`_payer` (what is left in each container, the resources to spare,
+        the requests so far) once ``prod`` is paid for too (None: it cannot be)."""
+        resources = self.config.resources
+        avail = {cid: dict(m) for cid, m in state[0].items()}
+        spare = dict(state[1])
 
         def take(r: str, n: int, plan: dict[int, dict[str, int]]) -> bool:
             for cid in ids:
@@ -422,23 +474,21 @@ class Policy:
                     n -= m
             return n == 0
 
-        for prod in prods:
-            plan: dict[int, dict[str, int]] = {}
-            for r, n in prod.input.items():
-                if not take(r, n, plan):
-                    return None
-                spare[r] = spare.get(r, 0) - n
-            for _k in range(prod.input_choice):
-                left = {r: sum(m.get(r, 0) for m in avail.values()) for r in self.config.resources}
-                choices = [r for r in self.config.resources if left[r] > 0]
-                if not choices:
-                    return None
-                r = max(choices, key=lambda x: (spare.get(x, 0), left[x], -self.config.resources.index(x)))
-                take(r, 1, plan)
-                spare[r] = spare.get(r, 0) - 1
-            outs = {out_res: prod.output_choice} if prod.output_choice else {}
-            reqs.append(ProductionRequest(prod.id, plan, {}, outs))
-        return reqs
+        plan: dict[int, dict[str, int]] = {}
+        for r, n in prod.input.items():
+            if not take(r, n, plan):
+                return None
+            spare[r] = spare.get(r, 0) - n
+        for _k in range(prod.input_choice):
+            left = {r: sum(m.get(r, 0) for m in avail.values()) for r in resources}
+            choices = [r for r in resources if left[r] > 0]
+            if not choices:
+                return None
+            r = max(choices, key=lambda x: (spare.get(x, 0), left[x], -resources.index(x)))
+            take(r, 1, plan)
+            spare[r] = spare.get(r, 0) - 1
+        outs = {out_res: prod.output_choice} if prod.output_choice else {}
+        return avail, spare, [*state[2], ProductionRequest(prod.id, plan, {}, outs)]
 
 
 def _stored(plan) -> dict[str, int]:
