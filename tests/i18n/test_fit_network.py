@@ -44,9 +44,6 @@ WAITING = [("Cy", "Sala dei Cinquecento", 4, False), ("Dee", "Loggia", 3, True),
 """(host, table, seats, private): tables waiting for players, more than the Tables page shows at once."""
 WALKERS = {("en", 1024): "Wes", ("en", 1920): "Vic", ("it", 1024): "Ugo", ("it", 1920): "Tito"}
 """Who walks at each language and width (each has a game in progress at the server)."""
-QUICK = re.compile(r"Quick game \d+")
-"""The name the server gives a Quick game's table, in English for now: the server's words are to
-travel as codes (issue 29, the server's part), its table names among them."""
 
 
 @pytest.fixture(scope="module")
@@ -215,7 +212,7 @@ def test_the_network_pages_say_no_word_left_in_english(monkeypatch, dirs, served
 
     def seen(walk: Walk, page: str, m) -> None:
         for text in m.said():
-            text = re.sub(FINGERPRINT, "", QUICK.sub("", text))
+            text = re.sub(FINGERPRINT, "", text)
             for word in unmarked(text, names):
                 left.setdefault(word, set()).add(f"{page}: {text!r}")
     walk_measured(monkeypatch, served, (1024, 640), "it", "Zeno", dirs / "data", seen)
