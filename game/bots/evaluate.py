@@ -87,6 +87,8 @@ class Evaluator:
         self._discount_keys: dict[tuple[int, ...], tuple] = {}
         self._faith_terms: dict[tuple, float] = {}
         """:meth:`faith_term` by its key (a few thousand at most: the track is short)."""
+        self._slot_summaries: dict[tuple[int, ...], tuple] = {}
+        """:meth:`faith_term` by its key (a few thousand at most: the track is short)."""
 
     AIMS_KEPT = 50_000          # entries of :attr:`_aims` kept at most (then it starts again)
 
@@ -136,6 +138,56 @@ class Evaluator:
                 key = (self._grid(g), *key[1:])
             aim = aims[key] = [self._find_targets(g, p, have, levels), None]
         return aim
+
+    def _slots(self, p: PlayerState) -> tuple:
+        """What the evaluation reads of ``p``'s slots: (the slots, the cards in them, the
+        production worth of each top card in slot order, the levels they accept (as
+        :meth:`next_levels`), each leader's missing cards so far found (by id, see
+        :meth:`_cards_missing`)). Remembered by the slots' identity: the engine replaces a slot
+        rather than change it, and the bot's copies of a game share them."""
+        key = tuple(map(id, p.slots))
+        kept = self._slot_summaries.get(key)
+        if kept is None:
+            if len(self._slot_summaries) >= self.AIMS_KEPT:
+                self._slot_summaries.clear()
+            level = self.card_level
+            card_prod = self.card_prod
+            top = self.top_level
+            n_cards = 0
+            prods = []
+            levels: dict[int, int] = {}
+            for s in p.slots:
+                if s:
+                    n_cards += len(s)
+                    cid = s[-1]
+                    prods.append(card_prod[cid])
+                    lv = level[cid] + 1
+                else:
+                    lv = 1
+                if lv <= top:
+                    levels[lv] = levels.get(lv, 0) + 1
+            # (the slots themselves kept with it, so that no other list takes their ids)
+            kept = self._slot_summaries[key] = (tuple(p.slots), n_cards, tuple(prods), levels, {})
+        return kept
+
+    def _cards_missing(self, slots: tuple, leader) -> int:
+        """The cards ``leader`` still needs in ``slots``, three points of missing each."""
+        owned: dict[tuple[str, int], int] = {}
+        color = self.card_color
+        level = self.card_level
+        for s in slots:
+            for cid in s:
+                key = (color[cid], level[cid])
+                owned[key] = owned.get(key, 0) + 1
+        miss = 0
+        for req in leader.requires_cards:
+            if req.level is None:
+                got = sum(n for (c, _), n in owned.items() if c == req.color)
+            else:
+                got = owned.get((req.color, req.level), 0)
+            if got < req.count:
+                miss += 3 * (req.count - got)
+        return miss
 
     def _discount_key(self, p: PlayerState) -> tuple:
         """The discounts of ``p``'s leaders, in a form that may key :attr:`_aims`."""
@@ -399,22 +451,11 @@ class Evaluator:
         for r, n in p.strongbox.content.items():
             have[r] = get(r, 0) + n
             count += n
-        n_cards = 0
-        levels: dict[int, int] = {}
-        level = self.card_level
-        card_prod = self.card_prod
-        top = self.top_level
+        slots = self._slots(p)
+        _, n_cards, prods, levels, card_miss = slots
         v = float(p.vp) - count // cfg.resources_per_vp + RESOURCE_VALUE * count  # resources counted smoothly
-        for s in p.slots:
-            if s:
-                n_cards += len(s)
-                cid = s[-1]
-                v += card_prod[cid]
-                lv = level[cid] + 1
-            else:
-                lv = 1
-            if lv <= top:
-                levels[lv] = levels.get(lv, 0) + 1
+        for prod in prods:
+            v += prod
         term, nearest = self.target_term(g, p, have, levels)
         v += term
         v += (CARD_BONUS_SOLO if g.solo else CARD_BONUS_MULTI) * n_cards
@@ -425,23 +466,12 @@ class Evaluator:
         for lid in active:
             v += ABILITY[leaders[lid].kind] * (0.3 + 0.7 * horizon)
         if in_hand:
-            owned: dict[tuple[str, int], int] = {}
-            color = self.card_color
-            for s in p.slots:
-                for cid in s:
-                    key = (color[cid], level[cid])
-                    owned[key] = owned.get(key, 0) + 1
             reach_scale = min(1.0, 0.2 + 1.2 * horizon)
             for lid in in_hand:
                 leader = leaders[lid]
-                miss = 0
-                for req in leader.requires_cards:
-                    if req.level is None:
-                        got = sum(n for (c, _), n in owned.items() if c == req.color)
-                    else:
-                        got = owned.get((req.color, req.level), 0)
-                    if got < req.count:
-                        miss += 3 * (req.count - got)
+                miss = card_miss.get(lid)
+                if miss is None:
+                    miss = card_miss[lid] = self._cards_missing(slots[0], leader)
                 for r, n in leader.requires_resources.items():
                     if have.get(r, 0) < n:
                         miss += n - have.get(r, 0)
