@@ -17,6 +17,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import orjson
 
+from game import runtime
 from game.rules.components import GameConfig, default_config
 from game.rules.engine import Game
 from game.rules.views import player_view
@@ -141,8 +142,12 @@ _WORKER: dict = {}
 
 
 def _init_worker(config: GameConfig | None) -> None:
+    """A batch's worker, set up as the game's own bot workers are: the configuration loaded, then
+    the collector's policy (:func:`game.runtime.settle_collector`; without it the hard games of a
+    batch took about a fifth longer)."""
     _WORKER["config"] = config if config is not None else default_config()
     _WORKER["bots"] = {}
+    runtime.settle_collector()
 
 
 def _in_worker(spec: tuple[tuple[str, ...], int, int | None]) -> Summary:
