@@ -45,10 +45,11 @@ KEPT := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX="$(CURDIR)/$(VENV)/py
 play: venv $(MOS)
 	$(KEPT) $(VPY) main.py
 
-# the suite on three pytest-xdist workers for two cores: about a seventh of its time is spent
-# waiting (on the servers, apps and clocks its tests start), so two workers left the cores idle
-# that long (a clean clone here: 503 s with two, 448 s with three). TEST_JOBS=0 runs it in one process.
-TEST_JOBS ?= 3
+# the suite on both cores (pytest-xdist workers; TEST_JOBS=0 runs it in this one process). About a
+# seventh of its time is spent waiting (on the servers, apps and clocks its tests start): three
+# workers took 448-488 s here where two took 503 s, but two of three such runs failed a test that
+# depends on timing or order (both mended, others may remain): TEST_JOBS=3 to try it.
+TEST_JOBS ?= 2
 
 test: venv $(MOS)
 	$(KEPT) $(VPY) -m compileall -q -j 0 game tools bench
