@@ -141,11 +141,11 @@ def test_new_keys_from_one_address_are_bounded_and_others_still_get_theirs():
 def test_the_rows_kept_are_bounded_and_the_players_kept_are_still_known():
     r, _ = ratings(max_rows=2, keys_per_address=0)
     a, _b = keyed(r, "a"), keyed(r, "b")
-    start = time.monotonic()
+    start = time.thread_time()           # (the work done, whatever the machine's load)
     for i in range(500):                 # a stranger's new keys, from addresses of their own
         s = Conn(f"c{i}", ip=f"10.1.{i // 200}.{i % 200}")
         assert r.identify(s, W.make_key()) is None and s.told[-1]["reason"] == W.KEY_FULL
-    assert len(r.store) == 2 and time.monotonic() - start < 2
+    assert len(r.store) == 2 and time.thread_time() - start < 2
     again = Conn("a")
     assert r.identify(again, a.key) is r.of[a]       # a player kept is still served
 
@@ -191,10 +191,10 @@ def test_leaderboards_are_bounded_per_connection_and_others_are_still_served():
     r.started(1, game, {}, players)
     r.ended(1, game)
     attacker, other = players[0], players[1]
-    start = time.monotonic()
+    start = time.thread_time()   # (the work done: a loaded machine stretches the wall clock tenfold)
     for _ in range(2000):
         r.leaderboard(attacker, None)
-    assert time.monotonic() - start < 1.0
+    assert time.thread_time() - start < 1.0
     answers = [m["type"] for m in attacker.told if m["type"] in (W.UPDATE_RATINGS, W.ERR_RATINGS)]
     assert answers.count(W.UPDATE_RATINGS) <= 4 and answers[-1] == W.ERR_RATINGS
     r.leaderboard(other, None)
