@@ -13,9 +13,13 @@ venv: $(STAMP)
 $(VPY):
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstall only when pyproject.toml is newer than the stamp.
+# Reinstall only when pyproject.toml is newer than the stamp. The installing is done by uv (in
+# the venv, itself installed by pip): the same versions as pip's, in a quarter of the time (measured
+# here on a fresh clone: pip 33-44 s, uv 10-16 s with its own install). Where uv cannot be had or
+# fails, pip does it as before.
 $(STAMP): pyproject.toml | $(VPY)
-	$(VPY) -m pip install --quiet -e '.[test]'
+	$(VPY) -m pip install --quiet uv && $(VPY) -m uv pip install --quiet --python $(VPY) -e '.[test]' \
+		|| $(VPY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
 # ---- the message catalogues (docs/translating.md): each language's .po compiled to its .mo
