@@ -457,35 +457,56 @@ class Policy:
 
     def _pay_one(self, state: tuple, prod, ids: list[int], out_res: str) -> tuple | None:
         """The state of :meth:`_payer` (what is left in each container, the resources to spare,
-        the requests so far) once ``prod`` is paid for too (None: it cannot be)."""
+        the requests so far) once ``prod`` is paid for too (None: it cannot be). Each input is
+        taken from the containers in ``ids``' order; a container's counts are copied before
+        they first change (the state paid from is kept as it was)."""
         resources = self.config.resources
-        avail = {cid: dict(m) for cid, m in state[0].items()}
-        spare = dict(state[1])
-
-        def take(r: str, n: int, plan: dict[int, dict[str, int]]) -> bool:
-            for cid in ids:
-                if n <= 0:
-                    break
-                have = avail.get(cid, {}).get(r, 0)
-                m = min(have, n)
-                if m > 0:
-                    avail[cid][r] = have - m
-                    plan.setdefault(cid, {})[r] = plan.get(cid, {}).get(r, 0) + m
-                    n -= m
-            return n == 0
-
+        avail = state[0].copy()
+        spare = state[1].copy()
+        mine: set[int] = set()          # containers whose counts this state has copied
         plan: dict[int, dict[str, int]] = {}
+
+        def take(r: str, n: int) -> int:
+            """Take ``n`` of ``r``; what could not be taken."""
+            for cid in ids:
+                m = avail.get(cid)
+                if m is None:
+                    continue
+                have = m.get(r, 0)
+                if have > 0:
+                    k = have if have < n else n
+                    if cid not in mine:
+                        m = avail[cid] = m.copy()
+                        mine.add(cid)
+                    m[r] = have - k
+                    into = plan.get(cid)
+                    if into is None:
+                        into = plan[cid] = {}
+                    into[r] = into.get(r, 0) + k
+                    n -= k
+                    if n <= 0:
+                        return 0
+            return n
+
         for r, n in prod.input.items():
-            if not take(r, n, plan):
+            if take(r, n):
                 return None
             spare[r] = spare.get(r, 0) - n
         for _k in range(prod.input_choice):
-            left = {r: sum(m.get(r, 0) for m in avail.values()) for r in resources}
-            choices = [r for r in resources if left[r] > 0]
-            if not choices:
+            # the resource most to spare among those held (then the most held, then the first)
+            best = None
+            for r in resources:
+                left = 0
+                for m in avail.values():
+                    left += m.get(r, 0)
+                if left > 0:
+                    key = (spare.get(r, 0), left)
+                    if best is None or key > best[0]:
+                        best = (key, r)
+            if best is None:
                 return None
-            r = max(choices, key=lambda x: (spare.get(x, 0), left[x], -resources.index(x)))
-            take(r, 1, plan)
+            r = best[1]
+            take(r, 1)
             spare[r] = spare.get(r, 0) - 1
         outs = {out_res: prod.output_choice} if prod.output_choice else {}
         return avail, spare, [*state[2], ProductionRequest(prod.id, plan, {}, outs)]
