@@ -67,7 +67,8 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
     place is shared (the containers' contents, the market, the grid of decks, Lorenzo's pile, the
     cards of a slot, the favor tiles: see :class:`Game`). The containers themselves are shared too,
     until the copy or ``g`` changes one (``Game._stamp``: each gets a new stamp here, so each
-    copies a container before its first change). ``tests/bots`` compares a copy with its
+    copies a container before its first change); so are the players of a search copy (each
+    game copies a player before its first change, ``Game._own_seat``). ``tests/bots`` compares a copy with its
     original and plays whole games on copies and on originals.
     """
     new = _new(Game)
@@ -75,12 +76,16 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
     d.update(g.__dict__)
     d["search"] = True
     d["_undo_stack"] = g._undo_stack.copy()   # (taken back on the copy only, until it is played on)
-    d["_stamp"] = object()
+    d["_stamp"] = stamp = object()
     g._stamp = object()
     d["containers"] = g.containers.copy()
     d["leader_depot"] = g.leader_depot.copy()
-    _seat([_player(p, p.shelves.copy(), p.strongbox, p.depots.copy(), p.slots.copy(),
-                   p.active_leaders.copy()) for p in g.players], d)
+    if g.search:
+        # the players are shared too, until one of the two games changes one (Game._own_seat)
+        d["players"] = g.players.copy()
+        d["by_nick"] = g.by_nick.copy()
+    else:    # (a game that is no search copy changes its players in place: copied now)
+        _seat([p.copy(stamp) for p in g.players], d)
     _unrecorded(d)
     if share_rng:
         rng = g.rng
@@ -103,7 +108,7 @@ def discard_copy(g: Game) -> Game:
     d.update(g.__dict__)
     d["search"] = True
     d["_undo_mark"], d["_undo_stack"], d["_undo_barrier"] = None, [], None
-    _seat([_player(p, p.shelves, p.strongbox, p.depots, p.slots, p.active_leaders) for p in g.players], d)
+    _seat([_player(p, g._stamp) for p in g.players], d)
     _unrecorded(d)
     return new
 
@@ -111,9 +116,9 @@ def discard_copy(g: Game) -> Game:
 _new = object.__new__
 
 
-def _player(p: PlayerState, shelves, strongbox, depots, slots, active_leaders) -> PlayerState:
-    """A copy of ``p`` with its own hand, holding the storage, slots and played leaders given (the
-    copy's own, or ``p``'s shared); the favor tiles are shared (the engine replaces them)."""
+def _player(p: PlayerState, stamp: object) -> PlayerState:
+    """A copy of ``p`` with its own hand, sharing its storage, slots and played leaders (a
+    discard changes none of these) and favor tiles (the engine replaces them)."""
     q = _new(PlayerState)
     q.nickname = p.nickname
     q.seat = p.seat
@@ -123,13 +128,14 @@ def _player(p: PlayerState, shelves, strongbox, depots, slots, active_leaders) -
     q.chose_resources = p.chose_resources
     q.bonus = p.bonus
     q.vp = p.vp
-    q.shelves = shelves
-    q.strongbox = strongbox
-    q.depots = depots
-    q.slots = slots
+    q.shelves = p.shelves
+    q.strongbox = p.strongbox
+    q.depots = p.depots
+    q.slots = p.slots
     q.hand = p.hand.copy()
-    q.active_leaders = active_leaders
+    q.active_leaders = p.active_leaders
     q.favors = p.favors
+    q.stamp = stamp
     return q
 
 

@@ -217,6 +217,8 @@ class Game(Setup, Storage, Leaders, Market, DevelopmentCards, Productions, Faith
                 # what came before the copy was taken cannot be taken back once it is played on
                 self._undo_mark, self._undo_stack, self._undo_barrier = None, [], None
             dirty.clear()
+            if p.stamp is not self._stamp:
+                p = self._own_seat(p.seat)     # (shared with another copy until now)
             handler(self, p, action)
             if dirty:
                 self._flush_vp()
@@ -259,6 +261,7 @@ class Game(Setup, Storage, Leaders, Market, DevelopmentCards, Productions, Faith
             return []
         self._events = ev = []
         self._dirty.clear()
+        p = self._own_seat(p.seat)
         p.active = active
         ev.append({"player": nickname, "isActive": active, "type": "UpdatePlayerStatus"})
         if self.phase == SETUP:
@@ -322,7 +325,7 @@ class Game(Setup, Storage, Leaders, Market, DevelopmentCards, Productions, Faith
         for nick, action in stack:   # replayed silently: the views below tell everything
             self._events = []
             self._dirty.clear()
-            _HANDLERS[type(action)](self, self.by_nick[nick], action)
+            _HANDLERS[type(action)](self, self._own_seat(self.by_nick[nick].seat), action)
             self._close_events()
         self._events = []
         if not stack:

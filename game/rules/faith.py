@@ -37,6 +37,8 @@ class FaithTrack:
                 if new > last:
                     new = last
                 if new != q.faith:
+                    if q.stamp is not self._stamp:
+                        q = self._own_seat(seat)
                     if seat not in dirty:
                         dirty[seat] = q.faith
                     q.faith = new
@@ -56,7 +58,8 @@ class FaithTrack:
                 self.fired = fired = self.fired.copy()
                 fired[i] = True
                 given = []
-                for q in self.players:
+                for seat in range(len(self.players)):
+                    q = self._own_seat(seat)
                     q.favors = favors = q.favors.copy()
                     if q.faith >= sec.first_space:
                         favors[i] = FAVOR_UP

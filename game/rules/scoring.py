@@ -158,6 +158,8 @@ class Scoring:
                 faith = q.faith
                 vp = q.vp + tv[faith if faith < end else end] - tv[was if was < end else end]
             if vp != q.vp:
+                if q.stamp is not self._stamp:
+                    q = self._own_seat(seat)
                 q.vp = vp
                 if not self.search:
                     self._events.append({"player": q.nickname, "victoryPoints": vp, "type": "UpdateVictoryPoints"})

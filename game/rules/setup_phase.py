@@ -68,7 +68,8 @@ class Setup:
                 present = True
         if not present:
             return
-        for p in self.players:  # players who are away get default choices
+        for seat in range(len(self.players)):  # players who are away get default choices
+            p = self._own_seat(seat)
             if not p.chose_leaders:
                 p.hand = p.hand[:self.config.leaders_kept]
                 p.chose_leaders = True

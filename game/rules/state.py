@@ -15,6 +15,8 @@ SHELF = "shelf"
 STRONGBOX = "strongbox"
 DEPOT = "depot"
 
+_new = object.__new__
+
 # favor tile states
 FAVOR_DOWN, FAVOR_UP, FAVOR_REMOVED = 0, 1, 2
 
@@ -73,7 +75,7 @@ class PlayerState:
 
     __slots__ = ("nickname", "seat", "active", "shelves", "strongbox", "depots", "slots", "faith",
                  "hand", "active_leaders", "chose_leaders", "chose_resources", "bonus", "favors",
-                 "vp")
+                 "vp", "stamp")
 
     def __init__(self, nickname: str, seat: int, shelves: list[Container], strongbox: Container,
                  n_slots: int, n_sections: int, bonus: int, faith: int) -> None:
@@ -92,6 +94,30 @@ class PlayerState:
         self.bonus = bonus
         self.favors = [FAVOR_DOWN] * n_sections
         self.vp = 0
+        self.stamp: object = None   # which game may change it in place (see ``Game._own_seat``)
+
+    def copy(self, stamp: object) -> PlayerState:
+        """A copy with its own lists (storage, slots, leaders and hand: the engine changes these
+        in place) sharing what the engine replaces (the containers, the cards of a slot, the
+        favor tiles), for the game whose stamp is ``stamp``."""
+        q = _new(PlayerState)
+        q.nickname = self.nickname
+        q.seat = self.seat
+        q.active = self.active
+        q.faith = self.faith
+        q.chose_leaders = self.chose_leaders
+        q.chose_resources = self.chose_resources
+        q.bonus = self.bonus
+        q.vp = self.vp
+        q.shelves = self.shelves.copy()
+        q.strongbox = self.strongbox
+        q.depots = self.depots.copy()
+        q.slots = self.slots.copy()
+        q.hand = self.hand.copy()
+        q.active_leaders = self.active_leaders.copy()
+        q.favors = self.favors
+        q.stamp = stamp
+        return q
 
     def containers(self) -> list[Container]:
         """Every container the player may pay from: shelves, active leader depots, strongbox."""

@@ -89,7 +89,7 @@ class Storage:
                     depots[lid] = n
                     break
         if c.owner is not None:
-            q = self.players[c.owner]
+            q = self._own_seat(c.owner)
             if q.strongbox is c:
                 q.strongbox = n
             else:
@@ -98,6 +98,19 @@ class Storage:
                         if d is c:
                             into[i] = n
         return n
+
+    def _own_seat(self, seat: int) -> PlayerState:
+        """The player at ``seat``, ready to be changed: on a bot's copy of a game (a search copy,
+        :func:`game.bots.common.clone`) that shares it with another game, first a copy of it put
+        in its place (:attr:`players` and :attr:`by_nick`). A game that is no search copy shares
+        its players with no other and changes them in place."""
+        q = self.players[seat]
+        if q.stamp is self._stamp or not self.search:
+            return q
+        q = q.copy(self._stamp)
+        self.players[seat] = q
+        self.by_nick[q.nickname] = q
+        return q
 
     def _commit(self, new: Mapping[Container, dict[str, int]]) -> None:
         """Give containers their new contents: dicts made for this (the container keeps them)."""

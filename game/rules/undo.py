@@ -118,7 +118,7 @@ class Undo:
         (seat, shelves, box, depots, p_depots, hand, leaders, faith, vp,
          self.market, self.slide, self.black_cross, self.main_done) = mark
         conts = self.containers
-        p = self.players[seat]
+        p = self._own_seat(seat)
         own = self._own
         for c, content in zip(p.shelves.copy(), shelves):
             own(c).content = content

@@ -209,8 +209,9 @@ def test_clone_is_independent_of_its_original(players):
 
 
 def test_an_original_played_on_leaves_its_copies_alone():
-    """The copy shares the containers until one of the two changes one: the original played on
-    (its requests taken back too), and a copy of a copy, leave the copies as they were."""
+    """The copy shares the containers (and a copy of a copy the players) until one of the two
+    changes one: the original played on (its requests taken back too), a copy of a copy and a
+    copy played on, leave the copies as they were."""
     g = Game.new(CFG, ["A", "B"], 6)
     play = steps(g, random.Random(6))
     for k, (nick, action) in enumerate(play):
@@ -232,9 +233,16 @@ def test_an_original_played_on_leaves_its_copies_alone():
     for nick, action in steps(second, random.Random(7)):
         second.apply(nick, action)
     assert second.ended and copy.snapshot() == at_copy
+    # a copy shares its players with a search copy it was taken from until one of the two
+    # changes one: the search copy played on to its end leaves its copy as it was
+    third = clone(copy)
+    for nick, action in steps(copy, random.Random(8)):
+        copy.apply(nick, action)
+    assert copy.ended and third.snapshot() == at_copy
     # each game's storage is its own and in one place: the containers list, seats and depots agree
-    for game in (g, copy, second):
+    for game in (g, copy, second, third):
         for q in game.players:
+            assert game.by_nick[q.nickname] is q and game.players[q.seat] is q
             for c in (*q.shelves, q.strongbox, *q.depots):
                 assert game.containers[c.id] is c and c.owner == q.seat
         for lid, d in game.leader_depot.items():
