@@ -169,12 +169,16 @@ def test_a_resize_empties_the_scenes_caches_drawn_for_the_old_size(app):
     assert memory.cached_bytes(kept=True) > before and not _over_budget()
 
 
-def test_every_scene_at_one_scale_shares_one_ui_theme_and_a_popped_scene_frees_its_manager(app):
+def test_every_scene_at_one_scale_shares_one_ui_theme_and_a_popped_scene_frees_its_manager(app, monkeypatch):
     """pygame_gui's theme holds the fonts and the atlases of widget shapes (4 MB each): the scenes'
     managers share one per scale instead of one each, and a popped scene's manager goes with it."""
+    from game.scenes import scene
     from game.scenes.settings_page import SettingsScene
     from game.scenes.title import TitleScene
     from game.scenes.scene import shared_themes
+    # themes of this test's own: one shared with a manager another test left alive in this worker
+    # (at the same size) would outlive this test's scenes, and the last assert fail (seen)
+    monkeypatch.setattr(scene, "_THEMES", {})
     title = TitleScene(app)
     app.stack.push(title)
     app.frame(1 / 60)
