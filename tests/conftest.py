@@ -44,6 +44,24 @@ def pytest_collection_finish(session):
     gc.freeze()
 
 
+@pytest.fixture(autouse=True)
+def _turn_news_ends_with_its_test():
+    """The turn news an app started in a test (a thread of its own, from the app's first frame)
+    ends with the test: the thread holds the app's ``wake``, so it kept every app of the worker
+    alive, with its scenes, their pygame_gui managers and themes and the window's pictures (the
+    tests leave ``App.shutdown`` uncalled, to keep pygame up): 22 apps after test_board.py, 0 now.
+    (A test's app that lived on is how test_memory's theme test came to fail in a shuffled run.)
+    The thread's target is read as CPython's ``threading`` keeps it."""
+    import threading
+    before = set(threading.enumerate())
+    yield
+    for thread in threading.enumerate():
+        news = getattr(getattr(thread, "_target", None), "__self__", None)
+        if thread.name == "turn-news" and thread not in before and hasattr(news, "close"):
+            news.close()
+            thread.join(5)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """A failed test's walks (tools/walk.py) write the first frame of every scene they met to
