@@ -45,6 +45,20 @@ def pytest_collection_finish(session):
 
 
 @pytest.fixture(autouse=True)
+def _collected_as_before():
+    """What :func:`pytest_collection_finish` froze stays frozen after a test that unfroze it (a
+    server's :class:`~game.netcode.heap.FrozenHeap` does when it stops, in ``cli.main`` and its
+    own tests): else every later full collection in that worker walked all of it again, so the
+    tests after it ran slower than the same tests elsewhere."""
+    import gc
+    frozen = gc.get_freeze_count()
+    yield
+    if frozen and not gc.get_freeze_count():
+        gc.collect()
+        gc.freeze()
+
+
+@pytest.fixture(autouse=True)
 def _turn_news_ends_with_its_test():
     """The turn news an app started in a test (a thread of its own, from the app's first frame)
     ends with the test: the thread holds the app's ``wake``, so it kept every app of the worker
@@ -60,6 +74,18 @@ def _turn_news_ends_with_its_test():
         if thread.name == "turn-news" and thread not in before and hasattr(news, "close"):
             news.close()
             thread.join(5)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session):
+    """A worker's last full collection done here, while its results are still awaited; what is
+    left frozen, so that pytest's own collection at its very end has nothing to walk. That one
+    runs after the worker has said it is finished, and execnet interrupts a worker that is not
+    done 5 s after being told to end: a loaded run saw the SIGINT land in hypothesis's collector
+    callback (a ``KeyboardInterrupt`` in the output of a passing run)."""
+    import gc
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.hookimpl(hookwrapper=True)
