@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from typing import Any, Mapping
 
 from game.i18n import _, ngettext
 
 from .narration import Narrator
 from .server_words import chat_said
 from .view_model import ViewModel
-from .words import skipped_words
+from .words import player_name, skipped_words
 
 Msg = dict[str, Any]
 log = logging.getLogger("mor.session")
@@ -72,16 +72,21 @@ def add_line(lines: list, line: str) -> None:
     lines.append(line)
 
 
-def tell(nickname: str, messages: list[Msg]) -> list[str]:
+def tell(nickname: str, messages: list[Msg], levels: Mapping[str, str] | None = None) -> list[str]:
     """A history in words, as it would have been told live (a scratch view model and narrator);
     what was said at the table where it was said. A history this client cannot follow is told
-    up to where it could."""
+    up to where it could. ``levels``: the bots' levels, when the history's own ``UpdateGame`` does
+    not say them (a game on this machine)."""
     vm = ViewModel(nickname)
-    narrator = Narrator(vm)
+
+    def name(nick: str) -> str:       # (a bot with its level, as the history's UpdateGame says)
+        return player_name(nick, levels or vm.bot_levels)
+    narrator = Narrator(vm, name)
     told: list[str] = []
     for m in messages:
         if m.get("type") == "UpdateChat":
-            told.append(ChatLine.of(*chat_said(m)))
+            who, text = chat_said(m)
+            told.append(ChatLine.of(name(who), text))
             continue
         try:
             vm.feed(m)

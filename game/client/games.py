@@ -16,7 +16,7 @@ from game.rules.errors import GameError
 from game.rules.views import player_view
 
 from .session import GameSession
-from .words import bot_level, joined
+from .words import joined, player_name
 
 __all__ = ["GameConfig", "GameNotOpened", "bots_save_path", "default_config", "describe_solo_save", "open_bots", "open_solo",
            "sample_view", "saved_summary"]
@@ -92,8 +92,7 @@ def saved_summary(path: Path, config: Any) -> tuple[str | None, str | None]:
     try:
         data = orjson.loads(path.read_bytes())
         bots = data["bots"]
-        names = [_("{name} ({level})").format(name=nick.removesuffix(" (bot)"), level=bot_level(level))
-                 for nick, level in bots.items()]
+        names = [player_name(nick, bots) for nick in bots]
     except (OSError, orjson.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
         return None, _("The saved game could not be read ({why}); it is kept as it is.").format(why=type(e).__name__)
     return _("A game against {names} is saved.").format(names=joined(names)), None

@@ -22,7 +22,7 @@ def greyed_words(key: str, session: GameSession, plan: Any = None) -> str | None
     if session.connection_lost:
         return _("Waiting for the connection to come back.")
     if not session.vm.my_turn:
-        return _("It is {name}'s turn: wait for yours.").format(name=g["currentPlayer"])
+        return _("It is {name}'s turn: wait for yours.").format(name=session.shown_name(g["currentPlayer"]))
     main_done = g["isMandatoryActionDone"]
     if key == "produce":
         if main_done:

@@ -7,7 +7,7 @@ the action, it can say what changed.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
@@ -68,8 +68,12 @@ def amounts(m: dict[str, int]) -> str:
 
 
 class Narrator:
-    def __init__(self, vm: ViewModel) -> None:
+    """``name``: a player's name as the log says it (a bot's with its level, see
+    :meth:`~.session.GameSession.shown_name`), from their nickname."""
+
+    def __init__(self, vm: ViewModel, name: Callable[[str], str] = str) -> None:
         self.vm = vm
+        self.name = name
         self._before: Msg | None = None
         self._extra: list[Any] = []   # words, and LAST_ROUND until the action is over
         self._status = False     # the last update was a player leaving or coming back
@@ -90,7 +94,7 @@ class Narrator:
                 return line[:1].upper() + line[1:]
             if m["player"] == self.vm.nickname:
                 return _("It is your turn.")
-            return _("It is {name}'s turn.").format(name=m["player"])
+            return _("It is {name}'s turn.").format(name=self.name(m["player"]))
         if t == "UpdateGame":
             self._before = _copy(self.vm.game)
             self._extra = []
@@ -106,15 +110,15 @@ class Narrator:
             self._extra = [x for x in self._extra if x is not LAST_ROUND]
             self._extra.append(self._game_end(m))
         elif t == "UpdateUndo":
-            return undone_words(m["player"], m.get("action", ""))
+            return undone_words(self.name(m["player"]), m.get("action", ""))
         elif t == "UpdatePlayerStatus":
             self._status = True
             self._gone = None if m["isActive"] else m["player"]
             if m["player"] == self.vm.nickname:
                 return None      # our own return (the reference tells the returning player too)
             if m["isActive"]:
-                return _("{name} is back at the table.").format(name=m["player"])
-            return _("{name} left the table.").format(name=m["player"])
+                return _("{name} is back at the table.").format(name=self.name(m["player"]))
+            return _("{name} left the table.").format(name=self.name(m["player"]))
         elif t == "UpdateAction":
             line = self._sentence(m["action"], m["player"])
             self._extra = [self._last_round(m["player"]) if x is LAST_ROUND else str(x) for x in self._extra]
@@ -138,7 +142,7 @@ class Narrator:
         players = [p["nickname"] for p in self._before["players"]]
         out = [p for p in players if p not in who]
         if len(players) == 1:
-            me = players[0]
+            me = self.name(players[0])
             if who:
                 said = _("{name} is in the section and turns the favor tile face up{vp}").format(name=me, vp=vp)
             else:
@@ -147,10 +151,10 @@ class Narrator:
             said = _("nobody is in the section; every favor tile is removed")
         else:
             said = ngettext("{names} turns the favor tile face up{vp}", "{names} turn the favor tile face up{vp}",
-                            len(who)).format(names=joined(who), vp=vp)
+                            len(who)).format(names=joined([self.name(n) for n in who]), vp=vp)
             if out:
                 said += "; " + ngettext("{names}'s is removed", "{names}'s are removed", len(out)).format(
-                    names=joined(out))
+                    names=joined([self.name(n) for n in out]))
         return _("Vatican report {n}: {what}").format(n=n, what=said)
 
     def _last_round(self, actor: str) -> str:
@@ -163,9 +167,10 @@ class Narrator:
         for p in players:
             if int(p.get("faithPoints", 0)) >= top:
                 return _("{name} reached the end of the faith track: the last round has begun").format(
-                    name=p["nickname"])
+                    name=self.name(p["nickname"]))
             if sum(len(s) for s in p["devSlots"]) >= 7:
-                return _("{name} has seven development cards: the last round has begun").format(name=p["nickname"])
+                return _("{name} has seven development cards: the last round has begun").format(
+                    name=self.name(p["nickname"]))
         return _("the last round has begun")
 
     def _game_end(self, m: Msg) -> str:
@@ -176,9 +181,9 @@ class Narrator:
         if len(g["players"]) > 1:
             if "winner" not in m:
                 return _("the last round was played out: nobody wins")
-            return _("the last round was played out: {name} wins").format(name=m["winner"])
+            return _("the last round was played out: {name} wins").format(name=self.name(m["winner"]))
         p = g["players"][0]
-        me = p["nickname"]
+        me = self.name(p["nickname"])
         if "winner" not in m:
             if int(g.get("blackPoints", 0)) >= top:
                 return _("Lorenzo's black cross reached the end of the faith track: Lorenzo wins")
@@ -199,13 +204,14 @@ class Narrator:
         assert before is not None and after is not None
         if action == "TAKE_MARKET_RESOURCES":
             return self._market(who, before, after)
+        name = self.name(who)
         if action == "BUY_DEVELOPMENT_CARD":
             p0, p1 = _player(before, who), _player(after, who)
             for i, (s0, s1) in enumerate(zip(p0["devSlots"], p1["devSlots"])):
                 if s0 != s1:
                     card = _card(after, s1[-1])
-                    return _slot(i + 1, who, card["level"], card["color"], card["victoryPoints"])
-            return _("{name} bought a card").format(name=who)
+                    return _slot(i + 1, name, card["level"], card["color"], card["victoryPoints"])
+            return _("{name} bought a card").format(name=name)
         if action == "ACTIVATE_PRODUCTION":
             net = _diff(_holdings(before, who), _holdings(after, who))
             faith = _player(after, who)["faithPoints"] - _player(before, who)["faithPoints"]
@@ -213,27 +219,27 @@ class Narrator:
                 net["Faith"] = faith
             parts = [amount(n, r, signed=True) for r, n in sorted(net.items()) if n]
             if parts:
-                return _("{name} ran production (net {amounts})").format(name=who, amounts=", ".join(parts))
-            return _("{name} ran production").format(name=who)
+                return _("{name} ran production (net {amounts})").format(name=name, amounts=", ".join(parts))
+            return _("{name} ran production").format(name=name)
         if action == "ACTIVATE_LEADER":
             lid = next((ld["id"] for ld in after["leaderCards"] if ld["active"]
                         and not _leader(before, ld["id"])["active"]), None)
             if lid is None:
-                return _("{name} played a leader").format(name=who)
+                return _("{name} played a leader").format(name=name)
             ld = _leader(after, lid)
             return _("{name} played {leader}: {ability}").format(
-                name=who, leader=leader_name(ld["leaderType"], ld["resourceType"]), ability=leader_ability(ld))
+                name=name, leader=leader_name(ld["leaderType"], ld["resourceType"]), ability=leader_ability(ld))
         if action == "DISCARD_LEADER":
-            return _("{name} discarded a leader for 1 faith").format(name=who)
+            return _("{name} discarded a leader for 1 faith").format(name=name)
         if action == "SWAP_SHELVES":
-            return _("{name} rearranged the warehouse").format(name=who)
+            return _("{name} rearranged the warehouse").format(name=name)
         if action == "CHOOSE_LEADERS":
-            return _("{name} kept two leaders").format(name=who)
+            return _("{name} kept two leaders").format(name=name)
         if action == "CHOOSE_RESOURCES":
             gained = _diff(_holdings(before, who), _holdings(after, who))
             if gained:
-                return _("{name} took the starting resources ({amounts})").format(name=who, amounts=amounts(gained))
-            return _("{name} took the starting resources").format(name=who)
+                return _("{name} took the starting resources ({amounts})").format(name=name, amounts=amounts(gained))
+            return _("{name} took the starting resources").format(name=name)
         if action == "END_TURN":
             if len(after["players"]) == 1:
                 tok = after.get("lastActionToken")
@@ -241,18 +247,18 @@ class Narrator:
                 if tok is not None:
                     t = kinds.get(tok, {})
                     return _("{name} ended the turn. {token}").format(
-                        name=who, token=token_words(t.get("kind", ""), t.get("discardedDevCardColor", "")))
-                return _("{name} ended the turn").format(name=who)
+                        name=name, token=token_words(t.get("kind", ""), t.get("discardedDevCardColor", "")))
+                return _("{name} ended the turn").format(name=name)
             if after["ended"]:
-                return _("{name} ended the turn").format(name=who)
+                return _("{name} ended the turn").format(name=name)
             passed = self._passed_over(after, who, after["currentPlayer"])
             if passed:                # the away players' turns are passed, each time: say so
                 return _("{name} ended the turn; {away}").format(
-                    name=who, away=self._away_so(self._away(passed), after["currentPlayer"], who))
+                    name=name, away=self._away_so(self._away(passed), after["currentPlayer"], who))
             if after["currentPlayer"] == who:
-                return _("{name} ended the turn").format(name=who)
-            return _("{name} ended the turn; it is {next}'s turn").format(name=who, next=after["currentPlayer"])
-        return f"{who}: {action.lower().replace('_', ' ')}"
+                return _("{name} ended the turn").format(name=name)
+            return _("{name} ended the turn; it is {next}'s turn").format(name=name, next=self.name(after["currentPlayer"]))
+        return f"{name}: {action.lower().replace('_', ' ')}"
 
     @staticmethod
     def _passed_over(g: Msg, start: str, stop: str) -> list[str]:
@@ -274,7 +280,7 @@ class Narrator:
         """"Ada is away", "Ada and Cosimo are away", "you were away" (a returning player's history)."""
         if who == [self.vm.nickname]:
             return _("you were away")
-        names = [_("you") if n == self.vm.nickname else n for n in who]
+        names = [_("you") if n == self.vm.nickname else self.name(n) for n in who]
         return ngettext("{names} is away", "{names} are away", len(names)).format(names=joined(names))
 
     def _away_so(self, away: str, player: str, ended: str | None = None) -> str:
@@ -284,8 +290,8 @@ class Narrator:
                 return _("{away}, so it is your turn again").format(away=away)
             return _("{away}, so it is your turn").format(away=away)
         if player == ended:
-            return _("{away}, so the turn passes to {name} again").format(away=away, name=player)
-        return _("{away}, so the turn passes to {name}").format(away=away, name=player)
+            return _("{away}, so the turn passes to {name} again").format(away=away, name=self.name(player))
+        return _("{away}, so the turn passes to {name}").format(away=away, name=self.name(player))
 
     def _market(self, who: str, before: Msg, after: Msg) -> str:
         line, gave = _market_line(before["market"], after["market"])
@@ -294,7 +300,7 @@ class Narrator:
         got = dict(stored)
         if faith:
             got["Faith"] = faith
-        text = line.format(name=who, amounts=amounts(got))
+        text = line.format(name=self.name(who), amounts=amounts(got))
         if gave is not None:
             taken = {r: n for r, n in gave.items() if r not in ("Zero", "Faith")}
             convert = _converts(after, who)

@@ -1,5 +1,5 @@
 """The end of a game in words and figures: every player's score by category, best first, and
-the headline with its reason ("Lucrezia (hard bot) wins" / "She bought a seventh development
+the headline with its reason ("Lucrezia (hard) wins" / "She bought a seventh development
 card, and the round was played out.").
 
 Scores come from the rules engine (the shadow game of the final view), so every front end shows
@@ -62,7 +62,7 @@ def outcome_words(session: GameSession, rows: list[tuple[str, dict[str, int]]]) 
         return _("{name} wins").format(name=winner), why
     if not winner and rows:
         winner = rows[0][0]
-    says = session.name_in_words          # a bot with its level: "Lucrezia (hard bot) wins"
+    says = session.shown_name             # a bot with its level: "Lucrezia (hard) wins"
     head = _("You win") if winner == me else _("{name} wins").format(name=says(winner))
     trigger = ""
     for p in players:

@@ -26,7 +26,7 @@ from game.i18n import _, pgettext
 
 from .narration import Narrator
 from .view_model import ViewModel
-from .words import joined
+from .words import joined, player_name
 
 __all__ = ["PastGame", "Replay", "ReplayError", "ReplayFeed", "Step", "export_to", "keep_finished", "open_replay",
            "past_games"]
@@ -177,7 +177,7 @@ class ReplayFeed(Match):
 
     def __init__(self, nickname: str, bots: dict[str, str] | None = None) -> None:
         self.nickname = nickname
-        self.bots = dict(bots or {})   # the computer players' levels: "Cosimo · hard bot", as in the game
+        self.bots = dict(bots or {})   # the computer players' levels: "Cosimo (hard)", as in the game
         self.out: deque[Msg] = deque()
 
     def send(self, request: Action) -> None:
@@ -214,12 +214,12 @@ class PastGame:
         kinds = {"solo": pgettext("kind of game", "Solo"), "bots": _("Against the computer"),
                  "lan": _("Hosted here"), "server": _("Online")}
         kind = kinds.get(self.kind) or pgettext("kind of game", "Game")
-        return _("{kind}: {players}").format(kind=kind, players=", ".join(self.players))
+        return _("{kind}: {players}").format(kind=kind, players=", ".join(player_name(p, self.bots) for p in self.players))
 
     @property
     def result(self) -> str:
-        """Who won, in words ("Cosimo won", "Ada and Bea shared the win", "Lorenzo won")."""
-        winners = [w.removesuffix(" (bot)") for w in self.winners]
+        """Who won, in words ("Cosimo (easy) won", "Ada and Bea shared the win", "Lorenzo won")."""
+        winners = [player_name(w, self.bots) for w in self.winners]
         if len(winners) == 1:
             return _("{name} won").format(name=winners[0])
         if winners:

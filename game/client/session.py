@@ -45,7 +45,7 @@ from .view_model import ViewModel
 from .watch_news import TYPES as WATCH_TYPES
 from .watch_news import UPDATE_WATCHER_CHAT, WatchNews
 from .watch_words import WATCHER
-from .words import NO_REPLAY, NOT_TAKEN_BACK, RECONNECTED, REPLAY_ERRORS, UNREADABLE, named
+from .words import NO_REPLAY, NOT_TAKEN_BACK, RECONNECTED, REPLAY_ERRORS, UNREADABLE, player_name
 
 if TYPE_CHECKING:
     from game.match import Match
@@ -65,7 +65,7 @@ class GameSession:
         self.local_config = config        # our own files' game: a local match plays by it
         self.nickname = nickname
         self.vm = ViewModel(nickname)
-        self.narrator = Narrator(self.vm)
+        self.narrator = Narrator(self.vm, self.shown_name)
         self.version = 0                  # bumped by every message that changed what is shown
         self.notices = Notices()
         self.lobby = Lobby()
@@ -210,7 +210,7 @@ class GameSession:
         whole = self.game_log.history_part(m)
         if whole is not None:
             self.skipped = [int(r) for r in m.get("skipped") or []]
-            self.game_log.merge(tell(self.nickname, whole), self.skipped)
+            self.game_log.merge(tell(self.nickname, whole, self.bot_levels), self.skipped)
             self.version += 1
 
     def _replay(self, m: Msg) -> None:
@@ -238,7 +238,8 @@ class GameSession:
             self.version += 1
 
     def _chat(self, m: Msg) -> None:
-        if self.game_log.heard(*chat_said(m)):   # (the server's notices in the player's language)
+        who, text = chat_said(m)     # (the server's notices in the player's language)
+        if self.game_log.heard(self.shown_name(who), text):
             self.version += 1
 
     def _watch_news(self, m: Msg) -> None:
@@ -295,18 +296,16 @@ class GameSession:
         return "waiting"
 
     def shown_name(self, nick: str) -> str:
-        """A player's name as the table shows it: a bot of a game on this machine with its level
-        ("Lucrezia · hard bot" for "Lucrezia (bot)")."""
-        return named(nick, self.match.bots or self.vm.bot_levels or {})
+        """A player's name as every front end says and draws it: a computer player with its level,
+        "Cosimo (easy)" for the wire's "Cosimo (bot)" (:func:`~.words.player_name`), anyone else as
+        they are."""
+        return player_name(nick, self.bot_levels)
 
-    def name_in_words(self, nick: str) -> str:
-        """A player's name in a sentence: a bot of a game on this machine with its level in
-        brackets ("Lucrezia (hard bot) wins" for "Lucrezia (bot)"), anyone else as they are."""
-        shown = self.shown_name(nick)
-        if shown == nick:
-            return nick
-        name, level = shown.split(" \u00b7 ", 1)
-        return f"{name} ({level})"
+    @property
+    def bot_levels(self) -> dict[str, str]:
+        """The computer players' levels, by nickname (a game on this machine's, a server's
+        ``botLevels``); empty when the game has none or its server does not say."""
+        return self.match.bots or self.vm.bot_levels or {}
 
     @property
     def can_undo(self) -> bool:

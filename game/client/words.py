@@ -4,6 +4,7 @@ Pure Python (no pygame): the scenes and any other front end say the same things 
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping
 
 
@@ -12,7 +13,7 @@ from game.netcode.client_messages import validate_nickname
 from game.netcode.protocol import NICKNAME_MAX
 
 __all__ = ["LEAVING_ON_SIGNAL", "LORENZO", "NICKNAME_MAX", "amount", "amounts", "cards", "colour_name", "joined",
-           "leader_ability", "leader_name", "leader_words", "resource_name", "validate_nickname", "vanished_colour"]
+           "leader_ability", "leader_name", "leader_words", "player_name", "resource_name", "validate_nickname", "vanished_colour"]
 
 Msg = dict[str, Any]
 LORENZO = "Lorenzo il Magnifico"
@@ -142,13 +143,37 @@ def cards(n: int, colour: str, level: int | None = None, *, more: bool = False) 
     return (said_level if level else said).format(n=n, level=level)
 
 
-def named(nick: str, levels: dict[str, str]) -> str:
-    """A player's name as the table shows it: a bot with its level ("Lucrezia · hard bot" for
-    "Lucrezia (bot)" when ``levels`` says "hard"), anyone else as they are."""
+BOT_SUFFIX = " (bot)"
+"""How a computer player's nickname ends on the wire ("Cosimo (bot)", as the server and this
+machine's games name them: reference clients read it so); a player reads :func:`player_name`."""
+_SPARE_BOT = re.compile(r"Bot \d+")
+"""The wire nickname of a bot once every given name is taken ("Bot 2")."""
+
+
+def player_name(nick: str, levels: Mapping[str, str]) -> str:
+    """A player's name as every front end says and draws it, the one form of issue 29: a computer
+    player, whose level ``levels`` gives (the bots of a game on this machine, a replay's, our
+    server's ``botLevels``), by its given name and its level, "Cosimo (easy)" ("Cosimo (facile)")
+    for the wire's "Cosimo (bot)"; anyone else as they are (a person whose seat the computer plays
+    too: ``levels`` holds them, their nickname is not a bot's).
+
+    >>> player_name("Cosimo (bot)", {"Cosimo (bot)": "easy"}), player_name("Ada", {"Ada": "easy"})
+    ('Cosimo (easy)', 'Ada')
+    """
     level = levels.get(nick)
-    if isinstance(level, str) and nick.endswith(" (bot)"):
-        return _("{name} · {level} bot").format(name=nick.removesuffix(" (bot)"), level=bot_level(level))
+    if not isinstance(level, str):
+        return nick
+    if nick.endswith(BOT_SUFFIX):
+        return bot_name(nick.removesuffix(BOT_SUFFIX), level)
+    if _SPARE_BOT.fullmatch(nick):
+        return bot_name(nick, level)
     return nick
+
+
+def bot_name(name: str, level: str) -> str:
+    """A computer player's given name with its level: "Cosimo (easy)" (see :func:`player_name`)."""
+    # TRANSLATORS: a bot's name and level, "Cosimo (easy)": the one way a bot is named everywhere
+    return pgettext("a bot's name", "{name} ({level})").format(name=name, level=bot_level(level))
 
 
 def bot_level(level: str) -> str:

@@ -13,7 +13,7 @@ import pygame
 from game.i18n import N_, _
 
 from game.client.replay import ReplayError, open_replay, past_games
-from game.client.words import named
+from game.client.words import player_name
 
 from .art import fonts
 from .backdrop import OXBLOOD, SEPIA, PaintedScene, title_block
@@ -141,7 +141,7 @@ def paint_row(surface: pygame.Surface, game: Any, rect: pygame.Rect, u: float, h
     room = inner.w - result.get_width() - round(20 * u)
     img = fonts.render(_fit(head, big, room, "regular"), big, INK)
     surface.blit(img, img.get_rect(topleft=(inner.x, top)))
-    players = ", ".join(named(n, game.bots) for n in game.players)
+    players = ", ".join(player_name(n, game.bots) for n in game.players)
     img = fonts.render(_fit(players, small, inner.w, "italic"), small, SEPIA, "italic")
     surface.blit(img, img.get_rect(bottomleft=(inner.x, rect.bottom - round(6 * u))))
 

@@ -69,7 +69,7 @@ class WaitingScene(SessionScene):
         y += round(44 * u)
         for p in g["players"]:
             me = p["nickname"] == self.session.nickname
-            name = _("{name} (you)").format(name=p["nickname"]) if me else p["nickname"]
+            name = _("{name} (you)").format(name=p["nickname"]) if me else self.session.shown_name(p["nickname"])
             name += "" if p.get("active", True) else " \u2014 " + _("away")
             img = fonts.render(name, size, INK if p.get("active", True) else FADED)
             surface.blit(img, img.get_rect(midleft=(x_name, y + round(20 * u))))

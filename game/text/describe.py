@@ -189,7 +189,7 @@ def board(session: GameSession, nick: str | None = None) -> list[str]:
     assert g is not None
     me = nick is None or nick == session.nickname
     p = vm.me if me else vm.player(nick)
-    who = _("Your board") if me else _("The board of {name}").format(name=session.name_in_words(p["nickname"]))
+    who = _("Your board") if me else _("The board of {name}").format(name=session.shown_name(p["nickname"]))
     away = "" if p.get("active", True) else " " + _("(away from the table)")
     out = [_("{who}{away}: {vp} VP so far, faith {faith}.").format(who=who, away=away, vp=p["victoryPoints"],
                                                                   faith=p["faithPoints"])]
@@ -246,7 +246,7 @@ def leaders(session: GameSession) -> list[str]:
         theirs = [leader_words(vm.leader(lid), prods) for lid in p["leadersHand"] if vm.leader(lid)["active"]]
         if theirs:
             out.append(_("{name} has in play: {leaders}").format(
-                name=session.name_in_words(p["nickname"]), leaders="; ".join(f"{n} ({a})" for n, a, _v, _p in theirs)))
+                name=session.shown_name(p["nickname"]), leaders="; ".join(f"{n} ({a})" for n, a, _v, _p in theirs)))
     return out
 
 
@@ -263,7 +263,7 @@ def track(session: GameSession) -> list[str]:
     ft = g["faithTrack"]
     out = [_("The faith track runs from 0 to {n}.").format(n=ft["maxFaith"])]
     marks = [_("{name} on {n}").format(name=_("you") if p["nickname"] == session.nickname else
-                                       session.name_in_words(p["nickname"]), n=p["faithPoints"]) for p in g["players"]]
+                                       session.shown_name(p["nickname"]), n=p["faithPoints"]) for p in g["players"]]
     if len(g["players"]) == 1:
         marks.append(_("Lorenzo's black cross on {n}").format(n=g.get("blackPoints", 0)))
     out.append(_("Markers: {marks}.").format(marks=joined(marks)))
@@ -275,7 +275,7 @@ def track(session: GameSession) -> list[str]:
         if sec["activated"]:
             who = [n for n in sec.get("bonusGivenPlayers") or []]
             got = _("you turned your tile face up") if session.nickname in who else _("your tile was removed")
-            others = [n for n in who if n != session.nickname]
+            others = [session.shown_name(n) for n in who if n != session.nickname]
             more = "; " + _("{names} too").format(names=joined(others)) if others and len(g["players"]) > 1 else ""
             out.append(_("{head}: made; {got}{more}.").format(head=head, got=got, more=more))
         elif ended:     # the game is over: no report is to come
@@ -323,7 +323,7 @@ def score(session: GameSession) -> list[str]:
         head, why = outcome_words(session, rows)
         out = [_("The game is over: {head}. {why}").format(head=head, why=why)]
         for nick, s in rows:
-            who = _("You") if nick == session.nickname else session.name_in_words(nick)
+            who = _("You") if nick == session.nickname else session.shown_name(nick)
             out.append(ngettext("{who}: {total} VP ({cards} from cards, {track} from the track, {favors} from favor "
                                 "tiles, {leaders} from leaders, {resource_vp} from {n} resource left).",
                                 "{who}: {total} VP ({cards} from cards, {track} from the track, {favors} from favor "
@@ -334,7 +334,7 @@ def score(session: GameSession) -> list[str]:
         return out
     out = [_("Victory points so far (the track, favor tiles, cards, leaders in play and resources):")]
     for p in sorted(g["players"], key=lambda p: -p["victoryPoints"]):
-        who = _("You") if p["nickname"] == session.nickname else session.name_in_words(p["nickname"])
+        who = _("You") if p["nickname"] == session.nickname else session.shown_name(p["nickname"])
         out.append(_("{who}: {vp} VP, faith {faith}.").format(who=who, vp=p["victoryPoints"], faith=p["faithPoints"]))
     if len(g["players"]) == 1:
         out.append(_("Lorenzo's black cross: space {n}.").format(n=g.get("blackPoints", 0)))
@@ -356,7 +356,7 @@ def turn(session: GameSession) -> str:
             return _("Choose your starting resources: say resources and them (resources Coin).")
         return _("Waiting for the others to choose their leaders and resources.")
     if not session.vm.my_turn:
-        return _("It is {name}'s turn.").format(name=session.name_in_words(g["currentPlayer"]))
+        return _("It is {name}'s turn.").format(name=session.shown_name(g["currentPlayer"]))
     if g["isMandatoryActionDone"]:
         return _("It is your turn; your main action is done: play or discard a leader, rearrange your shelves, "
                  "or end your turn (end).")

@@ -187,9 +187,9 @@ class News:
             self.say(_("Waiting for the others to choose their leaders and resources."))
         elif stage == "board":
             g = self.vm.game
-            others = [s.name_in_words(p["nickname"]) for p in g["players"] if p["nickname"] != s.nickname]
+            others = [s.shown_name(p["nickname"]) for p in g["players"] if p["nickname"] != s.nickname]
             against = "Lorenzo il Magnifico" if not others else D.joined(others)
-            order = [(_("you") if p["nickname"] == s.nickname else s.name_in_words(p["nickname"])) for p in g["players"]]
+            order = [(_("you") if p["nickname"] == s.nickname else s.shown_name(p["nickname"])) for p in g["players"]]
             turns = " " + _("The turns go: {order}.").format(order=", ".join(order)) if others else ""
             self.say(_("The game is on: you play against {against}.{turns} Ask market, grid, board, leaders or help at any time.").format(against=against, turns=turns))
             self.say(D.turn(s))

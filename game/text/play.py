@@ -343,7 +343,7 @@ class GameShell(Queries, PlanEdits):
         elif self.vm.game.get("lastRound") and not later:
             who = _("It is the last turn of the last round: the game ends, and the final scores follow.")
         else:
-            who = (_("{name} plays next.").format(name=self.session.name_in_words(after)) if after
+            who = (_("{name} plays next.").format(name=self.session.shown_name(after)) if after
                    else _("You play again: nobody else is at the table."))
         self._ask(_("End your turn. {who}").format(who=who), self.session.end_turn)
 

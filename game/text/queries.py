@@ -58,10 +58,12 @@ class Queries:
             return
         name = " ".join(args)
         nicks = [p["nickname"] for p in self.vm.game["players"]]
-        found = [n for n in nicks if n.lower() == name.lower()] or [n for n in nicks if n.lower().startswith(name.lower())]
+        said = {n: {n.lower(), self.session.shown_name(n).lower()} for n in nicks}   # a bot by either name
+        found = [n for n in nicks if name.lower() in said[n]] or \
+            [n for n in nicks if any(x.startswith(name.lower()) for x in said[n])]
         if len(found) != 1:
-            raise Refused(_("No player called {name} at this table: {players}.").format(name=repr(name),
-                                                                                        players=D.joined(nicks)))
+            raise Refused(_("No player called {name} at this table: {players}.").format(
+                name=repr(name), players=D.joined([self.session.shown_name(n) for n in nicks])))
         self._lines(D.board(self.session, found[0]))
 
     def do_turn(self, args: list[str]) -> None:

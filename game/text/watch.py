@@ -104,7 +104,7 @@ class WatchReader:
         elif not g["isSetupDone"]:
             self.say(_("The players are choosing their leaders and starting resources."))
         else:
-            self.say(_("It is {name}'s turn.").format(name=self.session.name_in_words(g["currentPlayer"])))
+            self.say(_("It is {name}'s turn.").format(name=self.session.shown_name(g["currentPlayer"])))
         m = g["market"]
         for r, row in enumerate(m["grid"]):
             self.say(_("Market row {n}: {marbles}.").format(n=r + 1, marbles=", ".join(D.marble(x) for x in row)))

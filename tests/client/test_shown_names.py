@@ -1,5 +1,4 @@
-"""How the session names a player on the name cards and the scores: a bot of a game on this machine
-with its level."""
+"""How the session names a player everywhere: a bot of a game on this machine with its level."""
 from __future__ import annotations
 
 
@@ -13,5 +12,5 @@ def test_a_bot_of_a_game_on_this_machine_is_named_with_its_level():
     match = Feed("Ada")
     match.bots = {"Lucrezia (bot)": "hard"}
     s = GameSession(match, default_config(), "Ada")
-    assert s.shown_name("Lucrezia (bot)") == "Lucrezia · hard bot"
+    assert s.shown_name("Lucrezia (bot)") == "Lucrezia (hard)"
     assert s.shown_name("Ada") == "Ada" and s.shown_name("Cosimo (bot)") == "Cosimo (bot)"

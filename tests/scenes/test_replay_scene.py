@@ -165,7 +165,7 @@ def _names_on_the_top_bar(app: App, monkeypatch) -> list[str]:
 
 def test_a_replay_of_a_game_against_the_computer_names_each_bot_with_its_level(app, monkeypatch):
     """A game against the computer, finished: its replay, opened from the game-over page and again
-    from Past games, names the bots as the game did ("Cosimo · hard bot"), never "Cosimo (bot)"."""
+    from Past games, names the bots as the game did ("Cosimo (hard)"), never "Cosimo (bot)"."""
     from game.client.session import GameSession
     from game.match import Match
     from game.match.local import keep_replay
@@ -191,7 +191,7 @@ def test_a_replay_of_a_game_against_the_computer_names_each_bot_with_its_level(a
     click(app, "replay")                                   # from the game-over page
     assert isinstance(app.stack.top, ReplayScene)
     said = " ".join(_names_on_the_top_bar(app, monkeypatch))
-    assert "Cosimo · hard bot" in said and "Lucrezia · easy bot" in said and "(bot)" not in said, said
+    assert "Cosimo (hard)" in said and "Lucrezia (easy)" in said and "(bot)" not in said, said
     while app.stack.top is not None:
         app.stack.pop()
     keep_replay(match, "bots")                              # the game is kept as it ends
@@ -206,11 +206,11 @@ def test_a_replay_of_a_game_against_the_computer_names_each_bot_with_its_level(a
     page = app.stack.top
     assert isinstance(page, PastGamesScene)
     row = next(w for w in rendered if w.startswith("Ada, "))
-    assert row == "Ada, Cosimo · hard bot, Lucrezia · easy bot", row   # the list names them so too, whole
+    assert row == "Ada, Cosimo (hard), Lucrezia (easy)", row   # the list names them so too, whole
     click(app, "game0")                                    # from Past games
     assert isinstance(app.stack.top, ReplayScene)
     said = " ".join(_names_on_the_top_bar(app, monkeypatch))
-    assert "Cosimo · hard bot" in said and "Lucrezia · easy bot" in said and "(bot)" not in said, said
+    assert "Cosimo (hard)" in said and "Lucrezia (easy)" in said and "(bot)" not in said, said
 
 
 def test_export_goes_to_the_games_data_never_over_a_file_and_makes_no_folder_unasked(tmp_path, monkeypatch):

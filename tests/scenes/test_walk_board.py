@@ -765,6 +765,6 @@ def test_a_bot_of_a_server_game_is_named_with_the_level_the_server_says():
     try:
         app.stack.push(BoardScene(app, GameSession(match, default_config(), "Ada")))
         walk.frames(3)
-        assert walk.app.stack.top.session.shown_name("Piero (bot)") == "Piero · hard bot"
+        assert walk.app.stack.top.session.shown_name("Piero (bot)") == "Piero (hard)"
     finally:
         _close(app)

@@ -83,7 +83,7 @@ def test_the_opponents_cards_say_every_fact_at_the_logs_size_inside_the_card(siz
             assert shown >= floor, f"{words!r} at {shown} px, under the log's {floor}"
             assert any(o.contains(rect) for o in L.opponents), (words, rect)
         said = " ".join(w for w, _s, _r in drawn)
-        for name in ("Isabella · medium bot", "Lucrezia · hard bot", "Cosimo · easy bot"):
+        for name in ("Isabella (medium)", "Lucrezia (hard)", "Cosimo (easy)"):
             assert name in said
         for fact in ("VP", "faith", "card", "res", "leader", "in hand"):
             assert said.count(fact) >= 3, (fact, said)
@@ -212,7 +212,7 @@ def test_an_opponents_board_is_named_as_their_card_names_them(size, monkeypatch)
             nick = walk.app.stack.top.viewing
             assert nick is not None
             shown = walk.app.stack.top.session.shown_name(nick)
-            assert " · " in shown and "bot" in shown
+            assert shown == f"{nick.removesuffix(' (bot)')} ({walk.app.stack.top.session.match.bots[nick]})", shown
             assert any(shown in w for w in said), said
             assert not any("(bot)'s" in w for w in said), said
             walk.click((3, 3))
@@ -287,9 +287,9 @@ def test_the_points_under_the_tracks_spaces_are_readable(size):
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_bots_turn_and_the_scores_name_it_with_its_level(size, monkeypatch):
-    """The top bar says whose turn it is as the bot's card says who it is ("Isabella's turn ·
-    medium bot", never "Isabella (bot)'s turn"), and the scores' sentences name a bot with its
-    level ("Lucrezia (hard bot) wins")."""
+    """The top bar says whose turn it is as the bot's card says who it is ("Isabella
+    (medium)'s turn", never "Isabella (bot)'s turn"), and the scores' sentences name a bot with its
+    level ("Lucrezia (hard) wins")."""
     from game.client.outcome import outcome_words
     from game.scenes.panels import top_bar
     from walk import play_market_turn
@@ -305,7 +305,7 @@ def test_a_bots_turn_and_the_scores_name_it_with_its_level(size, monkeypatch):
         bot = game.current_player.nickname
         level = walk.app.stack.top.session.match.bots[bot]
         walk.frames(2)                                # (the board was drawn again as the turn passed)
-        assert f"{bot.removesuffix(' (bot)')}'s turn \u00b7 {level} bot" in said, said
+        assert f"{bot.removesuffix(' (bot)')} ({level})'s turn" in said, said
         assert not any("(bot)'s" in w for w in said), said
         session = walk.app.stack.top.session
         g = dict(session.vm.game, winnerPlayer="Lucrezia (bot)")
@@ -313,9 +313,9 @@ def test_a_bots_turn_and_the_scores_name_it_with_its_level(size, monkeypatch):
         rows = [(n, {"total": 40 - i, "resources": 3}) for i, n in enumerate(
             ("Lucrezia (bot)", "Ada", "Isabella (bot)", "Cosimo (bot)"))]
         head, _why = outcome_words(session, rows)
-        assert head == "Lucrezia (hard bot) wins"
+        assert head == "Lucrezia (hard) wins"
         rows[1] = ("Ada", {"total": 40, "resources": 3})
         _head, why = outcome_words(session, rows)
-        assert "Lucrezia (hard bot) and Ada tied on points and resources left" in why, why
+        assert "Lucrezia (hard) and Ada tied on points and resources left" in why, why
     finally:
         _close(walk.app)

@@ -281,7 +281,7 @@ def test_end_on_the_last_turn_of_the_game_says_the_game_ends(tmp_path):
         shell.command("")
         n = len(said)
         shell.command("end")
-        assert said[n].startswith("End your turn. Beatrice (easy bot) plays next."), said[n:]
+        assert said[n].startswith("End your turn. Beatrice (easy) plays next."), said[n:]
         shell.command("cancel")
         session.vm.game["lastRound"] = True        # as the view model marks it when the last round begins
         n = len(said)

@@ -166,8 +166,8 @@ def test_a_game_against_the_computer_says_the_order_of_the_turns():
             p.send("resources Coin", "")
             line = p.expect("The game is on", timeout=30)
         order = line.split("The turns go: ")[1].split(".")[0].split(", ")
-        assert sorted(order) == sorted(["you", *(f"{b} (easy bot)" for b in line.split("against ")[1]
-                                                   .split(". ")[0].replace(" (easy bot)", "").split(" and "))])
+        assert sorted(order) == sorted(["you", *(f"{b} (easy)" for b in line.split("against ")[1]
+                                                   .split(". ")[0].replace(" (easy)", "").split(" and "))])
         mine = order.index("you")
         after = order[(mine + 1) % 3]
         last = order[(mine + 2) % 3].replace("easy bot", "bot")

@@ -8,7 +8,7 @@ import pygame
 
 from game.client import board_input as BI
 from game.client.words import colour_name
-from game.i18n import _, ngettext
+from game.i18n import _, ngettext, pgettext
 
 from ..art import tiles as T
 from ..art import fonts as F
@@ -109,9 +109,8 @@ class TopBar(Panel):
         elif ctx.vm.my_turn:
             status = _("Your turn — take from the market, buy a card or produce") if not g["isMandatoryActionDone"] \
                 else _("Your turn — play a leader, rearrange, or end the turn")
-        else:   # a bot with its level after its name: "Lucrezia's turn · hard bot"
-            name, _sep, level = ctx.session.shown_name(cur).partition(" \u00b7 ")
-            status = _("{name}'s turn").format(name=name) + (f" \u00b7 {level}" if level else "")
+        else:   # a bot with its level after its name: "Lucrezia (hard)'s turn"
+            status = _("{name}'s turn").format(name=ctx.session.shown_name(cur))
         if g["lastRound"] and not g.get("ended"):
             status += " · " + _("last round")
         left = r.x + self.px(14)
@@ -155,7 +154,9 @@ class TopBar(Panel):
         border = P.OXBLOOD if p["nickname"] == ctx.g["currentPlayer"] else P.GOLD
         pygame.draw.rect(surface, border, inner, width=2, border_radius=8)
         seat = [q["nickname"] for q in ctx.g["players"]].index(p["nickname"])
-        name = ctx.session.shown_name(p["nickname"]) + ("" if p["active"] else " (away)")
+        name = ctx.session.shown_name(p["nickname"])
+        if not p["active"]:
+            name = pgettext("a player not at the table", "{name} (away)").format(name=name)
         facts, leaders = self.chip_facts(ctx, p)
         floor = reading_size(self.unit)
         room = inner.w - self.px(14)
