@@ -32,10 +32,15 @@ $(LOCALE)/%/LC_MESSAGES/mor.mo: $(LOCALE)/%/LC_MESSAGES/mor.po | $(STAMP)
 	$(PYBABEL) compile --statistics -D mor -i $< -o $@
 
 # every marked word of game/ into the template, the template into each language's catalogue
-# (new words untranslated, changed ones fuzzy: both fail tests/i18n until translated), then compiled
+# (new words untranslated, changed ones fuzzy: both fail tests/i18n until translated), then compiled.
+# A template whose words did not change is left as it was, byte for byte: Babel dates every
+# extraction (POT-Creation-Date), so the new one replaces it only when another line differs.
 catalogues: venv
 	$(PYBABEL) extract -F babel.cfg -k NP_:1c,2 -k NN_:1,2 --no-location --sort-output \
-		--add-comments=TRANSLATORS: --project="Masters of Renaissance" -o $(LOCALE)/mor.pot game
+		--add-comments=TRANSLATORS: --project="Masters of Renaissance" -o $(LOCALE)/mor.pot.new game
+	@if [ -f $(LOCALE)/mor.pot ] && diff -q -I '^"POT-Creation-Date: ' $(LOCALE)/mor.pot $(LOCALE)/mor.pot.new >/dev/null; \
+	then rm $(LOCALE)/mor.pot.new; echo "$(LOCALE)/mor.pot: no word changed, kept as it was"; \
+	else mv $(LOCALE)/mor.pot.new $(LOCALE)/mor.pot; fi
 	$(PYBABEL) update -D mor -i $(LOCALE)/mor.pot -d $(LOCALE) --ignore-obsolete --ignore-pot-creation-date
 	$(MAKE) --no-print-directory $(MOS)
 
