@@ -45,6 +45,11 @@ def default_nickname() -> str:
     game's seeded random (two windows on one machine, started with the same ``MOR_SEED``, do not
     share one). It is kept once the settings are saved (by the player, or on joining or hosting a
     table)."""
+    return _drawn_nickname()[0]
+
+
+def _drawn_nickname() -> tuple[str, int | None]:
+    """:func:`default_nickname`, and the number drawn for it (None: the account's name)."""
     import getpass
     import secrets
     try:
@@ -54,19 +59,23 @@ def default_nickname() -> str:
     account = account.split("\\")[-1].split("@")[0].strip()
     if (account and account.lower() not in GENERIC_USERS and len(account) <= 16 and account.isprintable()
             and any(ch.isalpha() for ch in account)):
-        return account[:1].upper() + account[1:]
-    code = i18n.choose(None)            # a fresh install speaks the system's language (no choice saved yet)
-    player = i18n.translations(code).gettext(PLAYER) if code != i18n.SOURCE else PLAYER
-    return player.format(n=100 + secrets.randbelow(900))
+        return account[:1].upper() + account[1:], None
+    n = 100 + secrets.randbelow(900)
+    return _player(i18n.choose(None), n), n    # a fresh install speaks the system's language (no choice saved yet)
 
 
 PLAYER = N_("Player {n}")
 """A fresh install's nickname when the account's name will not do ("Giocatore 613" in Italian)."""
 
 
+def _player(code: str, n: int) -> str:
+    """"Player 613" in the language ``code``."""
+    return (i18n.translations(code).gettext(PLAYER) if code != i18n.SOURCE else PLAYER).format(n=n)
+
+
 @dataclass
 class Settings:
-    nickname: str = field(default_factory=default_nickname)
+    nickname: str = ""
     window_size: tuple[int, int] = (1280, 800)
     fullscreen: bool = False
     sound: bool = False
@@ -79,6 +88,19 @@ class Settings:
     open_port: bool = True
     """While hosting, the router is asked to forward the game's port (:mod:`game.portmap`)."""
     problem: str | None = field(default=None, compare=False)
+    drawn: int | None = field(default=None, compare=False)
+    """The number of a fresh install's nickname ("Player 613"), never saved: it is said again in the
+    language chosen (:meth:`speak`) until the settings are. None: a nickname chosen or saved."""
+
+    def __post_init__(self) -> None:
+        if not self.nickname:
+            self.nickname, self.drawn = _drawn_nickname()
+
+    def speak(self, code: str) -> None:
+        """The language ``code`` is spoken from now on (``--lang``, Settings): a nickname drawn for a
+        fresh install and never saved is said in it ("Player 613" becomes "Giocatore 613")."""
+        if self.drawn is not None:
+            self.nickname = _player(code, self.drawn)
 
     @staticmethod
     def path() -> Path:
@@ -104,13 +126,15 @@ class Settings:
             return s
         bad = []
         for f in fields(cls):
-            if f.name == "problem" or f.name not in data:
+            if f.name in ("problem", "drawn") or f.name not in data:
                 continue
             value = _coerce(f.name, data[f.name], getattr(s, f.name))
             if value is None:
                 bad.append(f.name)
             else:
                 setattr(s, f.name, value)
+                if f.name == "nickname":
+                    s.drawn = None
         if bad:
             s.problem = f"ignored bad values in {cls.path()}: {', '.join(bad)}"
         return s
@@ -119,12 +143,14 @@ class Settings:
         """Write the settings atomically; errors are reported in ``problem``, never raised."""
         data = asdict(self)
         data.pop("problem")
+        data.pop("drawn")
         path = self.path()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(".tmp")
             tmp.write_bytes(orjson.dumps(data, option=orjson.OPT_INDENT_2))
             os.replace(tmp, path)
+            self.drawn = None            # (the nickname saved is the player's from now on)
         except OSError as e:
             self.problem = f"could not save the settings: {e}"
 

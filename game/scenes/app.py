@@ -75,6 +75,7 @@ class App:
                  strict: bool | None = None, language: str | None = None) -> None:
         self.settings = settings or Settings.load()
         i18n.use(language or self.settings.language)   # --lang, else the saved choice, else the system's
+        self.settings.speak(i18n.current())             # (a fresh install's drawn name, in it)
         self.strict = headless if strict is None else strict
         self.fault: str | None = None      # why the last frame failed (cleared by a good frame)
         self._faults = 0                   # frames that failed in a row

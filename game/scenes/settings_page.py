@@ -202,10 +202,16 @@ class SettingsScene(PaintedScene):
             self.status = None
             self.rebuild()
         elif name == "language":   # applied and kept at once: the page is already in the new language
-            self.app.settings.language = next_language(self.app.settings.language)
-            self.app.settings.save()
+            settings = self.app.settings
+            settings.language = next_language(settings.language)
             self._read_widgets()
-            self.app.speak(self.app.settings.language)
+            drawn = settings.drawn if self.draft["nickname"] == settings.nickname else None
+            if drawn is not None:             # a fresh install's drawn name, said in the new language
+                settings.speak(i18n.choose(settings.language))
+                self.draft["nickname"] = settings.nickname
+            settings.save()
+            settings.drawn = drawn            # (and in the next one: the name is not the player's choice yet)
+            self.app.speak(settings.language)
         elif name == "save":
             self.save()
         elif name == "back":

@@ -26,6 +26,7 @@ from game.client.lan import saved_hosted_games
 from game.client.links import Link
 from game.client.session import GameSession
 from game.client.words import bot_level, validate_nickname
+from game import i18n
 from game.i18n import _, ngettext
 from game.settings import BOT_PACES, Settings, data_dir
 
@@ -70,6 +71,7 @@ class TextClient(Network, Watches, MyGamesText):
         self.wake = wake
         self.options = options or Options()
         self.settings = self.options.settings or Settings.load()
+        self.settings.speak(i18n.current())     # (a fresh install's drawn name, in the language spoken)
         self.config = default_config()
         self.data_dir = self.options.data_dir or data_dir()
         self.nickname = (self.options.nickname or self.settings.nickname or "Player").strip()

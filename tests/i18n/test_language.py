@@ -76,3 +76,61 @@ def test_the_windows_title_is_said_in_the_language_spoken():
     assert app.caption == "Maestri del Rinascimento"
     app.speak("en")
     assert app.caption == "Masters of Renaissance"
+
+
+@pytest.fixture
+def english_system_fresh_install(monkeypatch):
+    """An English system whose account's name is nobody's (a fresh install draws "Player 613")."""
+    import getpass
+    monkeypatch.setattr(getpass, "getuser", lambda: "root")
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.setenv(var, "")
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    monkeypatch.setenv("USER", "root")
+    monkeypatch.setenv("LOGNAME", "root")
+
+
+def test_lang_draws_a_fresh_installs_name_in_the_language_chosen(english_system_fresh_install):
+    """``--lang it`` on an English system: the window's and the text client's fresh player is
+    "Giocatore 613", not "Player 613"; a name saved stays as it is."""
+    import re
+
+    from support.pty import PtyProgram
+
+    from game.scenes.app import App
+    app = App(headless=True, size=(1024, 640), language="it")
+    assert re.fullmatch(r"Giocatore \d{3}", app.settings.nickname), app.settings.nickname
+    app = App(headless=True, size=(1024, 640))
+    assert re.fullmatch(r"Player \d{3}", app.settings.nickname), app.settings.nickname   # the system's
+    with PtyProgram(["--plain", "--lang", "it"], seed=1) as p:
+        line = p.expect("Cambia il tuo nome (ora ", timeout=20)
+        assert re.search(r"\(ora Giocatore \d{3}\)$", line), line
+        p.send("quit")
+        p.expect("Arrivederci.")
+        assert p.wait() == 0
+    s = Settings.load()
+    s.nickname = "Player 613"          # a name saved (chosen, or kept by joining a table) is the player's
+    s.save()
+    app = App(headless=True, size=(1024, 640), language="it")
+    assert app.settings.nickname == "Player 613"
+
+
+def test_the_language_chosen_in_settings_says_a_fresh_name_in_it_too(english_system_fresh_install):
+    """Settings' language button (the system's, English, Italian...): the drawn name follows it,
+    its number kept, and is saved in the language chosen."""
+    from walk import close, start
+    walk = start((1024, 640))
+    try:
+        drawn = walk.app.settings.nickname
+        assert drawn.startswith("Player ")
+        walk.press("Settings")
+        walk.until_scene("SettingsScene")
+        walk.press("System: English")
+        walk.press("English")
+        assert walk.app.settings.nickname == drawn.replace("Player", "Giocatore")
+        assert Settings.load().nickname == drawn.replace("Player", "Giocatore") and Settings.load().language == "it"
+        assert walk.app.stack.top.widgets["nickname"].get_text() == drawn.replace("Player", "Giocatore")
+        walk.press("Italiano")
+        assert walk.app.settings.nickname == drawn
+    finally:
+        close(walk.app)
