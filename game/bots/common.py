@@ -102,13 +102,21 @@ def discard_copy(g: Game) -> Game:
     what a discard may change (the players' hands, faith, favor tiles and points, the reports,
     the end of the game) and shares the rest with ``g`` (storage, cards, the grid, the market,
     Lorenzo's pile, the generator), which a discard leaves as it is. Never play anything else
-    on it (``tests/bots`` checks it against a clone on every leader of many positions)."""
+    on it (``tests/bots`` checks it against a clone on every leader of many positions). The
+    players of a search copy are shared as :func:`clone` shares them (each of the two games
+    copies one before its first change)."""
     new = _new(Game)
     d = new.__dict__
     d.update(g.__dict__)
     d["search"] = True
     d["_undo_mark"], d["_undo_stack"], d["_undo_barrier"] = None, [], None
-    _seat([_player(p, g._stamp) for p in g.players], d)
+    if g.search:
+        d["players"] = g.players.copy()
+        d["by_nick"] = g.by_nick.copy()
+        d["_stamp"] = object()
+        g._stamp = object()
+    else:
+        _seat([_player(p, g._stamp) for p in g.players], d)
     _unrecorded(d)
     return new
 

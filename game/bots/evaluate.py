@@ -73,6 +73,8 @@ class Evaluator:
         self.top_level = config.levels[-1]
         self.gamma = [GAMMA ** i for i in range(64)]
         self.leader_gamma = [LEADER_GAMMA ** i for i in range(64)]
+        self._held = (config.resources, (0,) * len(config.resources))
+        """The resources in order, and as many zeros: ``map(have.get, *self._held)`` counts what is held."""
         self._aims: dict[tuple, list] = {}
         """What :meth:`_targets` and :meth:`target_term` found, by what goes into them: the
         grid's top cards (and, solo, how many cards each colour has left: see :meth:`_grid`),
@@ -122,14 +124,14 @@ class Evaluator:
                 out[ld.resource] = out.get(ld.resource, 0) + ld.discount
         return out
 
-    def _aim(self, g: Game, p: PlayerState, have: Mapping[str, int], levels: dict[int, int]) -> list:
+    def _aim(self, g: Game, p: PlayerState, have: Mapping[str, int], levels: dict[int, int],
+             levels_key: tuple | None = None) -> list:
         """The entry of :attr:`_aims` for this position: [:meth:`_targets`, :meth:`target_term`
-        or None until asked]."""
-        decks = g.decks
-        kept = self._grids.get(id(decks))
+        or None until asked]. (``levels_key``: ``tuple(levels.items())``, if known.)"""
+        kept = self._grids.get(id(g.decks))
         grid = self._grid(g) if kept is None else kept[1]
-        key = (grid, tuple(levels.items()), self._discount_key(p) if p.active_leaders else (),
-               frozenset(have.items()))
+        key = (grid, tuple(levels.items()) if levels_key is None else levels_key,
+               self._discount_key(p) if p.active_leaders else (), tuple(map(have.get, *self._held)))
         aims = self._aims
         aim = aims.get(key)
         if aim is None:
@@ -145,8 +147,9 @@ class Evaluator:
         """What the evaluation reads of ``p``'s slots: (the slots, the cards in them, the
         production worth of each top card in slot order, the levels they accept (as
         :meth:`next_levels`), each leader's missing cards so far found (by id, see
-        :meth:`_cards_missing`)). Remembered by the slots' identity: the engine replaces a slot
-        rather than change it, and the bot's copies of a game share them."""
+        :meth:`_cards_missing`), the levels as a key (``tuple(levels.items())``)). Remembered
+        by the slots' identity: the engine replaces a slot rather than change it, and the bot's
+        copies of a game share them."""
         key = tuple(map(id, p.slots))
         kept = self._slot_summaries.get(key)
         if kept is None:
@@ -169,7 +172,8 @@ class Evaluator:
                 if lv <= top:
                     levels[lv] = levels.get(lv, 0) + 1
             # (the slots themselves kept with it, so that no other list takes their ids)
-            kept = self._slot_summaries[key] = (tuple(p.slots), n_cards, tuple(prods), levels, {})
+            kept = self._slot_summaries[key] = (tuple(p.slots), n_cards, tuple(prods), levels, {},
+                                                tuple(levels.items()))
         return kept
 
     def _cards_missing(self, slots: tuple, leader) -> int:
@@ -293,10 +297,10 @@ class Evaluator:
         return None if first is None else (first[2], first[3])
 
     def target_term(self, g: Game, p: PlayerState, have: Mapping[str, int],
-                    levels: dict[int, int]) -> tuple[float, int | None]:
+                    levels: dict[int, int], levels_key: tuple | None = None) -> tuple[float, int | None]:
         """The worth of the cards aimed at (the best, and the best one after it) and how many
         resources the nearest card lacks (None: no card to aim at)."""
-        aim = self._aim(g, p, have, levels)
+        aim = self._aim(g, p, have, levels, levels_key)
         term = aim[1]
         if term is None:
             term = aim[1] = self._target_term(aim[0], have, levels)
@@ -326,8 +330,26 @@ class Evaluator:
                 second = v
         return best + 0.45 * second, nearest
 
-    def horizon(self, g: Game, p: PlayerState) -> float:
-        """Roughly how much of the game is left, 1 at the start, near 0 at the end."""
+    @staticmethod
+    def table(g: Game) -> tuple[int, int, int]:
+        """What :meth:`value` reads of the whole table: the most cards a player has, the
+        furthest faith marker and the faith of all the players together."""
+        most = faith = total = 0
+        for q in g.players:
+            n = 0
+            for s in q.slots:
+                n += len(s)
+            if n > most:
+                most = n
+            f = q.faith
+            total += f
+            if f > faith:
+                faith = f
+        return most, faith, total
+
+    def horizon(self, g: Game, p: PlayerState, table: tuple[int, int, int] | None = None) -> float:
+        """Roughly how much of the game is left, 1 at the start, near 0 at the end (``table``:
+        :meth:`table`, if known)."""
         cfg = self.config
         mine = 0
         for s in p.slots:
@@ -344,29 +366,23 @@ class Evaluator:
                     low = n
             left = min(left, low / 8)
         else:
-            most = faith = 0
-            for q in g.players:
-                n = 0
-                for s in q.slots:
-                    n += len(s)
-                if n > most:
-                    most = n
-                if q.faith > faith:
-                    faith = q.faith
+            most, faith, _ = self.table(g) if table is None else table
             left = min(left, 1.0 - most / cfg.end_game_cards, 1.0 - faith / cfg.last_space)
             if g.last_round:
                 left = 0.0
         return max(0.0, left)
 
-    def faith_term(self, g: Game, p: PlayerState) -> float:
+    def faith_term(self, g: Game, p: PlayerState, top: int | None = None) -> float:
         """The worth of ``p``'s place on the faith track: the points of the squares passed and
         part of the next, and the Vatican reports to come (remembered: it depends only on
-        ``p``'s marker, the leading one and the reports made)."""
+        ``p``'s marker, the leading one and the reports made). ``top``: the furthest marker,
+        the black cross's included, if known."""
         faith = p.faith
-        top = g.black_cross
-        for q in g.players:
-            if q.faith > top:
-                top = q.faith
+        if top is None:
+            top = g.black_cross
+            for q in g.players:
+                if q.faith > top:
+                    top = q.faith
         key = (faith, top, *g.fired)
         v = self._faith_terms.get(key)
         if v is None:
@@ -454,14 +470,16 @@ class Evaluator:
             have[r] = get(r, 0) + n
             count += n
         slots = self._slots(p)
-        _, n_cards, prods, levels, card_miss = slots
+        _, n_cards, prods, levels, card_miss, levels_key = slots
         v = float(p.vp) - count // cfg.resources_per_vp + RESOURCE_VALUE * count  # resources counted smoothly
         for prod in prods:
             v += prod
-        term, nearest = self.target_term(g, p, have, levels)
+        term, nearest = self.target_term(g, p, have, levels, levels_key)
         v += term
         v += (CARD_BONUS_SOLO if g.solo else CARD_BONUS_MULTI) * n_cards
-        horizon = self.horizon(g, p)
+        solo = g.solo
+        table = None if solo else self.table(g)
+        horizon = self.horizon(g, p, table)
         leaders = cfg.leaders
         active = p.active_leaders
         in_hand = [lid for lid in p.hand if lid not in active] if active else p.hand
@@ -479,14 +497,12 @@ class Evaluator:
                         miss += n - have.get(r, 0)
                 reach = self.leader_gamma[min(miss, 63)] * reach_scale
                 v += (leader.victory_points + ABILITY[leader.kind] * horizon) * reach
-        v += self.faith_term(g, p)
-        if g.solo:
+        if solo:
+            v += self.faith_term(g, p)
             v -= BLACK_CROSS * g.black_cross
             v += RACE * self.win_chance(g, p, nearest)
         else:
-            others = 0
-            for q in g.players:
-                if q is not p:
-                    others += q.faith
-            v -= OPPONENT_FAITH * others
+            _, top, faith = table
+            v += self.faith_term(g, p, top if top > g.black_cross else g.black_cross)
+            v -= OPPONENT_FAITH * (faith - p.faith)
         return v

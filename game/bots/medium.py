@@ -217,8 +217,11 @@ class Policy:
                             leader=leader_words(cfg.leaders[best[1]])))
 
     # ------------------------------------------------------------------ main action
-    def _after(self, g: Game, c: Candidate) -> Game | None:
-        nick = g.current_player.nickname
+    def _after(self, g: Game, c: Candidate, nick: str | None = None) -> Game | None:
+        """The copy of ``g`` that ``c`` was made on (by the current player, ``nick`` if given);
+        None: it was refused."""
+        if nick is None:
+            nick = g.current_player.nickname
         start = c.start
         try:
             if start is not None and start[0] is g:
@@ -238,19 +241,20 @@ class Policy:
         arrangement, so after each swap the same plan comes first again and the swaps never go
         round in circles."""
         keyed = []
+        nick = p.nickname
         for c in self.candidates(g, p):
             same = c.same_as
             if same is not None and same.tried is not None:
                 c.value = same.value
                 keyed.append(((round(c.value, 6), True, ()), len(keyed), c))
                 continue
-            h = self._after(g, c)
+            h = self._after(g, c, nick)
             if h is None:
                 continue
             c.tried = (g, h)
-            c.value = self.ev.value(h, h.player(p.nickname))
+            c.value = self.ev.value(h, h.by_nick[nick])
             key = (round(c.value, 6), not c.pre,
-                   (_arrangement(h.player(p.nickname)), str(c.main)) if c.pre else ())
+                   (_arrangement(h.by_nick[nick]), str(c.main)) if c.pre else ())
             keyed.append((key, len(keyed), c))
         keyed.sort(key=lambda t: (t[0], -t[1]), reverse=True)
         assert keyed, "a player always has a market line to take"
@@ -309,6 +313,7 @@ class Policy:
     def market_candidates(self, g: Game, p: PlayerState):
         orders = None
         taken: dict[tuple, Candidate] | None = {} if self.fast else None
+        unsaid = self.fast and self.quiet       # (a playout's candidates: nobody reads their words)
         for line in market_lines(g, p):
             whites = [{}]
             if len(line.white_options) > 1 and line.whites:
@@ -321,18 +326,26 @@ class Policy:
                 for r, n in reps.items():
                     intake[r] = intake.get(r, 0) + n
                 plan = suggest_placement(g, p, intake)
-                spill = sum(intake.values()) - sum(n for m in plan.values() for n in m.values())
-                gain = dict(intake)
-                if line.faith:
-                    gain["Faith"] = line.faith
+                spill = 0
+                for n in intake.values():
+                    spill += n
+                for m in plan.values():
+                    for n in m.values():
+                        spill -= n
+                if unsaid:
+                    words = _unsaid
+                else:
+                    gain = dict(intake)
+                    if line.faith:
+                        gain["Faith"] = line.faith
 
-                def words(g2, p2, line=line, gain=gain, spill=spill):
-                    aim = self._aim_words(g2, p2)
-                    said = dict(line=line_words(line.is_row, line.index), gain=res_words(gain), card=aim)
-                    words = (_("Take {line} of the market ({gain}), toward {card}.") if aim else
-                             _("Take {line} of the market ({gain}).")).format(**said)
-                    return words + (" " + ngettext("{n} will not fit.", "{n} will not fit.", spill).format(n=spill)
-                                    if spill else "")
+                    def words(g2, p2, line=line, gain=gain, spill=spill):
+                        aim = self._aim_words(g2, p2)
+                        said = dict(line=line_words(line.is_row, line.index), gain=res_words(gain), card=aim)
+                        words = (_("Take {line} of the market ({gain}), toward {card}.") if aim else
+                                 _("Take {line} of the market ({gain}).")).format(**said)
+                        return words + (" " + ngettext("{n} will not fit.", "{n} will not fit.", spill).format(n=spill)
+                                        if spill else "")
                 plain = Candidate((), ReqTakeFromMarket(line.is_row, line.index, reps, plan), words)
                 if taken is not None:
                     # what the take does to the players: the plan's resources stored, the faith
@@ -510,6 +523,11 @@ class Policy:
             spare[r] = spare.get(r, 0) - 1
         outs = {out_res: prod.output_choice} if prod.output_choice else {}
         return avail, spare, [*state[2], ProductionRequest(prod.id, plan, {}, outs)]
+
+
+def _unsaid(g: Game, p: PlayerState) -> str:
+    """The words of a candidate of a quiet, fast policy (a playout's), which nobody reads."""
+    return ""
 
 
 def _stored(plan) -> dict[str, int]:
