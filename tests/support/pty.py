@@ -9,10 +9,22 @@ import pty
 import select
 import signal
 import sys
+import termios
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def no_echo() -> None:
+    """The terminal (this process's, on the pty) echoes no typed line. What a test types while the
+    program writes (a line typed ahead) was echoed by the terminal at that moment, anywhere in
+    the program's output: in the middle of a line, just before its end (the kernel writes a line
+    and its end separately), so that the line a test read was not the program's. Programs with a
+    line editor show what is typed themselves (raw mode), as before."""
+    attrs = termios.tcgetattr(0)
+    attrs[3] &= ~termios.ECHO
+    termios.tcsetattr(0, termios.TCSANOW, attrs)
 
 
 class PtyProgram:
@@ -25,6 +37,7 @@ class PtyProgram:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:   # the child: the text client on the pty (``module``: one that runs it)
             os.chdir(ROOT)
+            no_echo()
             os.execve(sys.executable, [sys.executable, "-m", module, *args],
                       {**os.environ, "MOR_SEED": str(seed), **(env or {})})
         self.buffer = ""

@@ -38,7 +38,7 @@ def test_a_solo_game_by_typed_commands_to_the_scores():
             if "The game is over" in line:
                 break
             assert turns < 200
-        head = line.removesuffix("end")     # ("end", typed as the take ended the game, echoed on its line)
+        head = line
         assert head == ("The game is over: Lorenzo il Magnifico wins. His black cross reached the end of the "
                         "faith track first."), head                # (the deal of seed 4, this script)
         score = p.expect("Ada:", "You:")
