@@ -88,6 +88,14 @@ def resource_name(resource: str, n: int = 2) -> str:
     return names.get(resource, resource)
 
 
+def discarded(resource: str) -> str:
+    """One resource of a market take that is left out, in words ("Servant discarded": "Servitore
+    scartato", "Moneta scartata" in Italian, the word agreeing with the resource)."""
+    said = {"Coin": _("Coin discarded"), "Servant": _("Servant discarded"), "Shield": _("Shield discarded"),
+            "Stone": _("Stone discarded")}.get(resource)
+    return said if said is not None else _("{resource} discarded").format(resource=resource_name(resource, 1))
+
+
 def amounts(counts: Mapping[str, int], empty: str | None = None, *, signed: bool = False) -> str:
     """Counts of resources in words, by name, those of zero left out ("2 Coins, 1 Faith");
     ``empty`` when none is left ("nothing" unless given).

@@ -236,7 +236,7 @@ def leaders(session: GameSession) -> list[str]:
         if playing and vm.me["setup"]["hasChosenLeaders"]:
             why = session.leader_refusal(lid)
             line += " " + (_("You can play it now.") if why is None else
-                           _("Still missing: {what}.").format(what=missing(why)))
+                           _("Missing: {what}.").format(what=missing(why)))
         out.append(line)
     if not out:
         out.append(_("You have no leaders left."))

@@ -7,7 +7,7 @@ from typing import Any
 
 from game.client.hint import HintPlan
 from game.client.plans import BuyPlan, MarketPlan, ProductionPlan
-from game.client.words import amount, colour_name, leader_words, resource_name
+from game.client.words import amount, colour_name, discarded, leader_words, resource_name
 from game.i18n import _, ngettext
 
 from . import describe as D
@@ -71,8 +71,9 @@ def plan_words(vm: Any, plan: Any) -> list[str]:
                         _("Taking {line} gives {what}.")).format(line=where, what=D.counted(plan.intake()),
                                                                  faith=amount(plan.faith, "Faith")))
             for i, (res, cid) in enumerate(zip(plan.items, plan.target)):
-                place = _("discarded") if cid is None else _("on {box}").format(box=plan.box_name(cid))
-                out.append(f"  {i + 1}. {resource_name(res, 1)}: {place}.")
+                place = discarded(res) if cid is None else \
+                    f"{resource_name(res, 1)}: " + _("on {box}").format(box=plan.box_name(cid))
+                out.append(f"  {i + 1}. {place}.")
         if plan.white_choice:
             becomes = ", ".join(_("{n} becomes {resource}").format(n=k + 1, resource=resource_name(r, 1))
                                 for k, r in enumerate(plan.white_choice))

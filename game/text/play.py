@@ -280,7 +280,7 @@ class GameShell(Queries, PlanEdits):
             raise Refused(_("Your {name} is already in play.").format(name=name))
         why = self.session.leader_refusal(lid)
         if why is not None:
-            raise Refused(_("You cannot play your {name} yet: still missing {missing}.").format(name=name, missing=D.missing(why)))
+            raise Refused(_("You cannot play your {name} yet: it needs {missing}.").format(name=name, missing=D.missing(why)))
         self._ask(_("Play your {leader} ({vp} VP): {ability}").format(leader=name, vp=vp, ability=ability),
                   lambda: self.input.leader_action(lid, True))
 

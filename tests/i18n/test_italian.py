@@ -146,3 +146,24 @@ def test_the_command_lines_help_is_said_in_the_systems_language(monkeypatch, cap
         main(["--size", "10x10"])
     assert capsys.readouterr().err.endswith(
         "mor: errore: argomento --size: la finestra deve essere almeno 320x200\n")
+
+
+def test_a_discarded_resource_agrees_with_it_and_nothing_is_said_twice():
+    """"Servitore scartato", "Moneta scartata" (not "Servitore: scartata"); no Italian sentence says
+    "ancora" twice ("Manca ancora: ancora 1 carta blu") nor "a" before a name ("tocca a Ada")."""
+    import re
+
+    from babel.messages.pofile import read_po
+
+    from game.client.words import discarded
+    from game.i18n.catalogues import po_path
+    i18n.use("it")
+    try:
+        assert [discarded(r) for r in ("Coin", "Servant", "Shield", "Stone")] == [
+            "Moneta scartata", "Servitore scartato", "Scudo scartato", "Pietra scartata"]
+    finally:
+        i18n.use("en")
+    with open(po_path("it"), "rb") as f:
+        said = [s for m in read_po(f) if m.id for s in (m.string if isinstance(m.string, tuple) else (m.string,))]
+    assert not [s for s in said if s.lower().count("ancora") > 1]
+    assert not [s for s in said if re.search(r"\ba \{(name|next|player)\}", s)]
