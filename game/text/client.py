@@ -394,7 +394,9 @@ class TextClient(Network, Watches, MyGamesText):
                 self.say(_("Say a number from 1 to 3 first."))
                 self.menu()
                 return
-            level = next((lv for lv in LEVELS if len(words) > 1 and lv.startswith(words[1])), "medium")
+            said = words[1] if len(words) > 1 else None     # a level, as typed or in the player's words
+            level = next((lv for lv in LEVELS if said and (lv.startswith(said) or bot_level(lv).startswith(said))),
+                         "medium")
             try:
                 session = open_bots(self.config, self.bots_path, self.pace, self.nickname, [level] * int(words[0]))
             except GameNotOpened as e:

@@ -99,7 +99,7 @@ def test_the_text_client_names_a_bot_one_way(lang, dirs):
         p.send("2")
         p.expect(head("How many computer players, and how strong? Say a number from 1 to 3 and a level "
                       "(easy, medium or hard), for example 2 medium:"))
-        p.send("1 easy")
+        p.send(f"1 {LEVEL[lang]}")              # (a level in the player's words)
         p.expect(head("Choose the {keep} leaders you keep, of these {n} (say keep and their numbers, for example "
                       "keep 1 3):"))
         p.send("keep 1 2", "", "resources Coin", "")
