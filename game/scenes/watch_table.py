@@ -97,7 +97,8 @@ class WatchTableScene(BoardBase):
         a = self.layout.actions
         u = self.layout.unit
         w = self.session.watchers
-        said = _(WATCH_LOST) if self.lost else f"{watching_words(w.table, w.players)} {watchers_words(w.count)}"
+        names = tuple(self.session.shown_name(p) for p in w.players)   # (a bot with its level)
+        said = _(WATCH_LOST) if self.lost else f"{watching_words(w.table, names)} {watchers_words(w.count)}"
         text(surface, said, (a.x + round(10 * u), a.y + round(8 * u)), round(17 * u), P.INK, "italic",
              max_width=a.w - round(20 * u))
 

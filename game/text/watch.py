@@ -62,7 +62,8 @@ class WatchReader:
             if w.closed:
                 self.say(_(WATCH_CLOSED) + " " + _("Say leave to go back to the tables."))
             elif w.started:
-                self.say(watching_words(w.table, w.players) + " " + _("Say help for what you may do."))
+                names = tuple(s.shown_name(p) for p in w.players)    # (a bot with its level)
+                self.say(watching_words(w.table, names) + " " + _("Say help for what you may do."))
             else:
                 self.say(waiting_words(w.table, w.players, w.seats))
         self.news.tell()   # the log's new lines, and how many watch when it changes
