@@ -26,7 +26,7 @@ from .address import hostport
 from .rating_words import rating_words, told_apart
 from .security import IdentityWarning, Link, identity_warning
 from .watch_words import quick_game_name
-from .words import joined
+from .words import joined, player_name
 
 __all__ = ["NoTables", "OpenTable", "PlayingTable", "TableList", "connect", "join", "list_tables", "TABLE_NAME_MAX"]
 
@@ -92,6 +92,7 @@ class PlayingTable:
     players: tuple[str, ...]
     watchers: int
     quick: int | None = None   # a Quick game's number on the server (its name is the server's, in English)
+    bots: dict[str, str] = field(default_factory=dict)   # its bots' levels (our server's botLevels), by nickname
 
     @property
     def title(self) -> str:
@@ -101,8 +102,8 @@ class PlayingTable:
     @property
     def players_words(self) -> str:
         """E.g. "Ada and Bea play, 2 watch"."""
-        p = self.players
-        play = ngettext("{names} plays", "{names} play", len(p)).format(names=joined(list(p)) if p else "")
+        p = [player_name(n, self.bots) for n in self.players]      # (a bot with its level)
+        play = ngettext("{names} plays", "{names} play", len(p)).format(names=joined(p) if p else "")
         if not self.watchers:
             return play
         return ngettext("{play}, {n} watches", "{play}, {n} watch", self.watchers).format(play=play, n=self.watchers)
@@ -116,8 +117,9 @@ class PlayingTable:
         for t in m.get("tables") or ():
             try:
                 quick = t.get("quick") if type(t.get("quick")) is int else None
+                levels = t.get("botLevels") if isinstance(t.get("botLevels"), dict) else {}
                 rows.append(cls(str(t["name"]), tuple(str(p) for p in t.get("players") or ()), int(t.get("watchers") or 0),
-                                quick))
+                                quick, {str(k): str(v) for k, v in levels.items()}))
             except (KeyError, TypeError, ValueError):
                 continue
         return tuple(rows)

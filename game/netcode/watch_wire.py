@@ -25,7 +25,8 @@ Server to client
       this player hides the watchers' chat.
     * ``UpdateWatcherChat {player, text}``: a watcher's line, to the table's watchers and to the
       players who do not hide it.
-    * ``UpdateWatchList {tables: [{name, players, watchers}], from, total}``.
+    * ``UpdateWatchList {tables: [{name, players, watchers, quick?, botLevels?}], from, total}``
+      (``botLevels``: {bot nickname: level} of a game with bots, as in its ``UpdateGame``).
     * ``ErrWatch {reason, msg}``: nothing changed (see the reasons below).
 """
 from __future__ import annotations

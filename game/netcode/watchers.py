@@ -220,7 +220,8 @@ class Watchers:
             return
         games = [g for g in self._by_game.values() if not g.private and g.live]
         page = [{"name": g.name, "players": list(g.room.nicknames) if g.room is not None else [],
-                 "watchers": len(g.watchers), **({"quick": g.quick} if g.quick is not None else {})}
+                 "watchers": len(g.watchers), **({"quick": g.quick} if g.quick is not None else {}),
+                 **({"botLevels": dict(g.room.bots)} if g.room is not None and g.room.bots else {})}
                 for g in games[msg.start:msg.start + W.WATCH_LIST_PAGE]]
         s.send(W.update_watch_list(page, msg.start, len(games)))
 

@@ -212,3 +212,40 @@ def test_the_window_names_a_bot_one_way(lang, dirs, monkeypatch):
     assert named(seen, lang)
     bad = misnamed(seen, lang)
     assert not bad, "a bot named otherwise:\n" + "\n".join(bad)
+
+
+# ---------------------------------------------------------------------------- a watcher
+@pytest.mark.timeout(60)
+def test_a_watched_game_names_its_bot_one_way(server, tmp_path):
+    """The games being played, listed to watch, and the game watched name a bot as its players
+    do (the list's rows carry the bots' levels, as the game's UpdateGame does)."""
+    from support.pty import PtyProgram
+    from support.wait import pump_until, until
+
+    from game.client.tables import Seating
+    host, port = server.address
+    seat = Seating(host, port, "Ada", default_config(), token_file=tmp_path / "ada.json", create="Salon",
+                   players=2, private=False, bots=["easy"], bot_pace=0.0)
+    until(lambda: seat.poll() in ("seated", "failed"), what="Ada's seat")
+    assert seat.state == "seated", seat.error
+    ada = seat.session
+    pump_until(ada, lambda: ada.vm.has_game)
+    p = PtyProgram(["--plain", "--name", "Wes"], seed=1)
+    try:
+        join = p.expect("Join a game on the network", timeout=20)
+        p.send(join.split(".")[0], f"tables {host}:{port}")
+        p.expect("Games being played, to watch")
+        listed = p.expect("1. Salon")
+        p.send("watch 1")
+        p.expect("You watch Salon")
+        p.expect("1 person watches this game.")
+        p.send("leave")
+        p.expect("You stopped watching.")
+        p.send("menu", "quit")
+        p.expect("Goodbye.")
+    finally:
+        p.kill()
+        ada.close()
+    said = [line for line in p.lines if line.strip() not in set(p.sent)]
+    assert named([listed], "en"), listed
+    assert not misnamed(said, "en"), "a bot named otherwise:\n" + "\n".join(misnamed(said, "en"))
