@@ -325,6 +325,7 @@ class Table:
             self.r.checked += 1
 
 
+@pytest.mark.timeout(360)   # 14.6 CPU-s of games and hard hints: a ninth of a core (load 18 on two) takes 130 s
 def test_the_board_is_the_same_however_it_was_built_and_the_games_go_through_what_that_claims():
     """Every game of GAMES, compared at every step; then what the comparison claims to have gone
     through (leaders played and discarded of every kind, undo, hints, every level, reports,
