@@ -321,7 +321,7 @@ def score(session: GameSession) -> list[str]:
     if g.get("ended"):
         rows = final_scores(session)
         head, why = outcome_words(session, rows)
-        out = [_("The game is over: {head}. {why}").format(head=head, why=why)]
+        out = [_("The game is over. {head}. {why}").format(head=head, why=why)]
         for nick, s in rows:
             who = _("You") if nick == session.nickname else session.shown_name(nick)
             out.append(ngettext("{who}: {total} VP ({cards} from cards, {track} from the track, {favors} from favor "

@@ -91,7 +91,7 @@ def test_the_text_client_names_a_bot_one_way(lang, dirs):
         p.send(line.split(".")[0])
         p.expect(t("The game against the computer, where you left it."))
         p.send("score", "track", "turn", "board cosimo", "leaders", "take row 1", "", "end", "")
-        p.expect(head("The game is over: {head}. {why}"), timeout=20)
+        p.expect(head("The game is over. {head}. {why}"), timeout=20)
         p.send("score", "log 8", "board cos")
         p.expect(head("The board of {name}"))
         p.send("leave")

@@ -39,7 +39,7 @@ def test_a_solo_game_by_typed_commands_to_the_scores():
                 break
             assert turns < 200
         head = line
-        assert head == ("The game is over: Lorenzo il Magnifico wins. His black cross reached the end of the "
+        assert head == ("The game is over. Lorenzo il Magnifico wins. His black cross reached the end of the "
                         "faith track first."), head                # (the deal of seed 4, this script)
         score = p.expect("Ada:", "You:")
         assert re.search(r"\d+ VP \(\d+ from cards", score), score

@@ -81,7 +81,7 @@ def test_market_board_and_score_follow_the_reference(conn, nick, records):
                 name = "You" if who == nick else who
                 assert any(line.startswith(f"{name}: {n} VP,") for line in score), (who, n, score)
         else:
-            assert score[0].startswith("The game is over: ")
+            assert score[0].startswith("The game is over. ")
         checked += 1
     assert checked >= 3
     assert session.match.sent == []              # reading what is said sends nothing
