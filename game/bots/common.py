@@ -99,8 +99,7 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
 
 def discard_copy(g: Game) -> Game:
     """A search copy of ``g`` for discarding one leader on, cheaper than :func:`clone`: it copies
-    what a discard may change (the players' hands, faith, favor tiles and points, the reports,
-    the end of the game) and shares the rest with ``g`` (storage, cards, the grid, the market,
+    what a discard may change (the players, the reports, the end of the game) and shares the rest with ``g`` (storage, cards, the grid, the market,
     Lorenzo's pile, the generator), which a discard leaves as it is. Never play anything else
     on it (``tests/bots`` checks it against a clone on every leader of many positions). The
     players of a search copy are shared as :func:`clone` shares them (each of the two games
@@ -116,35 +115,12 @@ def discard_copy(g: Game) -> Game:
         d["_stamp"] = object()
         g._stamp = object()
     else:
-        _seat([_player(p, g._stamp) for p in g.players], d)
+        _seat([p.copy(g._stamp) for p in g.players], d)
     _unrecorded(d)
     return new
 
 
 _new = object.__new__
-
-
-def _player(p: PlayerState, stamp: object) -> PlayerState:
-    """A copy of ``p`` with its own hand, sharing its storage, slots and played leaders (a
-    discard changes none of these) and favor tiles (the engine replaces them)."""
-    q = _new(PlayerState)
-    q.nickname = p.nickname
-    q.seat = p.seat
-    q.active = p.active
-    q.faith = p.faith
-    q.chose_leaders = p.chose_leaders
-    q.chose_resources = p.chose_resources
-    q.bonus = p.bonus
-    q.vp = p.vp
-    q.shelves = p.shelves
-    q.strongbox = p.strongbox
-    q.depots = p.depots
-    q.slots = p.slots
-    q.hand = p.hand.copy()
-    q.active_leaders = p.active_leaders
-    q.favors = p.favors
-    q.stamp = stamp
-    return q
 
 
 def _seat(players: list[PlayerState], d: dict) -> None:
