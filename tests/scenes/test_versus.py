@@ -150,8 +150,9 @@ def test_a_game_against_three_bots_from_the_title_to_the_end_with_the_mouse(app,
     assert session.vm.game["ended"] and match.game.ended
     assert turns > 3
     # the bots' moves were told in the log like anyone's, one line each
-    for bot in match.bots:
-        assert any(bot in line for line in session.log), bot
+    for bot, level in match.bots.items():        # by the one name of a bot: "Cosimo (easy)"
+        named = f"{bot.removesuffix(' (bot)')} ({level})"
+        assert any(named in line for line in session.log), named
     assert not (app.data_dir / "bots-game.json").exists()   # a finished game is not offered again
 
 
@@ -326,9 +327,9 @@ def test_a_hosted_lan_game_with_a_remote_client_and_a_bot_the_host_seated(app, m
         setup_with_the_mouse(app)
         play_to_the_end(app, session, between=bea_plays)
         assert isinstance(app.stack.top, GameOverScene) and room.game.ended
-        bot = next(iter(room.bots))
+        bot, level = next(iter(room.bots.items()))
         assert sum(1 for h in room.game.history if h[0] == "apply" and h[1] == bot) > 10
-        assert any(bot in line for line in session.log)
+        assert any(f"{bot.removesuffix(' (bot)')} ({level})" in line for line in session.log)
         pool = app.server.bots.pool           # the hosted server's bots think in a worker process
         assert pool.mode == "processes" and pool.worker_pids() and os.getpid() not in pool.worker_pids()
         workers = pool.worker_pids()
@@ -362,9 +363,10 @@ def test_a_bot_that_cannot_go_on_says_so_in_the_log_and_leaves_the_table(app, mo
     frames_until(app, lambda: len(match.retired) == 2, timeout=30)
     frames(app, 3)
     text = [str(line) for line in session.log]
-    for bot in match.bots:
-        assert any(bot in t and "leave the table" in t for t in text), text
-        assert any(bot in t and "left the table" in t for t in text), text
+    for bot, level in match.bots.items():
+        named = f"{bot.removesuffix(' (bot)')} ({level})"
+        assert any(named in t and "leave the table" in t for t in text), text
+        assert any(named in t and "left the table" in t for t in text), text
     setup_with_the_mouse(app)                                   # the player plays on
     frames_until(app, lambda: isinstance(app.stack.top, BoardScene) and session.vm.my_turn)
     first_frame_ok(app)

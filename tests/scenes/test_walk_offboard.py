@@ -238,9 +238,10 @@ def test_past_games_rows_keep_the_winner_and_fit_their_row(size, monkeypatch):
         names = ["Player", "Cosimo (bot)", "Lucrezia (bot)", "Isabella (bot)"]
         long_names = ["Bartolomeo Colleoni", "Federico da Montefeltro", "Sigismondo Malatesta",
                       "Francesco Sforza"]
+        levels = {n: "easy" for n in names if n.endswith(" (bot)")}
         for nicks, seed in ((names, 5), (long_names, 6)):
             game = random_game(walk.app.config, nicks, seed=seed)
-            R.save_finished(game, walk.app.data_dir / R.REPLAYS, "bots", nicks[0])
+            R.save_finished(game, walk.app.data_dir / R.REPLAYS, "bots", nicks[0], bots=levels)
             time.sleep(0.01)
         games = C.past_games(walk.app.data_dir)
         words = Words(monkeypatch)
@@ -249,13 +250,14 @@ def test_past_games_rows_keep_the_winner_and_fit_their_row(size, monkeypatch):
         walk.frames(1)
         frame = walk.app.window
         for game in games:
-            won = f"{game.winners[0].removesuffix(' (bot)')} won"
+            winner = game.winners[0]
+            won = f"{winner.removesuffix(' (bot)')} (easy) won" if winner in levels else f"{winner} won"
             assert won in words.seen, (won, words.seen)                    # the result, whole
             assert any(s.endswith("\u00b7 Against the computer") for s in words.seen)
         full = ", ".join(long_names)
         shown = [s for s in words.seen if s.startswith("Bartolomeo")]
         assert shown and all(s == full or (s.endswith("\u2026") and full.startswith(s[:-1])) for s in shown), shown
-        assert ", ".join(names) in words.seen                                  # a short list whole
+        assert "Player, Cosimo (easy), Lucrezia (easy), Isabella (easy)" in words.seen   # a short list whole
         # nothing is cut at a row's edges: just inside its border, the paper is bare
         rows = sorted((el.rect for el in walk.app.stack.top.ui.get_sprite_group().sprites()
                        if getattr(el, "text", None) == "" and el.rect.w > size[0] // 2), key=lambda r: r.y)
