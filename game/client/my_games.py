@@ -31,6 +31,7 @@ from .my_games_words import NO_GAMES, NOT_OURS, NOT_SECURE, game_line, your_turn
 from .security import Link
 from .server_words import server_said
 from .tables import TLS_SCHEME, connect, hang_up, join
+from .words import player_name
 
 __all__ = ["MOVE_TIMES", "MyGame", "MyGames", "NoGames", "SERVERS_FILE", "TurnNews", "my_games", "news_interval",
            "open_game", "remember_server", "turn_servers"]
@@ -73,21 +74,23 @@ class MyGame:
     your_turn: bool
     time_left: float | None        # seconds, while the move awaited is the player's at a turn-based table
     given: bool = False            # the computer plays the seat for good
+    bots: dict[str, str] = field(default_factory=dict, compare=False)   # its bots' levels (botLevels), by nickname
 
     @property
     def line(self) -> str:
         """E.g. "Salon, with Bob: your turn, 20 hours left (1 day a move)."."""
-        others = tuple(p for p in self.players if p != self.nickname)
+        others = tuple(player_name(p, self.bots) for p in self.players if p != self.nickname)   # (a bot with its level)
         return game_line(self.table, self.game, others, self.your_turn, self.time_left, self.move_time, self.given)
 
     @classmethod
     def from_row(cls, r: dict[str, Any]) -> "MyGame":
         """From a row of ``UpdateMyGames``. :raises KeyError, TypeError, ValueError: a bad row."""
         move, left = r.get("moveTime"), r.get("timeLeft")
+        levels = r.get("botLevels") if isinstance(r.get("botLevels"), dict) else {}
         return cls(int(r["game"]), str(r.get("table") or ""), str(r["nickname"]),
                    tuple(str(p) for p in r.get("players") or ()), move if type(move) is int else None,
                    bool(r.get("yourTurn")), float(left) if type(left) in (int, float) else None,
-                   bool(r.get("givenToBot")))
+                   bool(r.get("givenToBot")), {str(k): str(v) for k, v in levels.items()})
 
 
 @dataclass(frozen=True)

@@ -457,7 +457,8 @@ class TurnBased:
         return {"game": gid, "table": c.table.name, "nickname": nick, "players": list(k.header.get("nicknames") or ()),
                 "moveTime": c.table.move_time, "yourTurn": yours,
                 "timeLeft": max(0.0, round(c.deadline - now, 1)) if yours and c.deadline is not None else None,
-                "phase": "", "givenToBot": nick in given}   # (its phase is known once it is replayed)
+                "phase": "", "givenToBot": nick in given,   # (its phase is known once it is replayed)
+                **_bot_levels(k.header.get("bots"))}
 
     def removed(self, room: Room) -> None:
         """A game is removed (finished, or closed): its owners and clock are forgotten."""
@@ -558,8 +559,12 @@ class TurnBased:
             out.append({"game": gid, "table": c.table.name if c is not None else "", "nickname": nick,
                         "players": list(room.nicknames), "moveTime": c.table.move_time if c is not None else None,
                         "yourTurn": yours, "timeLeft": left, "phase": room.game.phase,
-                        "givenToBot": nick in room.bots})
+                        "givenToBot": nick in room.bots, **_bot_levels(room.bots)})
         out.sort(key=lambda g: (not g["yourTurn"], g["timeLeft"] if g["timeLeft"] is not None else float("inf"),
                                 g["game"]))
         s.send(T.update_my_games(out[:T.MY_GAMES_MAX]))
 
+
+def _bot_levels(bots: Any) -> dict[str, Any]:
+    """A row's ``botLevels`` ({bot nickname: level}, as the game's ``UpdateGame`` has): none without bots."""
+    return {"botLevels": {str(n): str(v) for n, v in bots.items()}} if isinstance(bots, dict) and bots else {}

@@ -17,9 +17,10 @@ Client to server
 Server to client
     * ``UpdateTables`` rows and ``UpdateBookedSeats.table`` gain ``moveTime`` at a turn-based table.
     * ``UpdateMyGames {games: [{game, table, nickname, players, moveTime, yourTurn, timeLeft,
-      phase, givenToBot}]}``: the key's unfinished games on the server, whose turn it is first
-      (the least time left first), then the others by number. ``moveTime`` null: real-time;
-      ``timeLeft`` (seconds) only where a move is awaited at a turn-based table.
+      phase, givenToBot, botLevels?}]}``: the key's unfinished games on the server, whose turn it
+      is first (the least time left first), then the others by number. ``moveTime`` null:
+      real-time; ``timeLeft`` (seconds) only where a move is awaited at a turn-based table;
+      ``botLevels``: {bot nickname: level} of a game with bots, as in its ``UpdateGame``.
     * ``UpdateTurnClock {deadline, timeLeft, players}``: to the players of a turn-based table each
       time the move awaited changes: who owes it (``players``) and the seconds they have.
     * ``ErrMyGames {reason, msg}``.

@@ -249,3 +249,30 @@ def test_a_watched_game_names_its_bot_one_way(server, tmp_path):
     said = [line for line in p.lines if line.strip() not in set(p.sent)]
     assert named([listed], "en"), listed
     assert not misnamed(said, "en"), "a bot named otherwise:\n" + "\n".join(misnamed(said, "en"))
+
+
+# ---------------------------------------------------------------------------- My games
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_my_games_names_a_bot_one_way(lang, tls_server, tmp_path):
+    """My games (both front ends draw its lines) names a bot as its game does: the server's rows
+    carry the bots' levels, as its UpdateGame does."""
+    from game.client import tables as T
+    from game.client.my_games import my_games
+    from game.client.session import GameSession
+    from game.i18n import use
+    from support.wait import pump_until
+
+    host, port = tls_server.address
+    tls = tls_server.tls_address[1]
+    ada = GameSession(T.join(host, port, "Ada", create="Salon", players=2, bots=("easy",), bot_pace=0.0,
+                             move_time=86400, token_file=tmp_path / "ada" / "seats.json", tls_port=tls),
+                      default_config(), "Ada")
+    try:
+        pump_until(ada, lambda: ada.vm.has_game)
+        use(lang)
+        lines = [g.line for g in my_games(host, port, tls_port=tls, folder=tmp_path / "ada").games]
+    finally:
+        ada.close()
+    assert len(lines) == 1 and named(lines, lang), lines
+    assert not misnamed(lines, lang), lines
