@@ -91,21 +91,21 @@ class TitleScene(PaintedScene):
         quiet = ("past", "help", "settings", "quit")
         row = [item for item in items if item[0] in quiet] if len(items) > 8 else []
         column = [item for item in items if item not in row]   # many unfinished games: the quiet ones in a row
-        n = len(column) + (1 if row else 0)
+        small_gap = round(8 * u)
+
+        def widths(line: list) -> list[int]:      # each as wide as its words and its frame, never less
+            return [fonts.font(20).size(text)[0] + 20 for _name, text, _tip in line]
+        lines = [row] if row else []
+        if row and sum(widths(row)) + small_gap / u * (len(row) - 1) > bw / u:   # (Italian): two rows of two
+            lines = [row[:2], row[2:]]
+        n = len(column) + len(lines)
         if n >= 7:
             top = round(h * {7: 0.34, 8: 0.31}.get(n, 0.29))
             bh, gap = round({7: 50, 8: 45}.get(n, 42) * u), round({7: 12, 8: 9}.get(n, 8) * u)
         rects = self.column(cx, top, bw, bh, gap, len(column))
         for (name, text, _tip), rect in zip(column, rects):   # what a button does is said under the menu
             self.button(name, rect, text, "@menu_quiet" if name in quiet else "@menu")
-        if row:
-            small_gap = round(8 * u)
-
-            def widths(line: list, pad: int = 20) -> list[int]:      # each as wide as its words
-                return [fonts.font(20).size(text)[0] + pad for _name, text, _tip in line]
-            lines = [row]
-            if sum(widths(row, 8)) + small_gap / u * (len(row) - 1) > bw / u:   # (Italian): two rows of two
-                lines = [row[:2], row[2:]]
+        if lines:
             x0, y = rects[0].x, rects[-1].bottom + gap
             for line in lines:
                 words = widths(line)

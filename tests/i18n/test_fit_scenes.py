@@ -31,15 +31,19 @@ def scenes(app) -> dict:
     out["board-hint-market"] = functools.partial(_hint, app, market=True)
     out["replay"] = functools.partial(_replay, app)
     out["title-continue"] = functools.partial(_title_with_a_saved_game, app)
+    out["title-continue-versus"] = functools.partial(_title_with_a_saved_game, app, versus=True)
     return out
 
 
-def _title_with_a_saved_game(app) -> None:
-    """The title with a solo game saved: nine entries, the quiet ones in a row (a file where the
-    save is kept is all the title looks at)."""
+def _title_with_a_saved_game(app, versus: bool = False) -> None:
+    """The title with a solo game saved (``versus``: and a game against the computer, whose long
+    entry widens the menu): nine entries or ten, the quiet ones in a row (a file where the save is kept is all
+    the title looks at)."""
+    from game.client.games import bots_save_path
     from game.scenes.title import TitleScene
-    app.solo_save_path.parent.mkdir(parents=True, exist_ok=True)
-    app.solo_save_path.write_text("{}")
+    path = bots_save_path(app) if versus else app.solo_save_path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{}")
     app.stack.reset(TitleScene(app))
 
 

@@ -215,6 +215,7 @@ class Measure:
             for b, rb in boxes[i + 1:]:
                 if ra.inflate(-4, -4).colliderect(rb.inflate(-4, -4)):
                     out.append(f"{a!r} at {tuple(ra)} over {b!r} at {tuple(rb)}")
+        out += [f"UIButton {words!r} cut at its edge ({tuple(rect)})" for words, rect in self._cut_buttons()]
         meant = meant_to_end_in_ellipsis()
         for words, w in self.made:
             if w > win.w:
@@ -246,6 +247,24 @@ class Measure:
                 if _ink_over(ra, rb) or da.ink.overlap(db.ink, (db.at.x - da.at.x, db.at.y - da.at.y)):
                     out.append(f"{a!r} at {tuple(ra)} over {b!r} at {tuple(rb)}")
         return list(dict.fromkeys(out))
+
+    def _cut_buttons(self) -> list[tuple[str, pygame.Rect]]:
+        """Buttons whose words run past the inside of their frame: pygame_gui centres them in a text
+        area that may be wider than the button's inside, and cuts them at its edge (a small "Esci"
+        whose words fit its rect less 4 px was still cut)."""
+        import pygame_gui.elements as E
+        top = self.app.stack.top
+        if top is None or getattr(top, "ui", None) is None:
+            return []
+        out = []
+        for el in top.ui.get_sprite_group().sprites():
+            layout = getattr(getattr(el, "drawable_shape", None), "text_box_layout", None)
+            if not isinstance(el, E.UIButton) or not getattr(el, "visible", True) or layout is None or not el.text:
+                continue
+            inset = layout.layout_rect.x        # the frame: shadow and border
+            if any(row.x < inset or row.x + row.width > el.rect.w - inset for row in layout.layout_rows if row.width):
+                out.append((str(el.text), pygame.Rect(el.rect)))
+        return out
 
     def _dropped(self) -> list[str]:
         """Wrapped texts drawn in part: some of a wrapping's lines drawn, no wrapping drawn whole."""
