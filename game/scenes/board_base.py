@@ -522,7 +522,9 @@ class BoardBase(Scene):
         a = self.layout.actions
         top = self.action_bar.main_rects()[0].bottom
         bottom = self.action_bar.small_rect(2).top
-        text(surface, _("The game is over: {outcome}").format(outcome=head), (a.centerx, (top + bottom) // 2), round(17 * self.layout.unit),
+        # TRANSLATORS: on the board as the game ends: {outcome} is a sentence, "You win", "Ada wins"
+        said = _("The game is over. {outcome}.").format(outcome=head)
+        text(surface, said, (a.centerx, (top + bottom) // 2), round(17 * self.layout.unit),
              P.OXBLOOD, "italic", anchor="center", max_width=a.w - round(16 * self.layout.unit))
 
     def _draw_opponent_full(self, surface: pygame.Surface, ctx: Context, nick: str) -> None:
