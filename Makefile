@@ -54,11 +54,11 @@ KEPT := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX="$(CURDIR)/$(VENV)/py
 play: venv $(MOS)
 	$(KEPT) $(VPY) main.py
 
-# the suite on both cores (pytest-xdist workers; TEST_JOBS=0 runs it in this one process). About a
-# seventh of its time is spent waiting (on the servers, apps and clocks its tests start): three
-# workers took 448-488 s here where two took 503 s, but two of three such runs failed a test that
-# depends on timing or order (both mended, others may remain): TEST_JOBS=3 to try it.
-TEST_JOBS ?= 2
+# the suite on both cores, in three pytest-xdist workers (TEST_JOBS=0 runs it in this one process):
+# about a seventh of its time is spent waiting (on the servers, apps and clocks its tests start),
+# which a third worker fills: measured here on a clean clone, 448-488 s where two workers took
+# 503-533 s. The tests that depended on timing or order under that load were mended (issue 27).
+TEST_JOBS ?= 3
 
 test: venv $(MOS)
 	$(KEPT) $(VPY) -m compileall -q -j 0 game tools bench
