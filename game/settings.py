@@ -39,17 +39,12 @@ GENERIC_USERS = frozenset({"root", "user", "admin", "administrator", "guest", "p
 """Account names that say nothing about the person (every fresh install would share them)."""
 
 
-def default_nickname() -> str:
-    """A fresh install's nickname: the account's name when it is a person's ("alice" gives
-    "Alice"), else "Player" (in the system's language) and three digits drawn from the operating system, never from the
-    game's seeded random (two windows on one machine, started with the same ``MOR_SEED``, do not
-    share one). It is kept once the settings are saved (by the player, or on joining or hosting a
-    table)."""
-    return _drawn_nickname()[0]
-
-
-def _drawn_nickname() -> tuple[str, int | None]:
-    """:func:`default_nickname`, and the number drawn for it (None: the account's name)."""
+def drawn_nickname() -> tuple[str, int | None]:
+    """A fresh install's nickname, and the number drawn for it (None: the account's name): the
+    account's name when it is a person's ("alice" gives "Alice"), else "Player" (in the system's
+    language) and three digits drawn from the operating system, never from the game's seeded
+    random (two windows on one machine, started with the same ``MOR_SEED``, do not share one). It
+    is kept once the settings are saved (by the player, or on joining or hosting a table)."""
     import getpass
     import secrets
     try:
@@ -94,7 +89,7 @@ class Settings:
 
     def __post_init__(self) -> None:
         if not self.nickname:
-            self.nickname, self.drawn = _drawn_nickname()
+            self.nickname, self.drawn = drawn_nickname()
 
     def speak(self, code: str) -> None:
         """The language ``code`` is spoken from now on (``--lang``, Settings): a nickname drawn for a
