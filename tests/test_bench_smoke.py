@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.early       # the suite's longest file after the bots' games
+
 ROOT = Path(__file__).resolve().parent.parent
 
 QUICK: dict[str, list[str]] = {
