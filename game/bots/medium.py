@@ -34,6 +34,7 @@ from .base import Decision
 from .common import (amount_words, board, card_words, clone, discard_copy, empties_color, leader_words, line_words,
                      res_words, resource_word, slot_words)
 from .evaluate import ABILITY, Evaluator
+from .quick_take import take_value
 
 _ABILITY_WORDS = {"discount": N_("its cards cost one {r} less"), "extra_depot": N_("two more {r} fit in storage"),
                   "white_marble": N_("white marbles become {r}"),
@@ -49,9 +50,11 @@ class Candidate:
     main: Action
     words: Callable[[Game, PlayerState], str]
     value: float = 0.0
-    tried: tuple[Game, Game] | None = field(default=None, repr=False, compare=False)
+    tried: tuple[Game, Game | None] | None = field(default=None, repr=False, compare=False)
     """(the game, the copy the action was tried on) once :meth:`Policy.ranked` has tried it:
-    :meth:`Policy.explain` looks at that copy rather than trying the action again."""
+    :meth:`Policy.explain` looks at that copy rather than trying the action again. The copy is
+    None for a market take valued without being made (:func:`.quick_take.take_value`), which
+    ends nothing."""
     start: tuple[Game, Game] | None = field(default=None, repr=False, compare=False)
     """(the game, a copy of it with ``pre`` made) when the candidate was built on such a copy:
     the main action is tried on a copy of that one, the rearranging is not made again."""
@@ -114,6 +117,9 @@ class Policy:
                 tried = best.tried
                 if action is best.main and tried is not None and tried[0] is g:
                     h = tried[1]
+                    if h is None:          # (valued without being made: made now, on g)
+                        g.apply(p.nickname, action)
+                        h = g
                     self._reached = (h, h.version, p.nickname, best.value)
                     return h
         else:
@@ -248,13 +254,25 @@ class Policy:
                 c.value = same.value
                 keyed.append(((round(c.value, 6), True, ()), len(keyed), c))
                 continue
-            h = self._after(g, c, nick)
-            if h is None:
-                continue
-            c.tried = (g, h)
-            c.value = self.ev.value(h, h.by_nick[nick])
+            main = c.main
+            quick = None
+            if type(main) is ReqTakeFromMarket:
+                start = c.start
+                if not c.pre or start is not None and start[0] is g:
+                    base = g if not c.pre else start[1]
+                    quick = take_value(self.ev, base, base.by_nick[nick], main)
+            if quick is not None:       # (worked out without making the take: nothing ended)
+                c.tried = (g, None)
+                c.value, after = quick
+            else:
+                h = self._after(g, c, nick)
+                if h is None:
+                    continue
+                c.tried = (g, h)
+                after = h.by_nick[nick]
+                c.value = self.ev.value(h, after)
             key = (round(c.value, 6), not c.pre,
-                   (_arrangement(h.by_nick[nick]), str(c.main)) if c.pre else ())
+                   (_arrangement(after), str(main)) if c.pre else ())
             keyed.append((key, len(keyed), c))
         keyed.sort(key=lambda t: (t[0], -t[1]), reverse=True)
         assert keyed, "a player always has a market line to take"

@@ -1,0 +1,82 @@
+"""A market take valued without being made (game/bots/quick_take.py) is worth exactly what the
+engine's take leads to, and every take the engine must judge (refused, or reaching a Vatican
+report or the end of the track) is left to it."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from game.bots.common import clone
+from game.bots.evaluate import Evaluator
+from game.bots.medium import Policy
+from game.bots.quick_take import take_value
+from game.rules import Game, default_config
+from game.rules.actions import ReqTakeFromMarket
+from game.rules.errors import GameError
+from game.rules.playout import steps
+
+CFG = default_config()
+EV = Evaluator(CFG)
+
+
+def _storage(p):
+    return [dict(c.content) for c in (*p.shelves, *p.depots, p.strongbox)]
+
+
+def _takes(g: Game, p):
+    """Every market request the medium policy would weigh here (rearranged first or not), on
+    the game it is made on, and a few the engine refuses."""
+    for c in Policy(CFG).candidates(g, p):
+        if isinstance(c.main, ReqTakeFromMarket):
+            yield (c.start[1] if c.start is not None else g), c.main
+    shelf = p.shelves[0].id
+    yield g, ReqTakeFromMarket(True, 0, {}, {shelf: {"Coin": 9}})              # more than the line
+    yield g, ReqTakeFromMarket(False, 1, {"Stone": 1}, {})                      # no such leader
+    yield g, ReqTakeFromMarket(True, 1, {}, {g.players[p.seat - 1].shelves[0].id: {"Coin": 1}} if len(g.players) > 1
+                               else {99: {"Coin": 1}})                          # not their shelf
+
+
+def _check(g: Game, base: Game, take: ReqTakeFromMarket, counts: dict) -> None:
+    nick = g.current_player.nickname
+    quick = take_value(EV, base, base.by_nick[nick], take)
+    h = clone(base, share_rng=True)
+    try:
+        h.apply(nick, take)
+    except GameError:
+        assert quick is None
+        counts["refused"] += 1
+        return
+    if quick is None:       # left to the engine: it reaches a report or the track's end
+        top = max(h.black_cross, *(q.faith for q in h.players))
+        assert h.fired != base.fired or h.ended or top >= CFG.last_space
+        counts["left"] += 1
+        return
+    value, q = quick
+    p = h.by_nick[nick]
+    assert value == EV.value(h, p)
+    assert (_storage(q), q.faith, q.vp) == (_storage(p), p.faith, p.vp)
+    counts["valued"] += 1
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_a_take_valued_without_being_made_is_worth_what_the_engine_makes_of_it(players):
+    g = Game.new(CFG, [f"P{i}" for i in range(players)], 90 + players)
+    counts = dict.fromkeys(["valued", "left", "refused"], 0)
+    for k, (nick, action) in enumerate(steps(g, random.Random(players))):
+        g.apply(nick, action)
+        if g.phase != "play" or g.main_done or k % (1 if players == 1 else 3):
+            continue
+        p = g.current_player
+        for base, take in _takes(g, p):
+            _check(g, base, take, counts)
+        # the same takes with every marker (and Lorenzo's cross) near a report or the end
+        near = clone(g, share_rng=True)
+        for q in near.players:
+            q.faith = max(q.faith, random.Random(k + q.seat).choice([7, 14, 22, CFG.last_space - 1]))
+        near.black_cross = max(near.black_cross, CFG.last_space - 2) if near.solo else 0
+        if k % 2:                   # (the reports made: the end of the track alone ends things)
+            near.fired = [True] * len(near.fired)
+        for base, take in _takes(near, near.current_player):
+            _check(near, base, take, counts)
+    assert counts["valued"] > 200 and counts["left"] > 20 and counts["refused"] > 20, counts
