@@ -43,6 +43,15 @@ COLS = CFG.market_columns
 MAX_STEPS = 2500          # a random game takes ~40-200 accepted requests
 NICKS = {1: ["Ada"], 2: ["Ada", "Bo"], 3: ["Ada", "Bo", "Cy"], 4: ["Ada", "Bo", "Cy", "Di"]}
 FIXED_SEEDS = [0, 1, 2, 3, 5, 8, 13, 21, 42, 99, 1234, 65535, 2**31 - 1, 2**32 - 1]
+RESOURCES = frozenset(CFG.resources)
+SHELF_CAPACITIES = list(CFG.shelf_capacities)
+TRACK_VP = [max([vp for space, vp in CFG.vp_squares if space <= faith], default=0) for faith in range(LAST + 1)]
+"""The faith track's points at each space (RULES: the highest square reached)."""
+CARD_VP = [card.victory_points for card in CFG.dev_cards]
+CARD_LEVEL = [card.level for card in CFG.dev_cards]
+CARD_PLACE = [(card.color, card.level) for card in CFG.dev_cards]
+"""Each card's deck in the grid, by card id (as ``CFG.dev_cards[id]`` says): the checks below run
+after every step of thousands of games, so what the config says is read from these once."""
 
 ACTION_NAMES = {
     ReqChooseLeaders: "CHOOSE_LEADERS", ReqChooseResources: "CHOOSE_RESOURCES",
@@ -92,30 +101,42 @@ def discounted_ids(active: list[int], card) -> Counter:
 
 
 def expected_score(p) -> tuple[int, int, int, int, int, int]:
-    cards = sum(CFG.dev_cards[c].victory_points for s in p.slots for c in s)
-    track = max([vp for space, vp in CFG.vp_squares if space <= p.faith], default=0)
+    """(Called with ``0 <= p.faith <= LAST`` checked.)"""
+    cards = sum(CARD_VP[c] for s in p.slots for c in s)
+    track = TRACK_VP[p.faith]
     favors = sum(sec.favor_vp for sec, f in zip(CFG.vatican_sections, p.favors) if f == FAVOR_UP)
     leaders = sum(CFG.leaders[i].victory_points for i in p.active_leaders)
-    res = sum(n for c in (*p.shelves, *p.depots, p.strongbox) for n in c.content.values())
+    res = sum(sum(c.content.values()) for c in (*p.shelves, *p.depots, p.strongbox))
     return cards, track, favors, leaders, res // CFG.resources_per_vp, res
 
 
-def totals(p) -> Counter:
-    out: Counter = Counter()
+def totals(p) -> dict[str, int]:
+    """A player's resources by type (plain counts: every content holds positive counts only,
+    which :func:`check_depots` checks, so they compare as ``Counter`` objects would)."""
+    out: dict[str, int] = {}
     for c in (*p.shelves, *p.depots, p.strongbox):
-        out.update(c.content)
+        for r, n in c.content.items():
+            out[r] = out.get(r, 0) + n
     return out
+
+
+def positive_counts(content: dict) -> bool:
+    """Every count is a positive ``int``."""
+    for n in content.values():
+        if type(n) is not int or n <= 0:
+            return False
+    return True
 
 
 def check_depots(g: Game) -> None:
     """RULES §5 for every player, plus: leader depots of leaders nobody played stay empty."""
     owned_depots = set()
     for p in g.players:
-        assert [s.capacity for s in p.shelves] == list(CFG.shelf_capacities)
+        assert [s.capacity for s in p.shelves] == SHELF_CAPACITIES
         seen: set[str] = set()
         for s in p.shelves:
-            assert all(type(n) is int and n > 0 for n in s.content.values()), (p.nickname, s)
-            assert set(s.content) <= set(CFG.resources), s
+            assert positive_counts(s.content), (p.nickname, s)
+            assert RESOURCES.issuperset(s.content), s
             assert len(s.content) <= 1, f"{p.nickname}: shelf {s.id} mixes types {s.content}"
             assert s.total() <= s.capacity, f"{p.nickname}: shelf {s.id} over capacity {s.content}"
             for r in s.content:
@@ -126,12 +147,12 @@ def check_depots(g: Game) -> None:
         for d in p.depots:
             owned_depots.add(d.id)
             assert d.owner == p.seat
-            assert all(type(n) is int and n > 0 for n in d.content.values()), d
+            assert positive_counts(d.content), d
             assert set(d.content) <= {d.bound}, f"leader depot {d.id} ({d.bound}) holds {d.content}"
             assert d.total() <= d.capacity == 2
         box = p.strongbox
-        assert all(type(n) is int and n > 0 for n in box.content.values()), box
-        assert set(box.content) <= set(CFG.resources)
+        assert positive_counts(box.content), box
+        assert RESOURCES.issuperset(box.content)
     for d in g.leader_depot.values():
         if d.id not in owned_depots:
             assert d.owner is None and not d.content
@@ -192,7 +213,7 @@ class Checker:
         return {
             "phase": g.phase,
             "totals": {p.nickname: totals(p) for p in g.players},
-            "boxes": {p.nickname: Counter(p.strongbox.content) for p in g.players},
+            "boxes": {p.nickname: dict(p.strongbox.content) for p in g.players},
             "faith": {p.nickname: p.faith for p in g.players},
             "favors": {p.nickname: list(p.favors) for p in g.players},
             "hand": {p.nickname: list(p.hand) for p in g.players},
@@ -246,24 +267,27 @@ class Checker:
         # the grid: every card is in exactly one place
         in_decks = [c for ds in g.decks.values() for d in ds.values() for c in d]
         in_slots = [c for p in g.players for s in p.slots for c in s]
-        assert len(set(in_decks)) == len(in_decks) and len(set(in_slots)) == len(in_slots)
-        assert not set(in_decks) & set(in_slots)
+        decks, slots = set(in_decks), set(in_slots)
+        assert len(decks) == len(in_decks) and len(slots) == len(in_slots)
+        assert decks.isdisjoint(slots)
         if not g.solo:
             assert len(in_decks) + len(in_slots) == len(CFG.dev_cards)
         for color, ds in g.decks.items():
             for lv, d in ds.items():
-                assert all(CFG.dev_cards[c].color == color and CFG.dev_cards[c].level == lv for c in d)
+                place = (color, lv)
+                for c in d:
+                    assert CARD_PLACE[c] == place, (c, place)
         for p in g.players:
             for s in p.slots:
-                assert [CFG.dev_cards[c].level for c in s] == list(range(1, len(s) + 1))
+                assert [CARD_LEVEL[c] for c in s] == list(range(1, len(s) + 1))
 
     def check_events(self, nick: str, action: Action, events: list[dict]) -> None:
         assert events, "an accepted request returns at least UpdateAction"
         for ev in events:
             assert type(ev) is dict
-            assert list(ev)[-1] == "type", f"'type' is not the last key of {ev}"
+            assert next(reversed(ev)) == "type", f"'type' is not the last key of {ev}"
             assert type(ev["type"]) is str and ev["type"].startswith("Update")
-            orjson.dumps(ev)  # raises on anything that is not plain JSON data
+        orjson.dumps(events)  # raises on anything that is not plain JSON data
         last = events[-1]
         name = (("ACTIVATE_LEADER" if action.is_activate else "DISCARD_LEADER")
                 if isinstance(action, ReqLeaderAction) else ACTION_NAMES[type(action)])
@@ -279,9 +303,9 @@ class Checker:
                 assert totals(p) == before["totals"][p.nickname], f"{p.nickname}'s resources changed on {nick}'s turn"
                 assert p.strongbox.content == before["boxes"][p.nickname]
         p = g.player(nick)
-        old, new = before["totals"][nick], totals(p)
+        old, new = Counter(before["totals"][nick]), Counter(totals(p))
         gained, lost = new - old, old - new
-        box_old, box_new = before["boxes"][nick], Counter(p.strongbox.content)
+        box_old, box_new = Counter(before["boxes"][nick]), Counter(p.strongbox.content)
 
         if isinstance(action, ReqTakeFromMarket):
             assert not lost, f"a market take removed {lost}"
@@ -352,7 +376,7 @@ class Checker:
             whites = marbles.count("Zero")
             conv = active_of_ids(before["active_leaders"][nick], "white_marble")
             intake = base + (whites if conv else 0)
-            placed = sum((totals(me) - before["totals"][nick]).values())
+            placed = sum((Counter(totals(me)) - Counter(before["totals"][nick])).values())
             discarded = intake - placed
             assert discarded >= 0
             if g.solo:
@@ -458,7 +482,7 @@ class Checker:
 
     def compare_mirror(self) -> None:
         g, m = self.g, self.mirror
-        assert m.containers == {c.id: dict(c.content) for c in g.containers}, "container events out of sync"
+        assert m.containers == {c.id: c.content for c in g.containers}, "container events out of sync"
         assert m.faith == {p.nickname: p.faith for p in g.players}
         assert m.black == g.black_cross
         assert m.vp == {p.nickname: p.vp for p in g.players}, "UpdateVictoryPoints out of sync"
