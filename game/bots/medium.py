@@ -58,6 +58,9 @@ class Candidate:
     start: tuple[Game, Game] | None = field(default=None, repr=False, compare=False)
     """(the game, a copy of it with ``pre`` made) when the candidate was built on such a copy:
     the main action is tried on a copy of that one, the rearranging is not made again."""
+    brings: tuple[int, int] | None = field(default=None, repr=False, compare=False)
+    """A market take's: the line's faith marbles and how many of its resources are left over
+    (:func:`.quick_take.take_value` reads it)."""
     same_as: Candidate | None = field(default=None, repr=False, compare=False)
     """An earlier candidate of the same :meth:`Policy.ranked` that leaves every player exactly as
     this one does (a market line storing the same, with as many faith marbles and resources left
@@ -256,11 +259,12 @@ class Policy:
                 continue
             main = c.main
             quick = None
-            if type(main) is ReqTakeFromMarket:
+            brings = c.brings
+            if brings is not None:
                 start = c.start
                 if not c.pre or start is not None and start[0] is g:
                     base = g if not c.pre else start[1]
-                    quick = take_value(self.ev, base, base.by_nick[nick], main)
+                    quick = take_value(self.ev, base, base.by_nick[nick], main, brings)
             if quick is not None:       # (worked out without making the take: nothing ended)
                 c.tried = (g, None)
                 c.value, after = quick
@@ -364,7 +368,8 @@ class Policy:
                                  _("Take {line} of the market ({gain}).")).format(**said)
                         return words + (" " + ngettext("{n} will not fit.", "{n} will not fit.", spill).format(n=spill)
                                         if spill else "")
-                plain = Candidate((), ReqTakeFromMarket(line.is_row, line.index, reps, plan), words)
+                plain = Candidate((), ReqTakeFromMarket(line.is_row, line.index, reps, plan), words,
+                                  brings=(line.faith, spill))
                 if taken is not None:
                     # what the take does to the players: the plan's resources stored, the faith
                     # marbles, the resources left over (faith for the others, or Lorenzo)
@@ -403,7 +408,7 @@ class Policy:
                                   "better.")).format(**said)
                     yield Candidate(tuple(ReqSwapShelves(a, b) for a, b in swaps),
                                     ReqTakeFromMarket(line.is_row, line.index, reps, plan2), words2,
-                                    start=(g, h))
+                                    start=(g, h), brings=(line.faith, spill2))
 
     def _aim_words(self, g: Game, p: PlayerState) -> str:
         ts = self.ev.targets(g, p, p.resource_totals())
