@@ -80,7 +80,7 @@ app.stack.push(BoardScene(app, session_for(game, "Ada")))
 rng = random.Random(1)
 times = []
 quick = os.environ.get("MOR_BENCH_QUICK") == "1"
-for i in range(80 if quick else 400):
+for i in range(24 if quick else 400):
     pos = (rng.randrange(1600), rng.randrange(900))
     ev = [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))]
     t = time.perf_counter()
@@ -89,7 +89,7 @@ for i in range(80 if quick else 400):
 times = sorted(times[len(times) // 8:])
 scene = app.stack.top
 redraw = []
-for i in range(20 if quick else 100):   # frames where the whole board must be drawn again (a state change)
+for i in range(6 if quick else 100):   # frames where the whole board must be drawn again (a state change)
     scene._rev += 1
     t = time.perf_counter()
     app.frame(0.016)
@@ -170,7 +170,7 @@ def main(mode):
     rng = random.Random(1)
     times = []
     c0, t0 = time.process_time(), time.perf_counter()
-    for i in range(60 if quick else 360):   # 6 s at 60 frames a second
+    for i in range(20 if quick else 360):   # 6 s at 60 frames a second
         pos = (rng.randrange(1600), rng.randrange(900))
         ev = [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))]
         t = time.perf_counter()
