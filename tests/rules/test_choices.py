@@ -307,9 +307,11 @@ def best_over_arrangements(p, intake: dict[str, int]) -> int:
     depots could hold together with everything they hold now, by trying every final content of
     every shelf (one type each, no type on two shelves) and every depot (its own type)."""
     from itertools import product
-    held: Counter = Counter()
+    held: dict[str, int] = {}
     for c in (*p.shelves, *p.depots):
-        held.update(c.content)
+        for r, n in c.content.items():
+            held[r] = held.get(r, 0) + n
+    held_total = sum(held.values())
     shelf_opts = [[(None, 0)] + [(r, k) for r in RES for k in range(1, s.capacity + 1)] for s in p.shelves]
     depot_opts = [[(d.bound, k) for k in range(d.capacity + 1)] for d in p.depots]
     best = -1
@@ -318,13 +320,13 @@ def best_over_arrangements(p, intake: dict[str, int]) -> int:
         if len(types) != len(set(types)):
             continue
         for depots in product(*depot_opts):
-            final: Counter = Counter()
+            final: dict[str, int] = {}
             for r, k in (*shelves, *depots):
                 if r:
-                    final[r] += k
-            if all(final[r] >= n for r, n in held.items()) and all(
-                    final[r] - held[r] <= intake.get(r, 0) for r in final):
-                best = max(best, sum(final.values()) - sum(held.values()))
+                    final[r] = final.get(r, 0) + k
+            if all(final.get(r, 0) >= n for r, n in held.items()) and all(
+                    k - held.get(r, 0) <= intake.get(r, 0) for r, k in final.items()):
+                best = max(best, sum(final.values()) - held_total)
     assert best >= 0, "the player's own warehouse is not a legal arrangement"
     return best
 
