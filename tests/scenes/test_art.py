@@ -219,3 +219,23 @@ def test_every_face_sets_lining_figures_that_cannot_be_confused():
     paths = {v for block in json.loads(theme).values() if isinstance(block, dict)
              for k, v in block.get("font", {}).items() if k.endswith("_path")}
     assert paths and all("LF-" in p for p in paths), paths
+
+
+def test_a_drop_shadow_is_blurred_once_per_shape_and_is_the_blur_of_its_silhouette():
+    """Two pictures of one shape share their shadow, drawn once (leader cards of one size share
+    their emblem's and cartouche's), and it is the gaussian blur of the shape's silhouette."""
+    from game.scenes.art import _draw
+    red, blue = _draw.canvas(40, 30), _draw.canvas(40, 30)
+    for surf, colour in ((red, (200, 30, 30)), (blue, (30, 30, 200))):
+        pygame.draw.ellipse(surf, colour, (6, 4, 28, 20))
+    _draw.shadow.cache_clear()
+    drawn = _draw.shadow.cache_info()["misses"]
+    a, b = _draw.drop_shadow(red, (2, 3), 3, 90), _draw.drop_shadow(blue, (2, 3), 3, 90)
+    assert _draw.shadow.cache_info()["misses"] == drawn + 1 and _bytes(a) != _bytes(b)
+    pad = 3 * 2 + 2
+    sh = _draw.canvas(40 + 2 * pad, 30 + 2 * pad)
+    sh.blit(_draw.silhouette(red, (30, 18, 8), 90), (pad + 2, pad + 3))
+    expected = _draw.canvas(40, 30)
+    expected.blit(pygame.transform.gaussian_blur(sh, 3), (-pad, -pad))
+    expected.blit(red, (0, 0))
+    assert _bytes(a) == _bytes(expected)
