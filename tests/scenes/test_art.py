@@ -221,6 +221,21 @@ def test_every_face_sets_lining_figures_that_cannot_be_confused():
     assert paths and all("LF-" in p for p in paths), paths
 
 
+@pytest.mark.parametrize("w, h", [(240, 150), (97, 301), (60, 40)])
+def test_wood_drawn_for_some_bands_has_the_whole_pictures_pixels_in_them(w, h):
+    """A frame's rails and stiles are drawn from wood whose grain lines are drawn only where they
+    are used (``bands``): there, its pixels are the whole picture's, to the last one."""
+    from game.scenes.art._draw import wood
+    for vertical in (False, True):
+        across = w if vertical else h
+        bands = ((0, across // 7), (across - across // 5, across))
+        whole, part = wood(w, h, seed=5, vertical=vertical), wood(w, h, seed=5, vertical=vertical, bands=bands)
+        for lo, hi in bands:
+            rect = pygame.Rect(lo, 0, hi - lo, h) if vertical else pygame.Rect(0, lo, w, hi - lo)
+            assert _bytes(whole.subsurface(rect)) == _bytes(part.subsurface(rect)), (vertical, lo, hi)
+        assert _bytes(whole) != _bytes(part)              # (lines elsewhere were left out)
+
+
 def test_a_drop_shadow_is_blurred_once_per_shape_and_is_the_blur_of_its_silhouette():
     """Two pictures of one shape share their shadow, drawn once (leader cards of one size share
     their emblem's and cartouche's), and it is the gaussian blur of the shape's silhouette."""

@@ -144,11 +144,15 @@ def linear_gradient(w: int, h: int, top, bottom, vertical: bool = True) -> pygam
     """A gradient from ``top`` to ``bottom`` (colours may carry alpha)."""
     top = tuple(top) + ((255,) if len(top) == 3 else ())
     bottom = tuple(bottom) + ((255,) if len(bottom) == 3 else ())
-    n = h if vertical else w
+    return pygame.transform.scale(_gradient_strip(h if vertical else w, top, bottom, vertical), (w, h))
+
+
+@surface_cache(0.5, 128, kept=True)   # (a line of pixels each: every card and panel has its gradients)
+def _gradient_strip(n: int, top: tuple, bottom: tuple, vertical: bool) -> pygame.Surface:
+    """:func:`linear_gradient`'s colours, a pixel each, along one line of ``n`` pixels."""
     ts = [i / max(1, n - 1) for i in range(n)]
     channels = [[round(a + (b - a) * t) for t in ts] if a != b else [round(a)] * n for a, b in zip(top, bottom)]
-    strip = pixels(1, n, channels) if vertical else pixels(n, 1, channels)
-    return pygame.transform.scale(strip, (w, h))
+    return pixels(1, n, channels) if vertical else pixels(n, 1, channels)
 
 
 def radial_gradient(w: int, h: int, fn: Callable[[float, float], tuple], grid: int = 48) -> pygame.Surface:
@@ -256,17 +260,34 @@ def paper(w: int, h: int, seed: int = 1592, top=(246, 236, 212), bottom=(228, 20
         blot = pygame.transform.smoothscale(blur(blot, 1) if min(sw, sh) > 4 else blot, (w, h))
         surf.blit(blot, (0, 0))
         del blot              # let go before the vignette's layer is made
-    if vig_alpha:
-        vig = radial_gradient(w, h, lambda u, v: (*vignette, round(vig_alpha * min(
-            1.0, math.hypot((u * 2 - 1) * 0.95, (v * 2 - 1))) ** 3.2)), grid=32)
-        surf.blit(vig, (0, 0))
+    if vig_alpha:   # (radial_gradient's, its coarse grid drawn once for every sheet)
+        vig = _vignette(min(32, max(2, w)), min(32, max(2, h)), tuple(vignette), vig_alpha)
+        surf.blit(pygame.transform.smoothscale(vig, (w, h)), (0, 0))
     tile_over(surf, grain_tile(seed % 7))
     return surf
 
 
-def wood(w: int, h: int, base=(96, 60, 34), seed: int = 7, vertical: bool = False, contrast: float = 1.0
-         ) -> pygame.Surface:
-    """Opaque wood: row-by-row tone wander, wavy darker grain lines and a few knots' streaks."""
+GRAIN_REACH = 6
+"""How far across the grain a grain line's pixels go from its middle (its wave is 3.6 px at most)."""
+
+
+@surface_cache(0.25, 32, kept=True)
+def _vignette(gw: int, gh: int, vignette: tuple, vig_alpha: int) -> pygame.Surface:
+    """The coarse grid of :func:`paper`'s vignette (``gw`` x ``gh`` cells), scaled up to each sheet."""
+    def fn(u: float, v: float) -> tuple:
+        return (*vignette, round(vig_alpha * min(1.0, math.hypot((u * 2 - 1) * 0.95, (v * 2 - 1))) ** 3.2))
+    us = [(i + 0.5) / gw for i in range(gw)]
+    return pixels(gw, gh, list(zip(*[fn(u, (j + 0.5) / gh) for j in range(gh) for u in us])))
+
+
+def wood(w: int, h: int, base=(96, 60, 34), seed: int = 7, vertical: bool = False, contrast: float = 1.0,
+         bands: Sequence[tuple[int, int]] | None = None) -> pygame.Surface:
+    """Opaque wood: row-by-row tone wander, wavy darker grain lines and a few knots' streaks.
+
+    ``bands``: the only stretches across the grain whose pixels will be used (``(start, end)``
+    rows, columns when ``vertical``), such as a frame's rails: the grain lines that cannot reach
+    them are not drawn. The same random draws are made, so their pixels are those of the whole
+    picture (a window-sized frame drew some 500 lines that its panel then covered)."""
     w, h = max(1, int(w)), max(1, int(h))
     L = w if vertical else h  # across the grain
     A = h if vertical else w  # along the grain
@@ -283,6 +304,7 @@ def wood(w: int, h: int, base=(96, 60, 34), seed: int = 7, vertical: bool = Fals
     strip = pygame.transform.scale(col, (A, L))
     # grain lines
     lines = canvas(A, L)
+    xs = range(0, A + 8, 8)
     for _ in range(max(2, L // 3)):
         y0 = rng.uniform(0, L)
         amp = rng.uniform(0.5, 3.0)
@@ -290,9 +312,10 @@ def wood(w: int, h: int, base=(96, 60, 34), seed: int = 7, vertical: bool = Fals
         ph = rng.uniform(0, 6.28)
         dark = rng.random() < 0.7
         c = (*(mix(base, (0, 0, 0), 0.45) if dark else mix(base, (255, 220, 170), 0.3)), rng.randint(40, 110))
+        if bands is not None and not any(lo - GRAIN_REACH <= y0 < hi + GRAIN_REACH for lo, hi in bands):
+            continue
         ph2 = ph * 2
-        pts = [(x, y0 + amp * sin(xf + ph) + 0.6 * sin(xf * 3.1 + ph2))
-               for x, xf in ((x, x * freq) for x in range(0, A + 8, 8))]
+        pts = [(x, y0 + amp * sin(x * freq + ph) + 0.6 * sin(x * freq * 3.1 + ph2)) for x in xs]
         if len(pts) > 1:
             pygame.draw.lines(lines, c, False, pts, 1)
     strip.blit(lines, (0, 0))

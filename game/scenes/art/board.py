@@ -37,9 +37,9 @@ def wood_panel(w: int, h: int, inset: str = "parchment") -> pygame.Surface:
     # the two stiles' columns of the vertical grain are kept, and the rounded corners are cut
     # from the corners alone: at most three window-sized pictures are alive at once (five were:
     # 40 MB at 1920x1080 when the board's table is drawn).
-    vert = wood(w, h, WALNUT, seed=5, vertical=True)
-    stiles = []
     cw = min(w, fw + 2)
+    vert = wood(w, h, WALNUT, seed=5, vertical=True, bands=((0, cw), (w - cw, w)))
+    stiles = []
     for x0, pts in ((0, [(0, 0), (fw, fw), (fw, h - fw), (0, h)]),
                     (w - cw, [(w, 0), (w - fw, fw), (w - fw, h - fw), (w, h)])):
         piece = vert.subsurface((x0, 0, cw, h)).copy()
@@ -48,7 +48,9 @@ def wood_panel(w: int, h: int, inset: str = "parchment") -> pygame.Surface:
         piece.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MULT)
         stiles.append((x0, piece))
     del vert, piece, mask
-    frame = wood(w, h, WALNUT, seed=3)
+    # the rails: below them the inset covers the frame, when there is one (see below)
+    covered = w - 2 * fw > 2 and h - 2 * fw > 2
+    frame = wood(w, h, WALNUT, seed=3, bands=((0, fw + 1), (h - fw - 1, h)) if covered else None)
     for x0, piece in stiles:
         frame.blit(piece, (x0, 0))
     del stiles
@@ -76,7 +78,7 @@ def wood_panel(w: int, h: int, inset: str = "parchment") -> pygame.Surface:
     tdraw(s, "rect", (*WALNUT_DARK, 200), (0, 0, w, h), max(1, fw // 10), border_radius=rad)
     # the inset with a gilt fillet and an inner shadow
     r = pygame.Rect(fw, fw, w - 2 * fw, h - 2 * fw)
-    if r.w > 2 and r.h > 2:
+    if covered:   # (opaque: every pixel of the frame under it is replaced)
         if inset == "felt":
             tex = radial_gradient(r.w, r.h, lambda u, v, a=shade(FELT, 0.15), b=shade(FELT, -0.4): (*mix(a, b, min(
                 1, math.hypot(u - 0.5, v - 0.5) * 1.5)), 255), 32)
