@@ -12,6 +12,7 @@ its widgets so events and tests can find them (:attr:`PaintedScene.widgets`).
 """
 from __future__ import annotations
 
+import functools
 import math
 import random
 from typing import Any
@@ -193,7 +194,12 @@ def divider(width: int, unit: float) -> pygame.Surface:
 
 
 def tracked(text: str, size: int, colour, tracking: int, style: str = "caps") -> pygame.Surface:
-    """Render ``text`` with ``tracking`` extra pixels between letters."""
+    """Render ``text`` with ``tracking`` extra pixels between letters (cached: do not draw on it)."""
+    return _tracked(str(text), int(size), tuple(colour), int(tracking), style)
+
+
+@surface_cache(2, 256, kept=True)   # (keyed by its words: the pages set theirs at every frame, a glyph at a time)
+def _tracked(text: str, size: int, colour: tuple, tracking: int, style: str) -> pygame.Surface:
     font = fonts.font(size, style)
     glyphs = [font.render(ch, True, colour) for ch in text]
     width = sum(g.get_width() for g in glyphs) + tracking * (len(glyphs) - 1)
@@ -273,6 +279,13 @@ def title_block(surface: pygame.Surface, text: str, kicker: str | None, center_x
 
 def wrap(text: str, size: int, width: int, style: str = "regular") -> list[str]:
     """``text`` broken into lines no wider than ``width`` at this font size."""
+    return list(_wrapped(text, size, width, style))
+
+
+@functools.lru_cache(maxsize=1024)
+def _wrapped(text: str, size: int, width: int, style: str) -> tuple[str, ...]:
+    """(:func:`wrap`'s lines, measured once: the pages wrap their words at every frame, a
+    measure of the font per word, a tenth of a menu's frame.)"""
     font = fonts.font(size, style)
     lines: list[str] = []
     for para in text.split("\n"):
@@ -285,7 +298,7 @@ def wrap(text: str, size: int, width: int, style: str = "regular") -> list[str]:
             else:
                 line = trial
         lines.append(line)
-    return lines
+    return tuple(lines)
 
 
 def blit_lines(surface: pygame.Surface, lines: list[str], size: int, colour, x: int, y: int,
