@@ -15,6 +15,7 @@ from game.client.flow.local import new_solo_question, start_new_solo
 from game.client.flow.seats import KeptSeat, choose_seat_question, kept_seats, title_entry
 from game.client.games import bots_save_path, describe_solo_save, sample_view, saved_summary
 from game.client.my_games import turn_servers
+from game import i18n
 from game.i18n import N_, _
 
 from .art import fonts
@@ -280,15 +281,16 @@ class TitleScene(PaintedScene):
 def _title_art(surface: pygame.Surface, app, u: float) -> None:
     """Fanned leader cards on the left and a handful of marbles on the right of the menu."""
     w, h = surface.get_size()
-    art = _TITLE_ART.get((w, h))
+    key = (w, h, i18n.current())     # (the cards' ribbons say their word from 250 px up)
+    art = _TITLE_ART.get(key)
     if art is None:
         art = _paint_title_art((w, h), app, u)
         _TITLE_ART.clear()
-        _TITLE_ART[(w, h)] = art
+        _TITLE_ART[key] = art
     surface.blit(art, (0, 0))
 
 
-_TITLE_ART: dict[tuple[int, int], pygame.Surface] = {}
+_TITLE_ART: dict[tuple[int, int, str], pygame.Surface] = {}
 
 
 def _paint_title_art(size: tuple[int, int], app, u: float) -> pygame.Surface:

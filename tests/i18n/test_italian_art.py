@@ -25,3 +25,27 @@ def test_a_leader_cards_ribbon_is_drawn_in_the_players_language(monkeypatch):
         i18n.use("en")
     assert "Steward" in said and "Custode" in said, said          # (an odd height: drawn here, not cached)
     assert english != italian
+
+
+def test_the_titles_fan_of_leader_cards_is_drawn_again_in_the_language_chosen(dirs):
+    """The title's leader cards carry their ribbon's word from 250 px up (1920x1080): after a
+    switch to Italian in Settings the title shows the fan as drawn in Italian, not the English
+    one it kept for that window size."""
+    from game.scenes import title
+    from game.scenes.app import App
+    app = App(headless=True, size=(1920, 1080), language="en")
+    app.stack.push(title.TitleScene(app))
+    app.frame(1 / 60)
+    english = pygame.image.tobytes(app.window, "RGB")
+    try:
+        app.speak("it")
+        app.frame(1 / 60)
+        switched = pygame.image.tobytes(app.window, "RGB")
+        title._TITLE_ART.clear()                          # drawn from nothing, in Italian
+        app.frame(1 / 60)
+        assert switched == pygame.image.tobytes(app.window, "RGB")
+        assert switched != english
+    finally:
+        app.speak("en")
+        while app.stack.top is not None:
+            app.stack.pop()
