@@ -34,7 +34,7 @@ from .base import Decision
 from .common import (amount_words, board, card_words, clone, discard_copy, empties_color, leader_words, line_words,
                      res_words, resource_word, slot_words)
 from .evaluate import ABILITY, Evaluator
-from .quick_take import take_value
+from .quick_value import Effect, effect_value
 
 _ABILITY_WORDS = {"discount": N_("its cards cost one {r} less"), "extra_depot": N_("two more {r} fit in storage"),
                   "white_marble": N_("white marbles become {r}"),
@@ -53,14 +53,14 @@ class Candidate:
     tried: tuple[Game, Game | None] | None = field(default=None, repr=False, compare=False)
     """(the game, the copy the action was tried on) once :meth:`Policy.ranked` has tried it:
     :meth:`Policy.explain` looks at that copy rather than trying the action again. The copy is
-    None for a market take valued without being made (:func:`.quick_take.take_value`), which
+    None for an action valued without being made (:func:`.quick_value.effect_value`), which
     ends nothing."""
     start: tuple[Game, Game] | None = field(default=None, repr=False, compare=False)
     """(the game, a copy of it with ``pre`` made) when the candidate was built on such a copy:
     the main action is tried on a copy of that one, the rearranging is not made again."""
-    brings: tuple[int, int] | None = field(default=None, repr=False, compare=False)
-    """A market take's: the line's faith marbles and how many of its resources are left over
-    (:func:`.quick_take.take_value` reads it)."""
+    effect: Effect | None = field(default=None, repr=False, compare=False)
+    """What a market take or productions change (:func:`.quick_value.effect_value` values the
+    action from it without making it)."""
     same_as: Candidate | None = field(default=None, repr=False, compare=False)
     """An earlier candidate of the same :meth:`Policy.ranked` that leaves every player exactly as
     this one does (a market line storing the same, with as many faith marbles and resources left
@@ -259,13 +259,13 @@ class Policy:
                 continue
             main = c.main
             quick = None
-            brings = c.brings
-            if brings is not None:
+            effect = c.effect
+            if effect is not None:
                 start = c.start
                 if not c.pre or start is not None and start[0] is g:
                     base = g if not c.pre else start[1]
-                    quick = take_value(self.ev, base, base.by_nick[nick], main, brings)
-            if quick is not None:       # (worked out without making the take: nothing ended)
+                    quick = effect_value(self.ev, base, base.by_nick[nick], effect)
+            if quick is not None:       # (worked out without making it: nothing ended)
                 c.tried = (g, None)
                 c.value, after = quick
             else:
@@ -369,7 +369,7 @@ class Policy:
                         return words + (" " + ngettext("{n} will not fit.", "{n} will not fit.", spill).format(n=spill)
                                         if spill else "")
                 plain = Candidate((), ReqTakeFromMarket(line.is_row, line.index, reps, plan), words,
-                                  brings=(line.faith, spill))
+                                  effect=Effect(plan, line.faith, spill))
                 if taken is not None:
                     # what the take does to the players: the plan's resources stored, the faith
                     # marbles, the resources left over (faith for the others, or Lorenzo)
@@ -408,7 +408,7 @@ class Policy:
                                   "better.")).format(**said)
                     yield Candidate(tuple(ReqSwapShelves(a, b) for a, b in swaps),
                                     ReqTakeFromMarket(line.is_row, line.index, reps, plan2), words2,
-                                    start=(g, h), brings=(line.faith, spill2))
+                                    start=(g, h), effect=Effect(plan2, line.faith, spill2))
 
     def _aim_words(self, g: Game, p: PlayerState) -> str:
         ts = self.ev.targets(g, p, p.resource_totals())
@@ -451,21 +451,30 @@ class Policy:
                     continue
                 gained: dict[str, int] = {}
                 spent: dict[str, int] = {}
+                changes: dict[int, dict[str, int]] = {}
                 for prod, req in zip(prods, reqs):
                     for r, n in prod.output.items():
                         gained[r] = gained.get(r, 0) + n
                     for r, n in req.output_rep.items():
                         gained[r] = gained.get(r, 0) + n
-                    for m in req.input_containers.values():
+                    for cid, m in req.input_containers.items():
+                        into = changes.setdefault(cid, {})
                         for r, n in m.items():
                             spent[r] = spent.get(r, 0) + n
+                            into[r] = into.get(r, 0) - n
+                made = {r: n for r, n in gained.items() if r != "Faith"}     # (into the strongbox)
+                if made:
+                    into = changes.setdefault(p.strongbox.id, {})
+                    for r, n in made.items():
+                        into[r] = into.get(r, 0) + n
 
                 def words(g2, p2, gained=gained, spent=spent):
                     aim = self._aim_words(g2, p2)
                     said = dict(spent=res_words(spent), gained=res_words(gained), card=aim)
                     return (_("Run productions: {spent} become {gained}, toward {card}.") if aim else
                             _("Run productions: {spent} become {gained}.")).format(**said)
-                yield Candidate((), ReqActivateProductions(tuple(reqs)), words)
+                yield Candidate((), ReqActivateProductions(tuple(reqs)), words,
+                                effect=Effect(changes, gained.get("Faith", 0)))
 
     def _payer(self, p: PlayerState, surplus: dict[str, int], out_res: str):
         """A function paying for a list of productions run together (their requests, or None:

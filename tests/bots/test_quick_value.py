@@ -1,6 +1,6 @@
-"""A market take valued without being made (game/bots/quick_take.py) is worth exactly what the
-engine's take leads to, and every take reaching a Vatican report or the end of the track is left
-to the engine."""
+"""A market take or productions valued without being made (game/bots/quick_value.py) are worth
+exactly what the engine makes of them, and every one whose faith reaches a Vatican report or the
+end of the track is left to the engine."""
 from __future__ import annotations
 
 import random
@@ -10,8 +10,9 @@ import pytest
 from game.bots.common import clone
 from game.bots.evaluate import Evaluator
 from game.bots.medium import Policy
-from game.bots.quick_take import take_value
+from game.bots.quick_value import effect_value
 from game.rules import Game, default_config
+from game.rules.actions import ReqActivateProductions
 from game.rules.playout import steps
 
 CFG = default_config()
@@ -23,18 +24,19 @@ def _storage(p):
 
 
 def _takes(g: Game, p):
-    """Every market take the medium policy weighs here (rearranged first or not), on the game
-    it is made on."""
-    for c in Policy(CFG).candidates(g, p):
-        if c.brings is not None:
-            yield (c.start[1] if c.start is not None else g), c
+    """Every market take and set of productions the medium policy weighs here (a take rearranged
+    first or not; the playouts' policy too), on the game it is made on."""
+    for policy in (Policy(CFG), Policy(CFG, fast=True, quiet=True)):
+        for c in policy.candidates(g, p):
+            if c.effect is not None:
+                yield (c.start[1] if c.start is not None else g), c
 
 
 def _check(g: Game, base: Game, c, counts: dict) -> None:
     nick = g.current_player.nickname
-    quick = take_value(EV, base, base.by_nick[nick], c.main, c.brings)
+    quick = effect_value(EV, base, base.by_nick[nick], c.effect)
     h = clone(base, share_rng=True)
-    h.apply(nick, c.main)                   # (the policy's takes are legal)
+    h.apply(nick, c.main)                   # (the policy's requests are legal)
     if quick is None:       # left to the engine: it reaches a report or the track's end
         top = max(h.black_cross, *(q.faith for q in h.players))
         assert h.fired != base.fired or h.ended or top >= CFG.last_space
@@ -45,12 +47,13 @@ def _check(g: Game, base: Game, c, counts: dict) -> None:
     assert value == EV.value(h, p)
     assert (_storage(q), q.faith, q.vp) == (_storage(p), p.faith, p.vp)
     counts["valued"] += 1
+    counts["productions"] += isinstance(c.main, ReqActivateProductions)
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_a_take_valued_without_being_made_is_worth_what_the_engine_makes_of_it(players):
+def test_a_take_or_productions_valued_without_being_made_are_worth_what_the_engine_makes_of_them(players):
     g = Game.new(CFG, [f"P{i}" for i in range(players)], 90 + players)
-    counts = dict.fromkeys(["valued", "left"], 0)
+    counts = dict.fromkeys(["valued", "left", "productions"], 0)
     for k, (nick, action) in enumerate(steps(g, random.Random(players))):
         g.apply(nick, action)
         if g.phase != "play" or g.main_done or k % (1 if players == 1 else 3):
@@ -67,4 +70,4 @@ def test_a_take_valued_without_being_made_is_worth_what_the_engine_makes_of_it(p
             near.fired = [True] * len(near.fired)
         for base, take in _takes(near, near.current_player):
             _check(near, base, take, counts)
-    assert counts["valued"] > 200 and counts["left"] > 20, counts
+    assert counts["valued"] > 200 and counts["left"] > 20 and counts["productions"] > 30, counts
