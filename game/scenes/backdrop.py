@@ -198,7 +198,7 @@ def tracked(text: str, size: int, colour, tracking: int, style: str = "caps") ->
     return _tracked(str(text), int(size), tuple(colour), int(tracking), style)
 
 
-@surface_cache(2, 256, kept=True)   # (keyed by its words: the pages set theirs at every frame, a glyph at a time)
+@surface_cache(1, 256, kept=True)   # (keyed by its words: the pages set theirs at every frame, a glyph at a time)
 def _tracked(text: str, size: int, colour: tuple, tracking: int, style: str) -> pygame.Surface:
     font = fonts.font(size, style)
     glyphs = [font.render(ch, True, colour) for ch in text]

@@ -110,7 +110,7 @@ def drop_shadow(surf: pygame.Surface, offset: tuple[int, int], radius: int, alph
     return out
 
 
-@surface_cache(3, 32, kept=True)
+@surface_cache(2, 128, kept=True)   # (icons have theirs too: 32 let the cards' go between two draws)
 def shadow(w: int, h: int, shape: bytes, offset: tuple[int, int], radius: int, alpha: int = 110,
            color=(30, 18, 8)) -> pygame.Surface:
     """The blurred shadow of a ``w`` x ``h`` picture whose alpha is ``shape`` (a byte a pixel, row
@@ -147,7 +147,7 @@ def linear_gradient(w: int, h: int, top, bottom, vertical: bool = True) -> pygam
     return pygame.transform.scale(_gradient_strip(h if vertical else w, top, bottom, vertical), (w, h))
 
 
-@surface_cache(0.5, 128, kept=True)   # (a line of pixels each: every card and panel has its gradients)
+@surface_cache(0.5, 256, kept=True)   # (a line of pixels each: every card and panel has its gradients)
 def _gradient_strip(n: int, top: tuple, bottom: tuple, vertical: bool) -> pygame.Surface:
     """:func:`linear_gradient`'s colours, a pixel each, along one line of ``n`` pixels."""
     ts = [i / max(1, n - 1) for i in range(n)]
