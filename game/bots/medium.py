@@ -214,9 +214,13 @@ class Policy:
             now = self.ev.value(g, p)
         best = None
         for lid in hand:
-            h = discard_copy(g)
-            h.apply(p.nickname, ReqLeaderAction(lid, False))
-            v = self.ev.value(h, h.player(p.nickname))
+            quick = effect_value(self.ev, g, p, Effect({}, 1, 0, lid))
+            if quick is not None:
+                v = quick[0]
+            else:
+                h = discard_copy(g)
+                h.apply(p.nickname, ReqLeaderAction(lid, False))
+                v = self.ev.value(h, h.player(p.nickname))
             if v > now + 0.25 and (best is None or v > best[0]):
                 best = (v, lid)
         if best is None:

@@ -1,10 +1,11 @@
-"""The worth of a market take or of productions, worked out without making them on a copy of the game.
+"""The worth of a market take, productions or a leader's discard, worked out without making them on a copy.
 
 The medium policy weighs every main action it could make (the hard bot's playouts do so at every
 turn of every player), and market takes and productions are most of what it tries. Copying the
 game and making the request costs about as much as judging the position reached; yet the
-evaluation reads only a little of what they change: the player's storage, points and faith,
-and for a take the others' faith (the resources left over) or Lorenzo's cross.
+evaluation reads only a little of what they change: the player's storage, points, faith and
+hand, and for a take the others' faith (the resources left over) or Lorenzo's cross. (After
+the main action, the policy weighs discarding each leader in hand the same way.)
 :func:`effect_value` works those out and hands the evaluation a stand-in for the game and the
 player after the request, sharing everything else with the game.
 
@@ -36,6 +37,8 @@ class Effect(NamedTuple):
     changes: dict[int, dict[str, int]]
     faith: int
     left_over: int = 0
+    discard: int | None = None
+    """A leader discarded from the hand (its faith point in ``faith``), at any time of the turn."""
 
 
 class After:
@@ -46,13 +49,13 @@ class After:
 
 
 def effect_value(ev: Evaluator, g: Game, p: PlayerState, effect: Effect) -> tuple[float, PlayerState] | None:
-    """``ev``'s value of the position ``p`` reaches by making, as their main action on ``g`` now,
-    the request whose effect is ``effect``, and ``p`` after it (a stand-in: read it, never play
-    on it); None when the engine must say (a faith marker reaches a Vatican report or the end of
-    the track, or it is not ``p``'s main action now)."""
-    if g.phase != PLAY or g.main_done or g.current != p.seat:
+    """``ev``'s value of the position ``p`` reaches by making on ``g`` now the request whose
+    effect is ``effect`` (their main action, or a discard), and ``p`` after it (a stand-in: read
+    it, never play on it); None when the engine must say (a faith marker reaches a Vatican
+    report or the end of the track, or it is not ``p``'s turn, or main action, now)."""
+    changes, faith, discarded, leader = effect
+    if g.phase != PLAY or g.current != p.seat or g.main_done and leader is None:
         return None
-    changes, faith, discarded = effect
     lookups = g.lookups
     last = g.config.last_space
     seat = p.seat
@@ -82,19 +85,23 @@ def effect_value(ev: Evaluator, g: Game, p: PlayerState, effect: Effect) -> tupl
     q = _new(PlayerState)
     q.nickname, q.seat, q.slots, q.hand, q.active_leaders, q.favors = (
         p.nickname, seat, p.slots, p.hand, p.active_leaders, p.favors)
+    if leader is not None:
+        q.hand = [lid for lid in p.hand if lid != leader]
     q.faith = faiths[seat]
     tv = lookups.track_vp
     end = len(tv) - 1
-    if any(changes.values()):
+    changed = any(changes.values())
+    if changed:
         get = changes.get
         q.shelves = [_changed(c, get(c.id)) for c in p.shelves]
         q.depots = [_changed(c, get(c.id)) for c in p.depots] if p.depots else p.depots
         q.strongbox = _changed(p.strongbox, get(p.strongbox.id))
-        cards, track, favors, leaders, count = g._score_parts(q)       # (Scoring._flush_vp)
-        q.vp = cards + track + favors + leaders + count // lookups.per_vp
     else:
         q.shelves, q.depots, q.strongbox = p.shelves, p.depots, p.strongbox
-        # (its marker alone moved: the track's difference)
+    if changed or leader is not None:     # (Scoring._flush_vp: counted again)
+        cards, track, favors, leaders, count = g._score_parts(q)
+        q.vp = cards + track + favors + leaders + count // lookups.per_vp
+    else:   # (its marker alone moved: the track's difference)
         q.vp = p.vp + tv[min(q.faith, end)] - tv[min(p.faith, end)] if q.faith != p.faith else p.vp
     after = [q if o is p else _moved(o, faiths[o.seat], tv, end) for o in players]
     a = _new(After)

@@ -1,18 +1,19 @@
-"""A market take or productions valued without being made (game/bots/quick_value.py) are worth
-exactly what the engine makes of them, and every one whose faith reaches a Vatican report or the
+"""A market take, productions or a leader's discard valued without being made
+(game/bots/quick_value.py) are worth exactly what the engine makes of them, and every one whose faith reaches a Vatican report or the
 end of the track is left to the engine."""
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
 from game.bots.common import clone
 from game.bots.evaluate import Evaluator
 from game.bots.medium import Policy
-from game.bots.quick_value import effect_value
+from game.bots.quick_value import Effect, effect_value
 from game.rules import Game, default_config
-from game.rules.actions import ReqActivateProductions
+from game.rules.actions import ReqActivateProductions, ReqLeaderAction
 from game.rules.playout import steps
 
 CFG = default_config()
@@ -25,11 +26,16 @@ def _storage(p):
 
 def _takes(g: Game, p):
     """Every market take and set of productions the medium policy weighs here (a take rearranged
-    first or not; the playouts' policy too), on the game it is made on."""
-    for policy in (Policy(CFG), Policy(CFG, fast=True, quiet=True)):
-        for c in policy.candidates(g, p):
-            if c.effect is not None:
-                yield (c.start[1] if c.start is not None else g), c
+    first or not; the playouts' policy too) on the game it is made on, and every discard of a
+    leader in hand (after the main action: the discards alone)."""
+    if not g.main_done:
+        for policy in (Policy(CFG), Policy(CFG, fast=True, quiet=True)):
+            for c in policy.candidates(g, p):
+                if c.effect is not None:
+                    yield (c.start[1] if c.start is not None else g), c
+    for lid in p.hand:
+        if lid not in p.active_leaders:
+            yield g, SimpleNamespace(main=ReqLeaderAction(lid, False), effect=Effect({}, 1, 0, lid))
 
 
 def _check(g: Game, base: Game, c, counts: dict) -> None:
@@ -45,18 +51,19 @@ def _check(g: Game, base: Game, c, counts: dict) -> None:
     value, q = quick
     p = h.by_nick[nick]
     assert value == EV.value(h, p)
-    assert (_storage(q), q.faith, q.vp) == (_storage(p), p.faith, p.vp)
+    assert (_storage(q), q.faith, q.vp, q.hand) == (_storage(p), p.faith, p.vp, p.hand)
     counts["valued"] += 1
     counts["productions"] += isinstance(c.main, ReqActivateProductions)
+    counts["discards"] += isinstance(c.main, ReqLeaderAction)
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_a_take_or_productions_valued_without_being_made_are_worth_what_the_engine_makes_of_them(players):
+def test_takes_productions_and_discards_valued_without_being_made_are_worth_what_the_engine_makes_of_them(players):
     g = Game.new(CFG, [f"P{i}" for i in range(players)], 90 + players)
-    counts = dict.fromkeys(["valued", "left", "productions"], 0)
+    counts = dict.fromkeys(["valued", "left", "productions", "discards"], 0)
     for k, (nick, action) in enumerate(steps(g, random.Random(players))):
         g.apply(nick, action)
-        if g.phase != "play" or g.main_done or k % (1 if players == 1 else 3):
+        if g.phase != "play" or k % (1 if players == 1 else 3):
             continue
         p = g.current_player
         for base, take in _takes(g, p):
@@ -70,4 +77,4 @@ def test_a_take_or_productions_valued_without_being_made_are_worth_what_the_engi
             near.fired = [True] * len(near.fired)
         for base, take in _takes(near, near.current_player):
             _check(near, base, take, counts)
-    assert counts["valued"] > 200 and counts["left"] > 20 and counts["productions"] > 30, counts
+    assert counts["valued"] > 200 and counts["left"] > 20 and counts["productions"] > 30 and counts["discards"] > 10, counts
