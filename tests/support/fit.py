@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import OrderedDict
 from pathlib import Path
 
 import pygame
@@ -138,26 +139,39 @@ class Measure:
                 monkeypatch.setattr(module, "wrap", wrap)
 
     def _board(self, monkeypatch) -> None:
-        """The board draws on window-sized layers of its own (a static one, a cached one): they are
-        drawn on recording copies too, so their words are placed as well."""
+        """The board draws on window-sized layers of its own (a static one, a cached one): their
+        panels draw on recording copies of them, so their words are placed as well. (The static
+        layer's panels were drawn a second time, on a copy thrown away: a tenth of the fit tests'
+        time, their paper drawn again as the board had just let its cache of it go.)"""
+        from game.scenes.art import board as art_board
         from game.scenes.board_base import BoardBase as BoardScene
         dynamic, static = BoardScene._draw_dynamic, BoardScene._render_static
-        texts, placed = self.texts, self.placed
+        record = self._recorded
 
         def draw_dynamic(scene, surface, ctx):
-            rec = _Window(surface.get_size(), texts, placed)
-            rec.blit(surface, (0, 0))
-            dynamic(scene, rec, ctx)
-            surface.blit(rec, (0, 0))
+            record(surface, lambda rec: dynamic(scene, rec, ctx))
 
         def render_static(scene, size):
-            out = static(scene, size)
-            rec = _Window(size, texts, placed)
-            for p in scene.panels:       # again, on a copy thrown away: where their words go
-                p.draw_static(rec)
-            return out
+            panels = list(scene.panels)
+            for p in panels:
+                p.draw_static = lambda surface, _real=p.draw_static: record(surface, _real)
+            try:
+                return static(scene, size)
+            finally:
+                for p in panels:
+                    del p.draw_static
         monkeypatch.setattr(BoardScene, "_draw_dynamic", draw_dynamic)
         monkeypatch.setattr(BoardScene, "_render_static", render_static)
+        monkeypatch.setattr(art_board.wood_panel, "once", _table_once(art_board.wood_panel.once))
+        for cache in (art_board.parchment, art_board.wood_panel):   # (see _kept_while_measured)
+            _kept_while_measured(monkeypatch, cache)
+
+    def _recorded(self, surface: pygame.Surface, draw) -> None:
+        """``draw(rec)`` on a recording copy of ``surface``, copied back onto it."""
+        rec = _Window(surface.get_size(), self.texts, self.placed)
+        rec.blit(surface, (0, 0))
+        draw(rec)
+        surface.blit(rec, (0, 0))
 
     def clear(self) -> None:
         self.made.clear()
@@ -281,6 +295,36 @@ class Measure:
                 lost = [ln for ln in part if ln not in drawn]
                 out.append(f"{text!r} drawn without its end {' '.join(lost)!r}")
         return out
+
+
+_TABLES: dict[tuple, pygame.Surface] = {}
+"""The board's window-sized walnut table, by size (see :func:`_table_once`)."""
+
+
+def _table_once(real):
+    """``wood_panel.once`` drawing each window size's table once per process: the board draws it
+    afresh into every static layer (it keeps no window-sized picture), the same pixels for the
+    same size, and the fit tests put a dozen boards on screen at each size (a quarter of their
+    time). It carries no words: what is measured is unchanged. The last two sizes are kept."""
+    def once(*args, **kw):
+        key = (args, tuple(kw.items()))
+        if key not in _TABLES:
+            while len(_TABLES) >= 2:
+                del _TABLES[next(iter(_TABLES))]
+            _TABLES[key] = real(*args, **kw)
+        return _TABLES[key]
+    return once
+
+
+def _kept_while_measured(monkeypatch, cache) -> None:
+    """``cache`` (the panels' parchment, their walnut) keeps its pictures while the test measures:
+    the board lets them go after each static layer (it draws them into it), so every board put on
+    screen drew them all again, the same pixels at the same size, and none carries words. The
+    cache starts empty and is given back as it was when the test ends."""
+    monkeypatch.setattr(cache, "_data", OrderedDict())
+    for name in ("nbytes", "hits", "misses"):
+        monkeypatch.setattr(cache, name, 0)
+    monkeypatch.setattr(cache, "cache_clear", lambda: None)
 
 
 def _ink_rect(drawn: _Drawn) -> pygame.Rect:
