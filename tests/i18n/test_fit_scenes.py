@@ -93,6 +93,19 @@ def quick_games():
     mp.undo()
 
 
+def shown(app, m, only=None):
+    """Each scene put on the app's stack and drawn for a frame, ``m`` measuring it alone: yields
+    its name. (One frame: a second drew the same words at the same places, with the same
+    problems, in every scene at both sizes in both languages; its painted pages drew it all again.)"""
+    for name, make in scenes(app).items():
+        if only and name not in only:
+            continue
+        m.clear()
+        make()
+        app.frame(0.016)
+        yield name
+
+
 def measure_all(monkeypatch, size, lang, only=None) -> list[str]:
     from support.fit import Measure
 
@@ -103,13 +116,7 @@ def measure_all(monkeypatch, size, lang, only=None) -> list[str]:
     app = App(headless=True, size=size, language=lang)
     try:
         m = Measure(monkeypatch, app)
-        for name, make in scenes(app).items():
-            if only and name not in only:
-                continue
-            m.clear()
-            make()
-            app.frame(0.016)
-            app.frame(0.016)
+        for name in shown(app, m, only):
             problems += [f"{name}: {p}" for p in m.problems()]     # (words meant to end in "…" aside)
     finally:
         while app.stack.top is not None:

@@ -180,7 +180,7 @@ def test_every_pictured_scene_draws_no_word_left_in_english(monkeypatch):
     pages of the menu, a hinted board, a replay), drawn once under the pseudo-language."""
     from support.fit import Measure
     from support.pseudo import use_pseudo_language
-    from test_fit_scenes import _cached_hint, scenes
+    from test_fit_scenes import _cached_hint, shown
 
     from game.scenes.app import App
     from game.scenes.catalog import register_scenes
@@ -191,11 +191,7 @@ def test_every_pictured_scene_draws_no_word_left_in_english(monkeypatch):
     left: dict[str, set[str]] = {}
     try:
         m = Measure(monkeypatch, app)
-        for name, make in scenes(app).items():
-            m.clear()
-            make()
-            app.frame(0.016)
-            app.frame(0.016)
+        for name in shown(app, m):
             for text in m.said():
                 for word in unmarked(text, PICTURED_NAMES):
                     left.setdefault(word, set()).add(f"{name}: {text!r}")
