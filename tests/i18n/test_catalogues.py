@@ -2,6 +2,8 @@
 forms and its placeholders, and no word of the code missing from them (extraction up to date)."""
 from __future__ import annotations
 
+import ast
+import functools
 import re
 from pathlib import Path
 
@@ -21,9 +23,23 @@ TRANSLATED = sorted(code for code in i18n.LANGUAGES if code != i18n.SOURCE)
 FIELD = re.compile(r"\{([^{}]*)\}")
 
 
+@functools.lru_cache(maxsize=None)
 def catalogue(path: Path):
+    """The catalogue at ``path``, read once for the module's tests (they only read it)."""
     with path.open("rb") as f:
         return read_po(f)
+
+
+@functools.lru_cache(maxsize=1)
+def marking_sources() -> tuple[tuple[Path, str, tuple[ast.AST, ...]], ...]:
+    """(path, text, every node of its tree) of each module of game/ that imports game.i18n (the
+    only ones that can mark a word), parsed once for the tests that read their code."""
+    out = []
+    for path in sorted((ROOT / "game").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if "game.i18n" in text:
+            out.append((path, text, tuple(ast.walk(ast.parse(text)))))
+    return tuple(out)
 
 
 def key(message) -> tuple[str | None, str]:
@@ -94,14 +110,10 @@ def test_the_compiled_catalogue_is_the_catalogue(code):
 def test_no_word_is_marked_inside_another_call_to_translate():
     """``_(table.get(key, N_("default")))`` hides the inner word from Babel (it reads no call
     inside a keyword's arguments): the default must be marked on a line of its own."""
-    import ast
     markers = set(KEYWORDS)
     hidden = []
-    for path in sorted((ROOT / "game").rglob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        if "game.i18n" not in text:        # (parsing only the files that mark words keeps this fast)
-            continue
-        for node in ast.walk(ast.parse(text)):
+    for path, _text, nodes in marking_sources():
+        for node in nodes:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in markers:
                 for inner in (n for arg in node.args for n in ast.walk(arg)):
                     if (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in markers
@@ -113,17 +125,14 @@ def test_no_word_is_marked_inside_another_call_to_translate():
 def test_no_module_that_translates_binds_the_name_of_the_translator():
     """``for _ in ...`` or ``a, _ = f()`` in a module that imports ``_`` from game.i18n makes
     ``_`` a local of that function: a word said there calls the wrong thing (or fails)."""
-    import ast
     bound = []
-    for path in sorted((ROOT / "game").rglob("*.py")):
-        text = path.read_text(encoding="utf-8")
+    for path, text, nodes in marking_sources():
         if "game.i18n import" not in text:
             continue
-        tree = ast.parse(text)
         if not any(isinstance(n, ast.ImportFrom) and n.module == "game.i18n" and any(a.name == "_" for a in n.names)
-                   for n in ast.walk(tree)):
+                   for n in nodes):
             continue
-        bound += [f"{path.relative_to(ROOT)}:{n.lineno}" for n in ast.walk(tree)
+        bound += [f"{path.relative_to(ROOT)}:{n.lineno}" for n in nodes
                   if isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store)
                   or isinstance(n, ast.arg) and n.arg == "_"]
     assert not bound, f"_ bound where it translates: {bound}"
