@@ -57,24 +57,25 @@ def effect_value(ev: Evaluator, g: Game, p: PlayerState, effect: Effect) -> tupl
     if g.phase != PLAY or g.current != p.seat or g.main_done and leader is None:
         return None
     lookups = g.lookups
-    last = g.config.last_space
     seat = p.seat
     players = g.players
-    faiths = [q.faith for q in players]
-    if faith:
-        f = faiths[seat] + faith
-        faiths[seat] = f if f < last else last
     cross = g.black_cross
-    if discarded:
-        if g.solo:
-            cross = cross + discarded if cross + discarded < last else last
-        else:
-            for i, f in enumerate(faiths):
-                if i != seat:
-                    f += discarded
-                    faiths[i] = f if f < last else last
     fired = g.fired
+    faiths = None                # every player's faith after, when a marker moves
     if faith or discarded:       # a faith step: the reports the markers reach, the track's end
+        last = g.config.last_space
+        faiths = [q.faith for q in players]
+        if faith:
+            f = faiths[seat] + faith
+            faiths[seat] = f if f < last else last
+        if discarded:
+            if g.solo:
+                cross = cross + discarded if cross + discarded < last else last
+            else:
+                for i, f in enumerate(faiths):
+                    if i != seat:
+                        f += discarded
+                        faiths[i] = f if f < last else last
         top = max(cross, *faiths)
         if top >= last:
             return None
@@ -87,7 +88,7 @@ def effect_value(ev: Evaluator, g: Game, p: PlayerState, effect: Effect) -> tupl
         p.nickname, seat, p.slots, p.hand, p.active_leaders, p.favors)
     if leader is not None:
         q.hand = [lid for lid in p.hand if lid != leader]
-    q.faith = faiths[seat]
+    q.faith = faiths[seat] if faiths is not None else p.faith
     tv = lookups.track_vp
     end = len(tv) - 1
     changed = any(changes.values())
@@ -103,7 +104,11 @@ def effect_value(ev: Evaluator, g: Game, p: PlayerState, effect: Effect) -> tupl
         q.vp = cards + track + favors + leaders + count // lookups.per_vp
     else:   # (its marker alone moved: the track's difference)
         q.vp = p.vp + tv[min(q.faith, end)] - tv[min(p.faith, end)] if q.faith != p.faith else p.vp
-    after = [q if o is p else _moved(o, faiths[o.seat], tv, end) for o in players]
+    if faiths is not None and discarded and not g.solo:
+        after = [q if o is p else _moved(o, faiths[o.seat], tv, end) for o in players]
+    else:                        # (the others as they were)
+        after = players.copy()
+        after[seat] = q
     a = _new(After)
     a.phase, a.solo, a.decks, a.fired, a.last_round, a.winners = (
         g.phase, g.solo, g.decks, fired, g.last_round, g.winners)
