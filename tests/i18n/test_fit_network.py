@@ -181,6 +181,7 @@ def walk_measured(monkeypatch, served, size, lang, nick: str, data_dir, seen) ->
         measured[0].clear()
         walk.frames(2)
         seen(walk, page, measured[0])
+        measured[0].pause()
     try:
         with StandInRouter(natpmp=False) as router:
             monkeypatch.setenv("MOR_ROUTER", router.env())

@@ -12,7 +12,7 @@ Two kinds of text are measured:
   layer of their own are measured by width only (wider than the window).
 
 Use: ``m = Measure(monkeypatch, app)``; put a scene on screen; ``m.clear()``; run a frame or two;
-``m.problems()`` lists what is wrong, each a readable line.
+``m.problems()`` lists what is wrong, each a readable line; ``m.pause()`` until the next page.
 """
 from __future__ import annotations
 
@@ -44,21 +44,20 @@ def meant_to_end_in_ellipsis() -> re.Pattern:
 class _Window(pygame.Surface):
     """The headless window, remembering where each known text surface is blitted on it."""
 
-    def __init__(self, size, texts: dict[int, str], placed: list) -> None:
+    def __init__(self, size, measure: "Measure") -> None:
         super().__init__(size)
-        self.texts = texts
-        self.placed: list[tuple[str, pygame.Rect]] = placed
+        self.measure = measure
 
     def blit(self, source, dest, area=None, special_flags=0):
         r = super().blit(source, dest, area, special_flags)
-        words = self.texts.get(id(source))
+        words = self.measure.texts.get(id(source)) if self.measure.recording else None
         if words is not None and area is None and r.w and r.h:
             pos = dest.topleft if isinstance(dest, pygame.Rect) else (int(dest[0]), int(dest[1]))
             rect = pygame.Rect(pos, source.get_size())
             ink = pygame.mask.from_surface(source, 200)
             if r != rect:       # partly outside this surface: the part that is in it
                 ink = _crop(ink, r.x - rect.x, r.y - rect.y, r.size)
-            self.placed.append((words, rect, _Drawn(r, ink, self.subsurface(r).copy())))
+            self.measure.placed.append((words, rect, _Drawn(r, ink, self.subsurface(r).copy())))
         return r
 
 
@@ -93,6 +92,7 @@ class Measure:
         self.app = app
         self.texts: dict[int, str] = {}
         self.made: list[tuple[str, int]] = []
+        self.recording = True
         self._keep: dict[int, pygame.Surface] = {}   # ids stay unique while their surfaces live
         for name in ("render", "ink", "figures"):
             real = getattr(fonts, name)
@@ -101,14 +101,15 @@ class Measure:
                 img = _real(text, *args, **kw)
                 self.texts[id(img)] = str(text)
                 self._keep[id(img)] = img
-                self.made.append((str(text), img.get_width()))
+                if self.recording:
+                    self.made.append((str(text), img.get_width()))
                 return img
             monkeypatch.setattr(fonts, name, hook)
         self._tracked(monkeypatch)
         self.wrapped: list[tuple[str, list[str]]] = []
         self._wraps(monkeypatch)
         self.placed: list[tuple[str, pygame.Rect]] = []
-        self.window = _Window(app.window.get_size(), self.texts, self.placed)
+        self.window = _Window(app.window.get_size(), self)
         app.window = self.window
         self._board(monkeypatch)
 
@@ -119,7 +120,8 @@ class Measure:
         def seen(text, img) -> None:
             self.texts[id(img)] = str(text)
             self._keep[id(img)] = img
-            self.made.append((str(text), img.get_width()))
+            if self.recording:
+                self.made.append((str(text), img.get_width()))
         on_tracked(monkeypatch, seen)
 
     def _wraps(self, monkeypatch) -> None:
@@ -132,7 +134,8 @@ class Measure:
 
         def wrap(text, *args, **kw):
             lines = real(text, *args, **kw)
-            self.wrapped.append((str(text), list(lines)))
+            if self.recording:
+                self.wrapped.append((str(text), list(lines)))
             return lines
         for name, module in list(sys.modules.items()):
             if name.startswith("game.scenes") and getattr(module, "wrap", None) is real:
@@ -167,16 +170,28 @@ class Measure:
             _kept_while_measured(monkeypatch, cache)
 
     def _recorded(self, surface: pygame.Surface, draw) -> None:
-        """``draw(rec)`` on a recording copy of ``surface``, copied back onto it."""
-        rec = _Window(surface.get_size(), self.texts, self.placed)
+        """``draw(rec)`` on a recording copy of ``surface``, copied back onto it (while paused:
+        on ``surface`` itself)."""
+        if not self.recording:
+            draw(surface)
+            return
+        rec = _Window(surface.get_size(), self)
         rec.blit(surface, (0, 0))
         draw(rec)
         surface.blit(rec, (0, 0))
 
     def clear(self) -> None:
+        """Forget what was drawn so far and record what the next frames draw."""
+        self.recording = True
         self.made.clear()
         self.placed.clear()
         self.wrapped.clear()
+
+    def pause(self) -> None:
+        """Record nothing until the next :meth:`clear` (which would forget it): the frames a walk
+        runs between two pages it measures (its clicks, its waits) are drawn without the
+        recorder's bookkeeping (a mask and a copy of the pixels under every text drawn)."""
+        self.recording = False
 
     # -- pygame_gui ---------------------------------------------------------------------------
     def elements(self) -> list[tuple[str, str, pygame.Rect, int]]:
