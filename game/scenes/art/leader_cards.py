@@ -32,7 +32,18 @@ def leader_card(leader: dict, productions: Any, height: int, *, dimmed: bool = F
     prod = production_for(productions, leader.get("production"))
     word = _LEADER_TITLES.get(leader.get("leaderType") or "DISCOUNT")
     title = _(word) if word else _("Leader")
-    return _leader_card(freeze(leader), freeze(prod), int(height), bool(dimmed), title)
+    return _card(freeze(leader), freeze(prod), int(height), bool(dimmed), title)
+
+
+KEPT_HEIGHT = 240
+"""Cards up to this height (the board's, the title's fan, the hover's) are kept between games:
+every game and every language draws the same ones, keyed by all that draws them (the ribbon's
+word included). The leader choice's large cards are the scene's, and go with it."""
+
+
+def _card(leader_key, prod_key, height: int, dimmed: bool, title: str) -> pygame.Surface:
+    cache = _kept_leader_card if height <= KEPT_HEIGHT else _leader_card
+    return cache(leader_key, prod_key, height, dimmed, title)
 
 
 _EMBLEMS = {"Green": "triangle", "Blue": "circle", "Yellow": "diamond", "Purple": "star"}
@@ -312,9 +323,20 @@ def arrow_glyph(size: int) -> pygame.Surface:
 
 @surface_cache(12, 256)
 def _leader_card(leader_key, prod_key, height: int, dimmed: bool, title: str) -> pygame.Surface:
-    """(``title``: the ribbon's word in the current language, a part of the cache's key)"""
+    """A card taller than :data:`KEPT_HEIGHT`, for the scene that shows it."""
+    return _draw_leader_card(leader_key, prod_key, height, dimmed, title)
+
+
+@surface_cache(4, 128, kept=True)
+def _kept_leader_card(leader_key, prod_key, height: int, dimmed: bool, title: str) -> pygame.Surface:
+    """A card of at most :data:`KEPT_HEIGHT`, kept between games (see there)."""
+    return _draw_leader_card(leader_key, prod_key, height, dimmed, title)
+
+
+def _draw_leader_card(leader_key, prod_key, height: int, dimmed: bool, title: str) -> pygame.Surface:
+    """(``title``: the ribbon's word in the current language, a part of the caches' keys)"""
     if dimmed:
-        base = _leader_card(leader_key, prod_key, height, False, title)
+        base = _card(leader_key, prod_key, height, False, title)
         g = pygame.transform.grayscale(base)
         g.fill((196, 184, 164, 255), special_flags=pygame.BLEND_RGBA_MULT)
         return g
