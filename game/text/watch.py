@@ -57,7 +57,9 @@ class WatchReader:
             self.say(_(WATCH_LOST) + " " + _("Say leave to go back to the tables."))
         w = s.watchers
         state = (w.players, w.started, w.closed)
-        if state != self._said:
+        if w.started and not w.closed and not s.vm.has_game:
+            pass    # said once the game is here: its players' names need its bots' levels
+        elif state != self._said:
             self._said = state
             if w.closed:
                 self.say(_(WATCH_CLOSED) + " " + _("Say leave to go back to the tables."))

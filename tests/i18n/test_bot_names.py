@@ -276,3 +276,28 @@ def test_my_games_names_a_bot_one_way(lang, tls_server, tmp_path):
         ada.close()
     assert len(lines) == 1 and named(lines, lang), lines
     assert not misnamed(lines, lang), lines
+
+
+def test_a_watcher_hears_who_plays_once_the_game_and_its_bots_levels_are_there(monkeypatch):
+    """The line naming a watched game's players waits for the game: the table's watching state
+    may come first, and the bots' levels come with the game (a clean-clone run said "Giuliano
+    (bot)" to a watcher, the race this test makes certain)."""
+    from types import SimpleNamespace
+
+    from game.client.words import player_name
+    from game.text import watch
+    monkeypatch.setattr(watch, "WatchNews", lambda session, say: SimpleNamespace(tell=lambda: None))
+    levels: dict[str, str] = {}
+    session = SimpleNamespace(
+        pump=lambda: [], vm=SimpleNamespace(has_game=False),
+        watchers=SimpleNamespace(players=("Ada", "Giuliano (bot)"), started=True, closed=False, table="Salon",
+                                 seats=2, count=1),
+        shown_name=lambda nick: player_name(nick, levels))
+    said: list[str] = []
+    reader = watch.WatchReader(session, said.append)
+    reader.follow()
+    assert said == []                                  # the game (and Giuliano's level) not here yet
+    session.vm.has_game, levels["Giuliano (bot)"] = True, "easy"
+    reader.follow()
+    reader.follow()
+    assert said == ["You watch Salon: Ada and Giuliano (easy) play. Say help for what you may do."]
