@@ -35,6 +35,10 @@ def leave(signum, frame):
 
 
 def main():
+    # Ctrl-C raises KeyboardInterrupt, as in a program started from a terminal (the app and the
+    # text client take it themselves): a run started in the background (``make test &``) passes
+    # on an ignored SIGINT, and Python then leaves it ignored, so the owner slept through it
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, leave)
     phase = os.environ["PHASE"]
     game = Game.new(default_config(), ["Ada", "Bob"], 7)
@@ -69,14 +73,22 @@ if __name__ == "__main__":
 """
 
 
-@pytest.mark.parametrize("sig, phase", [("SIGINT", "starting"), ("SIGINT", "idle"), ("SIGINT", "thinking"),
-                                        ("SIGTERM", "thinking")])
-def test_a_signal_to_the_group_ends_the_owner_which_ends_its_worker_without_a_word(tmp_path, sig, phase):
+@pytest.mark.parametrize("sig, phase, started", [
+    ("SIGINT", "starting", "from a terminal"), ("SIGINT", "idle", "from a terminal"),
+    ("SIGINT", "thinking", "from a terminal"), ("SIGTERM", "thinking", "from a terminal"),
+    ("SIGINT", "idle", "with SIGINT ignored")])
+def test_a_signal_to_the_group_ends_the_owner_which_ends_its_worker_without_a_word(tmp_path, sig, phase, started):
+    """``started`` with SIGINT ignored: as by a shell's ``&`` or a launcher (inherited; a clean-clone
+    run started so failed here, the owner asleep through its Ctrl-C)."""
     script = tmp_path / "owner.py"
     script.write_text(OWNER)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PHASE": phase, "SLOW_START": "1" if phase == "starting" else ""}
-    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env, start_new_session=True)
+    was = signal.signal(signal.SIGINT, signal.SIG_IGN if started == "with SIGINT ignored" else signal.SIG_DFL)
+    try:
+        proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env=env, start_new_session=True)
+    finally:
+        signal.signal(signal.SIGINT, was)
     with reaped(proc):
         said, worker = proc.stdout.readline().split()
         assert said == phase and alive(int(worker))
@@ -91,19 +103,52 @@ def test_a_signal_to_the_group_ends_the_owner_which_ends_its_worker_without_a_wo
 
 
 def hung(proc: subprocess.Popen) -> str:
-    """What a hung owner was doing: its threads' stacks (faulthandler, on SIGUSR1), its signal
-    masks, and its output so far. (Seen once in a clean-clone run, SIGINT while idle; not
-    reproduced since: the next time says where it waits.)"""
-    masks = []
-    for status in sorted(Path(f"/proc/{proc.pid}/task").glob("*/status")):
-        fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines() if ":\t" in line)
-        masks.append(f"{status.parent.name} {fields.get('Name', '').strip()} blocked {fields.get('SigBlk', '').strip()} "
-                     f"pending {fields.get('SigPnd', '').strip()}/{fields.get('ShdPnd', '').strip()}")
-    os.kill(proc.pid, signal.SIGUSR1)
-    time.sleep(0.5)                   # (faulthandler writes at once, from the signal handler)
-    proc.kill()
+    """What a hung owner was doing: whether it still runs, every process of its session (a
+    worker or a resource tracker left holding its pipes keeps ``communicate`` waiting after the
+    owner ended), their threads' stacks (faulthandler, on SIGUSR1, set by the owner's script,
+    which its worker imports too), their signal masks, and the output so far."""
+    lines = [f"owner {proc.pid} {'still runs' if proc.poll() is None else f'ended with {proc.returncode}'}"]
+    session = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if entry.name.isdigit() and int(stat[3]) == proc.pid:      # (the session's id)
+                cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                session.append(int(entry.name))
+                lines.append(f"process {entry.name} parent {stat[1]} state {stat[0]}: {cmd[:160]}")
+        except (OSError, IndexError, ValueError):
+            continue
+    for pid in session:
+        for status in sorted(Path(f"/proc/{pid}/task").glob("*/status")):
+            try:
+                fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines() if ":\t" in line)
+            except OSError:
+                continue
+            lines.append(f"  {pid}/{status.parent.name} {fields.get('Name', '').strip()} "
+                         f"{fields.get('State', '').strip()} blocked {fields.get('SigBlk', '').strip()} "
+                         f"pending {fields.get('SigPnd', '').strip()}/{fields.get('ShdPnd', '').strip()} "
+                         f"wchan {_read(f'/proc/{pid}/task/{status.parent.name}/wchan')}")
+    for pid in session:
+        if "python" in _read(f"/proc/{pid}/cmdline") and "resource_tracker" not in _read(f"/proc/{pid}/cmdline"):
+            try:
+                os.kill(pid, signal.SIGUSR1)
+            except OSError:
+                pass
+    time.sleep(1.0)                   # (faulthandler writes at once, from the signal handler)
+    for pid in session:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
     out, err = proc.communicate()
-    return "\n".join(["threads:", *masks, "out:", out, "err:", err])
+    return "\n".join([*lines, "out:", out, "err:", err])
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return "?"
 
 
 def test_a_worker_that_dies_under_a_job_breaks_the_pool_and_every_other_job_is_answered():
@@ -155,6 +200,7 @@ def leave(signum, frame):
 
 
 def main():
+    signal.signal(signal.SIGINT, signal.default_int_handler)     # (as above: whatever started us)
     signal.signal(signal.SIGTERM, leave)
     games = play_many([(["easy"] * 4, 500 + i, None) for i in range(2000)], jobs=2)
     try:
