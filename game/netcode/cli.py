@@ -24,7 +24,7 @@ from game.rules.components import ConfigError, load_config
 from .connection import LINE_BURST
 from .server_options import ServerOptions
 from .tls import TLS_BURST
-from .transport import MAX_QUEUED_BYTES
+from .outbox import MAX_QUEUED_BYTES
 from .watchers import WATCH_BURST
 
 log = logging.getLogger("mor.server")

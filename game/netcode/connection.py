@@ -135,7 +135,7 @@ class Session:
 
     def said_goodbye(self) -> None:
         """Read nothing more; the connection closes once what is queued (``ResGoodbye``) is sent,
-        or after :data:`~.transport.WRITER_FLUSH_TIMEOUT` seconds."""
+        or after :data:`~.outbox.WRITER_FLUSH_TIMEOUT` seconds."""
         if self.goodbye or self.closed:
             return
         self.goodbye = True

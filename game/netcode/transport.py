@@ -24,9 +24,9 @@ Limits on what one connection may take
     as one more per LINE_BYTES, so the rate bounds the bytes parsed too); lines of at most
     :data:`~.connection.MAX_LINE_UNJOINED` bytes before the ``ReqJoin``; a long game request (past
     LINE_BYTES) from a connection without a game refused from its type, before its fields are parsed;
-    :data:`LINES_PER_TURN` lines per wake-up; output queued per connection (``max_output``, :data:`MAX_QUEUED_BYTES`) and in total
-    (``max_output_total``): a client past them is not reading, and is dropped. Connections in
-    total and per address, and TLS handshakes, are the front door's (:mod:`.door`).
+    :data:`LINES_PER_TURN` lines per wake-up. What is sent, and the output a connection may
+    hold, are the outbox's (:mod:`.outbox`); connections in total and per address, and TLS
+    handshakes, are the front door's (:mod:`.door`).
 
 The loop holds the server's ``lock`` while it handles a wake-up (never while it waits). A
 failure while handling one connection costs that connection at most, never the loop.
@@ -51,19 +51,13 @@ from .clocks import ConnectionClocks
 from .connection import LINE_BURST, LINE_BYTES, REFUSAL_LOG_INTERVAL, Session
 from .door import Door
 from .framing import MAX_LINE, ProtocolError, decode_line, encode
+from .outbox import Outbox
 from .poller import Poller, SelectorPoller
 from .room import INTERNAL_ERROR
 from .server_messages import err_nickname, err_protocol, req_heartbeat, res_heartbeat
 from .stall_log import StallLog
 
 log = logging.getLogger("mor.server")
-
-MAX_QUEUED_BYTES = 4 * 1024 * 1024
-"""A client with more than this many bytes not yet taken by its socket is not reading: it is
-dropped (read at each flush, so tests may lower it)."""
-
-WRITER_FLUSH_TIMEOUT = 2.0
-"""Seconds a closing connection (after ``ResGoodbye``) may take to be sent what is queued."""
 
 RECV_BYTES = 64 * 1024
 """Bytes asked of a connection per ``recv``; the line buffer itself never holds more than MAX_LINE."""
@@ -102,7 +96,7 @@ _READABLE = Poller.READABLE
 _HANGUP = Poller.HANGUP
 
 
-class Transport(Door):
+class Transport(Outbox, Door):
     """The event loop and every connection (see the module's docstring).
 
     A subclass (the server) answers what the connections say: ``dispatch(session, message)``,
@@ -192,20 +186,6 @@ class Transport(Door):
         self._wake_w = None
         if self._poller is not None:
             self._poller.close()
-
-    def _last_word(self, s: Session, data: bytes) -> None:
-        """Send ``data`` after what is queued for ``s``, as far as its socket takes it now: for
-        ``stop``, once the loop has ended (nothing is flushed after that)."""
-        if s.closed or s.handshake:
-            return
-        s.out += data
-        self.queued += len(data)
-        try:
-            n = s.sock.send(s.out)
-        except (OSError, ValueError):   # full, gone, or a TLS socket that wants to read first
-            return
-        self.queued -= n
-        del s.out[:n]
 
     # ------------------------------------------------------------------ the loop
     def _run(self) -> None:
@@ -491,78 +471,6 @@ class Transport(Door):
         except Exception:
             log.exception("%r: failed to handle %r", s, msg)
             s.send(err_protocol(INTERNAL_ERROR))
-
-    def _flush_dirty(self) -> None:
-        dirty = self._dirty
-        self._dirty = []
-        for s in dirty:
-            s.dirty = False
-            if not s.closed:
-                try:
-                    self._flush(s)
-                except Exception:
-                    log.exception("%r: unexpected error", s)
-                    self._close(s)
-
-    def _flush(self, s: Session) -> None:
-        """Send what the socket takes now; watch for OUT only while something is left. A
-        connection with more than MAX_QUEUED_BYTES left is not reading: it is dropped."""
-        if s.handshake:
-            self._handshake(s)
-            return
-        out = s.out
-        if out:
-            try:
-                n = s.sock.send(out)
-            except (BlockingIOError, InterruptedError, ssl.SSLWantWriteError, ssl.SSLWantReadError):
-                n = 0
-            except OSError as e:
-                self.events.event("connection errors", s.ip, "%r cannot be written to: %s", s, e)
-                self._close(s)
-                return
-            self.queued -= n
-            if n == len(out):
-                out.clear()
-            elif n:
-                del out[:n]
-        if out:
-            limit = self.options.max_output or MAX_QUEUED_BYTES
-            if len(out) > limit:
-                log.warning("%r is not reading (%d bytes queued): dropping it", s, len(out))
-                self._close(s)
-                return
-            total = self.options.max_output_total
-            if total and self.queued > total and len(out) > min(limit, total) // 16:
-                log.warning("%r is not reading (%d bytes queued, %d for everyone): dropping it",
-                            s, len(out), self.queued)
-                self._close(s)
-                return
-            if not s.writing:
-                s.writing = True
-                self._watch(s)
-        elif s.goodbye:
-            self._close(s)
-        elif s.writing:
-            s.writing = False
-            self._watch(s)
-
-    def _watch(self, s: Session) -> None:
-        """Tell the poller what to report for this connection: OUT while output is left, IN
-        unless it said goodbye."""
-        assert self._poller is not None
-        events = (0 if s.goodbye else _IN) | (_OUT if s.writing else 0)
-        self._poller.modify(s.fd, events, edge=True)
-
-    def _goodbye_started(self, s: Session) -> None:
-        """After ``ResGoodbye``: read nothing more; close once flushed (the next flush sees to
-        it) or after WRITER_FLUSH_TIMEOUT."""
-        if s.closed:
-            return
-        if not s.dirty:
-            s.dirty = True
-            self._dirty.append(s)
-        self._watch(s)
-        self._call_at(time.monotonic() + WRITER_FLUSH_TIMEOUT, self._close, s)
 
     def _unwatch(self, fd: int) -> None:
         if self._poller is None:

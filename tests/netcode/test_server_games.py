@@ -16,7 +16,7 @@ import pytest
 from game import i18n
 from game.client.server_words import chat_said
 from game.netcode import server as server_mod
-from game.netcode import transport
+from game.netcode import outbox
 from game.netcode.store import GameLog, GameStore
 from game.rules.actions import (ReqActivateProductions, ProductionRequest, ReqBuyDevCard, ReqChooseLeaders,
                                 ReqEndTurn, ReqLeaderAction, ReqSwapShelves, ReqTakeFromMarket)
@@ -272,7 +272,7 @@ class TestSlowClient:
     @pytest.mark.timeout(30)
     def test_a_client_that_stops_reading_is_dropped_and_the_game_goes_on(
             self, make_server, peers, players, monkeypatch, caplog):
-        monkeypatch.setattr(transport, "MAX_QUEUED_BYTES", 4 * 1024)
+        monkeypatch.setattr(outbox, "MAX_QUEUED_BYTES", 4 * 1024)
         srv = make_server()
         (good,) = players(srv.address, "good")
         good.join()

@@ -14,7 +14,7 @@ import pytest
 from game.netcode.connection import LINE_BURST
 from game.rules.actions import Action
 
-from conftest import Peer, round_trips, start_game, still_served, wait_until
+from conftest import round_trips, start_game, still_served, wait_until
 
 BIG = orjson.dumps({"type": "ReqChooseResources",
                     "shelves": {str(i): {"Coin": 1} for i in range(3000)}}) + b"\n"

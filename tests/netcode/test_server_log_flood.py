@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import random
 import threading
-import time
 
 import pytest
 
