@@ -99,8 +99,9 @@ def clone(g: Game, rng: random.Random | None = None, *, share_rng: bool = False)
 
 def discard_copy(g: Game) -> Game:
     """A search copy of ``g`` for discarding one leader on, cheaper than :func:`clone`: it copies
-    what a discard may change (the players, the reports, the end of the game) and shares the rest with ``g`` (storage, cards, the grid, the market,
-    Lorenzo's pile, the generator), which a discard leaves as it is. Never play anything else
+    what a discard may change (the players, the reports, the end of the game) and shares the rest
+    with ``g`` (storage, cards, the grid, the market, Lorenzo's pile, the generator), which a
+    discard leaves as it is. Never play anything else
     on it (``tests/bots`` checks it against a clone on every leader of many positions). The
     players of a search copy are shared as :func:`clone` shares them (each of the two games
     copies one before its first change)."""
