@@ -135,6 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"TLS handshakes begun a second on the whole server (each costs the loop about 0.6 ms); "
                           f"past them a handshake waits its turn, the addresses taking turns "
                           f"(default {d.tls_handshakes_in_all:g})")
+    lim.add_argument("--tls-handshake-time", type=_seconds, default=d.tls_handshake_time, metavar="SECONDS",
+                     help=f"seconds a TLS handshake may hold one of --max-tls-handshakes; then it gives it back "
+                          f"and waits its turn again when its client says more (a stalled handshake holds "
+                          f"nobody out; 0: no limit) (default {d.tls_handshake_time:g})")
     lim.add_argument("--max-output", type=_count, default=MAX_QUEUED_BYTES, metavar="BYTES",
                      help=f"bytes waiting to be sent to one connection; past them it is not reading and is "
                           f"dropped (default {MAX_QUEUED_BYTES})")
@@ -240,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
                             line_rate=args.line_rate, tls_handshake_rate=args.tls_handshake_rate,
                             max_tls_handshakes=args.max_tls_handshakes,
                             tls_handshakes_in_all=args.tls_handshakes_in_all,
+                            tls_handshake_time=args.tls_handshake_time,
                             max_output=args.max_output,
                             max_output_total=args.max_output_total, tables_per_address=args.tables_per_address,
                             bots_per_address=args.bots_per_address, max_bots=args.max_bots,

@@ -56,7 +56,7 @@ class Session:
                  "announced", "line_reader", "out", "dirty", "writing", "closed", "goodbye",
                  "hangup", "last_input", "pinged", "extensions", "chat_times", "tls", "handshake",
                  "ip", "net", "opened", "since", "pending", "pending_at", "allowance", "allowance_at", "throttled",
-                 "table", "tls_turn", "watching", "booked", "handle", "__weakref__")
+                 "table", "tls_turn", "tls_begun", "watching", "booked", "handle", "__weakref__")
 
     def __init__(self, server: Any, sock: socket.socket, addr: Any, number: int) -> None:
         self.server = server   # the Transport serving it (the server)
@@ -86,6 +86,7 @@ class Session:
         self.handshake = self.tls     # its TLS handshake is not over: nothing is read or sent yet
         self.tls_turn = 0             # its handshake: 0 not begun, 1 waits its turn (tls_handshake_rate,
                                       # max_tls_handshakes), 2 begun (in progress while handshake)
+        self.tls_begun = 0.0          # when its handshake last began (tls_handshake_time)
         self.ip = address_key(addr)   # whom the per-address limits count it for
         self.net = network_key(addr)  # the IPv6 site it comes from (max_per_network), None for IPv4
         self.opened = self.last_input

@@ -262,9 +262,31 @@ class Door:
             gate.wait(s.ip, weakref.ref(s))
             self._drain_handshakes(wait)
             return False
-        s.tls_turn = 2
-        self.tls_handshakes += 1
+        self._began(s)
         return True
+
+    def _began(self, s: Any) -> None:
+        """The handshake of ``s`` holds one of the handshakes in progress: for
+        ``tls_handshake_time`` at most (:meth:`_handshake_slow`)."""
+        s.tls_turn = 2
+        s.tls_begun = now = time.monotonic()
+        self.tls_handshakes += 1
+        limit = self.options.tls_handshake_time
+        if limit > 0:
+            self._call_at(now + limit, self._handshake_slow, weakref.ref(s), now)
+
+    def _handshake_slow(self, ref: "weakref.ref[Any]", begun: float) -> None:
+        """A handshake still in progress ``tls_handshake_time`` after it began gives its place back
+        (a stranger who opens connections to the TLS port and stalls them held every place, and so
+        every newcomer's handshake, until its clocks closed them): it waits its turn again when its
+        client says more, and its clocks close it if it says nothing."""
+        s = ref()
+        if s is None or s.closed or not s.handshake or s.tls_turn != 2 or s.tls_begun != begun:
+            return
+        s.tls_turn = 0
+        self.events.event("slow TLS handshakes", s.ip, "%r TLS handshake not over in %g s: its place given back",
+                          s, self.options.tls_handshake_time)
+        self._handshake_over(s)
 
     def _handshake_over(self, s: Any) -> None:
         """The handshake of ``s`` (begun) is over, done or not: the next waiting one may begin."""
@@ -297,8 +319,7 @@ class Door:
                 if s is None:
                     gate.over()
                     break
-                s.tls_turn = 2
-                self.tls_handshakes += 1
+                self._began(s)
                 self._handshake(s)
         finally:
             self._draining = False

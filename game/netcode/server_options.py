@@ -53,6 +53,8 @@ class ServerOptions:
     max_tls_handshakes: int = 16     # TLS handshakes in progress at once in all; past them one
                                      # waits for a handshake to end
     tls_handshakes_in_all: float = 200.0   # TLS handshakes begun a second on the whole server
+    tls_handshake_time: float = 2.0  # seconds a handshake holds one of max_tls_handshakes; then it
+                                     # gives it back and waits its turn again when its bytes come (0: no limit)
     give_back_after: float = 10.0    # seconds the server is quiet after a burst of connections or of
                                      # lines before the freed memory is given back to the system (0: never)
     max_output: int | None = None    # bytes queued for one connection (None: MAX_QUEUED_BYTES)
