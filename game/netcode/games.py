@@ -505,6 +505,11 @@ class Games:
             stat = path.stat()
             key = ("replay", msg.game, stat.st_mtime_ns, stat.st_size)
             known = self.answers.get(key)
+            if known is None and _seat_of(_finished_tokens(path), msg.token) is None:
+                # a guess costs one line read, never a whole game (one connection asking for
+                # game after game with no token replayed a game from disk each time)
+                s.send({"reason": P.REPLAY_NOT_YOURS, "type": P.ERR_REPLAY})
+                return
             if known is None:   # (a finished game's log does not change: read and replayed once)
                 known = self._finished_game(path.read_bytes())
                 self.answers.put(key, known, stat.st_size)
@@ -512,8 +517,7 @@ class Games:
             s.send({"reason": P.REPLAY_NO_SUCH_GAME, "type": P.ERR_REPLAY})
             return
         tokens, record, ended, lines = known
-        seat = next((n for n, t in (tokens or {}).items() if msg.token and isinstance(t, str) and t
-                     and secrets.compare_digest(t.encode(), msg.token.encode())), None)
+        seat = _seat_of(tokens, msg.token)
         if seat is None:
             s.send({"reason": P.REPLAY_NOT_YOURS, "type": P.ERR_REPLAY})
             return
@@ -550,3 +554,24 @@ class Games:
         except Exception:   # a damaged log must not hurt the server
             ended = False
         return tokens, record, ended, {}
+
+
+HEADER_MAX = 1 << 20
+"""Bytes of a game log's first line (its header) read at most to learn its seats' tokens."""
+
+
+def _finished_tokens(path: Path) -> Any:
+    """The seats' tokens in a finished game's header (its first line only).
+
+    :raises OSError: it cannot be read; :raises ValueError: its first line is not a header."""
+    with open(path, "rb") as f:
+        header = orjson.loads(f.readline(HEADER_MAX))
+    return header.get("tokens") if isinstance(header, dict) else None
+
+
+def _seat_of(tokens: Any, token: str | None) -> str | None:
+    """The seat whose token ``token`` is (None: none, or no token)."""
+    if not token or not isinstance(tokens, dict):
+        return None
+    return next((n for n, t in tokens.items() if isinstance(t, str) and t
+                 and secrets.compare_digest(t.encode(), token.encode())), None)

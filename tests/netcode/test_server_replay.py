@@ -4,6 +4,8 @@ progress, someone else's game or an unknown one is refused with ``ErrReplay``.""
 from __future__ import annotations
 
 import random
+import shutil
+import threading
 
 import pytest
 
@@ -12,7 +14,7 @@ from game.netcode.client_messages import ReqReplay
 from game.netcode.server_messages import err_protocol
 from game.client.replay import Replay
 
-from conftest import CONFIG, drive, room_of, start_game
+from conftest import CONFIG, drive, room_of, round_trips, start_game, still_served
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -133,3 +135,61 @@ def test_a_finished_game_of_undos_is_sent_without_them_and_encoded_once(make_ser
         c.send(ReqReplay(gid, "tok"))
         assert answer(c) == got
     assert lines == {"solo": line} and lines["solo"] is line       # the same bytes, encoded once
+
+
+def test_a_stranger_guessing_game_after_game_costs_no_replay(make_server, players, peers, tmp_path, monkeypatch):
+    """Finding (stranger 2): a ``ReqReplay`` of a finished game by number read and replayed its
+    whole log before its token was looked at, and the answers kept are a few MB: one connection
+    asking for game after game of the record (20,000 kept) with any token cost the loop a whole
+    game each time (2.7 ms for a short one; 32 connections of one address at their line rate:
+    the loop's whole time). Now a guess reads the log's first line only: 120 guesses at 120
+    games replay none, and the players seated meanwhile are served as before. Fails before the
+    fix (120 replays)."""
+    from game.netcode.store import GameStore
+    from game.rules.engine import Game
+    from game.rules.playout import choose
+    game = Game.new(CONFIG, ["solo"], 6)
+    store = GameStore(tmp_path / "data")
+    gid = store.next_id()
+    glog = store.create(gid, CONFIG, game, {"solo": "tok"})
+    rng = random.Random(6)
+    while not game.ended:
+        action = choose(game, "solo", rng)
+        game.apply("solo", action)
+        glog.record("apply", "solo", action)
+    glog.finish()
+    finished = tmp_path / "data" / "games" / "finished"
+    for n in range(1, 120):
+        shutil.copy(finished / f"{gid}.jsonl", finished / f"{gid + 100 + n}.jsonl")
+    games = [gid] + [gid + 100 + n for n in range(1, 120)]
+    srv = make_server()
+    reads = []
+    real = srv.games._finished_game
+    monkeypatch.setattr(srv.games, "_finished_game", lambda data: reads.append(1) or real(data))
+    ada, bea = players(srv.address, "Ada", "Bea")
+    start_game(ada, bea)
+    room = room_of(srv, "Ada")
+    rng = random.Random(61)
+    before = round_trips(room, [ada, bea], rng, 20)
+    stranger = peers(srv.address, source="127.0.0.2")
+    stranger.welcome().join("guess", token="")
+    answers: list[dict] = []
+
+    def guess() -> None:
+        for i, g in enumerate(games):
+            stranger.send({"type": P.REQ_REPLAY, "game": g, **({"token": f"guess{i}"} if i % 2 else {})})
+        for _ in games:
+            answers.append(stranger.until(lambda m: m["type"] in (P.UPDATE_REPLAY, P.ERR_REPLAY))[-1])
+
+    attack = threading.Thread(target=guess, daemon=True)
+    attack.start()
+    during = round_trips(room, [ada, bea], rng, 20)
+    attack.join(timeout=20)
+    assert not attack.is_alive() and len(answers) == len(games)
+    assert all(a == {"reason": P.REPLAY_NOT_YOURS, "type": P.ERR_REPLAY} for a in answers), answers[:3]
+    assert reads == [], f"{len(reads)} whole games read and replayed for a stranger's guesses"
+    still_served(before, during)
+    (c,) = players(srv.address, "solo")     # the seat's own token still gets it, read once
+    c.join()
+    c.send(ReqReplay(gid, "tok"))
+    assert answer(c)["type"] == P.UPDATE_REPLAY and len(reads) == 1
