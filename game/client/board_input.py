@@ -204,7 +204,9 @@ class BoardInput:
         if self.viewing is not None:
             self.viewing = None
             return
-        self.leader_menu = None
+        chosen, self.leader_menu = self.leader_menu, None
+        if isinstance(target, Leader) and target.id == chosen:   # the chosen leader again: put back
+            return
         if target is None:
             self.selected_shelf = None
             return

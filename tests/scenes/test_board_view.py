@@ -453,3 +453,16 @@ def test_the_players_own_colour_is_shown_before_their_name(size, seat):
     finally:
         while app.stack.top is not None:
             app.stack.pop()
+
+
+def test_clicking_the_chosen_leader_again_puts_it_back():
+    """A leader clicked opens Play and Discard; clicked again, it is put back as a player
+    expects (as a shelf clicked twice is): the menu closes and End turn is back."""
+    app, scene = board((1024, 640), ("Ada",), 3, 6)
+    hit = next(h for h in scene.hits if isinstance(h.target, BI.Leader))
+    click(app, hit.rect.center)
+    assert scene.leader_menu == hit.target.id and scene._leader_buttons
+    click(app, hit.rect.center)
+    assert scene.leader_menu is None
+    assert not scene._leader_buttons
+    assert scene.buttons["end"].visible
