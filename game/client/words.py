@@ -201,6 +201,19 @@ def bot_seat(level: str) -> str:
     return _("{level} bot").format(level=bot_level(level))
 
 
+def seat_choice_tip(players: int, waiting: int) -> str:
+    """What choosing a game of ``players`` does in a waiting room where ``waiting`` already wait
+    (the chooser among them): it starts at once, or waits for the rest to join."""
+    if players == 1:
+        return _("Play alone against Lorenzo il Magnifico")
+    more = players - waiting
+    if more < 0:
+        return _("Start at once with the first {n} waiting").format(n=players)
+    if more == 0:
+        return _("Start at once with the {n} waiting").format(n=players)
+    return ngettext("Wait for {n} more to join", "Wait for {n} more to join", more).format(n=more)
+
+
 # ---------------------------------------------------------------------------- the leaders
 def leader_name(kind: str, res: str) -> str:
     """A leader card's name, by its ability and resource ("Steward of Coin")."""

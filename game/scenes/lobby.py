@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from game.client.words import bot_level, bot_seat
+from game.client.words import bot_level, bot_seat, seat_choice_tip
 from game.i18n import N_, _, ngettext, pgettext
 
 from .art import fonts
@@ -125,8 +125,7 @@ class LobbyScene(SessionScene):
             x = self.sheet.centerx - total // 2
             y = self.sheet.bottom - bh - round(54 * u)
             for i, (name, text, n) in enumerate(SEAT_CHOICES):
-                tip = _("Play alone against Lorenzo il Magnifico") if n == 1 else ngettext(
-                    "Wait for {n} more to join", "Wait for {n} more to join", n - 1).format(n=n - 1)
+                tip = seat_choice_tip(n, max(1, self.session.lobby.booked))
                 self.button(name, pygame.Rect(x + i * (bw + gap), y, bw, bh), _(text), tooltip=tip,
                             enabled=self.asked is None)
         if self.seating:

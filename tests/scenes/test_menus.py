@@ -801,6 +801,25 @@ def test_lobby_head_chooses_and_others_wait(app):
     assert not app.stack.top.choosing and "players_1" not in app.stack.top.widgets
 
 
+def test_the_count_buttons_say_how_many_more_are_awaited_counting_those_waiting(app):
+    """Two already wait (the host and a friend): 2 players starts at once, 3 waits for 1 more,
+    4 for 2 more (they said "1 more" for 2 players, counting from the host alone)."""
+    from game.scenes.lobby import LobbyScene
+    booked = {"type": "UpdateBookedSeats", "bookedSeats": 2, "canPrepareNewGame": "Ada"}
+    head = GameSession(Feed("Ada", [booked], host=LAN_HOST), app.config, "Ada")
+    app.stack.push(LobbyScene(app, head))
+    frames(app, 2)
+    tips = {n: app.stack.top.widgets[f"players_{n}"].tool_tip_text for n in (1, 2, 3, 4)}
+    assert tips[1] == "Play alone against Lorenzo il Magnifico"
+    assert tips[2] == "Start at once with the 2 waiting"
+    assert tips[3] == "Wait for 1 more to join" and tips[4] == "Wait for 2 more to join"
+    head.match.say({"type": "UpdateBookedSeats", "bookedSeats": 3, "canPrepareNewGame": "Ada"})
+    frames(app, 2)
+    tips = {n: app.stack.top.widgets[f"players_{n}"].tool_tip_text for n in (2, 3, 4)}
+    assert tips == {2: "Start at once with the first 2 waiting", 3: "Start at once with the 3 waiting",
+                    4: "Wait for 1 more to join"}
+
+
 def test_lobby_leave_closes_the_match(app):
     from game.scenes.lobby import LobbyScene
     from game.scenes.title import TitleScene
