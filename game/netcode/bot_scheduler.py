@@ -247,7 +247,8 @@ class BotScheduler:
         or None: the workers would be busier than ``bot_load`` with the games there are, the
         ``waiting`` tables with bots waiting to start and one more (each at the games' mean), or their
         decisions already wait beyond :data:`BOT_WAIT_MAX` at p95, or a game with bots began
-        less than :data:`BOT_WARMUP` seconds ago (its rate is not known yet)."""
+        less than :data:`BOT_WARMUP` seconds ago (its rate is not known yet). The caller logs the
+        refusal (summed up: a stranger may ask again and again); the figures are at DEBUG."""
         limit = self.options.bot_load
         live = [r.id for r in self.rooms.values() if r.bots and bots_at_work(r)]
         if not limit or not live:
@@ -259,8 +260,8 @@ class BotScheduler:
         if load + each * (waiting + 1) <= limit and wait <= BOT_WAIT_MAX:
             if not young:
                 return None
-            log.info("a game with bots refused: another began less than %g s ago", BOT_WARMUP)
+            log.debug("a game with bots refused: another began less than %g s ago", BOT_WARMUP)
             return said("limits.bots_warming", n=max(1, math.ceil(BOT_WARMUP)))
-        log.info("a game with bots refused: the bots' workers are %.0f%% busy with %d bot games "
+        log.debug("a game with bots refused: the bots' workers are %.0f%% busy with %d bot games "
                  "(%d tables waiting), decisions wait %.2f s at p95", 100 * load, games, waiting, wait)
         return said("limits.bots_at_pace")

@@ -426,7 +426,7 @@ class Games:
         # said at the table lately where it was said among the moves
         if s.extensions and not self._send_history(s, room, nick, away) and room.chat:
             s.push(b"".join(encode(update_chat(who, said_again(text))) for who, text, _at in room.chat))
-        log.info("%s rejoined game %d", nick, room.id)
+        self.events.event("rejoins", s.ip, "%s rejoined game %d", nick, room.id)   # at will: summed up
         if self.turns is not None:
             self.turns.returned(s, room, nick)
         if room.bots:

@@ -252,7 +252,7 @@ class Lobby:
         why = self._limits_words(s, bots)
         if why is None:
             return None
-        log.info("%r: new game refused: %s", s, why)
+        self.events.event("new games refused", s.ip, "%r: new game refused: %s", s, why)
         return err_new_game(False, why if s.extensions else None)
 
     def _limits_words(self, s: Client, bots: tuple[str, ...], table: Table | None = None,

@@ -185,3 +185,76 @@ class TestLogFlood:
         finally:
             for p in silent + [watcher]:
                 p.close()
+
+
+@pytest.mark.timeout(60)
+def test_rejoins_and_refused_new_games_in_a_loop_are_a_few_lines_at_info(make_server, players, caplog):
+    """Finding (stranger 3): a rejoin (connect, ``ReqJoin`` with one's seat token, close) and a new
+    game refused past the address's limit wrote a line each at INFO: a stranger looping on either
+    wrote 300 lines a second, for as long as it liked. Now 150 of each, while a player plays, are a
+    few lines, each kind summed up with its address, and the player is served as before. Fails
+    before the fix (300 lines)."""
+    caplog.set_level(logging.INFO, logger="mor")
+    srv = make_server(tables_per_address=1)
+    srv.events.interval = 1.0                           # summed up every second (10 s by default)
+    (hon,) = players(srv.address, "hon")
+    start_game(hon)
+    room = srv.room_of("hon")
+    rng = random.Random(13)
+    before = round_trips(room, [hon], rng, 20)
+    rejoiner = Peer(srv.address, source="127.0.0.2").welcome()
+    token = next(m["token"] for m in rejoiner.join("back", token="") if m["type"] == "UpdateSessionToken")
+    rejoiner.send({"type": "ReqNewGame", "playersCount": 1})
+    rejoiner.until(lambda m: m["type"] == "UpdateGame")
+    rejoiner.close()
+    playing = Peer(srv.address, source="127.0.0.3").welcome()   # its address's one game
+    playing.join("one", token="")
+    playing.send({"type": "ReqNewGame", "playersCount": 1})
+    playing.until(lambda m: m["type"] == "UpdateGame")
+    asker = Peer(srv.address, source="127.0.0.3").welcome()
+    asker.join("more", token="")
+    caplog.clear()
+
+    def rejoin() -> None:
+        for _ in range(150):
+            p = Peer(srv.address, source="127.0.0.2")
+            try:
+                p.send({"type": "ReqJoin", "nickname": "back", "token": token})
+                p.until(lambda m: m["type"] == "UpdateHistory" and m.get("last"))
+            finally:
+                p.close()
+
+    def ask() -> None:
+        for _ in range(150):
+            asker.send({"type": "ReqNewGame", "playersCount": 1})
+            asker.until(lambda m: m["type"] == "ErrNewGame")
+
+    flood = [threading.Thread(target=rejoin, daemon=True), threading.Thread(target=ask, daemon=True)]
+    try:
+        for t in flood:
+            t.start()
+        during = round_trips(room, [hon], rng, 40)
+        for t in flood:
+            t.join(30)
+        assert not any(t.is_alive() for t in flood)
+
+        def lines() -> list[str]:
+            return [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+
+        def summed(kind: str) -> int:
+            return sum(int(m.split(": ", 1)[1].split(" more", 1)[0].replace(",", ""))
+                       for m in lines() if m.startswith(kind + ": "))
+
+        rejoined = lambda: [m for m in lines() if " rejoined game " in m]            # noqa: E731
+        refused = lambda: [m for m in lines() if ": new game refused: " in m]        # noqa: E731
+        wait_until(lambda: summed("rejoins") + len(rejoined()) == 150 and
+                   summed("new games refused") + len(refused()) == 150, timeout=5)
+        assert 1 <= len(rejoined()) <= event_log.MOST, rejoined()                     # was 150
+        assert 1 <= len(refused()) <= event_log.MOST, refused()                       # was 150
+        assert all("127.0.0.2: " in m for m in lines() if m.startswith("rejoins: "))
+        assert all("127.0.0.3: " in m for m in lines() if m.startswith("new games refused: "))
+        assert len(lines()) < 40, lines()
+        still_served(before, during)
+    finally:
+        for p in (playing, asker):
+            p.close()
