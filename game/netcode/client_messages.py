@@ -225,7 +225,7 @@ class ReqTables(ClientMessage):
     @classmethod
     def parse(cls, d: Mapping[str, Any]) -> "ReqTables":
         start = d.get("from", 0)
-        if type(start) is not int or start < 0:
+        if type(start) is not int or not 0 <= start < 2 ** 53:   # (past sys.maxsize, a slice fails)
             raise ProtocolError(INVALID_TYPES, "from must be a number of tables")
         return cls(start)
 

@@ -105,7 +105,7 @@ class ReqWatchList:
     @classmethod
     def parse(cls, d: Mapping[str, Any]) -> "ReqWatchList":
         start = d.get("from", 0)
-        if type(start) is not int or start < 0:
+        if type(start) is not int or not 0 <= start < 2 ** 53:
             raise _bad("from: a count of tables, 0 or more")
         return cls(start)
 

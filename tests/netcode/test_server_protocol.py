@@ -160,6 +160,10 @@ BAD_LINES = [
     (b'{"type":"ReqNewGame"}', "Invalid attribute types."),
     (b'{"type":"ReqJoin","nickname":5}', "Invalid attribute types."),
     (b'{"type":"ReqJoin","nickname":"x","token":5}', "Invalid attribute types."),
+    # past sys.maxsize (orjson reads integers up to 2**64 - 1): the page of tables was an internal error
+    (b'{"type":"ReqTables","from":18446744073709551615}', "Invalid attribute types."),
+    (b'{"type":"ReqTables","from":9223372036854775808}', "Invalid attribute types."),
+    (b'{"type":"ReqWatchList","from":18446744073709551615}', "Invalid attribute types."),
 ]
 
 
