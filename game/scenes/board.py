@@ -98,6 +98,9 @@ class BoardScene(BoardBase):
             switch.show()
         else:
             switch.hide()
+        if self.chat_entry is not None:   # the chat line takes the switch's room while it is hidden
+            line = self.log.chat_rect(leave=switch.rect.w + round(6 * self.layout.unit) if switch.visible else 0)
+            self.chat_entry.set_dimensions(line.size)
 
     # ------------------------------------------------------------------ per frame
     def update(self, dt: float) -> None:

@@ -85,9 +85,13 @@ def test_a_player_hides_the_watchers_chat_with_the_switch_of_the_chat_line(serve
         board = walk.app.stack.top
         walk.frames(2)
         assert board.watchers_switch is not None and not board.watchers_switch.visible   # nobody watches
+        chat = board.chat_entry       # the whole line while the switch is hidden: its hint read whole
+        assert chat.rect.w == board.log.chat_rect().w
+        assert chat.font.size(chat.placeholder_text)[0] < chat.rect.w - 8, "the chat line's hint is cut"
         watcher = Watching(*server.address, "Wes", default_config(), name="Salon")
         until(lambda: watcher.poll() == "seated", what="Wes watching")
         walk.until(lambda: board.watchers_switch.visible, 5, "the switch, once someone watches")
+        assert not board.chat_entry.rect.colliderect(board.watchers_switch.rect)   # the line makes room
         walk.press("1 watching \u00b7 hide")                        # how many watch, and what a press does
         walk.until(lambda: ada.watchers.hidden, 5, "the watchers' chat hidden")
         walk.until(lambda: walk.button_at("1 watching \u00b7 show") is not None, 5, "the switch says what it does now")
