@@ -54,7 +54,7 @@ def test_a_host_asked_about_ending_the_table_stays_on_enter_and_on_esc():
         for key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE):
             host.press("Leave")                                 # Bea is seated: asked first
             host.until_scene("AskScene")
-            assert host.app.stack.top.title == "Your friends are still here"
+            assert host.app.stack.top.title == "Your friend is still here"   # (one friend)
             host.key(key, "\r" if key != pygame.K_ESCAPE else "")
             assert host.scene == "LeaderChoiceScene" and host.app.server is server, key
             assert not server.room_of("Ada").finished and "Ada" in server.room_of("Ada").online

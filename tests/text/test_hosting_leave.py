@@ -51,7 +51,7 @@ def test_a_host_with_a_friend_at_the_table_is_asked_before_leaving_or_quitting(t
         bea = _hosting_a_game_with_bea(ada, said, tmp_path)
         server = ada.server
         ada.line("leave")
-        assert said[-4].startswith("Your friends are still here. Bea is at your table."), said[-4:]
+        assert said[-4].startswith("Your friend is still here. Bea is at your table."), said[-4:]
         assert said[-3:] == ["1. Leave the table", "2. Stop hosting", "3. Stay"]
         ada.line("3")
         assert said[-1] == "You stay at the table." and ada.shell is not None and ada.server is server

@@ -135,7 +135,8 @@ def leaving_question(people: list[str], stage: str) -> Question | None:
                         "{names} are in your waiting room. Stopping the game server sends them away; they can join "
                         "when you host again.", n).format(names=who)
         answers = (stop, stay)
-    return Question(_("Your friends are still here"), text, answers, default="stay", warning=True)
+    return Question(ngettext("Your friend is still here", "Your friends are still here", n), text, answers,
+                    default="stay", warning=True)
 
 
 def quitting_question(people: list[str]) -> Question | None:
