@@ -105,12 +105,13 @@ class Games:
         self.watchers: Any = None  # the tables' watchers (:class:`.watchers.Watchers`): told of games restored
         self.clocks: Any = None    # the real-time games' seat clocks (:class:`.seat_clock.SeatClocks`)
 
-    def live_from(self, ip: str) -> list[Room]:
+    def live_from(self, ip: str, turn_based: bool = False) -> list[Room]:
         """The real-time games in progress started from the address ``ip`` (a turn-based game, which
-        lasts days, counts among the turn-based limits instead)."""
+        lasts days, counts among the turn-based limits instead); with ``turn_based``, the turn-based
+        ones too (their bots play whether or not anyone is there: they count among the address's bots)."""
         return [r for gid, where in self.origin.items() if where == ip
                 and (r := self.rooms.get(gid)) is not None and not r.finished and not r.closed
-                and r.turn_time is None]
+                and (turn_based or r.turn_time is None)]
 
     def leave(self, s: Client, until: float | None = None) -> None:
         """A seated player leaves: inactive at the table at once (a quit), or, for a connection

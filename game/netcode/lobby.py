@@ -267,8 +267,8 @@ class Lobby:
                 len(live) + self.tables.opened_from(s.ip) - self.tables.opened_from(s.ip, True)
                 >= o.tables_per_address):
             return said("limits.tables", most=o.tables_per_address)
-        if bots and o.bots_per_address and (sum(len(r.bots) for r in live) + sum(len(t.bots) for t in mine)
-                                            + len(bots) > o.bots_per_address):
+        if bots and o.bots_per_address and (sum(len(r.bots) for r in self.games.live_from(s.ip, turn_based=True))
+                                            + sum(len(t.bots) for t in mine) + len(bots) > o.bots_per_address):
             return said("limits.bots", most=o.bots_per_address)
         if bots and o.max_bots and (sum(len(r.bots) for r in self.games.rooms.values() if bots_at_work(r))
                                     + sum(len(t.bots) for t in self.tables if t is not table)

@@ -17,7 +17,7 @@ from game.netcode import turn_wire as T
 from game.netcode.protocol import TABLE_LIMIT, TABLE_NEEDS_KEY, TABLE_NO_SUCH
 from game.rules.playout import choose
 
-from conftest import TIMEOUT, wait_until
+from conftest import TIMEOUT, round_trips, start_game, still_served, wait_until
 from test_ratings_server import KeyedPlayer, TlsServerProcess, keyed  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.timeout(90)
@@ -190,6 +190,39 @@ def test_turn_based_limits_hold_against_one_address_and_one_key(turn_server, key
     assert Lobby().take(said[-1]) == "Troppi tavoli e partite a turni dal tuo indirizzo (al massimo 3): prima finiscine uno."
     assert Lobby().take(refused) == ("Hai su questo server tutte le partite che tiene per un giocatore (1): prima "
                                      "finiscine una.")
+
+
+def test_the_bots_of_turn_based_games_count_among_their_address_s_bots(turn_server, keyed, players):  # noqa: F811
+    """Finding (stranger 5): a turn-based game's bots play whether or not anyone is at the table
+    (three turns run out and the last person's seat is the computer's too: the game plays itself
+    to its end), and they counted in no limit of their address: one key opened 10 tables of a
+    person and three hard bots, 30 bot seats against ``bots_per_address`` 6, each a whole game of
+    hard bots for the workers hours later. They count now: two such tables, then a third is
+    refused, and so is a real-time game with a bot from that address; the players of a game
+    beside it are served as before. Fails before the fix (the third table starts)."""
+    srv = turn_server(bots_per_address=6)
+    ada, bea = players(srv.address, "Ada", "Bea")
+    start_game(ada, bea)
+    room = srv.room_of("Ada")
+    rng = random.Random(55)
+    before = round_trips(room, [ada, bea], rng, 20)
+    eve = keyed(srv.tls_address, "Eve")
+    said = []
+    for i in range(3):
+        p = keyed(srv.tls_address, "Eve", eve.key)
+        said.append(sit(p, {"create": f"Bots{i}", "playersCount": 4, "private": False, "moveTime": HOUR,
+                            "bots": ["easy"] * 3})[-1])
+        p.close()
+    during = round_trips(room, [ada, bea], rng, 20)
+    assert [m["type"] for m in said] == ["UpdateGame", "UpdateGame", "ErrTable"], said
+    assert said[-1]["reason"] == TABLE_LIMIT and said[-1]["say"] == {"code": "limits.bots", "args": {"most": 6}}
+    zed = keyed(srv.tls_address, "Zed")                 # a real-time game with a bot, from that address
+    zed.send({"type": "ReqJoin", "nickname": "Zed", "token": "", "key": zed.key})
+    zed.until_type("UpdateBookedSeats")
+    zed.send({"type": "ReqNewGame", "playersCount": 2, "bots": ["easy"]})
+    refused = zed.until(lambda m: m["type"] in ("ErrNewGame", "UpdateGame"))[-1]
+    assert refused["type"] == "ErrNewGame" and refused["say"]["code"] == "limits.bots", refused
+    still_served(before, during)
 
 
 def test_a_turn_based_game_and_its_clock_outlive_kill_9(certs, keyed, tmp_path):  # noqa: F811
