@@ -386,28 +386,40 @@ class TextClient(Network, Watches, MyGamesText):
 
     def _ask_levels(self) -> None:
         self.say(_("How many computer players, and how strong? Say a number from 1 to 3 and a level "
-                 "(easy, medium or hard), for example 2 medium:"))
+                 "(easy, medium or hard), for example 2 medium; or say menu to go back:"))
+        self.question = self._levels_answer
 
-        def then(answer: str) -> None:
-            words = answer.lower().split()
-            if not words or not words[0].isdigit() or not 1 <= int(words[0]) <= 3:
-                self.say(_("Say a number from 1 to 3 first."))
-                self.menu()
-                return
-            said = words[1] if len(words) > 1 else None     # a level, as typed or in the player's words
-            level = next((lv for lv in LEVELS if said and (lv.startswith(said) or bot_level(lv).startswith(said))),
-                         "medium")
-            try:
-                session = open_bots(self.config, self.bots_path, self.pace, self.nickname, [level] * int(words[0]))
-            except GameNotOpened as e:
-                self.say(_("The game could not start: {e}").format(e=e))
-                self.menu()
-                return
-            self.say(ngettext("A new game against {n} {level} computer player.",
-                              "A new game against {n} {level} computer players.", int(words[0])).format(
-                n=words[0], level=bot_level(level)))
-            self._open(session)
-        self.question = then
+    def _levels_answer(self, answer: str) -> None:
+        """The number of computer players and their level; a wrong answer is said and asked again."""
+        words = answer.lower().split()
+        if words and words[0] in ("menu", "back", "cancel"):
+            self.menu()
+            return
+        said = words[1] if len(words) > 1 else None     # a level, as typed or in the player's words
+        level = next((lv for lv in LEVELS if said and (lv.startswith(said) or bot_level(lv).startswith(said))),
+                     None if said else "medium")
+        if not words or not words[0].isdigit() or not 1 <= int(words[0]) <= 3:
+            self.say(_("Say a number of computer players from 1 to 3, then a level (easy, medium or hard), "
+                       "for example 2 medium; or say menu to go back."))
+        elif level is None or len(words) > 2:
+            self.say(_("'{said}' is not a level: say easy, medium or hard after the number, for example "
+                       "{n} medium; or say menu to go back.").format(said=" ".join(words[1:]), n=words[0]))
+        else:
+            self._start_bots(int(words[0]), level)
+            return
+        self.question = self._levels_answer
+
+    def _start_bots(self, n: int, level: str) -> None:
+        try:
+            session = open_bots(self.config, self.bots_path, self.pace, self.nickname, [level] * n)
+        except GameNotOpened as e:
+            self.say(_("The game could not start: {e}").format(e=e))
+            self.menu()
+            return
+        self.say(ngettext("A new game against {n} {level} computer player.",
+                          "A new game against {n} {level} computer players.", n).format(
+            n=n, level=bot_level(level)))
+        self._open(session)
 
     def resume_bots(self) -> None:
         try:

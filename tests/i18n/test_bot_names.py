@@ -98,7 +98,7 @@ def test_the_text_client_names_a_bot_one_way(lang, dirs):
         p.expect(t("Main menu. Say the number of your choice:"))
         p.send("2")
         p.expect(head("How many computer players, and how strong? Say a number from 1 to 3 and a level "
-                      "(easy, medium or hard), for example 2 medium:"))
+                      "(easy, medium or hard), for example 2 medium; or say menu to go back:"))
         p.send(f"1 {LEVEL[lang]}")              # (a level in the player's words)
         p.expect(head("Choose the {keep} leaders you keep, of these {n} (say keep and their numbers, for example "
                       "keep 1 3):"))
