@@ -58,7 +58,8 @@ class WatchReader:
         w = s.watchers
         state = (w.players, w.started, w.closed)
         if w.started and not w.closed and not s.vm.has_game:
-            pass    # said once the game is here: its players' names need its bots' levels
+            return  # said once the game is here (its players' names need its bots' levels), and
+            #         nothing before it: "You watch ..." is the first line a watcher hears
         elif state != self._said:
             self._said = state
             if w.closed:
