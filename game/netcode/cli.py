@@ -183,6 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
     lim.add_argument("--max-game-moves", type=_count, default=d.max_game_moves, metavar="N",
                      help=f"calls (moves, undos, departures) one game keeps, once the requests taken back are "
                           f"dropped; past them only ending a turn is taken from people (default {d.max_game_moves})")
+    lim.add_argument("--max-turn-moves", type=_count, default=d.max_turn_moves, metavar="N",
+                     help=f"requests in a row one player may make that an undo could still take back (swaps, "
+                          f"moves); past them only ending the turn or an undo is taken (0: no limit) "
+                          f"(default {d.max_turn_moves})")
     ap.add_argument("--move-time-scale", type=float, default=d.move_time_scale, metavar="X",
                     help="multiply turn-based tables' time per move by X (for tests; default 1)")
     lim.add_argument("--max-watchers-per-table", type=_count, default=d.max_watchers_per_table, metavar="N",
@@ -256,7 +260,8 @@ def main(argv: list[str] | None = None) -> int:
                             turn_tables_per_address=args.turn_tables_per_address, games_per_key=args.games_per_key,
                             move_time_scale=max(1e-9, args.move_time_scale), wake_batch=args.wake_batch,
                             seat_time=args.seat_time, setup_time=args.setup_time,
-                            seat_given_after=args.seat_given_after, max_game_moves=args.max_game_moves)
+                            seat_given_after=args.seat_given_after, max_game_moves=args.max_game_moves,
+                            max_turn_moves=args.max_turn_moves)
     if args.tls_cert is None and (args.tls_key is not None or args.tls_port is not None):
         log.error("--tls-key and --tls-port need --tls-cert")
         return 2

@@ -234,6 +234,7 @@ class Games:
                     on_end=ended if self.ratings is not None else None)
         room.conns = conns
         room.max_calls = self.options.max_game_moves
+        room.max_open = self.options.max_turn_moves
         with self.lock:
             self.rooms[gid] = room
             for nick in room.nicknames if seated else ():

@@ -120,6 +120,7 @@ class Room:
         self.dead = 0
         self.compactions = 0
         self.max_calls = 0            # 0: no cap
+        self.max_open = 0             # requests in a row an undo may still take back (0: no cap)
 
     def __repr__(self) -> str:
         return f"<Room {self.id} {','.join(self.nicknames)}{' ended' if self.finished else ''}>"
@@ -165,6 +166,12 @@ class Room:
             if (self.max_calls and len(self.game.history) >= self.max_calls and action.TYPE != "ReqEndTurn"
                     and nickname not in self.movers()):
                 self.send(nickname, [err_protocol(said("limits.game_length", most=self.max_calls))])
+                return False
+            if (self.max_open and self.game.open_requests() >= self.max_open and action.TYPE != "ReqEndTurn"
+                    and nickname not in self.movers()):
+                # (what an undo may reach is told afresh at each rejoin and watch: a turn of 19,000
+                # swaps cost the loop half a second at each of them)
+                self.send(nickname, [err_protocol(said("limits.turn_length", most=self.max_open))])
                 return False
             wire = self._reference_wire() if self.plain else None
             try:

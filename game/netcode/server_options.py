@@ -85,6 +85,8 @@ class ServerOptions:
                                      # are the server's to share; a host's own server: False)
     max_game_moves: int = 20000      # calls one game keeps at most, once what was taken back is
                                      # dropped (see compaction.py; a real game takes a few hundred)
+    max_turn_moves: int = 200        # requests in a row a player may make that an undo could still take back
+                                     # (swaps, moves: a turn of thousands was replayed at each rejoin; 0: no limit)
     move_time_scale: float = 1.0     # a turn-based table's time per move is multiplied by this (tests: small)
     stall_log: float = 0.0           # log every wake-up of the loop longer than this many ms,
                                      # with what ran in it (a diagnostic; 0: off)

@@ -128,6 +128,8 @@ WORDS: dict[str, str | tuple[str, str]] = {
                                      "again."),
     "limits.no_join": N_("No ReqJoin within {seconds} s: closing the connection."),
     "limits.no_game": N_("No game joined within {seconds} s: closing the connection."),
+    "limits.turn_length": N_("You have made {most} moves in a row that can still be taken back, as many as the "
+                             "server keeps: end your turn, or take one back."),
     "limits.game_length": N_("This game has reached the length the server keeps for one game ({most} moves): only "
                              "ending your turn is taken now, and the computer plays what is left of a turn when its "
                              "time runs out."),

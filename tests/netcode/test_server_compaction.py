@@ -13,7 +13,7 @@ from game.client.refusals import refusal_words
 from game.netcode import compaction
 from game.rules.views import player_view
 
-from conftest import Player, drive, room_of, start_game, undoable, wait_until
+from conftest import Player, drive, room_of, round_trips, start_game, still_served, undoable, wait_until
 
 
 def set_up(srv, players) -> tuple:
@@ -108,3 +108,42 @@ def test_an_undo_weighs_ten_lines_against_the_line_rate(make_server, players):
     for _ in range(60):
         me.until(lambda m: m["type"] == "UpdateUndo", timeout=15)
     assert time.monotonic() - t0 > 2.0
+
+
+@pytest.mark.timeout(60)
+def test_moves_an_undo_could_take_back_in_a_row_are_bounded(make_server, players):
+    """Finding (stranger 6): swaps without undos are no churn to compact, and every request of a
+    turn stays within an undo's reach: a solo player swapping two shelves 19,000 times in one turn
+    (no seat clock in a solo game) made each rejoin, or each watch, replay the whole turn: 0.5 s
+    of the loop and 4.8 MB each time, in a loop of rejoin and one more swap. Now a player makes
+    ``max_turn_moves`` (here 30) requests in a row that an undo could take back, then is refused
+    in words (ending the turn and undos are still taken); a rejoin replays at most that many, and
+    the players of a game beside it are served as before. Fails before the fix (the 31st swap
+    is taken, and the 200 after it)."""
+    srv = make_server(line_rate=0, max_turn_moves=30)
+    ann, bob, room = set_up(srv, players)
+    cur = room.game.current_player.nickname
+    me = ann if cur == "ann" else bob
+    shelves = next(p["warehouseShelves"] for p in me.view["players"] if p["nickname"] == cur)
+    swap = {"type": "ReqSwapShelves", "shelf1": shelves[0], "shelf2": shelves[1]}
+    hon, = players(srv.address, "hon")
+    start_game(hon)
+    other = room_of(srv, "hon")
+    rng = random.Random(66)
+    before = round_trips(other, [hon], rng, 20)
+    answers = []
+    for _ in range(230):
+        me.send(swap)
+        answers.append(me.until(lambda m: m["type"] == "UpdateAction" or m["type"].startswith("Err"))[-1])
+    during = round_trips(other, [hon], rng, 20)
+    taken = [a for a in answers if a["type"] == "UpdateAction"]
+    assert len(taken) <= 30 and room.game.open_requests() <= 30, (len(taken), room.game.open_requests())
+    refused = answers[-1]
+    assert refused["type"] == "ErrProtocol" and "moves in a row that can still be taken back" in refused["msg"]
+    i18n.use("it")                        # our client says why in its player's language
+    assert refusal_words(refused).startswith("Hai fatto 30 mosse di fila che si possono ancora annullare")
+    i18n.use("en")
+    me.send({"type": "ReqUndo"})
+    me.until(lambda m: m["type"] == "UpdateUndo")
+    assert me.request(swap)[-1]["type"] == "UpdateAction"      # one taken back: one more taken
+    still_served(before, during)
