@@ -302,23 +302,30 @@ class TextClient(Network, Watches, MyGamesText):
         self._goodbye()
 
     def ask_name(self) -> None:
-        self.say(_("Your name is {nickname}. Type the new one (1 to 24 letters, digits or spaces):").format(nickname=self.nickname))
+        self.say(_("Your name is {nickname}. Type the new one (1 to 24 letters, digits, spaces or punctuation), "
+                   "or press Enter to keep it:").format(nickname=self.nickname))
+        self.question = self._name_answer
 
-        def then(answer: str) -> None:
-            name = validate_nickname(answer)
-            if name is None:
-                self.say(_("That cannot be a name: 1 to 24 letters, digits, spaces or punctuation. Your name stays {nickname}.").format(nickname=self.nickname))
-            else:
-                answer = name
-                self.nickname = answer
-                self.settings.nickname = answer
-                try:
-                    self.settings.save()
-                except OSError as e:
-                    log.warning("settings not saved: %s", e)
-                self.say(_("Your name is now {answer}.").format(answer=answer))
+    def _name_answer(self, answer: str) -> None:
+        """A new name; Enter (or menu) keeps the old one, a name that cannot be one is asked again."""
+        if not answer or answer.lower() in ("menu", "back", "cancel"):
+            self.say(_("Your name stays {nickname}.").format(nickname=self.nickname))
             self.menu()
-        self.question = then
+            return
+        name = validate_nickname(answer)
+        if name is None:
+            self.say(_("That cannot be a name: 1 to 24 letters, digits, spaces or punctuation. Type another, "
+                       "or press Enter to keep {nickname}.").format(nickname=self.nickname))
+            self.question = self._name_answer
+            return
+        self.nickname = name
+        self.settings.nickname = name
+        try:
+            self.settings.save()
+        except OSError as e:
+            log.warning("settings not saved: %s", e)
+        self.say(_("Your name is now {answer}.").format(answer=name))
+        self.menu()
 
     # ------------------------------------------------------------------ games on this machine
     def _open(self, session: GameSession) -> None:

@@ -39,3 +39,29 @@ def test_a_wrong_number_of_computer_players_is_asked_again():
         p.kill()
     menus = [line for line in p.lines if line.startswith("Main menu")]
     assert len(menus) == 3, p.lines        # at the start, on menu, on leave: never on a wrong answer
+
+
+def test_changing_the_name_keeps_it_on_enter_and_asks_again_when_wrong():
+    """QA: Enter at "Type the new one" said "That cannot be a name", "menu" renamed the player
+    "menu", and a name too long went back to the main menu instead of asking again."""
+    p = PtyProgram(["--plain", "--name", "Ada"], seed=3)
+    try:
+        p.send("6")
+        assert p.expect("Your name is Ada.") == ("Your name is Ada. Type the new one (1 to 24 letters, digits, "
+                                                 "spaces or punctuation), or press Enter to keep it:")
+        p.send("")
+        assert p.expect("Your name") == "Your name stays Ada."
+        p.expect("Main menu")
+        p.send("6", "menu")
+        assert p.expect("Your name stays") == "Your name stays Ada."
+        assert p.expect("Change your name") == "6. Change your name (now Ada)"
+        p.send("6", "x" * 30)
+        assert p.expect("That cannot be a name") == ("That cannot be a name: 1 to 24 letters, digits, spaces or "
+                                                     "punctuation. Type another, or press Enter to keep Ada.")
+        p.send("Bea")
+        assert p.expect("Your name") == "Your name is now Bea."
+        assert p.expect("Change your name") == "6. Change your name (now Bea)"
+        p.quit()
+    finally:
+        p.kill()
+    assert len([line for line in p.lines if line.startswith("Main menu")]) == 4, p.lines
