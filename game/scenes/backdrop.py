@@ -301,6 +301,17 @@ def _wrapped(text: str, size: int, width: int, style: str) -> tuple[str, ...]:
     return tuple(lines)
 
 
+def wrap_within(text: str, size: int, width: int, height: int, smallest: int, style: str = "regular",
+                leading: float = 1.18) -> tuple[list[str], int]:
+    """``text`` wrapped at the largest size from ``size`` down to ``smallest`` whose lines stand
+    within ``height``: (the lines, their size); at ``smallest`` if none does."""
+    for s in range(size, smallest - 1, -1):
+        lines = wrap(text, s, width, style)
+        if len(lines) * round(s * leading) <= height:
+            break
+    return lines, s
+
+
 def blit_lines(surface: pygame.Surface, lines: list[str], size: int, colour, x: int, y: int,
                style: str = "regular", align: str = "left", leading: float = 1.18) -> int:
     """Draw ``lines`` from ``y`` (left-aligned at ``x``, or centred on it); return the bottom."""

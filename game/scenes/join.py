@@ -25,7 +25,7 @@ from game.settings import GAME_PORT
 
 from .art import fonts
 from .asking import ask
-from .backdrop import FADED, INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, panel, title_block, wrap
+from .backdrop import FADED, INK, OXBLOOD, SEPIA, PaintedScene, blit_lines, panel, title_block, wrap, wrap_within
 from .nickname import check_nickname
 
 if TYPE_CHECKING:
@@ -135,6 +135,7 @@ class JoinScene(PaintedScene):
         size, small = max(12, round(24 * u)), max(11, round(18 * u))
         labels = {"address": _("Address"), "nickname": _("Nickname")}
         notes = {"address": _("e.g. 192.168.1.23 or 192.168.1.23:51015"), "nickname": _("How the others will see you")}
+        notes_bottom = self.sheet.y
         for key, rect in self.rows.items():
             img = fonts.render(labels[key], size, INK)
             surface.blit(img, img.get_rect(midleft=(rect.x, rect.centery)))
@@ -143,12 +144,15 @@ class JoinScene(PaintedScene):
             note = note or notes[key]
             x = rect.right
             lines = wrap(note, small, self.sheet.right - x - round(40 * u), "italic")
-            blit_lines(surface, lines, small, colour, x + 2, rect.bottom + round(6 * u), "italic", leading=1.1)
+            notes_bottom = blit_lines(surface, lines, small, colour, x + 2, rect.bottom + round(6 * u), "italic",
+                                      leading=1.1)
         msg, colour = (self.busy, SEPIA) if self.busy else (self.error, OXBLOOD)
-        if msg:
-            size = max(12, round(22 * u))
-            lines = wrap(msg, size, self.sheet.w - round(90 * u), "italic")
-            y = self.sheet.bottom - round(88 * u) - len(lines) * round(size * 1.18)
+        if msg:   # between the fields' notes and the buttons, smaller if it must be to stand there whole
+            buttons = self.sheet.bottom - round(78 * u)
+            room = buttons - notes_bottom - round(4 * u)
+            lines, size = wrap_within(msg, max(12, round(22 * u)), self.sheet.w - round(60 * u), room,
+                                      max(11, round(16 * u)), "italic")
+            y = notes_bottom + max(0, (room - len(lines) * round(size * 1.18)) // 2)
             blit_lines(surface, lines, size, colour, w // 2, y, "italic", align="center")
 
     def on_ui(self, event: pygame.event.Event) -> Any:
