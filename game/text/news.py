@@ -86,17 +86,30 @@ class News:
         self._heard.append(notice.words)
 
     def _hear_lost(self, notice: ConnectionLost) -> None:
+        self._heard.append(self._lost_words())
+
+    def _hear_failed(self, notice: ReconnectFailed) -> None:
+        self._heard.append(self._failed_words(notice.words))
+
+    def _lost_words(self) -> str:
         s = self.session
         if s.server_stopped:     # on purpose, the server said: not a crash
             host = s.match.host_name or None
             leave, menu = _("say leave"), _("the menu")
-            self._heard.append(f"{stopped_heading(host)}. {stopped_words(host, leave, menu)}")
-        else:
-            self._heard.append(_("The connection to the server was lost: trying to get it back (your seat is kept)."))
+            return f"{stopped_heading(host)}. {stopped_words(host, leave, menu)}"
+        return _("The connection to the server was lost: trying to get it back (your seat is kept).")
 
-    def _hear_failed(self, notice: ReconnectFailed) -> None:
-        self._heard.append(_("Could not get back to the game: {why}. Say leave to go back to the menu.").format(
-            why=notice.words))
+    @staticmethod
+    def _failed_words(why: str) -> str:
+        return _("Could not get back to the game: {why}. Say leave to go back to the menu.").format(why=why)
+
+    def connection_words(self) -> str | None:
+        """While the connection to the server of a game under way is lost: what is being done about
+        it (asked whose turn it is, the player hears this, never "It is your turn")."""
+        s = self.session
+        if not s.connection_lost or s.vm.game is None or s.vm.game.get("ended"):
+            return None
+        return self._failed_words(s.reconnect_failed) if s.reconnect_failed else self._lost_words()
 
     def _hear_lobby(self, notice: LobbyRefused) -> None:
         self._lobby_heard.append(notice.words)

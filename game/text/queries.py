@@ -72,6 +72,9 @@ class Queries:
     def _turn_words(self) -> str:
         """Whose turn it is and what to do; before the game, the waiting room and its invite code."""
         s = self.session
+        lost = self.news.connection_words()
+        if lost is not None:
+            return lost
         if s.vm.game is not None or not s.remote:
             return D.turn(s)
         table = s.lobby.table or {}
