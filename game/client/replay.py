@@ -22,7 +22,7 @@ from game.rules.engine import Game
 from game.rules.errors import GameError, MalformedRequest
 from game.rules.views import player_view
 
-from game.i18n import _, pgettext
+from game.i18n import N_, _, pgettext
 
 from .narration import Narrator
 from .view_model import ViewModel
@@ -192,9 +192,27 @@ class ReplayFeed(Match):
         pass
 
 
+FILE_WORDS = (N_("The file is too large to be a replay."), N_("The file is damaged: it is not JSON."),
+              N_("This file is not a replay of Masters of Renaissance."), N_("This file is not a game log."),
+              N_("The game log is damaged (a line is not JSON)."),
+              N_("The file is damaged: it has no list of moves."))
+"""What :func:`read_record` says of a file it cannot take (in English), marked for the catalogue:
+said in the player's language."""
+
+
 def open_replay(path: Path, config: GameConfig, viewer: str | None = None) -> Replay:
-    """:raises ReplayError: see :class:`Replay` and :func:`read_record`."""
-    return Replay(read_record(Path(path)), config, viewer)
+    """:raises ReplayError: see :class:`Replay` and :func:`read_record` (in the player's words)."""
+    path = Path(path)
+    if not path.exists():
+        raise ReplayError(_("There is no file at {path}.").format(path=path))
+    if path.is_dir():
+        raise ReplayError(_("{path} is a folder, not a game file.").format(path=path))
+    try:
+        record = read_record(path)
+    except ReplayError as e:
+        words = str(e)
+        raise ReplayError(_(words) if words in FILE_WORDS else words) from None
+    return Replay(record, config, viewer)
 
 
 # ---------------------------------------------------------------------------- the machine's games

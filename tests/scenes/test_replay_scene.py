@@ -239,3 +239,28 @@ def test_export_goes_to_the_games_data_never_over_a_file_and_makes_no_folder_una
     finally:
         while app.stack.top is not None:
             app.stack.pop()
+
+
+def test_a_file_that_cannot_be_opened_is_explained_in_the_players_language(tmp_path):
+    """Past games in Italian: a path with no file, a folder, a file that is not JSON and one that is
+    not a replay are each explained in Italian (they were said in English, with the OS's
+    "No such file or directory"), and nothing opens."""
+    from game import i18n
+    app = App(headless=True, size=(1024, 640), language="it")
+    try:
+        page = PastGamesScene(app)
+        app.stack.push(page)
+        frames(app)
+        (tmp_path / "oops.json").write_bytes(b"{oops")
+        (tmp_path / "other.json").write_bytes(b"{}")
+        for path, words in ((tmp_path / "none.json", "Non c'è nessun file in"), (tmp_path, "è una cartella"),
+                            (tmp_path / "oops.json", "Il file è danneggiato: non è JSON."),
+                            (tmp_path / "other.json", "non è una partita registrata")):
+            click_at(app, page.widgets["path"].rect.center)
+            page.widgets["path"].set_text(str(path))
+            click(app, "open")
+            assert app.stack.top is page and words in (page.message or ""), page.message
+    finally:
+        while app.stack.top is not None:
+            app.stack.pop()
+        i18n.use("en")
