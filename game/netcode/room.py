@@ -135,9 +135,12 @@ class Room:
         return self.game.ended
 
     def expired(self, now: float, grace: float) -> bool:
-        """Whether nobody is connected and the game is over or has been empty for ``grace`` seconds."""
+        """Whether nobody is connected and the game is over or has been empty for ``grace`` seconds.
+        A turn-based game waits for its players, unless the computer plays every seat for good: its
+        people all let their turns run out, and its bots would play it to its end for nobody (a
+        stranger's tables of hard bots, left at once, were whole games for the bots' workers)."""
         since = self.empty_since
-        if self.turn_time is not None and not self.finished:   # a turn-based game waits for its players
+        if self.turn_time is not None and not self.finished and self.humans:
             return False
         return since is not None and (self.finished or now - since >= grace)
 

@@ -225,6 +225,35 @@ def test_the_bots_of_turn_based_games_count_among_their_address_s_bots(turn_serv
     still_served(before, during)
 
 
+def test_a_turn_based_game_the_computer_plays_every_seat_of_is_removed(turn_server, keyed, players):  # noqa: F811
+    """Finding (stranger 7): a turn-based game's bots play whether or not anyone is there, and once
+    its last person let three turns run out the computer played every seat to the end of the game,
+    for nobody: a stranger's tables of hard bots, left at once, each became a whole game for the
+    bots' workers hours later, whatever the limits on bots. Such a game is abandoned now, as a
+    real-time game nobody comes back to (removed once empty for ``grace``); the players of a game beside
+    it are served as before. Fails before the fix (the bots play on)."""
+    srv = turn_server(move_time_scale=0.4 / HOUR, bot_delay=0.5, restart_grace=0.0, grace=1.0)
+    ada, bea = players(srv.address, "Ada", "Bea")
+    start_game(ada, bea)
+    room = srv.room_of("Ada")
+    rng = random.Random(77)
+    before = round_trips(room, [ada, bea], rng, 20)
+    eve = keyed(srv.tls_address, "Eve")
+    assert sit(eve, {"create": "Left", "playersCount": 2, "private": False, "moveTime": HOUR,
+                     "bots": ["easy"]})[-1]["type"] == "UpdateGame"
+    (gid,) = [g for g, r in srv.rooms.items() if r.turn_time is not None]
+    left = srv.rooms[gid]
+    eve.close()
+    wait_until(lambda: "Eve" in left.bots, timeout=20)          # three turns run out: the computer's
+    during = round_trips(room, [ada, bea], rng, 20)
+    wait_until(lambda: gid not in srv.rooms, timeout=5)         # then abandoned, not played out for nobody
+    assert not left.game.ended and left.closed
+    calls = len(left.game.history)
+    assert gid not in srv.turns.clocks
+    still_served(before, during)
+    wait_until(lambda: len(left.game.history) == calls, timeout=2)
+
+
 def test_a_turn_based_game_and_its_clock_outlive_kill_9(certs, keyed, tmp_path):  # noqa: F811
     cert, key = certs["one"]
     data = tmp_path / "data"
