@@ -92,6 +92,10 @@ class TestNamedTables:
         bea.send({"type": "ReqJoin", "nickname": "Bea", "token": "", "table": {"name": 3}})
         assert bea.expect("ErrProtocol")["msg"] == "Invalid attribute types."
         assert sit(bea, "Bea", name="mine")[-1]["players"] == ["Ada", "Bea"]   # nothing was taken
+        for count in (9, 10 ** 18, 0):       # the host's size out of range: said as it is, not "too few"
+            ada.send({"type": "ReqNewGame", "playersCount": count})
+            err = ada.until(lambda m: m["type"] == "ErrNewGame")[-1]
+            assert err["isInvalidPlayersCount"] and err["say"]["code"] == "table.seats", err
 
     @pytest.mark.timeout(20)
     def test_the_host_seats_bots_and_the_table_starts_with_them(self, make_server, peers):
