@@ -192,6 +192,15 @@ def test_turn_based_limits_hold_against_one_address_and_one_key(turn_server, key
                                      "finiscine una.")
 
 
+def game_beside(srv, players, seed: int) -> tuple:
+    """A real-time game of two beside an attack: its room, players, random source and round trips."""
+    group = players(srv.address, "Ada", "Bea")
+    start_game(*group)
+    room = srv.room_of("Ada")
+    rng = random.Random(seed)
+    return room, group, rng, round_trips(room, group, rng, 20)
+
+
 def test_the_bots_of_turn_based_games_count_among_their_address_s_bots(turn_server, keyed, players):  # noqa: F811
     """Finding (stranger 5): a turn-based game's bots play whether or not anyone is at the table
     (three turns run out and the last person's seat is the computer's too: the game plays itself
@@ -201,11 +210,7 @@ def test_the_bots_of_turn_based_games_count_among_their_address_s_bots(turn_serv
     refused, and so is a real-time game with a bot from that address; the players of a game
     beside it are served as before. Fails before the fix (the third table starts)."""
     srv = turn_server(bots_per_address=6)
-    ada, bea = players(srv.address, "Ada", "Bea")
-    start_game(ada, bea)
-    room = srv.room_of("Ada")
-    rng = random.Random(55)
-    before = round_trips(room, [ada, bea], rng, 20)
+    room, group, rng, before = game_beside(srv, players, 55)
     eve = keyed(srv.tls_address, "Eve")
     said = []
     for i in range(3):
@@ -213,7 +218,7 @@ def test_the_bots_of_turn_based_games_count_among_their_address_s_bots(turn_serv
         said.append(sit(p, {"create": f"Bots{i}", "playersCount": 4, "private": False, "moveTime": HOUR,
                             "bots": ["easy"] * 3})[-1])
         p.close()
-    during = round_trips(room, [ada, bea], rng, 20)
+    during = round_trips(room, group, rng, 20)
     assert [m["type"] for m in said] == ["UpdateGame", "UpdateGame", "ErrTable"], said
     assert said[-1]["reason"] == TABLE_LIMIT and said[-1]["say"] == {"code": "limits.bots", "args": {"most": 6}}
     zed = keyed(srv.tls_address, "Zed")                 # a real-time game with a bot, from that address
@@ -233,11 +238,7 @@ def test_a_turn_based_game_the_computer_plays_every_seat_of_is_removed(turn_serv
     real-time game nobody comes back to (removed once empty for ``grace``); the players of a game beside
     it are served as before. Fails before the fix (the bots play on)."""
     srv = turn_server(move_time_scale=0.4 / HOUR, bot_delay=0.5, restart_grace=0.0, grace=1.0)
-    ada, bea = players(srv.address, "Ada", "Bea")
-    start_game(ada, bea)
-    room = srv.room_of("Ada")
-    rng = random.Random(77)
-    before = round_trips(room, [ada, bea], rng, 20)
+    room, group, rng, before = game_beside(srv, players, 77)
     eve = keyed(srv.tls_address, "Eve")
     assert sit(eve, {"create": "Left", "playersCount": 2, "private": False, "moveTime": HOUR,
                      "bots": ["easy"]})[-1]["type"] == "UpdateGame"
@@ -245,7 +246,7 @@ def test_a_turn_based_game_the_computer_plays_every_seat_of_is_removed(turn_serv
     left = srv.rooms[gid]
     eve.close()
     wait_until(lambda: "Eve" in left.bots, timeout=20)          # three turns run out: the computer's
-    during = round_trips(room, [ada, bea], rng, 20)
+    during = round_trips(room, group, rng, 20)
     wait_until(lambda: gid not in srv.rooms, timeout=5)         # then abandoned, not played out for nobody
     assert not left.game.ended and left.closed
     calls = len(left.game.history)
