@@ -459,7 +459,7 @@ class Lobby:
         of the waiting list sets them for the next game)."""
         if table.seats[0] is not s:
             s.send(err_new_game(False, said("table.host_chooses")))
-        elif not self.config.min_players <= count <= self.config.max_players:   # (not 'too few' for a million)
+        elif not self.config.min_players <= count <= self.config.max_players:
             s.send(err_new_game(True, said("table.seats", least=self.config.min_players, most=self.config.max_players)))
         elif len(table.seats) + len(bots) > count:
             s.send(err_new_game(True, said("table.too_few_seats", n=len(table.seats), seats=len(table.seats) + len(bots))))

@@ -136,9 +136,8 @@ class Room:
 
     def expired(self, now: float, grace: float) -> bool:
         """Whether nobody is connected and the game is over or has been empty for ``grace`` seconds.
-        A turn-based game waits for its players, unless the computer plays every seat for good: its
-        people all let their turns run out, and its bots would play it to its end for nobody (a
-        stranger's tables of hard bots, left at once, were whole games for the bots' workers)."""
+        A turn-based game waits for its players, unless the computer plays every seat for good (its
+        bots would play it to its end for nobody)."""
         since = self.empty_since
         if self.turn_time is not None and not self.finished and self.humans:
             return False
@@ -172,8 +171,6 @@ class Room:
                 return False
             if (self.max_open and self.game.open_requests() >= self.max_open and action.TYPE != "ReqEndTurn"
                     and nickname not in self.movers()):
-                # (what an undo may reach is told afresh at each rejoin and watch: a turn of 19,000
-                # swaps cost the loop half a second at each of them)
                 self.send(nickname, [err_protocol(said("limits.turn_length", most=self.max_open))])
                 return False
             wire = self._reference_wire() if self.plain else None
