@@ -290,7 +290,7 @@ class LobbyScene(SessionScene):
             said = _("friends find this game in join, or type") if found else _("friends join by typing")
             cap = max(11, round(17 * u))
             k = tracked(said, cap, OXBLOOD, max(1, round(2 * u)))
-            while k.get_width() > self.plaque.w - round(16 * u) and cap > 9:     # (Italian is longer)
+            while k.get_width() > self.plaque.w - round(40 * u) and cap > 9:     # (Italian is longer; clear of the frame)
                 cap -= 1
                 k = tracked(said, cap, OXBLOOD, 1)
             surface.blit(k, k.get_rect(midtop=(self.plaque.centerx - round(3 * u), self.plaque.y + round(14 * u))))
