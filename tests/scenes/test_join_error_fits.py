@@ -20,9 +20,7 @@ register_scenes()
 
 @pytest.mark.parametrize("lang", ["en", "it"])
 @pytest.mark.parametrize("size", [(1024, 640), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_longest_answers_to_a_join_stand_clear_of_the_fields(monkeypatch, tmp_path, size, lang):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path))
+def test_the_longest_answers_to_a_join_stand_clear_of_the_fields(monkeypatch, size, lang):
     app = App(headless=True, size=size, language=lang)
     try:
         m = Measure(monkeypatch, app)

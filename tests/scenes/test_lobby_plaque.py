@@ -21,9 +21,7 @@ pytestmark = pytest.mark.timeout(60)
 
 @pytest.mark.parametrize("lang", ["en", "it"])
 @pytest.mark.parametrize("size", [(1024, 640), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_hosts_plaque_caption_stands_clear_of_its_frame(monkeypatch, tmp_path, size, lang):
-    monkeypatch.setenv("MOR_CONFIG_DIR", str(tmp_path))
-    monkeypatch.setenv("MOR_DATA_DIR", str(tmp_path))
+def test_the_hosts_plaque_caption_stands_clear_of_its_frame(monkeypatch, size, lang):
     app = App(headless=True, size=size, language=lang)
     try:
         app.settings.server_port = free_port()
