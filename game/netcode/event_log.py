@@ -1,7 +1,7 @@
 """Log lines of events a stranger can repeat at will, summed up so they cannot flood the log.
 
-A refused invite code, a failed TLS handshake, a sit at a table and a departure are each worth a
-line to an operator, but a stranger who repeats one 5,000 times a second would write 60 MB of log
+A refused invite code, a failed TLS handshake, a sit at a table, a departure and a request that
+met a bug of the server's are each worth a line to an operator, but a stranger who repeats one 5,000 times a second would write 60 MB of log
 a minute at the default level. :class:`EventLog` keeps, per kind of event and per interval, the
 first few lines as they come (the first of each address among them, up to a cap), counts the rest
 per address, and says them in one line at the interval's end::
@@ -57,9 +57,11 @@ class EventLog:
         self.clock = clock
         self._kinds: dict[str, _Kind] = {}
 
-    def event(self, kind: str, address: str, msg: str, *args: Any, level: int = logging.INFO) -> None:
+    def event(self, kind: str, address: str, msg: str, *args: Any, level: int = logging.INFO,
+              exc_info: bool = False) -> None:
         """One event of ``kind`` (plural words, e.g. "refused invite codes") from ``address``: its
-        line ``msg % args`` is logged at ``level`` if it is among the interval's first, else counted."""
+        line ``msg % args`` is logged at ``level`` if it is among the interval's first, else counted.
+        ``exc_info``: the exception being handled is logged with it (its traceback)."""
         now = self.clock()
         k = self._kinds.get(kind)
         if k is not None and now - k.since >= self.interval:
@@ -70,11 +72,11 @@ class EventLog:
         if k.shown < FIRST or (k.shown < MOST and address not in k.seen):
             k.shown += 1
             k.seen.add(address)
-            self.log.log(level, msg, *args, stacklevel=2)
+            self.log.log(level, msg, *args, exc_info=exc_info, stacklevel=2)
             return
         k.counts[address] = k.counts.get(address, 0) + 1
         if self.log.isEnabledFor(logging.DEBUG):
-            self.log.debug(msg, *args, stacklevel=2)
+            self.log.debug(msg, *args, exc_info=exc_info, stacklevel=2)
 
     def flush(self) -> None:
         """Write the summary of every interval that has ended."""

@@ -64,8 +64,9 @@ class Outbox:
             if not s.closed:
                 try:
                     self._flush(s)
-                except Exception:
-                    log.exception("%r: unexpected error", s)
+                except Exception as e:   # (summed: a stranger may repeat it, see transport._handle)
+                    self.events.event(f"connections closed on an error inside the server ({type(e).__name__})",
+                                      s.ip, "%r: unexpected error", s, level=logging.ERROR, exc_info=True)
                     self._close(s)
 
     def _flush(self, s: Session) -> None:

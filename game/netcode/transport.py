@@ -246,8 +246,9 @@ class Transport(Outbox, Door):
                     self._read(s, now)
                 if events & _OUT and not s.closed:
                     self._flush(s)
-            except Exception:   # a bug must cost one connection at most, never the server
-                log.exception("%r: unexpected error", s)
+            except Exception as e:   # a bug must cost one connection at most, never the server
+                self.events.event(f"connections closed on an error inside the server ({type(e).__name__})", s.ip,
+                                  "%r: unexpected error", s, level=logging.ERROR, exc_info=True)
                 self._close(s)
             if self._dirty:
                 self._flush_dirty()
@@ -468,8 +469,9 @@ class Transport(Outbox, Door):
                 self._game_request(s, msg)   # what dispatch does with a game request
             else:
                 self.dispatch(s, msg)
-        except Exception:
-            log.exception("%r: failed to handle %r", s, msg)
+        except Exception as e:   # a bug: its traceback, but a stranger repeating it floods no log
+            self.events.event(f"requests that failed inside the server ({type(e).__name__})", s.ip,
+                              "%r: failed to handle %r", s, msg, level=logging.ERROR, exc_info=True)
             s.send(err_protocol(INTERNAL_ERROR))
 
     def _unwatch(self, fd: int) -> None:
@@ -520,6 +522,7 @@ class Transport(Outbox, Door):
             pass
         try:
             self.disconnected(s)
-        except Exception:
-            log.exception("%r: failed to unregister", s)
+        except Exception as e:
+            self.events.event(f"connections that failed to unregister ({type(e).__name__})", s.ip,
+                              "%r: failed to unregister", s, level=logging.ERROR, exc_info=True)
         s.room = None   # a closed connection (its heartbeat timer may hold it a while) keeps no game

@@ -5,11 +5,13 @@ Every bad line gets exactly one answer and leaves the connection usable (checked
 """
 from __future__ import annotations
 
+import logging
 import socket
 import time
 
 import pytest
 
+from game.netcode import event_log
 from game.netcode import server as server_mod
 from game.netcode.client_messages import ReqWelcome
 from game.netcode.framing import CHUNK, MAX_LINE
@@ -226,6 +228,33 @@ class TestBadInput:
         p.send({"type": "ReqWelcome"})
         p.expect("ErrProtocol", msg="Internal server error.")
         p.probe()
+
+    @pytest.mark.timeout(30)
+    @pytest.mark.logs_errors("failed to handle", "failed inside the server")
+    def test_a_failure_repeated_at_will_is_logged_a_few_times_then_summed_up(self, server, peers, monkeypatch,
+                                                                              caplog):
+        """A request that meets a bug, sent again and again by a stranger: each is answered, its
+        traceback is logged for the first few only, and the rest are summed up in one line (each
+        was an ERROR with its traceback: a log flood at will)."""
+        def broken(*a, **k):
+            raise RuntimeError("boom")
+
+        monkeypatch.setitem(server_mod._HANDLERS, ReqWelcome, broken)
+        stranger = peers(server.address).welcome()
+        stranger.sock.sendall(b'{"type":"ReqWelcome"}\n' * 300)
+        for _ in range(300):
+            stranger.expect("ErrProtocol", msg="Internal server error.")
+        with server.lock:
+            server.events.interval = 0          # the interval is over: its sum is written now
+            server.events.flush()
+        logged = [r for r in caplog.records if r.levelno >= logging.ERROR]
+        tracebacks = [r for r in logged if "failed to handle" in r.getMessage()]
+        assert len(tracebacks) == event_log.FIRST and all(r.exc_info for r in tracebacks)   # was 300
+        assert logged[-1].getMessage().startswith(
+            "requests that failed inside the server (RuntimeError): 297 more from 1 address")
+        honest = peers(server.address).welcome()
+        honest.join("honest")
+        honest.probe()
 
 
 class TestManyConnections:
