@@ -31,7 +31,7 @@ from .asking import ask
 from .fetching import Fetch
 from .link_mark import LinkMark, warn
 from .backdrop import (FADED, GOLD, GREEN_INK, INK, OXBLOOD, PANEL, SEPIA, PaintedScene, blit_lines, mix, panel,
-                       title_block, tracked, wrap)
+                       title_block, tracked, wrap, wrap_within)
 
 REFRESH_SECONDS = 5.0
 """How often the list is asked again while the page is shown (and nothing else is going on)."""
@@ -238,7 +238,8 @@ class TablesScene(PaintedScene):
         gap = round(24 * u)
         lw = min(round(760 * u), w - cw - gap - round(80 * u))
         x0 = (w - lw - gap - cw) // 2
-        self.list_rect = pygame.Rect(x0, top, lw, bottom - top)
+        # (the list stops higher than the cards: under it, two lines of a message above the buttons)
+        self.list_rect = pygame.Rect(x0, top, lw, bottom - round(36 * u) - top)
         cx = self.list_rect.right + gap
         hq, hn = round(164 * u), round(232 * u)
         hc = bottom - top - hq - hn - 2 * round(12 * u)
@@ -445,11 +446,12 @@ class TablesScene(PaintedScene):
         self._paint_list(surface, u)
         self._paint_cards(surface, u)
         msg, colour = (self.busy, SEPIA) if self.busy else (self.error, OXBLOOD) if self.error else (self.note, SEPIA)
-        if msg:
-            size = max(12, round(21 * u))
-            lines = wrap(msg, size, w - round(160 * u), "italic")[:2]
-            y = self.list_rect.bottom + round(8 * u)
-            blit_lines(surface, lines, size, colour, w // 2, y, "italic", align="center")
+        if msg:   # between the list and the buttons, smaller if it must be to stand there whole
+            y = self.list_rect.bottom + round(6 * u)
+            room = h - round(70 * u) - round(4 * u) - y
+            lines, size = wrap_within(msg, max(12, round(21 * u)), self.list_rect.w - round(8 * u), room,
+                                      max(11, round(15 * u)), "italic")
+            blit_lines(surface, lines, size, colour, self.list_rect.centerx, y, "italic", align="center")
         self.mark.paint_tip(surface, u)
 
     def _paint_list(self, surface: pygame.Surface, u: float) -> None:
