@@ -35,6 +35,7 @@ class MyGamesScene(PaintedScene):
         self.tls_port = tls_port if servers is not None and len(servers) == 1 else None
         self.games: list[tuple[str, int, int | None, MyGame]] | None = None   # (host, port, tls port, game)
         self.problems: list[str] = []
+        self.answered = 0                # servers that answered the last ask
         self.rows: list[tuple[pygame.Rect, tuple[str, int, int | None, MyGame]]] = []
         self.sheet = pygame.Rect(0, 0, 0, 0)
         self.seating: Seating | None = None
@@ -55,8 +56,8 @@ class MyGamesScene(PaintedScene):
         servers = list(self.servers) if self.servers is not None else turn_servers(self.app.data_dir)
         tls = self.tls_port
 
-        def ask() -> tuple[list[tuple[str, int, int | None, MyGame]], list[str]]:
-            games, problems = [], []
+        def ask() -> tuple[list[tuple[str, int, int | None, MyGame]], list[str], int]:
+            games, problems, answered = [], [], 0
             for host, port in servers:
                 try:
                     listing = my_games(host, port, tls_port=tls, folder=self.app.data_dir)
@@ -67,8 +68,9 @@ class MyGamesScene(PaintedScene):
                     problems.append(describe_connect_error(e, host, port))
                     continue
                 games += [(host, port, listing.tls_port, g) for g in listing.games]
+                answered += 1
             games.sort(key=lambda r: (not r[3].your_turn, r[3].time_left if r[3].time_left is not None else 1e18))
-            return games, problems
+            return games, problems, answered
         self._fetch.start(ask)
 
     def update(self, dt: float) -> None:
@@ -79,9 +81,9 @@ class MyGamesScene(PaintedScene):
         if result is None:
             return
         if isinstance(result, OSError):
-            self.problems = [str(result)]
+            self.games, self.problems, self.answered = [], [str(result)], 0
         else:
-            self.games, self.problems = result
+            self.games, self.problems, self.answered = result
         self.rebuild()
 
     def rebuild(self) -> None:
@@ -168,6 +170,8 @@ class MyGamesScene(PaintedScene):
             blit_lines(surface, [self.busy], size, SEPIA, r.centerx, y + round(20 * u), "italic", align="center")
         elif not games:
             text = (_("Asking for your games\u2026") if games is None else
+                    _("Your games could not be listed: why is said below.") if self.problems and
+                    not self.answered else
                     _("You have no game in progress on these servers.") if self.servers is None or self.servers else
                     _("You have no game in progress."))
             blit_lines(surface, wrap(text, size, inner.w, "italic")[:3], size, SEPIA, r.centerx, y + round(20 * u),
