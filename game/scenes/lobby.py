@@ -322,10 +322,12 @@ class LobbyScene(SessionScene):
         for i in range(seats):
             c = (xs[i], cy)
             bot = filled <= i < filled + len(bots)
-            _pawn(surface, c, r, PAWN_COLOURS[i % 4] if i < filled or bot else None,
+            taken = (i < filled or bot) and not self.lost   # (the connection lost: nobody is known to wait)
+            _pawn(surface, c, r, PAWN_COLOURS[i % 4] if taken else None,
                   lobby.players_count is not None and i >= lobby.players_count, u)
             names = lobby.players or ([lobby.head] if lobby.head else [])   # a reference server names the head only
-            tag_text = names[i] if i < min(filled, len(names)) else (bot_seat(bots[i - filled]) if bot else None)
+            tag_text = None if not taken else names[i] if i < min(filled, len(names)) else (
+                bot_seat(bots[i - filled]) if bot else None)
             if tag_text:
                 tag = fonts.render(tag_text, max(11, round(17 * u)), SEPIA, "italic")
                 surface.blit(tag, tag.get_rect(midtop=(c[0], c[1] + round(r * 1.55))))

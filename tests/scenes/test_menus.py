@@ -820,6 +820,27 @@ def test_the_count_buttons_say_how_many_more_are_awaited_counting_those_waiting(
                     4: "Wait for 1 more to join"}
 
 
+def test_a_lost_waiting_room_shows_nobody_still_waiting(app, monkeypatch):
+    """The host gone (the connection lost), the waiting room no longer draws the host's pawn and
+    name as if they still waited there: the seats are empty under "The connection to the server
+    was lost."."""
+    from support.drawn import Words
+    from game.scenes.lobby import LobbyScene
+    booked = {"type": "UpdateBookedSeats", "bookedSeats": 2, "canPrepareNewGame": "Ada"}
+    bea = GameSession(Feed("Bea", [booked], host=LAN_HOST), app.config, "Bea")
+    app.stack.push(LobbyScene(app, bea))
+    frames(app, 2)
+    seen = Words(monkeypatch)
+    frames(app, 1)
+    assert "Ada" in seen                                   # the host's pawn is named while she waits
+    bea.match.say({"type": "ConnectionLost"})
+    frames(app, 2)
+    assert app.stack.top.lost
+    seen.seen.clear()
+    frames(app, 1)
+    assert "The connection to the server was lost." in seen and "Ada" not in seen
+
+
 def test_lobby_leave_closes_the_match(app):
     from game.scenes.lobby import LobbyScene
     from game.scenes.title import TitleScene
