@@ -121,7 +121,10 @@ class Terminal:
                                 yield Completion(w, start_position=-len(word))
 
                 # completion on Tab only, and no room kept under the line for a menu: nothing pops
-                # up or moves while the player types (a screen reader follows the line)
+                # up or moves while the player types (a screen reader follows the line). So the
+                # cursor's position is never needed: not asked, a terminal that would not answer
+                # is never told "WARNING: your terminal doesn't support cursor position requests"
+                os.environ.setdefault("PROMPT_TOOLKIT_NO_CPR", "1")
                 self.prompt_session = PromptSession(completer=Words(), complete_while_typing=False,
                                                     reserve_space_for_menu=0)
             except Exception:   # no prompt_toolkit, or a terminal it cannot drive: plain input()
