@@ -93,6 +93,7 @@ class Lobby:
         self._start_failing = False        # the pending game could not be saved: tried again every second
         self.watchers: Any = None          # the tables' watchers (:class:`~.watchers.Watchers`), told of their changes
         self.turns: Any = None             # the turn-based tables' clocks and seats by key (:class:`~.turn_based.TurnBased`)
+        self.player_of: Callable[[Any], Any] = lambda s: None   # a connection's player, by its key (None: no key)
 
     def leave(self, s: Client) -> bool:
         """A player leaves the waiting list or their table (quits, or the connection ended); False
@@ -170,6 +171,8 @@ class Lobby:
                     self._enter_table(s, nick, h, msg.token, msg.table)
                 elif fold(nick) in self._waiting_names:   # (the Quick game's people are one table)
                     s.send(err_nickname(P.TAKEN))
+                elif self._key_sits(s, self.waiting):
+                    self._refuse_table(s, (P.TABLE_IN_USE, said("table.key_waiting")))
                 else:
                     self._enter_lobby(s, nick, h, msg.token)
 
@@ -407,10 +410,10 @@ class Lobby:
             problem = self.turns.table_problem(s, table.move_time, s.ip, 0, opening=False)
         if problem is None and table is not None and any(fold(o.nickname or "") == fold(nick) for o in table.seats):
             problem = (P.TABLE_NICKNAME_TAKEN, said("table.nickname_taken", name=table.name, nickname=nick))
+        if problem is None and table is not None and self._key_sits(s, table.seats):
+            problem = (P.TABLE_IN_USE, said("table.key_seated", name=table.name))
         if problem is not None or table is None:
-            reason, words = problem or (P.TABLE_NO_SUCH, said("table.no_such"))
-            self.events.event("tables refused", s.ip, "%r: table refused (%s): %s", s, reason, words)
-            s.send(err_table(reason, words))
+            self._refuse_table(s, problem or (P.TABLE_NO_SUCH, said("table.no_such")))
             return
         s.nickname, s.handle = nick, h
         s.token = secrets.token_urlsafe(16)
@@ -422,6 +425,17 @@ class Lobby:
         self.events.event("sits at tables", s.ip, "%s sat at table %r (%d of %d)", nick, table.name,
                           len(table.seats), table.people)
         self.table_changed(table, newcomer=s)
+
+    def _key_sits(self, s: Client, seats: list[Any]) -> bool:
+        """Whether the player ``s`` joined as (by key) has a seat among ``seats`` already: one key,
+        one seat at a table, so nobody plays, and is rated, against themselves."""
+        p = self.player_of(s)
+        return p is not None and any(self.player_of(o) is p for o in seats)
+
+    def _refuse_table(self, s: Client, problem: tuple[str, str]) -> None:
+        reason, words = problem
+        self.events.event("tables refused", s.ip, "%r: table refused (%s): %s", s, reason, words)
+        s.send(err_table(reason, words))
 
     def _open_table(self, s: Client, choice: TableChoice) -> tuple[tuple[str, str] | None, Table | None]:
         """Open the table a ``ReqJoin`` asks for: (None, the table), or (the refusal, None)."""

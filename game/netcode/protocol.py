@@ -108,7 +108,7 @@ TABLE_BAD = "INVALID"              # the name, the count or the bots asked for a
 TABLE_LIMIT = "LIMIT"              # too many tables and games from this address
 TABLE_EXTENSION = "EXTENSION"      # tables are for clients that join with a token
 TABLE_NEEDS_KEY = "NEEDS_KEY"      # a turn-based table (or a seat taken by key) needs a player key (see turn_wire)
-TABLE_IN_USE = "IN_USE"            # the seat asked for by key is connected already
+TABLE_IN_USE = "IN_USE"            # the seat asked for by key is connected already, or the key sits there
 TABLE_NICKNAME_TAKEN = "NICKNAME_TAKEN"   # someone at the table has that nickname (or one that reads the same)
 TABLE_REASONS = frozenset({TABLE_NO_SUCH, TABLE_PRIVATE, TABLE_NAME_TAKEN, TABLE_BAD, TABLE_LIMIT, TABLE_EXTENSION,
                            TABLE_NEEDS_KEY, TABLE_IN_USE, TABLE_NICKNAME_TAKEN})

@@ -9,7 +9,7 @@ rating shown is the conservative one, the ordinal ``mu - 3 sigma`` rounded (0 fo
 it rises as the server grows sure of a player, so one lucky game does not top the leaderboard).
 
 Which games are rated (:meth:`Ratings.started`): no bots at the table, at least two players
-with keys; the players with keys are rated among themselves, in the order of the game's
+with keys, no key in two seats; the players with keys are rated among themselves, in the order of the game's
 ranking (:func:`places`): the most points first, ties broken by the resources left in storage,
 still tied sharing the place (RULES.md §11). A player who left before the end (inactive when it
 ends: quit, or away past the grace) comes last, tied with the others who left. A solo game keeps
@@ -216,6 +216,9 @@ class Ratings:
             return
         seats = {s.nickname: p for s in players if (p := self.of.get(s)) is not None and s.nickname}
         if len(seats) < (1 if len(game.players) == 1 else 2):
+            return
+        if len({p.id for p in seats.values()}) < len(seats):   # the lobby seats a key once: never rated against itself
+            log.warning("game %d: one player key holds two seats: not rated", game_id)
             return
         self.games[game_id] = seats
         try:

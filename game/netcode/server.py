@@ -212,6 +212,7 @@ class Server(Transport, Announcing):
         self.watchers = Watchers(self.options, self.lobby.tables, self._call_at, self.events)
         self.lobby.watchers = self.games.watchers = self.watchers
         self.lobby.events = self.games.events = self.events   # one summed-up log of repeated events
+        self.lobby.player_of = self.ratings.of.get   # one seat a key at a table (and in the Quick game)
         self.parsers.update(W.PARSERS)
         self.turns = self.games.turns = self.lobby.turns = TurnBased(
             self.options, self.rooms, self._call_at, self.ratings, self.bots, self.games.origin)

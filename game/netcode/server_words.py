@@ -44,6 +44,10 @@ WORDS: dict[str, str | tuple[str, str]] = {
     "table.private": N_("\u201c{name}\u201d is private: join it with the invite code its host shares."),
     "table.nickname_taken": N_("Someone at \u201c{name}\u201d is called {nickname} already (or by a name that "
                                "reads the same): choose another name to sit there."),
+    "table.key_seated": N_("You sit at \u201c{name}\u201d already (in another window?): one player, known by "
+                           "their player key, has one seat at a table."),
+    "table.key_waiting": N_("You wait for the Quick game already (in another window?): one player, known by their "
+                            "player key, has one seat in a game."),
     "table.no_such": N_("No such table."),
     "game.no_such": N_("No such game."),
     "table.bad_name": N_("A table's name is 1 to {most} letters, digits, spaces or signs."),

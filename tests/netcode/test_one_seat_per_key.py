@@ -1,0 +1,90 @@
+"""One player key, one seat at a table, over 127.0.0.1 (TLS): the attack where two connections
+with one key ("kk" and "kk2") sat at one turn-based table and started a rated game against
+themselves. The second seat is refused in the player's words, at a turn-based table, a real-time
+one and in the Quick game; a game that somehow has one key in two seats is not rated; players
+without a key (reference clients) are as before."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from game import i18n
+from game.client.lobby import Lobby
+from game.netcode import ratings_wire as W
+from game.netcode.protocol import TABLE_IN_USE
+
+from conftest import start_game
+from test_ratings_parts import Conn, finished, ratings
+from test_ratings_server import KeyedPlayer, keyed  # noqa: F401  (the fixture)
+from test_server_turn_based import HOUR, sit, turn_server  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def quick(p: KeyedPlayer) -> dict[str, Any]:
+    """``p`` joins the Quick game's waiting list with its key; the answer (its seat or a refusal)."""
+    p.send({"type": "ReqJoin", "nickname": p.nickname, "token": "", "key": p.key})
+    return p.until(lambda m: m["type"] in ("UpdateBookedSeats", "ErrTable", "ErrNickname", "UpdateGame"))[-1]
+
+
+def test_one_key_sits_once_at_a_turn_based_table_and_is_told_why_in_its_language(turn_server, keyed):  # noqa: F811
+    srv = turn_server()
+    kk = keyed(srv.tls_address, "kk")
+    assert sit(kk, {"create": "TB2", "playersCount": 2, "private": False, "moveTime": HOUR})[-1]["type"] \
+        == "UpdateBookedSeats"
+    kk2 = keyed(srv.tls_address, "kk2", kk.key)       # the same key, another name, another connection
+    refused = sit(kk2, {"name": "TB2"})[-1]
+    assert refused["type"] == "ErrTable" and refused["reason"] == TABLE_IN_USE
+    assert "one seat at a table" in refused["msg"] and refused["say"]["code"] == "table.key_seated"
+    assert not srv.rooms                               # no game started with one key in both seats
+    i18n.use("it")
+    try:
+        assert Lobby().take(refused).startswith("Siedi gi\u00e0 a \u00abTB2\u00bb")
+    finally:
+        i18n.use("en")
+    bea = keyed(srv.tls_address, "Bea")                # another key takes the seat: the game starts
+    assert sit(bea, {"name": "TB2"})[-1]["type"] == "UpdateGame"
+    (gid,) = srv.rooms
+    assert sorted(srv.turns.owners[gid]) == ["Bea", "kk"] and len(set(srv.turns.owners[gid].values())) == 2
+    kk2.send({"type": "ReqJoin", "nickname": "kk2", "token": "", "key": kk.key, "game": gid})
+    assert kk2.until_type("ErrTable")[-1]["reason"] == TABLE_IN_USE   # kk's seat, connected already
+
+
+def test_one_key_sits_once_at_a_real_time_table_and_in_the_quick_game(turn_server, keyed):  # noqa: F811
+    srv = turn_server()
+    kk = keyed(srv.tls_address, "kk")
+    assert sit(kk, {"create": "RT", "playersCount": 2, "private": False})[-1]["type"] == "UpdateBookedSeats"
+    kk2 = keyed(srv.tls_address, "kk2", kk.key)
+    refused = sit(kk2, {"name": "RT"})[-1]
+    assert refused["type"] == "ErrTable" and refused["reason"] == TABLE_IN_USE and not srv.rooms
+    kk3 = keyed(srv.tls_address, "kk3", kk.key)
+    ann = keyed(srv.tls_address, "Ann")
+    assert quick(kk3)["type"] == "UpdateBookedSeats"   # one seat at another table is the key's to take
+    again = quick(kk2)                                 # refused on the same connection, now the Quick game
+    assert again["type"] == "ErrTable" and again["reason"] == TABLE_IN_USE
+    assert again["say"]["code"] == "table.key_waiting" and [w.nickname for w in srv.waiting] == ["kk3"]
+    assert quick(ann)["type"] == "UpdateBookedSeats"
+    kk3.send({"type": "ReqNewGame", "playersCount": 2})
+    kk3.until_type("UpdateGame"), ann.until_type("UpdateGame")
+    (gid,) = srv.rooms
+    assert sorted(srv.rooms[gid].nicknames) == ["Ann", "kk3"] and gid in srv.ratings.games
+
+
+def test_players_without_a_key_are_as_before(turn_server, players):
+    srv = turn_server()
+    kk, kk2 = players(srv.address, "kk", "kk2")         # reference clients: no token, no key
+    start_game(kk, kk2, token=None)
+    (room,) = srv.rooms.values()
+    assert sorted(room.nicknames) == ["kk", "kk2"] and not srv.ratings.games
+
+
+def test_a_game_with_one_key_in_two_seats_is_not_rated():
+    r, told = ratings()
+    one, two = Conn("kk"), Conn("kk2")
+    key = W.make_key()
+    assert r.identify(one, key) is r.identify(two, key) is not None
+    game = finished(["kk", "kk2"])
+    r.started(1, game, {}, [one, two])
+    r.ended(1, game)
+    assert not r.games and told == [] and r.of[one].games == 0 and r.store.seats() == {}
