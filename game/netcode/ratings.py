@@ -77,6 +77,15 @@ def places(game: Game, nicknames: Iterable[str], gave_up: Iterable[str] = ()) ->
     return {n: 1 + sum(1 for other in keys.values() if other > k) for n, k in keys.items()}
 
 
+def _one_key_twice(game_id: int, seats: dict[str, Player]) -> bool:
+    """Whether one player (key) holds two of a game's ``seats``: such a game is never rated (the
+    lobby seats a key once at a table, so nobody plays, and is rated, against themselves)."""
+    if len({p.id for p in seats.values()}) == len(seats):
+        return False
+    log.warning("game %d: one player key holds two seats: not rated", game_id)
+    return True
+
+
 def rate(before: dict[str, tuple[float, float]], place: dict[str, int]) -> dict[str, tuple[float, float]]:
     """The players' ratings ``(mu, sigma)`` after a game they finished at ``place``."""
     from openskill.models import PlackettLuce
@@ -217,8 +226,7 @@ class Ratings:
         seats = {s.nickname: p for s in players if (p := self.of.get(s)) is not None and s.nickname}
         if len(seats) < (1 if len(game.players) == 1 else 2):
             return
-        if len({p.id for p in seats.values()}) < len(seats):   # the lobby seats a key once: never rated against itself
-            log.warning("game %d: one player key holds two seats: not rated", game_id)
+        if _one_key_twice(game_id, seats):
             return
         self.games[game_id] = seats
         try:
@@ -261,6 +269,9 @@ class Ratings:
         told; on a full disk they wait (:meth:`retry`)."""
         seats = self.games.pop(game_id, None)
         if seats is None:
+            return
+        if _one_key_twice(game_id, seats):   # (kept before keys were seated once: restored, or after a restart)
+            self.store.forget_game(game_id)
             return
         self._settle(game_id, game, seats)
 

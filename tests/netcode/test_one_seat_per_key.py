@@ -88,3 +88,17 @@ def test_a_game_with_one_key_in_two_seats_is_not_rated():
     r.started(1, game, {}, [one, two])
     r.ended(1, game)
     assert not r.games and told == [] and r.of[one].games == 0 and r.store.seats() == {}
+
+
+def test_a_game_kept_with_one_key_in_two_seats_is_not_rated_when_it_ends_after_a_restart(tmp_path):
+    r, told = ratings(tmp_path / "p.sqlite3")
+    one, two = Conn("kk"), Conn("kk2")
+    key = W.make_key()
+    p = r.identify(one, key)
+    assert p is r.identify(two, key) is not None
+    game = finished(["kk", "kk2"])
+    r.store.seat(1, game.seed, {"kk": p, "kk2": p})   # seated twice by a server before the fix
+    r.load()
+    r.restored(1, game)
+    r.ended(1, game)
+    assert told == [] and p.games == 0 and r.store.seats() == {}
