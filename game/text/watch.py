@@ -86,6 +86,8 @@ class WatchReader:
             n = int(words[1]) if len(words) > 1 and words[1].isdigit() else 12
             for text in self.session.log[-n:]:
                 self.say(text)
+        elif not words:             # Enter: where the table is now, in a line
+            self.say(self._now())
         elif word == "say" and len(words) > 1:
             self.session.chat(line.split(None, 1)[1])
         elif words:
@@ -95,21 +97,31 @@ class WatchReader:
     def words(self) -> list[str]:
         return list(WATCHING_WORDS)
 
+    def _now(self) -> str:
+        """The table now in a line: the connection lost, the table closed, who sits while it
+        waits, or whose turn it is."""
+        s = self.session
+        w = s.watchers
+        if self._lost or s.connection_lost:
+            return _(WATCH_LOST) + " " + _("Say leave to go back to the tables.")
+        if w.closed:
+            return _(WATCH_CLOSED) + " " + _("Say leave to go back to the tables.")
+        if not s.vm.has_game:
+            return waiting_words(w.table, w.players, w.seats)
+        g = s.vm.game
+        if g["ended"]:
+            return _("The game is over.")
+        if not g["isSetupDone"]:
+            return _("The players are choosing their leaders and starting resources.")
+        return _("It is {name}'s turn.").format(name=s.shown_name(g["currentPlayer"]))
+
     def _look(self) -> None:
         """Whose turn it is, the market, the points so far (the cards on sale: the players' boards)."""
+        self.say(self._now())
         vm = self.session.vm
-        w = self.session.watchers
         if not vm.has_game:
-            self.say(waiting_words(w.table, w.players, w.seats))
             return
-        g = vm.game
-        if g["ended"]:
-            self.say(_("The game is over."))
-        elif not g["isSetupDone"]:
-            self.say(_("The players are choosing their leaders and starting resources."))
-        else:
-            self.say(_("It is {name}'s turn.").format(name=self.session.shown_name(g["currentPlayer"])))
-        m = g["market"]
+        m = vm.game["market"]
         for r, row in enumerate(m["grid"]):
             self.say(_("Market row {n}: {marbles}.").format(n=r + 1, marbles=", ".join(D.marble(x) for x in row)))
         self.say(_("The spare marble: {marble}.").format(marble=D.marble(m["slide"])))
