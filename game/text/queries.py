@@ -88,7 +88,9 @@ class Queries:
         if link is None:
             self.say(_("This game is played on this machine: nothing of it crosses a network."))
             return
-        self.say(f"{link.line} {link.details}".replace("\n", " "))
+        # (not encrypted: the details begin with it, the line would say it twice)
+        said = f"{link.line} {link.details}" if link.fingerprint else link.details
+        self.say(said.replace("\n", " "))
 
     def do_log(self, args: list[str]) -> None:
         n = 10

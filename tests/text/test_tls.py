@@ -38,6 +38,23 @@ def test_connecting_securely_is_said_in_a_terminal_and_said_again_on_asking(tls_
     assert sum("Connected securely" in line for line in p.lines) == 2   # once on connecting, once asked
 
 
+def test_asked_in_a_terminal_a_plain_server_is_said_not_encrypted_once(server):
+    """QA: ``server`` said "Connected to HOST: not encrypted. Not encrypted: fine on your own
+    network; ...": the same two words twice in a row, read whole by a screen reader."""
+    host, port = server.address
+    p = PtyProgram(["--plain", "--name", "Ada", f"mor://{host}:{port}"], seed=1)
+    try:
+        assert p.expect("Connected to") == f"Connected to {host}:{port}: not encrypted."
+        p.expect("You choose how many play")
+        p.send("server")
+        said = p.expect("Not encrypted", "not encrypted")
+        assert said.startswith(f"Not encrypted: fine on your own network; on the internet, someone on the way to "
+                               f"{host}:{port} could read the game."), said
+        p.leave_and_quit()
+    finally:
+        p.kill()
+
+
 def test_a_plain_server_is_said_not_encrypted_and_a_changed_certificate_refused(server, tls_server):
     ada, said = text_client("Ada", data_dir())
     try:
@@ -45,7 +62,9 @@ def test_a_plain_server_is_said_not_encrypted_and_a_changed_certificate_refused(
         until(lambda: said.has("You choose how many play"), ada.tick)
         assert said.has(f"Connected to 127.0.0.1:{server.address[1]}: not encrypted.")
         ada.line("server")
-        assert said[-1].startswith(f"Connected to 127.0.0.1:{server.address[1]}: not encrypted. Not encrypted:")
+        assert said[-1] == (f"Not encrypted: fine on your own network; on the internet, someone on the way to "
+                            f"127.0.0.1:{server.address[1]} could read the game. A server that offers TLS is reached "
+                            f"securely by itself.")                 # (not encrypted, said once)
         ada.line("leave")
         key = f"127.0.0.1:{tls_server.address[1]}"
         (data_dir() / "known_servers").write_text(f"{key} {fingerprint(b'met before')}\n", encoding="utf-8")
