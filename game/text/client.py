@@ -477,6 +477,7 @@ class TextClient(Network, Watches, MyGamesText):
         games = past_games(self.data_dir)
         if not games:
             self.say(_("No finished game on this machine yet."))
+            self.menu()         # (where the player is, said: a screen reader heard nothing more)
             return
         self.choices = []
         for g in games[:20]:

@@ -65,3 +65,18 @@ def test_changing_the_name_keeps_it_on_enter_and_asks_again_when_wrong():
     finally:
         p.kill()
     assert len([line for line in p.lines if line.startswith("Main menu")]) == 4, p.lines
+
+
+def test_past_games_with_none_says_where_the_player_is_again():
+    """QA: Past games and replays, with no game finished, said "No finished game on this machine
+    yet." and nothing more: no list, no question; the player's next "1" started a solo game."""
+    p = PtyProgram(["--plain", "--name", "Ada"], seed=3)
+    try:
+        past = p.expect("Past games and replays")
+        p.expect("Quit")
+        p.send(past.split(".")[0])
+        p.expect("No finished game on this machine yet.")
+        assert p.expect("Main menu", "", timeout=5) == "Main menu. Say the number of your choice:"
+        p.quit()
+    finally:
+        p.kill()
