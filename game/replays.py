@@ -52,7 +52,15 @@ Msg = dict[str, Any]
 
 
 class ReplayError(ValueError):
-    """A file that is not a replay of a finished game with these rules; the message says why."""
+    """A file that is not a replay of a finished game with these rules; the message says why.
+
+    ``template`` is the message before its ``fields`` are put in (``str.format``): what a front
+    end looks up to say it in its player's language (:mod:`game.client.replay`)."""
+
+    def __init__(self, template: str, **fields: Any) -> None:
+        super().__init__(template.format(**fields) if fields else template)
+        self.template = template
+        self.fields = fields
 
 
 _DIGESTS: dict[str, str] = {}
@@ -107,12 +115,12 @@ def parse_history(raw: Any) -> list[tuple[str, str, Any]]:
     out = []
     for i, entry in enumerate(raw):
         if not isinstance(entry, list) or len(entry) != 3 or entry[0] not in KINDS or not isinstance(entry[1], str):
-            raise ReplayError(f"The file is damaged: move {i + 1} is not a move.")
+            raise ReplayError("The file is damaged: move {move} is not a move.", move=i + 1)
         kind, nick, arg = entry
         try:
             out.append((kind, nick, Action.from_dict(arg) if kind == "apply" else None if kind == "undo" else bool(arg)))
         except MalformedRequest:
-            raise ReplayError(f"The file is damaged: move {i + 1} is not a request.") from None
+            raise ReplayError("The file is damaged: move {move} is not a request.", move=i + 1) from None
     return out
 
 

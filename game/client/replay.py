@@ -64,7 +64,10 @@ class Replay:
         self.config = config
         self.nicknames = list(nicknames)
         self.seed = seed
-        self.history = parse_history(record.get("history"))
+        try:
+            self.history = parse_history(record.get("history"))
+        except ReplayError as e:
+            raise ReplayError(in_words(e)) from None
         want = viewer if viewer in self.nicknames else record.get("viewer")
         self.viewer: str = want if want in self.nicknames else self.nicknames[0]
         self.kind = str(record.get("kind") or "")
@@ -195,9 +198,19 @@ class ReplayFeed(Match):
 FILE_WORDS = (N_("The file is too large to be a replay."), N_("The file is damaged: it is not JSON."),
               N_("This file is not a replay of Masters of Renaissance."), N_("This file is not a game log."),
               N_("The game log is damaged (a line is not JSON)."),
-              N_("The file is damaged: it has no list of moves."))
-"""What :func:`read_record` says of a file it cannot take (in English), marked for the catalogue:
-said in the player's language."""
+              N_("The file is damaged: it has no list of moves."),
+              N_("The file is damaged: move {move} is not a move."),
+              N_("The file is damaged: move {move} is not a request."))
+"""What :func:`read_record` and :func:`parse_history` say of a file they cannot take (in English),
+marked for the catalogue: said in the player's language (:func:`in_words`)."""
+
+
+def in_words(e: ReplayError) -> str:
+    """What ``e`` (raised by :mod:`game.replays`) says, in the player's language."""
+    template = getattr(e, "template", None)
+    if template not in FILE_WORDS:
+        return str(e)
+    return _(template).format(**e.fields)
 
 
 def open_replay(path: Path, config: GameConfig, viewer: str | None = None) -> Replay:
@@ -210,8 +223,7 @@ def open_replay(path: Path, config: GameConfig, viewer: str | None = None) -> Re
     try:
         record = read_record(path)
     except ReplayError as e:
-        words = str(e)
-        raise ReplayError(_(words) if words in FILE_WORDS else words) from None
+        raise ReplayError(in_words(e)) from None
     return Replay(record, config, viewer)
 
 

@@ -141,3 +141,20 @@ def test_a_game_against_the_computer_is_kept_when_it_ends(tmp_path):
     (kept,) = C.past_games(data)
     assert kept.kind == "bots" and set(kept.players) == set(match.game.nicknames)
     assert C.open_replay(kept.path, CFG).bots == match.bots and set(match.bots.values()) == {"easy"}   # levels kept
+
+
+def test_a_damaged_file_is_explained_in_the_players_language(tmp_path):
+    """Every refusal of a damaged file is said in Italian to an Italian player, the move's number
+    put in (those of ``game.replays`` that name a move stayed in English)."""
+    from game import i18n
+    record = R.replay_record(random_game(CFG, NICKS[:2], seed=3), "solo", "Ada")
+    i18n.use("it")
+    for history, words in [([["jump", "Ada", None]], "Il file è danneggiato: la mossa 1 non è una mossa."),
+                           ([["apply", "Ada", {"type": "ReqNothing"}]],
+                            "Il file è danneggiato: la mossa 1 non è una richiesta."),
+                           ("none", "Il file è danneggiato: non ha l'elenco delle mosse.")]:
+        bad = tmp_path / "bad.json"
+        bad.write_bytes(orjson.dumps({**record, "history": history}))
+        with pytest.raises(R.ReplayError) as info:
+            C.open_replay(bad, CFG)
+        assert str(info.value) == words
