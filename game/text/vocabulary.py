@@ -76,7 +76,8 @@ PLAN_EDITS: dict[str, Help] = {
 HELP = {**QUERIES, **ACTIONS, **PLAN_EDITS, "leave": Help("leave", N_("Leave the game (a game on this machine stays "
                                                                     "saved; a server keeps your seat)."))}
 ALIASES = {"chat": "say", "cards": "grid", "scores": "score", "?": "help", "h": "help", "q": "leave",
-           "quit": "leave", "exit": "leave", "faith": "track", "end turn": "end", "pass": "end"}
+           "quit": "leave", "exit": "leave", "menu": "leave", "back": "leave", "faith": "track", "end turn": "end",
+           "pass": "end"}
 
 
 def _said(what: str) -> tuple[str, str, str]:

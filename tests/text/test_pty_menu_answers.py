@@ -80,3 +80,24 @@ def test_past_games_with_none_says_where_the_player_is_again():
         p.quit()
     finally:
         p.kill()
+
+
+def test_menu_in_a_game_goes_back_to_the_menu_as_the_menu_says():
+    """QA: the menu's help says "Say menu for the main menu"; in a game, menu (and back) said "No
+    command 'menu'" though quit and exit left for the menu."""
+    p = PtyProgram(["--plain", "--name", "Ada"], seed=3)
+    try:
+        p.expect("Quit")
+        p.send("1")
+        p.expect("Choose the 2 leaders you keep")
+        p.send("menu")
+        assert p.expect("You left the game", "No command") == "You left the game. It is saved."
+        p.expect("Main menu")
+        p.send(p.expect("Continue the saved solo game").split(".")[0])
+        p.expect("Choose the 2 leaders you keep")
+        p.send("back")
+        assert p.expect("You left the game", "No command") == "You left the game. It is saved."
+        p.expect("Main menu")
+        p.quit()
+    finally:
+        p.kill()
