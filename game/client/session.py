@@ -302,6 +302,23 @@ class GameSession:
         return player_name(nick, self.bot_levels)
 
     @property
+    def next_player(self) -> str | None:
+        """Who plays after the current player: the next one in turn order still in the game
+        (None in a solo game, or when nobody else is)."""
+        g = self.vm.game
+        if not g or len(g["players"]) < 2:
+            return None
+        names = [p["nickname"] for p in g["players"]]
+        if g.get("currentPlayer") not in names:
+            return None
+        at = names.index(g["currentPlayer"])
+        for k in range(1, len(names)):
+            p = g["players"][(at + k) % len(names)]
+            if p.get("active", True):
+                return p["nickname"] if p["nickname"] != g["currentPlayer"] else None
+        return None
+
+    @property
     def bot_levels(self) -> dict[str, str]:
         """The computer players' levels, by nickname (a game on this machine's, a server's
         ``botLevels``); empty when the game has none or its server does not say."""

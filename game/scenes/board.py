@@ -319,7 +319,9 @@ class BoardScene(BoardBase):
     def _end_turn(self) -> None:
         self.input.selected_item = self.input.selected_shelf = self.input.refused = None   # nothing stays picked
         if self.app.settings.confirm_end_turn:
+            after = self.session.next_player
             who = (_("Lorenzo takes his turn: one token from his pile.") if len(self.g["players"]) == 1
+                   else _("{name} plays next.").format(name=self.session.shown_name(after)) if after
                    else _("The next player takes their turn."))
             self._ask("end", _("End your turn?"), who + " " + _("(Settings can stop this question.)"), _("End turn"))
         else:

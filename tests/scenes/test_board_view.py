@@ -466,3 +466,32 @@ def test_clicking_the_chosen_leader_again_puts_it_back():
     assert scene.leader_menu is None
     assert not scene._leader_buttons
     assert scene.buttons["end"].visible
+
+
+@pytest.mark.parametrize("away", [False, True])
+def test_the_end_turn_question_names_who_plays_next(away):
+    """"End your turn?" says who plays next by name, skipping a player who left (it said "The next
+    player takes their turn." whoever it was), in the player's language."""
+    from game import i18n
+    app = App(headless=True, size=(1280, 800))
+    game = mid_game(["Ada", "Bruno", "Cora"], 11, 60)
+    order = [p.nickname for p in game.players]            # (the turn order: the deal's)
+    after, then = order[(order.index("Ada") + 1) % 3], order[(order.index("Ada") + 2) % 3]
+    if away:
+        game.set_active(after, False)
+        after = then
+    scene = BoardScene(app, GameSession(Table(game, "Ada"), CFG, "Ada"))
+    app.stack.push(scene)
+    app.frame(0.001)
+    app.frame(5.0)
+    click(app, next(h for h in scene.hits if h.target == BI.Line(True, 0)).rect.center)
+    click(app, scene.buttons["confirm"].rect.center)
+    if scene.confirm_dialog is not None:                      # (what does not fit is discarded)
+        click(app, scene.confirm_dialog.confirm_button.rect.center)
+    click(app, scene.buttons["end"].rect.center)
+    asked = app.stack.top
+    assert asked.title == "End your turn?"
+    assert asked.text.startswith(f"{after} plays next."), asked.text
+    i18n.use("it")
+    scene._end_turn()
+    assert scene.confirm_dialog.text.startswith(f"Poi gioca {after}.")
