@@ -52,6 +52,8 @@ def test_a_host_with_a_friend_at_the_table_is_asked_before_leaving_or_quitting(t
         server = ada.server
         ada.line("leave")
         assert said[-4].startswith("Your friend is still here. Bea is at your table."), said[-4:]
+        # (QA: "on the title", a page of the window the terminal has not: its menu offers the return)
+        assert "(\u201cReturn to your LAN game\u201d in the main menu)" in said[-4], said[-4]
         assert said[-3:] == ["1. Leave the table", "2. Stop hosting", "3. Stay"]
         ada.line("3")
         assert said[-1] == "You stay at the table." and ada.shell is not None and ada.server is server

@@ -116,11 +116,11 @@ def leaving_question(people: list[str], stage: str) -> Question | None:
     if stage == "game":
         text = ngettext("{names} is at your table. If you leave the table, the game goes on without you on this "
                         "computer's server and your turns are skipped until you return (\u201cReturn to your LAN "
-                        "game\u201d on the title). If you stop hosting, {names} is disconnected and the game waits, "
+                        "game\u201d in the main menu). If you stop hosting, {names} is disconnected and the game waits, "
                         "kept as it is (your turn too), until you host again.",
                         "{names} are at your table. If you leave the table, the game goes on without you on this "
                         "computer's server and your turns are skipped until you return (\u201cReturn to your LAN "
-                        "game\u201d on the title). If you stop hosting, {names} are disconnected and the game waits, "
+                        "game\u201d in the main menu). If you stop hosting, {names} are disconnected and the game waits, "
                         "kept as it is (your turn too), until you host again.", n).format(names=who)
         answers: tuple[Answer, ...] = (Answer("leave", _("Leave the table")), stop, stay)
     elif stage == "ended":
