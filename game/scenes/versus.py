@@ -135,7 +135,7 @@ class VersusScene(PaintedScene):
             blit_lines(surface, lines, small, SEPIA, self.sheet.centerx,
                        self.sheet.bottom - round(96 * u) - len(lines) * round(small * 1.15), "italic",
                        align="center", leading=1.15)
-        note = tracked(_("you are {name}  \u00b7  pace of their moves: {pace} (settings)").format(
+        note = tracked(_("you are {name}  \u00b7  pace of their moves: {pace}  \u00b7  both are changed in Settings").format(
             name=self.app.settings.nickname, pace=pace_label(self.app.settings.bot_pace)),
                        max(10, round(16 * u)), FADED, max(1, round(2 * u)))
         surface.blit(note, note.get_rect(midtop=(self.sheet.centerx, self.sheet.bottom + round(10 * u))))
