@@ -156,7 +156,9 @@ class GameShell(Queries, PlanEdits):
     def do_players(self, args: list[str]) -> None:
         s = self.session
         if s.vm.game is not None:
-            raise Refused(_("The game has already started."))
+            # (a player who says players in a game wants to hear who plays: said where that is)
+            raise Refused(_("The game has already started: players chooses how many play, in a server's waiting "
+                            "room. Say score for everyone's points, or board and a name for a player's board."))
         if not s.remote:
             raise Refused(_("That is for a table on a server."))
         if s.lobby.players_count is not None:

@@ -101,3 +101,21 @@ def test_menu_in_a_game_goes_back_to_the_menu_as_the_menu_says():
         p.quit()
     finally:
         p.kill()
+
+
+def test_players_in_a_game_says_where_to_hear_who_plays():
+    """QA: players, in a game against the computer, said "The game has already started." and
+    nothing of the players, nor what to say to hear them."""
+    p = PtyProgram(["--plain", "--name", "Ada", "--bot-pace", "0"], seed=3)
+    try:
+        p.send("2")
+        p.expect("How many computer players")
+        p.send("1 easy")
+        p.expect("Choose the 2 leaders you keep")
+        p.send("players")
+        assert p.expect("The game has already started") == (
+            "The game has already started: players chooses how many play, in a server's waiting room. Say score "
+            "for everyone's points, or board and a name for a player's board.")
+        p.leave_and_quit()
+    finally:
+        p.kill()
