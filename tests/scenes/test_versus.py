@@ -299,7 +299,8 @@ def test_a_hosted_lan_game_with_a_remote_client_and_a_bot_the_host_seated(app, m
     frames_until(app, lambda: session.lobby.bots == ["easy"] and "bot_2_easy" in lobby.widgets)
     assert "unbot_0" in lobby.widgets and not any(n.startswith("bot_1_") for n in lobby.widgets)
     assert app.server.pending_count == 3 and app.server.pending_bots == ("easy",)
-    friend = RemoteMatch("127.0.0.1", app.server.address[1], "Bea", token_file=app.data_dir / "bea.json")
+    (app.data_dir / "bea").mkdir()       # Bea's own computer: her own player key (one key, one seat)
+    friend = RemoteMatch("127.0.0.1", app.server.address[1], "Bea", token_file=app.data_dir / "bea" / "bea.json")
     rng = random.Random(3)
 
     def bea_plays() -> None:
