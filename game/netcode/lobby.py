@@ -171,8 +171,6 @@ class Lobby:
                     self._enter_table(s, nick, h, msg.token, msg.table)
                 elif fold(nick) in self._waiting_names:   # (the Quick game's people are one table)
                     s.send(err_nickname(P.TAKEN))
-                elif self._key_sits(s, self.waiting):
-                    self._refuse_table(s, (P.TABLE_IN_USE, said("table.key_waiting")))
                 else:
                     self._enter_lobby(s, nick, h, msg.token)
 
@@ -410,7 +408,7 @@ class Lobby:
             problem = self.turns.table_problem(s, table.move_time, s.ip, 0, opening=False)
         if problem is None and table is not None and any(fold(o.nickname or "") == fold(nick) for o in table.seats):
             problem = (P.TABLE_NICKNAME_TAKEN, said("table.nickname_taken", name=table.name, nickname=nick))
-        if problem is None and table is not None and self._key_sits(s, table.seats):
+        if problem is None and table is not None and table.move_time is not None and self._key_sits(s, table.seats):
             problem = (P.TABLE_IN_USE, said("table.key_seated", name=table.name))
         if problem is not None or table is None:
             self._refuse_table(s, problem or (P.TABLE_NO_SUCH, said("table.no_such")))
@@ -428,7 +426,8 @@ class Lobby:
 
     def _key_sits(self, s: Client, seats: list[Any]) -> bool:
         """Whether the player ``s`` joined as (by key) has a seat among ``seats`` already: one key,
-        one seat at a table, so nobody plays, and is rated, against themselves."""
+        one seat at a turn-based table, whose seats are the keys' (in real time two windows of
+        one player may sit together: such a game is not rated, :meth:`.ratings.Ratings.started`)."""
         p = self.player_of(s)
         return p is not None and any(self.player_of(o) is p for o in seats)
 

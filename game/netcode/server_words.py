@@ -46,8 +46,6 @@ WORDS: dict[str, str | tuple[str, str]] = {
                                "reads the same): choose another name to sit there."),
     "table.key_seated": N_("You sit at \u201c{name}\u201d already (in another window?): one player, known by "
                            "their player key, has one seat at a table."),
-    "table.key_waiting": N_("You wait for the Quick game already (in another window?): one player, known by their "
-                            "player key, has one seat in a game."),
     "table.no_such": N_("No such table."),
     "game.no_such": N_("No such game."),
     "table.bad_name": N_("A table's name is 1 to {most} letters, digits, spaces or signs."),
