@@ -58,6 +58,9 @@ class Queries:
             return
         name = " ".join(args)
         nicks = [p["nickname"] for p in self.vm.game["players"]]
+        if len(nicks) == 1 and len(name) >= 3 and "lorenzo il magnifico".startswith(name.lower()):
+            self._lines(D.lorenzo(self.session))    # (Lorenzo has no board: his cross and tokens)
+            return
         said = {n: {n.lower(), self.session.shown_name(n).lower()} for n in nicks}   # a bot by either name
         found = [n for n in nicks if name.lower() in said[n]] or \
             [n for n in nicks if any(x.startswith(name.lower()) for x in said[n])]

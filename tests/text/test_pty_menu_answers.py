@@ -119,3 +119,22 @@ def test_players_in_a_game_says_where_to_hear_who_plays():
         p.leave_and_quit()
     finally:
         p.kill()
+
+
+def test_board_lorenzo_in_a_solo_game_says_lorenzo():
+    """QA: board lorenzo, in a solo game, said "No player called 'lorenzo' at this table: Ada.",
+    as though the player had mistyped a name."""
+    p = PtyProgram(["--plain", "--name", "Ada"], seed=3)
+    try:
+        p.send("1")
+        p.expect("Choose the 2 leaders you keep")
+        p.send("keep 1 2", "")
+        p.expect("The game is on")
+        p.send("board lorenzo")
+        assert p.expect("Lorenzo il Magnifico:", "No player") == \
+            "Lorenzo il Magnifico: his black cross is on space 0 of 24."
+        p.send("board bea")
+        assert p.expect("No player") == "No player called 'bea' at this table: Ada."
+        p.leave_and_quit()
+    finally:
+        p.kill()
