@@ -41,19 +41,20 @@ def test_stalled_handshakes_hold_the_others_handshakes_a_moment_only(make_server
     """Finding (stranger 1): 16 silent connections to the TLS port from one address held every
     handshake slot until the heartbeat closed them (25 s with the defaults): no player could
     connect over TLS meanwhile, and the stranger could start again at once. Now four stalled
-    handshakes (two silent, two after their ClientHello) hold the four slots ``tls_handshake_time``
-    (0.5 s) at most: a TLS player arriving after them joins within a second or so, and the players
-    seated meanwhile are served as before. Fails before the fix: the player waits the heartbeat's
-    two periods (10 s)."""
+    handshakes hold the four slots ``tls_handshake_time`` (2 s, the default) at most: a TLS player
+    arriving after them joins within a few seconds, and the players seated meanwhile are served as
+    before. Fails before the fix: the player waits the heartbeat's two periods (10 s). (Five are
+    opened, silent ones and ones stopped after their ClientHello, so that four fill the slots: with
+    four, a loaded run now and then saw three in progress, the fourth not begun, and waited in vain.)"""
     cert, key = certs["two"]
-    srv = make_server(tls_cert=cert, tls_key=key, tls_port=0, max_tls_handshakes=4, tls_handshake_time=0.5,
+    srv = make_server(tls_cert=cert, tls_key=key, tls_port=0, max_tls_handshakes=4, tls_handshake_time=2.0,
                       max_per_address=32, heartbeat=5.0)
     ada, bea = players(srv.address, "Ada", "Bea")
     start_game(ada, bea)
     room = srv.room_of("Ada")
     rng = random.Random(54)
     before = round_trips(room, [ada, bea], rng, 20)
-    stalled = [_stalled(srv.tls_address, hello=i % 2 == 1) for i in range(4)]
+    stalled = [_stalled(srv.tls_address, hello=i % 2 == 1) for i in range(5)]
     try:
         wait_until(lambda: srv.tls_gate.in_progress == 4)
         started = time.monotonic()
@@ -65,10 +66,10 @@ def test_stalled_handshakes_hold_the_others_handshakes_a_moment_only(make_server
         finally:
             conn.close()
         during = round_trips(room, [ada, bea], rng, 20)
-        assert took < 2.5, f"a TLS player waited {took:.1f} s behind four stalled handshakes"
+        assert took < 6.0, f"a TLS player waited {took:.1f} s behind four stalled handshakes"
         still_served(before, during)
         assert all(s in srv.sessions for s in list(srv.sessions) if s.ip == "127.0.0.2")
-        assert srv.tls_gate.in_progress == 0, "stalled handshakes still hold slots"
+        wait_until(lambda: srv.tls_gate.in_progress == 0)   # (the fifth's turn came last: 2 s at most too)
     finally:
         for s in stalled:
             s.close()
