@@ -268,7 +268,8 @@ def test_a_hosted_lan_game_with_a_remote_client_and_a_bot_the_host_seated(app, m
     """The host opens a game of 3, seats an easy bot in the waiting room, a friend joins over
     loopback: the game starts with the three of them and is played to the end."""
     import random
-    import socket
+
+    from walk import free_port
 
     from game.match import RemoteMatch
     from game.rules.playout import choose
@@ -277,9 +278,7 @@ def test_a_hosted_lan_game_with_a_remote_client_and_a_bot_the_host_seated(app, m
     from game.scenes.title import TitleScene
     monkeypatch.setitem(BOT_PACES, "normal", 0.0)
     app.settings.confirm_end_turn = False
-    with socket.socket() as free:
-        free.bind(("127.0.0.1", 0))
-        app.settings.server_port = free.getsockname()[1]
+    app.settings.server_port = free_port()    # (below the ephemeral range: a port 0 of another test never lands there)
     app.stack.push(TitleScene(app))
     frames(app, 2)
     click(app, "host")
