@@ -78,10 +78,8 @@ def test_a_hosted_game_is_listed_and_joined_with_a_click(app, tmp_path, size):
 def test_a_game_hosted_from_the_title_announces_itself(app):
     from game.scenes.lobby import LobbyScene
     from game.scenes.host import HostScene
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        app.settings.server_port = s.getsockname()[1]
+    from walk import free_port
+    app.settings.server_port = free_port()   # (below the ephemeral range: no other test's port 0 lands there)
     app.settings.nickname = "Cora"
     b = Browser()
     try:
