@@ -207,10 +207,7 @@ marked for the catalogue: said in the player's language (:func:`in_words`)."""
 
 def in_words(e: ReplayError) -> str:
     """What ``e`` (raised by :mod:`game.replays`) says, in the player's language."""
-    template = getattr(e, "template", None)
-    if template not in FILE_WORDS:
-        return str(e)
-    return _(template).format(**e.fields)
+    return _(e.template).format(**e.fields) if e.template in FILE_WORDS else str(e)
 
 
 def open_replay(path: Path, config: GameConfig, viewer: str | None = None) -> Replay:

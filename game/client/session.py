@@ -306,17 +306,12 @@ class GameSession:
         """Who plays after the current player: the next one in turn order still in the game
         (None in a solo game, or when nobody else is)."""
         g = self.vm.game
-        if not g or len(g["players"]) < 2:
+        players = g["players"] if g else []
+        at = next((i for i, p in enumerate(players) if p["nickname"] == g.get("currentPlayer")), None)
+        if at is None:
             return None
-        names = [p["nickname"] for p in g["players"]]
-        if g.get("currentPlayer") not in names:
-            return None
-        at = names.index(g["currentPlayer"])
-        for k in range(1, len(names)):
-            p = g["players"][(at + k) % len(names)]
-            if p.get("active", True):
-                return p["nickname"] if p["nickname"] != g["currentPlayer"] else None
-        return None
+        after = (players[(at + k) % len(players)] for k in range(1, len(players)))
+        return next((p["nickname"] for p in after if p.get("active", True)), None)
 
     @property
     def bot_levels(self) -> dict[str, str]:

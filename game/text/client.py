@@ -19,7 +19,7 @@ from game.client.address import hostport
 from game.client.flow.hosting import people_at, quitting_question, server_folder
 from game.client.flow.local import new_solo_question, new_versus_question, start_new_solo
 from game.client.flow.questions import Question
-from game.client.flow.seats import kept_seats
+from game.client.flow.seats import KeptSeat, kept_seats
 from game.client.games import (GameNotOpened, bots_save_path, default_config, describe_solo_save, open_bots,
                                open_solo, saved_summary)
 from game.client.lan import saved_hosted_games
@@ -36,6 +36,7 @@ from .network import Network
 from .play import GameShell
 from .replay_reader import WORDS as REPLAY_WORDS
 from .replay_reader import ReplayReader
+from .vocabulary import BACK_WORDS
 from .watch import WATCHING_WORDS, Watches, WatchReader
 
 log = logging.getLogger("mor.text")
@@ -164,7 +165,7 @@ class TextClient(Network, Watches, MyGamesText):
                 self.menu()
             return
         if self.seating is not None:
-            if text.strip().lower() in ("cancel", "menu", "back"):
+            if text.strip().lower() in BACK_WORDS:
                 self.seating.cancel()
                 self.seating = None
                 self.say(_("Not joined."))
@@ -308,7 +309,7 @@ class TextClient(Network, Watches, MyGamesText):
 
     def _name_answer(self, answer: str) -> None:
         """A new name; Enter (or menu) keeps the old one, a name that cannot be one is asked again."""
-        if not answer or answer.lower() in ("menu", "back", "cancel"):
+        if not answer or answer.lower() in BACK_WORDS:
             self.say(_("Your name stays {nickname}.").format(nickname=self.nickname))
             self.menu()
             return
@@ -399,7 +400,7 @@ class TextClient(Network, Watches, MyGamesText):
     def _levels_answer(self, answer: str) -> None:
         """The number of computer players and their level; a wrong answer is said and asked again."""
         words = answer.lower().split()
-        if words and words[0] in ("menu", "back", "cancel"):
+        if words and words[0] in BACK_WORDS:
             self.menu()
             return
         said = words[1] if len(words) > 1 else None     # a level, as typed or in the player's words

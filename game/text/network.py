@@ -21,6 +21,7 @@ from game.i18n import _, ngettext
 from game.settings import GAME_PORT
 
 from .standings import say_ratings
+from .vocabulary import BACK_WORDS
 
 if TYPE_CHECKING:
     from game.client.flow.questions import Question
@@ -181,7 +182,7 @@ class Network:
             self._host(0)
         elif text.isdigit() and 1024 <= int(text) <= 65535:
             self._host(int(text))
-        elif text.lower() in ("menu", "back", "cancel"):
+        elif text.lower() in BACK_WORDS:
             self.menu()
         else:
             self.say(_("Say a port from 1024 to 65535, press Enter for any free port, or say menu."))

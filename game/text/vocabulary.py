@@ -62,6 +62,9 @@ ACTIONS: dict[str, Help] = {
                                              "Shield or Stone).")),
     "cancel": Help("cancel", N_("Drop what you are arranging: nothing is sent.")),
 }
+BACK_WORDS = ("menu", "back", "cancel")
+"""What a question of the menu's (a name, the computer players, a server's address) takes as
+"never mind": back to the menu."""
 PLAN_EDITS: dict[str, Help] = {
     "put": Help("put N PLACE", N_("In a market plan: resource N goes on PLACE (1, 2 or 3 for the shelves, "
                                "d1 or d2 for a leader's depot).")),
