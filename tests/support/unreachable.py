@@ -32,7 +32,11 @@ def failing_join(kind: str, stack: ExitStack, tmp_path: Path, certs: dict, monke
     """(address to type, nickname, the words said) for a join that fails as ``kind`` (see
     :data:`KINDS`); what it starts is ended by ``stack``."""
     import game.client.tables as tables
+    from game.settings import data_dir
     monkeypatch.setattr(tables, "CONNECT_TIMEOUT", SHORT_TIMEOUT)
+    # each kind's servers met for the first time: a port 0 may be given again, and one that spoke
+    # TLS for an earlier kind would be taken for a server whose identity changed
+    (data_dir() / "known_servers").unlink(missing_ok=True)
     if kind == "refused":
         s = socket.socket()
         s.bind(("127.0.0.1", 0))
@@ -71,7 +75,6 @@ def failing_join(kind: str, stack: ExitStack, tmp_path: Path, certs: dict, monke
         return f"127.0.0.1:{port}", "Bea", W.CLOSED.format(where=hostport("127.0.0.1", port))
     assert kind == "changed_certificate"
     from game.netcode.tls import fingerprint
-    from game.settings import data_dir
     port = srv.address[1]
     data_dir().mkdir(parents=True, exist_ok=True)
     (data_dir() / "known_servers").write_text(f"127.0.0.1:{port} {fingerprint(b'another')}\n", encoding="utf-8")
