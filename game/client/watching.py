@@ -137,7 +137,10 @@ class Watching(Seating):
         return watch_session(match, self.config)
 
     def _answered(self, session: Any) -> bool:
-        return bool(session.watchers.table)
+        """The table named; and, for a game under way, the game as it stands (a line said at once
+        must find the table, as the window's and the terminal's first frame do)."""
+        news = session.watchers
+        return bool(news.table) and (not news.started or session.vm.has_game)
 
     def _refused(self, session: Any) -> str | None:
         return session.watchers.refused

@@ -12,9 +12,11 @@ import pytest
 from game.client import tables as T
 from game.client.watch_words import WATCHER
 from game.client.watching import Watching
-from game.rules import default_config
+from game.netcode.watch_wire import update_watching
+from game.rules import Game, default_config
 from game.rules.views import player_view
 from support.remote import named_table_of_two, play_requests
+from support.table import Feed, past_setup
 from support.wait import pump_until, until
 
 CONFIG = default_config()
@@ -67,6 +69,30 @@ def test_a_watcher_follows_the_public_table_in_the_third_person(server, game_of_
     bea.chat("thanks")
     pump_until(session, lambda: "Bea: thanks" in session.log)
     session.close()
+
+
+class FedWatching(Watching):
+    """:class:`Watching` whose connection is a :class:`Feed` (the server's answer, step by step)."""
+    feed: Feed
+
+    def _open(self) -> Feed:
+        return self.feed
+
+
+def test_a_game_under_way_is_watched_once_the_table_as_it_stands_arrived():
+    """The server's answer and the game it sends with it may come in two reads: "seated" waits for
+    the game, or a line said at once was dropped unsent (the watchers' walk lost "psst" so)."""
+    game = past_setup(Game.new(CONFIG, ["Ada", "Bea"], 5), "Ada", 5)
+    FedWatching.feed = feed = Feed("Wes", [update_watching("Salon", False, ["Ada", "Bea"], 2, [], True, 1)])
+    feed.supports_chat = True
+    feed.chat = lambda text: feed.sent.append(("chat", text))
+    w = FedWatching("127.0.0.1", 1, "Wes", CONFIG, name="Salon")
+    until(lambda: w.poll() != "connecting", what="the stand-in connected")
+    assert w.state == "joining" and w.session.watchers.table == "Salon"     # the table named, not yet its game
+    feed.say({**player_view(game, None), "type": "UpdateGame"})
+    assert w.poll() == "seated" and w.session.vm.has_game
+    w.session.chat("psst")
+    assert feed.sent == [("chat", "psst")]
 
 
 def test_a_private_table_by_name_is_refused_in_words(server, tmp_path):
