@@ -150,9 +150,11 @@ class Watchers:
 
     def started_quick(self, room: Room) -> None:
         """A Quick game started (the waiting list's): public, it may be watched by its name,
-        :data:`QUICK_NAME` and its number, from the list of games being played."""
-        stage = Stage(QUICK_NAME.format(room.id))
-        stage.room, stage.quick = room, room.id
+        :data:`QUICK_NAME` and its number (its game's id plus one: "Quick game 1" is the server's
+        first game), from the list of games being played."""
+        number = room.id + 1        # the server counts its games from 0; players count from 1
+        stage = Stage(QUICK_NAME.format(number))
+        stage.room, stage.quick = room, number
         self._by_game[room.id] = stage
         self._by_key[stage.key] = stage
 

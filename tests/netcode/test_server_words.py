@@ -142,7 +142,8 @@ def test_why_a_key_pasted_in_is_not_one_is_said_in_the_players_language():
 
 @pytest.mark.timeout(20)
 def test_a_quick_game_watched_is_named_in_the_players_language(server, peers, players):
-    """The server names a Quick game being played ("Quick game 0", the name to ask for it by);
+    """The server names a Quick game being played ("Quick game 1", the name to ask for it by, counted from 1
+    as players count, not from the server's game id 0);
     our client names it in its player's words from the game's number beside it."""
     from game.client.tables import PlayingTable
     from game.client.watch_news import WatchNews
@@ -150,12 +151,12 @@ def test_a_quick_game_watched_is_named_in_the_players_language(server, peers, pl
     eve = peers(server.address).welcome()
     listed = _answer(eve, {"type": "ReqWatchList", "from": 0}, "UpdateWatchList")
     (row,) = listed["tables"]
-    assert row["name"] == "Quick game 0" and row["quick"] == 0
+    assert row["name"] == "Quick game 1" and row["quick"] == 1
     watching = _answer(eve, {"type": "ReqWatch", "nickname": "Eve", "name": row["name"]}, "UpdateWatching")
-    assert watching["table"] == "Quick game 0" and watching["quick"] == 0
+    assert watching["table"] == "Quick game 1" and watching["quick"] == 1
     i18n.use("it")
     (table,) = PlayingTable.page(listed)
-    assert (table.name, table.title) == ("Quick game 0", "Partita rapida 0")
+    assert (table.name, table.title) == ("Quick game 1", "Partita rapida 1")
     news = WatchNews()
     news.take(watching)
-    assert news.table == "Partita rapida 0"
+    assert news.table == "Partita rapida 1"

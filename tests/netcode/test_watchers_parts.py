@@ -127,9 +127,9 @@ def test_a_quick_game_is_listed_and_watched_by_its_number():
     (room,) = games.rooms.values()
     w = Watcher()
     watchers.watch_list(w, W.ReqWatchList())
-    assert w.told[-1]["tables"] == [{"name": f"Quick game {room.id}", "players": list(room.nicknames), "watchers": 0,
-                                     "quick": room.id}]
-    watchers.watch(w, W.ReqWatch("Wes", name=f"quick game {room.id}"))
+    assert w.told[-1]["tables"] == [{"name": f"Quick game {room.id + 1}", "players": list(room.nicknames),
+                                     "watchers": 0, "quick": room.id + 1}]     # counted from 1, as players count
+    watchers.watch(w, W.ReqWatch("Wes", name=f"quick game {room.id + 1}"))
     assert w.types()[1:3] == [W.UPDATE_WATCHING, "UpdateGame"] and watchers.count == 1
 
 
