@@ -420,8 +420,11 @@ class BuyPlan:
 
     def problem(self) -> str | None:
         """Why it can't be bought, in plain words, or None."""
-        if not self.slots:
-            return _("No slot can take this card (level 1 needs an empty slot; level 2 and 3 go on the level below).")
+        if not self.slots:     # (said once for a whole level of the grid too: the level is named, not "this card")
+            if self.card.level == 1:
+                return _("No slot is empty to take a level-1 card.")
+            return _("No slot has a level-{below} card on top to take a level-{level} card.").format(
+                level=self.card.level, below=self.card.level - 1)
         if not self.affordable:
             totals = self.player.resource_totals()
             short = amounts({r: n - totals.get(r, 0) for r, n in self.cost.items() if totals.get(r, 0) < n})

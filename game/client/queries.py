@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from game import i18n
 from game.i18n import _
 from game.rules.choices import MarketLine, activatable_leaders, affordable_cards, market_lines, runnable_productions
 from game.rules.components import GameConfig
@@ -71,7 +72,7 @@ class RulesQueries:
         def words(sh: Game, me: PlayerState) -> str | None:
             card = sh.top_card(color, level)
             return None if card is None else BuyPlan.start(sh, me, card).problem() or _(CLICK_TO_BUY)
-        return self.answer(("buy", color, level), words)
+        return self.answer(("buy", color, level, i18n.current()), words)     # (words: in the language now)
 
     def leader_refusal(self, lid: int) -> str | None:
         """Why this player's leader ``lid`` cannot be played yet, in words (None: it can be)."""
@@ -79,4 +80,4 @@ class RulesQueries:
             if any(ld.id == lid for ld in activatable_leaders(sh, me)):
                 return None
             return leader_missing_words(sh, me, lid)
-        return self.answer(("leader", lid), why)
+        return self.answer(("leader", lid, i18n.current()), why)

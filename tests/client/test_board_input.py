@@ -102,5 +102,4 @@ def test_the_session_answers_what_the_board_asks_of_the_rules():
     assert all(isinstance(c, str) and isinstance(lv, int) for c, lv in session.buyable())
     assert isinstance(session.can_produce(), bool)
     assert session.purchase_words("Green", 1) == "You need 1 Servant, 1 Shield more."   # (the deal of seed 3)
-    assert session.purchase_words("Green", 2) == ("No slot can take this card (level 1 needs an empty slot; "
-                                                  "level 2 and 3 go on the level below).")
+    assert session.purchase_words("Green", 2) == "No slot has a level-1 card on top to take a level-2 card."

@@ -64,7 +64,7 @@ BAD = {
     "buy red 1": "'red' is not a colour",
     "buy green 7": "There is no level 7",
     "buy green 1": "You cannot buy the level-1 green card: you need",
-    "buy green 3": "You cannot buy the level-3 green card: no slot can take this card",
+    "buy green 3": "You cannot buy the level-3 green card: no slot has a level-2 card on top to take a level-3 card.",
     "play": "Play which leader?",
     "play 5": "There is no leader 5",
     "discard two": "'two' is not a number",
@@ -358,5 +358,30 @@ def test_a_plan_and_its_refusals_are_said_in_italian(solo):
         assert ask(shell, said, "put 1").startswith("Scrivi put, il numero della risorsa"), said[-1]
         assert ask(shell, said, "slot 1").startswith("Serve per un acquisto"), said[-1]
         assert ask(shell, said, "white 1 Coin").startswith("Le tue biglie bianche"), said[-1]
+    finally:
+        i18n.use("en")
+
+
+def test_the_grid_says_which_level_no_slot_takes_not_this_card(solo):
+    """At the start no slot takes a level-2 or level-3 card: the grid says it once a level, and
+    names the level, not "this card" (no one card is meant there); in Italian too."""
+    from game import i18n
+    shell, said = solo
+    start(shell, said)
+    n = len(said)
+    shell.command("grid")
+    levels = [line for line in said[n:] if line.startswith("Level ")]
+    assert levels[1] == ("Level 2: none can be bought now. No slot has a level-1 card on top to take a level-2 "
+                         "card.")
+    assert levels[2] == ("Level 3: none can be bought now. No slot has a level-2 card on top to take a level-3 "
+                         "card.")
+    assert "this card" not in said.since(n)
+    try:
+        i18n.use("it")
+        n = len(said)
+        shell.command("grid")
+        levels = [line for line in said[n:] if line.startswith("Livello ")]
+        assert levels[1] == ("Livello 2: ora non se ne può comprare nessuna. Nessuno spazio ha in cima una carta di "
+                             "livello 1 su cui mettere una carta di livello 2."), levels
     finally:
         i18n.use("en")
