@@ -28,7 +28,8 @@ from .security import IdentityWarning, Link, identity_warning
 from .watch_words import quick_game_name
 from .words import joined, player_name
 
-__all__ = ["NoTables", "OpenTable", "PlayingTable", "TableList", "connect", "join", "list_tables", "TABLE_NAME_MAX"]
+__all__ = ["NoTables", "OpenTable", "PlayingTable", "TableList", "connect", "join", "list_tables", "own_table_name",
+           "TABLE_NAME_MAX"]
 
 TABLE_NAME_MAX = P.TABLE_NAME_MAX
 PAGE = P.TABLES_PAGE
@@ -414,3 +415,10 @@ class Seating:
             self.session = None
         if self.state in ("connecting", "joining"):
             self.state = "failed"
+
+
+def own_table_name(nickname: str) -> str:
+    """The name offered for a table ``nickname`` opens ("Bea's table"): the window's draft, and
+    the text client's example of how to open one (a player's own name, not one that reads as a
+    real table somebody else opened)."""
+    return _("{name}'s table").format(name=nickname)[:TABLE_NAME_MAX]

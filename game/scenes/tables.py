@@ -22,7 +22,8 @@ from game.client.flow.seats import ask_before_seating, asked_words, why_seated
 from game.client.my_games import MOVE_TIMES, remember_server
 from game.client.my_games_words import move_time_words, pace_button_words
 from game.client.security import identity_warning
-from game.client.tables import PAGE, TABLE_NAME_MAX, NoTables, OpenTable, PlayingTable, Seating, TableList, list_tables
+from game.client.tables import (PAGE, TABLE_NAME_MAX, NoTables, OpenTable, PlayingTable, Seating, TableList, list_tables,
+                                own_table_name)
 from game.client.watching import Watching
 from game.i18n import _, ngettext, pgettext
 
@@ -56,7 +57,7 @@ class TablesScene(PaintedScene):
         self.note: str | None = None    # a word about what to do (e.g. a private table's code)
         self.seating: Seating | None = None
         self.busy: str | None = None    # what we are doing, while seating
-        self.draft = {"table_name": _("{name}'s table").format(name=nickname)[:TABLE_NAME_MAX], "code": ""}
+        self.draft = {"table_name": own_table_name(nickname), "code": ""}
         self.players = 2
         self.private = False
         self.move_time: int | None = None   # a new table's time a move (None: real-time; see game.client.my_games)

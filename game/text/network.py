@@ -285,7 +285,7 @@ class Network:
         """The open tables of the server at ``address``, numbered, and how to sit at one."""
         from game.client.address import describe_connect_error, parse_address
         from game.client.security import identity_warning
-        from game.client.tables import NoTables, list_tables
+        from game.client.tables import NoTables, list_tables, own_table_name
         if address or self._tables_at is None:
             try:
                 host, port = parse_address(address, GAME_PORT)
@@ -336,20 +336,22 @@ class Network:
             queue = ngettext("{n} waiting", "{n} waiting", listing.waiting).format(n=listing.waiting)
         # TRANSLATORS: the commands (new, private, daily, hourly, 3days, games, code, quick, watch, ratings,
         # tables, menu) are typed as they are: keep them in English
-        self.say((_("Say a number to sit at a table, new and a name to open one (new Ada's game 3 private: 3 seats, "
+        # TRANSLATORS: {example} is a table's name made of the player's own ("Bea's table")
+        self.say((_("Say a number to sit at a table, new and a name to open one (new {example} 3 private: 3 seats, "
                     "by invite code; add daily, hourly or 3days for a turn-based table), games for your games here, "
                     "code and an invite code for a private table, quick for the Quick game ({queue}), watch and a "
                     "number, a name or an invite code to watch a table, ratings for the leaderboard, tables to look "
                     "again, or menu.") if listing.tables else
-                  _("Say new and a name to open one (new Ada's game 3 private: 3 seats, by invite code; add daily, "
+                  _("Say new and a name to open one (new {example} 3 private: 3 seats, by invite code; add daily, "
                     "hourly or 3days for a turn-based table), games for your games here, code and an invite code for "
                     "a private table, quick for the Quick game ({queue}), watch and a number, a name or an invite "
                     "code to watch a table, ratings for the leaderboard, tables to look again, or menu.")).format(
-            queue=queue))
+            queue=queue, example=own_table_name(self.nickname)))
         self._tables_tls = listing.tls_port    # where it speaks TLS: a seat is asked there at once
         self.question = lambda answer: self._tables_answer(host, port, list(listing.tables), answer)
 
     def _tables_answer(self, host: str, port: int, tables: list, text: str) -> None:
+        from game.client.tables import own_table_name
         words = text.split()
         word = words[0].lower() if words else "tables"
         again = lambda: setattr(self, "question", lambda a: self._tables_answer(host, port, tables, a))  # noqa: E731
@@ -385,7 +387,8 @@ class Network:
             if len(rest) > 1 and rest[-1].isdigit():
                 seats, rest = int(rest[-1]), rest[:-1]
             if not 2 <= seats <= 4 or not rest:
-                self.say(_("Say new, the table's name, its seats (2 to 4) and private if you like: new Ada's game 3."))
+                self.say(_("Say new, the table's name, its seats (2 to 4) and private if you like: new {example} "
+                           "3.").format(example=own_table_name(self.nickname)))
                 again()
                 return
             if move_time is not None:

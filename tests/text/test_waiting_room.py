@@ -32,3 +32,24 @@ def test_the_waiting_room_is_said_again_on_enter_with_its_invite_code(server, tm
     assert said_a[-1] == "Talking to the table opens when the game starts."
     ada.close()
     bea.close()
+
+
+@pytest.mark.timeout(60)
+def test_the_example_of_a_new_table_is_named_after_the_player(server, tmp_path):
+    """How to open a table is said with an example named after the player (as the window's
+    draft is), not a fixed "Ada's game" that reads as a real table, nor English in Italian."""
+    from game import i18n
+    host, port = server.address
+    bea, said = text_client("Bea", tmp_path / "b")
+    bea.show_tables(f"{host}:{port}")
+    assert "(new Bea's table 3 private: 3 seats, by invite code;" in said[-1] and "Ada" not in said[-1], said[-1]
+    bea.line("new Salon 9")                 # (seats 2 to 4)
+    assert said[-1] == "Say new, the table's name, its seats (2 to 4) and private if you like: new Bea's table 3."
+    try:
+        i18n.use("it")
+        bea.line("tables")
+        until(lambda: "(new Il tavolo di Bea 3 private: 3 posti" in said[-1], bea.tick, what="the Italian tables")
+        assert "Ada's game" not in said[-1]
+    finally:
+        i18n.use("en")
+        bea.close()
