@@ -45,7 +45,8 @@ HOST_TLS = N_("Your table is encrypted (TLS). Its certificate, which your guests
 """Said to the host of a game that serves TLS (the text client; the window shows the mark beside the name)."""
 
 LINK = N_("The link to send them: {link}")
-"""Said after :data:`OPEN` by the text client (the window shows the link with a Copy button)."""
+"""Said by the text client when hosting starts (at this computer's address) and after :data:`OPEN`
+(at the router's): the window shows the link with a Copy button."""
 
 TLS_TOO = N_("For encrypted games, forward TCP port {tls} to this computer as well.")
 """Added to the words that ask for the port forwarded by hand, naming the game's TLS port."""

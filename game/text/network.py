@@ -155,6 +155,11 @@ class Network:
         where = ", ".join(f"{a}:{port}" for a in self._lan) or _("this computer, port {port}").format(port=port)
         self.say(_("Your table is open on this network; friends join it at {where}, or find it in their list.").format(
             where=where))
+        # the link to send, whole (as the window's Copy link button): said again at the router's
+        # address if it comes to forward the port (follow_port)
+        from game.client.flow.port_opening import share_link
+        from game.client.port_words import LINK
+        self.say(_(LINK).format(link=share_link(self.server, self._lan)))
         self._join_own_table(port)
 
     def _wake(self) -> None:

@@ -109,6 +109,12 @@ def test_the_text_client_hosts_a_table_and_plays_at_it(tmp_path, monkeypatch):
     assert said.has("Your table is open on this network; friends join it at ")
     server = ada.server
     assert server is not None
+    # the link to send, at once (as the window's Copy link button): whole, with its scheme, so that
+    # pasted back (mor-text LINK, the Join prompt) it opens this table
+    from game.client.links import parse_link
+    opened = next(i for i, line in enumerate(said) if line.startswith("Your table is open on this network"))
+    assert said[opened + 1].startswith("The link to send them: mor://"), said[opened:opened + 3]
+    assert parse_link(said[opened + 1].removeprefix("The link to send them: ")).port == server.address[1]
     until(lambda: said.has("You choose how many play"), ada.tick)
     ada.line("players 5")
     assert said[-1] == "A game cannot have 5 players: say a number from 1 to 4."
