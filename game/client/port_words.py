@@ -40,9 +40,12 @@ REMOVED = N_("Opening the port by itself was turned off (Settings): your router 
              "computer ({lan}) in your router\u2019s settings.")
 """Said when the switch was turned off while hosting, the mapping being removed, then removed."""
 
-HOST_TLS = N_("Your table is encrypted (TLS). Its certificate, which your guests are shown when they join: "
-             "{fingerprint}")
-"""Said to the host of a game that serves TLS (the text client; the window shows the mark beside the name)."""
+# TRANSLATORS: {short} is the certificate's first bytes, as 3D:B5:91:B0…; "server" is a command, typed as it is
+HOST_TLS = N_("Your table is encrypted (TLS). Its certificate, which your guests are shown when they join, "
+             "starts {short}; say server for the whole of it.")
+"""Said to the host of a game that serves TLS (the text client; the window shows the mark beside the
+name): its certificate's short form (:func:`~game.client.security.short_fingerprint`), as guests are
+told it on connecting; the whole fingerprint, read aloud pair by pair, is for who asks for it."""
 
 LINK = N_("The link to send them: {link}")
 """Said by the text client when hosting starts (at this computer's address) and after :data:`OPEN`

@@ -497,7 +497,7 @@ class Network:
         self.say(_("Connected. Waiting for the table (say players N to choose how many play, if you are asked)."))
         if session.link is not None and session.link.secure:    # the fingerprint its guests are shown
             from game.client.port_words import HOST_TLS
-            self.say(_(HOST_TLS).format(fingerprint=session.link.fingerprint))
+            self.say(_(HOST_TLS).format(short=session.link.short))
         self._open(session)
 
     def _stop_browser(self) -> None:

@@ -116,6 +116,15 @@ def test_the_text_client_hosts_a_table_and_plays_at_it(tmp_path, monkeypatch):
     assert said[opened + 1].startswith("The link to send them: mor://"), said[opened:opened + 3]
     assert parse_link(said[opened + 1].removeprefix("The link to send them: ")).port == server.address[1]
     until(lambda: said.has("You choose how many play"), ada.tick)
+    # its certificate told short (a screen reader reads a whole fingerprint pair by pair), the whole on request
+    from game.client.security import short_fingerprint
+    whole = ada.shell.session.link.fingerprint
+    tls = next(line for line in said if line.startswith("Your table is encrypted (TLS)."))
+    assert tls == ("Your table is encrypted (TLS). Its certificate, which your guests are shown when they join, "
+                   f"starts {short_fingerprint(whole)}; say server for the whole of it."), tls
+    assert whole not in tls
+    ada.line("server")
+    assert whole in said[-1]
     ada.line("players 5")
     assert said[-1] == "A game cannot have 5 players: say a number from 1 to 4."
     ada.line("players 1")
