@@ -136,3 +136,25 @@ def test_no_module_that_translates_binds_the_name_of_the_translator():
                   if isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store)
                   or isinstance(n, ast.arg) and n.arg == "_"]
     assert not bound, f"_ bound where it translates: {bound}"
+
+
+def test_italian_says_casella_for_the_faith_track_and_spazio_for_a_card_slot():
+    """One Italian word per thing (the glossary at the top of the catalogue): a space of the
+    faith track is a casella, wherever a marker, the black cross or a Vatican report stands on
+    one or moves by it; a slot of a board's development cards is a spazio. "spazi" in a name's
+    letters, digits and spaces stays."""
+    track = re.compile(r"\b(spaces?|steps?)\b")
+    said: list[str] = []
+    for m in catalogue(po_path("it")):
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strs = m.string if isinstance(m.string, tuple) else (m.string,)
+        if not m.id or any("letters" in i or "no spaces" in i for i in ids):
+            continue
+        english = " ".join(ids)
+        italian = " ".join(strs)
+        if track.search(english) and re.search(r"\b(track|cross|Vatican|marker|pope)", english, re.I):
+            if re.search(r"\bspazi[oe]?\b", italian) or (re.search(r"\bspaces?\b", english) and "casell" not in italian):
+                said.append(f"the track: {english!r} -> {italian!r}")
+        if re.search(r"\bslots?\b", english) and "casell" in italian:
+            said.append(f"a slot: {english!r} -> {italian!r}")
+    assert not said, "\n".join(said)

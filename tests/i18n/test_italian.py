@@ -74,7 +74,7 @@ def test_a_solo_game_is_told_in_italian(monkeypatch):
         walk.frames(2)
         assert game.phase == "ended"
         assert str(session.log[-1]) == (
-            "Ada ha finito il turno. Lorenzo ha avanzato la Croce Nera di 2 spazi — Rapporto in Vaticano 3: Ada non "
+            "Ada ha finito il turno. Lorenzo ha avanzato la Croce Nera di 2 caselle — Rapporto in Vaticano 3: Ada non "
             "è nella sezione; la tessera Favore Papale viene rimossa; la Croce Nera di Lorenzo ha raggiunto la fine "
             "del Tracciato Fede: vince Lorenzo."), session.log[-1]
     finally:
