@@ -19,7 +19,7 @@ from .session import GameSession
 from .words import joined, player_name
 
 __all__ = ["GameConfig", "GameNotOpened", "bots_save_path", "default_config", "describe_solo_save", "open_bots", "open_solo",
-           "sample_view", "saved_summary"]
+           "sample_view", "saved_opponents", "saved_summary", "continue_tip"]
 
 
 class GameNotOpened(Exception):
@@ -85,8 +85,9 @@ def bots_save_path(app: Any) -> Path:
     return Path(app.data_dir) / "bots-game.json"
 
 
-def saved_summary(path: Path, config: Any) -> tuple[str | None, str | None]:
-    """(a line describing the saved game, or None; a problem reading it, or None)."""
+def saved_opponents(path: Path, config: Any) -> tuple[str | None, str | None]:
+    """(whom the saved game against the computer is against, "Cosimo (easy) and Bea (hard)", or
+    None; a problem reading it, or None)."""
     if not path.exists():
         return None, None
     try:
@@ -95,4 +96,18 @@ def saved_summary(path: Path, config: Any) -> tuple[str | None, str | None]:
         names = [player_name(nick, bots) for nick in bots]
     except (OSError, orjson.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
         return None, _("The saved game could not be read ({why}); it is kept as it is.").format(why=type(e).__name__)
-    return _("A game against {names} is saved.").format(names=joined(names)), None
+    return joined(names), None
+
+
+def continue_tip(path: Path, config: Any) -> str:
+    """What continuing the saved game against the computer picks up (the title's tooltip): whom
+    it is against, or why it cannot be read."""
+    names, problem = saved_opponents(path, config)
+    return _("A game against {names}, saved where you left it.").format(names=names) if names else problem or ""
+
+
+def saved_summary(path: Path, config: Any) -> tuple[str | None, str | None]:
+    """(a line describing the saved game, on its own, or None; a problem reading it, or None).
+    Where it is already said to be saved, say whom it is against (:func:`saved_opponents`)."""
+    names, problem = saved_opponents(path, config)
+    return (None if names is None else _("A game against {names} is saved.").format(names=names)), problem

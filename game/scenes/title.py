@@ -13,7 +13,7 @@ import pygame
 from game.client.flow.hosting import end_kept_hosted_game, host_question
 from game.client.flow.local import new_solo_question, start_new_solo
 from game.client.flow.seats import KeptSeat, choose_seat_question, kept_seats, title_entry
-from game.client.games import bots_save_path, describe_solo_save, sample_view, saved_summary
+from game.client.games import bots_save_path, continue_tip, describe_solo_save, sample_view
 from game.client.my_games import turn_servers
 from game import i18n
 from game.i18n import N_, _
@@ -70,9 +70,8 @@ class TitleScene(PaintedScene):
             items.append(("continue", _("Continue solo game"), _("Pick up your saved game against Lorenzo")))
         versus_saved = bots_save_path(self.app).exists()
         if versus_saved:
-            summary, problem = saved_summary(bots_save_path(self.app), self.app.config)
             items.append(("continue_versus", _("Continue the game against the computer"),
-                          (summary or problem or "").replace(" is saved.", ", saved where you left it.")))
+                          continue_tip(bots_save_path(self.app), self.app.config)))
         asked = " " + _("(you will be asked about the saved one)")
         items += [("solo", _("Play solo"), _("A new game against Lorenzo il Magnifico") + (asked if solo_saved else "")),
                   ("versus", _("Play against the computer"), _("You and 1 to 3 computer players, on this computer")

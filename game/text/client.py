@@ -21,7 +21,7 @@ from game.client.flow.local import new_solo_question, new_versus_question, start
 from game.client.flow.questions import Question
 from game.client.flow.seats import KeptSeat, kept_seats
 from game.client.games import (GameNotOpened, bots_save_path, default_config, describe_solo_save, open_bots,
-                               open_solo, saved_summary)
+                               open_solo, saved_opponents)
 from game.client.lan import saved_hosted_games
 from game.client.links import Link
 from game.client.session import GameSession
@@ -215,9 +215,10 @@ class TextClient(Network, Watches, MyGamesText):
         if said:
             self.choices.append(Choice(_("Continue the saved solo game. {said}").format(said=said), self.resume_solo))
         self.choices.append(Choice(_("Play against the computer (a new game)"), self.ask_bots))
-        bots_said, bots_problem = saved_summary(self.bots_path, self.config)
-        if bots_said:
-            self.choices.append(Choice(_("Continue the game against the computer. {bots_said}").format(bots_said=bots_said), self.resume_bots))
+        bots_names, bots_problem = saved_opponents(self.bots_path, self.config)
+        if bots_names:
+            self.choices.append(Choice(_("Continue the saved game against {names}.").format(names=bots_names),
+                                       self.resume_bots))
         elif bots_problem:
             self.say(bots_problem)
         if self.server is not None:       # the host left the table, the others play on

@@ -57,6 +57,26 @@ def test_a_new_game_against_the_computer_asks_over_a_saved_one(tmp_path, config)
     assert new_versus_question(config, path).keys == ["new", "cancel"]
 
 
+def test_the_saved_game_against_the_computer_is_said_saved_once_in_every_language(tmp_path, config):
+    """QA: the question read "You have a game against the computer saved. A game against Bot
+    (hard) is saved."; the title's tip was made by replacing English words, and in Italian said
+    nothing of where the game was left."""
+    from game import i18n
+    from game.client.games import continue_tip
+    path = tmp_path / "bots-game.json"
+    path.write_bytes(orjson.dumps({"bots": {"Bot (bot)": "hard"}}))
+    q = new_versus_question(config, path)
+    assert q.lines()[0] == ("You have a game against the computer saved. It is against Bot (hard). Starting a new "
+                            "game replaces it: the saved game is lost."), q.lines()[0]
+    assert continue_tip(path, config) == "A game against Bot (hard), saved where you left it."
+    try:
+        i18n.use("it")
+        assert continue_tip(path, config) == "Una partita contro Bot (difficile), salvata dove l'avevi lasciata."
+        assert new_versus_question(config, path).lines()[0].count("salvat") == 2      # the title, and what is lost
+    finally:
+        i18n.use("en")
+
+
 def test_every_seat_kept_at_a_server_is_offered_newest_first(tmp_path):
     """QA: after sitting at a table on a second server, the seat at the first vanished from the
     title, though both were kept."""

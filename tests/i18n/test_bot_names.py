@@ -86,7 +86,7 @@ def test_the_text_client_names_a_bot_one_way(lang, dirs):
     save_near_the_end(dirs / "data")
     p = PtyProgram(["--plain", "--name", "Ada", "--lang", lang, "--bot-pace", "0"], seed=1)
     try:
-        line = p.expect(head("Continue the game against the computer. {bots_said}"), timeout=20)
+        line = p.expect(head("Continue the saved game against {names}."), timeout=20)
         assert named([line], lang), line                  # the menu says who the saved game is against
         p.send(line.split(".")[0])
         p.expect(t("The game against the computer, where you left it."))

@@ -37,9 +37,12 @@ def test_play_solo_asks_before_it_replaces_the_saved_game(tmp_path):
         p.expect("the saved game is kept")
         assert (data / "solo-game.json").read_bytes() == saved
         menu = [p.expect("Play against the computer (a new game)")]
+        kept = p.expect("Continue the ")               # the saved game, said once (QA: "saved" twice)
+        assert kept.endswith(". Continue the saved game against Bot 1 (hard)."), kept
         p.send(menu[0].split(".")[0])
         asked = p.expect("You have a game against the computer saved")
-        assert "Bot 1 (hard)" in asked and "the saved game is lost" in asked, asked
+        assert asked == ("You have a game against the computer saved. It is against Bot 1 (hard). Starting a new "
+                         "game replaces it: the saved game is lost."), asked
         p.send("cancel")
         p.expect("the saved game is kept")
         assert (data / "bots-game.json").read_bytes() == bots

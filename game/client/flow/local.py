@@ -6,7 +6,7 @@ from pathlib import Path
 
 from game.i18n import _
 
-from ..games import GameConfig, GameNotOpened, describe_solo_save, open_solo, saved_summary
+from ..games import GameConfig, GameNotOpened, describe_solo_save, open_solo, saved_opponents
 from ..session import GameSession
 from .questions import Answer, Question
 
@@ -36,15 +36,17 @@ def new_solo_question(config: GameConfig, path: Path) -> Question | None:
 def new_versus_question(config: GameConfig, path: Path) -> Question | None:
     """What to ask before a new game against the computer is saved at ``path`` (None: nothing
     is saved there). Answers: ``continue`` (when the save can be read), ``new``, ``cancel``."""
-    said, problem = saved_summary(path, config)
-    if said is None and problem is None:
+    names, problem = saved_opponents(path, config)
+    if names is None and problem is None:
         return None
-    if said is None:
+    if names is None:
         return Question(_("Your saved game against the computer cannot be read"),
                         _("{problem} Starting a new game replaces it.").format(problem=problem),
                         (Answer("new", _("Start a new game")), Answer("cancel", _("Cancel"))), warning=True)
+    # (the title says it is saved: the words under it say whom it is against, not that again)
     return Question(_("You have a game against the computer saved"),
-                    _("{said} Starting a new game replaces it: the saved game is lost.").format(said=said),
+                    _("It is against {names}. Starting a new game replaces it: the saved game is lost.").format(
+                        names=names),
                     (Answer("continue", _("Continue it")), Answer("new", _("New game, lose it")), Answer("cancel", _("Cancel"))),
                     warning=True)
 
