@@ -8,7 +8,8 @@ The parts (each a module of its own; only the transport touches a socket)
       limits, output caps. :class:`Server` is a :class:`~.transport.Transport`: it answers what
       the connections say (``dispatch``) and wires the parts below, which take requests and
       queue messages, and never block.
-    * :mod:`.lobby`: the waiting list (the Quick game), the open tables, the per-address limits.
+    * :mod:`.lobby` (with :mod:`.table_lobby`): the waiting list (the Quick game), the open tables,
+      the per-address limits.
     * :mod:`.games`: the games in progress (rooms, seats, saves, restore, rejoin, undo, replay).
     * :mod:`.bot_scheduler`: when each game's bots think, at their pace, and their workers' load.
     * :mod:`.announcing`: the LAN announcement, and what a host's page shows

@@ -62,7 +62,7 @@ class Table:
         self.seats: list[Any] = []   # the server's connections seated, host first (read here: .nickname)
         self.origin = origin        # the address of whoever created it (the per-address limits)
         self.opened = time.monotonic()
-        self.allowance = 4.0        # tellings of its changes its people may be sent now (lobby.TABLE_TELL_BURST)
+        self.allowance = 4.0        # tellings of its changes its people may be sent now (table_lobby.TABLE_TELL_BURST)
         self.refilled = self.opened
         self.telling = False        # a telling of its latest changes is on the loop's clock
 

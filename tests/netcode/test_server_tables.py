@@ -283,7 +283,7 @@ class TestSitAndLeaveLoop:
         """Issue 28, finding 5: two connections sitting at a table and leaving, ~2,100 times a
         second, sent its host 4,289 lines a second until it was dropped as a slow reader. The
         table's changes are told at once up to a burst, then once a second, the latest state last."""
-        from game.netcode.lobby import TABLE_TELL_BURST, TABLE_TELL_RATE
+        from game.netcode.table_lobby import TABLE_TELL_BURST, TABLE_TELL_RATE
         ada = peers(server.address).welcome()
         sit(ada, "Ada", create="Open house", playersCount=4, private=False)
         cycles, t0 = 0, time.monotonic()
