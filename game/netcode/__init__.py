@@ -9,8 +9,9 @@
   reader thread, automatic keep-alive).
 - :mod:`.server`: the server, in parts: :mod:`.transport` (with :mod:`.door`, :mod:`.connection`,
   :mod:`.clocks`, :mod:`.tls`: the only part that touches a socket), :mod:`.lobby` (with
-  :mod:`.table_lobby`, :mod:`.tables`), :mod:`.games` (with :mod:`.room`, :mod:`.store`, :mod:`.history`) and
-  :mod:`.bot_scheduler`; :mod:`.heap` and :mod:`.stall_log` for a long-running process.
+  :mod:`.table_lobby`, :mod:`.tables`), :mod:`.games` (with :mod:`.room`, :mod:`.room_players`,
+  :mod:`.store`, :mod:`.history`) and :mod:`.bot_scheduler`; :mod:`.heap` and :mod:`.stall_log`
+  for a long-running process.
 - :mod:`.poller`: epoll (or a portable selector) for the server (and the benchmarks' load generator).
 - :mod:`.cli`: ``server.py`` / ``mor-server``.
 

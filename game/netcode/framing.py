@@ -52,6 +52,9 @@ MAX_LINE = 64 * 1024
 CHUNK = 16 * 1024
 """Bytes asked of the underlying stream per read; the reader's buffer stays under MAX_LINE + CHUNK."""
 
+LINE_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
+"""``orjson.dumps(msg, option=LINE_OPTIONS)`` is :func:`encode` in one call: one wire line."""
+
 EMPTY_INPUT = "Empty input."
 INVALID_SYNTAX = "Invalid syntax."
 TYPE_NOT_FOUND = 'Field "type" not found.'

@@ -116,7 +116,7 @@ class Games:
     def leave(self, s: Client, until: float | None = None) -> None:
         """A seated player leaves: inactive at the table at once (a quit), or, for a connection
         that ended without a goodbye, once the grace is over at ``until`` (a ``time.monotonic()``
-        value; :meth:`Room.drop`): meanwhile their seat and turn wait. The bots pause while
+        value; :meth:`.room_players.RoomPlayers.drop`): meanwhile their seat and turn wait. The bots pause while
         nobody is there, or go on if the turn passed to one of them."""
         room = s.room
         assert room is not None and s.nickname is not None
