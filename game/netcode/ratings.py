@@ -200,7 +200,7 @@ class Ratings:
 
     def gone(self, s: Any) -> None:
         """The connection ``s`` is closed."""
-        p = self.of.pop(s, None)
+        self.of.pop(s, None)
         self._asks.pop(s, None)
 
     def seated_row(self, s: Any) -> dict[str, Any]:

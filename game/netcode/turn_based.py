@@ -287,7 +287,7 @@ class TurnBased:
             return
         table = TurnTable.of(tb)
         old = self.clocks.get(room.id)   # (its clock while it was left in its file: its timer)
-        c = self.clocks[room.id] = Clock(table, timer_at=old.timer_at if old is not None else None)
+        self.clocks[room.id] = Clock(table, timer_at=old.timer_at if old is not None else None)
         room.turn_time = table.move_time
         with room.lock:
             room.on_move = lambda: self._moved(room)

@@ -29,15 +29,13 @@ import time
 from collections import deque
 from typing import Any, Callable
 
-from game.rules.views import player_view
-
 from . import watch_wire as W
 from .event_log import EventLog
 from .framing import encode
 from .history import history_lines, recent_history
 from .client_messages import validate_nickname
 from .protocol import CHAT_TOO_FAST
-from .server_messages import err_protocol, visible_to
+from .server_messages import err_protocol
 from .server_words import said
 from .room import Room
 from .tables import Table, code_key
