@@ -27,7 +27,8 @@ from typing import Any, Callable, Iterable
 
 import pytest
 
-from game.netcode.client import Connection
+from game.netcode import ratings_wire
+from game.netcode.client import Connection, client_tls_context
 from game.netcode.framing import LineReader, encode
 from game.netcode.server import Server
 from game.netcode.server_options import ServerOptions
@@ -287,6 +288,64 @@ def players():
     yield make
     for p in made:
         p.close()
+
+
+class KeyedPlayer(Player):
+    """A :class:`Player` over TLS that joins with a player key."""
+
+    def __init__(self, address: tuple[str, int], nickname: str, key: str | None = None) -> None:
+        self.address = address
+        self.nickname = nickname
+        self.key = key if key is not None else ratings_wire.make_key()
+        self.conn = Connection(*address, timeout=TIMEOUT, heartbeat_interval=60.0, tls=client_tls_context(),
+                               verify=lambda print_: None)
+        self.received: list[Message] = []
+        self.token = None
+        self.view = None
+
+    def join(self, token: str | None = "") -> list[Message]:
+        self.send({"type": "ReqJoin", "nickname": self.nickname, "token": token, "key": self.key})
+        out = self.until(lambda m: m["type"] in ("UpdateBookedSeats", "ErrNickname", "UpdateGame", "UpdatePlayer"))
+        if out[-1]["type"] != "UpdatePlayer":
+            out += self.until_type(ratings_wire.UPDATE_PLAYER)
+        self.token = next((m["token"] for m in out if m["type"] == "UpdateSessionToken"), self.token)
+        return out
+
+    def leaderboard(self, key: str | None = None) -> Message:
+        self.send(ratings_wire.ReqRatings(key).to_dict())
+        return self.until(lambda m: m["type"] in (ratings_wire.UPDATE_RATINGS, ratings_wire.ERR_RATINGS))[-1]
+
+
+@pytest.fixture
+def keyed(certs):
+    """``keyed(address, nickname, key=None)``: a :class:`KeyedPlayer` (a new key unless given),
+    closed when the test ends."""
+    made: list[KeyedPlayer] = []
+
+    def make(address: tuple[str, int], nickname: str, key: str | None = None) -> KeyedPlayer:
+        p = KeyedPlayer(address, nickname, key)
+        made.append(p)
+        return p
+    yield make
+    for p in made:
+        p.close()
+
+
+@pytest.fixture
+def turn_server(make_server, certs):
+    """``turn_server(**options)``: a server that serves TLS too (where player keys are taken), with
+    no bound on the new keys of one address unless a test sets one."""
+    cert, key = certs["one"]
+
+    def make(**opts: Any):
+        opts.setdefault("keys_per_address", 0)
+        return make_server(tls_cert=cert, tls_key=key, tls_port=0, **opts)
+    return make
+
+
+def wire(msg: Any) -> Any:
+    """``msg`` as it reads once sent (through JSON: tuples become lists)."""
+    return json.loads(json.dumps(msg))
 
 
 def start_game(*group: Player, token: str | None = "") -> None:

@@ -13,9 +13,8 @@ import pytest
 from game.netcode import ratings_wire as W
 from game.netcode.protocol import TABLE_NICKNAME_TAKEN
 
-from conftest import Player, wait_until
-from test_ratings_server import KeyedPlayer, keyed  # noqa: F401  (the fixture)
-from test_server_turn_based import back, setup_choice, sit, turn_server, turn_table  # noqa: F401
+from conftest import KeyedPlayer, Player, wait_until
+from turn_tables import back, setup_choice, sit, turn_table
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -25,7 +24,7 @@ def said_by(p: KeyedPlayer, text: str) -> list[str]:
     return [m["player"] for m in p.received if m["type"] == "UpdateChat" and m.get("text") == text]
 
 
-def test_two_keyed_anns_play_at_two_tables_each_told_her_own(turn_server, keyed):  # noqa: F811
+def test_two_keyed_anns_play_at_two_tables_each_told_her_own(turn_server, keyed):
     srv = turn_server()
     ann, other = keyed(srv.tls_address, "Ann"), keyed(srv.tls_address, "Ann")   # two keys, one name
     assert sit(ann, {"create": "Salon", "playersCount": 2, "private": False})[-1]["type"] == "UpdateBookedSeats"
@@ -60,7 +59,7 @@ def test_two_keyed_anns_play_at_two_tables_each_told_her_own(turn_server, keyed)
 
 
 @pytest.mark.parametrize("name", ["ANN", "\u0410nn"])
-def test_at_one_table_a_second_ann_is_refused_in_words_and_sits_as_another(turn_server, keyed, name):  # noqa: F811
+def test_at_one_table_a_second_ann_is_refused_in_words_and_sits_as_another(turn_server, keyed, name):
     srv = turn_server()
     ann, second = keyed(srv.tls_address, "Ann"), keyed(srv.tls_address, name)
     assert sit(ann, {"create": "Salon", "playersCount": 3, "private": False})[-1]["type"] == "UpdateBookedSeats"
@@ -73,7 +72,7 @@ def test_at_one_table_a_second_ann_is_refused_in_words_and_sits_as_another(turn_
     assert [s.nickname for s in srv.tables.by_name("Salon").seats] == ["Ann", "Anna"]
 
 
-def test_the_quick_game_is_one_table_and_keyless_names_stay_unique(turn_server, keyed):  # noqa: F811
+def test_the_quick_game_is_one_table_and_keyless_names_stay_unique(turn_server, keyed):
     srv = turn_server()
     ann = keyed(srv.tls_address, "Ann")
     assert ann.join()[-1]["type"] == W.UPDATE_PLAYER                 # in the Quick game's waiting list
@@ -93,7 +92,7 @@ def test_the_quick_game_is_one_table_and_keyless_names_stay_unique(turn_server, 
         p.close()
 
 
-def test_a_keyed_ann_back_at_her_turn_based_seat_while_another_ann_plays(turn_server, keyed):  # noqa: F811
+def test_a_keyed_ann_back_at_her_turn_based_seat_while_another_ann_plays(turn_server, keyed):
     srv = turn_server()
     (ann, bob), gid = turn_table(srv, keyed, "Ann", "Bob")
     ann.close()

@@ -15,10 +15,9 @@ from game.client.lobby import Lobby
 from game.netcode import ratings_wire as W
 from game.netcode.protocol import TABLE_IN_USE
 
-from conftest import start_game
+from conftest import KeyedPlayer, start_game
 from test_ratings_parts import Conn, finished, ratings
-from test_ratings_server import KeyedPlayer, keyed  # noqa: F401  (the fixture)
-from test_server_turn_based import HOUR, sit, turn_server  # noqa: F401  (the fixture)
+from turn_tables import HOUR, sit
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -29,7 +28,7 @@ def quick(p: KeyedPlayer) -> dict[str, Any]:
     return p.until(lambda m: m["type"] in ("UpdateBookedSeats", "ErrTable", "ErrNickname", "UpdateGame"))[-1]
 
 
-def test_one_key_sits_once_at_a_turn_based_table_and_is_told_why_in_its_language(turn_server, keyed):  # noqa: F811
+def test_one_key_sits_once_at_a_turn_based_table_and_is_told_why_in_its_language(turn_server, keyed):
     srv = turn_server()
     kk = keyed(srv.tls_address, "kk")
     assert sit(kk, {"create": "TB2", "playersCount": 2, "private": False, "moveTime": HOUR})[-1]["type"] \
@@ -52,7 +51,7 @@ def test_one_key_sits_once_at_a_turn_based_table_and_is_told_why_in_its_language
     assert kk2.until_type("ErrTable")[-1]["reason"] == TABLE_IN_USE   # kk's seat, connected already
 
 
-def test_two_windows_of_one_key_may_play_in_real_time_but_are_never_rated(turn_server, keyed):  # noqa: F811
+def test_two_windows_of_one_key_may_play_in_real_time_but_are_never_rated(turn_server, keyed):
     """At a real-time table and in the Quick game (a LAN game's too) two windows of one player
     may sit together (the walks of the window play so: two installs of one account), and the
     game they start is not rated: nobody is rated against themselves."""

@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from game.netcode import ratings_wire as W
-from game.netcode.player_store import PlayerStore, StoreFull, key_hash
+from game.netcode.player_store import PlayerStore, key_hash
 from game.netcode.ratings import Ratings, places
 from game.netcode.server_options import ServerOptions
 from game.rules.playout import random_game

@@ -3,68 +3,22 @@ ratings move, and they are still there after a restart and after ``kill -9``; a 
 only; the limits on leaderboards and new keys hold against a stranger while others are served."""
 from __future__ import annotations
 
-import os
 import random
-import re
 import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
-from typing import Any
 
 import orjson
 import pytest
 
 from game.netcode import ratings_wire as W
-from game.netcode.client import Connection, client_tls_context
 from game.netcode.ratings import RATINGS_BURST
 
 from game.rules.engine import Game
 
-from conftest import CONFIG, TIMEOUT, Player, drive, room_of, wait_until
-from test_server_persistence import ROOT, ServerProcess
+from conftest import CONFIG, KeyedPlayer, drive, room_of, wait_until
+from server_process import TlsServerProcess
 
 pytestmark = pytest.mark.timeout(90)
-
-
-class KeyedPlayer(Player):
-    """A :class:`Player` over TLS that joins with a player key."""
-
-    def __init__(self, address: tuple[str, int], nickname: str, key: str | None = None) -> None:
-        self.address = address
-        self.nickname = nickname
-        self.key = key if key is not None else W.make_key()
-        self.conn = Connection(*address, timeout=TIMEOUT, heartbeat_interval=60.0, tls=client_tls_context(),
-                               verify=lambda print_: None)
-        self.received: list[dict[str, Any]] = []
-        self.token = None
-        self.view = None
-
-    def join(self, token: str | None = "") -> list[dict[str, Any]]:
-        self.send({"type": "ReqJoin", "nickname": self.nickname, "token": token, "key": self.key})
-        out = self.until(lambda m: m["type"] in ("UpdateBookedSeats", "ErrNickname", "UpdateGame", "UpdatePlayer"))
-        if out[-1]["type"] != "UpdatePlayer":
-            out += self.until_type(W.UPDATE_PLAYER)
-        self.token = next((m["token"] for m in out if m["type"] == "UpdateSessionToken"), self.token)
-        return out
-
-    def leaderboard(self, key: str | None = None) -> dict[str, Any]:
-        self.send(W.ReqRatings(key).to_dict())
-        return self.until(lambda m: m["type"] in (W.UPDATE_RATINGS, W.ERR_RATINGS))[-1]
-
-
-@pytest.fixture
-def keyed(certs):
-    made: list[KeyedPlayer] = []
-
-    def make(address: tuple[str, int], nickname: str, key: str | None = None) -> KeyedPlayer:
-        p = KeyedPlayer(address, nickname, key)
-        made.append(p)
-        return p
-    yield make
-    for p in made:
-        p.close()
 
 
 def play_rated_game(address: tuple[str, int], keyed, game_of) -> tuple[KeyedPlayer, KeyedPlayer, dict]:
@@ -112,22 +66,6 @@ def test_a_key_over_a_plain_connection_is_not_taken(server, players):
     said = plain.until_type("UpdateBookedSeats")
     assert [m["reason"] for m in said if m["type"] == W.ERR_KEY] == [W.KEY_NOT_TLS]
     assert len(server.ratings.store) == 0
-
-
-class TlsServerProcess(ServerProcess):
-    """``server.py`` in a child process serving TLS too (its TLS address read from its log)."""
-
-    def __init__(self, data_dir: Path, log_path: Path, cert: Path, key: Path) -> None:
-        self.log_path = log_path
-        self.errlog = log_path.open("ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "server.py"), "--host", "127.0.0.1", "--port", "0", "--data-dir",
-             str(data_dir), "--log-level", "INFO", "--tls-cert", str(cert), "--tls-key", str(key), "--tls-port", "0"],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=self.errlog, env={**os.environ, "MOR_SEED": "5"})
-        line = self.proc.stdout.readline().decode()
-        assert line.startswith("mor-server: listening on"), f"{line!r}; log: {self.log()}"
-        said = wait_until(lambda: re.findall(r"listening with TLS on ([\d.]+):(\d+)", self.log()))
-        self.address = (said[-1][0], int(said[-1][1]))
 
 
 def test_ratings_outlive_kill_9(certs, keyed, tmp_path):

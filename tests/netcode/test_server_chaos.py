@@ -10,7 +10,7 @@ import pytest
 
 from game.rules.views import player_view
 
-from conftest import Player, acting, room_of, start_game, wait_until
+from conftest import acting, room_of, start_game, wait_until
 from game.rules.playout import choose
 
 pytestmark = pytest.mark.timeout(120)

@@ -27,16 +27,10 @@ from game.rules.views import player_view
 
 from support.processes import all_gone, children, wait_for
 
-from conftest import CONFIG, TIMEOUT, Player, drive, room_of, start_game, step, wait_until
+from conftest import CONFIG, TIMEOUT, Player, drive, room_of, start_game, step, wait_until, wire
+from server_process import ROOT, ServerProcess
 
 pytestmark = pytest.mark.timeout(30)
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def wire(msg):
-    return json.loads(json.dumps(msg))
-
 
 def rejoin(address, nickname: str, token: str, expected: Game, players) -> Player:
     """Rejoin with the token; the ``UpdateGame`` must equal ``expected`` after the same rejoin."""
@@ -167,37 +161,6 @@ class TestInProcessRestart:
 
 
 # --------------------------------------------------------------------------------------- subprocess
-class ServerProcess:
-    """``server.py`` run as a child process on a free port."""
-
-    def __init__(self, data_dir: Path, log_path: Path) -> None:
-        self.log_path = log_path
-        self.errlog = log_path.open("ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "server.py"), "--host", "127.0.0.1", "--port", "0",
-             "--data-dir", str(data_dir), "--log-level", "INFO"],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=self.errlog)
-        line = self.proc.stdout.readline().decode()
-        m = re.fullmatch(r"mor-server: listening on ([\d.]+):(\d+)\n", line)
-        assert m, f"unexpected first line {line!r}; log: {self.log()}"
-        self.address = (m.group(1), int(m.group(2)))
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-    def kill(self, sig: int) -> int:
-        self.proc.send_signal(sig)
-        code = self.proc.wait(timeout=10)
-        self.errlog.close()
-        return code
-
-    def cleanup(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        self.errlog.close()
-
-
 @pytest.fixture
 def spawn(tmp_path):
     made: list[ServerProcess] = []

@@ -15,7 +15,7 @@ from game.rules import default_config
 from game.rules.actions import ReqChooseLeaders, ReqEndTurn, ReqTakeFromMarket
 from game.rules.engine import Game
 
-from conftest import Player, drive, room_of, start_game, wait_until
+from conftest import drive, room_of, start_game, wait_until
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "reference-transcripts"
 

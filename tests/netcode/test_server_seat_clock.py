@@ -13,7 +13,7 @@ from game.netcode.seat_clock import HURRY, PLAYED_FOR, SEAT_GIVEN, UPDATE_SEAT_C
 from game.rules.playout import choose
 
 from conftest import Peer, Player, room_of, start_game, undoable, wait_until
-from test_server_tables import sit
+from table_requests import sit
 
 SHORT = {"setup_time": 0.6, "seat_time": 0.6, "bot_delay": 0.0}
 

@@ -13,12 +13,7 @@ from game.client.lobby import Lobby
 from game.netcode import bot_scheduler
 
 from conftest import Peer, wait_until
-
-
-def sit(p: Peer, nick: str, **table) -> list[dict]:
-    """``ReqJoin`` with a ``table``; the answer up to ``UpdateBookedSeats``, ``ErrTable`` or a game."""
-    p.send({"type": "ReqJoin", "nickname": nick, "token": "", "table": table})
-    return p.until(lambda m: m["type"] in ("UpdateBookedSeats", "ErrTable", "ErrNickname", "UpdateGame"))
+from table_requests import sit
 
 
 def tables(p: Peer, start: int = 0) -> dict:

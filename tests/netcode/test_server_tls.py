@@ -26,9 +26,8 @@ from game.netcode.client import Connection, KnownServers, ServerIdentityChanged,
 from game.netcode.tls import fingerprint
 from game.netcode.discovery import TableInfo
 
-from conftest import TIMEOUT, Peer, start_game, wait_until
+from conftest import TIMEOUT, Peer, round_trips, start_game, wait_until
 from support.relay import Relay
-from test_server_watch_limits import round_trips
 
 
 def openssl_fingerprint(cert: Path) -> str:

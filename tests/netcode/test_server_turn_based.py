@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import signal
-from typing import Any
 
 import pytest
 
@@ -18,61 +17,12 @@ from game.netcode.protocol import TABLE_LIMIT, TABLE_NEEDS_KEY, TABLE_NO_SUCH
 from game.rules.playout import choose
 
 from conftest import TIMEOUT, round_trips, start_game, still_served, wait_until
-from test_ratings_server import KeyedPlayer, TlsServerProcess, keyed  # noqa: F401  (the fixture)
+from server_process import TlsServerProcess
+from turn_tables import HOUR, back, my_games, setup_choice, sit, turn_table
 
 pytestmark = pytest.mark.timeout(90)
 
-HOUR = 3600
-
-
-def sit(p: KeyedPlayer, table: dict[str, Any]) -> list[dict[str, Any]]:
-    """``p`` opens or sits at a table; returns what came until its seat, game or refusal."""
-    p.send({"type": "ReqJoin", "nickname": p.nickname, "token": "", "key": p.key, "table": table})
-    return p.until(lambda m: m["type"] in ("UpdateBookedSeats", "ErrTable", "UpdateGame", "ErrNickname"))
-
-
-def back(p: KeyedPlayer, gid: int) -> list[dict[str, Any]]:
-    """``p`` takes its seat in game ``gid`` again, by key."""
-    p.send({"type": "ReqJoin", "nickname": p.nickname, "token": "", "key": p.key, "game": gid})
-    return p.until(lambda m: m["type"] in ("UpdateGame", "ErrTable", "ErrNickname"))
-
-
-def my_games(p: KeyedPlayer) -> dict[str, Any]:
-    p.send(T.ReqMyGames(p.key).to_dict())
-    return p.until(lambda m: m["type"] in (T.UPDATE_MY_GAMES, T.ERR_MY_GAMES))[-1]
-
-
-def turn_table(srv, keyed, *names: str, move_time: int = HOUR) -> tuple[list[KeyedPlayer], int]:  # noqa: F811
-    """People with keys at a new turn-based table "Salon" that starts as the last sits: them, the game."""
-    group = [keyed(srv.tls_address, n) for n in names]
-    said = sit(group[0], {"create": "Salon", "playersCount": len(group), "private": False, "moveTime": move_time})
-    assert said[-1]["type"] == "UpdateBookedSeats" and said[-1]["table"]["moveTime"] == move_time
-    for p in group[1:]:
-        assert sit(p, {"name": "Salon"})[-1]["type"] == "UpdateGame"
-    group[0].until_type("UpdateGame")
-    (gid,) = [g for g, r in srv.rooms.items() if r.turn_time is not None and not r.finished]
-    return group, gid
-
-
-def setup_choice(srv, gid: int, p: KeyedPlayer, rng: random.Random) -> None:
-    """``p`` makes its set-up choices (the engine's policy on the served game)."""
-    game = srv.rooms[gid].game
-    while not (game.player(p.nickname).chose_leaders and game.player(p.nickname).chose_resources):
-        answer = p.request(choose(game, p.nickname, rng))
-        assert not answer[-1]["type"].startswith("Err"), answer[-1]
-
-
-@pytest.fixture
-def turn_server(make_server, certs):
-    cert, key = certs["one"]
-
-    def make(**opts: Any):
-        opts.setdefault("keys_per_address", 0)
-        return make_server(tls_cert=cert, tls_key=key, tls_port=0, **opts)
-    return make
-
-
-def test_a_seat_is_kept_by_key_and_the_game_waits_for_its_player_over_a_restart(turn_server, keyed):  # noqa: F811
+def test_a_seat_is_kept_by_key_and_the_game_waits_for_its_player_over_a_restart(turn_server, keyed):
     srv = turn_server()
     (ann, bob), gid = turn_table(srv, keyed, "Ann", "Bob")
     ann.close()                                       # Ann closes the game: nobody is away, nothing skipped
@@ -120,7 +70,7 @@ def test_a_seat_is_kept_by_key_and_the_game_waits_for_its_player_over_a_restart(
     assert my_games(stranger)["games"] == []
 
 
-def test_a_player_without_a_key_cannot_open_nor_sit_at_a_turn_based_table(turn_server, keyed, players):  # noqa: F811
+def test_a_player_without_a_key_cannot_open_nor_sit_at_a_turn_based_table(turn_server, keyed, players):
     srv = turn_server()
     (plain,) = players(srv.address, "Dee")
     plain.send({"type": "ReqJoin", "nickname": "Dee", "token": "",
@@ -135,7 +85,7 @@ def test_a_player_without_a_key_cannot_open_nor_sit_at_a_turn_based_table(turn_s
     assert len(srv.tables) == 0
 
 
-def test_a_turn_run_out_is_played_by_the_computer_three_in_a_row_give_the_seat(turn_server, keyed):  # noqa: F811
+def test_a_turn_run_out_is_played_by_the_computer_three_in_a_row_give_the_seat(turn_server, keyed):
     srv = turn_server(move_time_scale=1.2 / HOUR, bot_delay=0.0, restart_grace=0.0)
     (ann, bob), gid = turn_table(srv, keyed, "Ann", "Bob")
     bob.close()
@@ -170,7 +120,7 @@ def test_a_turn_run_out_is_played_by_the_computer_three_in_a_row_give_the_seat(t
         "code": "turns.given_to_bot", "args": {"nick": "Bob", "n": 3, "level": "medium"}}}) != refused["msg"]
 
 
-def test_turn_based_limits_hold_against_one_address_and_one_key(turn_server, keyed):  # noqa: F811
+def test_turn_based_limits_hold_against_one_address_and_one_key(turn_server, keyed):
     srv = turn_server(turn_tables_per_address=3, games_per_key=1)
     eve = [keyed(srv.tls_address, f"Eve{i}") for i in range(4)]
     said = [sit(p, {"create": f"T{i}", "playersCount": 2, "private": False, "moveTime": HOUR})[-1]
@@ -201,7 +151,7 @@ def game_beside(srv, players, seed: int) -> tuple:
     return room, group, rng, round_trips(room, group, rng, 20)
 
 
-def test_the_bots_of_turn_based_games_count_among_their_address_s_bots(turn_server, keyed, players):  # noqa: F811
+def test_the_bots_of_turn_based_games_count_among_their_address_s_bots(turn_server, keyed, players):
     """Finding (stranger 5): a turn-based game's bots play whether or not anyone is at the table
     (three turns run out and the last person's seat is the computer's too: the game plays itself
     to its end), and they counted in no limit of their address: one key opened 10 tables of a
@@ -230,7 +180,7 @@ def test_the_bots_of_turn_based_games_count_among_their_address_s_bots(turn_serv
     still_served(before, during)
 
 
-def test_a_turn_based_game_the_computer_plays_every_seat_of_is_removed(turn_server, keyed, players):  # noqa: F811
+def test_a_turn_based_game_the_computer_plays_every_seat_of_is_removed(turn_server, keyed, players):
     """Finding (stranger 7): a turn-based game's bots play whether or not anyone is there, and once
     its last person let three turns run out the computer played every seat to the end of the game,
     for nobody: a stranger's tables of hard bots, left at once, each became a whole game for the
@@ -255,7 +205,7 @@ def test_a_turn_based_game_the_computer_plays_every_seat_of_is_removed(turn_serv
     wait_until(lambda: len(left.game.history) == calls, timeout=2)
 
 
-def test_a_turn_based_game_and_its_clock_outlive_kill_9(certs, keyed, tmp_path):  # noqa: F811
+def test_a_turn_based_game_and_its_clock_outlive_kill_9(certs, keyed, tmp_path):
     cert, key = certs["one"]
     data = tmp_path / "data"
     sp = TlsServerProcess(data, tmp_path / "server.log", cert, key)
@@ -278,7 +228,7 @@ def test_a_turn_based_game_and_its_clock_outlive_kill_9(certs, keyed, tmp_path):
         sp.cleanup()
 
 
-def test_a_dropped_player_comes_back_with_the_seat_token_and_key(turn_server, keyed):  # noqa: F811
+def test_a_dropped_player_comes_back_with_the_seat_token_and_key(turn_server, keyed):
     srv = turn_server()
     (ann, bob), gid = turn_table(srv, keyed, "Ann", "Bob")
     token = next(m["token"] for m in ann.received if m["type"] == "UpdateSessionToken")
@@ -297,7 +247,7 @@ def test_a_dropped_player_comes_back_with_the_seat_token_and_key(turn_server, ke
     assert "Bob" not in srv.rooms[gid].online
 
 
-def test_the_computer_plays_on_in_a_game_brought_back_from_its_file(turn_server, keyed):  # noqa: F811
+def test_the_computer_plays_on_in_a_game_brought_back_from_its_file(turn_server, keyed):
     srv = turn_server(bot_delay=30.0)                 # the bot thinks, but moves only after the restart
     ann = keyed(srv.tls_address, "Ann")
     said = sit(ann, {"create": "Salon", "playersCount": 2, "private": False, "moveTime": HOUR, "bots": ["easy"]})
@@ -316,11 +266,11 @@ def test_the_computer_plays_on_in_a_game_brought_back_from_its_file(turn_server,
 
 
 @pytest.mark.parametrize("private", [False, True])
-def test_a_turn_based_game_is_watched_after_a_restart_as_before(turn_server, keyed, private):  # noqa: F811
+def test_a_turn_based_game_is_watched_after_a_restart_as_before(turn_server, keyed, private):
     """A game of days outlives restarts, and so does its watching: by its table's name if public,
     by its invite code only if private (kept in the game's log)."""
     from game.netcode import watch_wire as W
-    from test_server_watch import watch
+    from table_requests import watch
     srv = turn_server()
     ann, bob = keyed(srv.tls_address, "Ann"), keyed(srv.tls_address, "Bob")
     said = sit(ann, {"create": "Salon", "playersCount": 2, "private": private, "moveTime": HOUR})

@@ -4,7 +4,6 @@ the players know how many watch; the watchers' chat is their own channel, which 
 The limits are tried as attacks in ``test_server_watch_limits.py``."""
 from __future__ import annotations
 
-import logging
 import random
 
 import pytest
@@ -12,39 +11,8 @@ import pytest
 from game.netcode import watch_wire as W
 from game.rules.views import player_view
 
-from conftest import TIMEOUT, Player, drive, wait_until
-
-
-@pytest.fixture(autouse=True)
-def no_error_logged(caplog):
-    """A test here fails on an ERROR the server logged (a handler's bug is answered, not raised)."""
-    caplog.set_level(logging.INFO, logger="mor")
-    yield
-    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
-    assert not errors, errors
-
-
-def seat(p: Player, **table) -> list[dict]:
-    """``ReqJoin`` at a table (by name, code, or a new one); the answer up to the seat or the game."""
-    p.send({"type": "ReqJoin", "nickname": p.nickname, "token": "", "table": table})
-    return p.until(lambda m: m["type"] in ("UpdateBookedSeats", "ErrTable", "UpdateGame"))
-
-
-def watch(w: Player, **where) -> list[dict]:
-    """``ReqWatch``; the answer up to ``UpdateWatching`` (and a game's history) or ``ErrWatch``."""
-    w.send(W.ReqWatch(w.nickname, **where).to_dict())
-    got = w.until(lambda m: m["type"] in (W.UPDATE_WATCHING, W.ERR_WATCH))
-    if got[-1]["type"] == W.UPDATE_WATCHING and got[-1]["started"]:
-        got += w.until(lambda m: m["type"] == "UpdateHistory" and m["last"])
-    return got
-
-
-def table_of_two(srv, players, name: str = "Salon", private: bool = False) -> tuple[Player, Player, dict]:
-    ada, bea = players(srv.address, "Ada", "Bea")
-    booked = seat(ada, create=name, playersCount=2, private=private)[-1]
-    assert seat(bea, **({"code": booked["table"]["code"]} if private else {"name": name}))[-1]["type"] == "UpdateGame"
-    ada.until_type("UpdateGame")
-    return ada, bea, booked["table"]
+from conftest import TIMEOUT, drive, wait_until
+from table_requests import seat, table_of_two, watch
 
 
 def updates(msgs: list[dict]) -> list[dict]:

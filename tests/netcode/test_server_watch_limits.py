@@ -15,7 +15,7 @@ from game.netcode import watch_wire as W
 from game.netcode.server_words import said
 
 from conftest import Peer, round_trips, still_served, wait_until
-from test_server_watch import no_error_logged, seat, table_of_two, watch  # noqa: F401  (the fixture)
+from table_requests import seat, table_of_two, watch
 
 
 def raw_watch(p: Peer, nick: str, **where) -> dict:
