@@ -64,3 +64,14 @@ def test_no_scene_module_imports_another():
     crossing = {name: sorted(graph[name] & scenes) for name in sorted(scenes) if graph[name] & scenes}
     assert crossing == {}
     assert all(within(s, "game.scenes") for s in scenes)
+
+
+def test_no_test_module_imports_another():
+    """A helper two test files share lives once, in the test kit (tests/support, a folder's
+    conftest or kit module, tools/walk.py), not in one test module that others import: eight did,
+    one re-exporting its fixtures with ``noqa`` and another shadowing the suite's no-ERROR fixture."""
+    found = sorted({f"{path.relative_to(ROOT)}:{imp.line} imports {imp.module}"
+                    for path in (ROOT / "tests").rglob("test_*.py")
+                    for imp in imports_in(path.read_text(encoding="utf-8"))
+                    if imp.module.split(".")[0].startswith("test_")})
+    assert found == []

@@ -82,19 +82,14 @@ class Walk:
 
     # ------------------------------------------------------------------ input
     def frames(self, n: int = 1, events=()) -> None:
-        self.app.frame(1 / 60, list(events))
-        for _ in range(n - 1):
-            self.app.frame(1 / 60)
+        frames(self.app, n, events)
 
     def move(self, pos: Pos) -> None:
-        self.frames(1, [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))])
+        move(self.app, pos)
 
     def click(self, pos: Pos, after: int = 3) -> None:
         """Move there, press and release the left button, then frames for the widgets' events."""
-        pos = (int(pos[0]), int(pos[1]))
-        self.move(pos)
-        self.frames(1, [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)])
-        self.frames(after, [pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1)])
+        click_at(self.app, pos, max(0, after - 1))     # (``after``: the release's frame counted)
 
     def key(self, key: int, unicode: str = "", after: int = 2) -> None:
         self.frames(1, [pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=unicode, scancode=0)])
@@ -184,6 +179,36 @@ def write_png(surface: pygame.Surface, path: Path) -> None:
                            + chunk(b"IDAT", zlib.compress(raw, 1)) + chunk(b"IEND", b""))
 
 
+# ---------------------------------------------------------------------------- input to any app
+def frames(app: App, n: int = 1, events=(), dt: float = 1 / 60) -> None:
+    """``n`` frames of ``app``, the first given ``events`` (posted input, as pygame delivers it)."""
+    app.frame(dt, list(events))
+    for _ in range(n - 1):
+        app.frame(dt)
+
+
+def move(app: App, pos: Pos, dt: float = 1 / 60) -> None:
+    """The pointer moves to ``pos``: one frame."""
+    frames(app, 1, [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))], dt)
+
+
+def click_at(app: App, pos: tuple[float, float], after: int = 3, dt: float = 1 / 60) -> None:
+    """A left click at ``pos`` as a player makes it: the pointer moves there, the button goes down
+    and up (a frame each), then ``after`` more frames (the widgets' own events, posted as the
+    release is taken, arrive in them: a scene a button opens is on top after the second)."""
+    pos = (int(pos[0]), int(pos[1]))
+    move(app, pos, dt)
+    frames(app, 1, [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)], dt)
+    frames(app, 1 + after, [pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1)], dt)
+
+
+def click(app: App, name: str, after: int = 3) -> None:
+    """Click the widget of the top scene called ``name`` (``widgets[name]``): it must be enabled."""
+    widget = app.stack.top.widgets[name]
+    assert widget.is_enabled, f"{name} is disabled"
+    click_at(app, widget.rect.center, after)
+
+
 def save_failed_walks() -> None:
     """Every live walk's first frames to its folder (the test kit calls it when a test fails)."""
     for walk in list(_walks):
@@ -234,6 +259,14 @@ def close(app: App) -> None:
 
 
 # ---------------------------------------------------------------------------- looking at a board
+def not_flat(surface: pygame.Surface) -> bool:
+    """Whether ``surface`` shows a picture: more than 40 colours among 23 x 17 points across it
+    (a page drawn flat, or not at all, has a few)."""
+    w, h = surface.get_size()
+    colours = {tuple(surface.get_at((x * w // 23, y * h // 17)))[:3] for x in range(23) for y in range(17)}
+    return len(colours) > 40
+
+
 def _colours(surface: pygame.Surface, rect: pygame.Rect, step: int = 2) -> list[tuple[int, int, int]]:
     """The colours of every ``step``-th pixel of ``rect`` across and down, column after column
     (read from the rectangle's bytes: a ``get_at`` per pixel took a second a board)."""

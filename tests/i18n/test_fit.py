@@ -8,6 +8,7 @@ import pygame
 import pytest
 
 from game import i18n
+from support.fit_scenes import hint_position
 
 SIZES = [(1024, 640), (1920, 1080)]
 
@@ -79,29 +80,6 @@ def test_italian_fits_its_buttons_and_the_board(monkeypatch, size):
     assert not wide, f"wider than the window at {size}: {wide}"
 
 
-def _hint_position(level_budget: int = 4, market: bool = False):
-    """A solo position where the hard bot proposes a purchase or a production (``market``: a take
-    from the market), and its decision, thought in the language spoken."""
-    import random
-
-    from support.table import mid_game
-
-    from game.bots import make_bot
-    from game.rules import default_config, player_view
-    from game.rules.actions import ReqActivateProductions, ReqBuyDevCard, ReqTakeFromMarket
-    cfg = default_config()
-    kinds = (ReqTakeFromMarket,) if market else (ReqBuyDevCard, ReqActivateProductions)
-    for turns in range(2, 14):
-        game = mid_game(["Ada"], 3, turns)
-        if game.ended or game.main_done:
-            continue
-        decision = make_bot("hard", cfg, budget=level_budget).decide(player_view(game, "Ada"), "Ada",
-                                                                    random.Random(turns))
-        if isinstance(decision.action, kinds) and decision.why:
-            return game, decision
-    raise AssertionError("no position with such a move to hint")
-
-
 @pytest.mark.seed(3)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_hint_of_a_purchase_or_production_fits_in_italian(monkeypatch, size):
@@ -124,7 +102,7 @@ def test_the_hint_of_a_purchase_or_production_fits_in_italian(monkeypatch, size)
     monkeypatch.setenv("LANGUAGE", "it")
     i18n.use("it")
     try:
-        game, decision = _hint_position()
+        game, decision = hint_position()
         app = App(headless=True, size=size)
         board = BoardScene(app, GameSession(Table(game, "Ada"), default_config(), "Ada"))
         app.stack.push(board)

@@ -11,74 +11,9 @@ import functools
 import pytest
 
 from game import i18n
+from support.fit_scenes import shown
 
 SIZES = [(1024, 640), (1920, 1080)]
-
-
-def scenes(app) -> dict:
-    """name -> a function that puts the scene on the app's stack."""
-    import screenshots
-
-    from game.scenes import help as help_
-    from game.scenes import my_games, past_games, versus
-    out = dict(screenshots.shots(app))
-    for n in range(len(help_.pages(app.config))):
-        out[f"how-to-play-{n + 1}"] = functools.partial(lambda n: app.stack.reset(help_.HelpScene(app, n)), n)
-    out["versus"] = lambda: app.stack.reset(versus.VersusScene(app))
-    out["past-games"] = lambda: app.stack.reset(past_games.PastGamesScene(app))
-    out["my-games"] = lambda: app.stack.reset(my_games.MyGamesScene(app, servers=[]))
-    out["board-hint"] = functools.partial(_hint, app)
-    out["board-hint-market"] = functools.partial(_hint, app, market=True)
-    out["replay"] = functools.partial(_replay, app)
-    out["title-continue"] = functools.partial(_title_with_a_saved_game, app)
-    out["title-continue-versus"] = functools.partial(_title_with_a_saved_game, app, versus=True)
-    return out
-
-
-def _title_with_a_saved_game(app, versus: bool = False) -> None:
-    """The title with a solo game saved (``versus``: and a game against the computer, whose long
-    entry widens the menu): nine entries or ten, the quiet ones in a row (a file where the save is kept is all
-    the title looks at)."""
-    from game.client.games import bots_save_path
-    from game.scenes.title import TitleScene
-    path = bots_save_path(app) if versus else app.solo_save_path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("{}")
-    app.stack.reset(TitleScene(app))
-
-
-def _replay(app) -> None:
-    """A finished game's replay, on its 40th step."""
-    from game import replays as R
-    from game.client.replay import open_replay
-    from game.rules import default_config
-    from game.rules.playout import random_game
-    from game.scenes.replay import ReplayScene
-    saved = R.save_finished(random_game(default_config(), ["Ada", "Bruno"], seed=12), app.data_dir / R.REPLAYS,
-                            "bots", "Ada")
-    app.stack.reset(ReplayScene(app, open_replay(saved, app.config, "Ada"), step=40))
-
-
-def _hint(app, market: bool = False) -> None:
-    """A solo board whose hint (a hard bot's: a purchase or a production; ``market``: a take) is shown
-    under its plan."""
-    from game.client.session import GameSession
-    from game.rules import default_config
-    from game.scenes.board import BoardScene
-    from support.table import Table
-    game, decision = _cached_hint(i18n.current(), market)
-    board = BoardScene(app, GameSession(Table(copy.deepcopy(game), "Ada"), default_config(), "Ada"))
-    app.stack.reset(board)
-    app.frame(1 / 60)
-    board.input.take_hint(decision.action, decision.why, decision.then)
-    board._rev += 1
-
-
-@functools.lru_cache(maxsize=None)
-def _cached_hint(lang: str, market: bool):
-    """(The hint is thought in the language spoken: one per language.)"""
-    from test_fit import _hint_position
-    return _hint_position(market=market)
 
 
 @pytest.fixture(scope="module")
@@ -91,19 +26,6 @@ def quick_games():
         mp.setattr(screenshots, name, lambda nicks, *a, _m=made: copy.deepcopy(_m(tuple(nicks), *a)))
     yield
     mp.undo()
-
-
-def shown(app, m, only=None):
-    """Each scene put on the app's stack and drawn for a frame, ``m`` measuring it alone: yields
-    its name. (One frame: a second drew the same words at the same places, with the same
-    problems, in every scene at both sizes in both languages; its painted pages drew it all again.)"""
-    for name, make in scenes(app).items():
-        if only and name not in only:
-            continue
-        m.clear()
-        make()
-        app.frame(0.016)
-        yield name
 
 
 def measure_all(monkeypatch, size, lang, only=None) -> list[str]:

@@ -180,13 +180,13 @@ def test_every_pictured_scene_draws_no_word_left_in_english(monkeypatch):
     pages of the menu, a hinted board, a replay), drawn once under the pseudo-language."""
     from support.fit import Measure
     from support.pseudo import use_pseudo_language
-    from test_fit_scenes import _cached_hint, shown
+    from support.fit_scenes import cached_hint, shown
 
     from game.scenes.app import App
     from game.scenes.catalog import register_scenes
     register_scenes()
     use_pseudo_language(monkeypatch)
-    _cached_hint.cache_clear()          # (the hints are kept by language code: the pseudo-language says "it")
+    cached_hint.cache_clear()          # (the hints are kept by language code: the pseudo-language says "it")
     app = App(headless=True, size=(1024, 640))
     left: dict[str, set[str]] = {}
     try:
@@ -198,5 +198,5 @@ def test_every_pictured_scene_draws_no_word_left_in_english(monkeypatch):
     finally:
         while app.stack.top is not None:
             app.stack.pop()
-        _cached_hint.cache_clear()
+        cached_hint.cache_clear()
     assert not left, "words drawn in English:\n" + "\n".join(f"{w}: {sorted(at)[:3]}" for w, at in left.items())

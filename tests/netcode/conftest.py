@@ -5,6 +5,8 @@
 * :class:`Player` wraps the project's :class:`~game.netcode.client.Connection` (which answers
   heartbeats on its own thread), remembers everything it received and knows how to join, ask and
   wait for the answer of a request. For games.
+* :class:`KeyedPlayer` is a :class:`Player` over TLS with a player key (the ``keyed`` fixture makes
+  them; ``turn_server`` starts a server that takes keys).
 * :func:`drive` plays a game to its end (or until told to stop) over the players' sockets,
   choosing each request with the engine's own random policy from the server's authoritative
   ``Game`` (read only to pick the next request, never to check a result), or from a local mirror
@@ -452,3 +454,7 @@ def undoable(game: Game, nick: str, rng: random.Random) -> Action:
         if copy.can_undo(nick):
             return action
     pytest.fail("no request that can be taken back")
+
+
+# The kit's other modules, beside this one: server_process.py (``server.py`` as a child process),
+# table_requests.py and turn_tables.py (our tables' requests), fakes.py (the parts without a socket).

@@ -14,8 +14,7 @@ from game.rules.engine import Game
 from game.rules.playout import choose
 from game.rules.views import player_view
 
-from conftest import CONFIG, start_game, wait_until
-from test_server_persistence import wire
+from conftest import CONFIG, start_game, wait_until, wire
 
 GAMES = 30
 

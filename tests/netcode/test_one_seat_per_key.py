@@ -16,7 +16,7 @@ from game.netcode import ratings_wire as W
 from game.netcode.protocol import TABLE_IN_USE
 
 from conftest import KeyedPlayer, start_game
-from test_ratings_parts import Conn, finished, ratings
+from fakes import Fake, finished, ratings
 from turn_tables import HOUR, sit
 
 pytestmark = pytest.mark.timeout(60)
@@ -80,7 +80,7 @@ def test_players_without_a_key_are_as_before(turn_server, players):
 
 def test_a_game_with_one_key_in_two_seats_is_not_rated():
     r, told = ratings()
-    one, two = Conn("kk"), Conn("kk2")
+    one, two = Fake("kk"), Fake("kk2")
     key = W.make_key()
     assert r.identify(one, key) is r.identify(two, key) is not None
     game = finished(["kk", "kk2"])
@@ -91,7 +91,7 @@ def test_a_game_with_one_key_in_two_seats_is_not_rated():
 
 def test_a_game_kept_with_one_key_in_two_seats_is_not_rated_when_it_ends_after_a_restart(tmp_path):
     r, told = ratings(tmp_path / "p.sqlite3")
-    one, two = Conn("kk"), Conn("kk2")
+    one, two = Fake("kk"), Fake("kk2")
     key = W.make_key()
     p = r.identify(one, key)
     assert p is r.identify(two, key) is not None

@@ -6,57 +6,28 @@ import sqlite3
 import time
 from typing import Any
 
-import orjson
 import pytest
 
 from game.netcode import ratings_wire as W
 from game.netcode.player_store import PlayerStore, key_hash
 from game.netcode.ratings import Ratings, places
-from game.netcode.server_options import ServerOptions
-from game.rules.playout import random_game
 
-from conftest import CONFIG
+from fakes import Fake, finished, ratings
 
 
-class Conn:
-    """A connection as the ratings see it."""
-
-    def __init__(self, nickname: str | None = None, ip: str = "10.0.0.1", tls: bool = True) -> None:
-        self.nickname, self.ip, self.tls = nickname, ip, tls
-        self.told: list[dict[str, Any]] = []
-
-    def send(self, *msgs: dict[str, Any]) -> None:
-        self.told.extend(msgs)
-
-    def push(self, data: bytes) -> None:
-        self.told.extend(orjson.loads(line) for line in data.splitlines())
-
-
-def ratings(path=None, **options: Any) -> tuple[Ratings, list[tuple]]:
-    told: list[tuple] = []
-    store = PlayerStore(path, max_rows=options.pop("max_rows", 1000))
-    r = Ratings(store, ServerOptions(**options), {})
-    r._tell = lambda nick, gid, data: told.append((nick, orjson.loads(data)))    # type: ignore[method-assign]
-    return r, told
-
-
-def keyed(r: Ratings, nick: str, **kw: Any) -> Conn:
-    s = Conn(nick, **kw)
+def keyed(r: Ratings, nick: str, **kw: Any) -> Fake:
+    s = Fake(nick, **kw)
     s.key = W.make_key()
     assert r.identify(s, s.key) is not None, s.told
     r.joined(s)
     return s
 
 
-def finished(nicks: list[str], seed: int = 5):
-    return random_game(CONFIG, nicks, seed)
-
-
 def test_a_key_is_kept_as_its_hash_and_found_again_after_a_restart(tmp_path):
     path = tmp_path / "players.sqlite3"
     r, _ = ratings(path)
     key = W.make_key()
-    s = Conn("Ann")
+    s = Fake("Ann")
     p = r.identify(s, key, "Ann")
     r.joined(s)
     assert p is not None and s.told[-1] == W.update_player(0, 0, None, None)
@@ -69,12 +40,12 @@ def test_a_key_is_kept_as_its_hash_and_found_again_after_a_restart(tmp_path):
 
 def test_a_bad_key_or_one_sent_in_the_clear_is_refused_in_words_and_the_player_plays_unrated():
     r, _ = ratings()
-    s = Conn("Ann")
+    s = Fake("Ann")
     assert r.identify(s, "not a key") is None and s.told[-1]["reason"] == W.KEY_MALFORMED
     key = W.make_key()
     assert r.identify(s, key[:-1] + ("0" if key[-1] != "0" else "1")) is None
     assert "mistake" in s.told[-1]["msg"]
-    plain = Conn("Bob", tls=False)
+    plain = Fake("Bob", tls=False)
     assert r.identify(plain, W.make_key()) is None and plain.told[-1]["reason"] == W.KEY_NOT_TLS
     assert len(r.store) == 0
 
@@ -114,7 +85,7 @@ def test_a_finished_game_between_keyed_people_moves_both_ratings_and_is_saved_fi
 
 def test_games_with_bots_or_one_keyed_player_are_not_rated_and_a_solo_win_keeps_a_best():
     r, told = ratings()
-    ann, bob = keyed(r, "a"), Conn("b")
+    ann, bob = keyed(r, "a"), Fake("b")
     game = finished(["a", "b"])
     r.started(1, game, {"b": "easy"}, [ann])
     r.started(2, game, {}, [ann, bob])
@@ -130,11 +101,11 @@ def test_games_with_bots_or_one_keyed_player_are_not_rated_and_a_solo_win_keeps_
 def test_new_keys_from_one_address_are_bounded_and_others_still_get_theirs():
     r, _ = ratings(keys_per_address=3)
     first = [keyed(r, f"p{i}") for i in range(3)]
-    s = Conn("p3")
+    s = Fake("p3")
     assert r.identify(s, W.make_key()) is None and s.told[-1]["reason"] == W.KEY_LIMIT and len(r.store) == 3
-    again = Conn("p0")            # a key already kept is still taken from that address
+    again = Fake("p0")            # a key already kept is still taken from that address
     assert r.identify(again, first[0].key) is r.of[first[0]]
-    elsewhere = Conn("q", ip="10.0.0.2")
+    elsewhere = Fake("q", ip="10.0.0.2")
     assert r.identify(elsewhere, W.make_key()) is not None and len(r.store) == 4
 
 
@@ -143,10 +114,10 @@ def test_the_rows_kept_are_bounded_and_the_players_kept_are_still_known():
     a, _b = keyed(r, "a"), keyed(r, "b")
     start = time.thread_time()           # (the work done, whatever the machine's load)
     for i in range(500):                 # a stranger's new keys, from addresses of their own
-        s = Conn(f"c{i}", ip=f"10.1.{i // 200}.{i % 200}")
+        s = Fake(f"c{i}", ip=f"10.1.{i // 200}.{i % 200}")
         assert r.identify(s, W.make_key()) is None and s.told[-1]["reason"] == W.KEY_FULL
     assert len(r.store) == 2 and time.thread_time() - start < 2
-    again = Conn("a")
+    again = Fake("a")
     assert r.identify(again, a.key) is r.of[a]       # a player kept is still served
 
 
@@ -176,7 +147,7 @@ def test_a_full_disk_keeps_the_ratings_waiting_and_tells_nobody_until_they_are_s
     monkeypatch.setattr(r.store, "_db", Full())
     r.ended(1, game)
     assert r.of[ann].games == 0 and not told
-    s = Conn("c")
+    s = Fake("c")
     assert r.identify(s, W.make_key()) is None and s.told[-1]["reason"] == W.KEY_FULL
     monkeypatch.setattr(r.store, "_db", real)
     r.retry()

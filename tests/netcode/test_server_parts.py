@@ -2,56 +2,11 @@
 messages out. A player is a plain object with ``send``/``push`` that keeps what it is told."""
 from __future__ import annotations
 
-import threading
-from typing import Any
-
-import orjson
-
 from game.netcode.client_messages import ReqJoin, ReqNewGame
-from game.netcode.bot_scheduler import BotScheduler
-from game.netcode.games import Games
-from game.netcode.lobby import Lobby
-from game.netcode.names import NickBook
-from game.netcode.server_options import ServerOptions
-from game.netcode.store import GameStore
 from game.netcode.tls import TLS_BURST, HandshakeGate
 
 from conftest import CONFIG
-
-
-class Fake:
-    """A connection as the lobby and the games see it."""
-
-    def __init__(self, ip: str = "10.0.0.1", ours: bool = True) -> None:
-        self.nickname = self.token = self.room = self.table = self.announced = self.booked = None
-        self.left = False
-        self.extensions = ours
-        self.ip = ip
-        self.since = 0.0
-        self.told: list[dict[str, Any]] = []
-
-    def send(self, *msgs: dict[str, Any]) -> None:
-        self.told.extend(msgs)
-
-    def push(self, data: bytes) -> None:
-        self.told.extend(orjson.loads(line) for line in data.splitlines())
-
-    def types(self) -> list[str]:
-        return [m["type"] for m in self.told]
-
-
-def parts(**options: Any) -> tuple[Lobby, Games, list[tuple]]:
-    """A lobby and its games with no socket, no disk and no loop: timers are only recorded."""
-    options.setdefault("seed", 7)
-    opts = ServerOptions(**options)
-    lock = threading.RLock()
-    rooms: dict = {}
-    by_nick = NickBook()
-    timers: list[tuple] = []
-    bots = BotScheduler(CONFIG, opts, rooms, lambda fn, *a: fn(*a), lambda *a: timers.append(a),
-                        lambda room, data: None, lambda: False)
-    games = Games(CONFIG, opts, GameStore(None, False), lock, rooms, by_nick, bots, lambda *a: timers.append(a))
-    return Lobby(CONFIG, opts, lock, by_nick, games, bots), games, timers
+from fakes import Fake, parts
 
 
 def test_the_quick_game_starts_when_its_head_has_chosen_and_enough_people_wait():
@@ -81,12 +36,12 @@ def test_only_the_head_chooses_and_a_bad_count_changes_nothing():
 
 def test_the_per_address_limit_on_games_is_the_lobbys_own_refusal():
     lobby, games, _ = parts(tables_per_address=1)
-    first = [Fake("10.0.0.9"), Fake("10.0.0.9")]
+    first = [Fake(ip="10.0.0.9"), Fake(ip="10.0.0.9")]
     for i, f in enumerate(first):
         lobby.join(f, ReqJoin(f"P{i}", token=""))
     lobby.new_game(first[0], ReqNewGame(2))
     assert len(games.rooms) == 1
-    again = Fake("10.0.0.9")
+    again = Fake(ip="10.0.0.9")
     lobby.join(again, ReqJoin("Again", token=""))
     lobby.new_game(again, ReqNewGame(1))
     assert again.told[-1]["type"] == "ErrNewGame" and "at most 1" in again.told[-1]["reason"]

@@ -14,7 +14,7 @@ from game.netcode.history import history_lines, recent_history
 from game.rules.engine import Game
 from game.rules.playout import steps
 
-from conftest import CONFIG, Player, drive, room_of, start_game
+from conftest import CONFIG, Player, drive, room_of, start_game, step
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -259,7 +259,6 @@ def test_after_a_restart_the_turn_waits_for_its_player_half_done_as_it_was(make_
     game = room_of(srv, "a").game
     rng = random.Random(14)
     drive(game, [a, b], rng, stop=lambda g: g.phase == "play" and g.version >= 8)
-    from conftest import step
     while not game.main_done:
         step(game, [a, b], rng)                       # half-way through a turn
     current = game.current_player.nickname

@@ -18,6 +18,7 @@ from game.rules.playout import choose
 
 from conftest import TIMEOUT, round_trips, start_game, still_served, wait_until
 from server_process import TlsServerProcess
+from table_requests import watch
 from turn_tables import HOUR, back, my_games, setup_choice, sit, turn_table
 
 pytestmark = pytest.mark.timeout(90)
@@ -270,7 +271,6 @@ def test_a_turn_based_game_is_watched_after_a_restart_as_before(turn_server, key
     """A game of days outlives restarts, and so does its watching: by its table's name if public,
     by its invite code only if private (kept in the game's log)."""
     from game.netcode import watch_wire as W
-    from table_requests import watch
     srv = turn_server()
     ann, bob = keyed(srv.tls_address, "Ann"), keyed(srv.tls_address, "Bob")
     said = sit(ann, {"create": "Salon", "playersCount": 2, "private": private, "moveTime": HOUR})

@@ -10,7 +10,7 @@ from game.netcode.watchers import Watchers
 from game.rules.playout import choose
 from game.rules.views import player_view
 
-from test_server_parts import Fake, parts
+from fakes import Fake, parts
 
 
 class Watcher(Fake):
@@ -18,7 +18,7 @@ class Watcher(Fake):
     closed (``aborted``)."""
 
     def __init__(self, ip: str = "10.0.0.9") -> None:
-        super().__init__(ip)
+        super().__init__(ip=ip)
         self.watching = None
         self.backlog = 0
         self.aborted = False

@@ -6,6 +6,7 @@ import pygame
 import pytest
 
 from support.table import Table, mid_game
+from walk import click_at
 
 from game.match import LocalMatch
 from game.rules import default_config, player_view
@@ -17,18 +18,8 @@ from game.client import board_input as BI
 CFG = default_config()
 
 
-def click(app: App, pos: tuple[int, int], frames: int = 2) -> None:
-    """A left click as pygame delivers it: move, press, release, then frames for pygame_gui events."""
-    ev = pygame.event.Event
-    app.frame(0.016, [ev(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)),
-                      ev(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)])
-    app.frame(0.016, [ev(pygame.MOUSEBUTTONUP, pos=pos, button=1)])
-    for _ in range(frames):
-        app.frame(0.016)
-
-
 def press(app: App, button) -> None:
-    click(app, button.rect.center)
+    click_at(app, button.rect.center)
 
 
 def distinct_colours(surface: pygame.Surface) -> int:
@@ -84,7 +75,7 @@ def test_a_solo_game_is_played_to_the_end_with_the_mouse(tmp_path):
     while session.stage() == "board" and turns < 200:
         assert session.vm.my_turn
         line = BI.Line(turns % 2 == 0, turns % 3)
-        click(app, _hit(scene, line))
+        click_at(app, _hit(scene, line))
         assert scene.plan is not None
         press(app, scene.buttons["confirm"])
         _confirm_dialog(app, scene)
@@ -119,7 +110,7 @@ def test_esc_drops_an_unsent_plan():
     session = GameSession(Table(game, "Ada"), CFG, "Ada")
     scene = _board(app, session)
     version = game.version
-    click(app, _hit(scene, BI.Line(True, 0)))
+    click_at(app, _hit(scene, BI.Line(True, 0)))
     assert scene.plan is not None
     app.frame(0.016, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b", scancode=41)])
     assert scene.plan is None
@@ -131,7 +122,7 @@ def test_view_model_matches_the_engine_after_board_actions():
     game = mid_game(["Ada", "Bruno"], 4, 20)
     session = GameSession(Table(game, "Ada"), CFG, "Ada")
     scene = _board(app, session)
-    click(app, _hit(scene, BI.Line(False, 1)))
+    click_at(app, _hit(scene, BI.Line(False, 1)))
     press(app, scene.buttons["confirm"])
     _confirm_dialog(app, scene)
     app.frame(0.016)
@@ -160,8 +151,8 @@ def test_from_the_title_to_the_end_of_a_solo_game_with_the_mouse_only():
     press(app, app.stack.top.widgets["solo"])
     leaders = app.stack.top
     assert isinstance(leaders, LeaderChoiceScene)
-    click(app, leaders.card_rects[1].center)
-    click(app, leaders.card_rects[3].center)
+    click_at(app, leaders.card_rects[1].center)
+    click_at(app, leaders.card_rects[3].center)
     press(app, leaders.widgets["confirm"])
     scene = app.stack.top
     assert isinstance(scene, BoardScene)
@@ -169,7 +160,7 @@ def test_from_the_title_to_the_end_of_a_solo_game_with_the_mouse_only():
     for turn in range(300):
         if not isinstance(app.stack.top, BoardScene):
             break
-        click(app, _hit(scene, BI.Line(turn % 2 == 1, turn % 3)))
+        click_at(app, _hit(scene, BI.Line(turn % 2 == 1, turn % 3)))
         press(app, scene.buttons["confirm"])
         _confirm_dialog(app, scene)
         if isinstance(app.stack.top, BoardScene) and scene.over_for is None:
@@ -220,7 +211,7 @@ def test_a_press_and_release_on_one_shelf_only_selects_it():
     app = App(headless=True, size=(1280, 800))
     game, a, _ = _game_with_swap()
     scene = _board(app, GameSession(Table(game, "Ada"), CFG, "Ada"))
-    click(app, _hit(scene, BI.Shelf(a)))
+    click_at(app, _hit(scene, BI.Shelf(a)))
     assert scene.selected_shelf == a and not scene.dragging and scene.drag_from is None
 
 
@@ -294,7 +285,7 @@ def test_enter_confirms_a_plan_and_then_the_warning_about_discards():
         scene = _board(app, GameSession(Table(game, "Ada"), CFG, "Ada"))
         lines = [BI.Line(True, i) for i in range(3)] + [BI.Line(False, j) for j in range(4)]
         for line in lines:
-            click(app, _hit(scene, line))
+            click_at(app, _hit(scene, line))
             if scene.plan is not None and scene.plan.discarded:
                 break
             app.frame(0.016, [escape])
@@ -331,7 +322,7 @@ def test_the_table_chats_from_the_foot_of_the_log():
     scene = _board(app, session)
     entry = scene.chat_entry
     assert entry is not None and entry.visible
-    click(app, entry.rect.center)
+    click_at(app, entry.rect.center)
     entry.set_text("  a fine   market today ")
     app.frame(0.016, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=40)])
     for _ in range(3):
@@ -343,7 +334,7 @@ def test_the_table_chats_from_the_foot_of_the_log():
     match.out.append({"type": "UpdateChat", "player": "Bruno", "text": "thank you"})
     app.frame(0.016)
     assert session.log[-1] == "Bruno: thank you" and game.version == game.version   # chat is no game move
-    click(app, _hit(scene, BI.Line(True, 0)))                    # a plan takes the log's place
+    click_at(app, _hit(scene, BI.Line(True, 0)))                    # a plan takes the log's place
     assert scene.plan is not None and not entry.visible
 
 
@@ -359,7 +350,7 @@ def test_after_a_chat_line_the_board_has_its_keys_back():
     hints: list[int] = []
     scene._hint = lambda: hints.append(1)
     entry = scene.chat_entry
-    click(app, entry.rect.center)
+    click_at(app, entry.rect.center)
     assert entry.is_focused
     app.frame(0.016, [pygame.event.Event(pygame.TEXTINPUT, text="well played")])
     app.frame(0.016, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=40)])
@@ -370,7 +361,7 @@ def test_after_a_chat_line_the_board_has_its_keys_back():
                       pygame.event.Event(pygame.TEXTINPUT, text="h")])
     app.frame(0.016)
     assert entry.get_text() == "" and hints == [1]
-    click(app, entry.rect.center)                       # another line: a click on the entry
+    click_at(app, entry.rect.center)                       # another line: a click on the entry
     app.frame(0.016, [pygame.event.Event(pygame.TEXTINPUT, text="h")])
     assert entry.is_focused and entry.get_text() == "h" and hints == [1]
 
@@ -389,13 +380,13 @@ def test_a_button_clicked_while_an_opponents_board_is_open_only_closes_it():
     hints: list[int] = []
     scene._hint = lambda: hints.append(1)
     for key in ("hint", "produce"):
-        click(app, _hit(scene, BI.Opponent("Bruno")))
+        click_at(app, _hit(scene, BI.Opponent("Bruno")))
         assert scene.viewing == "Bruno"
         press(app, scene.buttons[key])
         assert scene.viewing is None and scene.plan is None and hints == [], key
     press(app, scene.buttons["hint"])                   # (the board looked at is closed: it acts)
     assert hints == [1]
-    click(app, _hit(scene, BI.Opponent("Bruno")))       # H, the hint's key: the board it shows, then the hint
+    click_at(app, _hit(scene, BI.Opponent("Bruno")))       # H, the hint's key: the board it shows, then the hint
     app.frame(0.016, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h, mod=0, unicode="h", scancode=11)])
     assert scene.viewing is None and hints == [1, 1]
 
@@ -426,7 +417,7 @@ def test_taking_a_line_rearranges_the_shelves_first_instead_of_discarding():
     app = App(headless=True, size=(1280, 800))
     game, p = _crowded_table()
     scene = _board(app, GameSession(Table(game, "Ada"), CFG, "Ada"))
-    click(app, _hit(scene, BI.Line(True, 0)))
+    click_at(app, _hit(scene, BI.Line(True, 0)))
     assert scene.plan is not None and scene.plan.discarded == 0 and scene.plan.moves
     press(app, scene.buttons["confirm"])
     _confirm_dialog(app, scene)
@@ -444,13 +435,13 @@ def test_the_shelves_are_swapped_by_clicks_during_a_plan_and_sent_before_the_tak
     real_send = match.send
     match.send = lambda r: (sent.append(type(r).__name__), real_send(r))
     scene = _board(app, GameSession(match, CFG, "Ada"))
-    click(app, _hit(scene, BI.Line(True, 0)))
+    click_at(app, _hit(scene, BI.Line(True, 0)))
     plan = scene.plan
     plan.reset_arrangement()                       # as if the player wanted the shelves as they were
     assert plan.discarded == 2
     s1, _s2, s3 = (s.id for s in p.shelves)
-    click(app, _hit(scene, BI.Shelf(s3)))         # pick the Stone's shelf ...
-    click(app, _hit(scene, BI.Shelf(s1)))         # ... and swap it with the small one, in the plan
+    click_at(app, _hit(scene, BI.Shelf(s3)))         # pick the Stone's shelf ...
+    click_at(app, _hit(scene, BI.Shelf(s1)))         # ... and swap it with the small one, in the plan
     assert plan.moves and plan.discarded == 0 and scene.plan is plan
     assert p.shelves[2].content == {"Stone": 1}    # nothing sent yet
     press(app, scene.buttons["confirm"])

@@ -10,16 +10,11 @@ from game.scenes.app import App
 from game.scenes.help import HelpScene, pages
 from game.scenes.title import TitleScene
 
-from test_menus import SIZES, _close, click, click_at, frames, not_flat
+from walk import click, click_at, frames, not_flat
+
+SIZES = [(1024, 640), (1920, 1080)]
 
 pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture
-def app():
-    a = App(headless=True, size=(1024, 640))
-    yield a
-    _close(a)
 
 
 def key(app: App, k: int) -> None:
@@ -40,7 +35,7 @@ def test_every_page_renders_with_its_picture(app, size):
 
 def test_buttons_and_keys_turn_the_pages_and_lead_back(app):
     app.stack.reset(TitleScene(app))
-    frames(app)
+    frames(app, 3)
     click(app, "help")
     scene = app.stack.top
     assert isinstance(scene, HelpScene) and scene.page == 0

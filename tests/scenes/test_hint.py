@@ -6,11 +6,11 @@ import os
 import random
 import time
 
-import pygame
 import pytest
 
 from support.bot_games import a_rearranging_decision
 from support.table import Table, mid_game
+from walk import click_at
 
 from game.bots import make_bot
 from game.bots.driver import BotPool
@@ -33,15 +33,6 @@ def _small_hint(monkeypatch):
     monkeypatch.setattr(H, "HINT_BUDGET", 8)      # a small search: the test is about the flow
 
 
-def click(app: App, pos, frames: int = 2) -> None:
-    ev = pygame.event.Event
-    app.frame(0.016, [ev(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)),
-                      ev(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)])
-    app.frame(0.016, [ev(pygame.MOUSEBUTTONUP, pos=pos, button=1)])
-    for _ in range(frames):
-        app.frame(0.016)
-
-
 def ask_hint(app: App, board: BoardScene) -> int:
     """Press Hint and run frames until its plan shows; returns the frames run while it thought.
 
@@ -53,7 +44,7 @@ def ask_hint(app: App, board: BoardScene) -> int:
     submit = BotPool.submit
     BotPool.submit = lambda pool, job, callback: held.append((pool, job, callback))
     try:
-        click(app, board.buttons["hint"].rect.center, frames=0)
+        click_at(app, board.buttons["hint"].rect.center, after=0)
         for _ in range(5):
             app.frame(0.016)
         assert len(held) == 1, "the hint was not asked of the bot's worker"
@@ -100,9 +91,9 @@ def test_a_hint_is_a_plan_with_a_reason_that_the_player_confirms(players):
     else:
         assert type(plan.request()) is type(expected)
     app.draw()                                      # the plan panel shows it (with its reason)
-    click(app, board.buttons["confirm"].rect.center)
+    click_at(app, board.buttons["confirm"].rect.center)
     if board.confirm_dialog is not None:
-        click(app, board.confirm_dialog.confirm_button.rect.center)
+        click_at(app, board.confirm_dialog.confirm_button.rect.center)
     assert session.error is None
     assert len(game.history) == before + 1 + len(decided.then) and game.history[-1][1] == "Ada"
 
@@ -119,7 +110,7 @@ def test_a_stale_hint_is_dropped_and_back_drops_a_hint(tmp_path):
     app.stack.push(board)
     app.frame(0.016)
     ask_hint(app, board)
-    click(app, board.buttons["back"].rect.center)
+    click_at(app, board.buttons["back"].rect.center)
     assert board.plan is None and match.game.history[-1][0] == "apply" and len(match.game.history) == 1
     # asked, then the game moves before the answer is taken: no plan appears
     assert board.hinter.ask(board.g, "Ada", session.version)
@@ -131,7 +122,7 @@ def test_a_stale_hint_is_dropped_and_back_drops_a_hint(tmp_path):
         app.frame(0.016)
         time.sleep(0.005)
     assert board.plan is None
-    click(app, line)
+    click_at(app, line)
     assert board.plan is not None and not getattr(board.plan, "why", None)
 
 
@@ -169,9 +160,9 @@ def test_a_hint_that_rearranges_the_warehouse_first_is_one_plan_with_the_take_it
     assert board.plan is not None and board.plan.requests() == [decision.action, *decision.then]
     app.draw()
     before = len(game.history)
-    click(app, board.buttons["confirm"].rect.center)
+    click_at(app, board.buttons["confirm"].rect.center)
     if board.confirm_dialog is not None:
-        click(app, board.confirm_dialog.confirm_button.rect.center)
+        click_at(app, board.confirm_dialog.confirm_button.rect.center)
     assert session.error is None
     sent = [h for h in game.history[before:] if h[1] == nick]
     assert len(sent) == 1 + len(decision.then)      # the swaps and the take, from one Confirm

@@ -4,35 +4,16 @@ from __future__ import annotations
 
 import time
 
-import pygame
 import pytest
 
 from game.match import RemoteMatch
 from game.netcode.discovery import NO_MULTICAST, Browser
 from game.netcode.server import Server
 from game.netcode.server_options import ServerOptions
-from game.scenes.app import App
 from support.wait import frames_until, until
+from walk import click_at
 
 pytestmark = pytest.mark.timeout(90)
-
-
-@pytest.fixture
-def app():
-    a = App(headless=True, size=(1024, 640))
-    yield a
-    while a.stack.top is not None:
-        a.stack.pop()
-    if a.server is not None:
-        a.server.stop()
-        a.server = None
-
-
-def click_at(app: App, pos) -> None:
-    ev = pygame.event.Event
-    app.frame(1 / 60, [ev(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))])
-    app.frame(1 / 60, [ev(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)])
-    app.frame(1 / 60, [ev(pygame.MOUSEBUTTONUP, pos=pos, button=1)])
 
 
 @pytest.mark.parametrize("size", [(1024, 640), (1920, 1080)])
@@ -62,7 +43,7 @@ def test_a_hosted_game_is_listed_and_joined_with_a_click(app, tmp_path, size):
         assert game.info.name == "Ada's table" and game.info.host == "Ada" and game.info.free == 3
         assert scene.lan_rect.contains(rect) and rect.bottom <= scene.sheet.top
         assert 0 <= rect.left and rect.right <= app.size[0]
-        click_at(app, rect.center)
+        click_at(app, rect.center, 0)
         assert scene.widgets["address"].get_text() == f"127.0.0.1:{port}"
         lobby = frames_until(app, lambda: isinstance(app.stack.top, LobbyScene) and app.stack.top)
         frames_until(app, lambda: lobby.session.lobby.booked == 2)
@@ -105,7 +86,7 @@ def test_without_multicast_the_page_says_why_and_the_address_still_joins(app, mo
         frames_until(app, lambda: scene.lan.status() == NO_MULTICAST)
         assert scene.lan.rows == []
         scene.widgets["address"].set_text(f"127.0.0.1:{port}")
-        click_at(app, scene.widgets["join"].rect.center)
+        click_at(app, scene.widgets["join"].rect.center, 0)
         frames_until(app, lambda: isinstance(app.stack.top, LobbyScene))
     finally:
         while app.stack.top is not None:
@@ -139,7 +120,7 @@ def test_waiting_for_a_seat_at_a_table_playing_says_it_is_for_the_next_game(app,
                                       for _, g in scene.lan.rows))
         i, (rect, _game) = next((i, row) for i, row in enumerate(scene.lan.rows) if row[1].port == port)
         assert scene.lan.actions[i] == "Wait for a seat"
-        click_at(app, rect.center)
+        click_at(app, rect.center, 0)
         lobby = frames_until(app, lambda: isinstance(app.stack.top, LobbyScene) and app.stack.top)
         frames_until(app, lambda: lobby.session.lobby.booked == 1 and lobby.choosing)
         drawn.clear()
@@ -211,7 +192,7 @@ def test_a_click_on_a_table_announced_with_tls_sits_there_over_tls_at_once(app, 
         scene = app.stack.top
         frames_until(app, lambda: any(g.port == port for _, g in scene.lan.rows))
         rect = next(r for r, g in scene.lan.rows if g.port == port)
-        click_at(app, rect.center)
+        click_at(app, rect.center, 0)
         lobby = frames_until(app, lambda: isinstance(app.stack.top, LobbyScene) and app.stack.top)
         assert asked == [] and scene.remote.secure and scene.remote.tls_port == server.tls_address[1]
         assert scene.remote.server_fingerprint == server.tls_fingerprint

@@ -24,14 +24,6 @@ from support.table import session_for
 from walk import Walk, board_check
 
 
-@pytest.fixture
-def app():
-    a = App(headless=True, size=(1024, 640))
-    yield a
-    while a.stack.top is not None:
-        a.stack.pop()
-
-
 def test_a_surface_cache_keeps_to_its_budget_in_bytes_and_in_entries():
     made = []
 

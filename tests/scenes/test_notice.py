@@ -7,17 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from game.scenes import notice as notice_module
-from game.scenes.app import App
 from game.scenes.backdrop import OXBLOOD
-
-
-@pytest.fixture
-def app():
-    """A headless app (its folders the test's own: the kit's ``dirs``)."""
-    a = App(headless=True, size=(1024, 640))
-    yield a
-    while a.stack.top is not None:
-        a.stack.pop()
 
 
 def test_a_notice_counts_its_seconds_from_the_first_frame_that_shows_it(app, monkeypatch):

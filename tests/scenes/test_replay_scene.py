@@ -20,6 +20,7 @@ from game.scenes.title import TitleScene
 from game.scenes.past_games import PastGamesScene
 from game.scenes.replay import ReplayScene
 from game.client import board_input as BI
+from walk import click, click_at, frames
 
 CFG = default_config()
 
@@ -33,26 +34,6 @@ def app(tmp_path, monkeypatch):
     yield a
     while a.stack.top is not None:
         a.stack.pop()
-
-
-def frames(app: App, n: int = 2, events=()) -> None:
-    app.frame(1 / 60, list(events))
-    for _ in range(n - 1):
-        app.frame(1 / 60)
-
-
-def click_at(app: App, pos) -> None:
-    ev = pygame.event.Event
-    app.frame(1 / 60, [ev(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))])
-    app.frame(1 / 60, [ev(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)])
-    app.frame(1 / 60, [ev(pygame.MOUSEBUTTONUP, pos=pos, button=1)])
-    frames(app, 2)
-
-
-def click(app: App, name: str) -> None:
-    widget = app.stack.top.widgets[name]
-    assert widget.is_enabled and widget.visible, name
-    click_at(app, widget.rect.center)
 
 
 def key(app: App, k: int) -> None:
@@ -71,7 +52,7 @@ def test_past_games_to_a_replay_stepped_exported_and_opened_again(app, tmp_path)
     game = random_game(CFG, ["Ada", "Bruno", "Carla"], seed=12)
     R.save_finished(game, app.data_dir / R.REPLAYS, "bots", "Ada")
     app.stack.reset(TitleScene(app))
-    frames(app)
+    frames(app, 2)
     click(app, "past")
     page = app.stack.top
     assert isinstance(page, PastGamesScene) and len(page.games) == 1
@@ -128,7 +109,7 @@ def test_past_games_to_a_replay_stepped_exported_and_opened_again(app, tmp_path)
         page.widgets["path"].set_text(str(bad))
         click(app, "open")
         assert app.stack.top is page and words in page.message
-    frames(app)
+    frames(app, 2)
 
 
 def test_the_game_over_page_opens_the_replay_of_the_game_just_played(app):
@@ -141,7 +122,7 @@ def test_the_game_over_page_opens_the_replay_of_the_game_just_played(app):
     session = GameSession(match, CFG, "Ada")
     session.pump()
     app.stack.reset(scene_for(app, session))
-    frames(app)
+    frames(app, 2)
     click(app, "replay")
     scene = app.stack.top
     assert isinstance(scene, ReplayScene) and scene.replay.final.snapshot() == match.game.snapshot()
@@ -159,7 +140,7 @@ def _names_on_the_top_bar(app: App, monkeypatch) -> list[str]:
     monkeypatch.setattr(top_bar, "text", lambda surface, words, *a, **k: (said.append(str(words)),
                                                                           text(surface, words, *a, **k))[1])
     app.stack.top._rev += 1
-    frames(app)
+    frames(app, 2)
     return said
 
 
@@ -187,7 +168,7 @@ def test_a_replay_of_a_game_against_the_computer_names_each_bot_with_its_level(a
     session = GameSession(match, CFG, "Ada")
     session.vm.feed(player_view(game, "Ada"))
     app.stack.reset(scene_for(app, session))
-    frames(app)
+    frames(app, 2)
     click(app, "replay")                                   # from the game-over page
     assert isinstance(app.stack.top, ReplayScene)
     said = " ".join(_names_on_the_top_bar(app, monkeypatch))
@@ -197,7 +178,7 @@ def test_a_replay_of_a_game_against_the_computer_names_each_bot_with_its_level(a
     keep_replay(match, "bots")                              # the game is kept as it ends
     assert R.read_record(match.replay_path)["bots"] == LEVELS
     app.stack.reset(TitleScene(app))
-    frames(app)
+    frames(app, 2)
     from game.scenes.art import fonts
     rendered: list[str] = []
     render = fonts.render
@@ -250,7 +231,7 @@ def test_a_file_that_cannot_be_opened_is_explained_in_the_players_language(tmp_p
     try:
         page = PastGamesScene(app)
         app.stack.push(page)
-        frames(app)
+        frames(app, 2)
         (tmp_path / "oops.json").write_bytes(b"{oops")
         (tmp_path / "other.json").write_bytes(b"{}")
         for path, words in ((tmp_path / "none.json", "Non c'è nessun file in"), (tmp_path, "è una cartella"),

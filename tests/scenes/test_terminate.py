@@ -12,8 +12,8 @@ import time
 import pygame
 import pytest
 
-import test_menus
-from test_menus import app, click, frames  # noqa: F401  (fixtures)
+from support.hosting import host_with_bruno
+from walk import click, frames
 
 from game.scenes.ask import AskScene
 
@@ -26,7 +26,7 @@ def test_a_terminate_signal_ends_a_hosting_app_without_asking_and_the_game_is_ke
     monkeypatch.setattr(pygame, "quit", lambda: None)   # the real shutdown, but pygame stays up
     sig = getattr(signal, name)
     before = signal.getsignal(sig)
-    bruno = test_menus.TestHost._host_with_bruno(None, app, tmp_path)
+    bruno = host_with_bruno(app, tmp_path)
     click(app, "players_2")
     server = app.server
     # a window close still asks (someone is there to answer)

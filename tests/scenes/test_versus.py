@@ -18,6 +18,7 @@ from game.scenes.app import App
 from game.settings import BOT_PACES
 from game.client import board_input as BI
 from support.wait import frames_until
+from walk import click, click_at, frames
 
 CFG = default_config()
 pytestmark = [pytest.mark.timeout(240), pytest.mark.seed(1)]   # (seed: the deal of every game started here)
@@ -29,26 +30,6 @@ def app():
     yield a
     while a.stack.top is not None:
         a.stack.pop()
-
-
-def frames(app: App, n: int = 3, events=()) -> None:
-    app.frame(1 / 60, list(events))
-    for _ in range(n - 1):
-        app.frame(1 / 60)
-
-
-def click_at(app: App, pos, n: int = 3) -> None:
-    pos = (int(pos[0]), int(pos[1]))
-    app.frame(1 / 60, [pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))])
-    app.frame(1 / 60, [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)])
-    app.frame(1 / 60, [pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1)])
-    frames(app, n)
-
-
-def click(app: App, name: str, n: int = 3) -> None:
-    widget = app.stack.top.widgets[name]
-    assert widget.is_enabled, f"{name} is disabled"
-    click_at(app, widget.rect.center, n)
 
 
 def first_frame_ok(app: App) -> None:

@@ -1,0 +1,16 @@
+"""Fixtures of the window's tests (the suite's own, ``dirs`` and the rest, are in tests/conftest.py)."""
+from __future__ import annotations
+
+import pytest
+
+from game.scenes.app import App
+from walk import close
+
+
+@pytest.fixture
+def app():
+    """A headless :class:`App` at 1024x640, its folders the test's own (the kit's ``dirs``);
+    closed at the test's end as quitting closes it (every scene, and the server it hosts)."""
+    a = App(headless=True, size=(1024, 640))
+    yield a
+    close(a)
