@@ -14,3 +14,10 @@ def app():
     a = App(headless=True, size=(1024, 640))
     yield a
     close(a)
+
+
+@pytest.fixture
+def board_module():
+    """``game.scenes.board``, imported when a test asks for it (the scenes' own imports first)."""
+    import game.scenes.board
+    return game.scenes.board
