@@ -11,10 +11,10 @@ Every request handed to :meth:`Room.submit` gets exactly one answer: the events 
 ``UpdateAction`` (to everyone connected), or one error message (to the requester only).
 
 Reference clients (the players in :attr:`Room.plain`) see the game as the reference server tells
-it: every change of a player's status is followed by ``UpdateSetupDone`` (once setup is over),
-nobody's coming or going is told once the game is over, and every update and refusal is sent in
-the reference's shape (:mod:`.reference`: its points, its solo ending as the answer to the next
-request, its refusals).
+it: every change of a player's status is followed by ``UpdateSetupDone`` once setup is over (sent
+to every player, as the reference does: ours take it as nothing new), nobody's coming or going is
+told once the game is over, and every update and refusal is sent in the reference's shape
+(:mod:`.reference`: its points, its solo ending as the answer to the next request, its refusals).
 
 Who of its players is connected (arrivals, drops and the grace their seats wait, departures, the
 seats the computer plays) is the room's part in a module of its own: :class:`~.room_players.RoomPlayers`.
