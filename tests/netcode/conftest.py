@@ -15,7 +15,7 @@
 Servers draw their games' seeds from a fixed seed, so every run plays the same games.
 
 Every test client comes from 127.0.0.1, so the per-address limits are lifted unless a test sets
-them (``test_server_limits.py``); so is the admission of bot games at pace, which measures the
+them (``test_server_limits.py``, ``test_server_bot_limits.py``); so is the admission of bot games at pace, which measures the
 machine (``test_server_tables.py`` sets it). Servers get a short heartbeat only where a test asks for one (the default 5 s keeps slow machines
 from dropping clients that are simply waiting for the test thread).
 """
