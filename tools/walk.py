@@ -179,6 +179,35 @@ def write_png(surface: pygame.Surface, path: Path) -> None:
                            + chunk(b"IDAT", zlib.compress(raw, 1)) + chunk(b"IEND", b""))
 
 
+# ---------------------------------------------------------------------------- several players
+def all_until(walks: tuple[Walk, ...] | list[Walk], until: Callable[[], bool], timeout: float = 30.0) -> None:
+    """Frames for every walk in turn (players of one game, each at their own window) until
+    ``until()``; fails, saying each walk's scene, after ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while not until():
+        assert time.monotonic() < end, [w.scene for w in walks]
+        for w in walks:
+            w.frames(1)
+        time.sleep(0.005)
+
+
+def all_to_the_board(*walks: Walk, leaders: bool = False, timeout: float = 30.0) -> None:
+    """Frames for every walk until each sees the board: one who has a starting resource to take
+    takes a Coin to the bottom shelf; ``leaders``: one choosing leaders keeps the first and third."""
+    def step() -> bool:
+        for w in walks:
+            if leaders and w.scene == "LeaderChoiceScene" and w.button_at("Keep these") is None:
+                for k in (pygame.K_1, pygame.K_3, pygame.K_RETURN):
+                    w.key(k)
+            if w.scene == "ResourceChoiceScene" and w.button_at("Take it") is None:
+                w.click(w.app.stack.top.token_rects["Coin"].center)
+                for label in ("Bottom", "Take it"):
+                    if w.scene == "ResourceChoiceScene" and w.button_at(label) is not None:
+                        w.click(w.button_at(label))
+        return all(w.scene == "BoardScene" for w in walks)
+    all_until(walks, step, timeout)
+
+
 # ---------------------------------------------------------------------------- input to any app
 def frames(app: App, n: int = 1, events=(), dt: float = 1 / 60) -> None:
     """``n`` frames of ``app``, the first given ``events`` (posted input, as pygame delivers it)."""

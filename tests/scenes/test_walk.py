@@ -13,7 +13,7 @@ import time
 import pygame
 import pytest
 
-from walk import ServerProcess, Walk, board_check, close, free_port, play_market_turn, region, start
+from walk import ServerProcess, Walk, all_to_the_board, board_check, close, free_port, play_market_turn, region, start
 
 from game.scenes.app import App
 
@@ -95,21 +95,6 @@ def test_a_resumed_solo_game_shows_lorenzos_pile_and_the_log_as_they_were(size, 
 
 
 
-def _both_to_the_board(*walks: Walk) -> None:
-    """Frames for every player until each sees the board; the second player takes their resource."""
-    end = time.monotonic() + 20
-    while not all(w.scene == "BoardScene" for w in walks):
-        assert time.monotonic() < end, [w.scene for w in walks]
-        for w in walks:
-            if w.scene == "ResourceChoiceScene" and w.button_at("Take it") is None:
-                w.click(w.app.stack.top.token_rects["Coin"].center)
-                for label in ("Bottom", "Take it"):
-                    if w.scene == "ResourceChoiceScene" and w.button_at(label) is not None:
-                        w.click(w.button_at(label))
-            w.frames(1)
-        time.sleep(0.005)
-
-
 @pytest.mark.seed(1)
 @pytest.mark.timeout(180)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -128,7 +113,7 @@ def test_a_hosted_game_joined_over_loopback_shows_whole_boards_on_their_first_fr
         host.until_scene("LeaderChoiceScene")
         _keep_two_leaders(host)
         _keep_two_leaders(guest)
-        _both_to_the_board(host, guest)
+        all_to_the_board(host, guest)
         assert board_check(host.first("BoardScene"), 2) == ALL
         assert board_check(guest.first("BoardScene"), 2) == ALL
         # the guest leaves and comes back: its seat, and a whole board at once
@@ -222,7 +207,7 @@ def test_players_come_back_after_the_standalone_server_is_killed_and_restarted(s
         bea.join(port, "Bea")
         for w in (ada, bea):
             _keep_two_leaders(w)
-        _both_to_the_board(ada, bea)
+        all_to_the_board(ada, bea)
         cid.join(port, "Cid")
         cid.until_scene("LobbyScene")
         cid.press("Solo")

@@ -4,12 +4,11 @@ hosting the game (on purpose, not a lost connection) and whom it waits for, by n
 """
 from __future__ import annotations
 
-import time
 
 import pygame
 import pytest
 
-from walk import Walk, close as _close, free_port
+from walk import Walk, all_to_the_board, close as _close, free_port
 
 from game.scenes.app import App
 from game.scenes.title import TitleScene
@@ -30,20 +29,6 @@ def _keep_two_leaders(walk: Walk) -> None:
     walk.key(pygame.K_1, "1")
     walk.key(pygame.K_3, "3")
     walk.key(pygame.K_RETURN, "\r")
-
-
-def _both_to_the_board(*walks: Walk) -> None:
-    end = time.monotonic() + 20
-    while not all(w.scene == "BoardScene" for w in walks):
-        assert time.monotonic() < end, [w.scene for w in walks]
-        for w in walks:
-            if w.scene == "ResourceChoiceScene" and w.button_at("Take it") is None:
-                w.click(w.app.stack.top.token_rects["Coin"].center)
-                for label in ("Bottom", "Take it"):
-                    if w.scene == "ResourceChoiceScene" and w.button_at(label) is not None:
-                        w.click(w.button_at(label))
-            w.frames(1)
-        time.sleep(0.005)
 
 
 @pytest.mark.seed(1)
@@ -72,7 +57,7 @@ def test_the_lost_connection_card_names_the_host_who_stopped_hosting(monkeypatch
         guest.click(rows()[0].center)                          # joined from the list, by a click
         _keep_two_leaders(host)
         _keep_two_leaders(guest)
-        _both_to_the_board(host, guest)
+        all_to_the_board(host, guest)
         host.press("Leave")
         host.until_scene("AskScene")
         host.press("Stop hosting")

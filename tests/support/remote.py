@@ -16,6 +16,16 @@ from .wait import pump_until, until
 CFG = default_config()
 
 
+def started_server(config, data: Path, port: int = 0):
+    """A server of ours in this process on 127.0.0.1 (``port`` 0: a free one), its games kept in
+    ``data``, announcing nothing; the caller stops it."""
+    from game.netcode.server import Server
+    from game.netcode.server_options import ServerOptions
+    server = Server(config, ServerOptions(host="127.0.0.1", port=port, data_dir=data, announce=False))
+    server.start()
+    return server
+
+
 def solo_session(server, nick: str, token_file: Path) -> GameSession:
     """``nick`` alone at a new solo game on ``server`` (its seat's token kept in ``token_file``)."""
     host, port = server.address
