@@ -180,6 +180,18 @@ def write_png(surface: pygame.Surface, path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------- several players
+def host_for_two(host: Walk, guest: Walk, nickname: str = "Bea") -> int:
+    """``host`` hosts a LAN game for two from the title, on a free port (its setting), and
+    ``guest`` joins it from the title as ``nickname``. Returns the port."""
+    port = free_port()
+    host.app.settings.server_port = port
+    host.press("Host a LAN game")
+    host.until_scene("LobbyScene")
+    host.press("2 players")
+    guest.join(port, nickname)
+    return port
+
+
 def all_until(walks: tuple[Walk, ...] | list[Walk], until: Callable[[], bool], timeout: float = 30.0) -> None:
     """Frames for every walk in turn (players of one game, each at their own window) until
     ``until()``; fails, saying each walk's scene, after ``timeout`` seconds."""

@@ -13,7 +13,8 @@ import time
 import pygame
 import pytest
 
-from walk import ServerProcess, Walk, all_to_the_board, board_check, close, free_port, play_market_turn, region, start
+from walk import (ServerProcess, Walk, all_to_the_board, board_check, close, host_for_two, play_market_turn, region,
+                  start)
 
 from game.scenes.app import App
 
@@ -102,13 +103,8 @@ def test_a_hosted_game_joined_over_loopback_shows_whole_boards_on_their_first_fr
     frames = tmp_path / "frames"
     host = start(size, frames, "host")
     guest = start(size, frames, "guest")
-    port = free_port()
-    host.app.settings.server_port = port
     try:
-        host.press("Host a LAN game")
-        host.until_scene("LobbyScene")
-        host.press("2 players")
-        guest.join(port, "Bea")
+        port = host_for_two(host, guest, "Bea")
         guest.until_scene("LeaderChoiceScene")
         host.until_scene("LeaderChoiceScene")
         _keep_two_leaders(host)

@@ -11,7 +11,7 @@ import pygame
 import pytest
 from support.remote import started_server
 
-from walk import all_to_the_board, all_until, region, close as _close, free_port, start
+from walk import all_to_the_board, all_until, region, close as _close, free_port, host_for_two, start
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.seed(1)]   # (seed: the deal of every game started here)
 SIZES = [(1024, 640), (1920, 1080)]
@@ -21,13 +21,8 @@ SIZES = [(1024, 640), (1920, 1080)]
 def test_a_host_asked_about_ending_the_table_stays_on_enter_and_on_esc():
     host = start(name="host", nickname="Ada")
     guest = start(name="guest", nickname="Bea")
-    port = free_port()
-    host.app.settings.server_port = port
     try:
-        host.press("Host a LAN game")
-        host.until_scene("LobbyScene")
-        host.press("2 players")
-        guest.join(port, "Bea")
+        host_for_two(host, guest, "Bea")
         all_until((host, guest), lambda: host.scene == guest.scene == "LeaderChoiceScene")
         server = host.app.server
         for key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE):
@@ -268,13 +263,8 @@ def test_host_with_a_kept_game_asks_to_continue_it_or_end_it_for_a_new_table():
     waiting room; the old game is not brought back any more, and the title stops offering it)."""
     ada = start(name="ada", nickname="Ada")
     bea = start(name="bea", nickname="Bea")
-    port = free_port()
-    ada.app.settings.server_port = port
     try:
-        ada.press("Host a LAN game")
-        ada.until_scene("LobbyScene")
-        ada.press("2 players")
-        bea.join(port, "Bea")
+        host_for_two(ada, bea, "Bea")
         all_to_the_board(ada, bea, leaders=True)
         for answer in ("Continue it", "New table, end it"):
             ada.press("Leave")

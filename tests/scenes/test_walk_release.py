@@ -10,7 +10,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from walk import Walk, close as _close, free_port, start
+from walk import Walk, close as _close, free_port, host_for_two, start
 
 
 
@@ -158,13 +158,8 @@ def test_a_double_click_on_keep_these_leaders_does_not_leave_the_table():
     had been, so the second click of a double click left the table (the host was asked about
     stranding his friends). Leave is in the corner where the choosing pages have it."""
     ada, bea = start(name="ada", nickname="Ada"), start(name="bea", nickname="Bea")
-    port = free_port()
-    ada.app.settings.server_port = port
     try:
-        ada.press("Host a LAN game")
-        ada.until_scene("LobbyScene")
-        ada.press("2 players")
-        bea.join(port, "Bea")
+        host_for_two(ada, bea, "Bea")
         for w in (ada, bea):
             w.until_scene("LeaderChoiceScene", 20)
         first = next(w for w in (ada, bea) if not w.app.stack.top.session.vm.me["setup"].get("initialResources"))
