@@ -38,6 +38,7 @@ from game.rules import default_config
 from game.rules.actions import Action
 from game.rules.engine import Game
 from game.rules.playout import choose
+from support.wait import until
 
 CONFIG = default_config()
 TIMEOUT = 5.0
@@ -82,15 +83,9 @@ def server(make_server) -> Server:
 
 
 def wait_until(pred: Callable[[], Any], timeout: float = TIMEOUT, step: float = 0.01) -> Any:
-    """Poll ``pred`` until it returns something true; fail the test after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = pred()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            pytest.fail(f"condition not met within {timeout} s")
-        time.sleep(step)
+    """Poll ``pred`` until it returns something true (returned); fail the test after ``timeout``
+    seconds (:func:`support.wait.until`, with the server tests' shorter timeout)."""
+    return until(pred, timeout=timeout, pause=step)
 
 
 # --------------------------------------------------------------------------------------- raw peer

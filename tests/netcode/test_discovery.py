@@ -14,6 +14,7 @@ from game.netcode.discovery import (NO_MULTICAST, Announcer, Browser, FoundGame,
                                     should_announce)
 
 from conftest import Player
+from support.wait import until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -21,13 +22,7 @@ LOOPBACK = ["127.0.0.1"]
 
 
 def wait_for(pred, timeout: float = 10.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = pred()
-        if value:
-            return value
-        assert time.monotonic() < deadline, "not seen on the network in time"
-        time.sleep(0.05)
+    return until(pred, timeout=timeout, what="it seen on the network", pause=0.05)
 
 
 def found(browser: Browser, port: int, **want) -> FoundGame | None:
