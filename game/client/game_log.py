@@ -45,9 +45,19 @@ class Note(str):
     """A line of the log that this client adds (not a move of the game): reconnections, skipped turns."""
 
 
+YOU = ""
+"""Who rearranged, in :func:`_rearranged`'s answer, when it was the reader ("You rearranged...")."""
+
+
 def _rearranged(line: str) -> tuple[str, int] | None:
     """(who, how many moves) of a line that says a player rearranged the warehouse, in the
-    current language; None for any other line."""
+    current language (who: :data:`YOU` for the reader's own); None for any other line."""
+    mine = re.escape(_("You rearranged the warehouse")) + "|" + re.escape(ngettext(
+        "You rearranged the warehouse ({n} moves)", "You rearranged the warehouse ({n} moves)", 2).format(
+        n="@N@")).replace("@N@", r"(?P<n>\d+)")
+    m = re.fullmatch(f"(?:{mine})\\.", line)
+    if m is not None:
+        return YOU, int(m["n"] or 1)
     one = re.escape(_("{name} rearranged the warehouse").format(name="@WHO@")).replace("@WHO@", "(?P<who>.+)")
     many = re.escape(ngettext("{name} rearranged the warehouse ({n} moves)", "{name} rearranged the warehouse "
                               "({n} moves)", 2).format(name="@WHO@", n="@N@"))
@@ -66,6 +76,10 @@ def add_line(lines: list, line: str) -> None:
         new, last = _rearranged(line), _rearranged(lines[-1])
         if new is not None and last is not None and new[0] == last[0]:
             n = last[1] + 1
+            if new[0] == YOU:
+                lines[-1] = ngettext("You rearranged the warehouse ({n} moves)",
+                                     "You rearranged the warehouse ({n} moves)", n).format(n=n) + "."
+                return
             lines[-1] = ngettext("{name} rearranged the warehouse ({n} moves)",
                                  "{name} rearranged the warehouse ({n} moves)", n).format(name=new[0], n=n) + "."
             return
@@ -81,7 +95,7 @@ def tell(nickname: str, messages: list[Msg], levels: Mapping[str, str] | None = 
 
     def name(nick: str) -> str:       # (a bot with its level, as the history's UpdateGame says)
         return player_name(nick, levels or vm.bot_levels)
-    narrator = Narrator(vm, name)
+    narrator = Narrator(vm, name, you=True)
     told: list[str] = []
     for m in messages:
         if m.get("type") == "UpdateChat":

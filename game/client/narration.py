@@ -31,8 +31,17 @@ def token_words(kind: str, colour: str) -> str:
     return _("Lorenzo played a token")
 
 
-def undone_words(who: str, action: str) -> str:
-    """What an undo took back, in words (``UpdateUndo.action``)."""
+def undone_words(who: str, action: str, mine: bool = False) -> str:
+    """What an undo took back, in words (``UpdateUndo.action``); ``mine``: this player's own, told
+    to them ("You took back your purchase.")."""
+    if mine:
+        said = {"TAKE_MARKET_RESOURCES": _("You took back your market action."),
+                "ACTIVATE_PRODUCTION": _("You took back your production."),
+                "ACTIVATE_LEADER": _("You took back playing a leader."),
+                "DISCARD_LEADER": _("You took back your leader discard."),
+                "SWAP_SHELVES": _("You took back your warehouse move."),
+                "BUY_DEVELOPMENT_CARD": _("You took back your purchase.")}.get(action)
+        return said or _("You took back your last move.")
     said = {"TAKE_MARKET_RESOURCES": _("{name} took back their market action."),
             "ACTIVATE_PRODUCTION": _("{name} took back their production."),
             "ACTIVATE_LEADER": _("{name} took back playing a leader."),
@@ -42,8 +51,16 @@ def undone_words(who: str, action: str) -> str:
     return (said or _("{name} took back their last move.")).format(name=who)
 
 
-def _slot(i: int, who: str, level: int, colour: str, vp: int) -> str:
+def _slot(i: int, who: str, level: int, colour: str, vp: int, mine: bool = False) -> str:
     args = {"name": who, "level": level, "colour": colour_name(colour), "vp": vp}
+    if mine:
+        if i == 1:
+            return _("You bought a level-{level} {colour} card ({vp} VP) for the first slot").format(**args)
+        if i == 2:
+            return _("You bought a level-{level} {colour} card ({vp} VP) for the second slot").format(**args)
+        if i == 3:
+            return _("You bought a level-{level} {colour} card ({vp} VP) for the third slot").format(**args)
+        return _("You bought a level-{level} {colour} card ({vp} VP) for slot {n}").format(n=i, **args)
     if i == 1:
         return _("{name} bought a level-{level} {colour} card ({vp} VP) for the first slot").format(**args)
     if i == 2:
@@ -69,15 +86,22 @@ def amounts(m: dict[str, int]) -> str:
 
 class Narrator:
     """``name``: a player's name as the log says it (a bot's with its level, see
-    :meth:`~.session.GameSession.shown_name`), from their nickname."""
+    :meth:`~.session.GameSession.shown_name`), from their nickname. ``you``: the log is read by
+    the view model's player, whose own moves are told to them ("You took row 1"), not of them in
+    the third person (a replay, a watcher: everyone by their name)."""
 
-    def __init__(self, vm: ViewModel, name: Callable[[str], str] = str) -> None:
+    def __init__(self, vm: ViewModel, name: Callable[[str], str] = str, you: bool = False) -> None:
         self.vm = vm
         self.name = name
+        self.you = you
         self._before: Msg | None = None
         self._extra: list[Any] = []   # words, and LAST_ROUND until the action is over
         self._status = False     # the last update was a player leaving or coming back
         self._gone: str | None = None   # ... and it was this player leaving
+
+    def _mine(self, who: str | None) -> bool:
+        """Whether ``who`` is the player who reads this log (told "you")."""
+        return self.you and who is not None and who == self.vm.nickname
 
     def take(self, m: Msg) -> str | None:
         """Read one message; return a finished log line, if this message finished one."""
@@ -110,7 +134,7 @@ class Narrator:
             self._extra = [x for x in self._extra if x is not LAST_ROUND]
             self._extra.append(self._game_end(m))
         elif t == "UpdateUndo":
-            return undone_words(self.name(m["player"]), m.get("action", ""))
+            return undone_words(self.name(m["player"]), m.get("action", ""), self._mine(m["player"]))
         elif t == "UpdatePlayerStatus":
             self._status = True
             self._gone = None if m["isActive"] else m["player"]
@@ -143,19 +167,40 @@ class Narrator:
         out = [p for p in players if p not in who]
         if len(players) == 1:
             me = self.name(players[0])
-            if who:
+            if self._mine(players[0]):
+                said = (_("you are in the section and turn the favor tile face up{vp}").format(vp=vp) if who else
+                        _("you are not in the section; your favor tile is removed"))
+            elif who:
                 said = _("{name} is in the section and turns the favor tile face up{vp}").format(name=me, vp=vp)
             else:
                 said = _("{name} is not in the section; the favor tile is removed").format(name=me)
         elif not who:
             said = _("nobody is in the section; every favor tile is removed")
         else:
-            said = ngettext("{names} turns the favor tile face up{vp}", "{names} turn the favor tile face up{vp}",
-                            len(who)).format(names=joined([self.name(n) for n in who]), vp=vp)
+            said = self._turned_up(who, vp)
             if out:
-                said += "; " + ngettext("{names}'s is removed", "{names}'s are removed", len(out)).format(
-                    names=joined([self.name(n) for n in out]))
+                said += "; " + self._removed(out)
         return _("Vatican report {n}: {what}").format(n=n, what=said)
+
+    def _turned_up(self, who: list[str], vp: str) -> str:
+        """"Ada and Bea turn the favor tile face up", "you turn...", "Bea and you turn..."."""
+        others = [self.name(n) for n in who if not self._mine(n)]
+        if len(others) == len(who):
+            return ngettext("{names} turns the favor tile face up{vp}", "{names} turn the favor tile face up{vp}",
+                            len(who)).format(names=joined(others), vp=vp)
+        if not others:
+            return _("you turn the favor tile face up{vp}").format(vp=vp)
+        return _("{names} and you turn the favor tile face up{vp}").format(names=joined(others), vp=vp)
+
+    def _removed(self, out: list[str]) -> str:
+        """"Cosimo's is removed", "yours is removed", "Cosimo's and yours are removed"."""
+        others = [self.name(n) for n in out if not self._mine(n)]
+        if len(others) == len(out):
+            return ngettext("{names}'s is removed", "{names}'s are removed", len(out)).format(names=joined(others))
+        if not others:
+            return _("yours is removed")
+        return ngettext("{names}'s and yours are removed", "{names}'s and yours are removed", len(others)).format(
+            names=joined(others))
 
     def _last_round(self, actor: str) -> str:
         """Why the last round began: the player who reached the end of the track or bought a
@@ -165,10 +210,15 @@ class Narrator:
         top = int(g.get("faithTrack", {}).get("maxFaith", 24))
         players = sorted(g["players"], key=lambda p: p["nickname"] != actor)
         for p in players:
+            mine = self._mine(p["nickname"])
             if int(p.get("faithPoints", 0)) >= top:
+                if mine:
+                    return _("you reached the end of the faith track: the last round has begun")
                 return _("{name} reached the end of the faith track: the last round has begun").format(
                     name=self.name(p["nickname"]))
             if sum(len(s) for s in p["devSlots"]) >= 7:
+                if mine:
+                    return _("you have seven development cards: the last round has begun")
                 return _("{name} has seven development cards: the last round has begun").format(
                     name=self.name(p["nickname"]))
         return _("the last round has begun")
@@ -181,6 +231,8 @@ class Narrator:
         if len(g["players"]) > 1:
             if "winner" not in m:
                 return _("the last round was played out: nobody wins")
+            if self._mine(m["winner"]):
+                return _("the last round was played out: you win")
             return _("the last round was played out: {name} wins").format(name=self.name(m["winner"]))
         p = g["players"][0]
         me = self.name(p["nickname"])
@@ -191,11 +243,18 @@ class Narrator:
             if gone:
                 return _("no {colour} card is left on the grid: Lorenzo wins").format(colour=colour_name(gone))
             return _("a colour of development cards ran out on the grid: Lorenzo wins")
+        mine = self._mine(p["nickname"])
         if int(p.get("faithPoints", 0)) >= top:
+            if mine:
+                return _("you reached the end of the faith track before Lorenzo: you win")
             return _("{name} reached the end of the faith track before Lorenzo: {name} wins").format(name=me)
         if sum(len(s) for s in p["devSlots"]) >= 7:
+            if mine:
+                return _("that is your seventh development card, before Lorenzo could stop it: you win")
             return _("that is {name}'s seventh development card, before Lorenzo could stop it: {name} wins").format(
                 name=me)
+        if mine:
+            return _("the game is over: you win")
         return _("the game is over: {name} wins").format(name=me)
 
     # ------------------------------------------------------------------ sentences
@@ -204,6 +263,8 @@ class Narrator:
         assert before is not None and after is not None
         if action == "TAKE_MARKET_RESOURCES":
             return self._market(who, before, after)
+        if self._mine(who):
+            return self._my_sentence(action, who, before, after)
         name = self.name(who)
         if action == "BUY_DEVELOPMENT_CARD":
             p0, p1 = _player(before, who), _player(after, who)
@@ -257,8 +318,67 @@ class Narrator:
                     name=name, away=self._away_so(self._away(passed), after["currentPlayer"], who))
             if after["currentPlayer"] == who:
                 return _("{name} ended the turn").format(name=name)
+            if self._mine(after["currentPlayer"]):
+                return _("{name} ended the turn; it is your turn").format(name=name)
             return _("{name} ended the turn; it is {next}'s turn").format(name=name, next=self.name(after["currentPlayer"]))
         return f"{name}: {action.lower().replace('_', ' ')}"
+
+    def _my_sentence(self, action: str, who: str, before: Msg, after: Msg) -> str:
+        """What the reader of the log did, told to them: "You bought...", "You ended the turn"."""
+        if action == "BUY_DEVELOPMENT_CARD":
+            p0, p1 = _player(before, who), _player(after, who)
+            for i, (s0, s1) in enumerate(zip(p0["devSlots"], p1["devSlots"])):
+                if s0 != s1:
+                    card = _card(after, s1[-1])
+                    return _slot(i + 1, "", card["level"], card["color"], card["victoryPoints"], mine=True)
+            return _("You bought a card")
+        if action == "ACTIVATE_PRODUCTION":
+            net = _diff(_holdings(before, who), _holdings(after, who))
+            faith = _player(after, who)["faithPoints"] - _player(before, who)["faithPoints"]
+            if faith:
+                net["Faith"] = faith
+            parts = [amount(n, r, signed=True) for r, n in sorted(net.items()) if n]
+            if parts:
+                return _("You ran production (net {amounts})").format(amounts=", ".join(parts))
+            return _("You ran production")
+        if action == "ACTIVATE_LEADER":
+            lid = next((ld["id"] for ld in after["leaderCards"] if ld["active"]
+                        and not _leader(before, ld["id"])["active"]), None)
+            if lid is None:
+                return _("You played a leader")
+            ld = _leader(after, lid)
+            return _("You played {leader}: {ability}").format(
+                leader=leader_name(ld["leaderType"], ld["resourceType"]), ability=leader_ability(ld))
+        if action == "DISCARD_LEADER":
+            return _("You discarded a leader for 1 faith")
+        if action == "SWAP_SHELVES":
+            return _("You rearranged the warehouse")
+        if action == "CHOOSE_LEADERS":
+            return _("You kept two leaders")
+        if action == "CHOOSE_RESOURCES":
+            gained = _diff(_holdings(before, who), _holdings(after, who))
+            if gained:
+                return _("You took the starting resources ({amounts})").format(amounts=amounts(gained))
+            return _("You took the starting resources")
+        if action == "END_TURN":
+            if len(after["players"]) == 1:
+                tok = after.get("lastActionToken")
+                kinds = {t["id"]: t for t in after.get("actionTokens", [])}
+                if tok is not None:
+                    t = kinds.get(tok, {})
+                    return _("You ended the turn. {token}").format(
+                        token=token_words(t.get("kind", ""), t.get("discardedDevCardColor", "")))
+                return _("You ended the turn")
+            if after["ended"]:
+                return _("You ended the turn")
+            passed = self._passed_over(after, who, after["currentPlayer"])
+            if passed:
+                return _("You ended the turn; {away}").format(
+                    away=self._away_so(self._away(passed), after["currentPlayer"], who))
+            if after["currentPlayer"] == who:
+                return _("You ended the turn")
+            return _("You ended the turn; it is {next}'s turn").format(next=self.name(after["currentPlayer"]))
+        return f"{self.name(who)}: {action.lower().replace('_', ' ')}"
 
     @staticmethod
     def _passed_over(g: Msg, start: str, stop: str) -> list[str]:
@@ -294,7 +414,7 @@ class Narrator:
         return _("{away}, so the turn passes to {name}").format(away=away, name=self.name(player))
 
     def _market(self, who: str, before: Msg, after: Msg) -> str:
-        line, gave = _market_line(before["market"], after["market"])
+        line, gave = _market_line(before["market"], after["market"], self._mine(who))
         stored = {r: n for r, n in _diff(_holdings(before, who), _holdings(after, who)).items() if n > 0}
         faith = _player(after, who)["faithPoints"] - _player(before, who)["faithPoints"]
         got = dict(stored)
@@ -357,19 +477,21 @@ def _diff(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
     return {r: b.get(r, 0) - a.get(r, 0) for r in set(a) | set(b) if b.get(r, 0) != a.get(r, 0)}
 
 
-def _market_line(m0: Msg, m1: Msg) -> tuple[str, dict[str, int] | None]:
+def _market_line(m0: Msg, m1: Msg, mine: bool = False) -> tuple[str, dict[str, int] | None]:
     """Which line was taken (by the push rule), as the sentence that says it (``{name}`` and
-    ``{amounts}`` still to fill), and what its marbles were."""
+    ``{amounts}`` still to fill; ``mine``: told to the player who took it), and what its marbles were."""
     g0, g1 = m0["grid"], m1["grid"]
     for r, row in enumerate(g0):
         if g1[r] == row[1:] + [m0["slide"]] and m1["slide"] == row[0]:
-            return _("{name} took row {n}: {amounts}").replace("{n}", str(r + 1)), _tally(row)
+            said = _("You took row {n}: {amounts}") if mine else _("{name} took row {n}: {amounts}")
+            return said.replace("{n}", str(r + 1)), _tally(row)
     for c in range(len(g0[0])):
         col = [row[c] for row in g0]
         new = [row[c] for row in g1]
         if new == col[1:] + [m0["slide"]] and m1["slide"] == col[0]:
-            return _("{name} took column {n}: {amounts}").replace("{n}", str(c + 1)), _tally(col)
-    return _("{name} took from the market: {amounts}"), None
+            said = _("You took column {n}: {amounts}") if mine else _("{name} took column {n}: {amounts}")
+            return said.replace("{n}", str(c + 1)), _tally(col)
+    return (_("You took from the market: {amounts}") if mine else _("{name} took from the market: {amounts}")), None
 
 
 def _tally(marbles: list[str]) -> dict[str, int]:

@@ -65,7 +65,7 @@ class GameSession:
         self.local_config = config        # our own files' game: a local match plays by it
         self.nickname = nickname
         self.vm = ViewModel(nickname)
-        self.narrator = Narrator(self.vm, self.shown_name)
+        self.narrator = Narrator(self.vm, self.shown_name, you=True)     # this player's moves: "You took..."
         self.version = 0                  # bumped by every message that changed what is shown
         self.notices = Notices()
         self.lobby = Lobby()

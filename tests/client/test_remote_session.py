@@ -237,17 +237,17 @@ def test_a_player_who_comes_back_with_a_new_client_reads_the_log_and_their_skipp
             pump_until(s, lambda s=s: s.vm.game["currentPlayer"] == s.nickname)
             _play_until(s, rng, lambda s=s: s.vm.game["currentPlayer"] != s.nickname or s.vm.game["ended"])
     pump_until(a, lambda: turns(a) >= 4 and a.vm.game["currentPlayer"] == "Ada")
-    told_before = [str(x) for x in a.log if not isinstance(x, (ChatLine, Note))]
+    told_before = [str(x) for x in b.log if not isinstance(x, (ChatLine, Note))]   # as Bruno read it
     b.close()                 # Bruno leaves the table; Ada plays on, Bruno's turns are skipped
     pump_until(a, lambda: not next(p for p in a.vm.game["players"] if p["nickname"] == "Bruno").get("active", True))
     for _ in range(2):
-        _play_until(a, rng, lambda: any(line.startswith("Ada ended the turn") for line in a.log[-1:]))
+        _play_until(a, rng, lambda: any(line.startswith("You ended the turn") for line in a.log[-1:]))
         a.log.append("(mark)")
     host, port = server.address
     back = GameSession(RemoteMatch(host, port, "Bruno", token_file=tmp_path / "b.json"), CFG, "Bruno")
     pump_until(back, lambda: back.vm.has_game and back.skipped)
     lines = [str(x) for x in back.log]
-    # what happened before is there, in order, as the others read it
+    # what happened before is there, in order, as Bruno read it (his own moves told to him: "You...")
     run = told_before[-8:]
     assert len(run) >= 6 and any(lines[i:i + len(run)] == run for i in range(len(lines))), (run, lines)
     assert not any(x.startswith("The game begins") for x in lines[1:])

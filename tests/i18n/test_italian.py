@@ -74,8 +74,8 @@ def test_a_solo_game_is_told_in_italian(monkeypatch):
         walk.frames(2)
         assert game.phase == "ended"
         assert str(session.log[-1]) == (
-            "Ada ha finito il turno. Lorenzo ha avanzato la Croce Nera di 2 caselle — Rapporto in Vaticano 3: Ada non "
-            "è nella sezione; la tessera Favore Papale viene rimossa; la Croce Nera di Lorenzo ha raggiunto la fine "
+            "Hai finito il turno. Lorenzo ha avanzato la Croce Nera di 2 caselle — Rapporto in Vaticano 3: non sei "
+            "nella sezione; la tua tessera Favore Papale viene rimossa; la Croce Nera di Lorenzo ha raggiunto la fine "
             "del Tracciato Fede: vince Lorenzo."), session.log[-1]
     finally:
         close(app)
@@ -94,7 +94,7 @@ def test_the_text_client_speaks_italian_with_lang_it():
         assert p.expect("Custode delle Monete").endswith("Un deposito extra che contiene fino a 2 Monete, oltre al "
                                                          "tuo Magazzino. Per giocarlo: 5 Scudi.")
         p.send("keep 1 2", "")
-        assert p.expect("Ada ha tenuto due Leader") == "Ada ha tenuto due Leader."
+        assert p.expect("Hai tenuto due Leader") == "Hai tenuto due Leader."
         assert p.expect("La partita è cominciata").startswith("La partita è cominciata: giochi contro Lorenzo")
         p.send("take row 9")
         assert p.expect("riga 9") == "Non c'è nessuna riga 9: scrivine una da 1 a 3."

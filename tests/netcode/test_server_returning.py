@@ -231,7 +231,7 @@ def test_the_log_says_whose_turn_it_is_when_a_departure_passes_it_on():
     while not g.main_done:
         play(g.apply(first, choose(g, first, rng)))
     play(g.apply(first, ReqEndTurn()))
-    assert session.log[-1] == f"{first.capitalize()} ended the turn; it is {second}'s turn."
+    assert session.log[-1] == f"{first.capitalize()} ended the turn; it is your turn."     # (the second player's log)
     play(g.set_active(first, False))                     # not the current player: no turn passes
     assert session.log[-1] == f"{first} left the table."
     play(g.set_active(first, True))
@@ -245,7 +245,7 @@ def test_the_log_says_whose_turn_it_is_when_a_departure_passes_it_on():
     while not g.main_done:
         play(g.apply(second, choose(g, second, rng)))
     play(g.apply(second, ReqEndTurn()))
-    assert session.log[-1] == f"{second.capitalize()} ended the turn; {first} is away, so it is your turn again."
+    assert session.log[-1] == f"You ended the turn; {first} is away, so it is your turn again."
     assert sum("is away" in line for line in session.log) == 2
 
 

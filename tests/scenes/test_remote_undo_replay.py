@@ -34,7 +34,7 @@ def test_undo_and_the_replay_of_a_game_on_our_server(server, tmp_path):
             before = session.vm.snapshot()
             session.undo()
             pump_until(session, lambda: game.version != version and session.vm.game == player_view(game, "Ada"))
-            assert session.log[-1].startswith("Ada took back their ")
+            assert session.log[-1].startswith("You took back your ")
             undone += 1
             assert session.vm.game != before
             continue

@@ -73,7 +73,7 @@ def test_undo_button_and_ctrl_z_take_back_moves_on_the_board(size):
     assert undo.is_enabled
     click(app, undo.rect.center)
     assert session.vm.game == before == player_view(game, "Ada")
-    assert session.log[-1] == "Ada took back their warehouse move."
+    assert session.log[-1] == "You took back your warehouse move."
     assert not undo.is_enabled and session.error is None
     # Ctrl+Z does the same; with a plan open it only drops the plan
     click(app, hit(scene, BI.Shelf(a)))

@@ -214,7 +214,7 @@ def test_a_turn_based_game_over_sittings_watched_and_rated(tmp_path, certs):
         tex.send("take row 1")                         # any line: the round ends with this turn
         tex.expect("Press Enter to take it")
         tex.send("")
-        tex.expect("Tex took row 1")
+        tex.expect("You took row 1")                  # (his own move, told to him)
         tex.send("end")
         tex.expect("It is the last turn of the last round")   # asked first: the game ends with it
         tex.send("")

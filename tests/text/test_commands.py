@@ -115,7 +115,7 @@ def test_the_main_action_once_a_turn_and_the_turn_after(solo):
     shell.command("market")                    # a question keeps the plan
     shell.command("")
     shell.follow()
-    assert "Ada took row 2" in said.since(n)
+    assert "You took row 2" in said.since(n)
     for line in ("take row 1", "buy green 1", "produce"):
         assert "You have taken your main action this turn" in ask(shell, said, line), line
     n = len(said)
@@ -123,7 +123,7 @@ def test_the_main_action_once_a_turn_and_the_turn_after(solo):
     assert "Take back your last move" in said[-1]
     shell.command("")
     shell.follow()
-    assert "Ada took back their market action." in said.since(n)
+    assert "You took back your market action." in said.since(n)
     column = next(c for c in range(4) if shell.session.market_line(False, c).resources)
     shell.command(f"take column {column + 1}")
     shell.command("discard 1")
@@ -134,7 +134,7 @@ def test_the_main_action_once_a_turn_and_the_turn_after(solo):
     shell.command("")
     shell.follow()
     text = said.since(n)
-    assert "Ada ended the turn. Lorenzo" in text and said[-1].startswith("Your turn."), text
+    assert "You ended the turn. Lorenzo" in text and said[-1].startswith("Your turn."), text
 
 
 def test_what_the_commands_say_about_the_table(solo):
@@ -183,7 +183,7 @@ def test_a_rearrangement_that_cannot_be_done_is_said_before_enter(tmp_path):
     shell.command("produce 1")
     shell.command("get 1 Coin")
     shell.command("")
-    assert "Ada ran production (net +1 Coin" in said[-1], said[-3:]
+    assert "You ran production (net +1 Coin" in said[-1], said[-3:]
     shell.command("end")
     shell.command("")
     # the next turn: what is paid from where, changed with use
@@ -206,7 +206,7 @@ def test_a_rearrangement_that_cannot_be_done_is_said_before_enter(tmp_path):
     shell.command("use Coin strongbox")
     assert "1 Coin from the strongbox" in said[-2], said[-4:]
     shell.command("")
-    assert "Ada ran production" in said[-1]
+    assert "You ran production" in said[-1]
     assert session.vm.container(session.vm.me["strongbox"])["content"].get("Coin", 0) == 0
     shell.close()
     session.close()

@@ -82,7 +82,7 @@ def test_a_long_game_continued_tells_its_last_lines_not_its_whole_log():
             p.send("take row 1", "", "end", "")
             p.expect("Your turn.")
         p.send("take row 1", "", "undo", "")
-        p.expect("Ada took back")  # (a request taken back is not told again: the game is as if it was not made)
+        p.expect("You took back")  # (a request taken back is not told again: the game is as if it was not made)
         p.send("leave")
         resume = p.expect("Continue the saved solo game")
         p.send(resume.split(".")[0])
@@ -92,7 +92,7 @@ def test_a_long_game_continued_tells_its_last_lines_not_its_whole_log():
         assert shown == 12 < total
         told = [p.expect("") for _ in range(12)]
         assert not any("took back" in line for line in told), told
-        assert sum(line.startswith("Ada took row 1: ") for line in told) >= 2, told
+        assert sum(line.startswith("You took row 1: ") for line in told) >= 2, told
         p.expect("It is your turn")
         p.send("quit", "quit")
         p.expect("Goodbye.")
@@ -107,7 +107,7 @@ def test_the_boards_signs_are_said_in_words():
     p = solo_game()
     try:
         p.send("take row 1", "discard 1", "")
-        took = p.expect("Ada took row 1")
+        took = p.expect("You took row 1")
         assert took.endswith("Lorenzo's black cross plus 1."), took
         assert "; discarded 1 " in took and " — " not in took
         p.send("hint")
@@ -141,7 +141,7 @@ def test_bad_lines_are_answered_shortly_and_the_game_goes_on():
         assert p.expect("It is your turn") == ("It is your turn: take from the market (take), buy a card (buy) "
                                                "or produce (produce).")
         p.send("take row 1", "")
-        p.expect("Ada took row 1")
+        p.expect("You took row 1")
         p.send("quit", "quit")
         p.expect("Goodbye.")
         assert p.wait() == 0

@@ -29,7 +29,7 @@ def test_the_menu_takes_a_player_back_to_a_seat_kept_at_a_server(server, tmp_pat
     assert offer == f"1. Return to your game at {host}:{port}, as Ada, with {offer.split('with ')[1]}", offer
     again.line("1")
     until(lambda: said.has("The game is on"), again.tick)
-    assert said.has("What happened so far") and said.has("Ada kept two leaders.")
+    assert said.has("What happened so far") and said.has("You kept two leaders.")
     assert again.shell is not None and again.shell.session.nickname == "Ada"
     again.close()
 

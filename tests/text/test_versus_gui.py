@@ -60,7 +60,7 @@ def test_text_and_graphical_clients_play_chat_and_rejoin(server, tmp_path):
         n = len(said)
         ada.line("take row 1")
         ada.line("")
-        until(lambda: said.has("Ada took row 1", n), tick)
+        until(lambda: said.has("You took row 1", n), tick)
         ada.line("end")
         ada.line("")
         until(lambda: bea.vm.my_turn, tick, bea.pump)

@@ -1,0 +1,57 @@
+"""A player's log tells them their own moves ("You took row 1"), not of them in the third person
+as if they were someone else; the others by their names. A replay, and a watcher, tell everyone
+by name. (QA: a player read "Ada took row 1" on her own turn.)"""
+from __future__ import annotations
+
+import pytest
+from support.table import Table, mid_game
+
+from game import i18n
+from game.client.game_log import add_line
+from game.client.session import GameSession
+from game.rules import default_config
+from game.rules.actions import ReqEndTurn
+from game.rules.playout import choose
+
+
+@pytest.mark.seed(3)
+def test_a_players_own_moves_are_told_to_them_and_the_others_by_name():
+    import random
+    game = mid_game(["Ada", "Bruno"], 3, 6)
+    match = Table(game, "Ada")
+    session = GameSession(match, default_config(), "Ada")
+    session.pump()
+    rng = random.Random(3)
+    try:
+        for _round in range(2):
+            while game.current_player.nickname != "Ada" and not game.ended:
+                who = game.current_player.nickname
+                match.out += game.apply(who, choose(game, who, rng))
+            session.pump()
+            while not game.main_done:
+                session.send(choose(game, "Ada", rng))
+            session.send(ReqEndTurn())
+            session.pump()
+        lines = [str(x) for x in session.log]
+        assert any(x.startswith("You ended the turn; it is Bruno's turn") for x in lines), lines
+        assert any(x.startswith("Bruno ended the turn; it is your turn") for x in lines), lines   # the others: by name
+        assert not any("Ada's turn" in x for x in lines), lines
+        assert not any(x.startswith("Ada ") for x in lines), lines           # herself: never by name
+    finally:
+        session.close()
+
+
+def test_the_warehouse_moves_of_the_reader_are_one_line_in_every_language():
+    lines: list[str] = []
+    for _ in range(3):
+        add_line(lines, "You rearranged the warehouse.")
+    assert lines == ["You rearranged the warehouse (3 moves)."]
+    try:
+        i18n.use("it")
+        lines = []
+        for _ in range(2):
+            add_line(lines, "Hai riordinato il Magazzino.")
+        add_line(lines, "Bruno ha riordinato il Magazzino.")
+        assert lines == ["Hai riordinato il Magazzino (2 mosse).", "Bruno ha riordinato il Magazzino."]
+    finally:
+        i18n.use("en")
