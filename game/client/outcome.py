@@ -59,28 +59,36 @@ def outcome_words(session: GameSession, rows: list[tuple[str, dict[str, int]]]) 
             why = _("You bought your seventh development card before Lorenzo could stop you.")
         else:
             why = _("You beat Lorenzo.")
-        return _("{name} wins").format(name=winner), why
+        return (_("You win") if winner == me else _("{name} wins").format(name=winner)), why
     if not winner and rows:
         winner = rows[0][0]
     says = session.shown_name             # a bot with its level: "Lucrezia (hard) wins"
     head = _("You win") if winner == me else _("{name} wins").format(name=says(winner))
     trigger = ""
-    for p in players:
+    for p in players:              # what ended the game: the player reading it is told "you"
+        mine = p["nickname"] == me
         if int(p.get("faithPoints", 0)) >= max_faith:
-            trigger = _("{name} reached the end of the faith track, and the round was played out.").format(
-                name=says(p["nickname"]))
+            trigger = (_("You reached the end of the faith track, and the round was played out.") if mine else
+                       _("{name} reached the end of the faith track, and the round was played out.").format(
+                           name=says(p["nickname"])))
             break
         if sum(len(s) for s in p["devSlots"]) >= 7:
-            trigger = _("{name} bought a seventh development card, and the round was played out.").format(
-                name=says(p["nickname"]))
+            trigger = (_("You bought a seventh development card, and the round was played out.") if mine else
+                       _("{name} bought a seventh development card, and the round was played out.").format(
+                           name=says(p["nickname"])))
             break
     tie = ""
     if len(rows) > 1 and rows[0][1]["total"] == rows[1][1]["total"]:
         total = rows[0][1]["total"]
-        tie = " " + ngettext("Tied on {points} point, {name} wins on the resources left ({mine} against {theirs}).",
-                             "Tied on {points} points, {name} wins on the resources left ({mine} against {theirs}).",
-                             total).format(points=total, name=says(winner), mine=rows[0][1]["resources"],
-                                           theirs=rows[1][1]["resources"])
+        left = {"points": total, "mine": rows[0][1]["resources"], "theirs": rows[1][1]["resources"]}
+        if winner == me:
+            tie = " " + ngettext("Tied on {points} point, you win on the resources left ({mine} against {theirs}).",
+                                 "Tied on {points} points, you win on the resources left ({mine} against {theirs}).",
+                                 total).format(**left)
+        else:
+            tie = " " + ngettext("Tied on {points} point, {name} wins on the resources left ({mine} against {theirs}).",
+                                 "Tied on {points} points, {name} wins on the resources left ({mine} against "
+                                 "{theirs}).", total).format(name=says(winner), **left)
         if rows[0][1]["resources"] == rows[1][1]["resources"]:
             tied = [says(n) for n, s in rows
                     if s["total"] == rows[0][1]["total"] and s["resources"] == rows[0][1]["resources"]]

@@ -1,6 +1,7 @@
 """A player's log tells them their own moves ("You took row 1"), not of them in the third person
 as if they were someone else; the others by their names. A replay, and a watcher, tell everyone
-by name. (QA: a player read "Ada took row 1" on her own turn.)"""
+by name; and the end of the game tells the player their own win. (QA: a player read "Ada took
+row 1" on her own turn.)"""
 from __future__ import annotations
 
 import pytest
@@ -53,5 +54,33 @@ def test_the_warehouse_moves_of_the_reader_are_one_line_in_every_language():
             add_line(lines, "Hai riordinato il Magazzino.")
         add_line(lines, "Bruno ha riordinato il Magazzino.")
         assert lines == ["Hai riordinato il Magazzino (2 mosse).", "Bruno ha riordinato il Magazzino."]
+    finally:
+        i18n.use("en")
+
+
+def test_the_end_tells_the_player_their_own_win_and_what_they_did():
+    """The scores' headline and reason: "You win", "You reached the end of the faith track" and
+    "you win on the resources left" to the player who did it (a solo win read "Ada wins", and the
+    reason named her); the others read her name."""
+    from game.client.outcome import outcome_words
+    from support.sessions import ended_session
+    rows = [("Ada", {"total": 30, "resources": 5}), ("Bea", {"total": 30, "resources": 2})]
+
+    def told(me_index: int) -> tuple[str, str]:
+        s = ended_session(default_config(), ["Ada", "Bea"], me_index)
+        s.vm.game["players"][0]["faithPoints"] = 24
+        s.vm.game["winnerPlayer"] = "Ada"
+        return outcome_words(s, rows)
+
+    assert told(0) == ("You win", "You reached the end of the faith track, and the round was played out. "
+                                  "Tied on 30 points, you win on the resources left (5 against 2).")
+    assert told(1) == ("Ada wins", "Ada reached the end of the faith track, and the round was played out. "
+                                   "Tied on 30 points, Ada wins on the resources left (5 against 2).")
+    solo = ended_session(default_config(), ["Ada"])
+    assert solo.vm.game["winnerPlayer"] == "Ada" and outcome_words(solo, [])[0] == "You win"
+    try:
+        i18n.use("it")
+        assert told(0) == ("Hai vinto", "Hai raggiunto la fine del Tracciato Fede, e il giro è stato giocato fino in "
+                                        "fondo. Pari a 30 punti, vinci tu per le risorse rimaste (5 contro 2).")
     finally:
         i18n.use("en")
