@@ -11,7 +11,7 @@ from game.rules.views import player_view
 from game.client.session import GameSession
 
 from walk import click, frames
-from support.sessions import LAN_HOST, ended_session, table_session
+from support.sessions import LAN_HOST, ended_session, table_session, waiting_session
 from support.table import Feed
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.seed(1)]   # (seed: the deal of every game started here)
@@ -94,12 +94,7 @@ class TestGameOver:
 class TestOverlay:
     def _game(self, app):
         from game.scenes.waiting import WaitingScene
-        s, g = table_session(app.config, ["Ada", "Bea"], 0)
-        s.send(ReqChooseLeaders(tuple(s.vm.me["leadersHand"][:2])))
-        s.pump()
-        if s.stage() == "resources":
-            s.send(ReqChooseResources({}))
-            s.pump()
+        s, g = waiting_session(app.config, ["Ada", "Bea"])
         scene = WaitingScene(app, s)
         app.stack.push(scene)
         frames(app, 2)

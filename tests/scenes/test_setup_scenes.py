@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from game.rules.actions import ReqChooseLeaders, ReqChooseResources
+from game.rules.actions import ReqChooseLeaders
 
 from walk import click, click_at, frames, not_flat
-from support.sessions import table_session
+from support.sessions import table_session, waiting_session
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.seed(1)]   # (seed: the deal of every game started here)
 
@@ -87,12 +87,7 @@ class TestResourceChoice:
 
 def test_waiting_lists_who_has_chosen(app):
     from game.scenes.waiting import WaitingScene
-    s, g = table_session(app.config, ["Ada", "Bea"], 0)
-    s.send(ReqChooseLeaders(tuple(s.vm.me["leadersHand"][:2])))
-    s.pump()
-    if s.stage() == "resources":
-        s.send(ReqChooseResources({}))
-        s.pump()
+    s, g = waiting_session(app.config, ["Ada", "Bea"])
     assert s.stage() == "waiting"
     scene = WaitingScene(app, s)
     app.stack.push(scene)

@@ -83,6 +83,12 @@ class PtyProgram:
                 raise AssertionError(f"no prompt within {timeout} s; last lines: {self.lines[-5:]}")
         self.buffer = self.buffer.replace("\x1b[?2004h", "")
 
+    def type_line(self, text: str) -> None:
+        """Wait for the line editor's prompt, then type ``text`` and Enter (a carriage return, as
+        a terminal's key sends it)."""
+        self.prompted()
+        os.write(self.fd, (text + "\r").encode())
+
     def send(self, *lines: str) -> None:
         for line in lines:
             self.sent.append(line)

@@ -23,6 +23,18 @@ def table_session(config, names, seat: int, seed: int = 7):
     return s, game
 
 
+def waiting_session(config, names, seat: int = 0):
+    """:func:`table_session`'s player past their set-up choices (two leaders, and the resources
+    if they get any, none chosen), waiting for the others': the session and the game."""
+    s, game = table_session(config, names, seat)
+    s.send(ReqChooseLeaders(tuple(s.vm.me["leadersHand"][:2])))
+    s.pump()
+    if s.stage() == "resources":
+        s.send(ReqChooseResources({}))
+        s.pump()
+    return s, game
+
+
 def ended_session(config, names, me_index: int = 0, lorenzo: bool = False) -> GameSession:
     """A game of ``names`` over (``lorenzo``: a solo game Lorenzo won), as the player at ``me_index`` is told it."""
     g = Game.new(config, list(names), 11)

@@ -2,7 +2,6 @@
 serial console, some screen-reader set-ups, this test's pty): nothing but the game is said."""
 from __future__ import annotations
 
-import os
 
 import pytest
 
@@ -20,17 +19,13 @@ def test_a_terminal_that_answers_no_cursor_request_hears_no_warning(monkeypatch)
     p = PtyProgram(["--name", "Ada"], seed=1, env={"TERM": "xterm"})
     try:
         p.expect("7. Quit")
-        p.prompted()
-        os.write(p.fd, b"1\r")
+        p.type_line("1")
         p.expect("Choose the 2 leaders you keep")
-        p.prompted()
-        os.write(p.fd, b"leaders\r")
+        p.type_line("leaders")
         p.expect("4. ")
-        p.prompted()
-        os.write(p.fd, b"leave\r")
+        p.type_line("leave")
         p.expect("Main menu")
-        p.prompted()
-        os.write(p.fd, b"quit\r")
+        p.type_line("quit")
         p.expect("Goodbye.")
         assert p.wait() == 0
     finally:

@@ -76,7 +76,6 @@ def test_a_solo_game_by_typed_commands_to_the_scores():
 
 def test_mor_text_through_a_pipe_is_plain():
     """``mor --text`` (main.py) with no terminal: plain lines, no line editor, quits on request."""
-    import os
     import subprocess
     import sys
 
@@ -113,8 +112,7 @@ def test_on_a_terminal_the_line_editor_completes_and_gives_the_terminal_back():
             pass
         os.write(p.fd, b"\r")
         p.expect("Say the number of a choice of the list.")
-        p.prompted()
-        os.write(p.fd, b"quit\r")
+        p.type_line("quit")
         p.expect("Goodbye.")
         assert p.wait() == 0
     finally:
@@ -123,7 +121,6 @@ def test_on_a_terminal_the_line_editor_completes_and_gives_the_terminal_back():
 
 def test_a_name_that_cannot_be_one_is_refused_before_anything_starts():
     """``--name`` is checked as the menu's Change your name checks it: a clear error, exit 2."""
-    import os
     import subprocess
     import sys
 
